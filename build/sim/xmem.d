@@ -1,0 +1,2 @@
+build/sim/xmem.o: sim/xmem.c sim/xmem.h
+sim/xmem.h:

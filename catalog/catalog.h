@@ -1,0 +1,103 @@
+/*
+ * catalog.h - instance types, GPU specs and the model zoo, loaded from CSV.
+ *
+ * The catalog is data (the CSV files in catalog/, each row with its source) plus this
+ * loader.  It is the "platform" input of dtplan: what the hardware is and what
+ * the models cost.  Numbers that a CSV leaves empty are unknown and stored as
+ * NAN (or -1 for integers); they are never read as zero.  Callers test with
+ * isnan() / < 0 and report "unknown".
+ *
+ * Ownership: struct catalog owns every string and array it points to;
+ * catalog_free() releases them.  Pointers returned by the find functions stay
+ * valid until the catalog is freed or another entry is added.
+ */
+#ifndef DT_CATALOG_H
+#define DT_CATALOG_H
+
+#include "../sim/xmem.h"
+
+enum cat_link {
+    CAT_LINK_UNKNOWN = 0, /* column empty */
+    CAT_LINK_NONE,        /* a single GPU: no GPU-to-GPU link needed */
+    CAT_LINK_PCIE,        /* GPUs talk over PCIe */
+    CAT_LINK_NVLINK,      /* NVLink point to point (bridge, cube mesh, mesh) */
+    CAT_LINK_NVSWITCH     /* NVLink through NVSwitch: full bandwidth any to any */
+};
+
+enum cat_prec { CAT_FP32 = 0, CAT_TF32, CAT_FP16, CAT_BF16, CAT_NPREC };
+
+/* One GPU model (catalog/gpus.csv). */
+struct cat_gpu {
+    char name[32];              /* "A100", "A100-80GB", "V100-32GB", ... */
+    double peak_tflops[CAT_NPREC]; /* dense peak per precision, TFLOP/s; NAN unknown */
+    double mem_gib;             /* device memory, GiB */
+    double mem_bw_gbs;          /* device memory bandwidth, GB/s (1e9) */
+    double nvlink_gbs_dir;      /* NVLink bandwidth per GPU per direction, GB/s; 0 none, NAN unknown */
+    double pcie_gbs_dir;        /* host link per direction, GB/s nominal */
+    char *source;               /* where the numbers come from */
+};
+
+/* One instance type (catalog/instances.csv, same columns as the research data). */
+struct cat_instance {
+    char cloud[24];
+    char name[64];              /* "p4d.24xlarge", "ml.c5.18xlarge", ... */
+    int vcpus;                  /* -1 unknown */
+    double mem_gib;
+    char gpu_model[32];         /* "" for CPU-only instances */
+    int gpu_count;              /* 0 for CPU-only, -1 unknown */
+    double gpu_mem_gib;
+    char *intra_link_text;      /* the raw column, e.g. "NVSwitch, NVLink 3.0 (600 GB/s)" */
+    enum cat_link link;         /* parsed from intra_link_text */
+    double net_gbps;            /* NIC line rate, Gbit/s per node; NAN unknown */
+    int efa;                    /* 1 yes (EFA or IB), 0 no, -1 unknown */
+    double price_usd_h;         /* on-demand, USD per hour; NAN unknown */
+    double spot_usd_h;          /* spot, USD per hour; NAN unknown */
+    char region[32];
+    char *source;
+    const struct cat_gpu *gpu;  /* resolved gpu_model, NULL if CPU-only or not in gpus.csv */
+};
+
+/* One model of the zoo (catalog/models.csv). */
+struct cat_model {
+    char name[48];              /* "resnet50", "bert-large", ... */
+    char family[16];            /* "cnn", "transformer", "ctr", "mlp" */
+    double params;              /* trainable parameters (count) */
+    double fwd_gflops;          /* forward GFLOP per sample at the reference input; NAN unknown */
+    char input[48];             /* reference input the FLOPs are for, e.g. "224x224x3", "seq 512" */
+    char *source;
+};
+
+struct catalog {
+    struct cat_gpu *gpus;           int ngpus;
+    struct cat_instance *instances; int ninstances;
+    struct cat_model *models;       int nmodels;
+};
+
+/*
+ * Load gpus.csv, instances.csv and models.csv from dir.  Returns 0, or -1
+ * with e->msg = "FILE:LINE:COL: COLUMN: expected ..., found \"...\"".
+ */
+int catalog_load(struct catalog *cat, const char *dir, struct dt_err *e);
+void catalog_free(struct catalog *cat);
+
+const struct cat_gpu *catalog_find_gpu(const struct catalog *cat, const char *name);
+const struct cat_instance *catalog_find_instance(const struct catalog *cat, const char *name);
+const struct cat_model *catalog_find_model(const struct catalog *cat, const char *name);
+
+/* Nearest known names (edit distance, case-insensitive), comma separated,
+ * at most 3, into buf; "" when nothing is close. */
+void catalog_suggest_instance(const struct catalog *cat, const char *name, char *buf, size_t len);
+void catalog_suggest_model(const struct catalog *cat, const char *name, char *buf, size_t len);
+
+/* Add or replace (same name) an entry; the catalog takes ownership of the
+ * strings inside *in.  Used for instance types and models defined inline in a
+ * scenario.  Re-resolves gpu pointers. */
+void catalog_put_instance(struct catalog *cat, struct cat_instance *in);
+void catalog_put_model(struct catalog *cat, struct cat_model *m);
+
+/* Parse the free-text link column into enum cat_link. */
+enum cat_link catalog_parse_link(const char *text);
+const char *catalog_link_name(enum cat_link l);
+const char *catalog_prec_name(enum cat_prec p);
+
+#endif

@@ -1,0 +1,489 @@
+/*
+ * report.c - format a struct plan_report as a table or as JSON.
+ *
+ * The table is built cell by cell (every cell a formatted string), column
+ * widths are the widest cell, and each line is written without trailing
+ * blanks, so the layout depends on the data only.  The JSON tree is built
+ * with cJSON, printed with cJSON_Print and freed; doubles are rounded to 6
+ * significant digits first so that goldens do not churn on the last bits of
+ * a floating-point sum.  Cost: O(clusters x columns) cells.
+ *
+ * Field meanings and units: docs/output.md.
+ */
+#include "report.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double report_round6(double v)
+{
+    char buf[32];
+
+    if (!isfinite(v))
+        return v;
+    snprintf(buf, sizeof buf, "%.6g", v);
+    return strtod(buf, NULL);
+}
+
+/* ---- small string helpers ------------------------------------------------ */
+
+/* A growable string; s is always NUL-terminated once something was added. */
+struct rstr {
+    char *s;
+    size_t len, cap;
+};
+
+static void rstr_addf(struct rstr *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void rstr_addf(struct rstr *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (b->len + (size_t)n + 1 > b->cap) {
+        b->cap = (b->len + (size_t)n + 1) * 2;
+        b->s = x_realloc(b->s, b->cap);
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* Take the string out of b (never NULL), leaving b empty. */
+static char *rstr_take(struct rstr *b)
+{
+    char *s = b->s ? b->s : x_strdup("");
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+static char *fmt_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *fmt_str(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return x_strdup("?");
+    s = x_malloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* Width on a terminal: UTF-8 continuation bytes take no column. */
+static size_t text_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+/* ---- cell formats -------------------------------------------------------- */
+
+/* A number with printf format fmt, or "-" when unknown. */
+static char *cell_num(const char *fmt, double v)
+{
+    if (!isfinite(v))
+        return x_strdup("-");
+    return fmt_str(fmt, v);
+}
+
+/* Seconds shown as milliseconds with one decimal. */
+static char *cell_ms(double s)
+{
+    return cell_num("%.1f", s * 1e3);
+}
+
+/* A fraction 0..1 shown as a whole percentage. */
+static char *cell_pct(double frac)
+{
+    return cell_num("%.0f", frac * 100.0);
+}
+
+/* Dollars per step: 6 decimals, or scientific below $0.0001 where 6
+ * decimals would keep fewer than 2 significant digits. */
+static char *cell_usd_small(double usd)
+{
+    if (!isfinite(usd))
+        return x_strdup("-");
+    if (usd != 0 && fabs(usd) < 1e-4)
+        return fmt_str("%.3e", usd);
+    return fmt_str("%.6f", usd);
+}
+
+/* A duration: "42.0 s", "12m05s", "5h07m", "3.2 d". */
+static char *cell_duration(double s)
+{
+    long long t;
+
+    if (!isfinite(s) || s < 0)
+        return x_strdup("-");
+    if (s < 59.95)
+        return fmt_str("%.1f s", s);
+    if (s < 48 * 3600.0) {
+        t = llround(s);
+        if (t < 3600)
+            return fmt_str("%lldm%02llds", t / 60, t % 60);
+        t = llround(s / 60.0);
+        return fmt_str("%lldh%02lldm", t / 60, t % 60);
+    }
+    return fmt_str("%.1f d", s / 86400.0);
+}
+
+/* "1x ml.p4d.24xlarge + 2x ml.c5.18xlarge (data)" */
+static char *cell_groups(const struct sc_cluster *cl)
+{
+    struct rstr b = {0};
+
+    if (!cl)
+        return x_strdup("-");
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        rstr_addf(&b, "%s%dx %s", i ? " + " : "", g->count, g->inst ? g->inst->name : "?");
+        if (g->role != SC_TRAIN && g->spot)
+            rstr_addf(&b, " (%s, spot)", scenario_role_name(g->role));
+        else if (g->role != SC_TRAIN)
+            rstr_addf(&b, " (%s)", scenario_role_name(g->role));
+        else if (g->spot)
+            rstr_addf(&b, " (spot)");
+    }
+    return rstr_take(&b);
+}
+
+static const char *cluster_name(const struct plan_cluster *pc)
+{
+    return pc->cl ? pc->cl->name : "";
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+enum { ALIGN_LEFT = 0, ALIGN_RIGHT = 1 };
+
+struct column {
+    const char *head;
+    int align;
+};
+
+/* Columns of the table, in order.  The epoch and training columns appear only
+ * when some cluster has them (the dataset size is known). */
+enum col_id {
+    COL_MARK, COL_NAME, COL_GROUPS, COL_MEAN, COL_P95, COL_COMPUTE, COL_STALL,
+    COL_COMM, COL_OPT, COL_GPU, COL_CPU, COL_NIC, COL_SPS, COL_USD_H,
+    COL_USD_STEP, COL_EPOCH, COL_USD_EPOCH, COL_TRAIN, COL_USD_TRAIN,
+    COL_BOTTLENECK, NCOL
+};
+
+static const struct column columns[NCOL] = {
+    [COL_MARK] = {"", ALIGN_LEFT},
+    [COL_NAME] = {"cluster", ALIGN_LEFT},
+    [COL_GROUPS] = {"groups", ALIGN_LEFT},
+    [COL_MEAN] = {"step ms", ALIGN_RIGHT},
+    [COL_P95] = {"p95 ms", ALIGN_RIGHT},
+    [COL_COMPUTE] = {"compute", ALIGN_RIGHT},
+    [COL_STALL] = {"stall", ALIGN_RIGHT},
+    [COL_COMM] = {"comm", ALIGN_RIGHT},
+    [COL_OPT] = {"optim", ALIGN_RIGHT},
+    [COL_GPU] = {"GPU%", ALIGN_RIGHT},
+    [COL_CPU] = {"CPU%", ALIGN_RIGHT},
+    [COL_NIC] = {"NIC%", ALIGN_RIGHT},
+    [COL_SPS] = {"samples/s", ALIGN_RIGHT},
+    [COL_USD_H] = {"$/h", ALIGN_RIGHT},
+    [COL_USD_STEP] = {"$/step", ALIGN_RIGHT},
+    [COL_EPOCH] = {"epoch", ALIGN_RIGHT},
+    [COL_USD_EPOCH] = {"$/epoch", ALIGN_RIGHT},
+    [COL_TRAIN] = {"to train", ALIGN_RIGHT},
+    [COL_USD_TRAIN] = {"$ to train", ALIGN_RIGHT},
+    [COL_BOTTLENECK] = {"bottleneck", ALIGN_LEFT},
+};
+
+static int report_has_epochs(const struct plan_report *rep)
+{
+    for (int i = 0; i < rep->nclusters; i++)
+        if (isfinite(rep->clusters[i].epoch_s))
+            return 1;
+    return 0;
+}
+
+/* Fill row (NCOL cells) for cluster i. */
+static void table_row(const struct plan_report *rep, int i, char **row)
+{
+    const struct plan_cluster *pc = &rep->clusters[i];
+    const struct sim_result *r = &pc->res;
+
+    row[COL_MARK] = x_strdup(i == rep->best ? "*" : !pc->feasible ? "x" : "");
+    row[COL_NAME] = x_strdup(cluster_name(pc));
+    row[COL_GROUPS] = cell_groups(pc->cl);
+    row[COL_MEAN] = cell_ms(r->step_mean_s);
+    row[COL_P95] = cell_ms(r->step_p95_s);
+    row[COL_COMPUTE] = cell_ms(r->compute_s);
+    row[COL_STALL] = cell_ms(r->data_stall_s);
+    row[COL_COMM] = cell_ms(r->exposed_comm_s);
+    row[COL_OPT] = cell_ms(r->optimizer_s);
+    row[COL_GPU] = cell_pct(r->util_gpu);
+    row[COL_CPU] = cell_pct(r->util_cpu);
+    row[COL_NIC] = cell_pct(r->util_nic);
+    row[COL_SPS] = cell_num("%.1f", r->samples_per_s);
+    row[COL_USD_H] = cell_num("%.3f", pc->price_usd_h);
+    row[COL_USD_STEP] = cell_usd_small(pc->cost_per_step_usd);
+    row[COL_EPOCH] = cell_duration(pc->epoch_s);
+    row[COL_USD_EPOCH] = cell_num("%.2f", pc->cost_per_epoch_usd);
+    row[COL_TRAIN] = cell_duration(pc->train_s);
+    row[COL_USD_TRAIN] = cell_num("%.2f", pc->cost_to_train_usd);
+    row[COL_BOTTLENECK] = x_strdup(pc->bound_text);
+}
+
+/* Write one line of cells; the last shown column is not padded and trailing
+ * blanks are cut. */
+static void table_line(FILE *f, char **row, const size_t *width, const int *show)
+{
+    struct rstr b = {0};
+    int first = 1;
+
+    for (int c = 0; c < NCOL; c++) {
+        if (!show[c])
+            continue;
+        size_t w = text_width(row[c]);
+        size_t pad = width[c] > w ? width[c] - w : 0;
+        if (!first)
+            rstr_addf(&b, "  ");
+        first = 0;
+        if (columns[c].align == ALIGN_RIGHT)
+            rstr_addf(&b, "%*s%s", (int)pad, "", row[c]);
+        else
+            rstr_addf(&b, "%s%*s", row[c], (int)pad, "");
+    }
+    char *line = rstr_take(&b);
+    size_t n = strlen(line);
+    while (n > 0 && line[n - 1] == ' ')
+        line[--n] = '\0';
+    fprintf(f, "%s\n", line);
+    x_free(line);
+}
+
+static void table_objective(FILE *f, const struct scenario *sc)
+{
+    fprintf(f, "Objective: %s", scenario_objective_name(sc->objective));
+    if (isfinite(sc->deadline_h))
+        fprintf(f, ", deadline %g h", sc->deadline_h);
+    if (isfinite(sc->budget_usd_h))
+        fprintf(f, ", budget $%.2f/h", sc->budget_usd_h);
+    fprintf(f, "\n");
+}
+
+int report_table(FILE *f, const struct plan_report *rep)
+{
+    const struct scenario *sc = rep->sc;
+    int n = rep->nclusters;
+    char **cells = x_calloc((size_t)(n + 1) * NCOL, sizeof *cells);
+    size_t width[NCOL] = {0};
+    int show[NCOL];
+    int any_infeasible = 0;
+    const char *reco = "none";
+
+    if (sc) {
+        fprintf(f, "Scenario: %s\n", sc->name);
+        fprintf(f, "Seed: %lu (%d measured steps after %d warm-up)\n", sc->seed, sc->steps,
+                sc->warmup);
+    }
+    if (isfinite(rep->solved_value))
+        fprintf(f, "Solved from measured step: %s = %.6g\n", rep->solved_what, rep->solved_value);
+    fprintf(f, "\n");
+
+    for (int c = 0; c < NCOL; c++) {
+        show[c] = 1;
+        cells[c] = x_strdup(columns[c].head);
+    }
+    if (!report_has_epochs(rep))
+        show[COL_EPOCH] = show[COL_USD_EPOCH] = show[COL_TRAIN] = show[COL_USD_TRAIN] = 0;
+    for (int i = 0; i < n; i++) {
+        table_row(rep, i, &cells[(size_t)(i + 1) * NCOL]);
+        if (!rep->clusters[i].feasible)
+            any_infeasible = 1;
+    }
+    for (int i = 0; i <= n; i++)
+        for (int c = 0; c < NCOL; c++) {
+            size_t w = text_width(cells[(size_t)i * NCOL + c]);
+            if (w > width[c])
+                width[c] = w;
+        }
+    for (int i = 0; i <= n; i++)
+        table_line(f, &cells[(size_t)i * NCOL], width, show);
+    if (n == 0)
+        fprintf(f, "(no clusters)\n");
+
+    fprintf(f, "\nstep ms, p95 ms: mean and 95th percentile step time; compute, stall, comm, optim: "
+               "mean ms per step of compute, data stall, exposed communication, optimizer.\n");
+    fprintf(f, "* recommended");
+    if (any_infeasible)
+        fprintf(f, "; x infeasible");
+    fprintf(f, "\n");
+    for (int i = 0; i < n; i++)
+        if (!rep->clusters[i].feasible)
+            fprintf(f, "Infeasible: %s: %s\n", cluster_name(&rep->clusters[i]),
+                    rep->clusters[i].infeasible_why);
+
+    if (rep->best >= 0 && rep->best < n)
+        reco = cluster_name(&rep->clusters[rep->best]);
+    fprintf(f, "\nRecommendation: %s: %s \xe2\x80\x94 %s\n", plan_action_name(rep->action), reco,
+            rep->reason);
+    if (sc)
+        table_objective(f, sc);
+
+    for (size_t i = 0; i < (size_t)(n + 1) * NCOL; i++)
+        x_free(cells[i]);
+    x_free(cells);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* A double rounded to 6 significant digits, or null when unknown. */
+static void json_num(cJSON *o, const char *key, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, key, report_round6(v));
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *json_groups(const struct sc_cluster *cl)
+{
+    cJSON *arr = cJSON_CreateArray();
+
+    for (int i = 0; cl && i < cl->ngroups; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "role", scenario_role_name(g->role));
+        cJSON_AddStringToObject(o, "instance", g->inst ? g->inst->name : "");
+        cJSON_AddNumberToObject(o, "count", g->count);
+        cJSON_AddBoolToObject(o, "spot", g->spot);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *json_cluster(const struct plan_cluster *pc)
+{
+    const struct sim_result *r = &pc->res;
+    cJSON *o = cJSON_CreateObject();
+    cJSON *t;
+
+    cJSON_AddStringToObject(o, "name", cluster_name(pc));
+    cJSON_AddItemToObject(o, "groups", json_groups(pc->cl));
+
+    t = cJSON_AddObjectToObject(o, "step_time_s");
+    json_num(t, "mean", r->step_mean_s);
+    json_num(t, "p50", r->step_p50_s);
+    json_num(t, "p95", r->step_p95_s);
+
+    t = cJSON_AddObjectToObject(o, "breakdown_s");
+    json_num(t, "compute", r->compute_s);
+    json_num(t, "data_stall", r->data_stall_s);
+    json_num(t, "exposed_comm", r->exposed_comm_s);
+    json_num(t, "optimizer", r->optimizer_s);
+
+    t = cJSON_AddObjectToObject(o, "utilization");
+    json_num(t, "gpu", r->util_gpu);
+    json_num(t, "cpu", r->util_cpu);
+    json_num(t, "nic", r->util_nic);
+
+    json_num(o, "samples_per_s", r->samples_per_s);
+    json_num(o, "workers", r->workers);
+    json_num(o, "scaling_efficiency", pc->scaling_eff);
+    json_num(o, "price_usd_per_h", pc->price_usd_h);
+    json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
+    json_num(o, "steps_per_epoch", pc->steps_per_epoch);
+    json_num(o, "epoch_s", pc->epoch_s);
+    json_num(o, "cost_per_epoch_usd", pc->cost_per_epoch_usd);
+    json_num(o, "time_to_train_s", pc->train_s);
+    json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    cJSON_AddBoolToObject(o, "feasible", pc->feasible != 0);
+    if (pc->feasible)
+        cJSON_AddNullToObject(o, "infeasible_why");
+    else
+        cJSON_AddStringToObject(o, "infeasible_why", pc->infeasible_why);
+    cJSON_AddStringToObject(o, "bottleneck", plan_bound_name(pc->bound));
+    cJSON_AddStringToObject(o, "bottleneck_detail", pc->bound_text);
+    return o;
+}
+
+static cJSON *json_report(const struct plan_report *rep)
+{
+    const struct scenario *sc = rep->sc;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *t;
+    char seed[32];
+
+    cJSON_AddStringToObject(root, "scenario", sc ? sc->name : "");
+    /* Raw digits: a 64-bit seed does not survive a trip through a double. */
+    snprintf(seed, sizeof seed, "%lu", sc ? sc->seed : 0UL);
+    cJSON_AddRawToObject(root, "seed", seed);
+    cJSON_AddNumberToObject(root, "steps", sc ? sc->steps : 0);
+    cJSON_AddNumberToObject(root, "warmup", sc ? sc->warmup : 0);
+    if (sc) {
+        cJSON_AddStringToObject(root, "objective", scenario_objective_name(sc->objective));
+        json_num(root, "deadline_h", sc->deadline_h);
+        json_num(root, "budget_usd_per_h", sc->budget_usd_h);
+    } else {
+        cJSON_AddNullToObject(root, "objective");
+        cJSON_AddNullToObject(root, "deadline_h");
+        cJSON_AddNullToObject(root, "budget_usd_per_h");
+    }
+
+    if (isfinite(rep->solved_value)) {
+        t = cJSON_AddObjectToObject(root, "solved");
+        cJSON_AddStringToObject(t, "what", rep->solved_what);
+        json_num(t, "value", rep->solved_value);
+    } else {
+        cJSON_AddNullToObject(root, "solved");
+    }
+
+    t = cJSON_AddArrayToObject(root, "clusters");
+    for (int i = 0; i < rep->nclusters; i++)
+        cJSON_AddItemToArray(t, json_cluster(&rep->clusters[i]));
+
+    t = cJSON_AddObjectToObject(root, "recommendation");
+    if (rep->best >= 0 && rep->best < rep->nclusters)
+        cJSON_AddStringToObject(t, "cluster", cluster_name(&rep->clusters[rep->best]));
+    else
+        cJSON_AddNullToObject(t, "cluster");
+    cJSON_AddStringToObject(t, "action", plan_action_name(rep->action));
+    cJSON_AddStringToObject(t, "reason", rep->reason);
+    return root;
+}
+
+int report_json(FILE *f, const struct plan_report *rep)
+{
+    cJSON *root = json_report(rep);
+    char *text = root ? cJSON_Print(root) : NULL;
+    int rc = -1;
+
+    if (text) {
+        fprintf(f, "%s\n", text);
+        rc = ferror(f) ? -1 : 0;
+    }
+    cJSON_free(text);
+    cJSON_Delete(root);
+    return rc;
+}

@@ -1,0 +1,32 @@
+/*
+ * report.h - the reports dtplan prints: a fixed-width table for people and a
+ * JSON object for programs.  See docs/output.md for every column and field.
+ *
+ * Both only format a struct plan_report filled by plan_run() (or by hand, in
+ * tests); they compute nothing new.  Output is deterministic for a given
+ * report: fixed number formats, doubles in JSON rounded to 6 significant
+ * digits, unknown values (NAN, infinities) shown as "-" in the table and as
+ * null in JSON; no clock, host or pointer ever appears.
+ *
+ * Library code: they never exit and print only to the stream they are given.
+ */
+#ifndef DT_REPORT_H
+#define DT_REPORT_H
+
+#include <stdio.h>
+
+#include "../planner/planner.h"
+
+/* Write the table to f.  Returns 0, or -1 if the stream reports an error. */
+int report_table(FILE *f, const struct plan_report *rep);
+
+/* Write one JSON object (cJSON_Print layout, then a newline) to f.
+ * Returns 0, or -1 if building the tree failed or the stream reports an
+ * error. */
+int report_json(FILE *f, const struct plan_report *rep);
+
+/* v rounded to 6 significant digits (what report_json writes); NAN and
+ * infinities are returned unchanged. */
+double report_round6(double v);
+
+#endif

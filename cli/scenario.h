@@ -1,0 +1,113 @@
+/*
+ * scenario.h - the scenario file (YAML): workload, gradient sharing, clusters,
+ * objective.  See docs/scenario.md for every field, unit and default.
+ *
+ * scenario_load() parses with libyaml, validates everything at the boundary,
+ * resolves names against the catalog (inline instance types and models are
+ * added to it first) and frees the parse tree.  The result is a plain struct:
+ * nothing downstream sees YAML.  Errors are one line:
+ *   FILE:LINE:COL: FIELD: expected WHAT, found "WHAT"
+ */
+#ifndef DT_SCENARIO_H
+#define DT_SCENARIO_H
+
+#include "../catalog/catalog.h"
+
+#define SC_MAX_GROUPS 8
+
+enum sc_role { SC_TRAIN = 0, SC_DATA, SC_PS };
+
+enum sc_strategy {
+    SC_RING = 0,          /* flat ring all-reduce (NCCL ring, Horovod) */
+    SC_TREE,              /* (double binary) tree all-reduce */
+    SC_HALVING_DOUBLING,  /* recursive halving-doubling (Rabenseifner) */
+    SC_HIERARCHICAL,      /* intra-node reduce-scatter, inter-node all-reduce, intra all-gather */
+    SC_PS_SYNC,           /* parameter server, synchronous */
+    SC_PS_ASYNC           /* parameter server, asynchronous (no barrier) */
+};
+
+enum sc_ps_place { SC_PS_COLOCATED = 0, SC_PS_DEDICATED };
+
+enum sc_objective { SC_OBJ_TIME = 0, SC_OBJ_COST_STEP, SC_OBJ_COST_TRAIN };
+
+enum sc_solve { SC_SOLVE_NONE = 0, SC_SOLVE_CPU, SC_SOLVE_COMPUTE };
+
+struct sc_group {
+    enum sc_role role;
+    const struct cat_instance *inst;   /* resolved, never NULL after load */
+    int count;                         /* nodes, >= 1 */
+    int spot;                          /* 1: price at the spot rate */
+};
+
+struct sc_cluster {
+    char name[64];
+    int ngroups;
+    struct sc_group groups[SC_MAX_GROUPS];
+};
+
+struct scenario {
+    char name[96];
+
+    /* workload */
+    const struct cat_model *model;     /* resolved */
+    int batch_per_gpu;                 /* samples per worker per micro-batch, >= 1 */
+    enum cat_prec precision;           /* compute precision */
+    int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
+    double mfu;                        /* achieved fraction of peak FLOP/s; NAN = default */
+    double optimizer_bytes_per_param;  /* memory traffic of the update, bytes/param; NAN = default */
+
+    /* measured compute: step_s of fwd+bwd at batch on one `gpu` (NAN if absent) */
+    const struct cat_gpu *measured_gpu;
+    double measured_compute_s;
+    int measured_batch;
+
+    /* measured step time of one of the clusters below; solve for one input */
+    int measured_cluster;              /* index into clusters, -1 if absent */
+    double measured_step_s;
+    enum sc_solve solve_for;           /* which unknown the measurement determines */
+
+    /* input pipeline */
+    double cpu_s_per_sample;           /* reference-core seconds per sample; NAN if solved for */
+    double raw_bytes;                  /* bytes per sample read from storage */
+    double prep_bytes;                 /* bytes per sample after preprocessing */
+    int loader_workers;                /* per GPU; -1 = auto (all vCPUs spread over the GPUs) */
+    int prefetch;                      /* batches ready ahead; 0 = no overlap */
+    int reserved_vcpus_per_gpu;        /* vCPUs the training process itself keeps (default 0) */
+    int local_with_data_nodes;         /* 1: train nodes keep preprocessing when data nodes exist */
+    double dataset_samples;            /* NAN unknown */
+    double epochs;                     /* default 1 */
+
+    /* gradient sharing */
+    enum sc_strategy strategy;
+    double bucket_bytes;               /* default 25 MiB */
+    int overlap;                       /* 1: buckets overlap the backward pass */
+    enum cat_prec grad_precision;      /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
+    int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
+    enum sc_ps_place ps_place;
+
+    /* clusters to compare */
+    struct sc_cluster *clusters;
+    int nclusters;
+    double fabric_oversub;             /* >= 1; 1 = non-blocking */
+
+    /* objective */
+    enum sc_objective objective;
+    double deadline_h;                 /* NAN none */
+    double budget_usd_h;               /* NAN none */
+
+    /* simulation */
+    unsigned long seed;
+    int steps;                         /* measured steps (default 20) */
+    int warmup;                        /* discarded steps (default 3) */
+    double jitter_cv;                  /* per-step compute jitter, coefficient of variation (default 0.02) */
+};
+
+/* Load and validate.  cat may grow (inline definitions).  Returns 0 or -1. */
+int scenario_load(struct scenario *sc, const char *path, struct catalog *cat, struct dt_err *e);
+void scenario_free(struct scenario *sc);
+
+const char *scenario_strategy_name(enum sc_strategy s);
+const char *scenario_role_name(enum sc_role r);
+const char *scenario_objective_name(enum sc_objective o);
+
+#endif

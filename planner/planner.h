@@ -1,0 +1,71 @@
+/*
+ * planner.h - from a scenario and the catalog to simulated, ranked clusters
+ * and a recommendation in words.
+ *
+ * plan_resolve() turns one scenario cluster into a struct sim_config (compute
+ * times from FLOPs and GPU peaks or from a measured compute time, effective
+ * link bandwidths, prices).  plan_run() solves for the scenario's unknown
+ * input when it gives a measured step time, simulates every cluster, derives
+ * costs, finds each cluster's bottleneck and recommends one.  The report
+ * module only formats struct plan_report.
+ */
+#ifndef DT_PLANNER_H
+#define DT_PLANNER_H
+
+#include "../cli/scenario.h"
+#include "../sim/sim.h"
+
+enum plan_action {
+    PLAN_KEEP = 0,
+    PLAN_SCALE_UP,
+    PLAN_SCALE_OUT,
+    PLAN_HETEROGENEOUS,
+    PLAN_CPU_ONLY
+};
+
+enum plan_bound {
+    PLAN_BOUND_COMPUTE = 0,   /* GPU (or CPU training) compute */
+    PLAN_BOUND_CPU,           /* input pipeline CPU */
+    PLAN_BOUND_INPUT_NET,     /* data nodes' network */
+    PLAN_BOUND_PCIE,          /* host to device */
+    PLAN_BOUND_NETWORK,       /* exposed gradient communication over NICs */
+    PLAN_BOUND_GPU_LINK,      /* exposed communication inside the node */
+    PLAN_BOUND_PS             /* parameter-server NIC or CPU */
+};
+
+struct plan_cluster {
+    const struct sc_cluster *cl;  /* points into the scenario */
+    struct sim_config cfg;        /* what was simulated */
+    struct sim_result res;
+    double price_usd_h;           /* whole cluster */
+    double cost_per_step_usd;
+    double steps_per_epoch;       /* NAN when the dataset size is unknown */
+    double epoch_s, cost_per_epoch_usd;
+    double train_s, cost_to_train_usd; /* epochs x epoch */
+    double scaling_eff;           /* samples/s over workers x one-GPU samples/s */
+    int feasible;                 /* meets deadline and budget */
+    char infeasible_why[128];
+    enum plan_bound bound;
+    char bound_text[256];         /* e.g. "CPU-bound: 96 vCPU keep 8 A100 busy 45%" */
+};
+
+struct plan_report {
+    const struct scenario *sc;
+    struct plan_cluster *clusters;
+    int nclusters;
+    double solved_value;          /* the input solved from measured_step (NAN if none) */
+    char solved_what[64];         /* "cpu_s_per_sample" or "compute_s" */
+    int best;                     /* index of the recommended cluster, -1 if none feasible */
+    enum plan_action action;
+    char reason[1024];
+};
+
+int plan_resolve(const struct scenario *sc, const struct sc_cluster *cl,
+                 struct sim_config *cfg, struct dt_err *e);
+int plan_run(const struct scenario *sc, struct plan_report *rep, struct dt_err *e);
+void plan_report_free(struct plan_report *rep);
+
+const char *plan_action_name(enum plan_action a);
+const char *plan_bound_name(enum plan_bound b);
+
+#endif

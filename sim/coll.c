@@ -1,0 +1,106 @@
+/*
+ * coll.c - the table of gradient-sharing algorithms and helpers they share.
+ */
+#include "coll.h"
+
+#include <math.h>
+#include <string.h>
+
+const struct coll_ops *coll_for(enum sim_strategy s)
+{
+    switch (s) {
+    case SIM_RING: return &coll_ring;
+    case SIM_TREE: return &coll_tree;
+    case SIM_HALVING_DOUBLING: return &coll_hd;
+    case SIM_HIERARCHICAL: return &coll_hier;
+    case SIM_PS_SYNC:
+    case SIM_PS_ASYNC: return &coll_ps;
+    default: return NULL;
+    }
+}
+
+int coll_ranks(const struct coll_ctx *ctx)
+{
+    int k = 0;
+    for (int i = 0; i < ctx->ntg; i++)
+        k += ctx->tg[i].nodes * ctx->tg[i].wpn;
+    return k;
+}
+
+int coll_nodes(const struct coll_ctx *ctx)
+{
+    int n = 0;
+    for (int i = 0; i < ctx->ntg; i++)
+        n += ctx->tg[i].nodes;
+    return n;
+}
+
+int coll_max_wpn(const struct coll_ctx *ctx)
+{
+    int w = 1;
+    for (int i = 0; i < ctx->ntg; i++)
+        if (ctx->tg[i].wpn > w)
+            w = ctx->tg[i].wpn;
+    return w;
+}
+
+double coll_alpha_intra(const struct coll_ctx *ctx)
+{
+    double a = 0;
+    for (int i = 0; i < ctx->ntg; i++)
+        if (ctx->tg[i].alpha_intra > a)
+            a = ctx->tg[i].alpha_intra;
+    return a;
+}
+
+double coll_alpha_net(const struct coll_ctx *ctx)
+{
+    double a = 0;
+    for (int i = 0; i < ctx->ntg; i++)
+        if (ctx->tg[i].alpha_net > a)
+            a = ctx->tg[i].alpha_net;
+    return a;
+}
+
+void coll_use(struct coll_phase *ph, int res, double w)
+{
+    if (res < 0 || w <= 0 || ph->nuse >= MM_MAX_USE)
+        return;
+    for (int i = 0; i < ph->nuse; i++)
+        if (ph->use[i].res == res) {
+            ph->use[i].w += w;
+            return;
+        }
+    ph->use[ph->nuse].res = res;
+    ph->use[ph->nuse].w = w;
+    ph->nuse++;
+}
+
+void coll_flat_phase(const struct coll_ctx *ctx, struct coll_phase *ph, double amount, double lat_s)
+{
+    int nodes = coll_nodes(ctx);
+
+    memset(ph, 0, sizeof *ph);
+    ph->lat_s = lat_s;
+    ph->amount = amount;
+    ph->bound = INFINITY;
+    for (int i = 0; i < ctx->ntg; i++) {
+        const struct coll_group *g = &ctx->tg[i];
+        if (g->wpn > 1)
+            coll_use(ph, g->r_intra, 1);
+        if (nodes > 1) {
+            coll_use(ph, g->r_tx, 1);
+            coll_use(ph, g->r_rx, 1);
+        }
+    }
+    if (nodes > 1)
+        coll_use(ph, ctx->r_fabric, nodes);
+}
+
+int ilog2_ceil(int n)
+{
+    int l = 0;
+    while ((1 << l) < n)
+        l++;
+    return l;
+}

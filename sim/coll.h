@@ -1,0 +1,77 @@
+/*
+ * coll.h - gradient-sharing algorithms as phases of fluid flows.
+ *
+ * A collective on one gradient bucket is a short list of phases.  Each phase
+ * waits for a latency (the alpha terms of the alpha-beta model), then moves
+ * `amount` per flow instance through resources with multiplicities (see
+ * maxmin.h).  Phases in the same lane run in bucket order (one stream, as
+ * NCCL and Horovod do); different lanes pipeline across buckets (a parameter
+ * server pulls bucket i while workers push bucket i+1).
+ *
+ * Each algorithm is one file that fills phases (coll_ring.c, coll_tree.c,
+ * coll_hd.c, coll_hier.c, coll_ps.c); adding one never touches the event
+ * loop.  The closed forms each reproduces on an uncontended network are
+ * derived in docs/model.md.
+ */
+#ifndef DT_COLL_H
+#define DT_COLL_H
+
+#include "maxmin.h"
+#include "sim.h"
+
+#define COLL_MAX_PHASES 6
+
+/* One train group as the collective sees it. */
+struct coll_group {
+    int nodes;            /* nodes in the group */
+    int wpn;              /* workers per node (GPUs, or 1 for a CPU node) */
+    double alpha_intra;   /* s per intra-node hop */
+    double alpha_net;     /* s per network message */
+    int r_intra;          /* resource ids, -1 when absent */
+    int r_tx, r_rx, r_cpu;
+};
+
+struct coll_ctx {
+    struct coll_group tg[SIM_MAX_GROUPS];
+    int ntg;
+    int ps_nodes;         /* dedicated PS nodes, 0 when colocated */
+    int r_ps_tx, r_ps_rx, r_ps_cpu;
+    double ps_alpha_net;
+    int ps_servers;       /* shards */
+    int ps_dedicated;
+    double ps_reduce_s_per_byte;
+    int r_fabric;         /* -1 for a non-blocking fabric */
+};
+
+struct coll_phase {
+    int lane;
+    double lat_s;         /* latency before the flow */
+    double amount;        /* per flow instance: bytes, or core-seconds for CPU */
+    double bound;         /* per-instance rate bound, INFINITY if none */
+    int nuse;
+    struct mm_use use[MM_MAX_USE];
+};
+
+struct coll_ops {
+    const char *name;
+    /* Fill up to COLL_MAX_PHASES phases for a bucket of `bytes`; return the count. */
+    int (*build)(const struct coll_ctx *ctx, double bytes, struct coll_phase *ph);
+};
+
+extern const struct coll_ops coll_ring, coll_tree, coll_hd, coll_hier, coll_ps;
+const struct coll_ops *coll_for(enum sim_strategy s);
+
+/* Shared helpers for the algorithm files (coll.c). */
+int coll_ranks(const struct coll_ctx *ctx);
+int coll_nodes(const struct coll_ctx *ctx);
+int coll_max_wpn(const struct coll_ctx *ctx);
+double coll_alpha_intra(const struct coll_ctx *ctx);
+double coll_alpha_net(const struct coll_ctx *ctx);
+void coll_use(struct coll_phase *ph, int res, double w);
+/* One phase in which every rank's flow moves `amount` over its GPU link (if
+ * the node has several workers) and, when the job spans nodes, its node's
+ * NIC in both directions: the shape of ring, tree and halving-doubling. */
+void coll_flat_phase(const struct coll_ctx *ctx, struct coll_phase *ph, double amount, double lat_s);
+int ilog2_ceil(int n);
+
+#endif

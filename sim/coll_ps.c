@@ -1,0 +1,97 @@
+/*
+ * coll_ps.c - parameter server push/pull, sharded over s servers.
+ *
+ * Workers are nodes: a multi-GPU node first reduces inside the node over its
+ * GPU link, pushes its gradient, split in s shards of S/s, to the servers,
+ * the servers sum what they receive on their CPU, and the workers pull the
+ * s updated shards back, then broadcast inside the node.  With N worker
+ * nodes and P dedicated server nodes each server node receives N*s/P shard
+ * flows (incast) and sums N*S/P bytes per bucket.  Colocated (s = N): every
+ * worker node serves one shard, sending and receiving (N-1)S/N, and sums on
+ * the same CPU that preprocesses data.
+ * Uncontended, dedicated: push max(S/B_w, N S/(P B_ps)) and the same for the
+ * pull (BytePS's non-colocated PS: max(M/B, nM/(kB)), Jiang et al. OSDI'20).
+ * Lanes: intra reduce 0, push 1, sum 2, pull and broadcast 3, so the pull of
+ * one bucket overlaps the push of the next.
+ */
+#include "coll.h"
+
+#include <math.h>
+#include <string.h>
+
+static void phase_init(struct coll_phase *ph, int lane, double lat, double amount)
+{
+    memset(ph, 0, sizeof *ph);
+    ph->lane = lane;
+    ph->lat_s = lat;
+    ph->amount = amount;
+    ph->bound = INFINITY;
+}
+
+static void intra(const struct coll_ctx *ctx, struct coll_phase *ph, int lane, double bytes)
+{
+    int g = coll_max_wpn(ctx);
+    phase_init(ph, lane, (g - 1) * coll_alpha_intra(ctx), (double)(g - 1) / g * bytes);
+    for (int i = 0; i < ctx->ntg; i++)
+        if (ctx->tg[i].wpn > 1)
+            coll_use(ph, ctx->tg[i].r_intra, 1);
+}
+
+static int ps_build(const struct coll_ctx *ctx, double bytes, struct coll_phase *ph)
+{
+    int n = coll_nodes(ctx), g = coll_max_wpn(ctx), np = 0;
+    double a = coll_alpha_net(ctx);
+
+    if (g > 1)
+        intra(ctx, &ph[np++], 0, bytes);
+    if (ctx->ps_dedicated) {
+        int s = ctx->ps_servers, p = ctx->ps_nodes;
+        double per_node = (double)s / p;      /* shards hosted by one PS node */
+        struct coll_phase *push = &ph[np++], *sum = &ph[np++], *pull = &ph[np++];
+
+        if (ctx->ps_alpha_net > a)
+            a = ctx->ps_alpha_net;
+        phase_init(push, 1, a, bytes / s);
+        phase_init(pull, 3, a, bytes / s);
+        for (int i = 0; i < ctx->ntg; i++) {
+            coll_use(push, ctx->tg[i].r_tx, s);
+            coll_use(pull, ctx->tg[i].r_rx, s);
+        }
+        coll_use(push, ctx->r_ps_rx, n * per_node);
+        coll_use(pull, ctx->r_ps_tx, n * per_node);
+        coll_use(push, ctx->r_fabric, (double)n * s);
+        coll_use(pull, ctx->r_fabric, (double)n * s);
+        /* Each shard sums n copies of S/s bytes. */
+        phase_init(sum, 2, 0, n * bytes / s * ctx->ps_reduce_s_per_byte);
+        coll_use(sum, ctx->r_ps_cpu, per_node);
+        if (sum->amount <= 0)
+            sum->nuse = 0;
+    } else {
+        struct coll_phase *push, *sum, *pull;
+        if (n <= 1)
+            goto out;
+        push = &ph[np++];
+        sum = &ph[np++];
+        pull = &ph[np++];
+        phase_init(push, 1, a, bytes / n);
+        phase_init(pull, 3, a, bytes / n);
+        for (int i = 0; i < ctx->ntg; i++) {
+            coll_use(push, ctx->tg[i].r_tx, n - 1);
+            coll_use(push, ctx->tg[i].r_rx, n - 1);
+            coll_use(pull, ctx->tg[i].r_tx, n - 1);
+            coll_use(pull, ctx->tg[i].r_rx, n - 1);
+        }
+        coll_use(push, ctx->r_fabric, (double)n * (n - 1));
+        coll_use(pull, ctx->r_fabric, (double)n * (n - 1));
+        /* The local server sums n shards of S/n: S bytes on this node's CPU. */
+        phase_init(sum, 2, 0, bytes * ctx->ps_reduce_s_per_byte);
+        for (int i = 0; i < ctx->ntg; i++)
+            coll_use(sum, ctx->tg[i].r_cpu, 1);
+    }
+out:
+    if (g > 1)
+        intra(ctx, &ph[np++], 3, bytes);
+    return np;
+}
+
+const struct coll_ops coll_ps = {"parameter_server", ps_build};

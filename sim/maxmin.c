@@ -1,0 +1,196 @@
+/*
+ * maxmin.c - progressive filling for weighted max-min fair sharing.
+ *
+ * All unfrozen flows grow at the same rate L.  A resource r saturates when
+ * frozen_load_r + L * W_r = cap_r (W_r: summed multiplicity of its unfrozen
+ * flows); a bounded flow stops at its bound.  The smallest such L fixes the
+ * rate of the flows it limits; repeat until every flow is frozen.
+ */
+#include "maxmin.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#include "xmem.h"
+
+void mm_init(struct maxmin *m)
+{
+    memset(m, 0, sizeof *m);
+}
+
+void mm_free(struct maxmin *m)
+{
+    x_free(m->res);
+    x_free(m->flows);
+    x_free(m->rem);
+    x_free(m->wsum);
+    x_free(m->frozen);
+    mm_init(m);
+}
+
+int mm_add_res(struct maxmin *m, double cap)
+{
+    assert(cap > 0);
+    if (m->nres == m->cap_res) {
+        m->cap_res = m->cap_res ? 2 * m->cap_res : 16;
+        m->res = x_realloc(m->res, (size_t)m->cap_res * sizeof *m->res);
+        m->rem = x_realloc(m->rem, (size_t)m->cap_res * sizeof *m->rem);
+        m->wsum = x_realloc(m->wsum, (size_t)m->cap_res * sizeof *m->wsum);
+    }
+    m->res[m->nres].cap = cap;
+    m->res[m->nres].load = 0;
+    m->res[m->nres].busy = 0;
+    return m->nres++;
+}
+
+int mm_add_flow(struct maxmin *m, double amount, double bound,
+                const struct mm_use *use, int nuse, int tag, int a, int b, int c)
+{
+    int id;
+    struct mm_flow *f;
+
+    assert(nuse >= 0 && nuse <= MM_MAX_USE);
+    assert(nuse > 0 || isfinite(bound));
+    for (id = 0; id < m->nflows; id++)
+        if (!m->flows[id].active)
+            break;
+    if (id == m->nflows) {
+        if (m->nflows == m->cap_flows) {
+            m->cap_flows = m->cap_flows ? 2 * m->cap_flows : 16;
+            m->flows = x_realloc(m->flows, (size_t)m->cap_flows * sizeof *m->flows);
+            m->frozen = x_realloc(m->frozen, (size_t)m->cap_flows);
+        }
+        m->nflows++;
+    }
+    f = &m->flows[id];
+    f->active = 1;
+    f->remaining = amount;
+    f->rate = 0;
+    f->bound = bound;
+    f->nuse = nuse;
+    for (int i = 0; i < nuse; i++) {
+        assert(use[i].res >= 0 && use[i].res < m->nres && use[i].w > 0);
+        f->use[i] = use[i];
+    }
+    f->tag = tag;
+    f->a = a;
+    f->b = b;
+    f->c = c;
+    m->nactive++;
+    m->dirty = 1;
+    return id;
+}
+
+void mm_remove_flow(struct maxmin *m, int id)
+{
+    assert(id >= 0 && id < m->nflows && m->flows[id].active);
+    m->flows[id].active = 0;
+    m->nactive--;
+    m->dirty = 1;
+    while (m->nflows > 0 && !m->flows[m->nflows - 1].active)
+        m->nflows--;
+}
+
+void mm_solve(struct maxmin *m)
+{
+    int left = 0;
+
+    for (int r = 0; r < m->nres; r++) {
+        m->rem[r] = m->res[r].cap;
+        m->res[r].load = 0;
+    }
+    for (int i = 0; i < m->nflows; i++) {
+        m->frozen[i] = m->flows[i].active ? 0 : 2;  /* 0 growing, 1 frozen now, 2 charged */
+        if (m->flows[i].active) {
+            m->flows[i].rate = 0;
+            left++;
+        }
+    }
+    while (left > 0) {
+        double level = INFINITY;
+
+        for (int r = 0; r < m->nres; r++)
+            m->wsum[r] = 0;
+        for (int i = 0; i < m->nflows; i++) {
+            const struct mm_flow *f = &m->flows[i];
+            if (m->frozen[i])
+                continue;
+            if (f->bound < level)
+                level = f->bound;
+            for (int u = 0; u < f->nuse; u++)
+                m->wsum[f->use[u].res] += f->use[u].w;
+        }
+        for (int r = 0; r < m->nres; r++)
+            if (m->wsum[r] > 0) {
+                double l = m->rem[r] > 0 ? m->rem[r] / m->wsum[r] : 0;
+                if (l < level)
+                    level = l;
+            }
+        assert(isfinite(level));
+        /* Freeze every flow that is bounded at this level or crosses a
+         * resource that saturates at it. */
+        for (int i = 0; i < m->nflows; i++) {
+            struct mm_flow *f = &m->flows[i];
+            int stop;
+            if (m->frozen[i])
+                continue;
+            stop = f->bound <= level * (1 + 1e-12);
+            for (int u = 0; u < f->nuse && !stop; u++) {
+                int r = f->use[u].res;
+                if (m->rem[r] <= level * m->wsum[r] * (1 + 1e-12))
+                    stop = 1;
+            }
+            if (!stop)
+                continue;
+            f->rate = level;
+            m->frozen[i] = 1;
+            left--;
+        }
+        /* Charge the flows frozen in this round to their resources. */
+        for (int i = 0; i < m->nflows; i++) {
+            struct mm_flow *f = &m->flows[i];
+            if (m->frozen[i] != 1 || !f->active)
+                continue;
+            for (int u = 0; u < f->nuse; u++)
+                m->rem[f->use[u].res] -= f->use[u].w * f->rate;
+            m->frozen[i] = 2;
+        }
+    }
+    for (int i = 0; i < m->nflows; i++) {
+        struct mm_flow *f = &m->flows[i];
+        if (!f->active)
+            continue;
+        for (int u = 0; u < f->nuse; u++)
+            m->res[f->use[u].res].load += f->use[u].w * f->rate;
+    }
+    m->dirty = 0;
+}
+
+double mm_next_completion(const struct maxmin *m)
+{
+    double best = INFINITY;
+    for (int i = 0; i < m->nflows; i++) {
+        const struct mm_flow *f = &m->flows[i];
+        if (!f->active)
+            continue;
+        if (f->remaining <= 0)
+            return 0;
+        if (f->rate > 0 && f->remaining / f->rate < best)
+            best = f->remaining / f->rate;
+    }
+    return best;
+}
+
+void mm_advance(struct maxmin *m, double dt)
+{
+    if (dt <= 0)
+        return;
+    for (int i = 0; i < m->nflows; i++) {
+        struct mm_flow *f = &m->flows[i];
+        if (f->active)
+            f->remaining -= f->rate * dt;
+    }
+    for (int r = 0; r < m->nres; r++)
+        m->res[r].busy += m->res[r].load * dt;
+}

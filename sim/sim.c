@@ -1,0 +1,846 @@
+/*
+ * sim.c - the step simulator: a discrete-event loop over fluid flows.
+ *
+ * Actors, one of each per distinct group (identical nodes are simulated
+ * once, their number carried as multiplicities on shared resources):
+ *   - a worker per train group: wait for a batch, forward, backward (which
+ *     releases gradient buckets), wait for the last bucket, optimizer;
+ *   - input producers per train group: the local loader (CPU, then host to
+ *     device) and one per data group (data-node CPU, network, host to
+ *     device), running ahead of the worker up to the prefetch depth;
+ *   - a collective chain: per gradient bucket, the phases of the chosen
+ *     algorithm (coll_*.c), started when every member released the bucket
+ *     (synchronous) or its own worker did (asynchronous PS).
+ * Flows share resources max-min fairly (maxmin.c).  The main loop advances
+ * to the earlier of the next event and the next flow completion, as
+ * SimGrid's solve loop does.  Events are O(log n); each flow-set change
+ * re-solves the sharing, O(flows x uses).  Cost per simulated step is
+ * O(buckets x phases), independent of the number of GPUs.
+ */
+#include "sim.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "coll.h"
+#include "evq.h"
+#include "maxmin.h"
+
+enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW };
+enum { FL_STAGE, FL_PHASE };
+enum { W_WAIT_BATCH, W_FWD, W_BWD, W_WAIT_COMM, W_OPT, W_DONE };
+
+#define MAX_STAGES 3
+#define MAX_PROD (1 + SIM_MAX_GROUPS)
+
+struct stage {
+    double amount;
+    double bound;
+    int nuse;
+    struct mm_use use[MM_MAX_USE];
+};
+
+struct producer {
+    int nst;
+    struct stage st[MAX_STAGES];
+    int busy[MAX_STAGES];      /* 1 while a batch is in the stage */
+    int queued[MAX_STAGES];    /* batches waiting for the stage */
+    int inflight;              /* batches inside this producer */
+};
+
+struct worker {
+    int g;                     /* index in cfg->groups */
+    int chain;
+    int state;
+    int step;                  /* current step, 0-based */
+    double m;                  /* jitter multiplier of this step */
+    int ready;                 /* batches ready */
+    int nprod;
+    struct producer prod[MAX_PROD];
+    double t_wait0, t_bwd_end, t_fwd0;
+    double stall, compute, exposed, opt;   /* sums over measured steps */
+    double *end;               /* end time of each step */
+    double ranks;              /* workers in the group */
+};
+
+struct chain {
+    int nmem;
+    int mem[SIM_MAX_GROUPS];   /* worker indexes */
+    struct coll_ctx ctx;
+    int nb;                    /* buckets per step */
+    double *bbytes;            /* size of each bucket */
+    int nph;                   /* phases per bucket (same for every size) */
+    struct coll_phase *ph;     /* nb x nph */
+    int last_in_lane[COLL_MAX_PHASES];
+    int *ready_cnt;            /* per bucket: members that released it */
+    char *started, *done;      /* nb x nph */
+    int buckets_done;
+};
+
+struct sim {
+    const struct sim_config *cfg;
+    struct evq q;
+    struct maxmin mm;
+    gsl_rng *rng;
+    double now;
+    long events;
+    int nw;
+    struct worker w[SIM_MAX_GROUPS];
+    int nch;
+    struct chain ch[SIM_MAX_GROUPS];
+    int r_cpu[SIM_MAX_GROUPS], r_pcie[SIM_MAX_GROUPS], r_tx[SIM_MAX_GROUPS],
+        r_rx[SIM_MAX_GROUPS], r_intra[SIM_MAX_GROUPS], r_fabric;
+    int total_steps;
+    int global_done;           /* steps finished by every worker */
+    double *busy0;             /* resource busy at the start of the window */
+    double t0, t1;             /* measured window */
+    int window_open;
+};
+
+const char *sim_strategy_name(enum sim_strategy s)
+{
+    static const char *names[] = {"ring", "tree", "halving_doubling", "hierarchical",
+                                  "ps_sync", "ps_async"};
+    return (s >= 0 && s < SIM_NSTRATEGY) ? names[s] : "?";
+}
+
+static int wpn(const struct sim_group *g)
+{
+    return g->gpus > 0 ? g->gpus : 1;
+}
+
+static int is_async(const struct sim_config *cfg)
+{
+    return cfg->c.strategy == SIM_PS_ASYNC;
+}
+
+static int bad_num(double x)
+{
+    return !isfinite(x) || x < 0;
+}
+
+int sim_check(const struct sim_config *cfg, struct dt_err *e)
+{
+    int ntrain = 0, nps = 0, ndata = 0;
+
+    if (cfg->ngroups < 1 || cfg->ngroups > SIM_MAX_GROUPS)
+        return dt_errf(e, "sim: %d groups, expected 1 to %d", cfg->ngroups, SIM_MAX_GROUPS);
+    for (int i = 0; i < cfg->ngroups; i++) {
+        const struct sim_group *g = &cfg->groups[i];
+        if (g->count < 1)
+            return dt_errf(e, "sim: group %d has %d nodes, expected at least 1", i, g->count);
+        if (g->gpus < 0 || bad_num(g->vcpus) || bad_num(g->loader_vcpus) ||
+            !(g->core_speed > 0) || bad_num(g->nic_Bps) || bad_num(g->intra_Bps) ||
+            bad_num(g->pcie_Bps) || bad_num(g->net_alpha_s) || bad_num(g->intra_alpha_s) ||
+            bad_num(g->fwd_s) || bad_num(g->bwd_s) || bad_num(g->opt_s) || bad_num(g->price_usd_h))
+            return dt_errf(e, "sim: group %d has a negative, infinite or unknown number", i);
+        if (g->role == SIM_TRAIN) {
+            ntrain++;
+            if (g->gpus > 1 && !(g->intra_Bps > 0))
+                return dt_errf(e, "sim: group %d has %d GPUs but no GPU-to-GPU bandwidth", i, g->gpus);
+            if (g->gpus > 0 && cfg->w.prep_bytes > 0 && !(g->pcie_Bps > 0))
+                return dt_errf(e, "sim: group %d has no host-to-device bandwidth", i);
+        } else if (g->role == SIM_PS) {
+            nps++;
+        } else {
+            ndata++;
+            if (!(g->loader_vcpus > 0))
+                return dt_errf(e, "sim: data group %d has no vCPUs for preprocessing", i);
+        }
+        if ((g->count > 1 || g->role != SIM_TRAIN || cfg->ngroups > 1) && !(g->nic_Bps > 0))
+            return dt_errf(e, "sim: group %d talks over the network but its NIC bandwidth is unknown", i);
+    }
+    if (ntrain == 0)
+        return dt_errf(e, "sim: no train group");
+    if (cfg->c.strategy >= SIM_NSTRATEGY)
+        return dt_errf(e, "sim: unknown strategy %d", (int)cfg->c.strategy);
+    if ((cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC) && cfg->c.ps_dedicated) {
+        if (nps != 1)
+            return dt_errf(e, "sim: a dedicated parameter server needs exactly one ps group, found %d", nps);
+        if (cfg->c.ps_servers < 1)
+            return dt_errf(e, "sim: %d parameter servers, expected at least 1", cfg->c.ps_servers);
+    } else if (nps > 0) {
+        return dt_errf(e, "sim: a ps group needs strategy ps_sync or ps_async with dedicated servers");
+    }
+    if (!(cfg->w.batch > 0) || bad_num(cfg->w.grad_bytes) || bad_num(cfg->w.cpu_s_per_sample) ||
+        bad_num(cfg->w.prep_bytes) || bad_num(cfg->w.ps_reduce_s_per_byte))
+        return dt_errf(e, "sim: workload has a non-positive, infinite or unknown number");
+    if (cfg->w.loader_workers < 1 || cfg->w.prefetch < 0)
+        return dt_errf(e, "sim: loader workers %d (expected >= 1), prefetch %d (expected >= 0)",
+                       cfg->w.loader_workers, cfg->w.prefetch);
+    if (!(cfg->c.bucket_bytes > 0) || !isfinite(cfg->c.bucket_bytes))
+        return dt_errf(e, "sim: bucket size must be positive");
+    if (cfg->w.grad_bytes / cfg->c.bucket_bytes > 1e6)
+        return dt_errf(e, "sim: %.0f gradient buckets per step, expected at most 1e6", cfg->w.grad_bytes / cfg->c.bucket_bytes);
+    if (cfg->steps < 1 || cfg->warmup < 0)
+        return dt_errf(e, "sim: steps %d (expected >= 1), warmup %d (expected >= 0)", cfg->steps, cfg->warmup);
+    if (!(cfg->fabric_oversub >= 1) || !isfinite(cfg->fabric_oversub))
+        return dt_errf(e, "sim: fabric oversubscription must be at least 1");
+    if (bad_num(cfg->jitter_cv) || cfg->jitter_cv > 1)
+        return dt_errf(e, "sim: jitter cv must be in [0, 1]");
+    for (int i = 0; i < cfg->ngroups; i++) {
+        const struct sim_group *g = &cfg->groups[i];
+        int local = g->role == SIM_TRAIN && g->loader_vcpus > 0 && (ndata == 0 || cfg->w.local_with_data_nodes);
+        if (g->role == SIM_TRAIN && !local && ndata == 0 && cfg->w.cpu_s_per_sample > 0)
+            return dt_errf(e, "sim: train group %d has no vCPU for its input pipeline and there are no data nodes", i);
+    }
+    return 0;
+}
+
+/* ---- jitter ------------------------------------------------------------ */
+
+/* Lognormal multiplier with mean 1 and coefficient of variation cv, taken as
+ * the maximum over `ranks` independent draws (the slowest of identical ranks)
+ * in O(1): if F is the CDF of one draw, the maximum has CDF F^ranks, so
+ * X = F^-1(U^(1/ranks)). */
+static double jitter(struct sim *s, double ranks)
+{
+    double cv = s->cfg->jitter_cv, sigma, u, z;
+
+    if (cv <= 0)
+        return 1;
+    sigma = sqrt(log1p(cv * cv));
+    u = gsl_rng_uniform_pos(s->rng);
+    u = pow(u, 1.0 / ranks);
+    if (u >= 1)
+        u = nextafter(1.0, 0.0);
+    z = gsl_cdf_ugaussian_Pinv(u);
+    return exp(sigma * z - 0.5 * sigma * sigma);
+}
+
+/* ---- input producers --------------------------------------------------- */
+
+static void stage_start(struct sim *s, int wi, int pi, int st);
+static void worker_try_consume(struct sim *s, int wi);
+
+static int prod_limit(const struct sim *s, const struct worker *w)
+{
+    int inflight = 0;
+    for (int p = 0; p < w->nprod; p++)
+        inflight += w->prod[p].inflight;
+    if (s->cfg->w.prefetch == 0)
+        return (w->state == W_WAIT_BATCH && w->ready == 0 && inflight == 0) ? 1 : 0;
+    return s->cfg->w.prefetch * w->nprod - inflight - w->ready;
+}
+
+/* Start new batches on idle producers while the prefetch depth allows. */
+static void producers_kick(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+    if (w->state == W_DONE)
+        return;
+    for (int p = 0; p < w->nprod; p++) {
+        struct producer *pr = &w->prod[p];
+        if (pr->busy[0] || pr->queued[0] > 0)
+            continue;
+        if (prod_limit(s, w) <= 0)
+            return;
+        pr->inflight++;
+        stage_start(s, wi, p, 0);
+    }
+}
+
+static void stage_start(struct sim *s, int wi, int pi, int st)
+{
+    struct producer *pr = &s->w[wi].prod[pi];
+    const struct stage *sg = &pr->st[st];
+
+    pr->busy[st] = 1;
+    if (sg->amount <= 0 || sg->nuse == 0)
+        evq_push(&s->q, s->now, EV_STAGE_NOW, wi, pi, st);
+    else
+        mm_add_flow(&s->mm, sg->amount, sg->bound, sg->use, sg->nuse, FL_STAGE, wi, pi, st);
+}
+
+static void stage_done(struct sim *s, int wi, int pi, int st)
+{
+    struct worker *w = &s->w[wi];
+    struct producer *pr = &w->prod[pi];
+
+    pr->busy[st] = 0;
+    if (st + 1 < pr->nst) {
+        if (pr->busy[st + 1])
+            pr->queued[st + 1]++;
+        else
+            stage_start(s, wi, pi, st + 1);
+    } else {
+        pr->inflight--;
+        w->ready++;
+        worker_try_consume(s, wi);
+    }
+    if (pr->queued[st] > 0) {
+        pr->queued[st]--;
+        stage_start(s, wi, pi, st);
+    }
+    producers_kick(s, wi);
+}
+
+/* ---- collective chain -------------------------------------------------- */
+
+static void chain_try(struct sim *s, int ci, int b, int p);
+
+static void phase_done(struct sim *s, int ci, int b, int p);
+
+static void phase_flow(struct sim *s, int ci, int b, int p)
+{
+    struct chain *c = &s->ch[ci];
+    const struct coll_phase *ph = &c->ph[b * c->nph + p];
+    if (ph->amount <= 0 || ph->nuse == 0)
+        phase_done(s, ci, b, p);
+    else
+        mm_add_flow(&s->mm, ph->amount, ph->bound, ph->use, ph->nuse, FL_PHASE, ci, b, p);
+}
+
+static void chain_try(struct sim *s, int ci, int b, int p)
+{
+    struct chain *c = &s->ch[ci];
+    const struct coll_phase *ph;
+    int lane;
+
+    if (b >= c->nb || p >= c->nph || c->started[b * c->nph + p])
+        return;
+    if (p == 0 ? c->ready_cnt[b] < c->nmem : !c->done[b * c->nph + p - 1])
+        return;
+    ph = &c->ph[b * c->nph + p];
+    lane = ph->lane;
+    if (b > 0 && !c->done[(b - 1) * c->nph + c->last_in_lane[lane]])
+        return;
+    c->started[b * c->nph + p] = 1;
+    if (ph->lat_s > 0)
+        evq_push(&s->q, s->now + ph->lat_s, EV_PHASE_LAT, ci, b, p);
+    else
+        phase_flow(s, ci, b, p);
+}
+
+static void worker_start_opt(struct sim *s, int wi);
+
+static void chain_bucket_done(struct sim *s, int ci)
+{
+    struct chain *c = &s->ch[ci];
+
+    if (++c->buckets_done < c->nb)
+        return;
+    /* Every bucket is shared: reset for the next step, release the members. */
+    c->buckets_done = 0;
+    memset(c->ready_cnt, 0, (size_t)c->nb * sizeof *c->ready_cnt);
+    memset(c->started, 0, (size_t)c->nb * c->nph);
+    memset(c->done, 0, (size_t)c->nb * c->nph);
+    for (int i = 0; i < c->nmem; i++)
+        worker_start_opt(s, c->mem[i]);
+}
+
+static void phase_done(struct sim *s, int ci, int b, int p)
+{
+    struct chain *c = &s->ch[ci];
+
+    c->done[b * c->nph + p] = 1;
+    if (p + 1 < c->nph) {
+        chain_try(s, ci, b, p + 1);
+    } else {
+        chain_bucket_done(s, ci);
+        if (c->buckets_done == 0)
+            return; /* step finished and state reset */
+    }
+    for (int q = 0; q < c->nph; q++)
+        chain_try(s, ci, b + 1, q);
+}
+
+static void chain_bucket_ready(struct sim *s, int ci, int b)
+{
+    struct chain *c = &s->ch[ci];
+
+    c->ready_cnt[b]++;
+    if (c->nph == 0) {
+        if (c->ready_cnt[b] == c->nmem)
+            chain_bucket_done(s, ci);
+        return;
+    }
+    chain_try(s, ci, b, 0);
+}
+
+/* ---- workers ----------------------------------------------------------- */
+
+static int measured(const struct sim *s, int step)
+{
+    return step >= s->cfg->warmup;
+}
+
+static void worker_start_step(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+
+    w->state = W_WAIT_BATCH;
+    w->t_wait0 = s->now;
+    w->m = jitter(s, is_async(s->cfg) ? 1 : w->ranks);
+    worker_try_consume(s, wi);
+    producers_kick(s, wi);
+}
+
+static void worker_try_consume(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+    const struct sim_group *g = &s->cfg->groups[w->g];
+
+    if (w->state != W_WAIT_BATCH || w->ready == 0)
+        return;
+    w->ready--;
+    if (measured(s, w->step))
+        w->stall += s->now - w->t_wait0;
+    w->state = W_FWD;
+    w->t_fwd0 = s->now;
+    evq_push(&s->q, s->now + g->fwd_s * w->m, EV_FWD_DONE, wi, 0, 0);
+}
+
+static void worker_fwd_done(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+    const struct sim_group *g = &s->cfg->groups[w->g];
+    struct chain *c = &s->ch[w->chain];
+    double bwd = g->bwd_s * w->m, cum = 0, total = s->cfg->w.grad_bytes;
+
+    w->state = W_BWD;
+    evq_push(&s->q, s->now + bwd, EV_BWD_DONE, wi, 0, 0);
+    if (!s->cfg->c.overlap)
+        return;
+    /* Gradients appear in proportion to backward progress (docs/model.md);
+     * the last bucket is released by EV_BWD_DONE itself. */
+    for (int b = 0; b + 1 < c->nb; b++) {
+        cum += c->bbytes[b];
+        evq_push(&s->q, s->now + bwd * (cum / total), EV_BUCKET, wi, b, 0);
+    }
+}
+
+static void worker_bwd_done(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+    struct chain *c = &s->ch[w->chain];
+
+    if (measured(s, w->step))
+        w->compute += s->now - w->t_fwd0;
+    w->state = W_WAIT_COMM;
+    w->t_bwd_end = s->now;
+    if (s->cfg->c.overlap) {
+        chain_bucket_ready(s, w->chain, c->nb - 1);
+    } else {
+        for (int b = 0; b < c->nb && w->state == W_WAIT_COMM; b++)
+            chain_bucket_ready(s, w->chain, b);
+    }
+}
+
+static void worker_start_opt(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+    const struct sim_group *g = &s->cfg->groups[w->g];
+
+    assert(w->state == W_WAIT_COMM);
+    if (measured(s, w->step)) {
+        w->exposed += s->now - w->t_bwd_end;
+        w->opt += g->opt_s;
+    }
+    w->state = W_OPT;
+    evq_push(&s->q, s->now + g->opt_s, EV_OPT_DONE, wi, 0, 0);
+}
+
+static void window_snapshot(struct sim *s, double **dst)
+{
+    *dst = x_realloc(*dst, (size_t)(s->mm.nres ? s->mm.nres : 1) * sizeof **dst);
+    for (int r = 0; r < s->mm.nres; r++)
+        (*dst)[r] = s->mm.res[r].busy;
+}
+
+static void worker_opt_done(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+    int all = 1;
+
+    w->end[w->step] = s->now;
+    w->step++;
+    for (int i = 0; i < s->nw; i++)
+        if (s->w[i].step <= s->global_done)
+            all = 0;
+    if (all) {
+        s->global_done++;
+        if (s->global_done == s->cfg->warmup) {
+            s->t0 = s->now;
+            window_snapshot(s, &s->busy0);
+            s->window_open = 1;
+        }
+    }
+    if (w->step >= s->total_steps) {
+        w->state = W_DONE;
+        return;
+    }
+    worker_start_step(s, wi);
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static void add_use(struct stage *st, int res, double w)
+{
+    if (res < 0 || w <= 0)
+        return;
+    st->use[st->nuse].res = res;
+    st->use[st->nuse].w = w;
+    st->nuse++;
+}
+
+static void build_resources(struct sim *s)
+{
+    const struct sim_config *cfg = s->cfg;
+    double fabric = 0;
+
+    for (int i = 0; i < cfg->ngroups; i++) {
+        const struct sim_group *g = &cfg->groups[i];
+        double cpu = (g->role == SIM_TRAIN ? g->loader_vcpus : g->vcpus) * g->core_speed;
+        s->r_cpu[i] = cpu > 0 ? mm_add_res(&s->mm, cpu) : -1;
+        s->r_pcie[i] = g->pcie_Bps > 0 ? mm_add_res(&s->mm, g->pcie_Bps) : -1;
+        s->r_tx[i] = g->nic_Bps > 0 ? mm_add_res(&s->mm, g->nic_Bps) : -1;
+        s->r_rx[i] = g->nic_Bps > 0 ? mm_add_res(&s->mm, g->nic_Bps) : -1;
+        s->r_intra[i] = g->intra_Bps > 0 ? mm_add_res(&s->mm, g->intra_Bps) : -1;
+        fabric += g->count * g->nic_Bps;
+    }
+    s->r_fabric = (cfg->fabric_oversub > 1 && fabric > 0)
+                      ? mm_add_res(&s->mm, fabric / cfg->fabric_oversub) : -1;
+}
+
+static void build_producers(struct sim *s, struct worker *w)
+{
+    const struct sim_config *cfg = s->cfg;
+    const struct sim_group *g = &cfg->groups[w->g];
+    int ndata = 0, gi = w->g;
+    double batch = cfg->w.batch, cpu = batch * cfg->w.cpu_s_per_sample;
+    double bytes = batch * cfg->w.prep_bytes;
+
+    for (int i = 0; i < cfg->ngroups; i++)
+        ndata += cfg->groups[i].role == SIM_DATA;
+    w->nprod = 0;
+    if (s->r_cpu[gi] >= 0 && (ndata == 0 || cfg->w.local_with_data_nodes)) {
+        struct producer *p = &w->prod[w->nprod++];
+        struct stage *st = &p->st[p->nst++];
+        st->amount = cpu;
+        st->bound = cfg->w.loader_workers * g->core_speed;
+        add_use(st, s->r_cpu[gi], wpn(g));
+        if (g->gpus > 0 && bytes > 0) {
+            st = &p->st[p->nst++];
+            st->amount = bytes;
+            st->bound = INFINITY;
+            add_use(st, s->r_pcie[gi], 1);
+        }
+    }
+    for (int d = 0; d < cfg->ngroups; d++) {
+        const struct sim_group *dg = &cfg->groups[d];
+        struct producer *p;
+        struct stage *st;
+        double share = w->ranks / dg->count; /* this group's streams per data node */
+        if (dg->role != SIM_DATA)
+            continue;
+        p = &w->prod[w->nprod++];
+        st = &p->st[p->nst++];
+        st->amount = cpu;
+        st->bound = INFINITY;
+        add_use(st, s->r_cpu[d], share);
+        if (bytes > 0) {
+            st = &p->st[p->nst++];
+            st->amount = bytes;
+            st->bound = INFINITY;
+            add_use(st, s->r_tx[d], share);
+            add_use(st, s->r_rx[gi], wpn(g));
+            add_use(st, s->r_fabric, w->ranks);
+            if (g->gpus > 0) {
+                st = &p->st[p->nst++];
+                st->amount = bytes;
+                st->bound = INFINITY;
+                add_use(st, s->r_pcie[gi], 1);
+            }
+        }
+    }
+}
+
+static void build_chain(struct sim *s, struct chain *c)
+{
+    const struct sim_config *cfg = s->cfg;
+    const struct coll_ops *ops = coll_for(cfg->c.strategy);
+    struct coll_ctx *ctx = &c->ctx;
+    double total = cfg->w.grad_bytes, left;
+    int nb;
+
+    memset(ctx, 0, sizeof *ctx);
+    ctx->r_fabric = s->r_fabric;
+    ctx->r_ps_tx = ctx->r_ps_rx = ctx->r_ps_cpu = -1;
+    /* The collective spans every train group, also for asynchronous PS: the
+     * servers see every worker's traffic. */
+    for (int i = 0; i < cfg->ngroups; i++) {
+        const struct sim_group *g = &cfg->groups[i];
+        if (g->role == SIM_TRAIN) {
+            struct coll_group *cg = &ctx->tg[ctx->ntg++];
+            cg->nodes = g->count;
+            cg->wpn = wpn(g);
+            cg->alpha_intra = g->intra_alpha_s;
+            cg->alpha_net = g->net_alpha_s;
+            cg->r_intra = s->r_intra[i];
+            cg->r_tx = s->r_tx[i];
+            cg->r_rx = s->r_rx[i];
+            cg->r_cpu = s->r_cpu[i];
+        } else if (g->role == SIM_PS) {
+            ctx->ps_nodes = g->count;
+            ctx->r_ps_tx = s->r_tx[i];
+            ctx->r_ps_rx = s->r_rx[i];
+            ctx->r_ps_cpu = s->r_cpu[i];
+            ctx->ps_alpha_net = g->net_alpha_s;
+        }
+    }
+    ctx->ps_dedicated = cfg->c.ps_dedicated;
+    ctx->ps_servers = cfg->c.ps_dedicated ? cfg->c.ps_servers : coll_nodes(ctx);
+    ctx->ps_reduce_s_per_byte = cfg->w.ps_reduce_s_per_byte;
+
+    nb = total > 0 ? (int)ceil(total / cfg->c.bucket_bytes - 1e-9) : 1;
+    if (nb < 1)
+        nb = 1;
+    c->nb = nb;
+    c->bbytes = x_calloc((size_t)nb, sizeof *c->bbytes);
+    left = total;
+    for (int b = 0; b < nb; b++) {
+        c->bbytes[b] = left < cfg->c.bucket_bytes ? left : cfg->c.bucket_bytes;
+        left -= c->bbytes[b];
+    }
+    c->ph = x_calloc((size_t)nb * COLL_MAX_PHASES, sizeof *c->ph);
+    c->nph = 0;
+    for (int b = 0; b < nb; b++) {
+        struct coll_phase tmp[COLL_MAX_PHASES];
+        int n = c->bbytes[b] > 0 ? ops->build(ctx, c->bbytes[b], tmp) : 0;
+        if (b == 0)
+            c->nph = n;
+        assert(n == c->nph || c->bbytes[b] <= 0);
+        for (int p = 0; p < n; p++)
+            c->ph[b * COLL_MAX_PHASES + p] = tmp[p];
+    }
+    /* Compact to nb x nph. */
+    for (int b = 0; b < nb; b++)
+        for (int p = 0; p < c->nph; p++)
+            c->ph[b * c->nph + p] = c->ph[b * COLL_MAX_PHASES + p];
+    for (int p = 0; p < c->nph; p++)
+        c->last_in_lane[c->ph[p].lane] = p;
+    c->ready_cnt = x_calloc((size_t)nb, sizeof *c->ready_cnt);
+    c->started = x_calloc((size_t)nb * (c->nph ? c->nph : 1), 1);
+    c->done = x_calloc((size_t)nb * (c->nph ? c->nph : 1), 1);
+}
+
+static void sim_free(struct sim *s)
+{
+    for (int i = 0; i < s->nw; i++)
+        x_free(s->w[i].end);
+    for (int i = 0; i < s->nch; i++) {
+        x_free(s->ch[i].bbytes);
+        x_free(s->ch[i].ph);
+        x_free(s->ch[i].ready_cnt);
+        x_free(s->ch[i].started);
+        x_free(s->ch[i].done);
+    }
+    x_free(s->busy0);
+    evq_free(&s->q);
+    mm_free(&s->mm);
+    if (s->rng)
+        gsl_rng_free(s->rng);
+}
+
+/* ---- results ----------------------------------------------------------- */
+
+static void collect(struct sim *s, struct sim_result *res)
+{
+    const struct sim_config *cfg = s->cfg;
+    int n = cfg->steps, slow = 0;
+    double *dt = x_calloc((size_t)n, sizeof *dt), T = s->t1 - s->t0;
+    double busy_vcpu = 0, all_vcpu = 0, gpu_w = 0, gpu_sum = 0, rate = 0;
+    double worst = -1;
+
+    memset(res, 0, sizeof *res);
+    /* Step times: synchronous steps end with the slowest worker; with
+     * asynchronous PS each group runs on its own and the slowest is reported. */
+    for (int i = 0; i < s->nw; i++) {
+        double sum = 0;
+        for (int k = cfg->warmup; k < s->total_steps; k++)
+            sum += s->w[i].end[k] - (k ? s->w[i].end[k - 1] : 0);
+        if (sum > worst) {
+            worst = sum;
+            slow = i;
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        int step = cfg->warmup + k;
+        double e1 = 0, e0 = 0;
+        for (int i = 0; i < s->nw; i++) {
+            const struct worker *w = is_async(cfg) ? &s->w[slow] : &s->w[i];
+            if (w->end[step] > e1)
+                e1 = w->end[step];
+            if (step > 0 && w->end[step - 1] > e0)
+                e0 = w->end[step - 1];
+        }
+        dt[k] = e1 - e0;
+    }
+    res->step_mean_s = gsl_stats_mean(dt, 1, (size_t)n);
+    gsl_sort(dt, 1, (size_t)n);
+    res->step_p50_s = gsl_stats_quantile_from_sorted_data(dt, 1, (size_t)n, 0.5);
+    res->step_p95_s = gsl_stats_quantile_from_sorted_data(dt, 1, (size_t)n, 0.95);
+    x_free(dt);
+
+    {
+        const struct worker *w = &s->w[slow];
+        res->compute_s = w->compute / n;
+        res->data_stall_s = w->stall / n;
+        res->exposed_comm_s = w->exposed / n;
+        res->optimizer_s = w->opt / n;
+    }
+    for (int i = 0; i < s->nw; i++) {
+        const struct worker *w = &s->w[i];
+        const struct sim_group *g = &cfg->groups[w->g];
+        double step = is_async(cfg) ? (w->end[s->total_steps - 1] -
+                                       (cfg->warmup ? w->end[cfg->warmup - 1] : 0)) / n
+                                    : res->step_mean_s;
+        res->workers += w->ranks;
+        rate += w->ranks * cfg->w.batch / step;
+        res->g[w->g].gpu_util = step > 0 ? (w->compute / n) / step : 0;
+        if (g->gpus > 0) {
+            gpu_sum += res->g[w->g].gpu_util * w->ranks;
+            gpu_w += w->ranks;
+        }
+    }
+    res->samples_per_s = rate;
+    res->util_gpu = gpu_w > 0 ? gpu_sum / gpu_w : 0;
+    for (int i = 0; i < cfg->ngroups; i++) {
+        const struct sim_group *g = &cfg->groups[i];
+        struct sim_group_stats *st = &res->g[i];
+#define UTIL(r) ((r) >= 0 && T > 0 ? (s->mm.res[r].busy - s->busy0[r]) / (s->mm.res[r].cap * T) : 0)
+        st->nic_tx_util = UTIL(s->r_tx[i]);
+        st->nic_rx_util = UTIL(s->r_rx[i]);
+        st->intra_util = UTIL(s->r_intra[i]);
+        st->pcie_util = UTIL(s->r_pcie[i]);
+#undef UTIL
+        if (s->r_cpu[i] >= 0 && T > 0) {
+            double used = (s->mm.res[s->r_cpu[i]].busy - s->busy0[s->r_cpu[i]]) / g->core_speed;
+            st->cpu_util = g->vcpus > 0 ? used / (g->vcpus * T) : 0;
+            busy_vcpu += used * g->count;
+        }
+        all_vcpu += g->vcpus * g->count * T;
+        if (st->nic_tx_util > res->util_nic)
+            res->util_nic = st->nic_tx_util;
+        if (st->nic_rx_util > res->util_nic)
+            res->util_nic = st->nic_rx_util;
+    }
+    res->util_cpu = all_vcpu > 0 ? busy_vcpu / all_vcpu : 0;
+    res->events = s->events;
+}
+
+/* ---- main loop --------------------------------------------------------- */
+
+static void handle_event(struct sim *s, const struct evq_event *ev)
+{
+    switch (ev->type) {
+    case EV_FWD_DONE: worker_fwd_done(s, ev->a); break;
+    case EV_BWD_DONE: worker_bwd_done(s, ev->a); break;
+    case EV_BUCKET: chain_bucket_ready(s, s->w[ev->a].chain, ev->b); break;
+    case EV_OPT_DONE: worker_opt_done(s, ev->a); break;
+    case EV_PHASE_LAT: phase_flow(s, ev->a, ev->b, ev->c); break;
+    case EV_STAGE_NOW: stage_done(s, ev->a, ev->b, ev->c); break;
+    default: assert(0);
+    }
+}
+
+static int all_done(const struct sim *s)
+{
+    for (int i = 0; i < s->nw; i++)
+        if (s->w[i].state != W_DONE)
+            return 0;
+    return 1;
+}
+
+int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err *e)
+{
+    struct sim s;
+    int rc = -1;
+
+    if (sim_check(cfg, e))
+        return -1;
+    memset(&s, 0, sizeof s);
+    s.cfg = cfg;
+    evq_init(&s.q);
+    mm_init(&s.mm);
+    s.rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(s.rng, cfg->seed);
+    s.total_steps = cfg->warmup + cfg->steps;
+    build_resources(&s);
+
+    for (int i = 0; i < cfg->ngroups; i++) {
+        struct worker *w;
+        if (cfg->groups[i].role != SIM_TRAIN)
+            continue;
+        w = &s.w[s.nw];
+        w->g = i;
+        w->ranks = (double)cfg->groups[i].count * wpn(&cfg->groups[i]);
+        w->end = x_calloc((size_t)s.total_steps, sizeof *w->end);
+        w->chain = is_async(cfg) ? s.nw : 0;
+        s.nw++;
+    }
+    s.nch = is_async(cfg) ? s.nw : 1;
+    for (int c = 0; c < s.nch; c++) {
+        build_chain(&s, &s.ch[c]);
+        for (int i = 0; i < s.nw; i++)
+            if (s.w[i].chain == c)
+                s.ch[c].mem[s.ch[c].nmem++] = i;
+    }
+    for (int i = 0; i < s.nw; i++)
+        build_producers(&s, &s.w[i]);
+    if (cfg->warmup == 0) {
+        s.t0 = 0;
+        window_snapshot(&s, &s.busy0);
+        s.window_open = 1;
+    }
+    for (int i = 0; i < s.nw; i++)
+        worker_start_step(&s, i);
+
+    while (!all_done(&s)) {
+        double t_flow, t_ev, t_next;
+        struct evq_event ev;
+
+        if (s.mm.dirty)
+            mm_solve(&s.mm);
+        t_flow = s.now + mm_next_completion(&s.mm);
+        t_ev = evq_peek_time(&s.q);
+        t_next = t_flow < t_ev ? t_flow : t_ev;
+        if (!isfinite(t_next)) {
+            dt_errf(e, "sim: no progress at t=%.6f s (a resource has zero capacity?)", s.now);
+            goto out;
+        }
+        mm_advance(&s.mm, t_next - s.now);
+        s.now = t_next;
+        /* Flows that finish now, in id order (deterministic). */
+        for (int id = 0; id < s.mm.nflows; id++) {
+            struct mm_flow *f = &s.mm.flows[id];
+            int tag, a, b, c;
+            if (!f->active || f->remaining > f->rate * 1e-12 + 1e-12)
+                continue;
+            tag = f->tag; a = f->a; b = f->b; c = f->c;
+            mm_remove_flow(&s.mm, id);
+            s.events++;
+            if (tag == FL_STAGE)
+                stage_done(&s, a, b, c);
+            else
+                phase_done(&s, a, b, c);
+        }
+        while (evq_peek_time(&s.q) <= s.now && evq_pop(&s.q, &ev)) {
+            s.events++;
+            handle_event(&s, &ev);
+        }
+    }
+    s.t1 = s.now;
+    collect(&s, res);
+    rc = 0;
+out:
+    sim_free(&s);
+    return rc;
+}

@@ -1,0 +1,116 @@
+/*
+ * sim.h - the public interface of the simulation core.
+ *
+ * The core is pure: it takes a fully resolved struct sim_config (plain
+ * numbers, SI units: seconds, bytes, bytes/s) and fills a struct sim_result.
+ * It does no I/O, never prints and never exits; it depends on libc, libm and
+ * GSL only.  The front end and the planner build the config from the
+ * catalog, the scenario and calibration profiles.
+ *
+ * What is simulated: steady-state synchronous (or asynchronous PS) data-
+ * parallel training steps of one representative worker per distinct group.
+ * Identical workers are simulated once and carried as multiplicities on the
+ * shared resources, so the cost grows with the number of distinct groups and
+ * gradient buckets, not with the number of GPUs.  See docs/model.md.
+ */
+#ifndef DT_SIM_H
+#define DT_SIM_H
+
+#include "xmem.h"
+
+#define SIM_MAX_GROUPS 8
+
+enum sim_role { SIM_TRAIN = 0, SIM_DATA, SIM_PS };
+
+enum sim_strategy {
+    SIM_RING = 0,
+    SIM_TREE,
+    SIM_HALVING_DOUBLING,
+    SIM_HIERARCHICAL,
+    SIM_PS_SYNC,
+    SIM_PS_ASYNC,
+    SIM_NSTRATEGY
+};
+
+/* A group of identical nodes. */
+struct sim_group {
+    enum sim_role role;
+    int count;              /* nodes in the group, >= 1 */
+    int gpus;               /* GPUs per node; 0 = CPU node (a CPU train node is one worker) */
+    double vcpus;           /* vCPUs per node */
+    double loader_vcpus;    /* vCPUs per node the input pipeline may use */
+    double core_speed;      /* speed of one vCPU relative to the reference core, > 0 */
+    double nic_Bps;         /* effective NIC bandwidth per node per direction, bytes/s */
+    double net_alpha_s;     /* latency of one message across the network, s */
+    double intra_Bps;       /* effective GPU-to-GPU bandwidth per GPU per direction, bytes/s */
+    double intra_alpha_s;   /* latency of one intra-node hop, s */
+    double pcie_Bps;        /* host-to-device bandwidth per GPU, bytes/s */
+    double fwd_s;           /* forward time of one worker per step, s (train groups) */
+    double bwd_s;           /* backward time of one worker per step, s */
+    double opt_s;           /* optimizer update per step, s */
+    double price_usd_h;     /* price of one node per hour */
+};
+
+struct sim_workload {
+    double batch;               /* samples per worker per step (accumulation included) */
+    double grad_bytes;          /* gradient bytes per worker per step, as sent */
+    double cpu_s_per_sample;    /* input pipeline cost on the reference core, s */
+    double prep_bytes;          /* bytes per preprocessed sample (H2D, data node -> GPU node) */
+    int loader_workers;         /* pipeline threads per worker, >= 1 */
+    int prefetch;               /* batches the pipeline may hold ahead; 0 = on demand, no overlap */
+    int local_with_data_nodes;  /* train nodes preprocess too when data nodes exist */
+    double ps_reduce_s_per_byte;/* PS summation cost, core-seconds per byte received */
+};
+
+struct sim_comm {
+    enum sim_strategy strategy;
+    double bucket_bytes;        /* gradient bucket size, bytes, > 0 */
+    int overlap;                /* 1: buckets start during backward */
+    int ps_servers;             /* number of servers (shards); dedicated: PS nodes count */
+    int ps_dedicated;           /* 1: servers are the SIM_PS group; 0: colocated on train nodes */
+};
+
+struct sim_config {
+    struct sim_group groups[SIM_MAX_GROUPS];
+    int ngroups;
+    struct sim_workload w;
+    struct sim_comm c;
+    double fabric_oversub;      /* >= 1; 1 = non-blocking fabric */
+    int steps;                  /* measured steps, >= 1 */
+    int warmup;                 /* discarded steps, >= 0 */
+    double jitter_cv;           /* compute-time jitter (lognormal cv), >= 0 */
+    unsigned long seed;
+};
+
+/* Per-group utilisation and traffic, averaged over the measured steps. */
+struct sim_group_stats {
+    double cpu_util;            /* busy vCPUs / vCPUs (0..1) */
+    double nic_tx_util;         /* 0..1 */
+    double nic_rx_util;
+    double intra_util;          /* GPU link, 0..1 */
+    double pcie_util;
+    double gpu_util;            /* compute time / step time (train groups) */
+};
+
+struct sim_result {
+    double step_mean_s, step_p50_s, step_p95_s;
+    double compute_s;           /* mean fwd+bwd per step of the slowest train group */
+    double data_stall_s;        /* mean wait for an input batch */
+    double exposed_comm_s;      /* mean time from end of backward to last bucket shared */
+    double optimizer_s;
+    double workers;             /* data-parallel workers (GPUs, or CPU train nodes) */
+    double samples_per_s;
+    double util_gpu, util_cpu, util_nic; /* cluster-level: mean GPU busy, busy/total vCPUs, busiest NIC direction */
+    struct sim_group_stats g[SIM_MAX_GROUPS];
+    long events;                /* events processed (for benchmarks) */
+};
+
+/* Validate cfg (asserts of the core turn into an error record here). */
+int sim_check(const struct sim_config *cfg, struct dt_err *e);
+
+/* Run the simulation.  Deterministic for a given cfg (seed included). */
+int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err *e);
+
+const char *sim_strategy_name(enum sim_strategy s);
+
+#endif
