@@ -23,8 +23,11 @@
 static FILE *atomic_fdopen(int fd)
 {
     FILE *f = fdopen(fd, "w");
-    if (!f)
+    if (!f) {
+        int err = errno;
         close(fd);
+        errno = err;
+    }
     return f;
 }
 
@@ -58,14 +61,14 @@ FILE *atomic_write_open(const char *path, char **tmp, struct dt_err *e)
         fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     }
     if (fd < 0) {
-        dt_errf(e, "%s: cannot create temporary file %s: %s", path, name, strerror(errno));
+        dt_errf(e, "%s: cannot create: %s", path, strerror(errno));
         goto out_name;
     }
     if (have_old)
         (void)fchmod(fd, st.st_mode & 07777); /* keep the old file's permissions */
     f = atomic_fdopen(fd);
     if (!f) {
-        dt_errf(e, "%s: cannot open temporary file %s: %s", path, name, strerror(errno));
+        dt_errf(e, "%s: cannot create: %s", path, strerror(errno));
         unlink(name);
         goto out_name;
     }
@@ -124,7 +127,7 @@ int atomic_write_commit(FILE *f, char *tmp, const char *path, struct dt_err *e)
         goto out;
     }
     if (rename(tmp, path) != 0) {
-        dt_errf(e, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
+        dt_errf(e, "%s: cannot replace: %s", path, strerror(errno));
         goto out_unlink;
     }
     atomic_sync_dir(path);

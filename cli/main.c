@@ -108,7 +108,7 @@ static int parse_args(int argc, char **argv, struct options *o)
                 continue;
             }
             if (npos == 1) {
-                fprintf(stderr, "dtplan: unexpected argument \"%s\"\n%s\n", a, usage_line);
+                fprintf(stderr, "dtplan: unexpected argument \"%s\" (try dtplan --help)\n", a);
                 return EXIT_INPUT;
             }
             scenario = a;

@@ -73,15 +73,18 @@ static char *fmt_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 
 static char *fmt_str(const char *fmt, ...)
 {
+    char buf[256];
     va_list ap;
     char *s;
     int n;
 
     va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
+    n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (n < 0)
         return x_strdup("?");
+    if ((size_t)n < sizeof buf)
+        return x_strdup(buf);
     s = x_malloc((size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
@@ -332,11 +335,11 @@ int report_table(FILE *f, const struct plan_report *rep)
     if (n == 0)
         fprintf(f, "(no clusters)\n");
 
-    fprintf(f, "\nstep ms, p95 ms: mean and 95th percentile step time; compute, stall, comm, optim: "
-               "mean ms per step of compute, data stall, exposed communication, optimizer.\n");
+    fprintf(f, "\nTimes in ms per step (step: mean, p95: 95th percentile; stall: waiting for input; "
+               "comm: exposed gradient communication; optim: optimizer).\n");
     fprintf(f, "* recommended");
     if (any_infeasible)
-        fprintf(f, "; x infeasible");
+        fprintf(f, ", x infeasible");
     fprintf(f, "\n");
     for (int i = 0; i < n; i++)
         if (!rep->clusters[i].feasible)

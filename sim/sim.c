@@ -560,6 +560,11 @@ static void build_producers(struct sim *s, struct worker *w)
             }
         }
     }
+    if (w->nprod == 0) {
+        /* Nothing to preprocess and no CPU for it: batches are free. */
+        w->prod[0].nst = 1;
+        w->nprod = 1;
+    }
 }
 
 static void build_chain(struct sim *s, struct chain *c)

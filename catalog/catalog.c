@@ -1,0 +1,756 @@
+/*
+ * catalog.c - load instance types, GPU specs and the model zoo from CSV.
+ *
+ * The "platform" input of dtplan (see catalog.h and docs/catalog.md).  Each
+ * table is read with csv.c, its header mapped by column name (order does not
+ * matter, unknown extra columns are ignored), and every value checked at this
+ * boundary: a bad value is reported as
+ *   FILE:LINE:COL: COLUMN: expected WHAT, found "VALUE"
+ * and nothing downstream ever sees it.  Empty numeric fields mean "unknown"
+ * and are stored as NAN (or -1 for integer columns), never as 0.
+ *
+ * Lookups are linear scans with strcmp: O(n) per call, n is a few dozen rows.
+ * Duplicate detection at load is O(n^2) for the same reason.
+ */
+#include "catalog.h"
+#include "csv.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------
+ * Small string helpers (ASCII only, no locale).
+ */
+
+static int lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static int ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (lower((unsigned char)*a) != lower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+/* Does hay contain needle, ignoring case? */
+static int icontains(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+
+    if (n == 0)
+        return 1;
+    for (; *hay; hay++) {
+        size_t k = 0;
+        while (k < n && hay[k] &&
+               lower((unsigned char)hay[k]) == lower((unsigned char)needle[k]))
+            k++;
+        if (k == n)
+            return 1;
+    }
+    return 0;
+}
+
+static char *join_path(const char *dir, const char *file)
+{
+    size_t nd = strlen(dir), nf = strlen(file);
+    int slash = nd > 0 && dir[nd - 1] != '/';
+    char *p = x_malloc(nd + (size_t)slash + nf + 1);
+
+    memcpy(p, dir, nd);
+    if (slash)
+        p[nd] = '/';
+    memcpy(p + nd + (size_t)slash, file, nf + 1);
+    return p;
+}
+
+/* ---------------------------------------------------------------------------
+ * A table being loaded: the parsed file plus where each expected column is.
+ */
+
+#define MAX_COLS 16
+
+struct table {
+    struct csv_file csv;
+    const char *const *cols;    /* expected column names */
+    int ncols;
+    int idx[MAX_COLS];          /* field index of cols[c] in every row */
+};
+
+static const struct csv_field *cell(const struct table *t, const struct csv_row *r, int c)
+{
+    return &r->fields[t->idx[c]];
+}
+
+static int field_err(struct dt_err *e, const struct table *t, const struct csv_field *fld,
+                     const char *colname, const char *expected)
+{
+    char found[96];
+
+    return dt_errf(e, "%s:%d:%d: %s: expected %s, found \"%s\"", t->csv.path, fld->line,
+                   fld->col, colname, expected,
+                   csv_quote_for_msg(found, sizeof found, fld->text));
+}
+
+/* Read dir/file and map its header.  On error the table is empty. */
+static int table_open(struct table *t, const char *dir, const char *file,
+                      const char *const *cols, int ncols, struct dt_err *e)
+{
+    char *path = join_path(dir, file);
+    const struct csv_row *hdr;
+    int c, r, rc = -1;
+
+    memset(t, 0, sizeof *t);
+    t->cols = cols;
+    t->ncols = ncols;
+    if (csv_read(&t->csv, path, e) != 0)
+        goto free_path;
+    if (t->csv.nrows == 0) {
+        dt_errf(e, "%s:1:1: expected a header row naming the columns, found an empty file",
+                path);
+        goto free_csv;
+    }
+    hdr = &t->csv.rows[0];
+    for (c = 0; c < ncols; c++) {
+        int k, seen = -1;
+        for (k = 0; k < hdr->nfields; k++) {
+            if (strcmp(hdr->fields[k].text, cols[c]) != 0)
+                continue;
+            if (seen >= 0) {
+                dt_errf(e, "%s:%d:%d: header: expected each column once, found \"%s\" again "
+                        "(first at column %d)", path, hdr->fields[k].line,
+                        hdr->fields[k].col, cols[c], hdr->fields[seen].col);
+                goto free_csv;
+            }
+            seen = k;
+        }
+        if (seen < 0) {
+            dt_errf(e, "%s:%d:1: header: expected a column named \"%s\", found none", path,
+                    hdr->line, cols[c]);
+            goto free_csv;
+        }
+        t->idx[c] = seen;
+    }
+    for (r = 1; r < t->csv.nrows; r++) {
+        const struct csv_row *row = &t->csv.rows[r];
+        const struct csv_field *at;
+        if (row->nfields == hdr->nfields)
+            continue;
+        at = row->nfields > hdr->nfields ? &row->fields[hdr->nfields]
+                                         : &row->fields[row->nfields - 1];
+        dt_errf(e, "%s:%d:%d: expected %d fields as in the header, found %d", path, at->line,
+                at->col, hdr->nfields, row->nfields);
+        goto free_csv;
+    }
+    rc = 0;
+    goto free_path;
+
+free_csv:
+    csv_free(&t->csv);
+free_path:
+    x_free(path);
+    return rc;
+}
+
+static void table_close(struct table *t)
+{
+    csv_free(&t->csv);
+}
+
+/* Text column into a fixed buffer; required: must not be empty. */
+static int get_text(char *dst, size_t cap, int required, const struct table *t,
+                    const struct csv_row *r, int c, struct dt_err *e)
+{
+    const struct csv_field *fld = cell(t, r, c);
+    size_t n = strlen(fld->text);
+    char what[64];
+
+    if (required && n == 0)
+        return field_err(e, t, fld, t->cols[c], "a non-empty value");
+    if (n >= cap) {
+        snprintf(what, sizeof what, "at most %zu characters", cap - 1);
+        return field_err(e, t, fld, t->cols[c], what);
+    }
+    memcpy(dst, fld->text, n + 1);
+    return 0;
+}
+
+/* Non-negative finite decimal number; "" -> NAN.  Rejects signs, spaces,
+ * "nan", "inf", hex floats and trailing junk. */
+static int get_num(double *out, const struct table *t, const struct csv_row *r, int c,
+                   struct dt_err *e)
+{
+    const struct csv_field *fld = cell(t, r, c);
+    const char *s = fld->text;
+    char *end;
+    double v;
+
+    if (*s == '\0') {
+        *out = NAN;
+        return 0;
+    }
+    if (strspn(s, "0123456789.eE+-") != strlen(s))
+        goto bad;
+    if (!(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
+        goto bad;
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || v < 0)
+        goto bad;
+    *out = v;
+    return 0;
+
+bad:
+    return field_err(e, t, fld, t->cols[c], "a non-negative number");
+}
+
+/* Non-negative decimal integer that fits an int; "" -> -1. */
+static int get_int(int *out, const struct table *t, const struct csv_row *r, int c,
+                   struct dt_err *e)
+{
+    const struct csv_field *fld = cell(t, r, c);
+    const char *s = fld->text;
+    char *end;
+    long v;
+
+    if (*s == '\0') {
+        *out = -1;
+        return 0;
+    }
+    if (strspn(s, "0123456789") != strlen(s))
+        goto bad;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v > INT_MAX)
+        goto bad;
+    *out = (int)v;
+    return 0;
+
+bad:
+    return field_err(e, t, fld, t->cols[c], "a non-negative integer");
+}
+
+/* The source column: required, heap copy. */
+static int get_source(char **out, const struct table *t, const struct csv_row *r, int c,
+                      struct dt_err *e)
+{
+    const struct csv_field *fld = cell(t, r, c);
+
+    if (fld->text[0] == '\0')
+        return field_err(e, t, fld, t->cols[c], "where the numbers come from");
+    *out = x_strdup(fld->text);
+    return 0;
+}
+
+/* Error unless name is new among the first n names (stride bytes apart). */
+static int check_unique(const void *base, int n, size_t stride, const int *lines,
+                        const struct table *t, const struct csv_row *r, int c,
+                        struct dt_err *e)
+{
+    const struct csv_field *fld = cell(t, r, c);
+    int k;
+
+    for (k = 0; k < n; k++) {
+        const char *name = (const char *)base + (size_t)k * stride;
+        if (strcmp(name, fld->text) == 0) {
+            char what[64];
+            snprintf(what, sizeof what, "a unique name (this one is already on line %d)",
+                     lines[k]);
+            return field_err(e, t, fld, t->cols[c], what);
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * gpus.csv
+ */
+
+enum { G_NAME, G_FP32, G_TF32, G_FP16, G_BF16, G_MEM, G_BW, G_NVLINK, G_PCIE, G_SOURCE, G_N };
+static const char *const gpu_cols[G_N] = {
+    "name", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "mem_gib",
+    "mem_bw_gbs", "nvlink_gbs_dir", "pcie_gbs_dir", "source"};
+
+static int load_gpus(struct catalog *cat, const char *dir, struct dt_err *e)
+{
+    struct table t;
+    int r, rc = -1, *lines;
+
+    if (table_open(&t, dir, "gpus.csv", gpu_cols, G_N, e) != 0)
+        return -1;
+    lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
+    cat->gpus = x_calloc((size_t)t.csv.nrows, sizeof *cat->gpus);
+    for (r = 1; r < t.csv.nrows; r++) {
+        const struct csv_row *row = &t.csv.rows[r];
+        struct cat_gpu *g = &cat->gpus[cat->ngpus];
+
+        if (get_text(g->name, sizeof g->name, 1, &t, row, G_NAME, e) ||
+            check_unique(cat->gpus[0].name, cat->ngpus, sizeof *g, lines, &t, row, G_NAME, e) ||
+            get_num(&g->peak_tflops[CAT_FP32], &t, row, G_FP32, e) ||
+            get_num(&g->peak_tflops[CAT_TF32], &t, row, G_TF32, e) ||
+            get_num(&g->peak_tflops[CAT_FP16], &t, row, G_FP16, e) ||
+            get_num(&g->peak_tflops[CAT_BF16], &t, row, G_BF16, e) ||
+            get_num(&g->mem_gib, &t, row, G_MEM, e) ||
+            get_num(&g->mem_bw_gbs, &t, row, G_BW, e) ||
+            get_num(&g->nvlink_gbs_dir, &t, row, G_NVLINK, e) ||
+            get_num(&g->pcie_gbs_dir, &t, row, G_PCIE, e) ||
+            get_source(&g->source, &t, row, G_SOURCE, e))
+            goto free_lines;
+        lines[cat->ngpus] = row->line;
+        cat->ngpus++;
+    }
+    rc = 0;
+
+free_lines:
+    x_free(lines);
+    table_close(&t);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------
+ * instances.csv
+ */
+
+enum {
+    I_CLOUD, I_NAME, I_VCPUS, I_MEM, I_GPU_MODEL, I_GPU_COUNT, I_GPU_MEM, I_LINK, I_NET,
+    I_EFA, I_PRICE, I_SPOT, I_REGION, I_SOURCE, I_N
+};
+static const char *const inst_cols[I_N] = {
+    "cloud", "instance_type", "vcpus", "memory_gib", "gpu_model", "gpu_count",
+    "gpu_mem_gib", "intra_node_link", "network_gbps", "efa", "price_ondemand_usd_h",
+    "price_spot_usd_h", "region", "source"};
+
+static int get_efa(int *out, const struct table *t, const struct csv_row *r, struct dt_err *e)
+{
+    const struct csv_field *fld = cell(t, r, I_EFA);
+
+    if (fld->text[0] == '\0')
+        *out = -1;
+    else if (ieq(fld->text, "yes") || ieq(fld->text, "ib"))
+        *out = 1;
+    else if (ieq(fld->text, "no"))
+        *out = 0;
+    else
+        return field_err(e, t, fld, t->cols[I_EFA], "one of yes, no, IB or empty");
+    return 0;
+}
+
+/* Resolve gpu_model against gpus.csv (already loaded). */
+static int resolve_gpu(struct cat_instance *in, const struct catalog *cat,
+                       const struct table *t, const struct csv_row *r, const char *gpus_path,
+                       struct dt_err *e)
+{
+    const struct csv_field *fld = cell(t, r, I_GPU_MODEL);
+    char what[512];
+    size_t o;
+    int g;
+
+    in->gpu = NULL;
+    if (in->gpu_model[0] == '\0') {
+        if (in->gpu_count > 0) {
+            snprintf(what, sizeof what, "a GPU model for gpu_count %d", in->gpu_count);
+            return field_err(e, t, fld, t->cols[I_GPU_MODEL], what);
+        }
+        return 0;
+    }
+    in->gpu = catalog_find_gpu(cat, in->gpu_model);
+    if (in->gpu) {
+        if (in->gpu_count == 0)
+            in->gpu = NULL;
+        return 0;
+    }
+    o = (size_t)snprintf(what, sizeof what, "a GPU named in %s (", gpus_path);
+    for (g = 0; g < cat->ngpus && o < sizeof what; g++)
+        o += (size_t)snprintf(what + o, sizeof what - o, "%s%s", g ? ", " : "",
+                              cat->gpus[g].name);
+    if (o < sizeof what)
+        snprintf(what + o, sizeof what - o, ")");
+    return field_err(e, t, fld, t->cols[I_GPU_MODEL], what);
+}
+
+static void free_instance_strings(struct cat_instance *in)
+{
+    x_free(in->intra_link_text);
+    x_free(in->source);
+    in->intra_link_text = NULL;
+    in->source = NULL;
+}
+
+static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e)
+{
+    struct table t;
+    char *gpus_path = join_path(dir, "gpus.csv");
+    int r, rc = -1, *lines;
+
+    if (table_open(&t, dir, "instances.csv", inst_cols, I_N, e) != 0) {
+        x_free(gpus_path);
+        return -1;
+    }
+    lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
+    cat->instances = x_calloc((size_t)t.csv.nrows, sizeof *cat->instances);
+    for (r = 1; r < t.csv.nrows; r++) {
+        const struct csv_row *row = &t.csv.rows[r];
+        struct cat_instance *in = &cat->instances[cat->ninstances];
+
+        if (get_text(in->cloud, sizeof in->cloud, 0, &t, row, I_CLOUD, e) ||
+            get_text(in->name, sizeof in->name, 1, &t, row, I_NAME, e) ||
+            check_unique(cat->instances[0].name, cat->ninstances, sizeof *in, lines, &t, row,
+                         I_NAME, e) ||
+            get_int(&in->vcpus, &t, row, I_VCPUS, e) ||
+            get_num(&in->mem_gib, &t, row, I_MEM, e) ||
+            get_text(in->gpu_model, sizeof in->gpu_model, 0, &t, row, I_GPU_MODEL, e) ||
+            get_int(&in->gpu_count, &t, row, I_GPU_COUNT, e) ||
+            get_num(&in->gpu_mem_gib, &t, row, I_GPU_MEM, e) ||
+            get_num(&in->net_gbps, &t, row, I_NET, e) ||
+            get_efa(&in->efa, &t, row, e) ||
+            get_num(&in->price_usd_h, &t, row, I_PRICE, e) ||
+            get_num(&in->spot_usd_h, &t, row, I_SPOT, e) ||
+            get_text(in->region, sizeof in->region, 0, &t, row, I_REGION, e) ||
+            resolve_gpu(in, cat, &t, row, gpus_path, e) ||
+            get_source(&in->source, &t, row, I_SOURCE, e))
+            goto free_lines;
+        in->intra_link_text = x_strdup(cell(&t, row, I_LINK)->text);
+        in->link = catalog_parse_link(in->intra_link_text);
+        lines[cat->ninstances] = row->line;
+        cat->ninstances++;
+    }
+    rc = 0;
+
+free_lines:
+    x_free(lines);
+    x_free(gpus_path);
+    table_close(&t);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------
+ * models.csv
+ */
+
+enum { M_NAME, M_FAMILY, M_PARAMS, M_FWD, M_INPUT, M_SOURCE, M_N };
+static const char *const model_cols[M_N] = {
+    "name", "family", "params", "fwd_gflops", "input", "source"};
+
+static const char *const families[] = {"cnn", "transformer", "ctr", "mlp"};
+
+static int get_family(char *dst, size_t cap, const struct table *t, const struct csv_row *r,
+                      struct dt_err *e)
+{
+    const struct csv_field *fld = cell(t, r, M_FAMILY);
+    size_t k;
+
+    for (k = 0; k < sizeof families / sizeof families[0]; k++) {
+        if (strcmp(fld->text, families[k]) == 0) {
+            snprintf(dst, cap, "%s", families[k]);
+            return 0;
+        }
+    }
+    return field_err(e, t, fld, t->cols[M_FAMILY], "one of cnn, transformer, ctr, mlp");
+}
+
+static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
+{
+    struct table t;
+    int r, rc = -1, *lines;
+
+    if (table_open(&t, dir, "models.csv", model_cols, M_N, e) != 0)
+        return -1;
+    lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
+    cat->models = x_calloc((size_t)t.csv.nrows, sizeof *cat->models);
+    for (r = 1; r < t.csv.nrows; r++) {
+        const struct csv_row *row = &t.csv.rows[r];
+        struct cat_model *m = &cat->models[cat->nmodels];
+
+        if (get_text(m->name, sizeof m->name, 1, &t, row, M_NAME, e) ||
+            check_unique(cat->models[0].name, cat->nmodels, sizeof *m, lines, &t, row, M_NAME,
+                         e) ||
+            get_family(m->family, sizeof m->family, &t, row, e) ||
+            get_num(&m->params, &t, row, M_PARAMS, e) ||
+            get_num(&m->fwd_gflops, &t, row, M_FWD, e) ||
+            get_text(m->input, sizeof m->input, 0, &t, row, M_INPUT, e) ||
+            get_source(&m->source, &t, row, M_SOURCE, e))
+            goto free_lines;
+        lines[cat->nmodels] = row->line;
+        cat->nmodels++;
+    }
+    rc = 0;
+
+free_lines:
+    x_free(lines);
+    table_close(&t);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------
+ * Public API
+ */
+
+int catalog_load(struct catalog *cat, const char *dir, struct dt_err *e)
+{
+    memset(cat, 0, sizeof *cat);
+    if (load_gpus(cat, dir, e) != 0 || load_instances(cat, dir, e) != 0 ||
+        load_models(cat, dir, e) != 0) {
+        catalog_free(cat);
+        return -1;
+    }
+    return 0;
+}
+
+void catalog_free(struct catalog *cat)
+{
+    int k;
+
+    if (!cat)
+        return;
+    for (k = 0; k < cat->ngpus; k++)
+        x_free(cat->gpus[k].source);
+    for (k = 0; k < cat->ninstances; k++)
+        free_instance_strings(&cat->instances[k]);
+    for (k = 0; k < cat->nmodels; k++)
+        x_free(cat->models[k].source);
+    x_free(cat->gpus);
+    x_free(cat->instances);
+    x_free(cat->models);
+    memset(cat, 0, sizeof *cat);
+}
+
+const struct cat_gpu *catalog_find_gpu(const struct catalog *cat, const char *name)
+{
+    int k;
+
+    if (!cat || !name)
+        return NULL;
+    for (k = 0; k < cat->ngpus; k++)
+        if (strcmp(cat->gpus[k].name, name) == 0)
+            return &cat->gpus[k];
+    return NULL;
+}
+
+const struct cat_instance *catalog_find_instance(const struct catalog *cat, const char *name)
+{
+    int k;
+
+    if (!cat || !name)
+        return NULL;
+    for (k = 0; k < cat->ninstances; k++)
+        if (strcmp(cat->instances[k].name, name) == 0)
+            return &cat->instances[k];
+    return NULL;
+}
+
+const struct cat_model *catalog_find_model(const struct catalog *cat, const char *name)
+{
+    int k;
+
+    if (!cat || !name)
+        return NULL;
+    for (k = 0; k < cat->nmodels; k++)
+        if (strcmp(cat->models[k].name, name) == 0)
+            return &cat->models[k];
+    return NULL;
+}
+
+/* Case-insensitive Levenshtein distance: O(|a| |b|) time, O(|b|) memory. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), i, j, d;
+    size_t *prev = x_malloc((nb + 1) * sizeof *prev);
+    size_t *cur = x_malloc((nb + 1) * sizeof *cur);
+
+    for (j = 0; j <= nb; j++)
+        prev[j] = j;
+    for (i = 1; i <= na; i++) {
+        size_t *tmp;
+        cur[0] = i;
+        for (j = 1; j <= nb; j++) {
+            size_t sub = prev[j - 1] +
+                         (lower((unsigned char)a[i - 1]) != lower((unsigned char)b[j - 1]));
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        tmp = prev;
+        prev = cur;
+        cur = tmp;
+    }
+    d = prev[nb];
+    x_free(prev);
+    x_free(cur);
+    return d;
+}
+
+/* Up to 3 names close to q, best first: distance <= max(2, |q|/3) or q a
+ * substring (case-insensitive); ties keep catalog order.  O(n |q| |name|). */
+static void suggest(const char *base, int n, size_t stride, const char *q, char *buf,
+                    size_t len)
+{
+    size_t best_d[3], limit, o = 0;
+    int best_i[3], nbest = 0, k, j;
+
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    if (!q || !*q)
+        return;
+    limit = strlen(q) / 3 > 2 ? strlen(q) / 3 : 2;
+    for (k = 0; k < n; k++) {
+        const char *name = base + (size_t)k * stride;
+        size_t d = edit_distance(name, q);
+        if (d > limit && !icontains(name, q))
+            continue;
+        /* insert into the sorted top 3; equal distance keeps the earlier name */
+        for (j = nbest; j > 0 && best_d[j - 1] > d; j--) {
+            if (j < 3) {
+                best_d[j] = best_d[j - 1];
+                best_i[j] = best_i[j - 1];
+            }
+        }
+        if (j < 3) {
+            best_d[j] = d;
+            best_i[j] = k;
+            if (nbest < 3)
+                nbest++;
+        }
+    }
+    for (j = 0; j < nbest && o < len; j++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", j ? ", " : "",
+                              base + (size_t)best_i[j] * stride);
+}
+
+void catalog_suggest_instance(const struct catalog *cat, const char *name, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    if (!cat || cat->ninstances == 0)
+        return;
+    suggest(cat->instances[0].name, cat->ninstances, sizeof cat->instances[0], name, buf, len);
+}
+
+void catalog_suggest_model(const struct catalog *cat, const char *name, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    if (!cat || cat->nmodels == 0)
+        return;
+    suggest(cat->models[0].name, cat->nmodels, sizeof cat->models[0], name, buf, len);
+}
+
+void catalog_put_instance(struct catalog *cat, struct cat_instance *in)
+{
+    struct cat_instance *slot = NULL;
+    int k;
+
+    in->name[sizeof in->name - 1] = '\0';
+    for (k = 0; k < cat->ninstances; k++)
+        if (strcmp(cat->instances[k].name, in->name) == 0)
+            slot = &cat->instances[k];
+    if (slot != in) {
+        if (slot) {
+            free_instance_strings(slot);
+        } else {
+            cat->instances = x_realloc(cat->instances,
+                                       (size_t)(cat->ninstances + 1) * sizeof *cat->instances);
+            slot = &cat->instances[cat->ninstances++];
+        }
+        *slot = *in;
+        in->intra_link_text = NULL;     /* ownership moved to the catalog */
+        in->source = NULL;
+    }
+    slot->cloud[sizeof slot->cloud - 1] = '\0';
+    slot->gpu_model[sizeof slot->gpu_model - 1] = '\0';
+    slot->region[sizeof slot->region - 1] = '\0';
+    if (slot->link == CAT_LINK_UNKNOWN)
+        slot->link = catalog_parse_link(slot->intra_link_text);
+    slot->gpu = slot->gpu_model[0] && slot->gpu_count != 0
+                    ? catalog_find_gpu(cat, slot->gpu_model) : NULL;
+}
+
+void catalog_put_model(struct catalog *cat, struct cat_model *m)
+{
+    struct cat_model *slot = NULL;
+    int k;
+
+    m->name[sizeof m->name - 1] = '\0';
+    for (k = 0; k < cat->nmodels; k++)
+        if (strcmp(cat->models[k].name, m->name) == 0)
+            slot = &cat->models[k];
+    if (slot == m)
+        return;
+    if (slot) {
+        x_free(slot->source);
+    } else {
+        cat->models = x_realloc(cat->models, (size_t)(cat->nmodels + 1) * sizeof *cat->models);
+        slot = &cat->models[cat->nmodels++];
+    }
+    *slot = *m;
+    m->source = NULL;                   /* ownership moved to the catalog */
+    slot->family[sizeof slot->family - 1] = '\0';
+    slot->input[sizeof slot->input - 1] = '\0';
+}
+
+/*
+ * The link column is free text such as "NVSwitch, NVLink 3.0 (600 GB/s)" or
+ * "PCIe only (T4 has no NVLink)".  Text in parentheses is commentary and is
+ * not matched (otherwise "no NVLink" would read as NVLink).  Then, ignoring
+ * case: NVSwitch wins over NVLink, NVLink over PCIe, PCIe over "none";
+ * empty or unrecognised text is unknown.
+ */
+enum cat_link catalog_parse_link(const char *text)
+{
+    char *outside;
+    size_t o = 0;
+    int depth = 0;
+    enum cat_link l = CAT_LINK_UNKNOWN;
+
+    if (!text)
+        return CAT_LINK_UNKNOWN;
+    outside = x_malloc(strlen(text) + 1);
+    for (; *text; text++) {
+        if (*text == '(')
+            depth++;
+        else if (*text == ')' && depth > 0)
+            depth--;
+        else if (depth == 0)
+            outside[o++] = *text;
+    }
+    outside[o] = '\0';
+    if (icontains(outside, "nvswitch"))
+        l = CAT_LINK_NVSWITCH;
+    else if (icontains(outside, "nvlink"))
+        l = CAT_LINK_NVLINK;
+    else if (icontains(outside, "pcie"))
+        l = CAT_LINK_PCIE;
+    else if (icontains(outside, "none"))
+        l = CAT_LINK_NONE;
+    x_free(outside);
+    return l;
+}
+
+const char *catalog_link_name(enum cat_link l)
+{
+    switch (l) {
+    case CAT_LINK_UNKNOWN:  return "unknown";
+    case CAT_LINK_NONE:     return "none";
+    case CAT_LINK_PCIE:     return "pcie";
+    case CAT_LINK_NVLINK:   return "nvlink";
+    case CAT_LINK_NVSWITCH: return "nvswitch";
+    }
+    return "unknown";
+}
+
+const char *catalog_prec_name(enum cat_prec p)
+{
+    switch (p) {
+    case CAT_FP32: return "fp32";
+    case CAT_TF32: return "tf32";
+    case CAT_FP16: return "fp16";
+    case CAT_BF16: return "bf16";
+    case CAT_NPREC: break;
+    }
+    return "unknown";
+}

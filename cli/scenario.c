@@ -1,0 +1,1527 @@
+/*
+ * scenario.c - load a scenario file (YAML) into struct scenario.
+ *
+ * The file is read whole (at most SC_MAX_FILE_BYTES), parsed with libyaml's
+ * document API and walked against a fixed schema: every mapping is checked
+ * for unknown and duplicate keys, every scalar for its type, range and closed
+ * set, then the cross-field rules (train groups, parameter-server placement,
+ * prices, measured cluster) are checked.  The first problem found is reported
+ * as one line, FILE:LINE:COL: FIELD: expected WHAT, found "WHAT", with the
+ * 1-based mark of the offending node (see docs/scenario.md).
+ *
+ * Inline catalog definitions (catalog.instances, catalog.models) are first
+ * validated into a pending list that shadows the catalog.  Only when the whole
+ * file is valid are they added to the catalog and every name resolved to a
+ * catalog pointer, so a failed load leaves the catalog exactly as it was.
+ *
+ * Cost: O(file size) to parse, plus O(k^2) per mapping of k keys for the
+ * duplicate check (k is at most a dozen or so for every known mapping, and an
+ * unknown key stops the walk at once), plus a linear catalog search per name.
+ * Aliases are shared nodes in libyaml's document, and the walk follows only
+ * the schema's bounded depth, so alias bombs and self-referencing anchors
+ * cost nothing extra.
+ */
+#include "scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#define SC_MAX_FILE_BYTES ((size_t)16 << 20) /* a scenario is a few KiB */
+#define SC_MAX_CLUSTERS 64
+#define SC_MAX_INLINE 1000                   /* inline entries per catalog list */
+#define SC_MAX_TEXT 4096                     /* longest free-text string (source) */
+#define FIELD_LEN 256                        /* dotted field path */
+#define FOUND_LEN 160                        /* a node as quoted in a message */
+#define FOUND_SHOW 60                        /* bytes of a scalar shown before "..." */
+#define LIST_LEN 640                         /* "a, b, c" lists of choices */
+
+/* Loader state: the parse tree, the error record and the pending inline entries. */
+struct ld {
+    const char *file;               /* path as given, for messages */
+    yaml_document_t *doc;
+    struct catalog *cat;
+    struct dt_err *e;
+    struct scenario *sc;
+    yaml_node_t *root;
+
+    /* inline definitions, validated, added to cat only on success */
+    struct cat_instance *inst;      /* owns intra_link_text and source until put */
+    int ninst;
+    struct cat_model *models;       /* owns source until put */
+    int nmodels;
+
+    /* names to resolve once the catalog is final (pointers may move on put) */
+    char model_name[48];
+    char gpu_name[32];                       /* measured_compute.gpu, "" if absent */
+    char (*group_inst)[64];                  /* [cluster * SC_MAX_GROUPS + group] */
+
+    /* nodes kept for checks that need later sections */
+    yaml_node_t *ms_cluster;                 /* workload.measured_step.cluster */
+    yaml_node_t *solve_node;                 /* workload.measured_step.solve_for */
+};
+
+static const char *const strategy_names[] = {
+    "ring", "tree", "halving_doubling", "hierarchical", "ps_sync", "ps_async", NULL
+};
+static const char *const role_names[] = { "train", "data", "ps", NULL };
+static const char *const objective_names[] = {
+    "step_time", "cost_per_step", "cost_to_train", NULL
+};
+static const char *const place_names[] = { "colocated", "dedicated", NULL };
+static const char *const prec_names[] = { "fp32", "tf32", "fp16", "bf16", NULL };
+static const char *const grad_prec_names[] = { "fp32", "fp16", "bf16", NULL };
+static const enum cat_prec grad_prec_values[] = { CAT_FP32, CAT_FP16, CAT_BF16 };
+static const char *const solve_names[] = { "cpu_cost", "compute", NULL };
+
+/* ---------------------------------------------------------------- messages */
+
+static int ld_fail(struct ld *ld, yaml_mark_t m, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Fill the error record: FILE:LINE:COL: FIELD: WHAT (marks are 0-based). */
+static int ld_fail(struct ld *ld, yaml_mark_t m, const char *field, const char *fmt, ...)
+{
+    char what[800];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return dt_errf(ld->e, "%s:%lu:%lu: %s: %s", ld->file, (unsigned long)m.line + 1,
+                   (unsigned long)m.column + 1, field, what);
+}
+
+/*
+ * How a node reads in a message: a scalar in double quotes with control bytes,
+ * quotes and backslashes escaped and at most FOUND_SHOW bytes shown; a mapping
+ * or a list by its kind.  Returns buf.
+ */
+static const char *ld_found(const yaml_node_t *n, char *buf, size_t cap)
+{
+    const unsigned char *s;
+    size_t len, i, o = 0;
+
+    if (!n)
+        snprintf(buf, cap, "nothing");
+    else if (n->type == YAML_MAPPING_NODE)
+        snprintf(buf, cap, "a mapping");
+    else if (n->type == YAML_SEQUENCE_NODE)
+        snprintf(buf, cap, "a list");
+    else {
+        s = n->data.scalar.value;
+        len = n->data.scalar.length;
+        buf[o++] = '"';
+        for (i = 0; i < len; i++) {
+            unsigned char c = s[i];
+            /* cut at a UTF-8 boundary, leaving room for an escape, "...", '"' and NUL */
+            if ((i >= FOUND_SHOW || o + 16 >= cap) && (c & 0xc0) != 0x80) {
+                memcpy(buf + o, "...", 3);
+                o += 3;
+                break;
+            }
+            if (c == '"' || c == '\\') {
+                buf[o++] = '\\';
+                buf[o++] = (char)c;
+            } else if (c == '\n') {
+                buf[o++] = '\\';
+                buf[o++] = 'n';
+            } else if (c == '\t') {
+                buf[o++] = '\\';
+                buf[o++] = 't';
+            } else if (c < 0x20 || c == 0x7f) {
+                o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c);
+            } else
+                buf[o++] = (char)c;
+        }
+        buf[o++] = '"';
+        buf[o] = '\0';
+    }
+    return buf;
+}
+
+/* "a, b, c" from a NULL-terminated list. */
+static void join_names(char *buf, size_t cap, const char *const *names)
+{
+    size_t o = 0;
+    int i;
+
+    buf[0] = '\0';
+    for (i = 0; names[i] && o + 1 < cap; i++)
+        o += (size_t)snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* Append one name to a "a, b, c" list, ending it with "..." when full. */
+static void list_add(char *buf, size_t cap, const char *name)
+{
+    size_t o = strlen(buf), n = strlen(name);
+
+    if (o >= 3 && strcmp(buf + o - 3, "...") == 0)
+        return;
+    if (o + n + 8 >= cap) {
+        snprintf(buf + o, cap - o, "%s...", o ? ", " : "");
+        return;
+    }
+    snprintf(buf + o, cap - o, "%s%s", o ? ", " : "", name);
+}
+
+/* "path.key", or "key" at the top level; control bytes of a key print as '?'. */
+static void path_key(char *out, size_t cap, const char *path, const char *key)
+{
+    size_t n, i;
+
+    snprintf(out, cap, "%s%s", path, *path ? "." : "");
+    n = strlen(out);
+    for (i = 0; key[i] && i < 64 && n + 1 < cap; i++) {
+        unsigned char c = (unsigned char)key[i];
+        out[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    out[n] = '\0';
+}
+
+/* "path[i]"; cap is at least 32 (a long path is cut to leave room for the index). */
+static void path_idx(char *out, size_t cap, const char *path, int i)
+{
+    char idx[16];
+    size_t n = strlen(path), k;
+
+    snprintf(idx, sizeof idx, "[%d]", i);
+    k = strlen(idx);
+    if (n + k >= cap)
+        n = cap - k - 1;
+    memmove(out, path, n);
+    memcpy(out + n, idx, k + 1);
+}
+
+static int ld_missing(struct ld *ld, yaml_mark_t at, const char *field)
+{
+    return ld_fail(ld, at, field, "missing required field");
+}
+
+/* ------------------------------------------------------------ tree access */
+
+static yaml_node_t *ld_node(struct ld *ld, int id)
+{
+    return yaml_document_get_node(ld->doc, id);
+}
+
+static int scalar_is(const yaml_node_t *k, const char *s)
+{
+    return k && k->type == YAML_SCALAR_NODE && k->data.scalar.length == strlen(s) &&
+           memcmp(k->data.scalar.value, s, k->data.scalar.length) == 0;
+}
+
+/*
+ * Check that map is a mapping whose keys are strings, each one of keys and
+ * none given twice.  path names map in messages ("" for the document).
+ */
+static int ld_map(struct ld *ld, yaml_node_t *map, const char *path, const char *const *keys)
+{
+    char f[FIELD_LEN], fb[FOUND_LEN], list[LIST_LEN];
+    yaml_node_pair_t *p, *q;
+    int i;
+
+    if (map->type != YAML_MAPPING_NODE)
+        return ld_fail(ld, map->start_mark, *path ? path : "document",
+                       "expected a mapping, found %s", ld_found(map, fb, sizeof fb));
+    for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = ld_node(ld, p->key);
+        if (k->type != YAML_SCALAR_NODE)
+            return ld_fail(ld, k->start_mark, *path ? path : "document",
+                           "expected a key name, found %s", ld_found(k, fb, sizeof fb));
+        path_key(f, sizeof f, path, (const char *)k->data.scalar.value);
+        for (i = 0; keys[i]; i++)
+            if (scalar_is(k, keys[i]))
+                break;
+        if (!keys[i]) {
+            join_names(list, sizeof list, keys);
+            return ld_fail(ld, k->start_mark, f, "unknown key, expected one of %s", list);
+        }
+        for (q = map->data.mapping.pairs.start; q < p; q++) {
+            yaml_node_t *kq = ld_node(ld, q->key);
+            if (scalar_is(kq, keys[i]))
+                return ld_fail(ld, k->start_mark, f, "duplicate key, already given at %lu:%lu",
+                               (unsigned long)kq->start_mark.line + 1,
+                               (unsigned long)kq->start_mark.column + 1);
+        }
+    }
+    return 0;
+}
+
+/* The value of key in a checked mapping, or NULL; *keyn (if given) gets the key node. */
+static yaml_node_t *ld_get(struct ld *ld, yaml_node_t *map, const char *key, yaml_node_t **keyn)
+{
+    yaml_node_pair_t *p;
+
+    for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = ld_node(ld, p->key);
+        if (scalar_is(k, key)) {
+            if (keyn)
+                *keyn = k;
+            return ld_node(ld, p->value);
+        }
+    }
+    return NULL;
+}
+
+/* Check a list node and its length: 1..max items of WHAT. */
+static int ld_list(struct ld *ld, yaml_node_t *n, const char *field, int min, int max,
+                   const char *what)
+{
+    char fb[FOUND_LEN];
+    long len;
+
+    if (n->type != YAML_SEQUENCE_NODE)
+        return ld_fail(ld, n->start_mark, field, "expected a list of %d to %d %s, found %s", min,
+                       max, what, ld_found(n, fb, sizeof fb));
+    len = (long)(n->data.sequence.items.top - n->data.sequence.items.start);
+    if (len < min || len > max) {
+        if (len == 0)
+            snprintf(fb, sizeof fb, "an empty list");
+        else
+            snprintf(fb, sizeof fb, "%ld %s", len, what);
+        return ld_fail(ld, n->start_mark, field, "expected a list of %d to %d %s, found %s", min,
+                       max, what, fb);
+    }
+    return 0;
+}
+
+static int list_len(const yaml_node_t *n)
+{
+    return (int)(n->data.sequence.items.top - n->data.sequence.items.start);
+}
+
+static yaml_node_t *list_item(struct ld *ld, const yaml_node_t *n, int i)
+{
+    return ld_node(ld, n->data.sequence.items.start[i]);
+}
+
+/* ----------------------------------------------------------------- scalars */
+
+/*
+ * Parse a YAML 1.2 core-schema number: [+-]digits[.digits][(e|E)[+-]digits]
+ * (".5" and "5." too).  Returns 0 with *out set, 1 when the text is not a
+ * number, 2 when it is a number that is not finite (.nan, .inf, 1e999).
+ */
+static int num_parse(const yaml_node_t *n, double *out)
+{
+    const char *s = (const char *)n->data.scalar.value, *t;
+    size_t len = n->data.scalar.length, i = 0;
+    int digits = 0;
+    double v;
+
+    if (n->type != YAML_SCALAR_NODE || strlen(s) != len)
+        return 1;
+    t = (*s == '+' || *s == '-') ? s + 1 : s;
+    if (!strcasecmp(t, ".nan") || !strcasecmp(t, ".inf") || !strcasecmp(t, "nan") ||
+        !strcasecmp(t, "inf") || !strcasecmp(t, "infinity"))
+        return 2;
+    if (s[i] == '+' || s[i] == '-')
+        i++;
+    for (; isdigit((unsigned char)s[i]); i++)
+        digits++;
+    if (s[i] == '.')
+        for (i++; isdigit((unsigned char)s[i]); i++)
+            digits++;
+    if (!digits)
+        return 1;
+    if (s[i] == 'e' || s[i] == 'E') {
+        i++;
+        if (s[i] == '+' || s[i] == '-')
+            i++;
+        if (!isdigit((unsigned char)s[i]))
+            return 1;
+        while (isdigit((unsigned char)s[i]))
+            i++;
+    }
+    if (i != len)
+        return 1;
+    v = strtod(s, NULL);
+    if (!isfinite(v))
+        return 2;
+    *out = v;
+    return 0;
+}
+
+/*
+ * A number in [lo, hi] (lo excluded when lo_open).  desc says what is
+ * expected, range included ("a fraction in (0, 1]").
+ */
+static int ld_num(struct ld *ld, yaml_node_t *n, const char *field, double lo, int lo_open,
+                  double hi, const char *desc, double *out)
+{
+    char fb[FOUND_LEN];
+    double v = 0;
+    int r = num_parse(n, &v);
+
+    if (r == 2)
+        return ld_fail(ld, n->start_mark, field, "expected a finite number, found %s",
+                       ld_found(n, fb, sizeof fb));
+    if (r || v < lo || (lo_open && v == lo) || v > hi)
+        return ld_fail(ld, n->start_mark, field, "expected %s, found %s", desc,
+                       ld_found(n, fb, sizeof fb));
+    *out = v;
+    return 0;
+}
+
+/*
+ * An integer in [lo, hi] (written as an integer or as an integral number such
+ * as 1e3).  desc says what is expected without the upper bound ("a positive
+ * integer"); a value above hi adds "of at most HI".
+ */
+static int ld_integer(struct ld *ld, yaml_node_t *n, const char *field, double lo, double hi,
+                      const char *desc, double *out)
+{
+    char fb[FOUND_LEN];
+    double v = 0;
+    int r = num_parse(n, &v);
+
+    if (r == 2)
+        return ld_fail(ld, n->start_mark, field, "expected a finite number, found %s",
+                       ld_found(n, fb, sizeof fb));
+    if (r || v != floor(v) || v < lo)
+        return ld_fail(ld, n->start_mark, field, "expected %s, found %s", desc,
+                       ld_found(n, fb, sizeof fb));
+    if (v > hi)
+        return ld_fail(ld, n->start_mark, field, "expected %s of at most %.0f, found %s", desc, hi,
+                       ld_found(n, fb, sizeof fb));
+    *out = v;
+    return 0;
+}
+
+static int ld_int(struct ld *ld, yaml_node_t *n, const char *field, int lo, int hi,
+                  const char *desc, int *out)
+{
+    double v;
+
+    if (ld_integer(ld, n, field, lo, hi, desc, &v))
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int ld_bool(struct ld *ld, yaml_node_t *n, const char *field, int *out)
+{
+    static const char *const yes[] = { "true", "True", "TRUE", "yes", "Yes", "YES", NULL };
+    static const char *const no[] = { "false", "False", "FALSE", "no", "No", "NO", NULL };
+    char fb[FOUND_LEN];
+    int i;
+
+    for (i = 0; yes[i]; i++)
+        if (scalar_is(n, yes[i])) {
+            *out = 1;
+            return 0;
+        }
+    for (i = 0; no[i]; i++)
+        if (scalar_is(n, no[i])) {
+            *out = 0;
+            return 0;
+        }
+    return ld_fail(ld, n->start_mark, field, "expected true or false, found %s",
+                   ld_found(n, fb, sizeof fb));
+}
+
+/* One of a closed set: *out gets the index in names. */
+static int ld_enum(struct ld *ld, yaml_node_t *n, const char *field, const char *const *names,
+                   int *out)
+{
+    char fb[FOUND_LEN], list[LIST_LEN];
+    int i;
+
+    for (i = 0; names[i]; i++)
+        if (scalar_is(n, names[i])) {
+            *out = i;
+            return 0;
+        }
+    join_names(list, sizeof list, names);
+    return ld_fail(ld, n->start_mark, field, "expected one of %s, found %s", list,
+                   ld_found(n, fb, sizeof fb));
+}
+
+/*
+ * A single-line string of at most cap-1 bytes (and at least one when
+ * nonempty) copied into out[cap].  what names it in messages ("a name").
+ */
+static int ld_str(struct ld *ld, yaml_node_t *n, const char *field, char *out, size_t cap,
+                  int nonempty, const char *what)
+{
+    char fb[FOUND_LEN];
+    size_t len, i;
+
+    if (n->type != YAML_SCALAR_NODE)
+        return ld_fail(ld, n->start_mark, field, "expected %s, found %s", what,
+                       ld_found(n, fb, sizeof fb));
+    len = n->data.scalar.length;
+    for (i = 0; i < len; i++) {
+        unsigned char c = n->data.scalar.value[i];
+        if (c < 0x20 || c == 0x7f)
+            return ld_fail(ld, n->start_mark, field, "expected %s on one line, found %s", what,
+                           ld_found(n, fb, sizeof fb));
+    }
+    if (len >= cap || (nonempty && len == 0))
+        return ld_fail(ld, n->start_mark, field, "expected %s of %d to %zu characters, found %s",
+                       what, nonempty ? 1 : 0, cap - 1, ld_found(n, fb, sizeof fb));
+    memcpy(out, n->data.scalar.value, len);
+    out[len] = '\0';
+    return 0;
+}
+
+/* As ld_str, into a new heap string the caller owns. */
+static int ld_strdup(struct ld *ld, yaml_node_t *n, const char *field, char **out)
+{
+    char *buf = x_malloc(SC_MAX_TEXT);
+    int rc = ld_str(ld, n, field, buf, SC_MAX_TEXT, 0, "a string");
+
+    if (rc == 0)
+        *out = x_strdup(buf);
+    x_free(buf);
+    return rc;
+}
+
+/* ------------------------------------------------------ names and catalog */
+
+static const struct cat_instance *ld_find_instance(struct ld *ld, const char *name)
+{
+    int i;
+
+    for (i = 0; i < ld->ninst; i++)
+        if (strcmp(ld->inst[i].name, name) == 0)
+            return &ld->inst[i];
+    return catalog_find_instance(ld->cat, name);
+}
+
+static const struct cat_model *ld_find_model(struct ld *ld, const char *name)
+{
+    int i;
+
+    for (i = 0; i < ld->nmodels; i++)
+        if (strcmp(ld->models[i].name, name) == 0)
+            return &ld->models[i];
+    return catalog_find_model(ld->cat, name);
+}
+
+/* A GPU model of the catalog; unknown names list the known ones. */
+static int ld_gpu(struct ld *ld, yaml_node_t *n, const char *field, const struct cat_gpu **out)
+{
+    char name[32], list[LIST_LEN] = "";
+    int i;
+
+    if (ld_str(ld, n, field, name, sizeof name, 1, "a GPU model"))
+        return -1;
+    *out = catalog_find_gpu(ld->cat, name);
+    if (*out)
+        return 0;
+    for (i = 0; i < ld->cat->ngpus; i++)
+        list_add(list, sizeof list, ld->cat->gpus[i].name);
+    return ld_fail(ld, n->start_mark, field, "unknown GPU model \"%s\", expected one of %s", name,
+                   list);
+}
+
+static int ld_instance_ref(struct ld *ld, yaml_node_t *n, const char *field,
+                           const struct cat_instance **out)
+{
+    char name[64], sug[LIST_LEN];
+
+    if (ld_str(ld, n, field, name, sizeof name, 1, "an instance type name"))
+        return -1;
+    *out = ld_find_instance(ld, name);
+    if (*out)
+        return 0;
+    catalog_suggest_instance(ld->cat, name, sug, sizeof sug);
+    if (*sug)
+        return ld_fail(ld, n->start_mark, field,
+                       "unknown instance type \"%s\", did you mean %s?", name, sug);
+    return ld_fail(ld, n->start_mark, field,
+                   "unknown instance type \"%s\", not in the catalog (define it under "
+                   "catalog.instances)", name);
+}
+
+static int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
+                        const struct cat_model **out)
+{
+    char name[48], sug[LIST_LEN];
+
+    if (ld_str(ld, n, field, name, sizeof name, 1, "a model name"))
+        return -1;
+    *out = ld_find_model(ld, name);
+    if (*out)
+        return 0;
+    catalog_suggest_model(ld->cat, name, sug, sizeof sug);
+    if (*sug)
+        return ld_fail(ld, n->start_mark, field, "unknown model \"%s\", did you mean %s?", name,
+                       sug);
+    return ld_fail(ld, n->start_mark, field,
+                   "unknown model \"%s\", not in the catalog (define it under catalog.models)",
+                   name);
+}
+
+/* ------------------------------------------------------ inline catalog */
+
+static void inst_release(struct cat_instance *in)
+{
+    x_free(in->intra_link_text);
+    x_free(in->source);
+    in->intra_link_text = NULL;
+    in->source = NULL;
+}
+
+/* One entry of catalog.instances into *in (strings owned by *in even on error). */
+static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, int idx,
+                              struct cat_instance *in)
+{
+    static const char *const keys[] = {
+        "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
+        "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cloud",
+        "region", "source", NULL
+    };
+    char f[FIELD_LEN], fb[FOUND_LEN];
+    yaml_node_t *v, *gm;
+    int i;
+
+    memset(in, 0, sizeof *in);
+    snprintf(in->cloud, sizeof in->cloud, "custom");
+    in->vcpus = -1;
+    in->mem_gib = NAN;
+    in->gpu_mem_gib = NAN;
+    in->net_gbps = NAN;
+    in->efa = 0;
+    in->price_usd_h = NAN;
+    in->spot_usd_h = NAN;
+    if (ld_map(ld, m, path, keys))
+        return -1;
+
+    path_key(f, sizeof f, path, "name");
+    if (!(v = ld_get(ld, m, "name", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    if (ld_str(ld, v, f, in->name, sizeof in->name, 1, "an instance type name"))
+        return -1;
+    for (i = 0; i < idx; i++)
+        if (strcmp(ld->inst[i].name, in->name) == 0)
+            return ld_fail(ld, v->start_mark, f,
+                           "duplicate instance type \"%s\", already defined by "
+                           "catalog.instances[%d]", in->name, i);
+
+    path_key(f, sizeof f, path, "vcpus");
+    if (!(v = ld_get(ld, m, "vcpus", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    if (ld_int(ld, v, f, 1, 65536, "a positive integer", &in->vcpus))
+        return -1;
+
+    path_key(f, sizeof f, path, "memory_gib");
+    if ((v = ld_get(ld, m, "memory_gib", NULL)) &&
+        ld_num(ld, v, f, 0, 1, 1e6, "a size in GiB in (0, 1e6]", &in->mem_gib))
+        return -1;
+
+    path_key(f, sizeof f, path, "gpu_count");
+    if ((v = ld_get(ld, m, "gpu_count", NULL)) &&
+        ld_int(ld, v, f, 0, 64, "a non-negative integer", &in->gpu_count))
+        return -1;
+
+    path_key(f, sizeof f, path, "gpu_model");
+    gm = ld_get(ld, m, "gpu_model", NULL);
+    if (in->gpu_count > 0 && !gm)
+        return ld_fail(ld, m->start_mark, f, "missing required field (gpu_count is %d)",
+                       in->gpu_count);
+    if (gm && in->gpu_count == 0)
+        return ld_fail(ld, gm->start_mark, f, "expected no GPU model with gpu_count 0, found %s",
+                       ld_found(gm, fb, sizeof fb));
+    if (gm) {
+        if (ld_gpu(ld, gm, f, &in->gpu))
+            return -1;
+        snprintf(in->gpu_model, sizeof in->gpu_model, "%s", in->gpu->name);
+        in->gpu_mem_gib = in->gpu->mem_gib;
+    } else
+        in->gpu_mem_gib = 0;
+
+    path_key(f, sizeof f, path, "gpu_mem_gib");
+    if ((v = ld_get(ld, m, "gpu_mem_gib", NULL))) {
+        if (in->gpu_count == 0)
+            return ld_fail(ld, v->start_mark, f, "expected no GPU memory with gpu_count 0, found %s",
+                           ld_found(v, fb, sizeof fb));
+        if (ld_num(ld, v, f, 0, 1, 1e4, "a size in GiB in (0, 1e4]", &in->gpu_mem_gib))
+            return -1;
+    }
+
+    path_key(f, sizeof f, path, "intra_node_link");
+    if ((v = ld_get(ld, m, "intra_node_link", NULL))) {
+        if (ld_strdup(ld, v, f, &in->intra_link_text))
+            return -1;
+        in->link = catalog_parse_link(in->intra_link_text);
+    } else {
+        in->intra_link_text = x_strdup("");
+        in->link = in->gpu_count <= 1 ? CAT_LINK_NONE : CAT_LINK_UNKNOWN;
+    }
+
+    path_key(f, sizeof f, path, "network_gbps");
+    if ((v = ld_get(ld, m, "network_gbps", NULL)) &&
+        ld_num(ld, v, f, 0, 1, 1e5, "a rate in Gbit/s in (0, 1e5]", &in->net_gbps))
+        return -1;
+
+    path_key(f, sizeof f, path, "efa");
+    if ((v = ld_get(ld, m, "efa", NULL)) && ld_bool(ld, v, f, &in->efa))
+        return -1;
+
+    path_key(f, sizeof f, path, "price_usd_h");
+    if (!(v = ld_get(ld, m, "price_usd_h", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    if (ld_num(ld, v, f, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]", &in->price_usd_h))
+        return -1;
+
+    path_key(f, sizeof f, path, "spot_usd_h");
+    if ((v = ld_get(ld, m, "spot_usd_h", NULL)) &&
+        ld_num(ld, v, f, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]", &in->spot_usd_h))
+        return -1;
+
+    path_key(f, sizeof f, path, "cloud");
+    if ((v = ld_get(ld, m, "cloud", NULL)) &&
+        ld_str(ld, v, f, in->cloud, sizeof in->cloud, 1, "a cloud name"))
+        return -1;
+
+    path_key(f, sizeof f, path, "region");
+    if ((v = ld_get(ld, m, "region", NULL)) &&
+        ld_str(ld, v, f, in->region, sizeof in->region, 0, "a region name"))
+        return -1;
+
+    path_key(f, sizeof f, path, "source");
+    if ((v = ld_get(ld, m, "source", NULL))) {
+        if (ld_strdup(ld, v, f, &in->source))
+            return -1;
+    } else {
+        size_t n = strlen(ld->file) + 32;
+        in->source = x_malloc(n);
+        snprintf(in->source, n, "defined inline in %s", ld->file);
+    }
+    return 0;
+}
+
+static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int idx,
+                           struct cat_model *md)
+{
+    static const char *const keys[] = {
+        "name", "family", "params", "fwd_gflops", "input", "source", NULL
+    };
+    char f[FIELD_LEN];
+    yaml_node_t *v;
+    int i;
+
+    memset(md, 0, sizeof *md);
+    md->fwd_gflops = NAN;
+    if (ld_map(ld, m, path, keys))
+        return -1;
+
+    path_key(f, sizeof f, path, "name");
+    if (!(v = ld_get(ld, m, "name", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    if (ld_str(ld, v, f, md->name, sizeof md->name, 1, "a model name"))
+        return -1;
+    for (i = 0; i < idx; i++)
+        if (strcmp(ld->models[i].name, md->name) == 0)
+            return ld_fail(ld, v->start_mark, f,
+                           "duplicate model \"%s\", already defined by catalog.models[%d]",
+                           md->name, i);
+
+    path_key(f, sizeof f, path, "family");
+    if ((v = ld_get(ld, m, "family", NULL)) &&
+        ld_str(ld, v, f, md->family, sizeof md->family, 0, "a model family"))
+        return -1;
+
+    path_key(f, sizeof f, path, "params");
+    if (!(v = ld_get(ld, m, "params", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    if (ld_num(ld, v, f, 0, 1, 1e13, "a parameter count in (0, 1e13]", &md->params))
+        return -1;
+
+    path_key(f, sizeof f, path, "fwd_gflops");
+    if ((v = ld_get(ld, m, "fwd_gflops", NULL)) &&
+        ld_num(ld, v, f, 0, 1, 1e9, "GFLOP per sample in (0, 1e9]", &md->fwd_gflops))
+        return -1;
+
+    path_key(f, sizeof f, path, "input");
+    if ((v = ld_get(ld, m, "input", NULL)) &&
+        ld_str(ld, v, f, md->input, sizeof md->input, 0, "an input description"))
+        return -1;
+
+    path_key(f, sizeof f, path, "source");
+    if ((v = ld_get(ld, m, "source", NULL))) {
+        if (ld_strdup(ld, v, f, &md->source))
+            return -1;
+    } else {
+        size_t n = strlen(ld->file) + 32;
+        md->source = x_malloc(n);
+        snprintf(md->source, n, "defined inline in %s", ld->file);
+    }
+    return 0;
+}
+
+static int ld_catalog(struct ld *ld, yaml_node_t *m)
+{
+    static const char *const keys[] = { "instances", "models", NULL };
+    char f[FIELD_LEN];
+    yaml_node_t *v;
+    int i, n;
+
+    if (ld_map(ld, m, "catalog", keys))
+        return -1;
+    if ((v = ld_get(ld, m, "instances", NULL))) {
+        if (ld_list(ld, v, "catalog.instances", 0, SC_MAX_INLINE, "instance types"))
+            return -1;
+        n = list_len(v);
+        ld->inst = x_calloc((size_t)n, sizeof *ld->inst);
+        for (i = 0; i < n; i++) {
+            path_idx(f, sizeof f, "catalog.instances", i);
+            ld->ninst = i + 1; /* entry i owns its strings from here on */
+            if (ld_inline_instance(ld, list_item(ld, v, i), f, i, &ld->inst[i]))
+                return -1;
+        }
+    }
+    if ((v = ld_get(ld, m, "models", NULL))) {
+        if (ld_list(ld, v, "catalog.models", 0, SC_MAX_INLINE, "models"))
+            return -1;
+        n = list_len(v);
+        ld->models = x_calloc((size_t)n, sizeof *ld->models);
+        for (i = 0; i < n; i++) {
+            path_idx(f, sizeof f, "catalog.models", i);
+            ld->nmodels = i + 1;
+            if (ld_inline_model(ld, list_item(ld, v, i), f, i, &ld->models[i]))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- sections */
+
+static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+{
+    static const char *const keys[] = { "gpu", "step_s", "batch", NULL };
+    struct scenario *sc = ld->sc;
+    yaml_node_t *v;
+
+    if (ld_map(ld, m, "workload.measured_compute", keys))
+        return -1;
+    if (!(v = ld_get(ld, m, "gpu", NULL)))
+        return ld_missing(ld, at, "workload.measured_compute.gpu");
+    if (ld_gpu(ld, v, "workload.measured_compute.gpu", &sc->measured_gpu))
+        return -1;
+    snprintf(ld->gpu_name, sizeof ld->gpu_name, "%s", sc->measured_gpu->name);
+    if (!(v = ld_get(ld, m, "step_s", NULL)))
+        return ld_missing(ld, at, "workload.measured_compute.step_s");
+    if (ld_num(ld, v, "workload.measured_compute.step_s", 0, 1, 1e6,
+               "a time in seconds in (0, 1e6]", &sc->measured_compute_s))
+        return -1;
+    sc->measured_batch = sc->batch_per_gpu;
+    if ((v = ld_get(ld, m, "batch", NULL)) &&
+        ld_int(ld, v, "workload.measured_compute.batch", 1, 10000000, "a positive integer",
+               &sc->measured_batch))
+        return -1;
+    return 0;
+}
+
+static int ld_measured_step(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+{
+    static const char *const keys[] = { "cluster", "step_s", "solve_for", NULL };
+    struct scenario *sc = ld->sc;
+    yaml_node_t *v;
+    int solve;
+
+    if (ld_map(ld, m, "workload.measured_step", keys))
+        return -1;
+    if (!(v = ld_get(ld, m, "cluster", NULL)))
+        return ld_missing(ld, at, "workload.measured_step.cluster");
+    ld->ms_cluster = v; /* resolved once the clusters are known */
+    if (!(v = ld_get(ld, m, "step_s", NULL)))
+        return ld_missing(ld, at, "workload.measured_step.step_s");
+    if (ld_num(ld, v, "workload.measured_step.step_s", 0, 1, 1e6,
+               "a time in seconds in (0, 1e6]", &sc->measured_step_s))
+        return -1;
+    if (!(v = ld_get(ld, m, "solve_for", NULL)))
+        return ld_missing(ld, at, "workload.measured_step.solve_for");
+    if (ld_enum(ld, v, "workload.measured_step.solve_for", solve_names, &solve))
+        return -1;
+    sc->solve_for = solve == 0 ? SC_SOLVE_CPU : SC_SOLVE_COMPUTE;
+    ld->solve_node = v;
+    return 0;
+}
+
+static int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+{
+    static const char *const keys[] = {
+        "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
+        "optimizer_bytes_per_param", "measured_compute", "measured_step", NULL
+    };
+    struct scenario *sc = ld->sc;
+    yaml_node_t *v, *k;
+    int prec;
+
+    if (ld_map(ld, m, "workload", keys))
+        return -1;
+    if (!(v = ld_get(ld, m, "model", NULL)))
+        return ld_missing(ld, at, "workload.model");
+    if (ld_model_ref(ld, v, "workload.model", &sc->model))
+        return -1;
+    snprintf(ld->model_name, sizeof ld->model_name, "%s", sc->model->name);
+
+    if (!(v = ld_get(ld, m, "batch_per_gpu", NULL)))
+        return ld_missing(ld, at, "workload.batch_per_gpu");
+    if (ld_int(ld, v, "workload.batch_per_gpu", 1, 10000000, "a positive integer",
+               &sc->batch_per_gpu))
+        return -1;
+
+    if ((v = ld_get(ld, m, "precision", NULL))) {
+        if (ld_enum(ld, v, "workload.precision", prec_names, &prec))
+            return -1;
+        sc->precision = (enum cat_prec)prec;
+    }
+    if ((v = ld_get(ld, m, "grad_accum", NULL)) &&
+        ld_int(ld, v, "workload.grad_accum", 1, 100000, "a positive integer", &sc->grad_accum))
+        return -1;
+    if ((v = ld_get(ld, m, "mfu", NULL)) &&
+        ld_num(ld, v, "workload.mfu", 0, 1, 1, "a fraction in (0, 1]", &sc->mfu))
+        return -1;
+    if ((v = ld_get(ld, m, "optimizer_bytes_per_param", NULL)) &&
+        ld_num(ld, v, "workload.optimizer_bytes_per_param", 0, 1, 1e4,
+               "bytes per parameter in (0, 1e4]", &sc->optimizer_bytes_per_param))
+        return -1;
+    if ((v = ld_get(ld, m, "measured_compute", &k)) && ld_measured_compute(ld, v, k->start_mark))
+        return -1;
+    if ((v = ld_get(ld, m, "measured_step", &k)) && ld_measured_step(ld, v, k->start_mark))
+        return -1;
+    if (sc->solve_for == SC_SOLVE_COMPUTE && sc->measured_gpu)
+        return ld_fail(ld, ld->solve_node->start_mark, "workload.measured_step.solve_for",
+                       "expected cpu_cost when workload.measured_compute is given, found "
+                       "\"compute\"");
+    return 0;
+}
+
+/* input may be NULL (section absent); at marks the section's key or the document. */
+static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+{
+    static const char *const keys[] = {
+        "cpu_s_per_sample", "raw_bytes", "prep_bytes", "loader_workers", "prefetch",
+        "reserved_vcpus_per_gpu", "local_with_data_nodes", "dataset_samples", "epochs", NULL
+    };
+    struct scenario *sc = ld->sc;
+    yaml_node_t *v;
+
+    if (m && ld_map(ld, m, "input", keys))
+        return -1;
+    v = m ? ld_get(ld, m, "cpu_s_per_sample", NULL) : NULL;
+    if (v && sc->solve_for == SC_SOLVE_CPU)
+        return ld_fail(ld, v->start_mark, "input.cpu_s_per_sample",
+                       "expected no value, workload.measured_step.solve_for is cpu_cost, "
+                       "which determines it");
+    if (!v && sc->solve_for != SC_SOLVE_CPU)
+        return ld_missing(ld, at, "input.cpu_s_per_sample");
+    if (v && ld_num(ld, v, "input.cpu_s_per_sample", 0, 0, 3600, "seconds in [0, 3600]",
+                    &sc->cpu_s_per_sample))
+        return -1;
+    if (!m)
+        return 0;
+
+    if ((v = ld_get(ld, m, "raw_bytes", NULL)) &&
+        ld_num(ld, v, "input.raw_bytes", 0, 0, 1e10, "a number of bytes in [0, 1e10]",
+               &sc->raw_bytes))
+        return -1;
+    if ((v = ld_get(ld, m, "prep_bytes", NULL)) &&
+        ld_num(ld, v, "input.prep_bytes", 0, 0, 1e10, "a number of bytes in [0, 1e10]",
+               &sc->prep_bytes))
+        return -1;
+    if ((v = ld_get(ld, m, "loader_workers", NULL)) && !scalar_is(v, "auto") &&
+        ld_int(ld, v, "input.loader_workers", 0, 4096, "a non-negative integer or auto",
+               &sc->loader_workers))
+        return -1;
+    if ((v = ld_get(ld, m, "prefetch", NULL)) &&
+        ld_int(ld, v, "input.prefetch", 0, 1000, "a non-negative integer", &sc->prefetch))
+        return -1;
+    if ((v = ld_get(ld, m, "reserved_vcpus_per_gpu", NULL)) &&
+        ld_int(ld, v, "input.reserved_vcpus_per_gpu", 0, 4096, "a non-negative integer",
+               &sc->reserved_vcpus_per_gpu))
+        return -1;
+    if ((v = ld_get(ld, m, "local_with_data_nodes", NULL)) &&
+        ld_bool(ld, v, "input.local_with_data_nodes", &sc->local_with_data_nodes))
+        return -1;
+    if ((v = ld_get(ld, m, "dataset_samples", NULL)) &&
+        ld_num(ld, v, "input.dataset_samples", 0, 1, 1e15, "a sample count in (0, 1e15]",
+               &sc->dataset_samples))
+        return -1;
+    if ((v = ld_get(ld, m, "epochs", NULL)) &&
+        ld_num(ld, v, "input.epochs", 0, 1, 1e6, "a number of epochs in (0, 1e6]", &sc->epochs))
+        return -1;
+    return 0;
+}
+
+static int ld_gradients(struct ld *ld, yaml_node_t *m)
+{
+    static const char *const keys[] = {
+        "strategy", "bucket_mb", "overlap", "precision", "ps", NULL
+    };
+    static const char *const ps_keys[] = { "count", "placement", NULL };
+    struct scenario *sc = ld->sc;
+    yaml_node_t *v, *w;
+    double mib;
+    int i;
+
+    if (ld_map(ld, m, "gradients", keys))
+        return -1;
+    if ((v = ld_get(ld, m, "strategy", NULL))) {
+        if (ld_enum(ld, v, "gradients.strategy", strategy_names, &i))
+            return -1;
+        sc->strategy = (enum sc_strategy)i;
+    }
+    if ((v = ld_get(ld, m, "bucket_mb", NULL))) {
+        if (ld_num(ld, v, "gradients.bucket_mb", 0, 1, 65536, "a size in MiB in (0, 65536]",
+                   &mib))
+            return -1;
+        sc->bucket_bytes = mib * 1048576.0;
+    }
+    if ((v = ld_get(ld, m, "overlap", NULL)) && ld_bool(ld, v, "gradients.overlap", &sc->overlap))
+        return -1;
+    if ((v = ld_get(ld, m, "precision", NULL))) {
+        if (ld_enum(ld, v, "gradients.precision", grad_prec_names, &i))
+            return -1;
+        sc->grad_precision = grad_prec_values[i];
+    }
+    if ((v = ld_get(ld, m, "ps", NULL))) {
+        if (ld_map(ld, v, "gradients.ps", ps_keys))
+            return -1;
+        if ((w = ld_get(ld, v, "count", NULL)) &&
+            ld_int(ld, w, "gradients.ps.count", 1, 4096, "a positive integer", &sc->ps_count))
+            return -1;
+        if ((w = ld_get(ld, v, "placement", NULL))) {
+            if (ld_enum(ld, w, "gradients.ps.placement", place_names, &i))
+                return -1;
+            sc->ps_place = (enum sc_ps_place)i;
+        }
+    }
+    return 0;
+}
+
+static int is_ps(enum sc_strategy s)
+{
+    return s == SC_PS_SYNC || s == SC_PS_ASYNC;
+}
+
+static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, struct sc_group *g,
+                    char *inst_name)
+{
+    static const char *const keys[] = { "role", "instance", "count", "spot", NULL };
+    struct scenario *sc = ld->sc;
+    char f[FIELD_LEN];
+    yaml_node_t *v, *iv, *sv;
+    const struct cat_instance *in;
+    int role = SC_TRAIN;
+
+    if (ld_map(ld, m, path, keys))
+        return -1;
+    g->count = 1;
+    g->spot = 0;
+
+    path_key(f, sizeof f, path, "role");
+    if ((v = ld_get(ld, m, "role", NULL)) && ld_enum(ld, v, f, role_names, &role))
+        return -1;
+    g->role = (enum sc_role)role;
+    if (g->role == SC_PS && !is_ps(sc->strategy))
+        return ld_fail(ld, v->start_mark, f,
+                       "a ps group needs gradients.strategy ps_sync or ps_async, found \"%s\"",
+                       scenario_strategy_name(sc->strategy));
+    if (g->role == SC_PS && sc->ps_place != SC_PS_DEDICATED)
+        return ld_fail(ld, v->start_mark, f,
+                       "a ps group needs gradients.ps.placement dedicated, found \"colocated\"");
+
+    path_key(f, sizeof f, path, "instance");
+    if (!(iv = ld_get(ld, m, "instance", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    if (ld_instance_ref(ld, iv, f, &in))
+        return -1;
+    snprintf(inst_name, 64, "%s", in->name);
+    g->inst = in; /* provisional: resolved again once the catalog is final */
+    if (isnan(in->price_usd_h))
+        return ld_fail(ld, iv->start_mark, f,
+                       "on-demand price of \"%s\" is unknown in the catalog, define it under "
+                       "catalog.instances with price_usd_h", in->name);
+    if (in->vcpus < 0)
+        return ld_fail(ld, iv->start_mark, f,
+                       "vCPU count of \"%s\" is unknown in the catalog, define it under "
+                       "catalog.instances with vcpus", in->name);
+    if (g->role == SC_TRAIN && in->gpu_count < 0)
+        return ld_fail(ld, iv->start_mark, f,
+                       "GPU count of \"%s\" is unknown in the catalog, define it under "
+                       "catalog.instances with gpu_count", in->name);
+    if (g->role == SC_TRAIN && in->gpu_count > 0 && !in->gpu)
+        return ld_fail(ld, iv->start_mark, f,
+                       "GPU model \"%s\" of \"%s\" is not in the catalog's GPUs", in->gpu_model,
+                       in->name);
+
+    path_key(f, sizeof f, path, "count");
+    if ((v = ld_get(ld, m, "count", NULL)) &&
+        ld_int(ld, v, f, 1, 100000, "a positive integer", &g->count))
+        return -1;
+
+    path_key(f, sizeof f, path, "spot");
+    if ((sv = ld_get(ld, m, "spot", NULL)) && ld_bool(ld, sv, f, &g->spot))
+        return -1;
+    if (g->spot && isnan(in->spot_usd_h))
+        return ld_fail(ld, sv->start_mark, f,
+                       "spot price of \"%s\" is unknown in the catalog, define spot_usd_h under "
+                       "catalog.instances or use spot: false", in->name);
+    return 0;
+}
+
+static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
+{
+    static const char *const keys[] = { "name", "groups", NULL };
+    struct scenario *sc = ld->sc;
+    struct sc_cluster *c = &sc->clusters[ci];
+    char path[FIELD_LEN], f[FIELD_LEN], gp[FIELD_LEN];
+    yaml_node_t *v, *gl;
+    int i, ntrain = 0, nps = 0;
+
+    path_idx(path, sizeof path, "clusters", ci);
+    if (ld_map(ld, m, path, keys))
+        return -1;
+
+    path_key(f, sizeof f, path, "name");
+    if (!(v = ld_get(ld, m, "name", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    if (ld_str(ld, v, f, c->name, sizeof c->name, 1, "a cluster name"))
+        return -1;
+    for (i = 0; i < ci; i++)
+        if (strcmp(sc->clusters[i].name, c->name) == 0)
+            return ld_fail(ld, v->start_mark, f,
+                           "duplicate cluster name \"%s\", already used by clusters[%d]",
+                           c->name, i);
+
+    path_key(f, sizeof f, path, "groups");
+    if (!(gl = ld_get(ld, m, "groups", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    if (ld_list(ld, gl, f, 1, SC_MAX_GROUPS, "groups"))
+        return -1;
+    c->ngroups = list_len(gl);
+    for (i = 0; i < c->ngroups; i++) {
+        path_idx(gp, sizeof gp, f, i);
+        if (ld_group(ld, list_item(ld, gl, i), gp, &c->groups[i],
+                     ld->group_inst[ci * SC_MAX_GROUPS + i]))
+            return -1;
+        ntrain += c->groups[i].role == SC_TRAIN;
+        nps += c->groups[i].role == SC_PS;
+    }
+    if (!ntrain)
+        return ld_fail(ld, gl->start_mark, f,
+                       "expected at least one group with role train, found none");
+    if (is_ps(sc->strategy) && sc->ps_place == SC_PS_DEDICATED && !nps)
+        return ld_fail(ld, gl->start_mark, f,
+                       "expected a group with role ps (gradients.strategy %s with "
+                       "ps.placement dedicated), found none",
+                       scenario_strategy_name(sc->strategy));
+    return 0;
+}
+
+static int ld_clusters(struct ld *ld, yaml_node_t *l)
+{
+    struct scenario *sc = ld->sc;
+    int i;
+
+    if (ld_list(ld, l, "clusters", 1, SC_MAX_CLUSTERS, "clusters"))
+        return -1;
+    sc->nclusters = list_len(l);
+    sc->clusters = x_calloc((size_t)sc->nclusters, sizeof *sc->clusters);
+    ld->group_inst = x_calloc((size_t)sc->nclusters * SC_MAX_GROUPS, sizeof *ld->group_inst);
+    for (i = 0; i < sc->nclusters; i++)
+        if (ld_cluster(ld, list_item(ld, l, i), i))
+            return -1;
+    return 0;
+}
+
+static int ld_fabric(struct ld *ld, yaml_node_t *m)
+{
+    static const char *const keys[] = { "oversubscription", NULL };
+    yaml_node_t *v;
+
+    if (ld_map(ld, m, "fabric", keys))
+        return -1;
+    if ((v = ld_get(ld, m, "oversubscription", NULL)) &&
+        ld_num(ld, v, "fabric.oversubscription", 1, 0, 1000, "a ratio in [1, 1000]",
+               &ld->sc->fabric_oversub))
+        return -1;
+    return 0;
+}
+
+static int ld_objective(struct ld *ld, yaml_node_t *m)
+{
+    static const char *const keys[] = { "minimize", "deadline_h", "budget_usd_h", NULL };
+    struct scenario *sc = ld->sc;
+    yaml_node_t *v;
+    int o;
+
+    if (ld_map(ld, m, "objective", keys))
+        return -1;
+    if ((v = ld_get(ld, m, "minimize", NULL))) {
+        if (ld_enum(ld, v, "objective.minimize", objective_names, &o))
+            return -1;
+        sc->objective = (enum sc_objective)o;
+        if (sc->objective == SC_OBJ_COST_TRAIN && isnan(sc->dataset_samples))
+            return ld_fail(ld, v->start_mark, "objective.minimize",
+                           "cost_to_train needs input.dataset_samples, found none");
+    }
+    if ((v = ld_get(ld, m, "deadline_h", NULL))) {
+        if (ld_num(ld, v, "objective.deadline_h", 0, 1, 1e6, "hours in (0, 1e6]",
+                   &sc->deadline_h))
+            return -1;
+        if (isnan(sc->dataset_samples))
+            return ld_fail(ld, v->start_mark, "objective.deadline_h",
+                           "a deadline needs input.dataset_samples, found none");
+    }
+    if ((v = ld_get(ld, m, "budget_usd_h", NULL)) &&
+        ld_num(ld, v, "objective.budget_usd_h", 0, 1, 1e9, "USD per hour in (0, 1e9]",
+               &sc->budget_usd_h))
+        return -1;
+    return 0;
+}
+
+static int ld_simulation(struct ld *ld, yaml_node_t *m)
+{
+    static const char *const keys[] = { "seed", "steps", "warmup", "jitter_cv", NULL };
+    struct scenario *sc = ld->sc;
+    yaml_node_t *v;
+    double seed;
+
+    if (ld_map(ld, m, "simulation", keys))
+        return -1;
+    if ((v = ld_get(ld, m, "seed", NULL))) {
+        if (ld_integer(ld, v, "simulation.seed", 0, 4294967295.0, "a non-negative integer",
+                       &seed))
+            return -1;
+        sc->seed = (unsigned long)seed;
+    }
+    if ((v = ld_get(ld, m, "steps", NULL)) &&
+        ld_int(ld, v, "simulation.steps", 1, 100000, "a positive integer", &sc->steps))
+        return -1;
+    if ((v = ld_get(ld, m, "warmup", NULL)) &&
+        ld_int(ld, v, "simulation.warmup", 0, 10000, "a non-negative integer", &sc->warmup))
+        return -1;
+    if ((v = ld_get(ld, m, "jitter_cv", NULL)) &&
+        ld_num(ld, v, "simulation.jitter_cv", 0, 0, 1, "a coefficient of variation in [0, 1]",
+               &sc->jitter_cv))
+        return -1;
+    return 0;
+}
+
+/* workload.measured_step.cluster names one of the clusters. */
+static int ld_measured_cluster(struct ld *ld)
+{
+    struct scenario *sc = ld->sc;
+    char name[64], list[LIST_LEN] = "";
+    int i;
+
+    if (!ld->ms_cluster)
+        return 0;
+    if (ld_str(ld, ld->ms_cluster, "workload.measured_step.cluster", name, sizeof name, 1,
+               "a cluster name"))
+        return -1;
+    for (i = 0; i < sc->nclusters; i++) {
+        if (strcmp(sc->clusters[i].name, name) == 0) {
+            sc->measured_cluster = i;
+            return 0;
+        }
+        list_add(list, sizeof list, sc->clusters[i].name);
+    }
+    return ld_fail(ld, ld->ms_cluster->start_mark, "workload.measured_step.cluster",
+                   "unknown cluster \"%s\", expected one of %s", name, list);
+}
+
+/* The whole document, section by section in dependency order. */
+static int ld_root(struct ld *ld)
+{
+    static const char *const keys[] = {
+        "name", "catalog", "workload", "input", "gradients", "clusters", "fabric",
+        "objective", "simulation", NULL
+    };
+    yaml_node_t *r = ld->root, *v, *k;
+    char fb[FOUND_LEN];
+
+    if (r->type != YAML_MAPPING_NODE)
+        return ld_fail(ld, r->start_mark, "document",
+                       "expected a mapping with workload and clusters, found %s",
+                       ld_found(r, fb, sizeof fb));
+    if (ld_map(ld, r, "", keys))
+        return -1;
+    if ((v = ld_get(ld, r, "name", NULL)) &&
+        ld_str(ld, v, "name", ld->sc->name, sizeof ld->sc->name, 1, "a name"))
+        return -1;
+    if ((v = ld_get(ld, r, "catalog", NULL)) && ld_catalog(ld, v))
+        return -1;
+    if (!(v = ld_get(ld, r, "workload", &k)))
+        return ld_missing(ld, r->start_mark, "workload");
+    if (ld_workload(ld, v, k->start_mark))
+        return -1;
+    if ((v = ld_get(ld, r, "input", &k)) ? ld_input(ld, v, k->start_mark)
+                                         : ld_input(ld, NULL, r->start_mark))
+        return -1;
+    if ((v = ld_get(ld, r, "gradients", NULL)) && ld_gradients(ld, v))
+        return -1;
+    if (!(v = ld_get(ld, r, "clusters", NULL)))
+        return ld_missing(ld, r->start_mark, "clusters");
+    if (ld_clusters(ld, v))
+        return -1;
+    if (ld_measured_cluster(ld))
+        return -1;
+    if ((v = ld_get(ld, r, "fabric", NULL)) && ld_fabric(ld, v))
+        return -1;
+    if ((v = ld_get(ld, r, "objective", NULL)) && ld_objective(ld, v))
+        return -1;
+    if ((v = ld_get(ld, r, "simulation", NULL)) && ld_simulation(ld, v))
+        return -1;
+    return 0;
+}
+
+/*
+ * The file is valid: add the inline definitions to the catalog (it takes
+ * their strings) and point every reference at the final catalog entries.
+ */
+static void ld_commit(struct ld *ld)
+{
+    struct scenario *sc = ld->sc;
+    int i, j;
+
+    for (i = 0; i < ld->nmodels; i++) {
+        catalog_put_model(ld->cat, &ld->models[i]);
+        ld->models[i].source = NULL;
+    }
+    for (i = 0; i < ld->ninst; i++) {
+        catalog_put_instance(ld->cat, &ld->inst[i]);
+        ld->inst[i].intra_link_text = NULL;
+        ld->inst[i].source = NULL;
+    }
+    ld->nmodels = ld->ninst = 0;
+    sc->model = catalog_find_model(ld->cat, ld->model_name);
+    sc->measured_gpu = *ld->gpu_name ? catalog_find_gpu(ld->cat, ld->gpu_name) : NULL;
+    for (i = 0; i < sc->nclusters; i++)
+        for (j = 0; j < sc->clusters[i].ngroups; j++)
+            sc->clusters[i].groups[j].inst =
+                catalog_find_instance(ld->cat, ld->group_inst[i * SC_MAX_GROUPS + j]);
+}
+
+/* ---------------------------------------------------------------- entry */
+
+/* Read the whole file into *buf (NUL-terminated); *len excludes the NUL. */
+static int ld_read(const char *path, char **buf, size_t *len, struct dt_err *e)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 4096, n = 0, got;
+    char *b;
+    int rc = -1;
+
+    if (!f)
+        return dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
+    b = x_malloc(cap);
+    for (;;) {
+        if (n + 1 >= cap) {
+            cap *= 2;
+            b = x_realloc(b, cap);
+        }
+        got = fread(b + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n > SC_MAX_FILE_BYTES) {
+            dt_errf(e, "%s:1:1: document: expected a scenario of at most %zu MiB, found a "
+                    "larger file", path, SC_MAX_FILE_BYTES >> 20);
+            goto close_file;
+        }
+    }
+    if (ferror(f)) {
+        dt_errf(e, "%s: cannot read: %s", path, strerror(errno));
+        goto close_file;
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    b = NULL;
+    rc = 0;
+close_file:
+    fclose(f);
+    x_free(b);
+    return rc;
+}
+
+/* libyaml's problem as FILE:LINE:COL: malformed YAML: PROBLEM. */
+static int ld_yaml_error(struct ld *ld, const yaml_parser_t *p, const char *buf, size_t len)
+{
+    yaml_mark_t m = p->problem_mark;
+    const char *problem = p->problem ? p->problem : "cannot parse";
+    size_t i;
+
+    if (p->error == YAML_MEMORY_ERROR)
+        problem = "out of memory";
+    if (p->error == YAML_READER_ERROR) { /* the reader reports a byte offset only */
+        memset(&m, 0, sizeof m);
+        for (i = 0; i < p->problem_offset && i < len; i++) {
+            if (buf[i] == '\n') {
+                m.line++;
+                m.column = 0;
+            } else
+                m.column++;
+        }
+    }
+    return dt_errf(ld->e, "%s:%lu:%lu: malformed YAML: %s", ld->file, (unsigned long)m.line + 1,
+                   (unsigned long)m.column + 1, problem);
+}
+
+/* Every field at its default; name from the file name without its extension. */
+static void sc_defaults(struct scenario *sc, const char *path)
+{
+    const char *base = strrchr(path, '/'), *dot;
+    size_t n;
+
+    memset(sc, 0, sizeof *sc);
+    base = base ? base + 1 : path;
+    dot = strrchr(base, '.');
+    n = (dot && dot != base) ? (size_t)(dot - base) : strlen(base);
+    if (n >= sizeof sc->name)
+        n = sizeof sc->name - 1;
+    memcpy(sc->name, base, n);
+    sc->name[n] = '\0';
+
+    sc->model = NULL;
+    sc->batch_per_gpu = 0;
+    sc->precision = CAT_FP32;
+    sc->grad_accum = 1;
+    sc->mfu = NAN;
+    sc->optimizer_bytes_per_param = NAN;
+    sc->measured_gpu = NULL;
+    sc->measured_compute_s = NAN;
+    sc->measured_batch = 0;
+    sc->measured_cluster = -1;
+    sc->measured_step_s = NAN;
+    sc->solve_for = SC_SOLVE_NONE;
+    sc->cpu_s_per_sample = NAN;
+    sc->raw_bytes = 0;
+    sc->prep_bytes = 0;
+    sc->loader_workers = -1;
+    sc->prefetch = 2;
+    sc->reserved_vcpus_per_gpu = 0;
+    sc->local_with_data_nodes = 1;
+    sc->dataset_samples = NAN;
+    sc->epochs = 1;
+    sc->strategy = SC_RING;
+    sc->bucket_bytes = 25.0 * 1048576.0;
+    sc->overlap = 1;
+    sc->grad_precision = CAT_FP32;
+    sc->ps_count = 1;
+    sc->ps_place = SC_PS_COLOCATED;
+    sc->clusters = NULL;
+    sc->nclusters = 0;
+    sc->fabric_oversub = 1;
+    sc->objective = SC_OBJ_TIME;
+    sc->deadline_h = NAN;
+    sc->budget_usd_h = NAN;
+    sc->seed = 1;
+    sc->steps = 20;
+    sc->warmup = 3;
+    sc->jitter_cv = 0.02;
+}
+
+int scenario_load(struct scenario *sc, const char *path, struct catalog *cat, struct dt_err *e)
+{
+    struct ld ld;
+    yaml_parser_t parser;
+    yaml_document_t doc, extra;
+    yaml_node_t *second;
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = -1, i;
+
+    memset(&ld, 0, sizeof ld);
+    ld.file = path;
+    ld.doc = &doc;
+    ld.cat = cat;
+    ld.e = e;
+    ld.sc = sc;
+    sc_defaults(sc, path);
+
+    if (ld_read(path, &buf, &len, e))
+        goto out;
+    if (!yaml_parser_initialize(&parser)) {
+        dt_errf(e, "%s: cannot start the YAML parser: out of memory", path);
+        goto free_buf;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+    if (!yaml_parser_load(&parser, &doc)) { /* libyaml frees doc itself on failure */
+        ld_yaml_error(&ld, &parser, buf, len);
+        goto free_parser;
+    }
+    ld.root = yaml_document_get_root_node(&doc);
+    if (!ld.root) {
+        dt_errf(e, "%s:1:1: document: expected a mapping with workload and clusters, found an "
+                "empty document", path);
+        goto free_doc;
+    }
+    if (!yaml_parser_load(&parser, &extra)) {
+        ld_yaml_error(&ld, &parser, buf, len);
+        goto free_doc;
+    }
+    second = yaml_document_get_root_node(&extra);
+    if (second)
+        ld_fail(&ld, second->start_mark, "document",
+                "expected a single YAML document, found a second one");
+    yaml_document_delete(&extra);
+    if (second)
+        goto free_doc;
+
+    rc = ld_root(&ld);
+    if (rc == 0)
+        ld_commit(&ld);
+
+free_doc:
+    yaml_document_delete(&doc);
+free_parser:
+    yaml_parser_delete(&parser);
+free_buf:
+    x_free(buf);
+out:
+    for (i = 0; i < ld.ninst; i++)
+        inst_release(&ld.inst[i]);
+    for (i = 0; i < ld.nmodels; i++)
+        x_free(ld.models[i].source);
+    x_free(ld.inst);
+    x_free(ld.models);
+    x_free(ld.group_inst);
+    if (rc) {
+        x_free(sc->clusters);
+        sc_defaults(sc, path);
+    }
+    return rc;
+}
+
+void scenario_free(struct scenario *sc)
+{
+    if (!sc)
+        return;
+    x_free(sc->clusters);
+    sc->clusters = NULL;
+    sc->nclusters = 0;
+}
+
+const char *scenario_strategy_name(enum sc_strategy s)
+{
+    return (unsigned)s < sizeof strategy_names / sizeof *strategy_names - 1 ? strategy_names[s]
+                                                                             : "?";
+}
+
+const char *scenario_role_name(enum sc_role r)
+{
+    return (unsigned)r < sizeof role_names / sizeof *role_names - 1 ? role_names[r] : "?";
+}
+
+const char *scenario_objective_name(enum sc_objective o)
+{
+    return (unsigned)o < sizeof objective_names / sizeof *objective_names - 1
+               ? objective_names[o]
+               : "?";
+}

@@ -1,0 +1,360 @@
+/*
+ * test_sim.c - the simulation core against hand-computed answers: event
+ * order, max-min sharing, each collective's closed form on an uncontended
+ * network, and the overlap of the input pipeline with compute.
+ */
+#include "t.h"
+
+#include <math.h>
+
+#include "../../sim/coll.h"
+#include "../../sim/evq.h"
+#include "../../sim/maxmin.h"
+#include "../../sim/sim.h"
+
+static void events_pop_in_time_order_and_ties_in_push_order(void)
+{
+    struct evq q;
+    struct evq_event ev;
+    double want_t[] = {0.5, 1.0, 1.0, 1.0, 2.0, 3.0};
+    int want_a[] = {4, 1, 2, 5, 0, 3};
+    int ok = 1, i = 0;
+
+    evq_init(&q);
+    evq_push(&q, 2.0, 0, 0, 0, 0);
+    evq_push(&q, 1.0, 0, 1, 0, 0);
+    evq_push(&q, 1.0, 0, 2, 0, 0);
+    evq_push(&q, 3.0, 0, 3, 0, 0);
+    evq_push(&q, 0.5, 0, 4, 0, 0);
+    evq_push(&q, 1.0, 0, 5, 0, 0);
+    while (evq_pop(&q, &ev)) {
+        if (i >= 6 || ev.t != want_t[i] || ev.a != want_a[i])
+            ok = 0;
+        i++;
+    }
+    T_CHECK(ok && i == 6, "six events come out by time, equal times in push order");
+    T_CHECK(isinf(evq_peek_time(&q)), "an empty queue peeks at infinity");
+    evq_free(&q);
+}
+
+static void events_survive_many_random_pushes(void)
+{
+    struct evq q;
+    struct evq_event ev;
+    double last = -1;
+    int ok = 1, n = 0;
+    unsigned x = 12345;
+
+    evq_init(&q);
+    for (int i = 0; i < 10000; i++) {
+        x = x * 1103515245u + 12345u;
+        evq_push(&q, (x >> 8) % 1000, 0, i, 0, 0);
+    }
+    while (evq_pop(&q, &ev)) {
+        if (ev.t < last)
+            ok = 0;
+        last = ev.t;
+        n++;
+    }
+    T_CHECK(ok && n == 10000, "10,000 random events pop in non-decreasing time");
+    evq_free(&q);
+}
+
+static void two_flows_on_one_link_get_half_each(void)
+{
+    struct maxmin m;
+    struct mm_use u;
+    int r, a, b;
+
+    mm_init(&m);
+    r = mm_add_res(&m, 10);
+    u.res = r;
+    u.w = 1;
+    a = mm_add_flow(&m, 100, INFINITY, &u, 1, 0, 0, 0, 0);
+    b = mm_add_flow(&m, 100, INFINITY, &u, 1, 0, 0, 0, 0);
+    mm_solve(&m);
+    /* 10 shared by two: 5 each. */
+    T_NEAR(m.flows[a].rate, 5, 1e-12, "flow a on a shared 10 B/s link");
+    T_NEAR(m.flows[b].rate, 5, 1e-12, "flow b on a shared 10 B/s link");
+    mm_free(&m);
+}
+
+static void a_flow_limited_elsewhere_leaves_the_rest_to_the_other(void)
+{
+    struct maxmin m;
+    struct mm_use ua[1], ub[2];
+    int r1, r2, a, b;
+
+    mm_init(&m);
+    r1 = mm_add_res(&m, 10);
+    r2 = mm_add_res(&m, 2);
+    ua[0] = (struct mm_use){r1, 1};
+    ub[0] = (struct mm_use){r1, 1};
+    ub[1] = (struct mm_use){r2, 1};
+    a = mm_add_flow(&m, 1, INFINITY, ua, 1, 0, 0, 0, 0);
+    b = mm_add_flow(&m, 1, INFINITY, ub, 2, 0, 0, 0, 0);
+    mm_solve(&m);
+    /* b saturates r2 at 2; a takes the remaining 10 - 2 = 8 of r1. */
+    T_NEAR(m.flows[b].rate, 2, 1e-12, "flow b bottlenecked on the 2 B/s link");
+    T_NEAR(m.flows[a].rate, 8, 1e-12, "flow a gets what b leaves on r1");
+    T_NEAR(m.res[r1].load, 10, 1e-12, "r1 is saturated");
+    mm_free(&m);
+}
+
+static void multiplicity_counts_identical_flow_instances(void)
+{
+    struct maxmin m;
+    struct mm_use ua, ub;
+    int r, a, b;
+
+    mm_init(&m);
+    r = mm_add_res(&m, 12);
+    ua = (struct mm_use){r, 3};
+    ub = (struct mm_use){r, 1};
+    a = mm_add_flow(&m, 1, INFINITY, &ua, 1, 0, 0, 0, 0);
+    b = mm_add_flow(&m, 1, INFINITY, &ub, 1, 0, 0, 0, 0);
+    mm_solve(&m);
+    /* Four instances (3 of a, 1 of b) share 12: 3L + L = 12, L = 3 each. */
+    T_NEAR(m.flows[a].rate, 3, 1e-12, "each of a's three instances");
+    T_NEAR(m.flows[b].rate, 3, 1e-12, "b's single instance");
+    mm_free(&m);
+}
+
+static void a_bounded_flow_stops_at_its_bound(void)
+{
+    struct maxmin m;
+    struct mm_use u;
+    int r, a, b;
+
+    mm_init(&m);
+    r = mm_add_res(&m, 10);
+    u = (struct mm_use){r, 1};
+    a = mm_add_flow(&m, 1, 1.0, &u, 1, 0, 0, 0, 0);
+    b = mm_add_flow(&m, 1, INFINITY, &u, 1, 0, 0, 0, 0);
+    mm_solve(&m);
+    T_NEAR(m.flows[a].rate, 1, 1e-12, "a bounded at 1");
+    T_NEAR(m.flows[b].rate, 9, 1e-12, "b takes the other 9");
+    mm_free(&m);
+}
+
+static void three_resources_classic_case(void)
+{
+    /* Links L1 = 1, L2 = 2; flows: f0 on L1+L2, f1 on L1, f2 on L2.
+     * L1 saturates first at 0.5 each (f0, f1); f2 gets 2 - 0.5 = 1.5. */
+    struct maxmin m;
+    struct mm_use u0[2], u1[1], u2[1];
+    int l1, l2, f0, f1, f2;
+
+    mm_init(&m);
+    l1 = mm_add_res(&m, 1);
+    l2 = mm_add_res(&m, 2);
+    u0[0] = (struct mm_use){l1, 1};
+    u0[1] = (struct mm_use){l2, 1};
+    u1[0] = (struct mm_use){l1, 1};
+    u2[0] = (struct mm_use){l2, 1};
+    f0 = mm_add_flow(&m, 1, INFINITY, u0, 2, 0, 0, 0, 0);
+    f1 = mm_add_flow(&m, 1, INFINITY, u1, 1, 0, 0, 0, 0);
+    f2 = mm_add_flow(&m, 1, INFINITY, u2, 1, 0, 0, 0, 0);
+    mm_solve(&m);
+    T_NEAR(m.flows[f0].rate, 0.5, 1e-12, "f0 shares L1");
+    T_NEAR(m.flows[f1].rate, 0.5, 1e-12, "f1 shares L1");
+    T_NEAR(m.flows[f2].rate, 1.5, 1e-12, "f2 takes the rest of L2");
+    mm_free(&m);
+}
+
+/* A config whose step is only the collective of one bucket of S bytes. */
+static void comm_only(struct sim_config *c, enum sim_strategy st, int nodes, int gpus, double S)
+{
+    memset(c, 0, sizeof *c);
+    c->ngroups = 1;
+    c->groups[0] = (struct sim_group){
+        .role = SIM_TRAIN, .count = nodes, .gpus = gpus, .vcpus = 8, .loader_vcpus = 8,
+        .core_speed = 1, .nic_Bps = 1e9, .net_alpha_s = 20e-6, .intra_Bps = 1e11,
+        .intra_alpha_s = 2e-6, .pcie_Bps = 1e10};
+    c->w = (struct sim_workload){.batch = 1, .grad_bytes = S, .loader_workers = 1, .prefetch = 1};
+    c->c = (struct sim_comm){.strategy = st, .bucket_bytes = S, .overlap = 0};
+    c->fabric_oversub = 1;
+    c->steps = 4;
+    c->warmup = 1;
+    c->seed = 1;
+}
+
+static double step_of(const struct sim_config *c)
+{
+    struct sim_result r;
+    struct dt_err e;
+    if (sim_run(c, &r, &e)) {
+        printf("# sim error: %s\n", e.msg);
+        return NAN;
+    }
+    return r.step_mean_s;
+}
+
+static void ring_matches_its_closed_form(void)
+{
+    struct sim_config c;
+    double S = 100e6, B = 1e9, a = 20e-6;
+    int ks[] = {2, 4, 16, 1024};
+
+    for (int i = 0; i < 4; i++) {
+        int k = ks[i];
+        comm_only(&c, SIM_RING, k, 0, S);
+        /* 2(k-1)(a + S/(kB)) over k single-worker nodes. */
+        T_NEAR(step_of(&c), 2.0 * (k - 1) * (a + S / (k * B)), 1e-9,
+               "ring all-reduce over %d nodes", k);
+    }
+    comm_only(&c, SIM_RING, 1, 8, S);
+    /* One node of 8 GPUs on a 1e11 B/s link, 2 us per hop. */
+    T_NEAR(step_of(&c), 2.0 * 7 * (2e-6 + S / (8 * 1e11)), 1e-9, "ring inside one 8-GPU node");
+}
+
+static void tree_and_halving_doubling_match_their_closed_forms(void)
+{
+    struct sim_config c;
+    double S = 64e6, B = 1e9, a = 20e-6;
+
+    comm_only(&c, SIM_TREE, 8, 0, S);
+    /* 2 log2(8) a + 2(k-1)S/(kB) */
+    T_NEAR(step_of(&c), 2 * 3 * a + 2.0 * 7 / 8 * S / B, 1e-9, "tree over 8 nodes");
+    comm_only(&c, SIM_HALVING_DOUBLING, 16, 0, S);
+    T_NEAR(step_of(&c), 2 * 4 * a + 2.0 * 15 / 16 * S / B, 1e-9, "halving-doubling over 16 nodes");
+}
+
+static void hierarchical_matches_its_closed_form(void)
+{
+    struct sim_config c;
+    double S = 80e6, B = 1e9, a = 20e-6, Bi = 1e11, ai = 2e-6;
+    int g = 8, n = 4;
+
+    comm_only(&c, SIM_HIERARCHICAL, n, g, S);
+    /* 2 (g-1)(ai + S/(g Bi)) + 2(n-1)(a + S/(n B)): the g ranks' shards of
+     * S/g share the node NIC, so the inter-node phase moves S per node. */
+    T_NEAR(step_of(&c), 2.0 * (g - 1) * (ai + S / (g * Bi)) + 2.0 * (n - 1) * a +
+                            2.0 * (n - 1) / n * S / B,
+           1e-9, "hierarchical over 4 nodes of 8 GPUs");
+}
+
+static void dedicated_parameter_servers_see_incast(void)
+{
+    struct sim_config c;
+    double S = 100e6, B = 1e9, a = 20e-6;
+    int n = 8, p = 2;
+
+    comm_only(&c, SIM_PS_SYNC, n, 0, S);
+    c.ngroups = 2;
+    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = p, .vcpus = 8, .loader_vcpus = 0,
+                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = a};
+    c.c.ps_dedicated = 1;
+    c.c.ps_servers = p;
+    /* Push: each PS node receives n*S/p = 400 MB at 1 GB/s = 0.4 s (the
+     * workers' S at 1 GB/s would take 0.1 s); pull the same; no summation
+     * cost; push and pull of a single bucket are sequential. */
+    T_NEAR(step_of(&c), 2 * (a + n * S / (p * B)), 1e-9, "sync PS, 8 workers, 2 servers");
+    c.groups[1].count = 8;
+    c.c.ps_servers = 8;
+    /* k = n servers: max(S/B, nS/(kB)) = S/B each way (BytePS, non-colocated). */
+    T_NEAR(step_of(&c), 2 * (a + S / B), 1e-9, "sync PS, 8 workers, 8 servers");
+}
+
+/* Compute-only step with an input pipeline. */
+static void pipeline(struct sim_config *c, int prefetch)
+{
+    memset(c, 0, sizeof *c);
+    c->ngroups = 1;
+    c->groups[0] = (struct sim_group){
+        .role = SIM_TRAIN, .count = 1, .gpus = 1, .vcpus = 4, .loader_vcpus = 4,
+        .core_speed = 1, .nic_Bps = 1e9, .intra_Bps = 0, .pcie_Bps = 1e12,
+        .fwd_s = 0.1, .bwd_s = 0.2, .opt_s = 0};
+    c->w = (struct sim_workload){.batch = 100, .grad_bytes = 1e6, .cpu_s_per_sample = 0.008,
+                                 .prep_bytes = 0, .loader_workers = 4, .prefetch = prefetch};
+    c->c = (struct sim_comm){.strategy = SIM_RING, .bucket_bytes = 25e6, .overlap = 1};
+    c->fabric_oversub = 1;
+    c->steps = 10;
+    c->warmup = 3;
+    c->seed = 7;
+}
+
+static void prefetch_overlaps_loading_with_compute(void)
+{
+    struct sim_config c;
+
+    /* load = 100 x 0.008 / 4 workers = 0.2 s; compute = 0.3 s. */
+    pipeline(&c, 2);
+    T_NEAR(step_of(&c), 0.3, 1e-9, "compute-bound with prefetch: max(0.3, 0.2)");
+    pipeline(&c, 0);
+    T_NEAR(step_of(&c), 0.5, 1e-9, "no prefetch: 0.3 + 0.2");
+    pipeline(&c, 2);
+    c.w.cpu_s_per_sample = 0.02; /* load 0.5 s */
+    T_NEAR(step_of(&c), 0.5, 1e-9, "input-bound with prefetch: max(0.3, 0.5)");
+    c.groups[0].loader_vcpus = 2; /* 4 workers on 2 vCPUs: 1.0 s */
+    T_NEAR(step_of(&c), 1.0, 1e-9, "workers beyond the vCPUs do not help");
+}
+
+static void identical_ranks_cost_the_same_to_simulate(void)
+{
+    struct sim_config c;
+    struct sim_result r8, r1k;
+    struct dt_err e;
+
+    comm_only(&c, SIM_RING, 1, 8, 1.5e9);
+    c.c.bucket_bytes = 25e6;
+    c.c.overlap = 1;
+    c.groups[0].fwd_s = 0.1;
+    c.groups[0].bwd_s = 0.2;
+    sim_run(&c, &r8, &e);
+    c.groups[0].count = 128;
+    sim_run(&c, &r1k, &e);
+    T_CHECK(r1k.events <= r8.events * 2, "1,024 GPUs take %ld events, 8 GPUs %ld", r1k.events, r8.events);
+}
+
+static void same_seed_same_result_other_seed_other_jitter(void)
+{
+    struct sim_config c;
+    struct sim_result a, b, d;
+    struct dt_err e;
+
+    pipeline(&c, 2);
+    c.jitter_cv = 0.05;
+    c.groups[0].count = 64;
+    sim_run(&c, &a, &e);
+    sim_run(&c, &b, &e);
+    c.seed = 8;
+    sim_run(&c, &d, &e);
+    T_CHECK(memcmp(&a, &b, sizeof a) == 0, "the same seed gives a bit-identical result");
+    T_CHECK(a.step_mean_s != d.step_mean_s, "another seed draws other jitter");
+    T_CHECK(a.step_mean_s > 0.3, "the slowest of 64 jittered ranks is slower than the mean rank (%.4f s)", a.step_mean_s);
+}
+
+static void bad_configs_are_rejected(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    struct dt_err e;
+
+    pipeline(&c, 2);
+    c.groups[0].count = 0;
+    T_CHECK(sim_run(&c, &r, &e) != 0, "zero nodes rejected: %s", e.msg);
+    pipeline(&c, 2);
+    c.groups[0].fwd_s = NAN;
+    T_CHECK(sim_run(&c, &r, &e) != 0, "an unknown compute time rejected: %s", e.msg);
+}
+
+int main(void)
+{
+    T_RUN(events_pop_in_time_order_and_ties_in_push_order);
+    T_RUN(events_survive_many_random_pushes);
+    T_RUN(two_flows_on_one_link_get_half_each);
+    T_RUN(a_flow_limited_elsewhere_leaves_the_rest_to_the_other);
+    T_RUN(multiplicity_counts_identical_flow_instances);
+    T_RUN(a_bounded_flow_stops_at_its_bound);
+    T_RUN(three_resources_classic_case);
+    T_RUN(ring_matches_its_closed_form);
+    T_RUN(tree_and_halving_doubling_match_their_closed_forms);
+    T_RUN(hierarchical_matches_its_closed_form);
+    T_RUN(dedicated_parameter_servers_see_incast);
+    T_RUN(prefetch_overlaps_loading_with_compute);
+    T_RUN(identical_ranks_cost_the_same_to_simulate);
+    T_RUN(same_seed_same_result_other_seed_other_jitter);
+    T_RUN(bad_configs_are_rejected);
+    return T_DONE();
+}
