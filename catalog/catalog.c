@@ -417,6 +417,7 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
             goto free_lines;
         in->intra_link_text = x_strdup(cell(&t, row, I_LINK)->text);
         in->link = catalog_parse_link(in->intra_link_text);
+        in->cpu_speed = NAN;            /* not a CSV column: set inline or by a profile */
         lines[cat->ninstances] = row->line;
         cat->ninstances++;
     }

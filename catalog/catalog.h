@@ -55,6 +55,9 @@ struct cat_instance {
     char region[32];
     char *source;
     const struct cat_gpu *gpu;  /* resolved gpu_model, NULL if CPU-only or not in gpus.csv */
+    double cpu_speed;           /* speed of one vCPU relative to the reference core of the
+                                   scenario's cpu_s_per_sample; NAN = unknown, taken as 1
+                                   (set inline or by a calibration profile) */
 };
 
 /* One model of the zoo (catalog/models.csv). */

@@ -907,6 +907,7 @@ static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         "reserved_vcpus_per_gpu", "local_with_data_nodes", "dataset_samples", "epochs", NULL
     };
     struct scenario *sc = ld->sc;
+    char fb[FOUND_LEN];
     yaml_node_t *v;
 
     if (m && ld_map(ld, m, "input", keys))
@@ -914,8 +915,8 @@ static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     v = m ? ld_get(ld, m, "cpu_s_per_sample", NULL) : NULL;
     if (v && sc->solve_for == SC_SOLVE_CPU)
         return ld_fail(ld, v->start_mark, "input.cpu_s_per_sample",
-                       "expected no value, workload.measured_step.solve_for is cpu_cost, "
-                       "which determines it");
+                       "expected no value when workload.measured_step.solve_for is cpu_cost "
+                       "(the measurement determines it), found %s", ld_found(v, fb, sizeof fb));
     if (!v && sc->solve_for != SC_SOLVE_CPU)
         return ld_missing(ld, at, "input.cpu_s_per_sample");
     if (v && ld_num(ld, v, "input.cpu_s_per_sample", 0, 0, 3600, "seconds in [0, 3600]",

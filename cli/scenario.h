@@ -47,6 +47,7 @@ struct sc_cluster {
 
 struct scenario {
     char name[96];
+    const struct catalog *catalog;     /* the catalog names were resolved against (not owned) */
 
     /* workload */
     const struct cat_model *model;     /* resolved */
@@ -74,6 +75,8 @@ struct scenario {
     int prefetch;                      /* batches ready ahead; 0 = no overlap */
     int reserved_vcpus_per_gpu;        /* vCPUs the training process itself keeps (default 0) */
     int local_with_data_nodes;         /* 1: train nodes keep preprocessing when data nodes exist */
+    double service_send_cpu_s_per_byte;/* data service: CPU s per byte to serialize/compress (default 0) */
+    double service_recv_cpu_s_per_byte;/* data service: CPU s per byte to receive/decompress on the GPU node (default 0) */
     double dataset_samples;            /* NAN unknown */
     double epochs;                     /* default 1 */
 

@@ -36,7 +36,7 @@ enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_
 enum { FL_STAGE, FL_PHASE };
 enum { W_WAIT_BATCH, W_FWD, W_BWD, W_WAIT_COMM, W_OPT, W_DONE };
 
-#define MAX_STAGES 3
+#define MAX_STAGES 4
 #define MAX_PROD (1 + SIM_MAX_GROUPS)
 
 struct stage {
@@ -169,7 +169,8 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
         return dt_errf(e, "sim: a ps group needs strategy ps_sync or ps_async with dedicated servers");
     }
     if (!(cfg->w.batch > 0) || bad_num(cfg->w.grad_bytes) || bad_num(cfg->w.cpu_s_per_sample) ||
-        bad_num(cfg->w.prep_bytes) || bad_num(cfg->w.ps_reduce_s_per_byte))
+        bad_num(cfg->w.prep_bytes) || bad_num(cfg->w.ps_reduce_s_per_byte) ||
+        bad_num(cfg->w.send_cpu_s_per_byte) || bad_num(cfg->w.recv_cpu_s_per_byte))
         return dt_errf(e, "sim: workload has a non-positive, infinite or unknown number");
     if (cfg->w.loader_workers < 1 || cfg->w.prefetch < 0)
         return dt_errf(e, "sim: loader workers %d (expected >= 1), prefetch %d (expected >= 0)",
@@ -509,6 +510,14 @@ static void build_resources(struct sim *s)
                       ? mm_add_res(&s->mm, fabric / cfg->fabric_oversub) : -1;
 }
 
+/*
+ * Producers of a train group.  Local: CPU on the node (its loader workers),
+ * then host to device.  Remote, one per data group: CPU on the data nodes,
+ * the network (data NIC out, train NIC in: the same NIC the gradients use),
+ * CPU on the train node to receive, then host to device.  When data nodes
+ * exist the input runs as a service, and every element, also those of the
+ * local worker, pays the service's serialization and receive cost.
+ */
 static void build_producers(struct sim *s, struct worker *w)
 {
     const struct sim_config *cfg = s->cfg;
@@ -516,6 +525,7 @@ static void build_producers(struct sim *s, struct worker *w)
     int ndata = 0, gi = w->g;
     double batch = cfg->w.batch, cpu = batch * cfg->w.cpu_s_per_sample;
     double bytes = batch * cfg->w.prep_bytes;
+    double send = bytes * cfg->w.send_cpu_s_per_byte, recv = bytes * cfg->w.recv_cpu_s_per_byte;
 
     for (int i = 0; i < cfg->ngroups; i++)
         ndata += cfg->groups[i].role == SIM_DATA;
@@ -523,7 +533,7 @@ static void build_producers(struct sim *s, struct worker *w)
     if (s->r_cpu[gi] >= 0 && (ndata == 0 || cfg->w.local_with_data_nodes)) {
         struct producer *p = &w->prod[w->nprod++];
         struct stage *st = &p->st[p->nst++];
-        st->amount = cpu;
+        st->amount = cpu + (ndata ? send + recv : 0);
         st->bound = cfg->w.loader_workers * g->core_speed;
         add_use(st, s->r_cpu[gi], wpn(g));
         if (g->gpus > 0 && bytes > 0) {
@@ -542,7 +552,7 @@ static void build_producers(struct sim *s, struct worker *w)
             continue;
         p = &w->prod[w->nprod++];
         st = &p->st[p->nst++];
-        st->amount = cpu;
+        st->amount = cpu + send;
         st->bound = INFINITY;
         add_use(st, s->r_cpu[d], share);
         if (bytes > 0) {
@@ -552,7 +562,13 @@ static void build_producers(struct sim *s, struct worker *w)
             add_use(st, s->r_tx[d], share);
             add_use(st, s->r_rx[gi], wpn(g));
             add_use(st, s->r_fabric, w->ranks);
-            if (g->gpus > 0) {
+            if (recv > 0 && s->r_cpu[gi] >= 0) {
+                st = &p->st[p->nst++];
+                st->amount = recv;
+                st->bound = INFINITY;
+                add_use(st, s->r_cpu[gi], wpn(g));
+            }
+            if (g->gpus > 0 && p->nst < MAX_STAGES) {
                 st = &p->st[p->nst++];
                 st->amount = bytes;
                 st->bound = INFINITY;

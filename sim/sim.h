@@ -59,6 +59,8 @@ struct sim_workload {
     int loader_workers;         /* pipeline threads per worker, >= 1 */
     int prefetch;               /* batches the pipeline may hold ahead; 0 = on demand, no overlap */
     int local_with_data_nodes;  /* train nodes preprocess too when data nodes exist */
+    double send_cpu_s_per_byte; /* data service: reference-core s per byte to serialize a batch */
+    double recv_cpu_s_per_byte; /* data service: reference-core s per byte to receive it on the train node */
     double ps_reduce_s_per_byte;/* PS summation cost, core-seconds per byte received */
 };
 

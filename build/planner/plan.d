@@ -1,0 +1,11 @@
+build/planner/plan.o: planner/plan.c planner/planner.h \
+ planner/../cli/scenario.h planner/../cli/../catalog/catalog.h \
+ planner/../cli/../catalog/../sim/xmem.h planner/../sim/sim.h \
+ planner/../sim/xmem.h planner/resolve.h
+planner/planner.h:
+planner/../cli/scenario.h:
+planner/../cli/../catalog/catalog.h:
+planner/../cli/../catalog/../sim/xmem.h:
+planner/../sim/sim.h:
+planner/../sim/xmem.h:
+planner/resolve.h:

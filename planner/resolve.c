@@ -1,0 +1,236 @@
+/*
+ * resolve.c - from a scenario cluster to plain simulator input.
+ *
+ * This is where nominal catalog numbers become effective ones, each with its
+ * derivation in docs/model.md:
+ *   - NIC: 96% of line rate (NCCL maintainers: ~12 GB/s per 100 Gbit/s NIC,
+ *     nccl-tests#119);
+ *   - NVLink/NVSwitch: 80% of the per-direction line rate (~20% protocol
+ *     overhead, nccl-tests#212: 370 of 450 GB/s on H100; ~230 of 300 on A100,
+ *     nccl-tests#149);
+ *   - PCIe between GPUs and host to device: 75% of nominal (NCCL's PCI_BW is
+ *     12 GB/s for a 16 GB/s Gen3 x16 link, src/graph/topo.h);
+ *   - latencies per hop from NCCL's tuning model (tuning.cc hwLatencies,
+ *     Simple protocol): NVLink 3.4 us, PCIe 5.7 us, network 14 us with
+ *     RDMA; plain TCP is assumed at 50 us;
+ *   - compute: 3 x forward FLOPs x batch / (dense peak x achieved fraction),
+ *     or a measured compute time scaled by batch and by the ratio of peaks;
+ *     backward is two thirds of it;
+ *   - optimizer: bytes touched per parameter / device memory bandwidth.
+ */
+#include "planner.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "resolve.h"
+
+#define NIC_EFF 0.96
+#define NVLINK_EFF 0.80
+#define PCIE_EFF 0.75
+#define ALPHA_NVLINK 3.4e-6
+#define ALPHA_PCIE 5.7e-6
+#define ALPHA_RDMA 14e-6
+#define ALPHA_TCP 50e-6
+#define DEFAULT_MFU 0.35
+#define DEFAULT_OPT_BYTES 16.0
+/* A vCPU without a profile: AVX2, 2 FMA ports x 8 fp32 lanes x 2 FLOP at
+ * 3 GHz, shared by two hyperthreads. */
+#define CPU_VCPU_PEAK_FLOPS 48e9
+/* Parameter-server summation, fp32 adds streaming from memory: 4 GB/s per core. */
+#define PS_REDUCE_S_PER_BYTE 0.25e-9
+
+static int wpn_of(const struct cat_instance *in)
+{
+    return in->gpu_count > 0 ? in->gpu_count : 1;
+}
+
+double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double vcpus)
+{
+    if (in->gpu_count > 0) {
+        double t;
+        if (!in->gpu)
+            return NAN;
+        t = in->gpu->peak_tflops[p];
+        if (isnan(t) && p == CAT_TF32)
+            t = in->gpu->peak_tflops[CAT_FP32]; /* no TF32 units: runs as fp32 */
+        return t * 1e12;
+    }
+    return vcpus * CPU_VCPU_PEAK_FLOPS;
+}
+
+/* fwd+bwd seconds of one worker per step on instance `in`. */
+static int compute_time(const struct scenario *sc, const struct cat_instance *in, double vcpus,
+                        const struct resolve_opts *o, double *out, struct dt_err *e)
+{
+    double batch = (double)sc->batch_per_gpu * sc->grad_accum;
+    double peak = resolve_peak_flops(in, sc->precision, vcpus);
+    double t;
+
+    if (!isnan(sc->measured_compute_s)) {
+        double ref = sc->measured_compute_s * batch / sc->measured_batch;
+        if (in->gpu_count > 0 && in->gpu == sc->measured_gpu) {
+            t = ref;
+        } else {
+            double ref_peak = sc->measured_gpu->peak_tflops[sc->precision] * 1e12;
+            if (isnan(ref_peak) && sc->precision == CAT_TF32)
+                ref_peak = sc->measured_gpu->peak_tflops[CAT_FP32] * 1e12;
+            if (!(peak > 0) || !(ref_peak > 0))
+                return dt_errf(e, "%s: cannot scale the measured compute time from %s: "
+                               "peak %s FLOP/s unknown for one of them",
+                               in->name, sc->measured_gpu->name, catalog_prec_name(sc->precision));
+            t = ref * ref_peak / peak;
+        }
+    } else {
+        double mfu = isnan(sc->mfu) ? DEFAULT_MFU : sc->mfu;
+        if (isnan(sc->model->fwd_gflops))
+            return dt_errf(e, "model %s: forward FLOPs unknown; give workload.measured_compute",
+                           sc->model->name);
+        if (!(peak > 0))
+            return dt_errf(e, "%s: peak %s FLOP/s of %s unknown in the catalog; give "
+                           "workload.measured_compute or define the GPU", in->name,
+                           catalog_prec_name(sc->precision), in->gpu_model);
+        t = 3.0 * sc->model->fwd_gflops * 1e9 * batch / (peak * mfu);
+    }
+    *out = t * o->compute_scale;
+    return 0;
+}
+
+int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
+                    const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e)
+{
+    double opt_bytes = isnan(sc->optimizer_bytes_per_param) ? DEFAULT_OPT_BYTES
+                                                             : sc->optimizer_bytes_per_param;
+    int ndata = 0, nps = 0, auto_workers = -1;
+
+    memset(cfg, 0, sizeof *cfg);
+    cfg->ngroups = cl->ngroups;
+    for (int i = 0; i < cl->ngroups; i++) {
+        ndata += cl->groups[i].role == SC_DATA;
+        nps += cl->groups[i].role == SC_PS;
+    }
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct sc_group *sg = &cl->groups[i];
+        const struct cat_instance *in = sg->inst;
+        struct sim_group *g = &cfg->groups[i];
+        int networked = cl->ngroups > 1 || sg->count > 1;
+
+        g->role = sg->role == SC_TRAIN ? SIM_TRAIN : sg->role == SC_DATA ? SIM_DATA : SIM_PS;
+        g->count = sg->count;
+        if (in->vcpus < 0 || in->gpu_count < 0)
+            return dt_errf(e, "cluster %s: %s: vCPU or GPU count unknown in the catalog", cl->name, in->name);
+        g->gpus = sg->role == SC_TRAIN ? in->gpu_count : 0;
+        g->vcpus = in->vcpus;
+        g->core_speed = isnan(in->cpu_speed) ? 1.0 : in->cpu_speed;
+        g->price_usd_h = sg->spot ? in->spot_usd_h : in->price_usd_h;
+        if (isnan(g->price_usd_h))
+            return dt_errf(e, "cluster %s: %s: %s price unknown in the catalog", cl->name, in->name,
+                           sg->spot ? "spot" : "on-demand");
+        if (isnan(in->net_gbps)) {
+            if (networked)
+                return dt_errf(e, "cluster %s: %s: network bandwidth unknown in the catalog; "
+                               "define network_gbps inline", cl->name, in->name);
+            g->nic_Bps = 0;
+        } else {
+            g->nic_Bps = in->net_gbps * 1e9 / 8 * NIC_EFF;
+        }
+        g->net_alpha_s = in->efa == 1 ? ALPHA_RDMA : ALPHA_TCP;
+        if (g->gpus > 0) {
+            const struct cat_gpu *gpu = in->gpu;
+            if (!gpu)
+                return dt_errf(e, "cluster %s: %s: GPU %s not in the catalog", cl->name, in->name, in->gpu_model);
+            g->pcie_Bps = isnan(gpu->pcie_gbs_dir) ? 0 : gpu->pcie_gbs_dir * 1e9 * PCIE_EFF;
+            if (g->gpus > 1) {
+                int nvl = (in->link == CAT_LINK_NVLINK || in->link == CAT_LINK_NVSWITCH) &&
+                          gpu->nvlink_gbs_dir > 0;
+                g->intra_Bps = nvl ? gpu->nvlink_gbs_dir * 1e9 * NVLINK_EFF : g->pcie_Bps;
+                g->intra_alpha_s = nvl ? ALPHA_NVLINK : ALPHA_PCIE;
+                if (!(g->intra_Bps > 0))
+                    return dt_errf(e, "cluster %s: %s: GPU-to-GPU bandwidth unknown", cl->name, in->name);
+            }
+        }
+        if (sg->role == SC_TRAIN) {
+            double t = 0, reserved = (double)sc->reserved_vcpus_per_gpu * wpn_of(in);
+            double cvcpus = in->vcpus; /* vCPUs a CPU train node computes with */
+            g->loader_vcpus = in->vcpus - reserved;
+            if (g->loader_vcpus < 0)
+                g->loader_vcpus = 0;
+            if (in->gpu_count == 0) {
+                /* CPU training: the loader's workers take their vCPUs from
+                 * the compute (docs/model.md). */
+                int lw = sc->loader_workers > 0 ? sc->loader_workers : (in->vcpus + 3) / 4;
+                if (lw >= in->vcpus)
+                    lw = in->vcpus - 1;
+                g->loader_vcpus = lw;
+                cvcpus = in->vcpus - lw;
+            }
+            if (compute_time(sc, in, cvcpus, o, &t, e))
+                return -1;
+            g->fwd_s = t / 3;
+            g->bwd_s = 2 * t / 3;
+            if (in->gpu_count > 0)
+                g->opt_s = in->gpu && in->gpu->mem_bw_gbs > 0
+                               ? sc->model->params * opt_bytes / (in->gpu->mem_bw_gbs * 1e9) : 0;
+            else
+                g->opt_s = sc->model->params * opt_bytes / 20e9; /* assumed 20 GB/s host memory */
+            if (auto_workers < 0) {
+                auto_workers = (int)floor(g->loader_vcpus / wpn_of(in));
+                if (in->gpu_count == 0)
+                    auto_workers = (int)g->loader_vcpus;
+            }
+        } else {
+            g->loader_vcpus = in->vcpus;
+        }
+    }
+    if (auto_workers < 1)
+        auto_workers = 1;
+
+    cfg->w.batch = (double)sc->batch_per_gpu * sc->grad_accum;
+    cfg->w.grad_bytes = sc->model->params * (sc->grad_precision == CAT_FP32 ? 4.0 : 2.0);
+    cfg->w.cpu_s_per_sample = isnan(o->cpu_s_per_sample) ? sc->cpu_s_per_sample : o->cpu_s_per_sample;
+    cfg->w.prep_bytes = sc->prep_bytes;
+    cfg->w.send_cpu_s_per_byte = sc->service_send_cpu_s_per_byte;
+    cfg->w.recv_cpu_s_per_byte = sc->service_recv_cpu_s_per_byte;
+    if (sc->loader_workers == 0) {
+        cfg->w.loader_workers = 1;
+        cfg->w.prefetch = 0;
+    } else {
+        cfg->w.loader_workers = sc->loader_workers > 0 ? sc->loader_workers : auto_workers;
+        cfg->w.prefetch = sc->prefetch;
+    }
+    cfg->w.local_with_data_nodes = sc->local_with_data_nodes;
+    cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
+
+    switch (sc->strategy) {
+    case SC_RING: cfg->c.strategy = SIM_RING; break;
+    case SC_TREE: cfg->c.strategy = SIM_TREE; break;
+    case SC_HALVING_DOUBLING: cfg->c.strategy = SIM_HALVING_DOUBLING; break;
+    case SC_HIERARCHICAL: cfg->c.strategy = SIM_HIERARCHICAL; break;
+    case SC_PS_SYNC: cfg->c.strategy = SIM_PS_SYNC; break;
+    case SC_PS_ASYNC: cfg->c.strategy = SIM_PS_ASYNC; break;
+    }
+    cfg->c.bucket_bytes = sc->bucket_bytes;
+    cfg->c.overlap = sc->overlap;
+    cfg->c.ps_dedicated = (sc->strategy == SC_PS_SYNC || sc->strategy == SC_PS_ASYNC) &&
+                          sc->ps_place == SC_PS_DEDICATED;
+    cfg->c.ps_servers = sc->ps_count;
+    if (cfg->c.ps_dedicated)
+        for (int i = 0; i < cl->ngroups; i++)
+            if (cl->groups[i].role == SC_PS && cl->groups[i].count > cfg->c.ps_servers)
+                cfg->c.ps_servers = cl->groups[i].count;
+    cfg->fabric_oversub = sc->fabric_oversub;
+    cfg->steps = sc->steps;
+    cfg->warmup = sc->warmup;
+    cfg->jitter_cv = sc->jitter_cv;
+    cfg->seed = sc->seed;
+    (void)ndata;
+    (void)nps;
+    return 0;
+}
+
+int plan_resolve(const struct scenario *sc, const struct sc_cluster *cl,
+                 struct sim_config *cfg, struct dt_err *e)
+{
+    struct resolve_opts o = {NAN, 1.0};
+    return resolve_cluster(sc, cl, &o, cfg, e);
+}

@@ -1,0 +1,155 @@
+#!/bin/sh
+# suite_cli.sh - the dtplan command line: flags, exit statuses, error lines,
+# atomic -o and deterministic output.  Prints "ok - ..." / "FAIL - ..." lines
+# for tests/run.sh.  Run from the repository root; BUILD defaults to build.
+#
+# The scenario is the first that runs of tests/data/cli/tiny.yaml,
+# tests/data/scenario_ok/*.yaml and scenarios/seeds/*.yaml.
+BUILD=${BUILD:-build}
+DT="$BUILD/dtplan"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtplan-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok() { echo "ok - cli: $1"; }
+fail() { echo "FAIL - cli: $1"; }
+check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
+    d=$1
+    shift
+    if "$@"; then ok "$d"; else fail "$d"; fi
+}
+lines() { wc -l < "$1" | tr -d ' '; }
+
+# JSON validity: perl's core JSON::PP (perl comes with build-essential), else
+# python3, else jq, else a rough look at the braces.
+is_json() {
+    if perl -MJSON::PP -e 1 2>/dev/null; then
+        perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or exit 1; decode_json(<$f>)' "$1" 2>/dev/null
+    elif command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null
+    elif command -v jq >/dev/null 2>&1; then
+        jq -e . "$1" >/dev/null 2>&1
+    else
+        head -c 1 "$1" | grep -q '{' && tail -n 1 "$1" | grep -q '^}$'
+    fi
+}
+
+if [ ! -x "$DT" ]; then
+    fail "$DT is not built"
+    exit 0
+fi
+
+# ---- flags ------------------------------------------------------------------
+"$DT" --help > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--help exits 0" [ $rc -eq 0 ]
+check "--help mentions --json on stdout" grep -q -- '--json' "$tmp/out"
+check "--help prints nothing on stderr" [ ! -s "$tmp/err" ]
+
+"$DT" --version > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--version exits 0 and prints \"dtplan 0.1.0\"" \
+    [ $rc -eq 0 -a "$(cat "$tmp/out")" = "dtplan 0.1.0" ]
+
+"$DT" --no-such-flag x.yaml > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "an unknown flag exits 2" [ $rc -eq 2 ]
+check "an unknown flag gives one line on stderr naming it" \
+    [ "$(lines "$tmp/err")" = 1 -a ! -s "$tmp/out" ]
+check "the unknown-flag line names the flag" grep -q -- '--no-such-flag' "$tmp/err"
+
+"$DT" --seed x x.yaml > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "a bad --seed exits 2 with the exact error line" \
+    [ $rc -eq 2 -a "$(cat "$tmp/err")" = 'dtplan: --seed: expected a non-negative integer, found "x"' ]
+
+"$DT" --steps=0 x.yaml > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--steps=0 exits 2 with one line" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 ]
+
+"$DT" --seed > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--seed without a value exits 2 with one line" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 ]
+
+"$DT" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "no scenario exits 2" [ $rc -eq 2 -a ! -s "$tmp/out" ]
+check "no scenario prints one usage line on stderr" \
+    [ "$(lines "$tmp/err")" = 1 -a "$(cut -c1-13 "$tmp/err")" = "usage: dtplan" ]
+
+"$DT" a.yaml b.yaml > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "two scenarios exit 2 with one line" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 ]
+
+missing="$tmp/no-such-scenario.yaml"
+"$DT" "$missing" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "a missing scenario file exits 2" [ $rc -eq 2 ]
+check "a missing scenario file gives one line on stderr" [ "$(lines "$tmp/err")" = 1 -a ! -s "$tmp/out" ]
+check "the error line names the file" grep -qF "$missing" "$tmp/err"
+
+# ---- a scenario that runs ----------------------------------------------------
+sc=""
+for f in tests/data/cli/tiny.yaml tests/data/scenario_ok/*.yaml scenarios/seeds/*.yaml; do
+    [ -f "$f" ] || continue
+    if "$DT" -q --json "$f" > /dev/null 2> "$tmp/err"; then
+        sc=$f
+        break
+    fi
+    echo "# note: $f does not run: $(head -n 1 "$tmp/err")"
+done
+if [ -z "$sc" ]; then
+    fail "no scenario runs (tests/data/cli/tiny.yaml, tests/data/scenario_ok, scenarios/seeds)"
+    exit 0
+fi
+echo "# scenario: $sc"
+
+"$DT" --seed 42 "$sc" > "$tmp/table" 2> "$tmp/err"
+rc=$?
+check "a good scenario exits 0" [ $rc -eq 0 ]
+check "the seed note is the only stderr line" [ "$(cat "$tmp/err")" = "dtplan: seed 42" ]
+check "the table has a Recommendation line" grep -q '^Recommendation: ' "$tmp/table"
+
+"$DT" -q --seed 42 "$sc" > /dev/null 2> "$tmp/err"
+check "-q silences the seed note" [ ! -s "$tmp/err" ]
+
+"$DT" -q run "$sc" > "$tmp/run" 2>&1
+check "\"dtplan run SCENARIO\" is \"dtplan SCENARIO\"" \
+    sh -c '"$1" -q "$2" | cmp -s - "$3"' sh "$DT" "$sc" "$tmp/run"
+
+# ---- -o ----------------------------------------------------------------------
+mkdir "$tmp/o"
+"$DT" -q --json --seed 42 -o "$tmp/o/r.json" "$sc" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--json -o exits 0 and prints nothing" [ $rc -eq 0 -a ! -s "$tmp/out" -a ! -s "$tmp/err" ]
+check "--json -o writes a file that parses as JSON" is_json "$tmp/o/r.json"
+check "the JSON has the seed used" grep -q '"seed":[[:space:]]*42,' "$tmp/o/r.json"
+check "-o leaves no temporary file" [ "$(ls "$tmp/o")" = "r.json" ]
+"$DT" -q --json --seed 42 "$sc" > "$tmp/stdout.json"
+check "-o writes what stdout would show" cmp -s "$tmp/stdout.json" "$tmp/o/r.json"
+
+printf 'clusters: [\n' > "$tmp/bad.yaml"
+"$DT" -q -o "$tmp/o/new.json" "$tmp/bad.yaml" > /dev/null 2> "$tmp/err"
+rc=$?
+check "a bad scenario with -o exits 2" [ $rc -eq 2 ]
+check "a failing run does not create the -o file" [ ! -e "$tmp/o/new.json" ]
+echo "previous contents" > "$tmp/o/keep.json"
+"$DT" -q -o "$tmp/o/keep.json" "$tmp/bad.yaml" > /dev/null 2>&1
+check "a failing run does not truncate an existing -o file" \
+    [ "$(cat "$tmp/o/keep.json")" = "previous contents" ]
+check "a failing run leaves no temporary file" \
+    [ "$(ls "$tmp/o" | tr '\n' ' ')" = "keep.json r.json " ]
+"$DT" -q --json -o "$tmp/o/keep.json" "$sc" > /dev/null 2>&1
+check "a good run replaces an existing -o file" is_json "$tmp/o/keep.json"
+
+"$DT" -q -o "$tmp/no-such-dir/r.json" "$sc" > /dev/null 2> "$tmp/err"
+rc=$?
+check "-o into a missing directory exits 2 with one line" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 ]
+
+# ---- determinism ---------------------------------------------------------------
+"$DT" -q --seed 5 "$sc" > "$tmp/a.txt"
+"$DT" -q --seed 5 "$sc" > "$tmp/b.txt"
+check "the same scenario and seed give a byte-identical table" cmp -s "$tmp/a.txt" "$tmp/b.txt"
+"$DT" -q --json --seed 5 "$sc" > "$tmp/a.json"
+"$DT" -q --json --seed 5 "$sc" > "$tmp/b.json"
+check "the same scenario and seed give byte-identical JSON" cmp -s "$tmp/a.json" "$tmp/b.json"
+exit 0

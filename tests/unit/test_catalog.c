@@ -1,0 +1,500 @@
+/*
+ * test_catalog.c - unit tests of the catalog loader (catalog/catalog.c), its
+ * CSV reader (catalog/csv.c) and the shipped data (catalog/gpus.csv, instances.csv, models.csv).
+ *
+ * Run from the repository root: the shipped catalog is read from "catalog"
+ * and the malformed fixtures from tests/data/catalog_bad/NAME/.  Each fixture
+ * must fail with exactly the error line given here.
+ */
+#include "t.h"
+
+#include <stdlib.h>
+
+#include "../../catalog/catalog.h"
+#include "../../catalog/csv.h"
+
+#define CATALOG_DIR "catalog"
+#define BAD_DIR "tests/data/catalog_bad/"
+
+static struct catalog cat;
+static int cat_loaded;
+
+static void the_shipped_catalog_loads(void)
+{
+    struct dt_err e = {""};
+    int rc = catalog_load(&cat, CATALOG_DIR, &e);
+
+    cat_loaded = rc == 0;
+    T_CHECK(rc == 0, "catalog_load(\"%s\") returns 0 (error: %s)", CATALOG_DIR, e.msg);
+    T_CHECK(cat.ngpus == 10, "gpus.csv has 10 GPU rows (got %d)", cat.ngpus);
+    T_CHECK(cat.ninstances == 32, "instances.csv has the 32 shared rows (got %d)",
+            cat.ninstances);
+    T_CHECK(cat.nmodels >= 10, "models.csv has at least 10 models (got %d)", cat.nmodels);
+}
+
+/* The instance_type column of /work/shared/data/instances.csv, in order. */
+static const char *const shared_types[32] = {
+    "p3.2xlarge", "p3.8xlarge", "p3.16xlarge", "p3dn.24xlarge", "p4d.24xlarge",
+    "p4de.24xlarge", "p5.48xlarge", "p5en.48xlarge", "g4dn.xlarge", "g4dn.12xlarge",
+    "g5.xlarge", "g5.4xlarge", "g5.8xlarge", "g5.12xlarge", "g5.16xlarge", "g5.24xlarge",
+    "g5.48xlarge", "g6.xlarge", "g6e.12xlarge", "g6e.48xlarge", "c5.9xlarge", "c5.18xlarge",
+    "c5n.18xlarge", "m5.24xlarge", "n1-standard-8+1xT4", "a2-highgpu-1g", "a2-highgpu-8g",
+    "Standard_ND96asr_v4", "ml.p4d.24xlarge", "ml.c5.18xlarge", "ml.p3.2xlarge",
+    "ml.c5.9xlarge"};
+
+static void every_shared_instance_type_is_found(void)
+{
+    int k, found = 0;
+
+    for (k = 0; k < 32; k++) {
+        const struct cat_instance *in = catalog_find_instance(&cat, shared_types[k]);
+        if (in)
+            found++;
+        else
+            T_CHECK(0, "instance type %s is in the catalog", shared_types[k]);
+    }
+    T_CHECK(found == 32, "all 32 shared instance types are found (got %d)", found);
+    T_CHECK(catalog_find_instance(&cat, "P4D.24XLARGE") == NULL,
+            "find_instance is case-sensitive");
+    T_CHECK(catalog_find_instance(&cat, "p4d.24xlarg") == NULL,
+            "find_instance does not match a prefix");
+}
+
+static void instance_rows_carry_the_shared_values(void)
+{
+    const struct cat_instance *in;
+
+    in = catalog_find_instance(&cat, "p3.2xlarge");
+    if (in) {
+        T_CHECK(in->vcpus == 8, "p3.2xlarge has 8 vCPUs (got %d)", in->vcpus);
+        T_CHECK(in->gpu_count == 1, "p3.2xlarge has 1 GPU (got %d)", in->gpu_count);
+        T_NEAR(in->price_usd_h, 3.06, 1e-12, "p3.2xlarge on-demand $/h");
+        T_NEAR(in->spot_usd_h, 0.5197, 1e-12, "p3.2xlarge spot $/h");
+        T_NEAR(in->mem_gib, 61, 1e-12, "p3.2xlarge memory GiB");
+        T_CHECK(in->efa == 0, "p3.2xlarge has no EFA (efa %d)", in->efa);
+        T_CHECK(strcmp(in->cloud, "aws") == 0 && strcmp(in->region, "us-east-1") == 0,
+                "p3.2xlarge is aws in us-east-1 (got %s, %s)", in->cloud, in->region);
+    } else {
+        T_CHECK(0, "p3.2xlarge present");
+    }
+
+    in = catalog_find_instance(&cat, "p4d.24xlarge");
+    if (in) {
+        T_CHECK(in->vcpus == 96 && in->gpu_count == 8, "p4d.24xlarge has 96 vCPUs and 8 GPUs");
+        T_NEAR(in->price_usd_h, 32.7726, 1e-12, "p4d.24xlarge on-demand $/h");
+        T_NEAR(in->net_gbps, 400, 1e-12, "p4d.24xlarge NIC Gbit/s");
+        T_CHECK(in->efa == 1, "p4d.24xlarge has EFA");
+        T_CHECK(in->gpu && strcmp(in->gpu->name, "A100") == 0,
+                "p4d.24xlarge resolves its GPU to the A100 row");
+        T_CHECK(strcmp(in->intra_link_text, "NVSwitch, NVLink 3.0 (600 GB/s)") == 0,
+                "p4d.24xlarge keeps the raw quoted link text (got \"%s\")",
+                in->intra_link_text);
+    } else {
+        T_CHECK(0, "p4d.24xlarge present");
+    }
+
+    in = catalog_find_instance(&cat, "g5.12xlarge");
+    if (in) {
+        T_NEAR(in->gpu_mem_gib, 22.35, 1e-12, "g5.12xlarge GPU memory GiB");
+        T_CHECK(in->gpu_count == 4, "g5.12xlarge has 4 GPUs");
+        T_NEAR(in->spot_usd_h, 1.9937, 1e-12, "g5.12xlarge spot $/h");
+    } else {
+        T_CHECK(0, "g5.12xlarge present");
+    }
+
+    in = catalog_find_instance(&cat, "c5.18xlarge");
+    if (in) {
+        T_CHECK(in->gpu_count == 0 && in->gpu == NULL && in->gpu_model[0] == '\0',
+                "c5.18xlarge is CPU-only: gpu_count 0, no GPU pointer");
+        T_CHECK(in->vcpus == 72, "c5.18xlarge has 72 vCPUs");
+        T_CHECK(isnan(in->gpu_mem_gib), "c5.18xlarge GPU memory is unknown, not 0");
+    } else {
+        T_CHECK(0, "c5.18xlarge present");
+    }
+
+    in = catalog_find_instance(&cat, "Standard_ND96asr_v4");
+    T_CHECK(in && in->efa == 1, "Standard_ND96asr_v4 InfiniBand counts as RDMA (efa 1)");
+    in = catalog_find_instance(&cat, "ml.p4d.24xlarge");
+    T_CHECK(in && isnan(in->spot_usd_h), "ml.p4d.24xlarge has no spot price (NAN)");
+    T_CHECK(in && in->price_usd_h == 37.688, "ml.p4d.24xlarge costs 37.688 $/h");
+    in = catalog_find_instance(&cat, "a2-highgpu-8g");
+    T_CHECK(in && isnan(in->net_gbps) && in->efa == -1,
+            "a2-highgpu-8g has unknown network and EFA");
+}
+
+static void an_empty_field_reads_as_nan_not_zero(void)
+{
+    const struct cat_instance *in = catalog_find_instance(&cat, "p5en.48xlarge");
+
+    if (!in) {
+        T_CHECK(0, "p5en.48xlarge present");
+        return;
+    }
+    T_CHECK(isnan(in->net_gbps), "p5en.48xlarge network_gbps is NAN (got %g)", in->net_gbps);
+    T_CHECK(in->efa == -1, "p5en.48xlarge efa is -1 (got %d)", in->efa);
+    T_CHECK(in->link == CAT_LINK_UNKNOWN, "p5en.48xlarge link is unknown (got %s)",
+            catalog_link_name(in->link));
+    T_CHECK(in->intra_link_text && in->intra_link_text[0] == '\0',
+            "p5en.48xlarge raw link text is \"\", not NULL");
+    T_NEAR(in->price_usd_h, 84.8, 1e-12, "p5en.48xlarge on-demand $/h is still read");
+    T_CHECK(in->gpu && strcmp(in->gpu->name, "H200") == 0, "p5en.48xlarge resolves to H200");
+}
+
+static void links_parse_from_the_free_text_column(void)
+{
+    static const struct { const char *inst; enum cat_link want; } cases[] = {
+        {"p4d.24xlarge", CAT_LINK_NVSWITCH},  /* "NVSwitch, NVLink 3.0 (600 GB/s)" */
+        {"p5.48xlarge", CAT_LINK_NVSWITCH},
+        {"p3.8xlarge", CAT_LINK_NVLINK},      /* "NVLink 2.0 (200 GB/s aggregate)" */
+        {"a2-highgpu-8g", CAT_LINK_NVLINK},
+        {"g5.12xlarge", CAT_LINK_PCIE},       /* "PCIe only" */
+        {"g4dn.12xlarge", CAT_LINK_PCIE},     /* "PCIe only (T4 has no NVLink)" */
+        {"g5.48xlarge", CAT_LINK_PCIE},
+        {"p3.2xlarge", CAT_LINK_NONE},        /* "none (1 GPU)" */
+        {"c5.18xlarge", CAT_LINK_UNKNOWN},    /* empty */
+    };
+    size_t k;
+
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const struct cat_instance *in = catalog_find_instance(&cat, cases[k].inst);
+        T_CHECK(in && in->link == cases[k].want, "%s link is %s (got %s)", cases[k].inst,
+                catalog_link_name(cases[k].want), in ? catalog_link_name(in->link) : "-");
+    }
+    T_CHECK(catalog_parse_link(NULL) == CAT_LINK_UNKNOWN, "NULL link text is unknown");
+    T_CHECK(catalog_parse_link("") == CAT_LINK_UNKNOWN, "empty link text is unknown");
+    T_CHECK(catalog_parse_link("nvswitch") == CAT_LINK_NVSWITCH, "link match ignores case");
+    T_CHECK(catalog_parse_link("NONE") == CAT_LINK_NONE, "\"NONE\" is none");
+    T_CHECK(catalog_parse_link("InfiniBand") == CAT_LINK_UNKNOWN,
+            "unrecognised link text is unknown");
+    T_CHECK(catalog_parse_link("(NVLink)") == CAT_LINK_UNKNOWN,
+            "text in parentheses is commentary, not matched");
+}
+
+static void link_and_precision_names_are_stable(void)
+{
+    T_CHECK(strcmp(catalog_link_name(CAT_LINK_UNKNOWN), "unknown") == 0, "link name unknown");
+    T_CHECK(strcmp(catalog_link_name(CAT_LINK_NONE), "none") == 0, "link name none");
+    T_CHECK(strcmp(catalog_link_name(CAT_LINK_PCIE), "pcie") == 0, "link name pcie");
+    T_CHECK(strcmp(catalog_link_name(CAT_LINK_NVLINK), "nvlink") == 0, "link name nvlink");
+    T_CHECK(strcmp(catalog_link_name(CAT_LINK_NVSWITCH), "nvswitch") == 0,
+            "link name nvswitch");
+    T_CHECK(strcmp(catalog_prec_name(CAT_FP32), "fp32") == 0 &&
+            strcmp(catalog_prec_name(CAT_TF32), "tf32") == 0 &&
+            strcmp(catalog_prec_name(CAT_FP16), "fp16") == 0 &&
+            strcmp(catalog_prec_name(CAT_BF16), "bf16") == 0,
+            "precision names fp32, tf32, fp16, bf16");
+}
+
+static void every_gpu_instance_resolves_to_a_gpu_row(void)
+{
+    int k, bad = 0;
+
+    for (k = 0; k < cat.ninstances; k++) {
+        const struct cat_instance *in = &cat.instances[k];
+        int has_gpu = in->gpu_model[0] != '\0' && in->gpu_count != 0;
+        if (has_gpu != (in->gpu != NULL) ||
+            (in->gpu && strcmp(in->gpu->name, in->gpu_model) != 0)) {
+            bad++;
+            T_CHECK(0, "%s gpu pointer matches gpu_model \"%s\"", in->name, in->gpu_model);
+        }
+        if (!in->source || !in->source[0]) {
+            bad++;
+            T_CHECK(0, "%s has a source", in->name);
+        }
+    }
+    T_CHECK(bad == 0, "every instance has a source and its GPU resolved (%d bad)", bad);
+}
+
+static void gpu_rows_hold_dense_peaks_and_unknowns(void)
+{
+    const struct cat_gpu *g;
+    int k, bad = 0;
+
+    g = catalog_find_gpu(&cat, "A100");
+    T_CHECK(g != NULL, "A100 present");
+    if (g) {
+        T_NEAR(g->peak_tflops[CAT_TF32], 156, 1e-12, "A100 dense TF32 (312 sparse / 2)");
+        T_NEAR(g->peak_tflops[CAT_BF16], 312, 1e-12, "A100 dense BF16");
+        T_NEAR(g->nvlink_gbs_dir, 300, 1e-12, "A100 NVLink per direction (600 / 2)");
+        T_NEAR(g->mem_bw_gbs, 1555, 1e-12, "A100 40 GB memory bandwidth");
+    }
+    g = catalog_find_gpu(&cat, "A100-80GB");
+    T_CHECK(g && g->mem_bw_gbs == 2039 && g->mem_gib == 80, "A100-80GB: 80 GiB at 2039 GB/s");
+    g = catalog_find_gpu(&cat, "V100");
+    T_CHECK(g && isnan(g->peak_tflops[CAT_TF32]) && isnan(g->peak_tflops[CAT_BF16]),
+            "V100 has no TF32 and no BF16 (NAN)");
+    T_CHECK(g && g->peak_tflops[CAT_FP16] == 125 && g->nvlink_gbs_dir == 150,
+            "V100 FP16 125, NVLink 150 per direction");
+    g = catalog_find_gpu(&cat, "T4");
+    T_CHECK(g && g->nvlink_gbs_dir == 0 && g->pcie_gbs_dir == 16,
+            "T4: no NVLink (0), PCIe Gen3 x16 16 GB/s per direction");
+    g = catalog_find_gpu(&cat, "A10G");
+    T_CHECK(g && isnan(g->peak_tflops[CAT_FP32]) && isnan(g->peak_tflops[CAT_FP16]),
+            "A10G peaks are unpublished (NAN)");
+    g = catalog_find_gpu(&cat, "H100");
+    T_CHECK(g && g->nvlink_gbs_dir == 450 && g->peak_tflops[CAT_BF16] == 989.4,
+            "H100: NVLink 450 per direction, dense BF16 989.4");
+    T_CHECK(catalog_find_gpu(&cat, "a100") == NULL, "find_gpu is case-sensitive");
+    for (k = 0; k < cat.ngpus; k++)
+        if (!cat.gpus[k].source || !cat.gpus[k].source[0])
+            bad++;
+    T_CHECK(bad == 0, "every GPU row has a source");
+}
+
+static void models_have_flops_with_multiply_add_counted_twice(void)
+{
+    const struct cat_model *m;
+    int k, bad = 0;
+    /* mnist-cnn from pytorch/examples mnist/main.py: multiply-adds
+     * 26*26*32*9 + 24*24*64*32*9 + 9216*128 + 128*10 = 11,992,448; FLOPs = 2x. */
+    double mnist_gflop = 2.0 * (26 * 26 * 32 * 9 + 24 * 24 * 64 * 32 * 9 + 9216 * 128 + 128 * 10) / 1e9;
+    double mnist_params = (32 * 9 + 32) + (64 * 32 * 9 + 64) + (9216 * 128 + 128) + (128 * 10 + 10);
+
+    m = catalog_find_model(&cat, "resnet50");
+    T_CHECK(m && strcmp(m->family, "cnn") == 0, "resnet50 is a cnn");
+    if (m) {
+        T_NEAR(m->fwd_gflops, 2 * 4.089, 1e-9, "resnet50 forward GFLOP = 2 x torchvision 4.089");
+        T_NEAR(m->params, 25557032, 0, "resnet50 parameters");
+        T_CHECK(strcmp(m->input, "224x224x3") == 0, "resnet50 reference input 224x224x3");
+    }
+    m = catalog_find_model(&cat, "mnist-cnn");
+    if (m) {
+        T_NEAR(m->params, mnist_params, 0, "mnist-cnn parameters from layer shapes");
+        T_NEAR(m->fwd_gflops, mnist_gflop, 1e-4, "mnist-cnn forward GFLOP from layer shapes");
+    } else {
+        T_CHECK(0, "mnist-cnn present");
+    }
+    m = catalog_find_model(&cat, "gpt2-1.5b");
+    /* 2 x params x tokens = 2 x 1,557,611,200 x 1024 */
+    T_CHECK(m && strcmp(m->family, "transformer") == 0, "gpt2-1.5b is a transformer");
+    if (m)
+        T_NEAR(m->fwd_gflops, 2.0 * 1557611200.0 * 1024 / 1e9, 1e-5,
+               "gpt2-1.5b forward GFLOP = 2 x params x 1024 tokens");
+    m = catalog_find_model(&cat, "bert-large");
+    if (m)
+        T_NEAR(m->fwd_gflops, 2.0 * 340e6 * 128 / 1e9, 1e-9,
+               "bert-large forward GFLOP = 2 x 340M x 128 tokens");
+    else
+        T_CHECK(0, "bert-large present");
+    T_CHECK(catalog_find_model(&cat, "deepfm") && catalog_find_model(&cat, "vgg16") &&
+            catalog_find_model(&cat, "resnet18") && catalog_find_model(&cat, "resnet101") &&
+            catalog_find_model(&cat, "inception_v3") && catalog_find_model(&cat, "mobilenet_v2"),
+            "the rest of the required zoo is present");
+    for (k = 0; k < cat.nmodels; k++)
+        if (!cat.models[k].source || !cat.models[k].source[0] || !(cat.models[k].params > 0))
+            bad++;
+    T_CHECK(bad == 0, "every model has a source and a positive parameter count");
+}
+
+static void suggestions_list_near_names_best_first(void)
+{
+    char buf[256];
+
+    /* Limit max(2, 11/3) = 3.  p4d.24xlarge at distance 1, p4de.24xlarge at 2,
+     * p3dn.24xlarge at 3 (4 for 3, drop n, drop e); ml.p4d.24xlarge at 4 only
+     * qualifies as a substring match and ranks after them. */
+    catalog_suggest_instance(&cat, "p4d.24xlarg", buf, sizeof buf);
+    T_CHECK(strcmp(buf, "p4d.24xlarge, p4de.24xlarge, p3dn.24xlarge") == 0,
+            "\"p4d.24xlarg\" suggests p4d.24xlarge first (got \"%s\")", buf);
+    catalog_suggest_instance(&cat, "P3.2XLARGE", buf, sizeof buf);
+    T_CHECK(strncmp(buf, "p3.2xlarge", 10) == 0, "suggestions ignore case (got \"%s\")", buf);
+    /* "4d.24x" is within distance 2 of no name but inside two: p4d.24xlarge
+     * (distance 6) and ml.p4d.24xlarge (9); p4de.24xlarge does not contain it. */
+    catalog_suggest_instance(&cat, "4d.24x", buf, sizeof buf);
+    T_CHECK(strcmp(buf, "p4d.24xlarge, ml.p4d.24xlarge") == 0,
+            "a query inside longer names suggests them (got \"%s\")", buf);
+    catalog_suggest_instance(&cat, "zzzzzzzz", buf, sizeof buf);
+    T_CHECK(buf[0] == '\0', "nothing close gives \"\" (got \"%s\")", buf);
+    catalog_suggest_instance(&cat, "", buf, sizeof buf);
+    T_CHECK(buf[0] == '\0', "an empty query gives \"\" (got \"%s\")", buf);
+    /* resnet50 at 1, resnet18 at 2, resnet101 at 3 > max(2, 7/3) */
+    catalog_suggest_model(&cat, "resnet5", buf, sizeof buf);
+    T_CHECK(strcmp(buf, "resnet50, resnet18") == 0,
+            "\"resnet5\" suggests resnet50, resnet18 (got \"%s\")", buf);
+    catalog_suggest_model(&cat, "resnet5", buf, 6);
+    T_CHECK(strcmp(buf, "resne") == 0, "a short buffer is truncated, not overrun (got \"%s\")",
+            buf);
+}
+
+static void put_adds_or_replaces_and_resolves_the_gpu(void)
+{
+    struct cat_instance in;
+    struct cat_model m;
+    const struct cat_instance *got;
+    int n = cat.ninstances, nm = cat.nmodels;
+
+    memset(&in, 0, sizeof in);
+    snprintf(in.name, sizeof in.name, "my.h100x4");
+    snprintf(in.gpu_model, sizeof in.gpu_model, "H100");
+    in.gpu_count = 4;
+    in.vcpus = 64;
+    in.price_usd_h = 40;
+    in.spot_usd_h = NAN;
+    in.intra_link_text = x_strdup("NVLink 4.0 bridge");
+    in.source = x_strdup("scenario inline");
+    catalog_put_instance(&cat, &in);
+    got = catalog_find_instance(&cat, "my.h100x4");
+    T_CHECK(cat.ninstances == n + 1, "put of a new name adds a row");
+    T_CHECK(got && got->gpu && strcmp(got->gpu->name, "H100") == 0,
+            "put resolves the gpu pointer to H100");
+    T_CHECK(got && got->link == CAT_LINK_NVLINK, "put parses the link text when link is unset");
+    T_CHECK(in.intra_link_text == NULL && in.source == NULL,
+            "put takes ownership of the strings (caller's pointers cleared)");
+
+    memset(&in, 0, sizeof in);
+    snprintf(in.name, sizeof in.name, "p3.2xlarge");
+    snprintf(in.gpu_model, sizeof in.gpu_model, "V100");
+    in.gpu_count = 1;
+    in.vcpus = 8;
+    in.price_usd_h = 2.5;
+    in.source = x_strdup("negotiated price");
+    catalog_put_instance(&cat, &in);
+    got = catalog_find_instance(&cat, "p3.2xlarge");
+    T_CHECK(cat.ninstances == n + 1, "put of a known name replaces, not adds");
+    T_CHECK(got && got->price_usd_h == 2.5 && strcmp(got->source, "negotiated price") == 0,
+            "the replaced row carries the new values");
+    T_CHECK(got && got->gpu && strcmp(got->gpu->name, "V100") == 0 && got->link == CAT_LINK_UNKNOWN,
+            "replacement re-resolves the GPU; no link text leaves the link unknown");
+
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "tiny-mlp");
+    snprintf(m.family, sizeof m.family, "mlp");
+    m.params = 1000;
+    m.fwd_gflops = 2e-6;
+    m.source = x_strdup("scenario inline");
+    catalog_put_model(&cat, &m);
+    T_CHECK(cat.nmodels == nm + 1 && catalog_find_model(&cat, "tiny-mlp") && m.source == NULL,
+            "put_model adds a new model and takes its source");
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "tiny-mlp");
+    snprintf(m.family, sizeof m.family, "mlp");
+    m.params = 2000;
+    m.source = x_strdup("second definition");
+    catalog_put_model(&cat, &m);
+    T_CHECK(cat.nmodels == nm + 1 && catalog_find_model(&cat, "tiny-mlp")->params == 2000,
+            "put_model with a known name replaces it");
+}
+
+static void csv_reads_quotes_crlf_and_positions(void)
+{
+    static const char text[] =
+        "a,b,c\r\n"
+        "\r\n"
+        "1,\"x, \"\"y\"\"\",\r\n"
+        "2,\"two\nlines\",z";
+    struct csv_file f;
+    struct dt_err e = {""};
+    int rc = csv_parse(&f, "mem.csv", text, sizeof text - 1, &e);
+
+    T_CHECK(rc == 0, "csv_parse accepts valid text (error: %s)", e.msg);
+    if (rc != 0)
+        return;
+    T_CHECK(f.nrows == 3, "a blank line is skipped: 3 rows (got %d)", f.nrows);
+    T_CHECK(f.rows[1].nfields == 3 && strcmp(f.rows[1].fields[1].text, "x, \"y\"") == 0,
+            "a quoted field keeps commas and un-doubles quotes (got \"%s\")",
+            f.rows[1].fields[1].text);
+    T_CHECK(f.rows[1].fields[2].text[0] == '\0', "a trailing comma gives an empty last field");
+    T_CHECK(f.rows[1].line == 3 && f.rows[1].fields[1].col == 3,
+            "field positions are 1-based line 3, column 3 (got %d:%d)", f.rows[1].line,
+            f.rows[1].fields[1].col);
+    T_CHECK(strcmp(f.rows[2].fields[1].text, "two\nlines") == 0,
+            "a quoted field may span lines");
+    T_CHECK(f.rows[2].fields[2].line == 5 && f.rows[2].fields[2].col == 8,
+            "positions continue after a multi-line field (got %d:%d)", f.rows[2].fields[2].line,
+            f.rows[2].fields[2].col);
+    T_CHECK(csv_column(&f.rows[0], "c") == 2 && csv_column(&f.rows[0], "d") == -1,
+            "csv_column finds header names");
+    csv_free(&f);
+
+    rc = csv_parse(&f, "mem.csv", "a,b\"c\n", 6, &e);
+    T_CHECK(rc == -1 && strcmp(e.msg, "mem.csv:1:4: expected no '\"' inside an unquoted field "
+                               "(quote the whole field and double the '\"'), found '\"'") == 0,
+            "a stray quote is an error (got %s)", e.msg);
+    rc = csv_parse(&f, "mem.csv", "a\n\"b\"c\n", 7, &e);
+    T_CHECK(rc == -1 && strcmp(e.msg, "mem.csv:2:4: expected ',' or end of line after a "
+                               "closing '\"', found \"c\"") == 0,
+            "text after a closing quote is an error (got %s)", e.msg);
+    T_CHECK(f.nrows == 0 && f.rows == NULL, "a failed parse leaves the file empty");
+}
+
+static void expect_load_error(const char *name, const char *want)
+{
+    struct catalog c;
+    struct dt_err e = {""};
+    char dir[256];
+    int rc;
+
+    snprintf(dir, sizeof dir, BAD_DIR "%s", name);
+    rc = catalog_load(&c, dir, &e);
+    T_CHECK(rc == -1 && strcmp(e.msg, want) == 0, "%s fails with\n#   want: %s\n#   got:  %s",
+            name, want, e.msg);
+    T_CHECK(c.ngpus == 0 && c.gpus == NULL && c.instances == NULL && c.models == NULL,
+            "%s: a failed load leaves the catalog empty", name);
+}
+
+static void each_bad_fixture_gives_its_exact_error(void)
+{
+    expect_load_error("non_number",
+        BAD_DIR "non_number/instances.csv:3:18: vcpus: expected a non-negative integer, "
+        "found \"abc\"");
+    expect_load_error("negative_count",
+        BAD_DIR "negative_count/instances.csv:2:31: gpu_count: expected a non-negative "
+        "integer, found \"-8\"");
+    expect_load_error("missing_column",
+        BAD_DIR "missing_column/gpus.csv:1:1: header: expected a column named \"mem_bw_gbs\", "
+        "found none");
+    expect_load_error("unknown_gpu",
+        BAD_DIR "unknown_gpu/instances.csv:3:26: gpu_model: expected a GPU named in "
+        BAD_DIR "unknown_gpu/gpus.csv (A100), found \"X100\"");
+    expect_load_error("unterminated_quote",
+        BAD_DIR "unterminated_quote/instances.csv:2:92: expected a closing '\"' for the "
+        "quoted field opened here, found end of file");
+    expect_load_error("duplicate_name",
+        BAD_DIR "duplicate_name/models.csv:4:1: name: expected a unique name (this one is "
+        "already on line 2), found \"resnet50\"");
+    expect_load_error("nan_price",
+        BAD_DIR "nan_price/instances.csv:2:67: price_ondemand_usd_h: expected a non-negative "
+        "number, found \"nan\"");
+    expect_load_error("trailing_junk",
+        BAD_DIR "trailing_junk/instances.csv:2:21: memory_gib: expected a non-negative number, "
+        "found \"1152GiB\"");
+    expect_load_error("bad_efa",
+        BAD_DIR "bad_efa/instances.csv:2:63: efa: expected one of yes, no, IB or empty, "
+        "found \"maybe\"");
+    expect_load_error("bad_family",
+        BAD_DIR "bad_family/models.csv:2:10: family: expected one of cnn, transformer, ctr, "
+        "mlp, found \"rnn\"");
+    expect_load_error("no_such_dir",
+        BAD_DIR "no_such_dir/gpus.csv: cannot open: No such file or directory");
+}
+
+static void free_releases_everything_and_zeroes(void)
+{
+    catalog_free(&cat);
+    T_CHECK(cat.gpus == NULL && cat.instances == NULL && cat.models == NULL &&
+            cat.ngpus == 0 && cat.ninstances == 0 && cat.nmodels == 0,
+            "catalog_free zeroes the struct");
+    catalog_free(&cat);
+    T_CHECK(1, "catalog_free twice is harmless");
+}
+
+int main(void)
+{
+    T_RUN(the_shipped_catalog_loads);
+    if (cat_loaded) {
+        T_RUN(every_shared_instance_type_is_found);
+        T_RUN(instance_rows_carry_the_shared_values);
+        T_RUN(an_empty_field_reads_as_nan_not_zero);
+        T_RUN(links_parse_from_the_free_text_column);
+        T_RUN(every_gpu_instance_resolves_to_a_gpu_row);
+        T_RUN(gpu_rows_hold_dense_peaks_and_unknowns);
+        T_RUN(models_have_flops_with_multiply_add_counted_twice);
+        T_RUN(suggestions_list_near_names_best_first);
+        T_RUN(put_adds_or_replaces_and_resolves_the_gpu);
+    }
+    T_RUN(link_and_precision_names_are_stable);
+    T_RUN(csv_reads_quotes_crlf_and_positions);
+    T_RUN(each_bad_fixture_gives_its_exact_error);
+    T_RUN(free_releases_everything_and_zeroes);
+    return T_DONE();
+}
