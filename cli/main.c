@@ -70,7 +70,7 @@ struct options {
     int steps;
 };
 
-/* Parse a decimal integer in [lo, hi]; digits only, no sign, no blanks. */
+/* Parse a decimal integer in [0, hi]: digits only, no sign, no blanks. */
 static int parse_uint(const char *s, unsigned long long hi, unsigned long long *out)
 {
     char *end;
@@ -167,12 +167,8 @@ static int parse_args(int argc, char **argv, struct options *o)
             fprintf(stderr, "dtplan: unknown option \"%s\" (try dtplan --help)\n", a);
             return EXIT_INPUT;
         }
-        if (!val) {
-            if (i + 1 >= argc)
-                val = NULL;
-            else
-                val = argv[++i];
-        }
+        if (!val && i + 1 < argc)
+            val = argv[++i];
         if (is_output || is_catalog) {
             if (!val || !*val) {
                 fprintf(stderr, "dtplan: %s: expected a %s, found %s\n", flag,

@@ -138,6 +138,8 @@ static void an_empty_field_reads_as_nan_not_zero(void)
             "p5en.48xlarge raw link text is \"\", not NULL");
     T_NEAR(in->price_usd_h, 84.8, 1e-12, "p5en.48xlarge on-demand $/h is still read");
     T_CHECK(in->gpu && strcmp(in->gpu->name, "H200") == 0, "p5en.48xlarge resolves to H200");
+    T_CHECK(isnan(in->cpu_speed), "cpu_speed, not a CSV column, loads as NAN (got %g)",
+            in->cpu_speed);
 }
 
 static void links_parse_from_the_free_text_column(void)

@@ -137,18 +137,18 @@ static const cJSON *get(const cJSON *o, const char *key)
     return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-/* o[key] is a number within 6 significant digits of want (rel error <= 5e-6). */
+/* o[key] is a number within 6 significant digits of want: |got - want| <=
+ * 5e-6 |want| (a relative bound even for small numbers such as $/step). */
 static void check_num(const cJSON *o, const char *key, double want, const char *where)
 {
     const cJSON *it = get(o, key);
-    char label[128];
 
-    snprintf(label, sizeof label, "%s.%s", where, key);
     if (!cJSON_IsNumber(it)) {
-        T_CHECK(0, "%s is a number", label);
+        T_CHECK(0, "%s.%s is a number", where, key);
         return;
     }
-    T_NEAR(it->valuedouble, want, 5e-6, label);
+    T_CHECK(fabs(it->valuedouble - want) <= 5e-6 * fabs(want), "%s.%s = %.9g (want %.9g)", where, key,
+            it->valuedouble, want);
 }
 
 static void check_str(const cJSON *o, const char *key, const char *want, const char *where)

@@ -1,0 +1,460 @@
+/*
+ * test_scenario.c - the scenario loader: every field and default of the
+ * files in tests/data/scenario_ok/, the exact error line of every file in
+ * tests/bad/ (the same lines tests/suite_bad.sh expects from the binary), and
+ * the catalog rules (inline definitions, unknown prices).  Run from the
+ * repository root: it loads the real catalog from catalog/.
+ */
+#include "../../cli/scenario.h"
+#include "t.h"
+
+#include <glob.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define MIB 1048576.0
+#define TOL 1e-12 /* every value below is read from text, so only rounding differs */
+
+static int load_catalog(struct catalog *cat)
+{
+    struct dt_err e;
+
+    if (catalog_load(cat, "catalog", &e) != 0) {
+        T_CHECK(0, "the catalog loads (%s)", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Load path into sc with a fresh catalog in cat; on failure report and return -1. */
+static int load_ok(const char *path, struct scenario *sc, struct catalog *cat)
+{
+    struct dt_err e;
+
+    if (load_catalog(cat))
+        return -1;
+    if (scenario_load(sc, path, cat, &e) != 0) {
+        T_CHECK(0, "%s loads (%s)", path, e.msg);
+        catalog_free(cat);
+        return -1;
+    }
+    T_CHECK(1, "%s loads", path);
+    return 0;
+}
+
+/* The whole file as a string without its trailing newline; NULL if unreadable. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    size_t n;
+
+    if (!f)
+        return NULL;
+    buf = calloc(1, 4096);
+    n = fread(buf, 1, 4095, f);
+    fclose(f);
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        buf[--n] = '\0';
+    return buf;
+}
+
+/* Write text to a new file under /tmp; path receives its name. */
+static int write_temp(char *path, size_t cap, const char *text)
+{
+    int fd;
+    FILE *f;
+
+    snprintf(path, cap, "/tmp/dtplan-test-scenario-XXXXXX");
+    fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        return -1;
+    }
+    fputs(text, f);
+    fclose(f);
+    return 0;
+}
+
+static void the_full_scenario_sets_every_field(void)
+{
+    const char *path = "tests/data/scenario_ok/full.yaml";
+    struct catalog cat;
+    struct scenario sc;
+    const struct cat_instance *my, *c5;
+    const struct sc_cluster *c;
+
+    if (load_ok(path, &sc, &cat))
+        return;
+    T_CHECK(strcmp(sc.name, "s1-hetero") == 0, "name is given (%s)", sc.name);
+
+    /* inline definitions are in the catalog, the same-name one replaced */
+    my = catalog_find_instance(&cat, "my.node");
+    T_CHECK(my != NULL, "inline instance my.node is added to the catalog");
+    if (my) {
+        T_CHECK(my->vcpus == 32 && my->gpu_count == 4, "my.node has 32 vCPUs and 4 GPUs");
+        T_NEAR(my->mem_gib, 128, TOL, "my.node memory_gib");
+        T_CHECK(strcmp(my->gpu_model, "A100") == 0 && my->gpu == catalog_find_gpu(&cat, "A100"),
+                "my.node's GPU model resolves to the catalog's A100");
+        T_NEAR(my->gpu_mem_gib, 40, TOL, "my.node gpu_mem_gib");
+        T_CHECK(strcmp(my->intra_link_text, "NVLink") == 0 && my->link == CAT_LINK_NVLINK,
+                "my.node's intra-node link is NVLink");
+        T_NEAR(my->net_gbps, 100, TOL, "my.node network_gbps");
+        T_CHECK(my->efa == 1, "my.node has EFA");
+        T_NEAR(my->price_usd_h, 12.0, TOL, "my.node price_usd_h");
+        T_NEAR(my->spot_usd_h, 4.0, TOL, "my.node spot_usd_h");
+        T_CHECK(strcmp(my->cloud, "onprem") == 0 && strcmp(my->region, "x") == 0 &&
+                    strcmp(my->source, "lab rack 3") == 0,
+                "my.node keeps cloud, region and source");
+    }
+    c5 = catalog_find_instance(&cat, "c5.9xlarge");
+    T_CHECK(c5 != NULL, "c5.9xlarge is still in the catalog");
+    if (c5) {
+        T_NEAR(c5->price_usd_h, 1.0, TOL, "the inline c5.9xlarge replaces the catalog's price");
+        T_NEAR(c5->spot_usd_h, 0.25, TOL, "the inline c5.9xlarge replaces the spot price");
+        T_CHECK(c5->vcpus == 36 && c5->gpu_count == 0 && c5->gpu == NULL &&
+                    c5->gpu_model[0] == '\0',
+                "an inline CPU instance has no GPU");
+        T_CHECK(isnan(c5->mem_gib) && isnan(c5->net_gbps) && c5->efa == 0,
+                "an inline instance's unset memory and NIC are unknown, EFA defaults to no");
+        T_CHECK(strcmp(c5->cloud, "custom") == 0 && c5->region[0] == '\0',
+                "an inline instance's cloud defaults to custom and region to empty");
+        T_CHECK(c5->link == CAT_LINK_NONE && strcmp(c5->intra_link_text, "") == 0,
+                "an inline instance without GPUs has no GPU link");
+        T_CHECK(strcmp(c5->source, "defined inline in tests/data/scenario_ok/full.yaml") == 0,
+                "an inline instance's source defaults to the scenario file (%s)", c5->source);
+    }
+
+    T_CHECK(sc.model == catalog_find_model(&cat, "mynet"), "the model is the inline mynet");
+    if (sc.model) {
+        T_NEAR(sc.model->params, 25.6e6, TOL, "mynet params (25.6e6 in exponent notation)");
+        T_NEAR(sc.model->fwd_gflops, 8.2, TOL, "mynet fwd_gflops");
+        T_CHECK(strcmp(sc.model->family, "cnn") == 0 && strcmp(sc.model->input, "224x224x3") == 0 &&
+                    strcmp(sc.model->source, "paper") == 0,
+                "mynet keeps family, input and source");
+    }
+    T_CHECK(sc.batch_per_gpu == 64, "batch_per_gpu");
+    T_CHECK(sc.precision == CAT_BF16, "precision bf16");
+    T_CHECK(sc.grad_accum == 2, "grad_accum");
+    T_NEAR(sc.mfu, 0.35, TOL, "mfu");
+    T_NEAR(sc.optimizer_bytes_per_param, 16, TOL, "optimizer_bytes_per_param");
+    T_CHECK(sc.measured_gpu == catalog_find_gpu(&cat, "T4"), "measured_compute.gpu is T4");
+    T_NEAR(sc.measured_compute_s, 1.12, TOL, "measured_compute.step_s");
+    T_CHECK(sc.measured_batch == 32, "measured_compute.batch");
+    T_CHECK(sc.measured_cluster == 1, "measured_step.cluster hetero is clusters[1]");
+    T_NEAR(sc.measured_step_s, 0.192, TOL, "measured_step.step_s");
+    T_CHECK(sc.solve_for == SC_SOLVE_CPU, "solve_for cpu_cost");
+    T_CHECK(isnan(sc.cpu_s_per_sample), "cpu_s_per_sample is NAN when solved for");
+    T_NEAR(sc.raw_bytes, 110000, TOL, "raw_bytes");
+    T_NEAR(sc.prep_bytes, 602112, TOL, "prep_bytes");
+    T_CHECK(sc.loader_workers == 6, "loader_workers");
+    T_CHECK(sc.prefetch == 4, "prefetch");
+    T_CHECK(sc.reserved_vcpus_per_gpu == 1, "reserved_vcpus_per_gpu");
+    T_CHECK(sc.local_with_data_nodes == 0, "local_with_data_nodes false");
+    T_NEAR(sc.dataset_samples, 1281167, TOL, "dataset_samples");
+    T_NEAR(sc.epochs, 90, TOL, "epochs");
+    T_CHECK(sc.strategy == SC_PS_SYNC, "strategy ps_sync");
+    T_NEAR(sc.bucket_bytes, 50 * MIB, TOL, "bucket_bytes = 50 MiB = 50 * 2^20 bytes");
+    T_CHECK(sc.overlap == 0, "overlap: no reads as false");
+    T_CHECK(sc.grad_precision == CAT_FP16, "gradient precision fp16");
+    T_CHECK(sc.ps_count == 2 && sc.ps_place == SC_PS_DEDICATED, "ps count 2, dedicated");
+
+    T_CHECK(sc.nclusters == 2, "two clusters");
+    if (sc.nclusters == 2) {
+        c = &sc.clusters[0];
+        T_CHECK(strcmp(c->name, "homogeneous") == 0 && c->ngroups == 2, "clusters[0]");
+        T_CHECK(c->groups[0].role == SC_TRAIN && c->groups[0].count == 2 && !c->groups[0].spot &&
+                    c->groups[0].inst == catalog_find_instance(&cat, "p3.8xlarge"),
+                "clusters[0].groups[0]: 2 x p3.8xlarge train, on demand");
+        T_CHECK(c->groups[1].role == SC_PS && c->groups[1].count == 1 &&
+                    c->groups[1].inst == c5,
+                "clusters[0].groups[1]: a ps group on the replaced c5.9xlarge, count 1");
+        c = &sc.clusters[1];
+        T_CHECK(strcmp(c->name, "hetero") == 0 && c->ngroups == 3, "clusters[1]");
+        T_CHECK(c->groups[0].role == SC_TRAIN && c->groups[0].inst == my &&
+                    c->groups[0].count == 1 && c->groups[0].spot == 1,
+                "clusters[1].groups[0]: role defaults to train, the inline my.node, spot");
+        T_CHECK(c->groups[1].role == SC_DATA && c->groups[1].count == 4 && c->groups[1].spot == 1 &&
+                    c->groups[1].inst == catalog_find_instance(&cat, "c5.18xlarge"),
+                "clusters[1].groups[1]: 4 spot data nodes (spot: yes)");
+        T_CHECK(c->groups[2].role == SC_PS && c->groups[2].count == 2 &&
+                    c->groups[2].inst == catalog_find_instance(&cat, "ml.c5.9xlarge"),
+                "clusters[1].groups[2]: 2 ps nodes");
+    }
+    T_NEAR(sc.fabric_oversub, 2.5, TOL, "fabric oversubscription");
+    T_CHECK(sc.objective == SC_OBJ_COST_TRAIN, "minimize cost_to_train");
+    T_NEAR(sc.deadline_h, 24, TOL, "deadline_h");
+    T_NEAR(sc.budget_usd_h, 100, TOL, "budget_usd_h");
+    T_CHECK(sc.seed == 7 && sc.steps == 50 && sc.warmup == 5, "seed, steps, warmup");
+    T_NEAR(sc.jitter_cv, 0.05, TOL, "jitter_cv");
+
+    scenario_free(&sc);
+    T_CHECK(sc.clusters == NULL && sc.nclusters == 0, "scenario_free empties the clusters");
+    scenario_free(&sc);
+    T_CHECK(1, "scenario_free twice is harmless");
+    catalog_free(&cat);
+}
+
+static void the_minimal_scenario_takes_every_default(void)
+{
+    struct catalog cat;
+    struct scenario sc;
+
+    if (load_ok("tests/data/scenario_ok/minimal.yaml", &sc, &cat))
+        return;
+    T_CHECK(strcmp(sc.name, "minimal") == 0, "name defaults to the file name without extension");
+    T_CHECK(sc.model == catalog_find_model(&cat, "resnet50"), "model resnet50 from the catalog");
+    T_CHECK(sc.batch_per_gpu == 32, "batch_per_gpu");
+    T_CHECK(sc.precision == CAT_FP32, "precision defaults to fp32");
+    T_CHECK(sc.grad_accum == 1, "grad_accum defaults to 1");
+    T_CHECK(isnan(sc.mfu) && isnan(sc.optimizer_bytes_per_param),
+            "mfu and optimizer_bytes_per_param default to NAN");
+    T_CHECK(sc.measured_gpu == NULL && isnan(sc.measured_compute_s) && sc.measured_batch == 0,
+            "no measured compute: NULL GPU, NAN time, batch 0");
+    T_CHECK(sc.measured_cluster == -1 && isnan(sc.measured_step_s) &&
+                sc.solve_for == SC_SOLVE_NONE,
+            "no measured step: cluster -1, NAN time, solve for nothing");
+    T_NEAR(sc.cpu_s_per_sample, 0.002, TOL, "cpu_s_per_sample");
+    T_CHECK(sc.raw_bytes == 0 && sc.prep_bytes == 0, "raw and prep bytes default to 0");
+    T_CHECK(sc.loader_workers == -1, "loader_workers defaults to auto (-1)");
+    T_CHECK(sc.prefetch == 2, "prefetch defaults to 2");
+    T_CHECK(sc.reserved_vcpus_per_gpu == 0, "reserved_vcpus_per_gpu defaults to 0");
+    T_CHECK(sc.local_with_data_nodes == 1, "local_with_data_nodes defaults to true");
+    T_CHECK(isnan(sc.dataset_samples), "dataset_samples defaults to NAN");
+    T_NEAR(sc.epochs, 1, TOL, "epochs defaults to 1");
+    T_CHECK(sc.strategy == SC_RING, "strategy defaults to ring");
+    T_NEAR(sc.bucket_bytes, 25 * MIB, TOL, "bucket defaults to 25 MiB = 26214400 bytes");
+    T_CHECK(sc.overlap == 1, "overlap defaults to true");
+    T_CHECK(sc.grad_precision == CAT_FP32, "gradient precision defaults to fp32");
+    T_CHECK(sc.ps_count == 1 && sc.ps_place == SC_PS_COLOCATED,
+            "ps defaults to one colocated server");
+    T_CHECK(sc.nclusters == 1 && strcmp(sc.clusters[0].name, "one") == 0 &&
+                sc.clusters[0].ngroups == 1,
+            "one cluster of one group");
+    T_CHECK(sc.clusters[0].groups[0].role == SC_TRAIN && sc.clusters[0].groups[0].count == 1 &&
+                sc.clusters[0].groups[0].spot == 0 &&
+                sc.clusters[0].groups[0].inst == catalog_find_instance(&cat, "p3.2xlarge"),
+            "a group defaults to one on-demand train node");
+    T_NEAR(sc.fabric_oversub, 1, TOL, "fabric defaults to non-blocking");
+    T_CHECK(sc.objective == SC_OBJ_TIME, "objective defaults to step_time");
+    T_CHECK(isnan(sc.deadline_h) && isnan(sc.budget_usd_h), "no deadline, no budget");
+    T_CHECK(sc.seed == 1 && sc.steps == 20 && sc.warmup == 3,
+            "simulation defaults: seed 1, 20 steps, 3 warm-up");
+    T_NEAR(sc.jitter_cv, 0.02, TOL, "jitter_cv defaults to 0.02");
+    scenario_free(&sc);
+    catalog_free(&cat);
+}
+
+static void cpu_training_can_solve_for_compute(void)
+{
+    struct catalog cat;
+    struct scenario sc;
+
+    if (load_ok("tests/data/scenario_ok/cpu_solve_compute.yaml", &sc, &cat))
+        return;
+    T_CHECK(strcmp(sc.name, "cpu-only") == 0, "name");
+    T_CHECK(sc.model == catalog_find_model(&cat, "deepfm"), "model deepfm");
+    T_CHECK(sc.solve_for == SC_SOLVE_COMPUTE && sc.measured_cluster == 0,
+            "solve for compute from clusters[0]");
+    T_NEAR(sc.measured_step_s, 0.5, TOL, "measured step_s");
+    T_NEAR(sc.cpu_s_per_sample, 1e-4, TOL, "cpu_s_per_sample given as 1e-4");
+    T_CHECK(sc.loader_workers == -1, "loader_workers: auto is -1");
+    T_CHECK(sc.strategy == SC_HIERARCHICAL, "strategy hierarchical");
+    T_CHECK(sc.nclusters == 2 && sc.clusters[0].groups[0].inst->gpu_count == 0 &&
+                sc.clusters[0].groups[0].count == 4,
+            "a CPU-only instance may train");
+    scenario_free(&sc);
+    catalog_free(&cat);
+}
+
+static void every_bad_file_gives_its_error_line(void)
+{
+    struct catalog cat;
+    struct scenario sc;
+    struct dt_err e;
+    glob_t g;
+    size_t i;
+    int ninst, nmodels;
+    double c5_price;
+
+    if (load_catalog(&cat))
+        return;
+    ninst = cat.ninstances;
+    nmodels = cat.nmodels;
+    c5_price = catalog_find_instance(&cat, "c5.9xlarge")->price_usd_h;
+    if (glob("tests/bad/*.yaml", 0, NULL, &g) != 0) {
+        T_CHECK(0, "tests/bad/*.yaml exist (run from the repository root)");
+        catalog_free(&cat);
+        return;
+    }
+    T_CHECK(g.gl_pathc >= 19, "at least 19 bad-input files (%zu)", g.gl_pathc);
+    for (i = 0; i < g.gl_pathc; i++) {
+        const char *path = g.gl_pathv[i];
+        char errpath[512], *want;
+        int rc;
+
+        snprintf(errpath, sizeof errpath, "%.*s.err", (int)(strlen(path) - 5), path);
+        want = read_text(errpath);
+        memset(&e, 0, sizeof e);
+        rc = scenario_load(&sc, path, &cat, &e);
+        T_CHECK(rc == -1, "%s is rejected", path);
+        T_CHECK(want && strcmp(e.msg, want) == 0, "%s gives its error line", path);
+        if (!want || strcmp(e.msg, want) != 0)
+            printf("#   want: %s\n#   got:  %s\n", want ? want : "(no .err file)", e.msg);
+        T_CHECK(strchr(e.msg, '\n') == NULL, "%s: the message is one line", path);
+        T_CHECK(sc.clusters == NULL && sc.nclusters == 0, "%s: a failed load holds no clusters",
+                path);
+        scenario_free(&sc);
+        free(want);
+    }
+    T_CHECK(cat.ninstances == ninst && cat.nmodels == nmodels &&
+                catalog_find_instance(&cat, "my.node") == NULL,
+            "failed loads add nothing to the catalog");
+    T_NEAR(catalog_find_instance(&cat, "c5.9xlarge")->price_usd_h, c5_price, TOL,
+           "failed loads replace nothing in the catalog");
+    globfree(&g);
+    catalog_free(&cat);
+}
+
+/* A catalog row with an empty price column: usable only once defined inline. */
+static void an_unknown_price_is_an_error_only_where_used(void)
+{
+    static const char used[] =
+        "workload: {model: resnet50, batch_per_gpu: 8}\n"
+        "input: {cpu_s_per_sample: 0.001}\n"
+        "clusters:\n"
+        "  - name: a\n"
+        "    groups: [{instance: p3.2xlarge}, {role: data, instance: noprice.x}]\n";
+    static const char unused[] =
+        "workload: {model: resnet50, batch_per_gpu: 8}\n"
+        "input: {cpu_s_per_sample: 0.001}\n"
+        "clusters: [{name: a, groups: [{instance: p3.2xlarge}]}]\n";
+    static const char defined[] =
+        "catalog: {instances: [{name: noprice.x, vcpus: 16, price_usd_h: 0.5}]}\n"
+        "workload: {model: resnet50, batch_per_gpu: 8}\n"
+        "input: {cpu_s_per_sample: 0.001}\n"
+        "clusters:\n"
+        "  - name: a\n"
+        "    groups: [{instance: p3.2xlarge}, {role: data, instance: noprice.x}]\n";
+    struct catalog cat;
+    struct cat_instance in;
+    struct scenario sc;
+    struct dt_err e;
+    char path[64], want[1024];
+
+    if (load_catalog(&cat))
+        return;
+    memset(&in, 0, sizeof in);
+    snprintf(in.cloud, sizeof in.cloud, "aws");
+    snprintf(in.name, sizeof in.name, "noprice.x");
+    in.vcpus = 16;
+    in.mem_gib = NAN;
+    in.gpu_mem_gib = NAN;
+    in.intra_link_text = x_strdup("");
+    in.net_gbps = 10;
+    in.efa = -1;
+    in.price_usd_h = NAN;
+    in.spot_usd_h = NAN;
+    in.source = x_strdup("test");
+    catalog_put_instance(&cat, &in);
+
+    if (write_temp(path, sizeof path, used) == 0) {
+        snprintf(want, sizeof want,
+                 "%s:5:61: clusters[0].groups[1].instance: on-demand price of \"noprice.x\" is "
+                 "unknown in the catalog, define it under catalog.instances with price_usd_h",
+                 path);
+        int rc = scenario_load(&sc, path, &cat, &e);
+        T_CHECK(rc == -1 && strcmp(e.msg, want) == 0,
+                "a cluster using an instance without a price is rejected");
+        if (strcmp(e.msg, want) != 0)
+            printf("#   want: %s\n#   got:  %s\n", want, e.msg);
+        scenario_free(&sc);
+        unlink(path);
+    }
+    if (write_temp(path, sizeof path, unused) == 0) {
+        T_CHECK(scenario_load(&sc, path, &cat, &e) == 0,
+                "an instance without a price that no cluster uses is fine");
+        scenario_free(&sc);
+        unlink(path);
+    }
+    if (write_temp(path, sizeof path, defined) == 0) {
+        int rc = scenario_load(&sc, path, &cat, &e);
+        T_CHECK(rc == 0, "defining the price inline makes the instance usable");
+        if (rc == 0)
+            T_NEAR(sc.clusters[0].groups[1].inst->price_usd_h, 0.5, TOL, "the inline price");
+        scenario_free(&sc);
+        unlink(path);
+    }
+    catalog_free(&cat);
+}
+
+static void a_missing_file_is_an_error(void)
+{
+    struct catalog cat;
+    struct scenario sc;
+    struct dt_err e;
+
+    if (load_catalog(&cat))
+        return;
+    T_CHECK(scenario_load(&sc, "tests/data/no-such-file.yaml", &cat, &e) == -1 &&
+                strcmp(e.msg, "tests/data/no-such-file.yaml: cannot open: No such file or "
+                              "directory") == 0,
+            "a missing file names the path and the reason (%s)", e.msg);
+    T_CHECK(scenario_load(&sc, "tests/data", &cat, &e) == -1 &&
+                strncmp(e.msg, "tests/data: cannot read: ", 25) == 0,
+            "a directory is not a scenario (%s)", e.msg);
+    scenario_free(&sc);
+    catalog_free(&cat);
+}
+
+static void the_same_file_loads_twice_into_one_catalog(void)
+{
+    struct catalog cat;
+    struct scenario sc;
+    struct dt_err e;
+    int n;
+
+    if (load_ok("tests/data/scenario_ok/full.yaml", &sc, &cat))
+        return;
+    n = cat.ninstances;
+    scenario_free(&sc);
+    T_CHECK(scenario_load(&sc, "tests/data/scenario_ok/full.yaml", &cat, &e) == 0,
+            "loading again replaces the inline entries");
+    T_CHECK(cat.ninstances == n, "no duplicate catalog entries (%d, want %d)", cat.ninstances, n);
+    scenario_free(&sc);
+    catalog_free(&cat);
+}
+
+static void enum_names_match_the_file_format(void)
+{
+    T_CHECK(strcmp(scenario_strategy_name(SC_RING), "ring") == 0 &&
+                strcmp(scenario_strategy_name(SC_HALVING_DOUBLING), "halving_doubling") == 0 &&
+                strcmp(scenario_strategy_name(SC_PS_ASYNC), "ps_async") == 0,
+            "strategy names");
+    T_CHECK(strcmp(scenario_role_name(SC_TRAIN), "train") == 0 &&
+                strcmp(scenario_role_name(SC_DATA), "data") == 0 &&
+                strcmp(scenario_role_name(SC_PS), "ps") == 0,
+            "role names");
+    T_CHECK(strcmp(scenario_objective_name(SC_OBJ_TIME), "step_time") == 0 &&
+                strcmp(scenario_objective_name(SC_OBJ_COST_STEP), "cost_per_step") == 0 &&
+                strcmp(scenario_objective_name(SC_OBJ_COST_TRAIN), "cost_to_train") == 0,
+            "objective names");
+    T_CHECK(strcmp(scenario_strategy_name((enum sc_strategy)99), "?") == 0,
+            "an out-of-range value names as ?");
+}
+
+int main(void)
+{
+    T_RUN(the_full_scenario_sets_every_field);
+    T_RUN(the_minimal_scenario_takes_every_default);
+    T_RUN(cpu_training_can_solve_for_compute);
+    T_RUN(every_bad_file_gives_its_error_line);
+    T_RUN(an_unknown_price_is_an_error_only_where_used);
+    T_RUN(a_missing_file_is_an_error);
+    T_RUN(the_same_file_loads_twice_into_one_catalog);
+    T_RUN(enum_names_match_the_file_format);
+    return T_DONE();
+}
