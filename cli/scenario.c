@@ -14,7 +14,11 @@
  * file is valid are they added to the catalog and every name resolved to a
  * catalog pointer, so a failed load leaves the catalog exactly as it was.
  *
- * Cost: O(file size) to parse, plus O(k^2) per mapping of k keys for the
+ * Before the tree is built, a pass over libyaml's events bounds the nesting
+ * depth, the anchors and the node count (ld_prescan), which keeps libyaml's
+ * own worst cases (quadratic in depth and in anchors) away.
+ *
+ * Cost: O(file size) to parse, twice, plus O(k^2) per mapping of k keys for the
  * duplicate check (k is at most a dozen or so for every known mapping, and an
  * unknown key stops the walk at once), plus a linear catalog search per name.
  * Aliases are shared nodes in libyaml's document, and the walk follows only
@@ -37,6 +41,9 @@
 #define SC_MAX_CLUSTERS 64
 #define SC_MAX_INLINE 1000                   /* inline entries per catalog list */
 #define SC_MAX_TEXT 4096                     /* longest free-text string (source) */
+#define SC_MAX_DEPTH 32                      /* nesting levels; the schema needs 6 */
+#define SC_MAX_ANCHORS 1000                  /* anchors and aliases together */
+#define SC_MAX_NODES 200000                  /* scalars, mappings, lists and aliases */
 #define FIELD_LEN 256                        /* dotted field path */
 #define FOUND_LEN 160                        /* a node as quoted in a message */
 #define FOUND_SHOW 60                        /* bytes of a scalar shown before "..." */
@@ -79,6 +86,7 @@ static const char *const prec_names[] = { "fp32", "tf32", "fp16", "bf16", NULL }
 static const char *const grad_prec_names[] = { "fp32", "fp16", "bf16", NULL };
 static const enum cat_prec grad_prec_values[] = { CAT_FP32, CAT_FP16, CAT_BF16 };
 static const char *const solve_names[] = { "cpu_cost", "compute", NULL };
+static const char *const family_names[] = { "cnn", "transformer", "ctr", "mlp", NULL };
 
 /* ---------------------------------------------------------------- messages */
 
@@ -577,8 +585,8 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
 {
     static const char *const keys[] = {
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
-        "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cloud",
-        "region", "source", NULL
+        "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
+        "cloud", "region", "source", NULL
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
@@ -593,6 +601,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     in->efa = 0;
     in->price_usd_h = NAN;
     in->spot_usd_h = NAN;
+    in->cpu_speed = NAN;
     if (ld_map(ld, m, path, keys))
         return -1;
 
@@ -642,7 +651,8 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     path_key(f, sizeof f, path, "gpu_mem_gib");
     if ((v = ld_get(ld, m, "gpu_mem_gib", NULL))) {
         if (in->gpu_count == 0)
-            return ld_fail(ld, v->start_mark, f, "expected no GPU memory with gpu_count 0, found %s",
+            return ld_fail(ld, v->start_mark, f,
+                           "expected no GPU memory with gpu_count 0, found %s",
                            ld_found(v, fb, sizeof fb));
         if (ld_num(ld, v, f, 0, 1, 1e4, "a size in GiB in (0, 1e4]", &in->gpu_mem_gib))
             return -1;
@@ -676,6 +686,11 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     path_key(f, sizeof f, path, "spot_usd_h");
     if ((v = ld_get(ld, m, "spot_usd_h", NULL)) &&
         ld_num(ld, v, f, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]", &in->spot_usd_h))
+        return -1;
+
+    path_key(f, sizeof f, path, "cpu_speed");
+    if ((v = ld_get(ld, m, "cpu_speed", NULL)) &&
+        ld_num(ld, v, f, 0, 1, 1000, "a relative vCPU speed in (0, 1000]", &in->cpu_speed))
         return -1;
 
     path_key(f, sizeof f, path, "cloud");
@@ -727,9 +742,11 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
                            md->name, i);
 
     path_key(f, sizeof f, path, "family");
-    if ((v = ld_get(ld, m, "family", NULL)) &&
-        ld_str(ld, v, f, md->family, sizeof md->family, 0, "a model family"))
-        return -1;
+    if ((v = ld_get(ld, m, "family", NULL))) {
+        if (ld_enum(ld, v, f, family_names, &i))
+            return -1;
+        snprintf(md->family, sizeof md->family, "%s", family_names[i]);
+    }
 
     path_key(f, sizeof f, path, "params");
     if (!(v = ld_get(ld, m, "params", NULL)))
@@ -904,7 +921,9 @@ static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
     static const char *const keys[] = {
         "cpu_s_per_sample", "raw_bytes", "prep_bytes", "loader_workers", "prefetch",
-        "reserved_vcpus_per_gpu", "local_with_data_nodes", "dataset_samples", "epochs", NULL
+        "reserved_vcpus_per_gpu", "data_workers", "local_with_data_nodes",
+        "service_send_cpu_s_per_byte", "service_recv_cpu_s_per_byte", "dataset_samples", "epochs",
+        NULL
     };
     struct scenario *sc = ld->sc;
     char fb[FOUND_LEN];
@@ -944,8 +963,20 @@ static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         ld_int(ld, v, "input.reserved_vcpus_per_gpu", 0, 4096, "a non-negative integer",
                &sc->reserved_vcpus_per_gpu))
         return -1;
+    if ((v = ld_get(ld, m, "data_workers", NULL)) && !scalar_is(v, "auto") &&
+        ld_int(ld, v, "input.data_workers", 1, 4096, "a positive integer or auto",
+               &sc->data_workers))
+        return -1;
     if ((v = ld_get(ld, m, "local_with_data_nodes", NULL)) &&
         ld_bool(ld, v, "input.local_with_data_nodes", &sc->local_with_data_nodes))
+        return -1;
+    if ((v = ld_get(ld, m, "service_send_cpu_s_per_byte", NULL)) &&
+        ld_num(ld, v, "input.service_send_cpu_s_per_byte", 0, 0, 1, "seconds per byte in [0, 1]",
+               &sc->service_send_cpu_s_per_byte))
+        return -1;
+    if ((v = ld_get(ld, m, "service_recv_cpu_s_per_byte", NULL)) &&
+        ld_num(ld, v, "input.service_recv_cpu_s_per_byte", 0, 0, 1, "seconds per byte in [0, 1]",
+               &sc->service_recv_cpu_s_per_byte))
         return -1;
     if ((v = ld_get(ld, m, "dataset_samples", NULL)) &&
         ld_num(ld, v, "input.dataset_samples", 0, 1, 1e15, "a sample count in (0, 1e15]",
@@ -953,6 +984,17 @@ static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         return -1;
     if ((v = ld_get(ld, m, "epochs", NULL)) &&
         ld_num(ld, v, "input.epochs", 0, 1, 1e6, "a number of epochs in (0, 1e6]", &sc->epochs))
+        return -1;
+    if ((v = ld_get(ld, m, "data_workers", NULL)) &&
+        ld_int(ld, v, "input.data_workers", 1, 100000, "a positive integer", &sc->data_workers))
+        return -1;
+    if ((v = ld_get(ld, m, "service_send_cpu_s_per_byte", NULL)) &&
+        ld_num(ld, v, "input.service_send_cpu_s_per_byte", 0, 0, 1e-3,
+               "seconds per byte in [0, 1e-3]", &sc->service_send_cpu_s_per_byte))
+        return -1;
+    if ((v = ld_get(ld, m, "service_recv_cpu_s_per_byte", NULL)) &&
+        ld_num(ld, v, "input.service_recv_cpu_s_per_byte", 0, 0, 1e-3,
+               "seconds per byte in [0, 1e-3]", &sc->service_recv_cpu_s_per_byte))
         return -1;
     return 0;
 }
@@ -1008,8 +1050,12 @@ static int is_ps(enum sc_strategy s)
     return s == SC_PS_SYNC || s == SC_PS_ASYNC;
 }
 
-static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, struct sc_group *g,
-                    char *inst_name)
+/*
+ * One group of a cluster.  strategy is the cluster's effective strategy and
+ * strategy_field names where it was set, for messages.
+ */
+static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, enum sc_strategy strategy,
+                    const char *strategy_field, struct sc_group *g, char *inst_name)
 {
     static const char *const keys[] = { "role", "instance", "count", "spot", NULL };
     struct scenario *sc = ld->sc;
@@ -1027,10 +1073,10 @@ static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, struct sc_g
     if ((v = ld_get(ld, m, "role", NULL)) && ld_enum(ld, v, f, role_names, &role))
         return -1;
     g->role = (enum sc_role)role;
-    if (g->role == SC_PS && !is_ps(sc->strategy))
+    if (g->role == SC_PS && !is_ps(strategy))
         return ld_fail(ld, v->start_mark, f,
-                       "a ps group needs gradients.strategy ps_sync or ps_async, found \"%s\"",
-                       scenario_strategy_name(sc->strategy));
+                       "a ps group needs %s ps_sync or ps_async, found \"%s\"", strategy_field,
+                       scenario_strategy_name(strategy));
     if (g->role == SC_PS && sc->ps_place != SC_PS_DEDICATED)
         return ld_fail(ld, v->start_mark, f,
                        "a ps group needs gradients.ps.placement dedicated, found \"colocated\"");
@@ -1076,10 +1122,11 @@ static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, struct sc_g
 
 static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
 {
-    static const char *const keys[] = { "name", "groups", NULL };
+    static const char *const keys[] = { "name", "strategy", "groups", NULL };
     struct scenario *sc = ld->sc;
     struct sc_cluster *c = &sc->clusters[ci];
-    char path[FIELD_LEN], f[FIELD_LEN], gp[FIELD_LEN];
+    char path[FIELD_LEN], f[FIELD_LEN], gp[FIELD_LEN], sf[FIELD_LEN];
+    enum sc_strategy strategy = sc->strategy;
     yaml_node_t *v, *gl;
     int i, ntrain = 0, nps = 0;
 
@@ -1098,6 +1145,16 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
                            "duplicate cluster name \"%s\", already used by clusters[%d]",
                            c->name, i);
 
+    c->strategy = -1;
+    snprintf(sf, sizeof sf, "gradients.strategy");
+    path_key(f, sizeof f, path, "strategy");
+    if ((v = ld_get(ld, m, "strategy", NULL))) {
+        if (ld_enum(ld, v, f, strategy_names, &c->strategy))
+            return -1;
+        strategy = (enum sc_strategy)c->strategy;
+        snprintf(sf, sizeof sf, "%s", f);
+    }
+
     path_key(f, sizeof f, path, "groups");
     if (!(gl = ld_get(ld, m, "groups", NULL)))
         return ld_missing(ld, m->start_mark, f);
@@ -1106,7 +1163,7 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
     c->ngroups = list_len(gl);
     for (i = 0; i < c->ngroups; i++) {
         path_idx(gp, sizeof gp, f, i);
-        if (ld_group(ld, list_item(ld, gl, i), gp, &c->groups[i],
+        if (ld_group(ld, list_item(ld, gl, i), gp, strategy, sf, &c->groups[i],
                      ld->group_inst[ci * SC_MAX_GROUPS + i]))
             return -1;
         ntrain += c->groups[i].role == SC_TRAIN;
@@ -1115,11 +1172,10 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
     if (!ntrain)
         return ld_fail(ld, gl->start_mark, f,
                        "expected at least one group with role train, found none");
-    if (is_ps(sc->strategy) && sc->ps_place == SC_PS_DEDICATED && !nps)
+    if (is_ps(strategy) && sc->ps_place == SC_PS_DEDICATED && !nps)
         return ld_fail(ld, gl->start_mark, f,
-                       "expected a group with role ps (gradients.strategy %s with "
-                       "ps.placement dedicated), found none",
-                       scenario_strategy_name(sc->strategy));
+                       "expected a group with role ps (%s %s with gradients.ps.placement "
+                       "dedicated), found none", sf, scenario_strategy_name(strategy));
     return 0;
 }
 
@@ -1155,7 +1211,9 @@ static int ld_fabric(struct ld *ld, yaml_node_t *m)
 
 static int ld_objective(struct ld *ld, yaml_node_t *m)
 {
-    static const char *const keys[] = { "minimize", "deadline_h", "budget_usd_h", NULL };
+    static const char *const keys[] = {
+        "minimize", "deadline_h", "budget_usd_h", "max_data_channels", NULL
+    };
     struct scenario *sc = ld->sc;
     yaml_node_t *v;
     int o;
@@ -1178,9 +1236,17 @@ static int ld_objective(struct ld *ld, yaml_node_t *m)
             return ld_fail(ld, v->start_mark, "objective.deadline_h",
                            "a deadline needs input.dataset_samples, found none");
     }
+    if ((v = ld_get(ld, m, "max_data_channels", NULL)) &&
+        ld_int(ld, v, "objective.max_data_channels", 1, 1000000, "a positive integer",
+               &sc->max_data_channels))
+        return -1;
     if ((v = ld_get(ld, m, "budget_usd_h", NULL)) &&
         ld_num(ld, v, "objective.budget_usd_h", 0, 1, 1e9, "USD per hour in (0, 1e9]",
                &sc->budget_usd_h))
+        return -1;
+    if ((v = ld_get(ld, m, "max_data_channels", NULL)) &&
+        ld_int(ld, v, "objective.max_data_channels", 1, 1000000, "a positive integer",
+               &sc->max_data_channels))
         return -1;
     return 0;
 }
@@ -1300,6 +1366,7 @@ static void ld_commit(struct ld *ld)
         ld->inst[i].source = NULL;
     }
     ld->nmodels = ld->ninst = 0;
+    sc->catalog = ld->cat;
     sc->model = catalog_find_model(ld->cat, ld->model_name);
     sc->measured_gpu = *ld->gpu_name ? catalog_find_gpu(ld->cat, ld->gpu_name) : NULL;
     for (i = 0; i < sc->nclusters; i++)
@@ -1374,6 +1441,82 @@ static int ld_yaml_error(struct ld *ld, const yaml_parser_t *p, const char *buf,
                    (unsigned long)m.column + 1, problem);
 }
 
+/*
+ * First pass over libyaml's events, before the document is built: reject
+ * nesting deeper than SC_MAX_DEPTH, more than SC_MAX_ANCHORS anchors and
+ * aliases and more than SC_MAX_NODES nodes.  libyaml's scanner spends O(flow
+ * depth) per token and its loader O(anchors) per anchor and alias, and a node
+ * costs about 100 bytes, so without these bounds a crafted file of a few MiB
+ * would keep the loader busy for hours or take gigabytes.  Malformed YAML is
+ * reported here with the same message the loader would give.  O(file size).
+ */
+static int ld_prescan(struct ld *ld, const char *buf, size_t len)
+{
+    yaml_parser_t p;
+    yaml_event_t ev;
+    int depth = 0, anchors = 0, nodes = 0, done = 0, rc = -1;
+    const char *what = NULL;
+    int limit = 0;
+
+    if (!yaml_parser_initialize(&p))
+        return dt_errf(ld->e, "%s: cannot start the YAML parser: out of memory", ld->file);
+    yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+    while (!done) {
+        if (!yaml_parser_parse(&p, &ev)) {
+            ld_yaml_error(ld, &p, buf, len);
+            goto free_parser;
+        }
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+        case YAML_MAPPING_START_EVENT:
+            depth++;
+            anchors += ev.data.mapping_start.anchor != NULL;
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+            depth++;
+            anchors += ev.data.sequence_start.anchor != NULL;
+            break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+            depth--;
+            break;
+        case YAML_SCALAR_EVENT:
+            anchors += ev.data.scalar.anchor != NULL;
+            break;
+        case YAML_ALIAS_EVENT:
+            anchors++;
+            break;
+        default:
+            break;
+        }
+        nodes += ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_SEQUENCE_START_EVENT ||
+                 ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT;
+        if (depth > SC_MAX_DEPTH) {
+            what = "levels of nesting";
+            limit = SC_MAX_DEPTH;
+        } else if (anchors > SC_MAX_ANCHORS) {
+            what = "anchors and aliases";
+            limit = SC_MAX_ANCHORS;
+        } else if (nodes > SC_MAX_NODES) {
+            what = "YAML nodes";
+            limit = SC_MAX_NODES;
+        }
+        if (what) {
+            ld_fail(ld, ev.start_mark, "document", "expected at most %d %s, found more", limit,
+                    what);
+            yaml_event_delete(&ev);
+            goto free_parser;
+        }
+        yaml_event_delete(&ev);
+    }
+    rc = 0;
+free_parser:
+    yaml_parser_delete(&p);
+    return rc;
+}
+
 /* Every field at its default; name from the file name without its extension. */
 static void sc_defaults(struct scenario *sc, const char *path)
 {
@@ -1381,6 +1524,7 @@ static void sc_defaults(struct scenario *sc, const char *path)
     size_t n;
 
     memset(sc, 0, sizeof *sc);
+    sc->catalog = NULL;
     base = base ? base + 1 : path;
     dot = strrchr(base, '.');
     n = (dot && dot != base) ? (size_t)(dot - base) : strlen(base);
@@ -1407,7 +1551,10 @@ static void sc_defaults(struct scenario *sc, const char *path)
     sc->loader_workers = -1;
     sc->prefetch = 2;
     sc->reserved_vcpus_per_gpu = 0;
+    sc->data_workers = -1;
     sc->local_with_data_nodes = 1;
+    sc->service_send_cpu_s_per_byte = 0;
+    sc->service_recv_cpu_s_per_byte = 0;
     sc->dataset_samples = NAN;
     sc->epochs = 1;
     sc->strategy = SC_RING;
@@ -1422,6 +1569,11 @@ static void sc_defaults(struct scenario *sc, const char *path)
     sc->objective = SC_OBJ_TIME;
     sc->deadline_h = NAN;
     sc->budget_usd_h = NAN;
+    sc->max_data_channels = -1;
+    sc->data_workers = -1;
+    sc->service_send_cpu_s_per_byte = 0;
+    sc->service_recv_cpu_s_per_byte = 0;
+    sc->max_data_channels = -1;
     sc->seed = 1;
     sc->steps = 20;
     sc->warmup = 3;
@@ -1448,6 +1600,8 @@ int scenario_load(struct scenario *sc, const char *path, struct catalog *cat, st
 
     if (ld_read(path, &buf, &len, e))
         goto out;
+    if (ld_prescan(&ld, buf, len))
+        goto free_buf;
     if (!yaml_parser_initialize(&parser)) {
         dt_errf(e, "%s: cannot start the YAML parser: out of memory", path);
         goto free_buf;

@@ -41,6 +41,7 @@ struct sc_group {
 
 struct sc_cluster {
     char name[64];
+    int strategy;                      /* enum sc_strategy for this cluster, -1: the scenario's */
     int ngroups;
     struct sc_group groups[SC_MAX_GROUPS];
 };
@@ -74,6 +75,7 @@ struct scenario {
     int loader_workers;                /* per GPU; -1 = auto (all vCPUs spread over the GPUs) */
     int prefetch;                      /* batches ready ahead; 0 = no overlap */
     int reserved_vcpus_per_gpu;        /* vCPUs the training process itself keeps (default 0) */
+    int data_workers;                  /* preprocessing processes per data node; -1 = one per vCPU */
     int local_with_data_nodes;         /* 1: train nodes keep preprocessing when data nodes exist */
     double service_send_cpu_s_per_byte;/* data service: CPU s per byte to serialize/compress (default 0) */
     double service_recv_cpu_s_per_byte;/* data service: CPU s per byte to receive/decompress on the GPU node (default 0) */
@@ -97,6 +99,7 @@ struct scenario {
     enum sc_objective objective;
     double deadline_h;                 /* NAN none */
     double budget_usd_h;               /* NAN none */
+    int max_data_channels;             /* data channels (one per worker) allowed per job; -1 none */
 
     /* simulation */
     unsigned long seed;

@@ -177,13 +177,17 @@ static void name_bound(const struct scenario *sc, struct plan_cluster *pc, doubl
     const struct cat_instance *in = tg->inst;
     double comp = r->compute_s + r->optimizer_s;
     int gpus = in->gpu_count;
+    double busy = r->g[tg - pc->cl->groups].gpu_util; /* compute share of the step */
     char what[96];
 
     if (gpus > 0)
         snprintf(what, sizeof what, "%d %s", tg->count * gpus, in->gpu_model);
     else
         snprintf(what, sizeof what, "%d x %d vCPU", tg->count, in->vcpus);
-    if (r->data_stall_s > comp && r->data_stall_s >= r->exposed_comm_s) {
+    /* The step is bound by what the workers wait for: input or exposed
+     * communication when either takes more than 5% of the step, else compute. */
+    (void)comp;
+    if (r->data_stall_s > 0.05 * r->step_mean_s && r->data_stall_s >= r->exposed_comm_s) {
         int bi = 0;
         double worst = 0;
         for (int i = 0; i < pc->cfg.ngroups; i++) {
@@ -198,12 +202,12 @@ static void name_bound(const struct scenario *sc, struct plan_cluster *pc, doubl
             pc->bound = PLAN_BOUND_INPUT_NET;
             snprintf(pc->bound_text, sizeof pc->bound_text,
                      "input-network-bound: sending preprocessed batches keeps a NIC %.0f%% busy; "
-                     "%s busy %.0f%%", 100 * worst, what, 100 * r->util_gpu);
+                     "%s busy %.0f%%", 100 * worst, what, 100 * busy);
         } else if (bi == 2) {
             pc->bound = PLAN_BOUND_PCIE;
             snprintf(pc->bound_text, sizeof pc->bound_text,
                      "PCIe-bound: host-to-device copies keep PCIe %.0f%% busy; %s busy %.0f%%",
-                     100 * worst, what, 100 * r->util_gpu);
+                     100 * worst, what, 100 * busy);
         } else {
             double v = cluster_vcpus(pc->cl, SC_TRAIN) + cluster_vcpus(pc->cl, SC_DATA);
             double need = vcpu_needed_per_worker(sc, &pc->cfg, cpu_s);
@@ -211,10 +215,10 @@ static void name_bound(const struct scenario *sc, struct plan_cluster *pc, doubl
             snprintf(pc->bound_text, sizeof pc->bound_text,
                      "CPU-bound: %.0f vCPU (%.1f per worker) keep %s busy %.0f%%; the input "
                      "pipeline needs about %.1f vCPU per worker", v, v / r->workers, what,
-                     100 * r->util_gpu, need);
+                     100 * busy, need);
         }
-    } else if (r->exposed_comm_s > comp) {
-        int ps = sc->strategy == SC_PS_SYNC || sc->strategy == SC_PS_ASYNC;
+    } else if (r->exposed_comm_s > 0.05 * r->step_mean_s) {
+        int ps = pc->cfg.c.strategy == SIM_PS_SYNC || pc->cfg.c.strategy == SIM_PS_ASYNC;
         int nodes = 0;
         for (int i = 0; i < pc->cl->ngroups; i++)
             if (pc->cl->groups[i].role == SC_TRAIN)
@@ -225,11 +229,11 @@ static void name_bound(const struct scenario *sc, struct plan_cluster *pc, doubl
                  "(busiest NIC %.0f%%); %s busy %.0f%%",
                  ps ? "parameter-server" : nodes > 1 ? "network" : "GPU-link",
                  1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 100 * r->util_nic, what,
-                 100 * r->util_gpu);
+                 100 * busy);
     } else {
         pc->bound = PLAN_BOUND_COMPUTE;
         snprintf(pc->bound_text, sizeof pc->bound_text, "compute-bound: %s busy %.0f%%", what,
-                 100 * r->util_gpu);
+                 100 * busy);
     }
 }
 
@@ -269,6 +273,11 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
         pc->feasible = 0;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "$%.2f/h is over the budget of $%.2f/h",
                  pc->price_usd_h, sc->budget_usd_h);
+    } else if (sc->max_data_channels > 0 && r->workers > sc->max_data_channels) {
+        pc->feasible = 0;
+        snprintf(pc->infeasible_why, sizeof pc->infeasible_why,
+                 "%.0f workers need %.0f data channels, more than the %d allowed per job",
+                 r->workers, r->workers, sc->max_data_channels);
     } else if (!isnan(sc->deadline_h) && !isnan(pc->train_s) && pc->train_s > sc->deadline_h * 3600) {
         pc->feasible = 0;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "%.1f h to train misses the %.1f h deadline",
@@ -279,7 +288,10 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
 static double objective_value(const struct scenario *sc, const struct plan_cluster *pc)
 {
     switch (sc->objective) {
-    case SC_OBJ_TIME: return pc->res.step_mean_s;
+    case SC_OBJ_TIME:
+        /* Clusters with other worker counts take other numbers of steps:
+         * rank by time to train, or by time per sample without a dataset. */
+        return !isnan(pc->train_s) ? pc->train_s : 1.0 / pc->res.samples_per_s;
     case SC_OBJ_COST_STEP: return pc->cost_per_step_usd;
     case SC_OBJ_COST_TRAIN:
         /* Without a dataset size cost per sample ranks the same way. */

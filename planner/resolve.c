@@ -180,6 +180,8 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
             }
         } else {
             g->loader_vcpus = in->vcpus;
+            if (sg->role == SC_DATA && sc->data_workers > 0 && sc->data_workers < in->vcpus)
+                g->loader_vcpus = sc->data_workers;
         }
     }
     if (auto_workers < 1)
@@ -201,7 +203,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->w.local_with_data_nodes = sc->local_with_data_nodes;
     cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
 
-    switch (sc->strategy) {
+    switch (cl->strategy >= 0 ? (enum sc_strategy)cl->strategy : sc->strategy) {
     case SC_RING: cfg->c.strategy = SIM_RING; break;
     case SC_TREE: cfg->c.strategy = SIM_TREE; break;
     case SC_HALVING_DOUBLING: cfg->c.strategy = SIM_HALVING_DOUBLING; break;
@@ -211,7 +213,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     }
     cfg->c.bucket_bytes = sc->bucket_bytes;
     cfg->c.overlap = sc->overlap;
-    cfg->c.ps_dedicated = (sc->strategy == SC_PS_SYNC || sc->strategy == SC_PS_ASYNC) &&
+    cfg->c.ps_dedicated = (cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC) &&
                           sc->ps_place == SC_PS_DEDICATED;
     cfg->c.ps_servers = sc->ps_count;
     if (cfg->c.ps_dedicated)

@@ -498,7 +498,7 @@ static void build_resources(struct sim *s)
 
     for (int i = 0; i < cfg->ngroups; i++) {
         const struct sim_group *g = &cfg->groups[i];
-        double cpu = (g->role == SIM_TRAIN ? g->loader_vcpus : g->vcpus) * g->core_speed;
+        double cpu = (g->role == SIM_PS ? g->vcpus : g->loader_vcpus) * g->core_speed;
         s->r_cpu[i] = cpu > 0 ? mm_add_res(&s->mm, cpu) : -1;
         s->r_pcie[i] = g->pcie_Bps > 0 ? mm_add_res(&s->mm, g->pcie_Bps) : -1;
         s->r_tx[i] = g->nic_Bps > 0 ? mm_add_res(&s->mm, g->nic_Bps) : -1;
@@ -742,8 +742,12 @@ static void collect(struct sim *s, struct sim_result *res)
         st->intra_util = UTIL(s->r_intra[i]);
         st->pcie_util = UTIL(s->r_pcie[i]);
 #undef UTIL
-        if (s->r_cpu[i] >= 0 && T > 0) {
-            double used = (s->mm.res[s->r_cpu[i]].busy - s->busy0[s->r_cpu[i]]) / g->core_speed;
+        if (T > 0) {
+            double used = s->r_cpu[i] >= 0
+                ? (s->mm.res[s->r_cpu[i]].busy - s->busy0[s->r_cpu[i]]) / g->core_speed : 0;
+            /* A CPU train node computes on the vCPUs its loader does not use. */
+            if (g->role == SIM_TRAIN && g->gpus == 0)
+                used += st->gpu_util * T * (g->vcpus - g->loader_vcpus);
             st->cpu_util = g->vcpus > 0 ? used / (g->vcpus * T) : 0;
             busy_vcpu += used * g->count;
         }

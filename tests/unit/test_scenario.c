@@ -90,6 +90,7 @@ static void the_full_scenario_sets_every_field(void)
     if (load_ok(path, &sc, &cat))
         return;
     T_CHECK(strcmp(sc.name, "s1-hetero") == 0, "name is given (%s)", sc.name);
+    T_CHECK(sc.catalog == &cat, "the scenario points at the catalog it was resolved against");
 
     /* inline definitions are in the catalog, the same-name one replaced */
     my = catalog_find_instance(&cat, "my.node");
@@ -106,6 +107,7 @@ static void the_full_scenario_sets_every_field(void)
         T_CHECK(my->efa == 1, "my.node has EFA");
         T_NEAR(my->price_usd_h, 12.0, TOL, "my.node price_usd_h");
         T_NEAR(my->spot_usd_h, 4.0, TOL, "my.node spot_usd_h");
+        T_NEAR(my->cpu_speed, 1.5, TOL, "my.node cpu_speed");
         T_CHECK(strcmp(my->cloud, "onprem") == 0 && strcmp(my->region, "x") == 0 &&
                     strcmp(my->source, "lab rack 3") == 0,
                 "my.node keeps cloud, region and source");
@@ -118,8 +120,7 @@ static void the_full_scenario_sets_every_field(void)
         T_CHECK(c5->vcpus == 36 && c5->gpu_count == 0 && c5->gpu == NULL &&
                     c5->gpu_model[0] == '\0',
                 "an inline CPU instance has no GPU");
-        T_CHECK(isnan(c5->mem_gib) && isnan(c5->net_gbps) && c5->efa == 0,
-                "an inline instance's unset memory and NIC are unknown, EFA defaults to no");
+        T_NEAR(c5->net_gbps, 12, TOL, "the inline c5.9xlarge network_gbps");
         T_CHECK(strcmp(c5->cloud, "custom") == 0 && c5->region[0] == '\0',
                 "an inline instance's cloud defaults to custom and region to empty");
         T_CHECK(c5->link == CAT_LINK_NONE && strcmp(c5->intra_link_text, "") == 0,
@@ -137,7 +138,7 @@ static void the_full_scenario_sets_every_field(void)
                 "mynet keeps family, input and source");
     }
     T_CHECK(sc.batch_per_gpu == 64, "batch_per_gpu");
-    T_CHECK(sc.precision == CAT_BF16, "precision bf16");
+    T_CHECK(sc.precision == CAT_FP16, "precision fp16");
     T_CHECK(sc.grad_accum == 2, "grad_accum");
     T_NEAR(sc.mfu, 0.35, TOL, "mfu");
     T_NEAR(sc.optimizer_bytes_per_param, 16, TOL, "optimizer_bytes_per_param");
@@ -145,7 +146,7 @@ static void the_full_scenario_sets_every_field(void)
     T_NEAR(sc.measured_compute_s, 1.12, TOL, "measured_compute.step_s");
     T_CHECK(sc.measured_batch == 32, "measured_compute.batch");
     T_CHECK(sc.measured_cluster == 1, "measured_step.cluster hetero is clusters[1]");
-    T_NEAR(sc.measured_step_s, 0.192, TOL, "measured_step.step_s");
+    T_NEAR(sc.measured_step_s, 2.5, TOL, "measured_step.step_s");
     T_CHECK(sc.solve_for == SC_SOLVE_CPU, "solve_for cpu_cost");
     T_CHECK(isnan(sc.cpu_s_per_sample), "cpu_s_per_sample is NAN when solved for");
     T_NEAR(sc.raw_bytes, 110000, TOL, "raw_bytes");
@@ -153,19 +154,23 @@ static void the_full_scenario_sets_every_field(void)
     T_CHECK(sc.loader_workers == 6, "loader_workers");
     T_CHECK(sc.prefetch == 4, "prefetch");
     T_CHECK(sc.reserved_vcpus_per_gpu == 1, "reserved_vcpus_per_gpu");
+    T_CHECK(sc.data_workers == 16, "data_workers");
     T_CHECK(sc.local_with_data_nodes == 0, "local_with_data_nodes false");
+    T_NEAR(sc.service_send_cpu_s_per_byte, 4.0e-9, TOL, "service_send_cpu_s_per_byte");
+    T_NEAR(sc.service_recv_cpu_s_per_byte, 2.0e-9, TOL, "service_recv_cpu_s_per_byte");
     T_NEAR(sc.dataset_samples, 1281167, TOL, "dataset_samples");
     T_NEAR(sc.epochs, 90, TOL, "epochs");
     T_CHECK(sc.strategy == SC_PS_SYNC, "strategy ps_sync");
     T_NEAR(sc.bucket_bytes, 50 * MIB, TOL, "bucket_bytes = 50 MiB = 50 * 2^20 bytes");
     T_CHECK(sc.overlap == 0, "overlap: no reads as false");
-    T_CHECK(sc.grad_precision == CAT_FP16, "gradient precision fp16");
+    T_CHECK(sc.grad_precision == CAT_BF16, "gradient precision bf16");
     T_CHECK(sc.ps_count == 2 && sc.ps_place == SC_PS_DEDICATED, "ps count 2, dedicated");
 
-    T_CHECK(sc.nclusters == 2, "two clusters");
-    if (sc.nclusters == 2) {
+    T_CHECK(sc.nclusters == 3, "three clusters");
+    if (sc.nclusters == 3) {
         c = &sc.clusters[0];
-        T_CHECK(strcmp(c->name, "homogeneous") == 0 && c->ngroups == 2, "clusters[0]");
+        T_CHECK(strcmp(c->name, "homogeneous") == 0 && c->ngroups == 2 && c->strategy == -1,
+                "clusters[0] uses the scenario's strategy");
         T_CHECK(c->groups[0].role == SC_TRAIN && c->groups[0].count == 2 && !c->groups[0].spot &&
                     c->groups[0].inst == catalog_find_instance(&cat, "p3.8xlarge"),
                 "clusters[0].groups[0]: 2 x p3.8xlarge train, on demand");
@@ -173,7 +178,8 @@ static void the_full_scenario_sets_every_field(void)
                     c->groups[1].inst == c5,
                 "clusters[0].groups[1]: a ps group on the replaced c5.9xlarge, count 1");
         c = &sc.clusters[1];
-        T_CHECK(strcmp(c->name, "hetero") == 0 && c->ngroups == 3, "clusters[1]");
+        T_CHECK(strcmp(c->name, "hetero") == 0 && c->ngroups == 3 && c->strategy == -1,
+                "clusters[1]");
         T_CHECK(c->groups[0].role == SC_TRAIN && c->groups[0].inst == my &&
                     c->groups[0].count == 1 && c->groups[0].spot == 1,
                 "clusters[1].groups[0]: role defaults to train, the inline my.node, spot");
@@ -183,11 +189,16 @@ static void the_full_scenario_sets_every_field(void)
         T_CHECK(c->groups[2].role == SC_PS && c->groups[2].count == 2 &&
                     c->groups[2].inst == catalog_find_instance(&cat, "ml.c5.9xlarge"),
                 "clusters[1].groups[2]: 2 ps nodes");
+        c = &sc.clusters[2];
+        T_CHECK(strcmp(c->name, "allreduce") == 0 && c->strategy == SC_HIERARCHICAL &&
+                    c->ngroups == 1 && c->groups[0].count == 2,
+                "clusters[2] has its own strategy and needs no ps group");
     }
     T_NEAR(sc.fabric_oversub, 2.5, TOL, "fabric oversubscription");
     T_CHECK(sc.objective == SC_OBJ_COST_TRAIN, "minimize cost_to_train");
     T_NEAR(sc.deadline_h, 24, TOL, "deadline_h");
     T_NEAR(sc.budget_usd_h, 100, TOL, "budget_usd_h");
+    T_CHECK(sc.max_data_channels == 20, "max_data_channels");
     T_CHECK(sc.seed == 7 && sc.steps == 50 && sc.warmup == 5, "seed, steps, warmup");
     T_NEAR(sc.jitter_cv, 0.05, TOL, "jitter_cv");
 
@@ -206,6 +217,7 @@ static void the_minimal_scenario_takes_every_default(void)
     if (load_ok("tests/data/scenario_ok/minimal.yaml", &sc, &cat))
         return;
     T_CHECK(strcmp(sc.name, "minimal") == 0, "name defaults to the file name without extension");
+    T_CHECK(sc.catalog == &cat, "the scenario points at the catalog");
     T_CHECK(sc.model == catalog_find_model(&cat, "resnet50"), "model resnet50 from the catalog");
     T_CHECK(sc.batch_per_gpu == 32, "batch_per_gpu");
     T_CHECK(sc.precision == CAT_FP32, "precision defaults to fp32");
@@ -222,7 +234,10 @@ static void the_minimal_scenario_takes_every_default(void)
     T_CHECK(sc.loader_workers == -1, "loader_workers defaults to auto (-1)");
     T_CHECK(sc.prefetch == 2, "prefetch defaults to 2");
     T_CHECK(sc.reserved_vcpus_per_gpu == 0, "reserved_vcpus_per_gpu defaults to 0");
+    T_CHECK(sc.data_workers == -1, "data_workers defaults to auto (-1)");
     T_CHECK(sc.local_with_data_nodes == 1, "local_with_data_nodes defaults to true");
+    T_CHECK(sc.service_send_cpu_s_per_byte == 0 && sc.service_recv_cpu_s_per_byte == 0,
+            "data-service CPU costs default to 0");
     T_CHECK(isnan(sc.dataset_samples), "dataset_samples defaults to NAN");
     T_NEAR(sc.epochs, 1, TOL, "epochs defaults to 1");
     T_CHECK(sc.strategy == SC_RING, "strategy defaults to ring");
@@ -232,8 +247,8 @@ static void the_minimal_scenario_takes_every_default(void)
     T_CHECK(sc.ps_count == 1 && sc.ps_place == SC_PS_COLOCATED,
             "ps defaults to one colocated server");
     T_CHECK(sc.nclusters == 1 && strcmp(sc.clusters[0].name, "one") == 0 &&
-                sc.clusters[0].ngroups == 1,
-            "one cluster of one group");
+                sc.clusters[0].ngroups == 1 && sc.clusters[0].strategy == -1,
+            "one cluster of one group, with the scenario's strategy");
     T_CHECK(sc.clusters[0].groups[0].role == SC_TRAIN && sc.clusters[0].groups[0].count == 1 &&
                 sc.clusters[0].groups[0].spot == 0 &&
                 sc.clusters[0].groups[0].inst == catalog_find_instance(&cat, "p3.2xlarge"),
@@ -241,6 +256,7 @@ static void the_minimal_scenario_takes_every_default(void)
     T_NEAR(sc.fabric_oversub, 1, TOL, "fabric defaults to non-blocking");
     T_CHECK(sc.objective == SC_OBJ_TIME, "objective defaults to step_time");
     T_CHECK(isnan(sc.deadline_h) && isnan(sc.budget_usd_h), "no deadline, no budget");
+    T_CHECK(sc.max_data_channels == -1, "no limit on data channels (-1)");
     T_CHECK(sc.seed == 1 && sc.steps == 20 && sc.warmup == 3,
             "simulation defaults: seed 1, 20 steps, 3 warm-up");
     T_NEAR(sc.jitter_cv, 0.02, TOL, "jitter_cv defaults to 0.02");
@@ -383,8 +399,14 @@ static void an_unknown_price_is_an_error_only_where_used(void)
     if (write_temp(path, sizeof path, defined) == 0) {
         int rc = scenario_load(&sc, path, &cat, &e);
         T_CHECK(rc == 0, "defining the price inline makes the instance usable");
-        if (rc == 0)
-            T_NEAR(sc.clusters[0].groups[1].inst->price_usd_h, 0.5, TOL, "the inline price");
+        if (rc == 0) {
+            const struct cat_instance *np = sc.clusters[0].groups[1].inst;
+            T_NEAR(np->price_usd_h, 0.5, TOL, "the inline price");
+            T_CHECK(isnan(np->mem_gib) && isnan(np->net_gbps) && isnan(np->spot_usd_h) &&
+                        isnan(np->cpu_speed) && np->efa == 0 && np->gpu_count == 0,
+                    "an inline instance's unset memory, NIC, spot price and CPU speed are "
+                    "unknown, EFA defaults to no and GPUs to none");
+        }
         scenario_free(&sc);
         unlink(path);
     }

@@ -1,0 +1,232 @@
+/*
+ * test_seeds.c - the seed cases (scenarios/seeds/, shared seed_cases.md S1-S7):
+ * each prediction against the published figure, printed, and failed past
+ * the tolerance the case states.  A case the model is known to miss is
+ * marked XFAIL with the reason: it prints its numbers as "xfail - ..." and
+ * does not count as passed; if it starts to pass it fails as XPASS, so the
+ * mark cannot outlive the gap.
+ */
+#include "t.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../catalog/catalog.h"
+#include "../../cli/scenario.h"
+#include "../../planner/planner.h"
+
+static struct catalog cat;
+
+static int load(const char *path, struct scenario *sc, struct plan_report *rep)
+{
+    struct dt_err e;
+    if (scenario_load(sc, path, &cat, &e)) {
+        T_CHECK(0, "%s loads: %s", path, e.msg);
+        return -1;
+    }
+    if (plan_run(sc, rep, &e)) {
+        T_CHECK(0, "%s plans: %s", path, e.msg);
+        scenario_free(sc);
+        return -1;
+    }
+    return 0;
+}
+
+static const struct plan_cluster *cl(const struct plan_report *rep, const char *name)
+{
+    for (int i = 0; i < rep->nclusters; i++)
+        if (strcmp(rep->clusters[i].cl->name, name) == 0)
+            return &rep->clusters[i];
+    return NULL;
+}
+
+static const char *best(const struct plan_report *rep)
+{
+    return rep->best >= 0 ? rep->clusters[rep->best].cl->name : "(none)";
+}
+
+/* A check on a case the model is known to miss. */
+#define XFAIL(cond, why, ...)                                                  \
+    do {                                                                       \
+        if (cond) {                                                            \
+            T_CHECK(0, "XPASS, remove the xfail mark (%s):", why);             \
+            printf("#   ");                                                    \
+            printf(__VA_ARGS__);                                               \
+            printf("\n");                                                      \
+        } else {                                                               \
+            printf("xfail - ");                                                \
+            printf(__VA_ARGS__);                                               \
+            printf(" [known gap: %s]\n", why);                                 \
+        }                                                                      \
+    } while (0)
+
+static double pct(double a, double b) { return 100 * (a / b - 1); }
+
+static void s1_heterogeneous_tfdata_service(void)
+{
+    struct scenario sc;
+    struct plan_report rep;
+    const struct plan_cluster *ho, *he;
+    double cut;
+
+    if (load("scenarios/seeds/s1-hetero-tfdata-resnet50.yaml", &sc, &rep))
+        return;
+    ho = cl(&rep, "homogeneous");
+    he = cl(&rep, "heterogeneous");
+    cut = 100 * (1 - he->cost_per_step_usd / ho->cost_per_step_usd);
+    printf("# S1 inputs: measured 192 ms on 1x ml.p4d.24xlarge -> cpu_s_per_sample %.6g s\n", rep.solved_value);
+    T_CHECK(fabs(pct(he->res.step_mean_s, 0.086)) <= 15,
+            "S1 heterogeneous step: predicted %.1f ms, published 86 ms (%+.1f%%, tolerance 15%%)",
+            1e3 * he->res.step_mean_s, pct(he->res.step_mean_s, 0.086));
+    T_CHECK(cut >= 40 && cut <= 52,
+            "S1 cost per step falls %.1f%%, published 46%% (accepted 40-52%%)", cut);
+    T_CHECK(he->res.util_gpu > ho->res.util_gpu,
+            "S1 GPU utilisation rises: %.1f%% -> %.1f%%", 100 * ho->res.util_gpu, 100 * he->res.util_gpu);
+    T_CHECK(strcmp(best(&rep), "heterogeneous") == 0 && rep.action == PLAN_HETEROGENEOUS,
+            "S1 recommends the heterogeneous cluster (got %s, %s)", best(&rep), plan_action_name(rep.action));
+    plan_report_free(&rep);
+    scenario_free(&sc);
+}
+
+static void s2_heterogeneous_grpc_loader(void)
+{
+    struct scenario sc;
+    struct plan_report rep;
+    const struct plan_cluster *ho, *he;
+    double cut;
+    const char *why = "dtplan counts vCPUs alike; the GPU node (4 Broadwell cores, 8 workers beside the "
+                      "training process) does less per vCPU than the data node, which the model "
+                      "lacks without a per-core speed from calibration";
+
+    if (load("scenarios/seeds/s2-hetero-grpc-mnist.yaml", &sc, &rep))
+        return;
+    ho = cl(&rep, "homogeneous");
+    he = cl(&rep, "heterogeneous");
+    cut = 100 * (1 - he->cost_per_step_usd / ho->cost_per_step_usd);
+    printf("# S2 inputs: measured 1193 ms on 1x ml.p3.2xlarge -> cpu_s_per_sample %.6g s\n", rep.solved_value);
+    XFAIL(fabs(pct(he->res.step_mean_s, 0.184)) <= 15, why,
+          "S2 heterogeneous step: predicted %.1f ms, published 184 ms (%+.1f%%, tolerance 15%%)",
+          1e3 * he->res.step_mean_s, pct(he->res.step_mean_s, 0.184));
+    XFAIL(cut >= 70 && cut <= 84, why, "S2 cost per step falls %.1f%%, published 77%% (accepted 70-84%%)", cut);
+    T_CHECK(strcmp(best(&rep), "heterogeneous") == 0,
+            "S2 recommends the heterogeneous cluster (got %s)", best(&rep));
+    plan_report_free(&rep);
+    scenario_free(&sc);
+}
+
+static void s3_cpu_gpu_ratio(void)
+{
+    struct scenario sc;
+    struct plan_report rep;
+
+    if (load("scenarios/seeds/s3-cpu-gpu-ratio-p4d.yaml", &sc, &rep))
+        return;
+    /* 12 vCPU per GPU where 20 are needed: 12/20 = 60% busy. */
+    T_NEAR(cl(&rep, "1x p4d")->res.util_gpu, 0.60, 1e-3,
+           "S3 1x p4d GPUs busy %.2f%% (12 of the 20 vCPU per GPU needed: 60%%)",
+           100 * cl(&rep, "1x p4d")->res.util_gpu);
+    T_NEAR(cl(&rep, "2x p4d")->res.util_gpu, 0.60, 1e-3,
+           "S3 2x p4d keeps the ratio: GPUs busy %.2f%%", 100 * cl(&rep, "2x p4d")->res.util_gpu);
+    T_CHECK(cl(&rep, "1x p4d + 2x c5.18xlarge")->res.util_gpu > 0.95,
+            "S3 two c5.18xlarge (30 vCPU per GPU) restore utilisation: %.1f%%",
+            100 * cl(&rep, "1x p4d + 2x c5.18xlarge")->res.util_gpu);
+    T_CHECK(rep.action == PLAN_HETEROGENEOUS && strstr(rep.reason, "does not help") &&
+                strstr(rep.reason, "No instance of the family has a larger CPU:GPU ratio"),
+            "S3 p4d: no larger ratio in the family, so heterogeneous: %s", rep.reason);
+    plan_report_free(&rep);
+    scenario_free(&sc);
+
+    if (load("scenarios/seeds/s3-cpu-gpu-ratio-g5.yaml", &sc, &rep))
+        return;
+    T_CHECK(strcmp(best(&rep), "g5.16xlarge") == 0 && rep.action == PLAN_SCALE_UP &&
+                strstr(rep.reason, "scale up within the family: g5.16xlarge"),
+            "S3 g5: scale up within the family first (got %s, %s): %s", best(&rep),
+            plan_action_name(rep.action), rep.reason);
+    plan_report_free(&rep);
+    scenario_free(&sc);
+}
+
+static void s4_cassava_two_t4(void)
+{
+    struct scenario sc;
+    struct plan_report rep;
+    const struct plan_cluster *two;
+
+    if (load("scenarios/seeds/s4-cassava-t4.yaml", &sc, &rep))
+        return;
+    two = cl(&rep, "2x T4");
+    printf("# S4 inputs: measured 1.1236 s per step on 1x T4 -> compute %.4f s per step\n", rep.solved_value);
+    T_CHECK(two->steps_per_epoch == 45, "S4 2x T4 takes %.0f steps per epoch (published 45)", two->steps_per_epoch);
+    T_CHECK(fabs(pct(two->epoch_s, 60)) <= 15,
+            "S4 2x T4 epoch: predicted %.1f s, published about 60 s (%+.1f%%, tolerance 15%%)",
+            two->epoch_s, pct(two->epoch_s, 60));
+    T_CHECK(strcmp(best(&rep), "2x T4") == 0, "S4 recommends 2x T4 for time (got %s)", best(&rep));
+    plan_report_free(&rep);
+    scenario_free(&sc);
+}
+
+static void s5_ctr_on_cpus(void)
+{
+    struct scenario sc;
+    struct plan_report rep;
+
+    if (load("scenarios/seeds/s5-deepfm-ctr.yaml", &sc, &rep))
+        return;
+    XFAIL(strcmp(best(&rep), "cpu-ps") == 0 && rep.action == PLAN_CPU_ONLY,
+          "embedding lookups are costed as FLOPs, which a GPU does almost for free; the model lacks "
+          "memory-bound sparse embedding access and sparse PS updates",
+          "S5 recommends CPU instances with parameter servers (got %s, %s)", best(&rep),
+          plan_action_name(rep.action));
+    T_CHECK(cl(&rep, "cpu-ps")->bound == PLAN_BOUND_PS,
+            "S5 the CPU cluster is bound by its parameter servers: %s", cl(&rep, "cpu-ps")->bound_text);
+    plan_report_free(&rep);
+    scenario_free(&sc);
+}
+
+static void s6_one_big_instance_beats_eight_small(void)
+{
+    struct scenario sc;
+    struct plan_report rep;
+
+    if (load("scenarios/seeds/s6-gradient-sharing.yaml", &sc, &rep))
+        return;
+    T_CHECK(strcmp(best(&rep), "1x p3.16xlarge") == 0 &&
+                cl(&rep, "8x p3.2xlarge")->bound == PLAN_BOUND_NETWORK,
+            "S6 8 GPUs in one instance beat 8 single-GPU instances (got %s; 8x p3.2xlarge: %s)",
+            best(&rep), cl(&rep, "8x p3.2xlarge")->bound_text);
+    plan_report_free(&rep);
+    scenario_free(&sc);
+}
+
+static void s7_pipe_channels_cap_the_workers(void)
+{
+    struct scenario sc;
+    struct plan_report rep;
+
+    if (load("scenarios/seeds/s7-pipe-channels.yaml", &sc, &rep))
+        return;
+    T_CHECK(!cl(&rep, "3x p3.16xlarge")->feasible && strcmp(best(&rep), "2x p3.16xlarge") == 0,
+            "S7 24 workers exceed 20 Pipe channels; 2x p3.16xlarge recommended (got %s)", best(&rep));
+    plan_report_free(&rep);
+    scenario_free(&sc);
+}
+
+int main(void)
+{
+    struct dt_err e;
+
+    if (catalog_load(&cat, "catalog", &e)) {
+        T_CHECK(0, "catalog loads: %s", e.msg);
+        return 1;
+    }
+    T_RUN(s1_heterogeneous_tfdata_service);
+    T_RUN(s2_heterogeneous_grpc_loader);
+    T_RUN(s3_cpu_gpu_ratio);
+    T_RUN(s4_cassava_two_t4);
+    T_RUN(s5_ctr_on_cpus);
+    T_RUN(s6_one_big_instance_beats_eight_small);
+    T_RUN(s7_pipe_channels_cap_the_workers);
+    catalog_free(&cat);
+    return T_DONE();
+}
