@@ -72,7 +72,7 @@ static int solve(const struct scenario *sc, struct plan_report *rep, struct reso
     gsl_function F = {solve_f, &c};
     gsl_root_fsolver *s;
     double lo = 0, hi = 1e-3, flo, fhi, x = NAN;
-    int status, iter = 0, rc = -1;
+    int status, iter = 0;
 
     flo = solve_f(lo, &c);
     if (c.failed)
@@ -126,8 +126,7 @@ static int solve(const struct scenario *sc, struct plan_report *rep, struct reso
             }
         snprintf(rep->solved_what, sizeof rep->solved_what, "compute_s_per_step");
     }
-    rc = 0;
-    return rc;
+    return 0;
 }
 
 /* ---- bottleneck -------------------------------------------------------- */
@@ -175,7 +174,6 @@ static void name_bound(const struct scenario *sc, struct plan_cluster *pc, doubl
     const struct sim_result *r = &pc->res;
     const struct sc_group *tg = first_train(pc->cl);
     const struct cat_instance *in = tg->inst;
-    double comp = r->compute_s + r->optimizer_s;
     int gpus = in->gpu_count;
     double busy = r->g[tg - pc->cl->groups].gpu_util; /* compute share of the step */
     char what[96];
@@ -186,7 +184,6 @@ static void name_bound(const struct scenario *sc, struct plan_cluster *pc, doubl
         snprintf(what, sizeof what, "%d x %d vCPU", tg->count, in->vcpus);
     /* The step is bound by what the workers wait for: input or exposed
      * communication when either takes more than 5% of the step, else compute. */
-    (void)comp;
     if (r->data_stall_s > 0.05 * r->step_mean_s && r->data_stall_s >= r->exposed_comm_s) {
         int bi = 0;
         double worst = 0;

@@ -101,14 +101,10 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 {
     double opt_bytes = isnan(sc->optimizer_bytes_per_param) ? DEFAULT_OPT_BYTES
                                                              : sc->optimizer_bytes_per_param;
-    int ndata = 0, nps = 0, auto_workers = -1;
+    int auto_workers = -1;
 
     memset(cfg, 0, sizeof *cfg);
     cfg->ngroups = cl->ngroups;
-    for (int i = 0; i < cl->ngroups; i++) {
-        ndata += cl->groups[i].role == SC_DATA;
-        nps += cl->groups[i].role == SC_PS;
-    }
     for (int i = 0; i < cl->ngroups; i++) {
         const struct sc_group *sg = &cl->groups[i];
         const struct cat_instance *in = sg->inst;
@@ -225,8 +221,6 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->warmup = sc->warmup;
     cfg->jitter_cv = sc->jitter_cv;
     cfg->seed = sc->seed;
-    (void)ndata;
-    (void)nps;
     return 0;
 }
 
