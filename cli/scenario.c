@@ -492,6 +492,24 @@ static int ld_strdup(struct ld *ld, yaml_node_t *n, const char *field, char **ou
     return rc;
 }
 
+/* The source of an inline catalog entry: the given text, or where it was defined. */
+static int ld_source(struct ld *ld, yaml_node_t *m, const char *path, char **out)
+{
+    char f[FIELD_LEN];
+    yaml_node_t *v;
+
+    path_key(f, sizeof f, path, "source");
+    if ((v = ld_get(ld, m, "source", NULL)))
+        return ld_strdup(ld, v, f, out) ? -1 : 0;
+    {
+        size_t n = strlen(ld->file) + 32;
+        *out = x_malloc(n);
+        snprintf(*out, n, "defined inline in %s", ld->file);
+    }
+    return 0;
+}
+
+
 /* ------------------------------------------------------ names and catalog */
 
 static const struct cat_instance *ld_find_instance(struct ld *ld, const char *name)
@@ -703,16 +721,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
         ld_str(ld, v, f, in->region, sizeof in->region, 0, "a region name"))
         return -1;
 
-    path_key(f, sizeof f, path, "source");
-    if ((v = ld_get(ld, m, "source", NULL))) {
-        if (ld_strdup(ld, v, f, &in->source))
-            return -1;
-    } else {
-        size_t n = strlen(ld->file) + 32;
-        in->source = x_malloc(n);
-        snprintf(in->source, n, "defined inline in %s", ld->file);
-    }
-    return 0;
+    return ld_source(ld, m, path, &in->source);
 }
 
 static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int idx,
@@ -764,16 +773,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         ld_str(ld, v, f, md->input, sizeof md->input, 0, "an input description"))
         return -1;
 
-    path_key(f, sizeof f, path, "source");
-    if ((v = ld_get(ld, m, "source", NULL))) {
-        if (ld_strdup(ld, v, f, &md->source))
-            return -1;
-    } else {
-        size_t n = strlen(ld->file) + 32;
-        md->source = x_malloc(n);
-        snprintf(md->source, n, "defined inline in %s", ld->file);
-    }
-    return 0;
+    return ld_source(ld, m, path, &md->source);
 }
 
 static int ld_catalog(struct ld *ld, yaml_node_t *m)
