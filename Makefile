@@ -1,11 +1,12 @@
 # dtplan build.  make | make test | make check | make bench | make install PREFIX=... | make clean
 #
-# Dependencies through pkg-config: gsl, libcjson, yaml-0.1.  The simulation
-# core (sim/) needs only libm and GSL.
+# Dependencies through pkg-config: gsl, libcjson, yaml-0.1, ompi-c (Open MPI).
+# The simulation core (sim/) needs only libm and GSL.  The CUDA parts of
+# calibrate/ are built by calibrate/calibrate.mk when nvcc is found.
 
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS    := gsl libcjson yaml-0.1
+PKGS    := gsl libcjson yaml-0.1 ompi-c
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -21,7 +22,8 @@ SIM_SRC     := $(wildcard sim/*.c)
 CATALOG_SRC := $(wildcard catalog/*.c)
 PLANNER_SRC := $(wildcard planner/*.c)
 CLI_SRC     := $(filter-out cli/main.c,$(wildcard cli/*.c))
-LIB_SRC     := $(SIM_SRC) $(CATALOG_SRC) $(PLANNER_SRC) $(CLI_SRC)
+CALIB_SRC   := $(wildcard calibrate/*.c)
+LIB_SRC     := $(SIM_SRC) $(CATALOG_SRC) $(PLANNER_SRC) $(CLI_SRC) $(CALIB_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -29,6 +31,9 @@ BENCH_SRC   := $(wildcard bench/*.c)
 BENCH_BIN   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 all: $(BUILD)/dtplan dtplan
+
+# Optional parts (CUDA calibration kernels, ...) add rules and objects here.
+-include calibrate/calibrate.mk
 
 dtplan: $(BUILD)/dtplan
 	@ln -sf $(BUILD)/dtplan dtplan
@@ -71,7 +76,7 @@ install: all
 	install -m 644 catalog/*.csv $(DESTDIR)$(PREFIX)/share/dtplan/catalog/
 
 clean:
-	rm -rf build build-san dtplan tests/out
+	rm -rf build build-san build-* dtplan tests/out
 
 .PHONY: all test check bench install clean units
 -include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d

@@ -4,6 +4,8 @@
  *
  *   dtplan [OPTIONS] SCENARIO.yaml
  *   dtplan run [OPTIONS] SCENARIO.yaml
+ *   dtplan calibrate ...    (calibrate/calibrate.c)
+ *   dtplan plan ...         (cli/plan_cmd.c)
  *
  * This is the only place that prints errors and picks exit statuses
  * (docs/cli.md): 0 success, 1 simulation, planning or output error, 2 bad
@@ -18,9 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../calibrate/calibrate.h"
 #include "../catalog/catalog.h"
 #include "../planner/planner.h"
 #include "atomic.h"
+#include "plan_cmd.h"
 #include "report.h"
 #include "scenario.h"
 
@@ -346,6 +350,12 @@ int main(int argc, char **argv)
     memset(&sc, 0, sizeof sc);
     memset(&rep, 0, sizeof rep);
     cJSON_InitHooks(&hooks); /* cJSON allocates through x_malloc too */
+
+    /* Subcommands with flags of their own. */
+    if (argc > 1 && strcmp(argv[1], "calibrate") == 0)
+        return calibrate_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "plan") == 0)
+        return plan_cmd_main(argc - 1, argv + 1);
 
     rc = parse_args(argc, argv, &o);
     if (rc < 0)
