@@ -434,9 +434,10 @@ free_lines:
  * models.csv
  */
 
-enum { M_NAME, M_FAMILY, M_PARAMS, M_FWD, M_INPUT, M_SOURCE, M_N };
+enum { M_NAME, M_FAMILY, M_PARAMS, M_FWD, M_INPUT, M_SPARSE, M_SPARSE_BPS, M_SOURCE, M_N };
 static const char *const model_cols[M_N] = {
-    "name", "family", "params", "fwd_gflops", "input", "source"};
+    "name", "family", "params", "fwd_gflops", "input", "sparse_params",
+    "sparse_bytes_per_sample", "source"};
 
 static const char *const families[] = {"cnn", "transformer", "ctr", "mlp"};
 
@@ -475,6 +476,8 @@ static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
             get_num(&m->params, &t, row, M_PARAMS, e) ||
             get_num(&m->fwd_gflops, &t, row, M_FWD, e) ||
             get_text(m->input, sizeof m->input, 0, &t, row, M_INPUT, e) ||
+            get_num(&m->sparse_params, &t, row, M_SPARSE, e) ||
+            get_num(&m->sparse_bytes_per_sample, &t, row, M_SPARSE_BPS, e) ||
             get_source(&m->source, &t, row, M_SOURCE, e))
             goto free_lines;
         lines[cat->nmodels] = row->line;

@@ -67,6 +67,10 @@ struct cat_model {
     double params;              /* trainable parameters (count) */
     double fwd_gflops;          /* forward GFLOP per sample at the reference input; NAN unknown */
     char input[48];             /* reference input the FLOPs are for, e.g. "224x224x3", "seq 512" */
+    double sparse_params;       /* of params, those in embedding tables whose gradients are
+                                   sparse (only looked-up rows); 0 none, NAN unknown (dense) */
+    double sparse_bytes_per_sample; /* fp32 gradient bytes of table rows one sample touches;
+                                   NAN unknown */
     char *source;
 };
 

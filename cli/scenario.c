@@ -728,7 +728,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
                            struct cat_model *md)
 {
     static const char *const keys[] = {
-        "name", "family", "params", "fwd_gflops", "input", "source", NULL
+        "name", "family", "params", "fwd_gflops", "input", "sparse_params",
+        "sparse_bytes_per_sample", "source", NULL
     };
     char f[FIELD_LEN];
     yaml_node_t *v;
@@ -736,6 +737,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
 
     memset(md, 0, sizeof *md);
     md->fwd_gflops = NAN;
+    md->sparse_params = NAN;
+    md->sparse_bytes_per_sample = NAN;
     if (ld_map(ld, m, path, keys))
         return -1;
 
@@ -771,6 +774,16 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     path_key(f, sizeof f, path, "input");
     if ((v = ld_get(ld, m, "input", NULL)) &&
         ld_str(ld, v, f, md->input, sizeof md->input, 0, "an input description"))
+        return -1;
+
+    path_key(f, sizeof f, path, "sparse_params");
+    if ((v = ld_get(ld, m, "sparse_params", NULL)) &&
+        ld_num(ld, v, f, 0, 0, md->params, "a count in [0, params]", &md->sparse_params))
+        return -1;
+
+    path_key(f, sizeof f, path, "sparse_bytes_per_sample");
+    if ((v = ld_get(ld, m, "sparse_bytes_per_sample", NULL)) &&
+        ld_num(ld, v, f, 0, 0, 1e12, "bytes in [0, 1e12]", &md->sparse_bytes_per_sample))
         return -1;
 
     return ld_source(ld, m, path, &md->source);

@@ -16,7 +16,11 @@
  *   - compute: 3 x forward FLOPs x batch / (dense peak x achieved fraction),
  *     or a measured compute time scaled by batch and by the ratio of peaks;
  *     backward is two thirds of it;
- *   - optimizer: bytes touched per parameter / device memory bandwidth.
+ *   - optimizer: bytes touched per parameter / device memory bandwidth;
+ *   - embedding tables with sparse gradients (models.csv sparse_params): a
+ *     worker sends only the rows its batch touched; parameter servers take
+ *     them as they are, all-reduce strategies exchange them as an
+ *     all-gather, never more than the dense table (sparse_grads()).
  */
 #include "planner.h"
 
@@ -96,12 +100,49 @@ static int compute_time(const struct scenario *sc, const struct cat_instance *in
     return 0;
 }
 
+/*
+ * Parameters a worker's gradient carries per step (exchanged) and those its
+ * optimizer updates (updated), given k workers in all and the strategy.
+ * Dense models: both are params.  With sparse tables of P_s parameters of
+ * which one batch touches T = min(P_s, batch x sparse_bytes_per_sample / 4):
+ *   parameter server: exchanged = dense + T (push and pull the touched rows);
+ *   all-reduce family: the rows are all-gathered, (k-1)T per worker, which is
+ *     what a ring all-reduce of kT/2 moves (2(k-1)/k x kT/2), so
+ *     exchanged = dense + min(P_s, kT/2);
+ *   updated = dense + min(P_s, kT) (a sparse optimizer touches only rows
+ *     some worker used; PS: the server applies them, counted on the worker).
+ * Repeated ids within a batch are not merged: T is an upper bound.
+ */
+static void sparse_grads(const struct cat_model *m, double batch, int k, int ps,
+                         double *exchanged, double *updated)
+{
+    double sp = m->sparse_params, bps = m->sparse_bytes_per_sample, dense, t;
+
+    if (!(sp > 0) || isnan(bps)) {
+        *exchanged = *updated = m->params;
+        return;
+    }
+    dense = m->params - sp;
+    t = fmin(sp, batch * bps / 4.0);
+    *exchanged = dense + (ps ? t : fmin(sp, k * t / 2.0));
+    *updated = dense + fmin(sp, (ps ? 1 : k) * t);
+}
+
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e)
 {
     double opt_bytes = isnan(sc->optimizer_bytes_per_param) ? DEFAULT_OPT_BYTES
                                                              : sc->optimizer_bytes_per_param;
-    int auto_workers = -1;
+    enum sc_strategy strat = cl->strategy >= 0 ? (enum sc_strategy)cl->strategy : sc->strategy;
+    int is_ps = strat == SC_PS_SYNC || strat == SC_PS_ASYNC;
+    double xparams, uparams;
+    int auto_workers = -1, k = 0;
+
+    for (int i = 0; i < cl->ngroups; i++)
+        if (cl->groups[i].role == SC_TRAIN)
+            k += cl->groups[i].count * wpn_of(cl->groups[i].inst);
+    sparse_grads(sc->model, (double)sc->batch_per_gpu * sc->grad_accum, k, is_ps, &xparams,
+                 &uparams);
 
     memset(cfg, 0, sizeof *cfg);
     cfg->ngroups = cl->ngroups;
@@ -166,9 +207,9 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
             g->bwd_s = 2 * t / 3;
             if (in->gpu_count > 0)
                 g->opt_s = in->gpu && in->gpu->mem_bw_gbs > 0
-                               ? sc->model->params * opt_bytes / (in->gpu->mem_bw_gbs * 1e9) : 0;
+                               ? uparams * opt_bytes / (in->gpu->mem_bw_gbs * 1e9) : 0;
             else
-                g->opt_s = sc->model->params * opt_bytes / 20e9; /* assumed 20 GB/s host memory */
+                g->opt_s = uparams * opt_bytes / 20e9; /* assumed 20 GB/s host memory */
             if (auto_workers < 0) {
                 auto_workers = (int)floor(g->loader_vcpus / wpn_of(in));
                 if (in->gpu_count == 0)
@@ -184,7 +225,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         auto_workers = 1;
 
     cfg->w.batch = (double)sc->batch_per_gpu * sc->grad_accum;
-    cfg->w.grad_bytes = sc->model->params * (sc->grad_precision == CAT_FP32 ? 4.0 : 2.0);
+    cfg->w.grad_bytes = xparams * (sc->grad_precision == CAT_FP32 ? 4.0 : 2.0);
     cfg->w.cpu_s_per_sample = isnan(o->cpu_s_per_sample) ? sc->cpu_s_per_sample : o->cpu_s_per_sample;
     cfg->w.prep_bytes = sc->prep_bytes;
     cfg->w.send_cpu_s_per_byte = sc->service_send_cpu_s_per_byte;
@@ -199,7 +240,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->w.local_with_data_nodes = sc->local_with_data_nodes;
     cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
 
-    switch (cl->strategy >= 0 ? (enum sc_strategy)cl->strategy : sc->strategy) {
+    switch (strat) {
     case SC_RING: cfg->c.strategy = SIM_RING; break;
     case SC_TREE: cfg->c.strategy = SIM_TREE; break;
     case SC_HALVING_DOUBLING: cfg->c.strategy = SIM_HALVING_DOUBLING; break;

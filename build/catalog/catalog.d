@@ -1,5 +1,0 @@
-build/catalog/catalog.o: catalog/catalog.c catalog/catalog.h \
- catalog/../sim/xmem.h catalog/csv.h
-catalog/catalog.h:
-catalog/../sim/xmem.h:
-catalog/csv.h:

@@ -1,2 +1,0 @@
-build/sim/xmem.o: sim/xmem.c sim/xmem.h
-sim/xmem.h:

@@ -1,0 +1,91 @@
+/*
+ * test_resolve.c - from scenario clusters to simulator input: the gradient
+ * bytes each strategy exchanges for a model with sparse embedding tables.
+ */
+#include "t.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../../catalog/catalog.h"
+#include "../../cli/scenario.h"
+#include "../../planner/planner.h"
+
+static struct catalog cat;
+
+static const struct sc_cluster *find(const struct scenario *sc, const char *name)
+{
+    for (int i = 0; i < sc->nclusters; i++)
+        if (strcmp(sc->clusters[i].name, name) == 0)
+            return &sc->clusters[i];
+    return NULL;
+}
+
+static void sparse_tables_send_only_touched_rows(void)
+{
+    struct scenario sc;
+    struct sim_config cfg;
+    struct dt_err e;
+    const struct cat_model *m = catalog_find_model(&cat, "deepfm");
+    double dense, touched;
+
+    if (scenario_load(&sc, "scenarios/seeds/s5-deepfm-ctr.yaml", &cat, &e)) {
+        T_CHECK(0, "s5 loads: %s", e.msg);
+        return;
+    }
+    T_CHECK(m && m->sparse_params == 11e6 && m->sparse_bytes_per_sample == 1716,
+            "deepfm has 11e6 sparse parameters, 1716 B touched per sample");
+    dense = m->params - m->sparse_params;      /* 477,602 */
+    touched = 1024 * 1716 / 4.0;               /* 439,296 rows' values per batch of 1024 */
+
+    /* Parameter servers: push the dense part and the touched rows, fp32. */
+    T_CHECK(plan_resolve(&sc, find(&sc, "cpu-ps"), &cfg, &e) == 0, "cpu-ps resolves");
+    T_NEAR(cfg.w.grad_bytes, 4 * (dense + touched), 1e-9,
+           "PS: a worker exchanges 4 x (dense + touched) = %.0f B (got %.0f)", 4 * (dense + touched),
+           cfg.w.grad_bytes);
+
+    /* Ring over 4 GPUs: the rows are all-gathered, (k-1)T per worker, the
+     * traffic of an all-reduce of kT/2 = 2T. */
+    T_CHECK(plan_resolve(&sc, find(&sc, "gpu-horovod"), &cfg, &e) == 0, "gpu-horovod resolves");
+    T_NEAR(cfg.w.grad_bytes, 4 * (dense + 2 * touched), 1e-9,
+           "ring over 4: exchanges 4 x (dense + 4T/2) = %.0f B (got %.0f)", 4 * (dense + 2 * touched),
+           cfg.w.grad_bytes);
+
+    /* Never more than the dense table: at a batch where 4T/2 > 11e6. */
+    sc.batch_per_gpu = 16384;                  /* T = 7,028,736; 2T > 11e6 */
+    T_CHECK(plan_resolve(&sc, find(&sc, "gpu-horovod"), &cfg, &e) == 0, "gpu-horovod resolves");
+    T_NEAR(cfg.w.grad_bytes, 4 * m->params, 1e-9,
+           "ring over 4 at batch 16384: capped at the dense size %.0f B (got %.0f)", 4 * m->params,
+           cfg.w.grad_bytes);
+    scenario_free(&sc);
+}
+
+static void dense_models_exchange_all_parameters(void)
+{
+    struct scenario sc;
+    struct sim_config cfg;
+    struct dt_err e;
+
+    if (scenario_load(&sc, "scenarios/seeds/s6-gradient-sharing.yaml", &cat, &e)) {
+        T_CHECK(0, "s6 loads: %s", e.msg);
+        return;
+    }
+    T_CHECK(plan_resolve(&sc, &sc.clusters[0], &cfg, &e) == 0, "s6 resolves");
+    T_NEAR(cfg.w.grad_bytes, sc.model->params * (sc.grad_precision == CAT_FP32 ? 4 : 2), 1e-12,
+           "%s: a dense model exchanges every parameter (%.0f B)", sc.model->name, cfg.w.grad_bytes);
+    scenario_free(&sc);
+}
+
+int main(void)
+{
+    struct dt_err e;
+
+    if (catalog_load(&cat, "catalog", &e)) {
+        printf("FAIL - catalog loads: %s\n", e.msg);
+        return 1;
+    }
+    T_RUN(sparse_tables_send_only_touched_rows);
+    T_RUN(dense_models_exchange_all_parameters);
+    catalog_free(&cat);
+    return T_DONE();
+}
