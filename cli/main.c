@@ -24,9 +24,11 @@
 #include "../catalog/catalog.h"
 #include "../planner/planner.h"
 #include "atomic.h"
+#include "html.h"
 #include "plan_cmd.h"
 #include "report.h"
 #include "scenario.h"
+#include "trace.h"
 
 #define DTPLAN_VERSION "0.1.0"
 #define STEPS_MAX 1000000
@@ -34,7 +36,7 @@
 enum { EXIT_PLAN = 1, EXIT_INPUT = 2 };
 
 static const char usage_line[] =
-    "usage: dtplan [--json] [-o FILE] [--catalog DIR] [--seed N] [--steps N] [-q] SCENARIO.yaml";
+    "usage: dtplan [--json | --csv] [-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] [--seed N] [--steps N] [-q] SCENARIO.yaml";
 
 static void usage(FILE *f)
 {
@@ -47,7 +49,11 @@ static void usage(FILE *f)
             "\n"
             "Options:\n"
             "  --json             print one JSON object instead of the table\n"
+            "  --csv              print the cluster table as CSV instead of the table\n"
             "  -o, --output FILE  write the report to FILE (atomically: all or nothing)\n"
+            "  --trace FILE       also write the simulated steps of every cluster as a Chrome\n"
+            "                     trace (JSON; open in ui.perfetto.dev or chrome://tracing)\n"
+            "  --report FILE      also write a self-contained HTML report with SVG charts\n"
             "  --catalog DIR      catalog directory (default: $DTPLAN_CATALOG, then\n"
             "                     <dtplan's directory>/../catalog, the installed catalog,\n"
             "                     ./catalog)\n"
@@ -58,12 +64,15 @@ static void usage(FILE *f)
             "  --version          print the version and exit\n"
             "\n"
             "Exit status: 0 ok, 1 simulation or planning error, 2 bad flags or input.\n"
-            "See docs/cli.md and docs/output.md.\n",
+            "See docs/cli.md, docs/output.md, docs/reports.md and man dtplan.\n",
             usage_line, STEPS_MAX);
 }
 
 struct options {
     int json;
+    int csv;
+    const char *trace;      /* --trace FILE, NULL: none */
+    const char *report;     /* --report FILE (HTML), NULL: none */
     int quiet;
     const char *output;     /* NULL: stdout */
     const char *catalog;    /* NULL: search */
@@ -155,6 +164,12 @@ static int parse_args(int argc, char **argv, struct options *o)
             o->json = 1;
             continue;
         }
+        if (!strcmp(flag, "--csv")) {
+            if (val)
+                goto no_value;
+            o->csv = 1;
+            continue;
+        }
         if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
             if (val)
                 goto no_value;
@@ -167,6 +182,22 @@ static int parse_args(int argc, char **argv, struct options *o)
         int is_catalog = !strcmp(flag, "--catalog");
         int is_seed = !strcmp(flag, "--seed");
         int is_steps = !strcmp(flag, "--steps");
+        int is_trace = !strcmp(flag, "--trace");
+        int is_html = !strcmp(flag, "--report");
+        if (is_trace || is_html) {
+            if (!val && i + 1 < argc)
+                val = argv[++i];
+            if (!val || !*val) {
+                fprintf(stderr, "dtplan: %s: expected a file name, found %s\n", flag,
+                        val ? "\"\"" : "nothing");
+                return EXIT_INPUT;
+            }
+            if (is_trace)
+                o->trace = val;
+            else
+                o->report = val;
+            continue;
+        }
         if (!is_output && !is_catalog && !is_seed && !is_steps) {
             fprintf(stderr, "dtplan: unknown option \"%s\" (try dtplan --help)\n", a);
             return EXIT_INPUT;
@@ -217,6 +248,10 @@ static int parse_args(int argc, char **argv, struct options *o)
         return EXIT_INPUT;
     }
 
+    if (o->json && o->csv) {
+        fprintf(stderr, "dtplan: --csv: expected at most one of --json and --csv, found both\n");
+        return EXIT_INPUT;
+    }
     if (npos == 0) {
         fprintf(stderr, "%s\n", usage_line);
         return EXIT_INPUT;
@@ -314,7 +349,7 @@ static int write_report(const struct options *o, const struct plan_report *rep)
             return EXIT_INPUT;
         }
     }
-    rc = o->json ? report_json(f, rep) : report_table(f, rep);
+    rc = o->json ? report_json(f, rep) : o->csv ? report_csv(f, rep) : report_table(f, rep);
     if (!o->output) {
         if (rc != 0 || fflush(stdout) != 0 || ferror(stdout)) {
             fprintf(stderr, "dtplan: cannot write the report to standard output: %s\n",
@@ -329,6 +364,38 @@ static int write_report(const struct options *o, const struct plan_report *rep)
         return EXIT_PLAN;
     }
     if (atomic_write_commit(f, tmp, o->output, &e) != 0) {
+        fprintf(stderr, "dtplan: %s\n", e.msg);
+        return EXIT_PLAN;
+    }
+    return 0;
+}
+
+/* Write an extra output (--trace, --report) to path, atomically.  kind is
+ * 't' for the trace, 'h' for the HTML report. */
+static int write_extra(const char *path, int kind, const struct plan_report *rep)
+{
+    struct dt_err e = {{0}};
+    char *tmp = NULL;
+    FILE *f = atomic_write_open(path, &tmp, &e);
+    int rc;
+
+    if (!f) {
+        fprintf(stderr, "dtplan: %s\n", e.msg);
+        return EXIT_INPUT;
+    }
+    if (kind == 't') {
+        rc = trace_write(f, rep, &e);
+    } else {
+        rc = html_write(f, rep);
+        if (rc)
+            dt_errf(&e, "%s: write failed", path);
+    }
+    if (rc != 0) {
+        atomic_write_abort(f, tmp);
+        fprintf(stderr, "dtplan: %s\n", e.msg);
+        return EXIT_PLAN;
+    }
+    if (atomic_write_commit(f, tmp, path, &e) != 0) {
         fprintf(stderr, "dtplan: %s\n", e.msg);
         return EXIT_PLAN;
     }
@@ -392,6 +459,10 @@ int main(int argc, char **argv)
         goto out_report;
     }
     rc = write_report(&o, &rep);
+    if (rc == 0 && o.trace)
+        rc = write_extra(o.trace, 't', &rep);
+    if (rc == 0 && o.report)
+        rc = write_extra(o.report, 'h', &rep);
 
 out_report:
     plan_report_free(&rep);

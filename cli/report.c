@@ -490,3 +490,79 @@ int report_json(FILE *f, const struct plan_report *rep)
     cJSON_Delete(root);
     return rc;
 }
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+/* One field: quoted when it holds a comma, a quote or a line break. */
+static void csv_field(FILE *f, const char *s, int last)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+    fputc(last ? '\n' : ',', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.6g", v);
+    fputc(',', f);
+}
+
+int report_csv(FILE *f, const struct plan_report *rep)
+{
+    static const char *head[] = {
+        "cluster", "groups", "recommended", "feasible", "step_mean_s", "step_p50_s", "step_p95_s",
+        "compute_s", "data_stall_s", "exposed_comm_s", "optimizer_s", "util_gpu", "util_cpu",
+        "util_nic", "samples_per_s", "workers", "scaling_efficiency", "price_usd_per_h",
+        "cost_per_step_usd", "steps_per_epoch", "epoch_s", "cost_per_epoch_usd",
+        "time_to_train_s", "cost_to_train_usd", "bottleneck", "bottleneck_detail",
+        "infeasible_why"};
+    size_t nh = sizeof head / sizeof head[0];
+
+    for (size_t c = 0; c < nh; c++)
+        csv_field(f, head[c], c + 1 == nh);
+    for (int i = 0; i < rep->nclusters; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        const struct sim_result *r = &pc->res;
+        char *groups = cell_groups(pc->cl);
+
+        csv_field(f, cluster_name(pc), 0);
+        csv_field(f, groups, 0);
+        x_free(groups);
+        csv_field(f, i == rep->best ? "yes" : "no", 0);
+        csv_field(f, pc->feasible ? "yes" : "no", 0);
+        csv_num(f, r->step_mean_s);
+        csv_num(f, r->step_p50_s);
+        csv_num(f, r->step_p95_s);
+        csv_num(f, r->compute_s);
+        csv_num(f, r->data_stall_s);
+        csv_num(f, r->exposed_comm_s);
+        csv_num(f, r->optimizer_s);
+        csv_num(f, r->util_gpu);
+        csv_num(f, r->util_cpu);
+        csv_num(f, r->util_nic);
+        csv_num(f, r->samples_per_s);
+        csv_num(f, r->workers);
+        csv_num(f, pc->scaling_eff);
+        csv_num(f, pc->price_usd_h);
+        csv_num(f, pc->cost_per_step_usd);
+        csv_num(f, pc->steps_per_epoch);
+        csv_num(f, pc->epoch_s);
+        csv_num(f, pc->cost_per_epoch_usd);
+        csv_num(f, pc->train_s);
+        csv_num(f, pc->cost_to_train_usd);
+        csv_field(f, plan_bound_name(pc->bound), 0);
+        csv_field(f, pc->bound_text, 0);
+        csv_field(f, pc->feasible ? "" : pc->infeasible_why, 1);
+    }
+    return ferror(f) ? -1 : 0;
+}

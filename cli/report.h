@@ -25,6 +25,13 @@ int report_table(FILE *f, const struct plan_report *rep);
  * error. */
 int report_json(FILE *f, const struct plan_report *rep);
 
+/* Write the cluster table as CSV (RFC 4180 quoting, LF line ends): a header
+ * line, then one line per cluster in the scenario's order.  Numbers in SI
+ * units with 6 significant digits; unknown values are empty fields.
+ * Columns: docs/output.md.  Returns 0, or -1 if the stream reports an
+ * error. */
+int report_csv(FILE *f, const struct plan_report *rep);
+
 /* v rounded to 6 significant digits (what report_json writes); NAN and
  * infinities are returned unchanged. */
 double report_round6(double v);

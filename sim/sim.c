@@ -31,6 +31,7 @@
 #include "coll.h"
 #include "evq.h"
 #include "maxmin.h"
+#include "trace.h"
 
 enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW };
 enum { FL_STAGE, FL_PHASE };
@@ -253,6 +254,9 @@ static void stage_start(struct sim *s, int wi, int pi, int st)
     const struct stage *sg = &pr->st[st];
 
     pr->busy[st] = 1;
+    if (s->cfg->trace && sg->amount > 0)
+        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_STAGE, wi, pi, st, -1, sg->amount,
+                        sg->use, sg->nuse);
     if (sg->amount <= 0 || sg->nuse == 0)
         evq_push(&s->q, s->now, EV_STAGE_NOW, wi, pi, st);
     else
@@ -265,6 +269,8 @@ static void stage_done(struct sim *s, int wi, int pi, int st)
     struct producer *pr = &w->prod[pi];
 
     pr->busy[st] = 0;
+    if (s->cfg->trace)
+        sim_trace_end(s->cfg->trace, s->now, SIM_ACT_STAGE, wi, pi, st);
     if (st + 1 < pr->nst) {
         if (pr->busy[st + 1])
             pr->queued[st + 1]++;
@@ -273,6 +279,8 @@ static void stage_done(struct sim *s, int wi, int pi, int st)
     } else {
         pr->inflight--;
         w->ready++;
+        if (s->cfg->trace)
+            sim_trace_ready(s->cfg->trace, s->now, wi, w->ready);
         worker_try_consume(s, wi);
     }
     if (pr->queued[st] > 0) {
@@ -292,6 +300,9 @@ static void phase_flow(struct sim *s, int ci, int b, int p)
 {
     struct chain *c = &s->ch[ci];
     const struct coll_phase *ph = &c->ph[b * c->nph + p];
+    if (s->cfg->trace && ph->amount > 0)
+        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_PHASE_FLOW, ci, b, p, -1, ph->amount,
+                        ph->use, ph->nuse);
     if (ph->amount <= 0 || ph->nuse == 0)
         phase_done(s, ci, b, p);
     else
@@ -313,6 +324,8 @@ static void chain_try(struct sim *s, int ci, int b, int p)
     if (b > 0 && !c->done[(b - 1) * c->nph + c->last_in_lane[lane]])
         return;
     c->started[b * c->nph + p] = 1;
+    if (s->cfg->trace)
+        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_PHASE, ci, b, p, -1, ph->amount, NULL, 0);
     if (ph->lat_s > 0)
         evq_push(&s->q, s->now + ph->lat_s, EV_PHASE_LAT, ci, b, p);
     else
@@ -341,6 +354,10 @@ static void phase_done(struct sim *s, int ci, int b, int p)
     struct chain *c = &s->ch[ci];
 
     c->done[b * c->nph + p] = 1;
+    if (s->cfg->trace) {
+        sim_trace_end(s->cfg->trace, s->now, SIM_ACT_PHASE_FLOW, ci, b, p);
+        sim_trace_end(s->cfg->trace, s->now, SIM_ACT_PHASE, ci, b, p);
+    }
     if (p + 1 < c->nph) {
         chain_try(s, ci, b, p + 1);
     } else {
@@ -367,6 +384,27 @@ static void chain_bucket_ready(struct sim *s, int ci, int b)
 
 /* ---- workers ----------------------------------------------------------- */
 
+/* Trace hooks (trace.h): end one activity of worker wi and begin the next;
+ * SIM_NACT for none.  One branch when tracing is off. */
+static void tr_worker(struct sim *s, int wi, enum sim_act end, enum sim_act begin)
+{
+    struct sim_trace *t = s->cfg->trace;
+
+    if (!t)
+        return;
+    if (end != SIM_NACT)
+        sim_trace_end(t, s->now, end, wi, 0, 0);
+    if (begin != SIM_NACT)
+        sim_trace_begin(t, s->now, begin, wi, 0, 0, s->w[wi].step, 0, NULL, 0);
+}
+
+static void tr_bucket(struct sim *s, int wi, int b)
+{
+    if (s->cfg->trace)
+        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_BUCKET, s->w[wi].chain, b, wi,
+                        s->w[wi].step, s->ch[s->w[wi].chain].bbytes[b], NULL, 0);
+}
+
 static int measured(const struct sim *s, int step)
 {
     return step >= s->cfg->warmup;
@@ -378,6 +416,7 @@ static void worker_start_step(struct sim *s, int wi)
 
     w->state = W_WAIT_BATCH;
     w->t_wait0 = s->now;
+    tr_worker(s, wi, SIM_NACT, SIM_ACT_WAIT_BATCH);
     w->m = jitter(s, is_async(s->cfg) ? 1 : w->ranks);
     worker_try_consume(s, wi);
     producers_kick(s, wi);
@@ -391,6 +430,9 @@ static void worker_try_consume(struct sim *s, int wi)
     if (w->state != W_WAIT_BATCH || w->ready == 0)
         return;
     w->ready--;
+    tr_worker(s, wi, SIM_ACT_WAIT_BATCH, SIM_ACT_FWD);
+    if (s->cfg->trace)
+        sim_trace_ready(s->cfg->trace, s->now, wi, w->ready);
     if (measured(s, w->step))
         w->stall += s->now - w->t_wait0;
     w->state = W_FWD;
@@ -406,6 +448,7 @@ static void worker_fwd_done(struct sim *s, int wi)
     double bwd = g->bwd_s * w->m, cum = 0, total = s->cfg->w.grad_bytes;
 
     w->state = W_BWD;
+    tr_worker(s, wi, SIM_ACT_FWD, SIM_ACT_BWD);
     evq_push(&s->q, s->now + bwd, EV_BWD_DONE, wi, 0, 0);
     if (!s->cfg->c.overlap)
         return;
@@ -426,11 +469,15 @@ static void worker_bwd_done(struct sim *s, int wi)
         w->compute += s->now - w->t_fwd0;
     w->state = W_WAIT_COMM;
     w->t_bwd_end = s->now;
+    tr_worker(s, wi, SIM_ACT_BWD, SIM_ACT_WAIT_COMM);
     if (s->cfg->c.overlap) {
+        tr_bucket(s, wi, c->nb - 1);
         chain_bucket_ready(s, w->chain, c->nb - 1);
     } else {
-        for (int b = 0; b < c->nb && w->state == W_WAIT_COMM; b++)
+        for (int b = 0; b < c->nb && w->state == W_WAIT_COMM; b++) {
+            tr_bucket(s, wi, b);
             chain_bucket_ready(s, w->chain, b);
+        }
     }
 }
 
@@ -445,6 +492,7 @@ static void worker_start_opt(struct sim *s, int wi)
         w->opt += g->opt_s;
     }
     w->state = W_OPT;
+    tr_worker(s, wi, SIM_ACT_WAIT_COMM, SIM_ACT_OPT);
     evq_push(&s->q, s->now + g->opt_s, EV_OPT_DONE, wi, 0, 0);
 }
 
@@ -461,6 +509,7 @@ static void worker_opt_done(struct sim *s, int wi)
     int all = 1;
 
     w->end[w->step] = s->now;
+    tr_worker(s, wi, SIM_ACT_OPT, SIM_NACT);
     w->step++;
     for (int i = 0; i < s->nw; i++)
         if (s->w[i].step <= s->global_done)
@@ -763,12 +812,40 @@ static void collect(struct sim *s, struct sim_result *res)
 
 /* ---- main loop --------------------------------------------------------- */
 
+/* Register the tracks of a trace (trace.h): per group its worker, CPU, PCIe,
+ * NIC directions and GPU link, then the fabric and the collective chains. */
+static void trace_tracks(struct sim *s)
+{
+    const struct sim_config *cfg = s->cfg;
+    struct sim_trace *t = cfg->trace;
+
+    sim_trace_reset(t);
+    for (int i = 0; i < cfg->ngroups; i++) {
+        const struct sim_group *g = &cfg->groups[i];
+        for (int k = 0; k < s->nw; k++)
+            if (s->w[k].g == i)
+                sim_trace_add_track(t, SIM_TRACK_COMPUTE, i, k, 0, s->w[k].ranks);
+#define RES(kind, r, per) \
+        if ((r) >= 0) sim_trace_add_track(t, kind, i, r, s->mm.res[r].cap, per)
+        RES(SIM_TRACK_CPU, s->r_cpu[i], g->count);
+        RES(SIM_TRACK_PCIE, s->r_pcie[i], (double)g->count * wpn(g));
+        RES(SIM_TRACK_NIC_TX, s->r_tx[i], g->count);
+        RES(SIM_TRACK_NIC_RX, s->r_rx[i], g->count);
+        RES(SIM_TRACK_GPU_LINK, s->r_intra[i], (double)g->count * wpn(g));
+#undef RES
+    }
+    if (s->r_fabric >= 0)
+        sim_trace_add_track(t, SIM_TRACK_FABRIC, -1, s->r_fabric, s->mm.res[s->r_fabric].cap, 1);
+    for (int c = 0; c < s->nch; c++)
+        sim_trace_add_track(t, SIM_TRACK_CHAIN, -1, c, 0, 1);
+}
+
 static void handle_event(struct sim *s, const struct evq_event *ev)
 {
     switch (ev->type) {
     case EV_FWD_DONE: worker_fwd_done(s, ev->a); break;
     case EV_BWD_DONE: worker_bwd_done(s, ev->a); break;
-    case EV_BUCKET: chain_bucket_ready(s, s->w[ev->a].chain, ev->b); break;
+    case EV_BUCKET: tr_bucket(s, ev->a, ev->b); chain_bucket_ready(s, s->w[ev->a].chain, ev->b); break;
     case EV_OPT_DONE: worker_opt_done(s, ev->a); break;
     case EV_PHASE_LAT: phase_flow(s, ev->a, ev->b, ev->c); break;
     case EV_STAGE_NOW: stage_done(s, ev->a, ev->b, ev->c); break;
@@ -820,6 +897,8 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err 
     }
     for (int i = 0; i < s.nw; i++)
         build_producers(&s, &s.w[i]);
+    if (cfg->trace)
+        trace_tracks(&s);
     if (cfg->warmup == 0) {
         s.t0 = 0;
         window_snapshot(&s, &s.busy0);
@@ -832,8 +911,11 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err 
         double t_flow, t_ev, t_next;
         struct evq_event ev;
 
-        if (s.mm.dirty)
+        if (s.mm.dirty) {
             mm_solve(&s.mm);
+            if (cfg->trace)
+                sim_trace_loads(cfg->trace, s.now, &s.mm);
+        }
         t_flow = s.now + mm_next_completion(&s.mm);
         t_ev = evq_peek_time(&s.q);
         t_next = t_flow < t_ev ? t_flow : t_ev;
@@ -863,6 +945,8 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err 
         }
     }
     s.t1 = s.now;
+    if (cfg->trace)
+        cfg->trace->end_s = s.now;
     collect(&s, res);
     rc = 0;
 out:

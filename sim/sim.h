@@ -20,6 +20,8 @@
 
 #define SIM_MAX_GROUPS 8
 
+struct sim_trace;
+
 enum sim_role { SIM_TRAIN = 0, SIM_DATA, SIM_PS };
 
 enum sim_strategy {
@@ -82,6 +84,7 @@ struct sim_config {
     int warmup;                 /* discarded steps, >= 0 */
     double jitter_cv;           /* compute-time jitter (lognormal cv), >= 0 */
     unsigned long seed;
+    struct sim_trace *trace;    /* NULL, or a recorder filled by sim_run (trace.h); not owned */
 };
 
 /* Per-group utilisation and traffic, averaged over the measured steps. */

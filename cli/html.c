@@ -1,0 +1,734 @@
+/*
+ * html.c - the self-contained HTML report with SVG charts (html.h).
+ *
+ * Charts are drawn by hand as inline SVG: a linear axis with "nice" ticks
+ * (steps of 1, 2 or 5 times a power of ten), or a base-2 logarithmic axis
+ * for GPU counts spanning 8x or more.  Every chart has axis titles with
+ * units, a legend, and a <title> tooltip on each mark.  Text sizes are
+ * 12 px and up.  Layout is computed from the data only; coordinates are
+ * written with two decimals, so the output is deterministic.
+ * Cost: O(clusters^2) for the Pareto front, O(clusters) otherwise.
+ */
+#include "html.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+void html_escape(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default:
+            if ((c >= 0x20 && c != 0x7f) || c == '\t' || c == '\n')
+                fputc(c, f);
+        }
+    }
+}
+
+static const char *cname(const struct plan_cluster *pc)
+{
+    return pc->cl ? pc->cl->name : "";
+}
+
+/* ---- axes ----------------------------------------------------------------- */
+
+struct axis {
+    double lo, hi;          /* data range shown */
+    double step;            /* tick step (linear) */
+    int log2;               /* 1: base-2 logarithmic */
+    double p0, p1;          /* pixel positions of lo and hi */
+};
+
+/* A tick step of 1, 2 or 5 x 10^k giving about n ticks over range. */
+static double nice_step(double range, int n)
+{
+    double raw = range / n, mag, norm;
+
+    if (!(raw > 0) || !isfinite(raw))
+        return 1;
+    mag = pow(10, floor(log10(raw)));
+    norm = raw / mag;
+    return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+}
+
+/* Linear axis from 0 to a nice value at or above max. */
+static void axis_linear(struct axis *a, double max, double p0, double p1)
+{
+    if (!(max > 0) || !isfinite(max))
+        max = 1;
+    a->log2 = 0;
+    a->lo = 0;
+    a->step = nice_step(max, 5);
+    a->hi = ceil(max / a->step - 1e-9) * a->step;
+    a->p0 = p0;
+    a->p1 = p1;
+}
+
+static double axis_px(const struct axis *a, double v)
+{
+    double u = a->log2 ? (log2(v) - log2(a->lo)) / (log2(a->hi) - log2(a->lo))
+                       : (v - a->lo) / (a->hi - a->lo);
+    return a->p0 + u * (a->p1 - a->p0);
+}
+
+/* A tick label with as many decimals as the step needs. */
+static void tick_label(char *buf, size_t n, const struct axis *a, double v)
+{
+    int dec = 0;
+
+    if (!a->log2 && a->step < 1)
+        dec = (int)ceil(-log10(a->step) - 1e-9);
+    if (dec > 8)
+        dec = 8;
+    snprintf(buf, n, "%.*f", dec, v);
+}
+
+/* Ticks, grid lines and the title of a horizontal axis at pixel row y,
+ * grid up to row ytop. */
+static void axis_x(FILE *f, const struct axis *a, double y, double ytop, const char *title)
+{
+    char lab[32];
+
+    fprintf(f, "<g class=\"axis axis-x\">\n");
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333\"/>\n", a->p0, y,
+            a->p1, y);
+    if (a->log2) {
+        for (double v = a->lo; v <= a->hi * (1 + 1e-9); v *= 2) {
+            double x = axis_px(a, v);
+            snprintf(lab, sizeof lab, "%.0f", v);
+            fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#ddd\"/>\n",
+                    x, ytop, x, y);
+            fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n", x, y + 16, lab);
+        }
+    } else {
+        for (int k = 0; a->lo + k * a->step <= a->hi * (1 + 1e-9) + 1e-300; k++) {
+            double v = a->lo + k * a->step, x = axis_px(a, v);
+            tick_label(lab, sizeof lab, a, v);
+            fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#ddd\"/>\n",
+                    x, ytop, x, y);
+            fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n", x, y + 16, lab);
+        }
+    }
+    fprintf(f, "<text class=\"axis-title\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">", (a->p0 + a->p1) / 2,
+            y + 36);
+    html_escape(f, title);
+    fprintf(f, "</text>\n</g>\n");
+}
+
+/* A vertical axis at pixel column x, grid to column xright. */
+static void axis_y(FILE *f, const struct axis *a, double x, double xright, const char *title)
+{
+    char lab[32];
+
+    fprintf(f, "<g class=\"axis axis-y\">\n");
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333\"/>\n", x, a->p0, x,
+            a->p1);
+    for (int k = 0; a->lo + k * a->step <= a->hi * (1 + 1e-9) + 1e-300; k++) {
+        double v = a->lo + k * a->step, y = axis_px(a, v);
+        tick_label(lab, sizeof lab, a, v);
+        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#ddd\"/>\n", x, y,
+                xright, y);
+        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n", x - 6, y + 4, lab);
+    }
+    fprintf(f, "<text class=\"axis-title\" transform=\"translate(%.2f %.2f) rotate(-90)\" "
+               "text-anchor=\"middle\">", x - 58, (a->p0 + a->p1) / 2);
+    html_escape(f, title);
+    fprintf(f, "</text>\n</g>\n");
+}
+
+/* One legend entry at (x, y): a swatch drawn by the caller's shape, then text. */
+static void legend_text(FILE *f, double x, double y, const char *text)
+{
+    fprintf(f, "<text x=\"%.2f\" y=\"%.2f\">", x, y + 4);
+    html_escape(f, text);
+    fprintf(f, "</text>\n");
+}
+
+static void legend_box(FILE *f, double x, double y, const char *color, const char *text)
+{
+    fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"14\" fill=\"%s\"/>\n", x, y - 7, color);
+    legend_text(f, x + 20, y, text);
+}
+
+/* Display width of a label in pixels at 12 px (about 7 px a character). */
+static double text_px(const char *s)
+{
+    double n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            n++;
+    return 7 * n;
+}
+
+/* ---- chart 1: step-time breakdown ----------------------------------------- */
+
+enum { SEG_COMPUTE, SEG_STALL, SEG_COMM, SEG_OPT, SEG_OTHER, NSEG };
+static const char *seg_name[NSEG] = {"compute (forward and backward)", "data stall (waiting for input)",
+                                     "exposed gradient communication", "optimizer",
+                                     "rest of the step (waiting for other ranks)"};
+static const char *seg_class[NSEG] = {"compute", "stall", "comm", "opt", "other"};
+static const char *seg_color[NSEG] = {"#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#bab0ac"};
+
+static void seg_values(const struct sim_result *r, double *v)
+{
+    double sum;
+
+    v[SEG_COMPUTE] = r->compute_s;
+    v[SEG_STALL] = r->data_stall_s;
+    v[SEG_COMM] = r->exposed_comm_s;
+    v[SEG_OPT] = r->optimizer_s;
+    sum = v[0] + v[1] + v[2] + v[3];
+    /* Shown only when it is more than 1% of the step: the breakdown is that
+     * of the slowest group, the step ends with the last rank. */
+    v[SEG_OTHER] = r->step_mean_s - sum > 0.01 * r->step_mean_s ? r->step_mean_s - sum : 0;
+    for (int s = 0; s < NSEG; s++)
+        if (!isfinite(v[s]) || v[s] < 0)
+            v[s] = 0;
+}
+
+static void chart_breakdown(FILE *f, const struct plan_report *rep)
+{
+    int n = rep->nclusters, show[NSEG] = {1, 1, 1, 1, 0};
+    double label_w = 80, max_ms = 0, W = 960, L, R = 110, T = 16, bar = 24, gap = 12, H, plot_h;
+    struct axis ax;
+
+    for (int i = 0; i < n; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        double v[NSEG], tot = 0, w = text_px(cname(pc)) + (i == rep->best ? 18 : 0);
+        seg_values(&pc->res, v);
+        for (int s = 0; s < NSEG; s++)
+            tot += v[s];
+        if (v[SEG_OTHER] > 0)
+            show[SEG_OTHER] = 1;
+        if (tot * 1e3 > max_ms)
+            max_ms = tot * 1e3;
+        if (isfinite(pc->res.step_mean_s) && pc->res.step_mean_s * 1e3 > max_ms)
+            max_ms = pc->res.step_mean_s * 1e3;
+        if (w > label_w)
+            label_w = w;
+    }
+    if (label_w > 300)
+        label_w = 300;
+    L = label_w + 20;
+    plot_h = n * (bar + gap) + gap;
+    H = T + plot_h + 50 + 24 * 3;
+    axis_linear(&ax, max_ms, L, W - R);
+
+    fprintf(f, "<svg id=\"chart-breakdown\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Step time breakdown per cluster\">\n",
+            W, H, W, H);
+    axis_x(f, &ax, T + plot_h, T, "time per training step (ms)");
+    for (int i = 0; i < n; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        double v[NSEG], x = ax.p0, y = T + gap + i * (bar + gap);
+        char nm[80];
+        const char *name = cname(pc);
+        seg_values(&pc->res, v);
+        /* Names that do not fit are cut; the tooltip has them whole. */
+        if (text_px(name) > label_w - (i == rep->best ? 18 : 0)) {
+            int keep = (int)((label_w - 18) / 7) - 1;
+            snprintf(nm, sizeof nm, "%.*s\xe2\x80\xa6", keep > 1 ? keep : 1, name);
+        } else {
+            snprintf(nm, sizeof nm, "%s", name);
+        }
+        fprintf(f, "<g class=\"bar-row\">\n<text class=\"cluster-label%s\" x=\"%.2f\" y=\"%.2f\" "
+                   "text-anchor=\"end\"><title>", i == rep->best ? " best" : "", L - 10, y + bar / 2 + 4);
+        html_escape(f, name);
+        fprintf(f, "</title>%s", i == rep->best ? "\xe2\x98\x85 " : "");
+        html_escape(f, nm);
+        fprintf(f, "</text>\n");
+        for (int s = 0; s < NSEG; s++) {
+            double w;
+            if (!show[s] || v[s] <= 0)
+                continue;
+            w = (v[s] * 1e3) / (ax.hi - ax.lo) * (ax.p1 - ax.p0);
+            fprintf(f, "<rect class=\"bar seg-%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.0f\" "
+                       "fill=\"%s\"><title>", seg_class[s], x, y, w, bar, seg_color[s]);
+            html_escape(f, name);
+            fprintf(f, ": %s %.1f ms</title></rect>\n", seg_name[s], v[s] * 1e3);
+            x += w;
+        }
+        if (isfinite(pc->res.step_mean_s)) {
+            double xs = axis_px(&ax, pc->res.step_mean_s * 1e3);
+            fprintf(f, "<text class=\"bar-total\" x=\"%.2f\" y=\"%.2f\">%.1f ms</text>\n",
+                    (xs > x ? xs : x) + 6, y + bar / 2 + 4, pc->res.step_mean_s * 1e3);
+        }
+        fprintf(f, "</g>\n");
+    }
+    /* Legend, under the axis title. */
+    {
+        double lx = L, ly = T + plot_h + 62;
+        fprintf(f, "<g class=\"legend\">\n");
+        for (int s = 0, k = 0; s < NSEG; s++) {
+            if (!show[s])
+                continue;
+            legend_box(f, lx + (k % 2) * 360, ly + (k / 2) * 24, seg_color[s], seg_name[s]);
+            k++;
+        }
+        fprintf(f, "</g>\n");
+    }
+    fprintf(f, "</svg>\n");
+}
+
+/* ---- chart 2: cost against step time, Pareto front ------------------------ */
+
+static int point_ok(const struct plan_cluster *pc)
+{
+    return isfinite(pc->res.step_mean_s) && isfinite(pc->cost_per_step_usd);
+}
+
+int html_pareto(const struct plan_report *rep, int *on_front)
+{
+    int n = 0;
+
+    for (int i = 0; i < rep->nclusters; i++) {
+        const struct plan_cluster *a = &rep->clusters[i];
+        on_front[i] = 0;
+        if (!a->feasible || !point_ok(a))
+            continue;
+        on_front[i] = 1;
+        for (int j = 0; j < rep->nclusters && on_front[i]; j++) {
+            const struct plan_cluster *b = &rep->clusters[j];
+            if (j == i || !b->feasible || !point_ok(b))
+                continue;
+            if (b->res.step_mean_s <= a->res.step_mean_s && b->cost_per_step_usd <= a->cost_per_step_usd &&
+                (b->res.step_mean_s < a->res.step_mean_s || b->cost_per_step_usd < a->cost_per_step_usd))
+                on_front[i] = 0;
+        }
+        n += on_front[i];
+    }
+    return n;
+}
+
+static void chart_pareto(FILE *f, const struct plan_report *rep)
+{
+    int n = rep->nclusters, *front = x_calloc((size_t)(n ? n : 1), sizeof *front), *order;
+    double W = 960, H = 520, L = 100, R = 40, T = 20, B = 150, max_x = 0, max_y = 0;
+    int nf, skipped = 0, any_infeasible = 0;
+    struct axis ax, ay;
+
+    nf = html_pareto(rep, front);
+    for (int i = 0; i < n; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        if (!point_ok(pc)) {
+            skipped++;
+            continue;
+        }
+        if (!pc->feasible)
+            any_infeasible = 1;
+        if (pc->res.step_mean_s * 1e3 > max_x)
+            max_x = pc->res.step_mean_s * 1e3;
+        if (pc->cost_per_step_usd > max_y)
+            max_y = pc->cost_per_step_usd;
+    }
+    axis_linear(&ax, max_x * 1.08, L, W - R);
+    axis_linear(&ay, max_y * 1.08, H - B, T);
+
+    fprintf(f, "<svg id=\"chart-pareto\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Cost per step against step time\">\n",
+            W, H, W, H);
+    axis_x(f, &ax, H - B, T, "step time (ms)");
+    axis_y(f, &ay, L, W - R, "cost per step (USD)");
+
+    /* The front, joined in order of step time. */
+    order = x_calloc((size_t)(nf ? nf : 1), sizeof *order);
+    for (int i = 0, k = 0; i < n; i++)
+        if (front[i])
+            order[k++] = i;
+    for (int a = 1; a < nf; a++)
+        for (int b = a; b > 0 && rep->clusters[order[b]].res.step_mean_s <
+                                     rep->clusters[order[b - 1]].res.step_mean_s; b--) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    if (nf >= 2) {
+        fprintf(f, "<polyline class=\"pareto-front\" fill=\"none\" stroke=\"#e15759\" stroke-width=\"2\" "
+                   "stroke-dasharray=\"6 4\" points=\"");
+        for (int k = 0; k < nf; k++) {
+            const struct plan_cluster *pc = &rep->clusters[order[k]];
+            fprintf(f, "%s%.2f,%.2f", k ? " " : "", axis_px(&ax, pc->res.step_mean_s * 1e3),
+                    axis_px(&ay, pc->cost_per_step_usd));
+        }
+        fprintf(f, "\"/>\n");
+    }
+    for (int i = 0; i < n; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        double x, y;
+        if (!point_ok(pc))
+            continue;
+        x = axis_px(&ax, pc->res.step_mean_s * 1e3);
+        y = axis_px(&ay, pc->cost_per_step_usd);
+        fprintf(f, "<g class=\"point%s%s%s\"><title>", front[i] ? " front" : "",
+                !pc->feasible ? " infeasible" : "", i == rep->best ? " best" : "");
+        html_escape(f, cname(pc));
+        fprintf(f, ": %.1f ms per step, $%.4g per step%s%s</title>\n", pc->res.step_mean_s * 1e3,
+                pc->cost_per_step_usd, front[i] ? ", on the Pareto front" : "",
+                !pc->feasible ? ", infeasible" : "");
+        if (!pc->feasible)
+            fprintf(f, "<path d=\"M%.2f %.2fl10 10m0 -10l-10 10\" stroke=\"#888\" stroke-width=\"2\"/>\n",
+                    x - 5, y - 5);
+        else
+            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"6\" fill=\"%s\" stroke=\"#333\"/>\n", x, y,
+                    front[i] ? "#e15759" : "#fff");
+        if (i == rep->best)
+            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"11\" fill=\"none\" stroke=\"#333\" "
+                       "stroke-width=\"2\"/>\n", x, y);
+        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\">", x + 13, y - 8);
+        html_escape(f, cname(pc));
+        fprintf(f, "</text></g>\n");
+    }
+    {
+        double lx = L, ly = H - B + 62;
+        fprintf(f, "<g class=\"legend\">\n");
+        fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"6\" fill=\"#e15759\" stroke=\"#333\"/>\n", lx + 7, ly);
+        legend_text(f, lx + 20, ly, "on the Pareto front: no other cluster is both faster and cheaper");
+        fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"6\" fill=\"#fff\" stroke=\"#333\"/>\n", lx + 7, ly + 24);
+        legend_text(f, lx + 20, ly + 24, "dominated: another cluster is faster and cheaper");
+        fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"9\" fill=\"none\" stroke=\"#333\" stroke-width=\"2\"/>\n",
+                lx + 487, ly);
+        legend_text(f, lx + 500, ly, "recommended");
+        if (any_infeasible) {
+            fprintf(f, "<path d=\"M%.2f %.2fl10 10m0 -10l-10 10\" stroke=\"#888\" stroke-width=\"2\"/>\n",
+                    lx + 482, ly + 19);
+            legend_text(f, lx + 500, ly + 24, "infeasible (deadline or budget)");
+        }
+        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e15759\" "
+                   "stroke-width=\"2\" stroke-dasharray=\"6 4\"/>\n", lx, ly + 48, lx + 14, ly + 48);
+        legend_text(f, lx + 20, ly + 48, "Pareto front");
+        fprintf(f, "</g>\n");
+    }
+    fprintf(f, "</svg>\n");
+    if (skipped)
+        fprintf(f, "<p class=\"note\">%d cluster%s not shown: step time or price unknown.</p>\n", skipped,
+                skipped > 1 ? "s" : "");
+    x_free(order);
+    x_free(front);
+}
+
+/* ---- chart 3: scaling ----------------------------------------------------- */
+
+/* The instance type of a cluster made of train groups of one type only
+ * (no data or PS nodes), or NULL. */
+static const struct cat_instance *scaling_type(const struct plan_cluster *pc)
+{
+    const struct cat_instance *t = NULL;
+
+    if (!pc->cl || pc->cl->ngroups < 1 || !point_ok(pc) || !isfinite(pc->res.samples_per_s))
+        return NULL;
+    for (int g = 0; g < pc->cl->ngroups; g++) {
+        const struct sc_group *sg = &pc->cl->groups[g];
+        if (sg->role != SC_TRAIN || !sg->inst || (t && t != sg->inst))
+            return NULL;
+        t = sg->inst;
+    }
+    return t;
+}
+
+struct series {
+    const struct cat_instance *inst;
+    int n;
+    int *idx;               /* clusters, by workers */
+};
+
+static const char *series_color[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759",
+                                     "#76b7b2", "#edc948", "#9c755f"};
+
+/* Series of 2+ distinct sizes, in order of first appearance. */
+static int scaling_series(const struct plan_report *rep, struct series *s, int max)
+{
+    int ns = 0;
+
+    for (int i = 0; i < rep->nclusters && ns < max; i++) {
+        const struct cat_instance *t = scaling_type(&rep->clusters[i]);
+        int seen = 0, sizes = 0;
+        if (!t)
+            continue;
+        for (int k = 0; k < ns; k++)
+            seen |= s[k].inst == t;
+        if (seen)
+            continue;
+        s[ns].inst = t;
+        s[ns].n = 0;
+        s[ns].idx = x_calloc((size_t)rep->nclusters, sizeof *s[ns].idx);
+        for (int j = i; j < rep->nclusters; j++)
+            if (scaling_type(&rep->clusters[j]) == t)
+                s[ns].idx[s[ns].n++] = j;
+        /* Sort by workers (insertion sort, stable). */
+        for (int a = 1; a < s[ns].n; a++)
+            for (int b = a; b > 0 && rep->clusters[s[ns].idx[b]].res.workers <
+                                         rep->clusters[s[ns].idx[b - 1]].res.workers; b--) {
+                int x = s[ns].idx[b];
+                s[ns].idx[b] = s[ns].idx[b - 1];
+                s[ns].idx[b - 1] = x;
+            }
+        for (int a = 0; a < s[ns].n; a++)
+            if (a == 0 || rep->clusters[s[ns].idx[a]].res.workers !=
+                              rep->clusters[s[ns].idx[a - 1]].res.workers)
+                sizes++;
+        if (sizes >= 2)
+            ns++;
+        else
+            x_free(s[ns].idx);
+    }
+    return ns;
+}
+
+static void chart_scaling_one(FILE *f, const struct plan_report *rep, const struct series *s, int ns,
+                              int eff, int gpus)
+{
+    double W = 960, H = 420, L = 100, R = 40, T = 20, B = 110, wmin = INFINITY, wmax = 0, ymax = 0;
+    struct axis ax, ay;
+
+    for (int k = 0; k < ns; k++)
+        for (int a = 0; a < s[k].n; a++) {
+            const struct plan_cluster *pc = &rep->clusters[s[k].idx[a]];
+            double y = eff ? 100 * pc->scaling_eff : pc->res.samples_per_s;
+            if (pc->res.workers < wmin)
+                wmin = pc->res.workers;
+            if (pc->res.workers > wmax)
+                wmax = pc->res.workers;
+            if (!eff) {
+                /* The ideal line from the smallest size reaches this high. */
+                const struct plan_cluster *p0 = &rep->clusters[s[k].idx[0]];
+                double ideal = p0->res.samples_per_s * wmax / p0->res.workers;
+                if (ideal > y)
+                    y = ideal;
+            }
+            if (isfinite(y) && y > ymax)
+                ymax = y;
+        }
+    if (eff && ymax < 100)
+        ymax = 100;
+    if (wmin > 0 && wmax / wmin >= 8) {
+        ax.log2 = 1;
+        ax.lo = pow(2, floor(log2(wmin)));
+        ax.hi = pow(2, ceil(log2(wmax)));
+        if (ax.hi <= ax.lo)
+            ax.hi = ax.lo * 2;
+        ax.p0 = L;
+        ax.p1 = W - R;
+        ax.step = 0;
+    } else {
+        axis_linear(&ax, wmax * 1.05, L, W - R);
+    }
+    axis_linear(&ay, ymax * 1.05, H - B, T);
+
+    fprintf(f, "<svg id=\"chart-scaling-%s\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"%s against %s\">\n",
+            eff ? "efficiency" : "throughput", W, H, W, H,
+            eff ? "Scaling efficiency" : "Throughput", gpus ? "GPUs" : "workers");
+    axis_x(f, &ax, H - B, T, gpus ? (ax.log2 ? "GPUs (data-parallel workers, log scale)"
+                                             : "GPUs (data-parallel workers)")
+                                  : (ax.log2 ? "data-parallel workers (log scale)" : "data-parallel workers"));
+    axis_y(f, &ay, L, W - R, eff ? "scaling efficiency (%)" : "throughput (samples/s)");
+    for (int k = 0; k < ns; k++) {
+        const char *col = series_color[k % 8];
+        fprintf(f, "<g class=\"series\">\n");
+        if (!eff) {
+            const struct plan_cluster *p0 = &rep->clusters[s[k].idx[0]];
+            const struct plan_cluster *pn = &rep->clusters[s[k].idx[s[k].n - 1]];
+            fprintf(f, "<line class=\"ideal\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
+                       "stroke-dasharray=\"3 4\" stroke-width=\"1.5\"/>\n",
+                    axis_px(&ax, p0->res.workers), axis_px(&ay, p0->res.samples_per_s),
+                    axis_px(&ax, pn->res.workers),
+                    axis_px(&ay, p0->res.samples_per_s * pn->res.workers / p0->res.workers), col);
+        }
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" points=\"", col);
+        for (int a = 0; a < s[k].n; a++) {
+            const struct plan_cluster *pc = &rep->clusters[s[k].idx[a]];
+            fprintf(f, "%s%.2f,%.2f", a ? " " : "", axis_px(&ax, pc->res.workers),
+                    axis_px(&ay, eff ? 100 * pc->scaling_eff : pc->res.samples_per_s));
+        }
+        fprintf(f, "\"/>\n");
+        for (int a = 0; a < s[k].n; a++) {
+            const struct plan_cluster *pc = &rep->clusters[s[k].idx[a]];
+            fprintf(f, "<circle class=\"point\" cx=\"%.2f\" cy=\"%.2f\" r=\"5\" fill=\"%s\"><title>",
+                    axis_px(&ax, pc->res.workers),
+                    axis_px(&ay, eff ? 100 * pc->scaling_eff : pc->res.samples_per_s), col);
+            html_escape(f, cname(pc));
+            fprintf(f, ": %.0f %s, %.1f samples/s, efficiency %.1f%%</title></circle>\n", pc->res.workers,
+                    gpus ? "GPUs" : "workers", pc->res.samples_per_s, 100 * pc->scaling_eff);
+        }
+        fprintf(f, "</g>\n");
+    }
+    fprintf(f, "<g class=\"legend\">\n");
+    for (int k = 0; k < ns; k++) {
+        double lx = L + (k % 3) * 280, ly = H - B + 62 + (k / 3) * 22;
+        char txt[160];
+        snprintf(txt, sizeof txt, "%s", s[k].inst->name);
+        legend_box(f, lx, ly, series_color[k % 8], txt);
+    }
+    if (!eff) {
+        double ly = H - B + 62 + ((ns + 2) / 3) * 22;
+        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333\" "
+                   "stroke-dasharray=\"3 4\" stroke-width=\"1.5\"/>\n", L, ly, L + 14, ly);
+        legend_text(f, L + 20, ly, "ideal: linear from the smallest size");
+    }
+    fprintf(f, "</g>\n</svg>\n");
+}
+
+static void chart_scaling(FILE *f, const struct plan_report *rep)
+{
+    struct series s[8];
+    int ns = scaling_series(rep, s, 8), gpus = 1;
+
+    if (ns == 0) {
+        fprintf(f, "<p class=\"note\" id=\"no-scaling\">No scaling curve: it needs clusters of one "
+                   "training instance type at two or more sizes, with no data or parameter-server "
+                   "nodes (for example 1, 2 and 4 nodes of the same type). See docs/reports.md.</p>\n");
+        return;
+    }
+    for (int k = 0; k < ns; k++)
+        if (s[k].inst->gpu_count == 0)
+            gpus = 0;
+    chart_scaling_one(f, rep, s, ns, 0, gpus);
+    chart_scaling_one(f, rep, s, ns, 1, gpus);
+    fprintf(f, "<p class=\"note\">Efficiency: samples/s over (workers &times; samples/s of one worker "
+               "computing alone). Clusters with data or parameter-server nodes are not on these "
+               "curves.</p>\n");
+    for (int k = 0; k < ns; k++)
+        x_free(s[k].idx);
+}
+
+/* ---- page ----------------------------------------------------------------- */
+
+static void cell_group_list(FILE *f, const struct sc_cluster *cl)
+{
+    for (int g = 0; cl && g < cl->ngroups; g++) {
+        const struct sc_group *sg = &cl->groups[g];
+        fprintf(f, "%s%dx ", g ? " + " : "", sg->count);
+        html_escape(f, sg->inst ? sg->inst->name : "?");
+        if (sg->role != SC_TRAIN || sg->spot) {
+            fprintf(f, " (");
+            if (sg->role != SC_TRAIN)
+                html_escape(f, scenario_role_name(sg->role));
+            fprintf(f, "%s%s)", sg->role != SC_TRAIN && sg->spot ? ", " : "", sg->spot ? "spot" : "");
+        }
+    }
+}
+
+static void td_num(FILE *f, const char *fmt, double v)
+{
+    fprintf(f, "<td class=\"num\">");
+    if (isfinite(v))
+        fprintf(f, fmt, v);
+    else
+        fprintf(f, "&ndash;");
+    fprintf(f, "</td>");
+}
+
+static void cluster_table(FILE *f, const struct plan_report *rep)
+{
+    fprintf(f, "<table id=\"cluster-table\">\n<thead><tr><th></th><th>cluster</th><th>groups</th>"
+               "<th>step (ms)</th><th>p95 (ms)</th><th>compute (ms)</th><th>stall (ms)</th>"
+               "<th>comm (ms)</th><th>optimizer (ms)</th><th>samples/s</th><th>$/h</th>"
+               "<th>$/step</th><th>bottleneck</th></tr></thead>\n<tbody>\n");
+    for (int i = 0; i < rep->nclusters; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        const struct sim_result *r = &pc->res;
+        fprintf(f, "<tr%s><td>%s</td><td>", i == rep->best ? " class=\"best\"" : "",
+                i == rep->best ? "&#9733;" : !pc->feasible ? "&#10007;" : "");
+        html_escape(f, cname(pc));
+        fprintf(f, "</td><td>");
+        cell_group_list(f, pc->cl);
+        fprintf(f, "</td>");
+        td_num(f, "%.1f", r->step_mean_s * 1e3);
+        td_num(f, "%.1f", r->step_p95_s * 1e3);
+        td_num(f, "%.1f", r->compute_s * 1e3);
+        td_num(f, "%.1f", r->data_stall_s * 1e3);
+        td_num(f, "%.1f", r->exposed_comm_s * 1e3);
+        td_num(f, "%.1f", r->optimizer_s * 1e3);
+        td_num(f, "%.1f", r->samples_per_s);
+        td_num(f, "%.3f", pc->price_usd_h);
+        td_num(f, "%.6f", pc->cost_per_step_usd);
+        fprintf(f, "<td>");
+        html_escape(f, pc->bound_text);
+        if (!pc->feasible) {
+            fprintf(f, "<br>infeasible: ");
+            html_escape(f, pc->infeasible_why);
+        }
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</tbody>\n</table>\n<p class=\"note\">&#9733; recommended, &#10007; infeasible "
+               "(misses the deadline or budget). Times are means over the measured steps.</p>\n");
+}
+
+static const char style[] =
+    "body{font-family:'DejaVu Sans',Arial,Helvetica,sans-serif;color:#222;background:#fff;"
+    "margin:24px auto;max-width:1000px;padding:0 16px;line-height:1.4}\n"
+    "h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ccc}\n"
+    ".meta{color:#555;margin:0 0 8px}.note{color:#555;font-size:13px}\n"
+    "#recommendation p{font-size:15px;background:#f4f7fb;border-left:4px solid #4e79a7;padding:8px 12px}\n"
+    "svg.chart{display:block;max-width:100%;height:auto;margin:8px 0}\n"
+    "svg.chart text{font-size:12px;fill:#222}svg.chart .axis-title{font-size:13px;font-weight:bold}\n"
+    "svg.chart .cluster-label.best{font-weight:bold}\n"
+    "table{border-collapse:collapse;font-size:12px;width:100%}\n"
+    "th,td{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}\n"
+    "td.num{text-align:right;white-space:nowrap}tr.best td{background:#fdf6e3;font-weight:bold}\n";
+
+int html_write(FILE *f, const struct plan_report *rep)
+{
+    const struct scenario *sc = rep->sc;
+    const char *name = sc ? sc->name : "";
+
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>dtplan: ");
+    html_escape(f, name);
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>dtplan report: ", style);
+    html_escape(f, name);
+    fprintf(f, "</h1>\n<p class=\"meta\">");
+    if (sc) {
+        fprintf(f, "Seed %lu, %d measured steps after %d warm-up steps per cluster. Objective: ", sc->seed,
+                sc->steps, sc->warmup);
+        html_escape(f, scenario_objective_name(sc->objective));
+        if (isfinite(sc->deadline_h))
+            fprintf(f, ", deadline %g h", sc->deadline_h);
+        if (isfinite(sc->budget_usd_h))
+            fprintf(f, ", budget $%.2f/h", sc->budget_usd_h);
+        fprintf(f, ".");
+    }
+    if (isfinite(rep->solved_value)) {
+        fprintf(f, " Solved from the measured step: ");
+        html_escape(f, rep->solved_what);
+        fprintf(f, " = %.6g.", rep->solved_value);
+    }
+    fprintf(f, "</p>\n");
+
+    fprintf(f, "<section id=\"recommendation\">\n<h2>Recommendation</h2>\n<p><b>");
+    html_escape(f, plan_action_name(rep->action));
+    fprintf(f, ": ");
+    html_escape(f, rep->best >= 0 && rep->best < rep->nclusters ? cname(&rep->clusters[rep->best]) : "none");
+    fprintf(f, "</b> &mdash; ");
+    html_escape(f, rep->reason);
+    fprintf(f, "</p>\n</section>\n");
+
+    fprintf(f, "<section id=\"breakdown\">\n<h2>Step time breakdown per cluster</h2>\n");
+    chart_breakdown(f, rep);
+    fprintf(f, "<p class=\"note\">Each bar is one training step of the cluster's slowest group: what "
+               "its workers spend computing, waiting for input, waiting for gradients to be shared "
+               "after backward, and updating; the number is the mean step time.</p>\n</section>\n");
+
+    fprintf(f, "<section id=\"pareto\">\n<h2>Cost per step against step time</h2>\n");
+    chart_pareto(f, rep);
+    fprintf(f, "</section>\n");
+
+    fprintf(f, "<section id=\"scaling\">\n<h2>Scaling</h2>\n");
+    chart_scaling(f, rep);
+    fprintf(f, "</section>\n");
+
+    fprintf(f, "<section id=\"clusters\">\n<h2>Clusters</h2>\n");
+    cluster_table(f, rep);
+    fprintf(f, "</section>\n<p class=\"note\">Written by dtplan from a simulation; the same scenario, "
+               "catalog and seed give the same file.</p>\n</body>\n</html>\n");
+    return ferror(f) ? -1 : 0;
+}
