@@ -316,6 +316,9 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
     int nf, skipped = 0, any_infeasible = 0;
     struct axis ax, ay;
 
+    struct { double x, y, w; } *lab = x_calloc((size_t)(n ? n : 1), sizeof *lab);
+    int nlab = 0;
+
     nf = html_pareto(rep, front);
     for (int i = 0; i < n; i++) {
         const struct plan_cluster *pc = &rep->clusters[i];
@@ -383,7 +386,35 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
         if (i == rep->best)
             fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"11\" fill=\"none\" stroke=\"#333\" "
                        "stroke-width=\"2\"/>\n", x, y);
-        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\">", x + 13, y - 8);
+        {
+            /* The first place around the point where the label overlaps no
+             * label already placed (right above, right below, left above,
+             * left below), else the first. */
+            static const double dx[4] = {13, 13, -13, -13}, dy[4] = {-8, 18, -8, 18};
+            double w = text_px(cname(pc)), bx = 0, by = 0;
+            int k, pick = 0;
+            for (k = 0; k < 4; k++) {
+                int clash = 0;
+                bx = dx[k] > 0 ? x + dx[k] : x + dx[k] - w;
+                by = y + dy[k] - 12;
+                for (int q = 0; q < nlab && !clash; q++)
+                    clash = bx < lab[q].x + lab[q].w && lab[q].x < bx + w && by < lab[q].y + 14 &&
+                            lab[q].y < by + 14;
+                if (!clash) {
+                    pick = k;
+                    break;
+                }
+            }
+            if (k == 4) {
+                bx = x + dx[0];
+                by = y + dy[0] - 12;
+            }
+            lab[nlab].x = bx;
+            lab[nlab].y = by;
+            lab[nlab++].w = w;
+            fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\">", x + dx[pick], y + dy[pick],
+                    dx[pick] > 0 ? "start" : "end");
+        }
         html_escape(f, cname(pc));
         fprintf(f, "</text></g>\n");
     }
@@ -413,6 +444,7 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
                 skipped > 1 ? "s" : "");
     x_free(order);
     x_free(front);
+    x_free(lab);
 }
 
 /* ---- chart 3: scaling ----------------------------------------------------- */
@@ -537,11 +569,16 @@ static void chart_scaling_one(FILE *f, const struct plan_report *rep, const stru
         if (!eff) {
             const struct plan_cluster *p0 = &rep->clusters[s[k].idx[0]];
             const struct plan_cluster *pn = &rep->clusters[s[k].idx[s[k].n - 1]];
-            fprintf(f, "<line class=\"ideal\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
-                       "stroke-dasharray=\"3 4\" stroke-width=\"1.5\"/>\n",
-                    axis_px(&ax, p0->res.workers), axis_px(&ay, p0->res.samples_per_s),
-                    axis_px(&ax, pn->res.workers),
-                    axis_px(&ay, p0->res.samples_per_s * pn->res.workers / p0->res.workers), col);
+            /* Sampled along x so that it is right on a log axis too. */
+            fprintf(f, "<polyline class=\"ideal\" fill=\"none\" stroke=\"%s\" stroke-dasharray=\"3 4\" "
+                       "stroke-width=\"1.5\" points=\"", col);
+            for (int q = 0; q <= 32; q++) {
+                double wk = ax.log2 ? p0->res.workers * pow(pn->res.workers / p0->res.workers, q / 32.0)
+                                    : p0->res.workers + (pn->res.workers - p0->res.workers) * q / 32.0;
+                fprintf(f, "%s%.2f,%.2f", q ? " " : "", axis_px(&ax, wk),
+                        axis_px(&ay, p0->res.samples_per_s * wk / p0->res.workers));
+            }
+            fprintf(f, "\"/>\n");
         }
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" points=\"", col);
         for (int a = 0; a < s[k].n; a++) {
