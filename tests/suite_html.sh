@@ -1,0 +1,128 @@
+#!/bin/sh
+# suite_html.sh - dtplan --report: the self-contained HTML report.
+# Prints "ok - ..." / "FAIL - ..." lines for tests/run.sh, and
+# "skip - html: chromium not installed" (neither pass nor fail) when the
+# browser is missing.  Run from the repository root; BUILD defaults to build.
+#
+# Without a browser: the file's structure (charts, axis titles, legends,
+# escaping, nothing fetched from elsewhere), the command line and
+# determinism.  With Debian's chromium: the report is rendered headless to
+# tests/out/html/report.png (kept as the test's artefact) and its DOM to
+# tests/out/html/report.dom.html; the DOM must hold the charts and the PNG
+# must show them (tests/png_check.pl decodes it: size, colours, the exact
+# fill colours of the bars and of the Pareto front).
+BUILD=${BUILD:-build}
+DT="$BUILD/dtplan"
+SC=tests/data/report/scaling.yaml
+S1=scenarios/seeds/s1-hetero-tfdata-resnet50.yaml
+art=tests/out/html
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtplan-html.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok() { echo "ok - html: $1"; }
+fail() { echo "FAIL - html: $1"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
+has() { grep -q -- "$1" "$2"; }
+count() { grep -o -- "$1" "$2" | wc -l | tr -d ' '; }
+
+if [ ! -x "$DT" ]; then
+    fail "$DT is not built"
+    exit 0
+fi
+mkdir -p "$art"
+
+"$DT" -q --report "$tmp/r.html" "$SC" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--report exits 0 and prints nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+check "--report leaves the table on stdout" has '^Recommendation: ' "$tmp/out"
+H="$tmp/r.html"
+nclusters=$(grep -c '^  - name:' "$SC")
+
+check "an HTML5 document" sh -c "head -n 1 '$H' | grep -q '^<!DOCTYPE html>' && tail -n 1 '$H' | grep -q '^</html>'"
+check "self-contained: no scripts, links, imports or remote URLs" \
+    sh -c "! grep -Eiq '<script|<link|<img|@import|url\\(|https?://|src=' '$H'"
+check "the breakdown chart is there, one bar row per cluster" \
+    [ "$(count 'class="bar-row"' "$H")" -eq "$nclusters" ]
+check "breakdown bars for compute and communication" \
+    sh -c "grep -q 'class=\"bar seg-compute\"' '$H' && grep -q 'class=\"bar seg-comm\"' '$H'"
+check "the cost against time chart with the Pareto front" \
+    sh -c "grep -q 'id=\"chart-pareto\"' '$H' && grep -q 'class=\"point front' '$H'"
+check "one point per cluster in the cost chart" [ "$(count '<g class="point' "$H")" -eq "$nclusters" ]
+check "scaling charts: throughput and efficiency" \
+    sh -c "grep -q 'id=\"chart-scaling-throughput\"' '$H' && grep -q 'id=\"chart-scaling-efficiency\"' '$H'"
+check "scaling series for both instance types (p4d: 4 sizes, p3.16xlarge: 2)" \
+    [ "$(count 'class="series"' "$H")" -eq 4 ]
+for t in 'time per training step (ms)' 'step time (ms)' 'cost per step (USD)' \
+         'throughput (samples/s)' 'scaling efficiency (%)' 'GPUs (data-parallel workers'; do
+    check "axis title \"$t\"" has "$t" "$H"
+done
+check "every chart has a legend" [ "$(count 'class="legend"' "$H")" -eq 4 ]
+check "the recommendation text" has '<section id="recommendation">' "$H"
+check "text from the scenario is escaped" \
+    sh -c "grep -q 'report-scaling &lt;p4d &amp; p3&gt;' '$H' && ! grep -q 'report-scaling <p4d' '$H'"
+
+"$DT" -q --report "$tmp/s1.html" "$S1" > /dev/null 2>&1
+check "a scenario without several sizes explains how to get a scaling curve" \
+    sh -c "grep -q 'id=\"no-scaling\"' '$tmp/s1.html' && ! grep -q 'chart-scaling' '$tmp/s1.html'"
+"$DT" -q --report "$tmp/r2.html" "$SC" > /dev/null 2>&1
+check "the same scenario and seed give a byte-identical report" cmp -s "$H" "$tmp/r2.html"
+
+"$DT" -q "$SC" --report > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--report without a file exits 2" [ $rc -eq 2 ]
+check "with one line naming --report" \
+    sh -c "[ \$(wc -l < '$tmp/err') -eq 1 ] && grep -q -- '--report: expected a file name' '$tmp/err'"
+"$DT" -q --report "$tmp/none/r.html" "$SC" > /dev/null 2> "$tmp/err"
+rc=$?
+check "an unwritable report path exits 2" [ $rc -eq 2 ]
+
+cp "$H" "$art/report.html"
+
+# ---- rendered by a browser -------------------------------------------------
+CHROME=""
+for c in chromium chromium-browser; do
+    if command -v "$c" > /dev/null 2>&1; then CHROME=$c; break; fi
+done
+if [ -z "$CHROME" ]; then
+    echo "skip - html: chromium not installed"
+    exit 0
+fi
+url="file://$(cd "$art" && pwd)/report.html"
+# A fresh profile each time; no sandbox (root in CI); no GPU.
+run_chrome() {
+    prof=$(mktemp -d "$tmp/profile.XXXXXX")
+    timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --no-first-run --user-data-dir="$prof" --hide-scrollbars --window-size=1100,2600 "$@"
+}
+rm -f "$art/report.png" "$art/report.dom.html"
+run_chrome --dump-dom "$url" > "$art/report.dom.html" 2> "$tmp/chrome-dom.log"
+check "chromium dumps the rendered DOM" [ -s "$art/report.dom.html" ]
+D="$art/report.dom.html"
+check "the DOM has the four charts" [ "$(count '<svg id="chart-' "$D")" -eq 4 ]
+check "the DOM has a bar row per cluster" [ "$(count 'class="bar-row"' "$D")" -eq "$nclusters" ]
+check "the DOM has the axis titles and legends" \
+    sh -c "grep -q 'cost per step (USD)' '$D' && grep -q 'class=\"legend\"' '$D'"
+check "the DOM has the recommendation" has 'id="recommendation"' "$D"
+
+(cd "$tmp" && run_chrome --screenshot="$tmp/shot.png" "$url") > "$tmp/chrome-shot.log" 2>&1
+[ -s "$tmp/shot.png" ] && cp "$tmp/shot.png" "$art/report.png"
+check "chromium writes a screenshot ($art/report.png)" [ -s "$art/report.png" ]
+if [ -s "$art/report.png" ]; then
+    # Bar fill colours: compute #4e79a7, exposed communication #e15759
+    # (also the Pareto front).
+    png=$(perl tests/png_check.pl "$art/report.png" 4e79a7 e15759 2> "$tmp/png.err")
+    echo "# $png"
+    w=$(echo "$png" | sed -n 's/.*w=\([0-9]*\).*/\1/p')
+    h=$(echo "$png" | sed -n 's/.* h=\([0-9]*\).*/\1/p')
+    colours=$(echo "$png" | sed -n 's/.*colours=\([0-9]*\).*/\1/p')
+    nonwhite=$(echo "$png" | sed -n 's/.*nonwhite=0\.\([0-9]*\).*/\1/p')
+    blue=$(echo "$png" | sed -n 's/.*4e79a7=\([0-9]*\).*/\1/p')
+    red=$(echo "$png" | sed -n 's/.*e15759=\([0-9]*\).*/\1/p')
+    check "the PNG decodes, 1100 x 2600" [ "${w:-0}" -eq 1100 -a "${h:-0}" -eq 2600 ]
+    check "the PNG is not blank: many colours (${colours:-0})" [ "${colours:-0}" -ge 50 ]
+    check "the PNG is not blank: over 3% of the pixels are not white (0.${nonwhite:-0})" \
+        [ "${nonwhite:-0}" -ge 0300 ]
+    check "the compute bars are drawn (${blue:-0} pixels of #4e79a7)" [ "${blue:-0}" -ge 5000 ]
+    check "communication bars and the Pareto front are drawn (${red:-0} pixels of #e15759)" \
+        [ "${red:-0}" -ge 300 ]
+fi
