@@ -74,6 +74,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dtplan/catalog
 	install -m 755 $(BUILD)/dtplan $(DESTDIR)$(PREFIX)/bin/dtplan
 	install -m 644 catalog/*.csv $(DESTDIR)$(PREFIX)/share/dtplan/catalog/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 docs/dtplan.1 $(DESTDIR)$(PREFIX)/share/man/man1/dtplan.1
+	install -m 644 completions/dtplan.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dtplan
 
 clean:
 	rm -rf build build-san build-* dtplan tests/out

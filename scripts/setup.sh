@@ -2,6 +2,8 @@
 # Install the Debian packages dtplan builds against (root, or sudo when present).
 set -e
 pkgs="build-essential pkg-config libgsl-dev libcjson-dev libyaml-dev libopenmpi-dev openmpi-bin"
+# chromium: tests/suite_html.sh renders the HTML report headless (skipped without it).
+pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

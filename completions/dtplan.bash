@@ -1,0 +1,53 @@
+# bash completion for dtplan.  Installed by `make install` as
+# $(PREFIX)/share/bash-completion/completions/dtplan; or: source completions/dtplan.bash
+_dtplan()
+{
+    local cur prev opts
+    COMPREPLY=()
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=
+    [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
+    opts="--json --csv -o --output --trace --report --catalog --seed --steps -q --quiet -h --help --version"
+
+    # Subcommands with options of their own complete files only.
+    if [ "$COMP_CWORD" -gt 1 ]; then
+        case ${COMP_WORDS[1]} in
+            calibrate|plan)
+                COMPREPLY=($(compgen -f -- "$cur"))
+                return 0
+                ;;
+        esac
+    fi
+    case $prev in
+        -o|--output)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return 0
+            ;;
+        --trace)
+            COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
+            return 0
+            ;;
+        --report)
+            COMPREPLY=($(compgen -f -X '!*.html' -- "$cur") $(compgen -d -- "$cur"))
+            return 0
+            ;;
+        --catalog)
+            COMPREPLY=($(compgen -d -- "$cur"))
+            return 0
+            ;;
+        --seed|--steps)
+            return 0
+            ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+        return 0
+    fi
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "run calibrate plan" -- "$cur"))
+    fi
+    COMPREPLY+=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur")
+                $(compgen -d -- "$cur"))
+    return 0
+}
+complete -o filenames -F _dtplan dtplan

@@ -1,0 +1,108 @@
+#!/bin/sh
+# suite_reports.sh - dtplan --csv, the help text, the man page, bash
+# completion and what `make install` puts in place.  Prints "ok - ..." /
+# "FAIL - ..." lines for tests/run.sh ("skip - ..." when a tool the check
+# needs is missing).  Run from the repository root; BUILD defaults to build.
+BUILD=${BUILD:-build}
+DT="$BUILD/dtplan"
+SC=tests/data/report/scaling.yaml
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtplan-reports.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok() { echo "ok - reports: $1"; }
+fail() { echo "FAIL - reports: $1"; }
+skip() { echo "skip - reports: $1"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
+
+if [ ! -x "$DT" ]; then
+    fail "$DT is not built"
+    exit 0
+fi
+nclusters=$(grep -c '^  - name:' "$SC")
+
+# ---- CSV --------------------------------------------------------------------
+"$DT" -q --csv "$SC" > "$tmp/c.csv" 2> "$tmp/err"
+rc=$?
+check "--csv exits 0" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+check "--csv: a header and one line per cluster" [ "$(wc -l < "$tmp/c.csv")" -eq $((nclusters + 1)) ]
+check "--csv: the header starts with cluster,groups,recommended,feasible,step_mean_s" \
+    sh -c "head -n 1 '$tmp/c.csv' | grep -q '^cluster,groups,recommended,feasible,step_mean_s,'"
+fields=$(perl -MText::ParseWords -ne 'chomp; my @f = parse_line(",", 0, $_); print scalar(@f), "\n"' \
+    "$tmp/c.csv" | sort -u | tr '\n' ' ')
+check "--csv: every line has 27 fields (${fields})" [ "$fields" = "27 " ]
+"$DT" -q --json "$SC" > "$tmp/r.json"
+same=$(perl -MJSON::PP -MText::ParseWords -e '
+    local $/; open my $j, "<", $ARGV[0] or die; my $r = decode_json(<$j>); close $j;
+    open my $c, "<", $ARGV[1] or die; my @l = split /\n/, <$c>; shift @l;
+    my $bad = 0;
+    for my $i (0 .. $#l) {
+        my @f = parse_line(",", 0, $l[$i]);
+        my $k = $r->{clusters}[$i];
+        $bad++ unless $f[0] eq $k->{name} && $f[4] == $k->{step_time_s}{mean}
+            && $f[18] == $k->{cost_per_step_usd} && $f[24] eq $k->{bottleneck};
+    }
+    print $bad;' "$tmp/r.json" "$tmp/c.csv" 2>&1)
+check "--csv agrees with --json on names, step times, costs and bottlenecks" [ "$same" = 0 ]
+check "--csv: unknown values are empty, not 0 (no dataset in S1: empty epoch fields)" \
+    sh -c "'$DT' -q --csv scenarios/seeds/s1-hetero-tfdata-resnet50.yaml | sed -n 2p | grep -q ',,,,,'"
+"$DT" -q --csv -o "$tmp/o.csv" "$SC" > "$tmp/out" 2>&1
+check "--csv -o writes the same CSV to the file" cmp -s "$tmp/c.csv" "$tmp/o.csv"
+"$DT" -q --csv --json "$SC" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--csv with --json exits 2 with one line" [ $rc -eq 2 -a "$(wc -l < "$tmp/err")" -eq 1 -a ! -s "$tmp/out" ]
+"$DT" -q --csv=yes "$SC" > "$tmp/out" 2> "$tmp/err"
+check "--csv takes no value" [ $? -eq 2 ]
+
+# ---- help, man page, completion agree ---------------------------------------
+"$DT" --help > "$tmp/help" 2>&1
+for o in --json --csv --output --trace --report --catalog --seed --steps --quiet --help --version; do
+    check "--help, the man page and the completion all list $o" \
+        sh -c "grep -q -- '$o' '$tmp/help' && grep -q -- '$(echo "$o" | sed 's/-/\\\\-/g')' docs/dtplan.1 && grep -q -- '$o' completions/dtplan.bash"
+done
+if command -v groff > /dev/null 2>&1; then
+    groff -man -Tutf8 -ww -z docs/dtplan.1 > "$tmp/groff.out" 2>&1
+    check "the man page renders without warnings" [ $? -eq 0 -a ! -s "$tmp/groff.out" ]
+else
+    skip "groff not installed: man page not rendered"
+fi
+
+if command -v bash > /dev/null 2>&1; then
+    comp() { # comp WORD... : completions for the last word
+        bash -c '. completions/dtplan.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _dtplan;
+                 printf "%s\n" "${COMPREPLY[@]}"' dtplan "$@"
+    }
+    check "completion: --tr completes to --trace" [ "$(comp dtplan --tr)" = "--trace" ]
+    check "completion: --re completes to --report" [ "$(comp dtplan --re)" = "--report" ]
+    mkdir -p "$tmp/c" && : > "$tmp/c/a.yaml" && : > "$tmp/c/b.txt" && : > "$tmp/c/t.json"
+    check "completion: a scenario argument offers YAML files, not others" \
+        [ "$(comp dtplan "$tmp/c/")" = "$tmp/c/a.yaml" ]
+    check "completion: --trace offers JSON files, not others" \
+        [ "$(comp dtplan --trace "$tmp/c/")" = "$tmp/c/t.json" ]
+    check "completion: tests/data/report/s completes to the scaling scenario" \
+        [ "$(comp dtplan tests/data/report/s)" = "tests/data/report/scaling.yaml" ]
+    check "completion: --catalog completes directories only" \
+        [ "$(comp dtplan --catalog catal)" = "catalog" ]
+    check "completion: the first word offers the subcommands" \
+        sh -c "[ \"\$(bash -c '. completions/dtplan.bash; COMP_WORDS=(dtplan ru); COMP_CWORD=1; _dtplan; echo \${COMPREPLY[0]}')\" = run ]"
+else
+    skip "bash not installed: completion not tried"
+fi
+
+# ---- make install -------------------------------------------------------------
+if command -v make > /dev/null 2>&1; then
+    make -s install BUILD="$BUILD" DESTDIR="$tmp/root" PREFIX=/usr > "$tmp/make.out" 2>&1
+    rc=$?
+    check "make install DESTDIR=... succeeds" [ $rc -eq 0 ]
+    check "make install puts the man page in share/man/man1" cmp -s docs/dtplan.1 "$tmp/root/usr/share/man/man1/dtplan.1"
+    check "make install puts the bash completion in place" \
+        cmp -s completions/dtplan.bash "$tmp/root/usr/share/bash-completion/completions/dtplan"
+    check "make install puts dtplan in bin" [ -x "$tmp/root/usr/bin/dtplan" ]
+    if command -v man > /dev/null 2>&1; then
+        MANPATH="$tmp/root/usr/share/man" man -P cat dtplan > "$tmp/man.out" 2> /dev/null
+        check "man dtplan finds the installed page" grep -q -- '--report' "$tmp/man.out"
+    else
+        skip "man not installed: installed page not opened"
+    fi
+else
+    skip "make not installed: install not tried"
+fi
