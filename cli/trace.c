@@ -88,6 +88,15 @@ static void track_short(char *buf, size_t n, const struct sim_trace_track *tk,
         snprintf(buf, n, "%s", k);
 }
 
+/* "stands for each of 4 nodes", or "one node" when it stands for one. */
+static void stands(char *buf, size_t n, double count, const char *one, const char *many)
+{
+    if (count == 1)
+        snprintf(buf, n, "one %s", one);
+    else
+        snprintf(buf, n, "stands for each of %g %s", count, many);
+}
+
 /* Long name of a track, saying what it stands for. */
 static void track_long(char *buf, size_t n, const struct sim_trace_track *tk,
                        const struct plan_cluster *pc)
@@ -95,39 +104,42 @@ static void track_long(char *buf, size_t n, const struct sim_trace_track *tk,
     const struct sim_config *cfg = &pc->cfg;
     char grp[160] = "";
     const char *what = "";
-    char extra[160] = "";
+    char extra[160] = "", who[80];
 
     if (tk->group >= 0)
         group_label(grp, sizeof grp, pc, tk->group);
     switch (tk->kind) {
     case SIM_TRACK_COMPUTE:
         what = cfg->groups[tk->group].gpus > 0 ? "GPU compute" : "CPU compute";
-        snprintf(extra, sizeof extra, "one simulated worker stands for %g %s", tk->stands_for,
-                 cfg->groups[tk->group].gpus > 0 ? "GPUs" : "CPU nodes");
+        if (tk->stands_for == 1)
+            snprintf(extra, sizeof extra, "one %s", cfg->groups[tk->group].gpus > 0 ? "GPU" : "CPU node");
+        else
+            snprintf(extra, sizeof extra, "one simulated worker stands for %g %s", tk->stands_for,
+                     cfg->groups[tk->group].gpus > 0 ? "GPUs" : "CPU nodes");
         break;
     case SIM_TRACK_CPU: {
         enum sim_role r = cfg->groups[tk->group].role;
         what = r == SIM_TRAIN ? "CPU, input loader workers"
                : r == SIM_DATA ? "CPU, preprocessing for the train nodes" : "CPU, gradient summation";
-        snprintf(extra, sizeof extra, "%.3g reference cores per node; stands for each of %g nodes",
-                 tk->cap, tk->stands_for);
+        stands(who, sizeof who, tk->stands_for, "node", "nodes");
+        snprintf(extra, sizeof extra, "%.3g reference cores per node; %s", tk->cap, who);
         break;
     }
     case SIM_TRACK_PCIE:
         what = "PCIe host to device";
-        snprintf(extra, sizeof extra, "%.3g GB/s per GPU; stands for each of %g GPUs",
-                 tk->cap / 1e9, tk->stands_for);
+        stands(who, sizeof who, tk->stands_for, "GPU", "GPUs");
+        snprintf(extra, sizeof extra, "%.3g GB/s per GPU; %s", tk->cap / 1e9, who);
         break;
     case SIM_TRACK_NIC_TX:
     case SIM_TRACK_NIC_RX:
         what = tk->kind == SIM_TRACK_NIC_TX ? "NIC transmit" : "NIC receive";
-        snprintf(extra, sizeof extra, "%.3g GB/s; stands for each of %g nodes", tk->cap / 1e9,
-                 tk->stands_for);
+        stands(who, sizeof who, tk->stands_for, "node", "nodes");
+        snprintf(extra, sizeof extra, "%.3g GB/s; %s", tk->cap / 1e9, who);
         break;
     case SIM_TRACK_GPU_LINK:
         what = "GPU link";
-        snprintf(extra, sizeof extra, "%.3g GB/s per GPU; stands for each of %g GPUs",
-                 tk->cap / 1e9, tk->stands_for);
+        stands(who, sizeof who, tk->stands_for, "GPU", "GPUs");
+        snprintf(extra, sizeof extra, "%.3g GB/s per GPU; %s", tk->cap / 1e9, who);
         break;
     case SIM_TRACK_FABRIC:
         what = "fabric";
@@ -342,12 +354,20 @@ static void write_cluster(struct writer *w, const struct plan_cluster *pc, int p
         fprintf(f, ",\"name\":");
         put_str(f, name);
         fprintf(f, ",\"cat\":\"%s\",\"args\":{", span_cat(sp));
-        fprintf(f, "\"step\":%d", sp->step);
-        if (sp->amount > 0)
-            fprintf(f, ",\"%s\":%.6g", tk->kind == SIM_TRACK_CPU ? "reference_core_s" : "bytes",
-                    sp->amount);
-        if (sp->mult != 1)
-            fprintf(f, ",\"flows_per_resource\":%.6g", sp->mult);
+        {
+            const char *sep = "";
+            if (sp->step >= 0) {
+                fprintf(f, "\"step\":%d", sp->step);
+                sep = ",";
+            }
+            if (sp->amount > 0) {
+                fprintf(f, "%s\"%s\":%.6g", sep,
+                        tk->kind == SIM_TRACK_CPU ? "reference_core_s" : "bytes", sp->amount);
+                sep = ",";
+            }
+            if (sp->mult != 1)
+                fprintf(f, "%s\"flows_per_resource\":%.6g", sep, sp->mult);
+        }
         fprintf(f, "}}");
     }
 
