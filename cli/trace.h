@@ -24,7 +24,7 @@
 #include "../planner/planner.h"
 
 /* Spans and samples kept per cluster; beyond it the trace says it was cut. */
-#define TRACE_MAX_RECORDS 2000000
+#define TRACE_MAX_RECORDS 1000000
 
 /* Write the trace of rep to f.  Returns 0, or -1 with e->msg set (a traced
  * simulation failed or differed from the planned one, or f reports an
