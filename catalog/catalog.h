@@ -67,6 +67,9 @@ struct cat_model {
     double params;              /* trainable parameters (count) */
     double fwd_gflops;          /* forward GFLOP per sample at the reference input; NAN unknown */
     char input[48];             /* reference input the FLOPs are for, e.g. "224x224x3", "seq 512" */
+    double act_mib_per_sample;  /* activations kept for backward, MiB per sample at the reference
+                                   input with 16-bit activations (optional column
+                                   act_mib_per_sample); NAN unknown */
     char *source;
 };
 
