@@ -194,6 +194,10 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
             "simulating: %ld do not fit in memory, %ld over the budget, %ld over the data "
             "channels, %ld over max_gpus\n", r->candidates, l->ntrain_types, r->feasible,
             l->pruned_memory, l->pruned_budget, l->pruned_channels, l->pruned_gpus);
+    if (l->skipped_peak)
+        fprintf(f, "Skipped: %d GPU instance types whose %s peak FLOP/s is unknown in the "
+                "catalog (they cannot be costed)\n", l->skipped_peak,
+                catalog_prec_name(sc->precision));
     if (l->memory_unknown)
         fprintf(f, "Memory: activation memory of %s unknown (catalog act_mib_per_sample empty): "
                 "pruned on the model state only (%.2f GiB per worker)\n", sc->model->name,
@@ -317,6 +321,7 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddNumberToObject(s, "pruned_budget", (double)l->pruned_budget);
     cJSON_AddNumberToObject(s, "pruned_channels", (double)l->pruned_channels);
     cJSON_AddNumberToObject(s, "pruned_gpus", (double)l->pruned_gpus);
+    cJSON_AddNumberToObject(s, "skipped_unknown_peak", l->skipped_peak);
     cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
     jnum(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
     cJSON_AddNumberToObject(s, "search_steps", sc->plan.search_steps);

@@ -146,8 +146,10 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             continue;
         if (ti->gpu_count > 0 && isnan(ti->gpu->peak_tflops[sc->precision]) &&
             !(sc->precision == CAT_TF32 && !isnan(ti->gpu->peak_tflops[CAT_FP32])) &&
-            isnan(sc->measured_compute_s))
-            continue; /* the precision does not run on this GPU */
+            isnan(sc->measured_compute_s)) {
+            l->skipped_peak++; /* peak FLOP/s at this precision unknown: cannot be costed */
+            continue;
+        }
         l->ntrain_types++;
         for (int nodes = 1; nodes <= p->max_nodes; nodes = next_count(nodes)) {
             double workers = (double)nodes * wpn;
@@ -182,8 +184,9 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                             continue;
                         if (single && (p->strategies & ((1u << s) - 1)))
                             continue; /* one worker shares nothing: one strategy is enough */
-                        if (s == SC_HIERARCHICAL && wpn == 1 && (p->strategies & (1u << SC_RING)))
-                            continue; /* one GPU per node: hierarchical is the ring */
+                        if (s == SC_HIERARCHICAL && (wpn == 1 || nodes == 1) &&
+                            (p->strategies & (1u << SC_RING)))
+                            continue; /* one GPU per node or one node: hierarchical is the ring */
                         for (int q = -1; q < (is_ps(s) ? cat->ninstances : 0); q++) {
                             const struct cat_instance *qi = q >= 0 ? &cat->instances[q] : NULL;
                             if (qi && (qi->gpu_count != 0 || !considered(sc, qi) ||

@@ -65,6 +65,7 @@ struct search_list {
     long pruned_gpus;       /* more GPUs than plan.max_gpus */
     int memory_unknown;     /* 1: activation memory of the model unknown, not pruned on it */
     int ntrain_types;       /* instance types considered for training */
+    int skipped_peak;       /* GPU types left out: peak FLOP/s at the precision unknown */
 };
 
 /* One candidate re-run with the scenario's settings: a one-cluster report. */
