@@ -187,9 +187,15 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     double state, need = search_memory_bytes(sc, &state);
 
     fprintf(f, "Scenario: %s (catalog search)\n", sc->name);
-    fprintf(f, "Seed: %lu; each candidate simulated with %d steps after %d warm-up, the rows "
-            "below again with %d after %d\n", sc->seed, sc->plan.search_steps,
-            sc->plan.search_warmup, sc->steps, sc->warmup);
+    if (sc->plan.search_steps > 0 || sc->plan.search_warmup >= 0)
+        fprintf(f, "Seed: %lu; each candidate simulated with %d steps after %d warm-up, the rows "
+                "below again with %d after %d\n", sc->seed,
+                sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps,
+                sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->warmup, sc->steps,
+                sc->warmup);
+    else
+        fprintf(f, "Seed: %lu (each candidate: %d measured steps after %d warm-up)\n", sc->seed,
+                sc->steps, sc->warmup);
     fprintf(f, "Searched: %ld candidates over %d instance types, %ld feasible; pruned before "
             "simulating: %ld do not fit in memory, %ld over the budget, %ld over the data "
             "channels, %ld over max_gpus\n", r->candidates, l->ntrain_types, r->feasible,
@@ -324,8 +330,10 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddNumberToObject(s, "skipped_unknown_peak", l->skipped_peak);
     cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
     jnum(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
-    cJSON_AddNumberToObject(s, "search_steps", sc->plan.search_steps);
-    cJSON_AddNumberToObject(s, "search_warmup", sc->plan.search_warmup);
+    cJSON_AddNumberToObject(s, "search_steps",
+                            sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps);
+    cJSON_AddNumberToObject(s, "search_warmup",
+                            sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->warmup);
     cJSON_AddNumberToObject(s, "steps", sc->steps);
     cJSON_AddNumberToObject(s, "warmup", sc->warmup);
     a = cJSON_AddArrayToObject(o, "top");

@@ -1323,8 +1323,8 @@ void scenario_plan_defaults(struct sc_plan *p)
     p->nbuckets = 0;               /* none given: the scenario's gradients.bucket_mb */
     p->cpu_training = 1;
     p->top = 10;
-    p->search_steps = 3;
-    p->search_warmup = 1;
+    p->search_steps = 0;           /* 0: the scenario's simulation.steps */
+    p->search_warmup = -1;         /* -1: the scenario's simulation.warmup */
 }
 
 /* Some inline or catalog instance type is selected by pattern pat. */
@@ -1482,7 +1482,7 @@ static int ld_plan(struct ld *ld, yaml_node_t *m, yaml_node_t *key)
             return -1;
         if (isnan(sc->dataset_samples))
             return ld_fail(ld, v->start_mark, "plan.deadline_h",
-                           "a deadline needs input.dataset_samples, found none");
+                           "expected input.dataset_samples with a deadline, found none");
     }
     if ((v = ld_get(ld, m, "max_data_channels", &k))) {
         if (sc->max_data_channels > 0)

@@ -57,8 +57,8 @@ struct sc_plan {
     double bucket_bytes[SC_PLAN_MAX_BUCKETS];
     int cpu_training;                  /* 1: CPU instances may be train nodes (default 1) */
     int top;                           /* rows of the ranked table (default 10) */
-    int search_steps;                  /* measured steps per candidate in the sweep (default 3) */
-    int search_warmup;                 /* warm-up steps per candidate in the sweep (default 1) */
+    int search_steps;                  /* measured steps per candidate in the sweep; 0 = simulation.steps */
+    int search_warmup;                 /* warm-up steps per candidate in the sweep; -1 = simulation.warmup */
 };
 
 struct sc_group {

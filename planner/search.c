@@ -275,10 +275,10 @@ static void build(const struct scenario *base, const struct search_cand *c, int 
         s->ps_place = c->ps >= 0 ? SC_PS_DEDICATED : SC_PS_COLOCATED;
         s->ps_count = c->ps >= 0 ? c->nps : c->nodes;
     }
-    if (!full) {
+    if (!full && p->search_steps > 0)
         s->steps = p->search_steps;
+    if (!full && p->search_warmup >= 0)
         s->warmup = p->search_warmup;
-    }
 }
 
 static double objective_of(const struct scenario *sc, const struct plan_cluster *pc)
