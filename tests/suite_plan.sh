@@ -57,7 +57,11 @@ if command -v mpirun > /dev/null 2>&1; then
         [ $fmt = json ] && flag=--json
         f=scenarios/plan-resnet50-imagenet.yaml
         "$bin" plan -q $flag "$f" > "$out/one.$fmt" 2>&1
-        mpirun --allow-run-as-root --oversubscribe -np 2 "$bin" plan -q $flag "$f" \
+        # Open MPI's own start-up allocations are never freed: under "make check" LeakSanitizer
+        # would report them (dtplan's frees are checked by the single-process runs above).
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+        mpirun --allow-run-as-root --oversubscribe --bind-to none -x ASAN_OPTIONS -np 2 \
+            "$bin" plan -q $flag "$f" \
             > "$out/mpi.$fmt" 2> "$out/mpi.err"
         rc=$?
         if [ $rc -eq 0 ] && cmp -s "$out/one.$fmt" "$out/mpi.$fmt"; then
