@@ -379,8 +379,9 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
 
 /* ---- running the search ------------------------------------------------ */
 
-int plan_cmd_search(const struct scenario *sc, const struct plan_cmd_opts *o)
+int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
 {
+    struct scenario base, *sc = &base;
     struct search_list l;
     struct search_eval *ev = NULL;
     struct search_result r;
@@ -393,6 +394,12 @@ int plan_cmd_search(const struct scenario *sc, const struct plan_cmd_opts *o)
         return EXIT_PLAN;
     rank = mpienv_rank();
     size = mpienv_size();
+    memset(&l, 0, sizeof l);
+    if (search_prepare(sc0, &base, &e) != 0) {
+        if (rank == 0)
+            fprintf(stderr, "dtplan: %s\n", e.msg);
+        goto out;
+    }
     if (search_enumerate(sc, &l, &e) != 0) {
         if (rank == 0)
             fprintf(stderr, "dtplan: %s\n", e.msg);

@@ -287,7 +287,8 @@ static double objective_of(const struct scenario *sc, const struct plan_cluster 
     case SC_OBJ_TIME:
         return !isnan(pc->train_s) ? pc->train_s : 1.0 / pc->res.samples_per_s;
     case SC_OBJ_COST_STEP:
-        return pc->cost_per_step_usd;
+        /* Candidates differ in workers, so in samples per step: rank by cost per sample. */
+        return pc->cost_per_step_usd / (pc->res.workers * pc->cfg.w.batch);
     case SC_OBJ_COST_TRAIN:
         return !isnan(pc->cost_to_train_usd) ? pc->cost_to_train_usd
                                              : pc->cost_per_step_usd / pc->res.samples_per_s;
@@ -565,50 +566,53 @@ static void recommend(const struct scenario *sc, struct search_result *r)
 #undef ADD
 }
 
-/* Bake a solved input (workload.measured_step) into a copy of the scenario. */
-static int prepare(const struct scenario *sc, struct scenario *base, struct plan_report *cur,
-                   struct dt_err *e)
+int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_err *e)
 {
+    struct plan_report rep;
+    int rc = 0;
+
     *base = *sc;
-    memset(cur, 0, sizeof *cur);
-    if (sc->nclusters == 0)
+    if (sc->measured_cluster < 0 || sc->solve_for == SC_SOLVE_NONE)
         return 0;
-    if (plan_run(sc, cur, e) != 0)
+    if (plan_run(sc, &rep, e) != 0)
         return -1;
-    if (sc->measured_cluster >= 0 && sc->solve_for == SC_SOLVE_CPU) {
-        base->cpu_s_per_sample = cur->solved_value;
-    } else if (sc->measured_cluster >= 0 && sc->solve_for == SC_SOLVE_COMPUTE) {
+    if (sc->solve_for == SC_SOLVE_CPU) {
+        base->cpu_s_per_sample = rep.solved_value;
+    } else {
         const struct sc_group *tg = train_group(&sc->clusters[sc->measured_cluster]);
         if (tg->inst->gpu_count == 0 || !tg->inst->gpu) {
-            plan_report_free(cur);
-            return dt_errf(e, "plan: a compute time solved on CPU cluster %s cannot be carried "
-                           "to other instances; give workload.measured_compute",
-                           sc->clusters[sc->measured_cluster].name);
+            rc = dt_errf(e, "plan: a compute time solved on CPU cluster %s cannot be carried "
+                         "to other instances; give workload.measured_compute",
+                         sc->clusters[sc->measured_cluster].name);
+        } else {
+            base->measured_gpu = tg->inst->gpu;
+            base->measured_compute_s = rep.solved_value;
+            base->measured_batch = sc->batch_per_gpu * sc->grad_accum;
         }
-        base->measured_gpu = tg->inst->gpu;
-        base->measured_compute_s = cur->solved_value;
-        base->measured_batch = sc->batch_per_gpu * sc->grad_accum;
     }
     base->measured_cluster = -1;
     base->solve_for = SC_SOLVE_NONE;
-    return 0;
+    plan_report_free(&rep);
+    return rc;
 }
 
-int search_finish(const struct scenario *sc0, const struct search_list *l,
+int search_finish(const struct scenario *scp, const struct search_list *l,
                   const struct search_eval *ev, struct search_result *r, struct dt_err *e)
 {
-    struct scenario sc;
+    struct scenario sc = *scp;
     int *ord = NULL, nord = 0, *fr = NULL, nfr = 0, rc = -1;
     double besty = INFINITY;
 
     memset(r, 0, sizeof *r);
-    r->sc = sc0;
+    r->sc = scp;
     for (int k = 0; k < SEARCH_NKINDS; k++)
         r->kinds[k].index = -1;
     r->baseline.index = -1;
-    if (prepare(sc0, &sc, &r->current, e) != 0)
+    if (scp->measured_cluster >= 0 && scp->solve_for != SC_SOLVE_NONE)
+        return dt_errf(e, "search: the scenario was not prepared (search_prepare)");
+    if (scp->nclusters > 0 && plan_run(scp, &r->current, e) != 0)
         return -1;
-    r->current_listed = sc0->nclusters > 0;
+    r->current_listed = scp->nclusters > 0;
     r->candidates = l->n;
     ord = x_calloc((size_t)l->n + 1, sizeof *ord);
     fr = x_calloc((size_t)l->n + 1, sizeof *fr);

@@ -99,6 +99,14 @@ struct search_result {
  * "g5" or "ml.p4d") selects instance type `type`. */
 int search_name_matches(const char *pat, const char *type);
 
+/*
+ * The scenario every other call takes: a copy of sc with the input that
+ * workload.measured_step solves for (plan_run on the listed clusters) carried
+ * into it, so that it holds for every candidate.  base shares sc's clusters
+ * and catalog.  Returns 0 or -1 with e set.
+ */
+int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_err *e);
+
 /* Enumerate the candidates of sc->plan.  Returns 0 or -1 with e set. */
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e);
 void search_list_free(struct search_list *l);

@@ -62,6 +62,10 @@ static int search(struct run *u)
 {
     struct dt_err e;
 
+    if (search_prepare(&u->sc, &u->sc, &e)) {
+        T_CHECK(0, "%s prepares: %s", u->sc.name, e.msg);
+        return -1;
+    }
     if (search_enumerate(&u->sc, &u->l, &e)) {
         T_CHECK(0, "%s enumerates: %s", u->sc.name, e.msg);
         return -1;
