@@ -137,13 +137,35 @@ static const char *pick_head[] = {"#", "cluster", "strategy", "bucket MiB", "ste
                                   "$ to train", "bound"};
 enum { PH_N = 14 };
 
+/* "2x g5.12xlarge + 1x c5.18xlarge data spot", from the groups (never cut short). */
+static char *cell_groups(const struct sc_cluster *cl)
+{
+    char buf[512];
+    size_t o = 0;
+    int spot = 0;
+
+    buf[0] = 0;
+    for (int i = 0; i < cl->ngroups && o < sizeof buf; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        int n = snprintf(buf + o, sizeof buf - o, "%s%dx %s%s%s", i ? " + " : "", g->count,
+                         g->inst->name, g->role == SC_TRAIN ? "" : " ",
+                         g->role == SC_TRAIN ? "" : scenario_role_name(g->role));
+        if (n > 0)
+            o += (size_t)n;
+        spot |= g->spot;
+    }
+    if (spot && o < sizeof buf)
+        snprintf(buf + o, sizeof buf - o, " spot");
+    return x_strdup(buf);
+}
+
 static void pick_row(const char *mark, const struct search_pick *pk, char **row)
 {
     const struct plan_cluster *pc = &pk->rep.clusters[0];
     int comm = pc->res.workers > 1 || pk->cl.ngroups > 1;
 
     row[0] = x_strdup(mark);
-    row[1] = x_strdup(pk->cl.name);
+    row[1] = cell_groups(&pk->cl);
     row[2] = x_strdup(comm ? scenario_strategy_name(pk->sc.strategy) : "-");
     row[3] = comm ? cell_num("%g", pk->sc.bucket_bytes / 1048576.0) : x_strdup("-");
     row[4] = cell_num("%.1f", 1e3 * pc->res.step_mean_s);

@@ -525,6 +525,10 @@ static void recommend(const struct scenario *sc, struct search_result *r)
         if (!cur->feasible)
             ADD(" (%s: %s)", cur->cl->name, cur->infeasible_why);
         ADD("; it is %s.", best->bound_text);
+        if (r->action == PLAN_SCALE_UP &&
+            (double)bt->count * bt->inst->gpu_count < (double)ct->count * ct->inst->gpu_count)
+            ADD(" (scale_up here is a change of instance type to fewer GPUs, which does "
+                "better for %s.)", scenario_objective_name(sc->objective));
     }
     /* What to try first, from what bounds the starting point. */
     switch (cur->bound) {

@@ -234,6 +234,66 @@ out:
     done(&u);
 }
 
+static void the_enumeration_is_the_product_of_the_plan(void)
+{
+    struct run u;
+    int ps_ded = 0, data = 0, spot_ok = 1;
+
+    if (load("tests/data/plan/enumerate-small.yaml", &u) || search(&u))
+        goto out;
+    /* 2 node counts x (no data, 1 data node) x (ring, ps colocated, ps on 1 dedicated) */
+    T_CHECK(u.l.n == 12, "1-2 p3.16xlarge x 0-1 c5.9xlarge data x 3 sharings = 12 candidates (%d)",
+            u.l.n);
+    for (int i = 0; i < u.l.n; i++) {
+        ps_ded += u.l.c[i].ps >= 0;
+        data += u.l.c[i].data >= 0;
+    }
+    T_CHECK(ps_ded == 4 && data == 6, "4 with a dedicated server (%d), 6 with a data node (%d)",
+            ps_ded, data);
+    /* spot: true prices every group at its spot rate: p3.16xlarge $2.7531/h, c5.9xlarge $0.5694/h */
+    for (int i = 0; i < u.l.n; i++) {
+        const struct search_cand *c = &u.l.c[i];
+        double want = c->nodes * 2.7531 + c->ndata * 0.5694 + c->nps * 0.5694;
+        if (fabs(u.ev[i].price_usd_h - want) > 1e-9)
+            spot_ok = 0;
+    }
+    T_CHECK(spot_ok, "every candidate is priced at the spot rates");
+out:
+    done(&u);
+}
+
+static void a_measured_step_is_carried_into_every_candidate(void)
+{
+    struct run u;
+    struct dt_err e;
+    int i;
+
+    /* Seed case S1: 192 ms measured on 1x ml.p4d.24xlarge solves the CPU cost per sample;
+     * the same cluster found by the search must predict the same 192 ms. */
+    if (load("scenarios/seeds/s1-hetero-tfdata-resnet50.yaml", &u))
+        return;
+    scenario_plan_defaults(&u.sc.plan);
+    u.sc.plan.ninstances = 2;
+    snprintf(u.sc.plan.instances[0], sizeof u.sc.plan.instances[0], "ml.p4d.24xlarge");
+    snprintf(u.sc.plan.instances[1], sizeof u.sc.plan.instances[1], "ml.c5.18xlarge");
+    u.sc.plan.strategies = 1u << SC_RING;
+    if (search(&u))
+        goto out;
+    T_CHECK(u.sc.solve_for == SC_SOLVE_NONE && u.sc.cpu_s_per_sample > 0,
+            "the solved CPU cost %.6g s per sample is in the searched scenario",
+            u.sc.cpu_s_per_sample);
+    i = find(&u, "ml.p4d.24xlarge", 1, SC_RING);
+    T_CHECK(i >= 0 && fabs(u.ev[i].step_s - 0.192) < 0.192 * 1e-3,
+            "the measured cluster, found by the search, predicts the measured 192 ms (%.2f ms)",
+            i >= 0 ? 1e3 * u.ev[i].step_s : NAN);
+    T_CHECK(u.r.current_listed && u.r.top[0].cl.ngroups > 1 && u.r.action == PLAN_HETEROGENEOUS,
+            "from the listed homogeneous cluster the best is heterogeneous: %s",
+            u.r.top[0].cl.name);
+    (void)e;
+out:
+    done(&u);
+}
+
 static void cpu_bound_vision_more_vcpu_per_gpu_wins(void)
 {
     struct run u;
@@ -421,6 +481,8 @@ int main(void)
     T_RUN(unknown_activation_memory_is_said_and_not_pruned_on);
     T_RUN(a_sweep_split_in_parts_gives_the_same_results);
     T_RUN(the_front_holds_no_dominated_point_and_the_top_is_ranked);
+    T_RUN(the_enumeration_is_the_product_of_the_plan);
+    T_RUN(a_measured_step_is_carried_into_every_candidate);
     T_RUN(cpu_bound_vision_more_vcpu_per_gpu_wins);
     T_RUN(comm_bound_model_fewer_larger_nvlink_instances_win);
     T_RUN(small_ctr_model_cpu_instances_win_on_cost);
