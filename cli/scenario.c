@@ -1400,7 +1400,7 @@ static int ld_plan_regions(struct ld *ld, yaml_node_t *l)
     return 0;
 }
 
-static int ld_plan(struct ld *ld, yaml_node_t *m, yaml_node_t *key)
+static int ld_plan(struct ld *ld, yaml_node_t *m)
 {
     static const char *const keys[] = {
         "instances", "regions", "spot", "max_nodes", "max_gpus", "max_data_nodes", "max_ps",
@@ -1417,7 +1417,6 @@ static int ld_plan(struct ld *ld, yaml_node_t *m, yaml_node_t *key)
     p->present = 1;
     if (m->type == YAML_SCALAR_NODE && m->data.scalar.length == 0)
         return 0; /* "plan:" alone: every default */
-    (void)key;
     if (ld_map(ld, m, "plan", keys))
         return -1;
     if ((v = ld_get(ld, m, "instances", NULL)) && ld_plan_names(ld, v, "plan.instances"))
@@ -1549,7 +1548,7 @@ static int ld_root(struct ld *ld)
         return -1;
     if ((v = ld_get(ld, r, "simulation", NULL)) && ld_simulation(ld, v))
         return -1;
-    if ((v = ld_get(ld, r, "plan", &k)) && ld_plan(ld, v, k))
+    if ((v = ld_get(ld, r, "plan", NULL)) && ld_plan(ld, v))
         return -1;
     return 0;
 }

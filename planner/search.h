@@ -16,7 +16,9 @@
  *
  * Everything is deterministic: a candidate's result depends only on the
  * scenario (seed included) and the candidate, never on which process
- * evaluated it.  Library code: nothing here prints or exits.
+ * evaluated it.  Library code: nothing here prints or exits.  search_finish()
+ * sorts with qsort() through file-scope state: one search at a time per
+ * process (MPI ranks are processes).
  *
  * Cost: enumeration is O(candidates); one evaluation is one plan_run() of a
  * one-cluster scenario at search_steps + search_warmup steps (a few tens of
