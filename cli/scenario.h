@@ -11,6 +11,7 @@
 #ifndef DT_SCENARIO_H
 #define DT_SCENARIO_H
 
+#include "../calibrate/profile.h"
 #include "../catalog/catalog.h"
 
 #define SC_MAX_GROUPS 8
@@ -106,6 +107,12 @@ struct scenario {
     int steps;                         /* measured steps (default 20) */
     int warmup;                        /* discarded steps (default 3) */
     double jitter_cv;                  /* per-step compute jitter, coefficient of variation (default 0.02) */
+
+    /* calibration profiles (docs/profile.md): measured values of instance
+     * types, from `profile:` and catalog.instances[].profile; instance holds
+     * the type each applies to (the first one named wins) */
+    struct prof_measured *profiles;
+    int nprofiles;
 };
 
 /* Load and validate.  cat may grow (inline definitions).  Returns 0 or -1. */
