@@ -14,6 +14,7 @@
 struct pipe_run {
     const struct cpu_pipe *p;
     long samples, next;          /* next index to take */
+    long limit;                  /* indices below this may be taken: the two open batches */
     int nslots;
     float **slot;                /* nslots sample buffers */
     int *free_list, nfree;       /* slots free to fill */
@@ -35,7 +36,7 @@ static void *worker(void *arg)
         int slot, bad;
 
         pthread_mutex_lock(&r->mu);
-        while (r->nfree == 0 && r->next < r->samples && !r->failed)
+        while ((r->nfree == 0 || r->next >= r->limit) && r->next < r->samples && !r->failed)
             pthread_cond_wait(&r->can_fill, &r->mu);
         if (r->next >= r->samples || r->failed) {
             pthread_mutex_unlock(&r->mu);
@@ -108,6 +109,7 @@ int cpu_pipe_run(const struct cpu_pipe *p, int workers, long samples, int batch,
     memset(&r, 0, sizeof r);
     r.p = p;
     r.samples = samples;
+    r.limit = 2L * batch;
     r.nslots = 2 * workers < batch ? 2 * workers : batch;
     r.slot = x_calloc((size_t)r.nslots, sizeof *r.slot);
     r.free_list = x_calloc((size_t)r.nslots, sizeof *r.free_list);
@@ -158,13 +160,19 @@ int cpu_pipe_run(const struct cpu_pipe *p, int workers, long samples, int batch,
         k = idx / batch;
         memcpy(bat[k % 2] + (size_t)(idx % batch) * CPUK_OUT_FLOATS, r.slot[slot],
                CPUK_OUT_FLOATS * sizeof(float));
-        if (++fill[k % 2] == batch) {
-            if (k != nbatch_done) /* cannot happen with in-flight < batch */
-                rc = dt_errf(e, "cpu pipeline: batch %ld closed before batch %ld", k, nbatch_done);
+        fill[k % 2]++;
+        /* Close batches in order only: the later of the two open batches
+         * may fill first and then waits for the earlier. */
+        while (fill[nbatch_done % 2] == batch) {
             if (sum)
-                h = cpuk_fnv(h, bat[k % 2], CPUK_OUT_FLOATS * sizeof(float) * (size_t)batch);
-            fill[k % 2] = 0;
+                h = cpuk_fnv(h, bat[nbatch_done % 2],
+                             CPUK_OUT_FLOATS * sizeof(float) * (size_t)batch);
+            fill[nbatch_done % 2] = 0;
             nbatch_done++;
+            pthread_mutex_lock(&r.mu);
+            r.limit = (nbatch_done + 2) * batch;
+            pthread_cond_broadcast(&r.can_fill);
+            pthread_mutex_unlock(&r.mu);
         }
         done++;
 

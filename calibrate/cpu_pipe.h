@@ -2,10 +2,11 @@
  * cpu_pipe.h - the built-in input pipeline run with W worker threads over
  * a bounded queue, as a data loader runs: workers take sample indices,
  * decode and augment each into a free slot of a fixed pool, and queue it;
- * the calling thread collates samples into batches (slot i of a sample goes
- * to position i mod B of its batch) and returns slots to the pool.  At most
- * min(B, 2W) samples are in flight, so batches complete in order and the
- * output does not depend on W.
+ * the calling thread collates samples into batches (sample i goes to
+ * position i mod B of batch i / B) and returns slots to the pool.  At most
+ * min(B, 2W) samples are in flight and only two batches are open at a time
+ * (a worker waits before taking an index of a third), and batches close in
+ * order, so the output does not depend on W or on timing.
  */
 #ifndef DT_CPU_PIPE_H
 #define DT_CPU_PIPE_H

@@ -440,6 +440,15 @@ int profile_parse(const char *path, const char *text, size_t len, cJSON **root, 
         int k = 0;
         if (off > len)
             off = len;
+        /* cJSON may stop just past the offending character, at a line's
+         * end: point at the last character before the blanks instead. */
+        if (off < len && (text[off] == '\n' || text[off] == '\r')) {
+            size_t b = off;
+            while (b > 0 && isspace((unsigned char)text[b - 1]))
+                b--;
+            if (b > 0)
+                off = b - 1;
+        }
         line_col(text, off, &line, &col);
         for (size_t i = off; i < len && k < 16 && text[i] != '\n'; i++)
             found[k++] = isprint((unsigned char)text[i]) ? text[i] : '?';

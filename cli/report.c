@@ -310,10 +310,13 @@ static void table_measured(FILE *f, const struct plan_report *rep)
         if (n == 0)
             continue;
         fprintf(f, "Measured: %s:", cluster_name(pc));
-        for (int k = 0; k < n; k++)
-            fprintf(f, "%s %s %s %.4g %s", k ? "," : "", m[k].instance, m[k].what, m[k].value,
-                    m[k].unit);
-        fprintf(f, " (from %s)\n", m[0].from);
+        for (int k = 0; k < n; k++) {
+            int first = k == 0 || strcmp(m[k].instance, m[k - 1].instance);
+            if (first)
+                fprintf(f, "%s %s (%s):", k ? ";" : "", m[k].instance, m[k].profile);
+            fprintf(f, "%s %s %.4g %s", first ? "" : ",", m[k].what, m[k].value, m[k].unit);
+        }
+        fprintf(f, "\n");
     }
 }
 
@@ -422,7 +425,8 @@ static cJSON *json_measured(const struct plan_report *rep, const struct plan_clu
         cJSON_AddStringToObject(o, "what", m[k].what);
         json_num(o, "value", m[k].value);
         cJSON_AddStringToObject(o, "unit", m[k].unit);
-        cJSON_AddStringToObject(o, "from", m[k].from);
+        cJSON_AddStringToObject(o, "profile", m[k].profile);
+        cJSON_AddStringToObject(o, "detail", m[k].detail);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;

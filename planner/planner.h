@@ -74,8 +74,9 @@ struct plan_measured {
     char instance[64];
     char what[32];             /* "cpu_speed", "gemm_fp16_tflops", "nic_gbytes_s", ... */
     double value;
-    char unit[16];             /* "x reference core", "TFLOP/s", "GB/s", "us" */
-    char from[320];            /* profile path and what was measured */
+    char unit[24];             /* "x reference core", "TFLOP/s", "GB/s", "us" */
+    char profile[256];         /* the profile file */
+    char detail[96];           /* what was measured, e.g. "mpi allreduce, 2 ranks on 2 hosts" */
 };
 
 /* The measured numbers in cfg (resolved from cl) into out[0..max-1];

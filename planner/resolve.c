@@ -125,7 +125,8 @@ static void measured_add(struct plan_measured *out, int max, int *n, const char 
     snprintf(x->what, sizeof x->what, "%s", what);
     x->value = value;
     snprintf(x->unit, sizeof x->unit, "%s", unit);
-    snprintf(x->from, sizeof x->from, "%s%s%s", path, *detail ? ": " : "", detail);
+    snprintf(x->profile, sizeof x->profile, "%s", path);
+    snprintf(x->detail, sizeof x->detail, "%s", detail);
 }
 
 int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,

@@ -161,6 +161,14 @@ static void pipeline_output_depends_on_the_seed_only(void)
     T_CHECK(s1 == s1b, "same batches on a second run");
     T_CHECK(s1 != other, "another seed gives other batches");
     T_CHECK(s1 == 0xe7ed29afe36e20a6ULL, "seed 1 batches hash to the recorded e7ed29afe36e20a6 (%016llx)", (unsigned long long)s1);
+    {
+        uint64_t a = 0, b = 0;
+        /* More workers than a batch holds: batches still close in order. */
+        T_CHECK(cpu_pipe_run(&p, 1, 48, 4, &t, &a, &e) == 0 &&
+                cpu_pipe_run(&p, 7, 48, 4, &t, &b, &e) == 0 && a == b,
+                "48 samples in batches of 4: 7 workers give what 1 gives (%016llx)",
+                (unsigned long long)b);
+    }
     T_CHECK(cpu_pipe_run(&p, 2, 12, 8, &t, NULL, &e) == -1 && strstr(e.msg, "bad run"),
             "samples not a multiple of the batch are refused: %s", e.msg);
     cpu_pipe_free(&p);
