@@ -408,6 +408,27 @@ static int warn_poor_fits(const cJSON *doc)
     return n;
 }
 
+/*
+ * Under mpirun: wait for every rank without spinning, so that ranks idle
+ * while rank 0 measures the CPU and GPU parts do not take cores from it
+ * (a blocking MPI_Barrier busy-polls in Open MPI).
+ */
+static void quiet_barrier(void)
+{
+    MPI_Request req;
+    struct timespec nap = {0, 5000000}; /* 5 ms */
+    int done = 0;
+
+    if (mpienv_size() < 2)
+        return;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    while (!done) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (!done)
+            nanosleep(&nap, NULL);
+    }
+}
+
 /* The earlier run to resume from: PATH.partial, else PATH.  0 (maybe none), or EXIT_INPUT. */
 static int load_previous(const struct cal_state *s, const char *out, cJSON **prev)
 {
@@ -436,7 +457,7 @@ int calibrate_main(int argc, char **argv)
     cJSON *doc = NULL, *prev = NULL, *section;
     char msg[512];
     const char *ka;
-    int rc, status = 0, failed = 0;
+    int rc, status = 0, failed = 0, early = 1;
     size_t n;
 
     rc = parse_args(argc, argv, &o);
@@ -497,6 +518,8 @@ int calibrate_main(int argc, char **argv)
         lift_gpu_facts(doc);
         part_end(&s, doc, "gpu", rc, msg);
     }
+    quiet_barrier();
+    early = 0;
     if (o.parts & PART_NCCL) {
         part_begin(&s, "nccl");
         c.previous = cJSON_GetObjectItemCaseSensitive(prev, "collectives");
@@ -539,6 +562,9 @@ int calibrate_main(int argc, char **argv)
     status = failed ? EXIT_FAIL : 0;
 
 out:
+    /* Rank 0 stopped before the other ranks' barrier: end them too. */
+    if (status && early && mpienv_size() > 1)
+        MPI_Abort(MPI_COMM_WORLD, status);
     cJSON_Delete(doc);
     cJSON_Delete(prev);
     x_free(s.partial);
