@@ -338,8 +338,9 @@ static int v_collective(struct vctx *c, const cJSON *co)
         vstr(c, co, "transport", 1, 0, tr, "one of nccl, mpi") ||
         vint(c, co, "ranks", 1, 1, "a rank count >= 1") ||
         vint(c, co, "hosts", 1, 1, "a host count >= 1") ||
-        vnum(c, co, "alpha_s", -1e3, 1e3, 1, 1, "a latency in seconds or null") ||
-        vnum(c, co, "beta_s_per_byte", -1, 1, 1, 1, "seconds per byte or null") ||
+        vnum(c, co, "alpha_s", -1e3, 1e3, 0, 1, "a latency in seconds or null") ||
+        vnum(c, co, "beta_s_per_byte", -1, 1, 0, 1, "seconds per byte or null") ||
+        vnum(c, co, "bus_factor", 1e-9, 1e3, 0, 1, "a bus-bandwidth factor > 0 or null") ||
         varr(c, co, "points", 1, &pts))
         return -1;
     vpush_key(c, "points");
@@ -557,8 +558,8 @@ static void norm_name(const char *s, char *out, size_t cap)
  * docs/profile.md): all-reduce as a ring, 2(k-1) steps of S/k; all-gather
  * and reduce-scatter (k-1) steps of S/k; broadcast pipelined, 1 step of S.
  */
-static int coll_to_link(const char *name, int k, double alpha, double beta, double *hop_alpha,
-                        double *Bps)
+static int coll_to_link(const char *name, int k, double alpha, double beta, double bus_factor,
+                        double *hop_alpha, double *Bps)
 {
     char n[64];
     double steps, factor;
@@ -578,6 +579,8 @@ static int coll_to_link(const char *name, int k, double alpha, double beta, doub
     }
     if (k < 2 || !(beta > 0) || !(alpha >= 0))
         return -1;
+    if (bus_factor > 0)
+        factor = bus_factor; /* the part's own factor, when it wrote one */
     *hop_alpha = alpha / steps;
     *Bps = factor / beta;
     return 0;
@@ -625,25 +628,26 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
                 m->gemm_tflops[p] = t;
     }
 
-    /* Links: the collective with the most ranks wins; fits marked poor are
-     * not used. */
+    /* Links: the collective with the most ranks wins, a ring all-reduce on a
+     * tie (the simulator's ring model); fits marked poor are not used. */
     arr = get(root, "collectives");
     cJSON_ArrayForEach(it, arr) {
-        int k = (int)num_or_nan(it, "ranks"), hosts = (int)num_or_nan(it, "hosts");
+        int k = (int)num_or_nan(it, "ranks"), hosts = (int)num_or_nan(it, "hosts"), score;
         const char *tr = get(it, "transport")->valuestring, *nm = get(it, "name")->valuestring;
         double a, B;
         if (cJSON_IsTrue(get(it, "poor_fit")) ||
-            coll_to_link(nm, k, num_or_nan(it, "alpha_s"), num_or_nan(it, "beta_s_per_byte"), &a,
-                         &B))
+            coll_to_link(nm, k, num_or_nan(it, "alpha_s"), num_or_nan(it, "beta_s_per_byte"),
+                         num_or_nan(it, "bus_factor"), &a, &B))
             continue;
-        if (hosts > 1 && k > best_net) {
-            best_net = k;
+        score = 2 * k + (strstr(nm, "ring") != NULL);
+        if (hosts > 1 && score > best_net) {
+            best_net = score;
             m->net_alpha_s = a;
             m->net_Bps = B;
             snprintf(m->net_from, sizeof m->net_from, "%s %s, %d ranks on %d hosts", tr, nm, k,
                      hosts);
-        } else if (hosts == 1 && !strcmp(tr, "nccl") && k > best_intra) {
-            best_intra = k;
+        } else if (hosts == 1 && !strcmp(tr, "nccl") && score > best_intra) {
+            best_intra = score;
             m->intra_alpha_s = a;
             m->intra_Bps = B;
             snprintf(m->intra_from, sizeof m->intra_from, "%s %s, %d GPUs", tr, nm, k);

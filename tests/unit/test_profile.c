@@ -63,6 +63,39 @@ static void collective_fits_become_link_latency_and_bandwidth(void)
            "vCPU speed at 4 workers: X(4)/4 over the reference");
 }
 
+/*
+ * The MPI part's entries: a checkpoint taken before the fit has no alpha or
+ * beta and is valid; with two all-reduces over 2 ranks on 2 hosts the ring
+ * wins the tie, and its bus_factor (here 1) gives B = 1 / 2e-9 = 5e8 B/s,
+ * hop alpha = 4e-5 / 2 = 2e-5 s.
+ */
+static void mpi_part_entries_validate_and_the_ring_wins_a_tie(void)
+{
+    static const char text[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\", \"instance\": \"x\",\n"
+        " \"collectives\": [\n"
+        "  {\"name\": \"mpi_allreduce\", \"transport\": \"mpi\", \"ranks\": 2, \"hosts\": 2,\n"
+        "   \"bus_factor\": 1, \"alpha_s\": 1e-4, \"beta_s_per_byte\": 1e-9, \"points\": []},\n"
+        "  {\"name\": \"ring_allreduce\", \"transport\": \"mpi\", \"ranks\": 2, \"hosts\": 2,\n"
+        "   \"bus_factor\": 1, \"alpha_s\": 4e-5, \"beta_s_per_byte\": 2e-9, \"points\": []},\n"
+        "  {\"name\": \"ps_pushpull\", \"transport\": \"mpi\", \"ranks\": 2, \"hosts\": 2,\n"
+        "   \"points\": [{\"bytes\": 8, \"time_s\": 1e-5}]}]}\n";
+    cJSON *root = NULL;
+    struct prof_measured m;
+    struct dt_err e;
+
+    T_CHECK(profile_parse("mem.json", text, strlen(text), &root, &e) == 0,
+            "entries without a fit yet are valid (%s)", root ? "" : e.msg);
+    if (!root)
+        return;
+    profile_summarize(root, "mem.json", &m);
+    T_CHECK(strstr(m.net_from, "ring_allreduce") != NULL, "the ring all-reduce is used (%s)",
+            m.net_from);
+    T_NEAR(m.net_Bps / 1e9, 0.5, 1e-12, "bandwidth from its bus_factor: 0.5 GB/s");
+    T_NEAR(m.net_alpha_s, 2e-5, 1e-12, "hop latency 20 us");
+    cJSON_Delete(root);
+}
+
 struct bad_case {
     const char *file, *want;
 };
@@ -200,6 +233,7 @@ int main(void)
 {
     T_RUN(a_profile_is_reduced_to_the_planners_numbers);
     T_RUN(collective_fits_become_link_latency_and_bandwidth);
+    T_RUN(mpi_part_entries_validate_and_the_ring_wins_a_tie);
     T_RUN(bad_profiles_give_one_line_with_file_line_and_column);
     T_RUN(text_that_is_not_a_profile_is_refused);
     T_RUN(a_profile_round_trips_through_the_atomic_writer);
