@@ -314,7 +314,8 @@ static void table_measured(FILE *f, const struct plan_report *rep)
             int first = k == 0 || strcmp(m[k].instance, m[k - 1].instance);
             if (first)
                 fprintf(f, "%s %s (%s):", k ? ";" : "", m[k].instance, m[k].profile);
-            fprintf(f, "%s %s %.4g %s", first ? "" : ",", m[k].what, m[k].value, m[k].unit);
+            fprintf(f, "%s %s %.4g %s%s", first ? "" : ",", m[k].what, m[k].value, m[k].unit,
+                    m[k].poor_fit ? " (poor fit)" : "");
         }
         fprintf(f, "\n");
     }
@@ -427,6 +428,7 @@ static cJSON *json_measured(const struct plan_report *rep, const struct plan_clu
         cJSON_AddStringToObject(o, "unit", m[k].unit);
         cJSON_AddStringToObject(o, "profile", m[k].profile);
         cJSON_AddStringToObject(o, "detail", m[k].detail);
+        cJSON_AddBoolToObject(o, "poor_fit", m[k].poor_fit != 0);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;

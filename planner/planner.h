@@ -77,6 +77,7 @@ struct plan_measured {
     char unit[24];             /* "x reference core", "TFLOP/s", "GB/s", "us" */
     char profile[256];         /* the profile file */
     char detail[96];           /* what was measured, e.g. "mpi allreduce, 2 ranks on 2 hosts" */
+    int poor_fit;              /* 1: the fit behind it is marked poor or underdetermined */
 };
 
 /* The measured numbers in cfg (resolved from cl) into out[0..max-1];

@@ -111,7 +111,7 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
 
 static void measured_add(struct plan_measured *out, int max, int *n, const char *inst,
                          const char *what, double value, const char *unit, const char *path,
-                         const char *detail)
+                         const char *detail, int poor_fit)
 {
     struct plan_measured *x;
 
@@ -127,6 +127,7 @@ static void measured_add(struct plan_measured *out, int max, int *n, const char 
     snprintf(x->unit, sizeof x->unit, "%s", unit);
     snprintf(x->profile, sizeof x->profile, "%s", path);
     snprintf(x->detail, sizeof x->detail, "%s", detail);
+    x->poor_fit = poor_fit;
 }
 
 int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
@@ -146,24 +147,24 @@ int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
             snprintf(detail, sizeof detail, "builtin-image USL fit (%s) at %g vCPUs",
                      m->cpu_quality, profile_cpu_n(m, g));
             measured_add(out, max, &n, in->name, "cpu_speed", g->core_speed, "x reference core",
-                         m->path, detail);
+                         m->path, detail, strcmp(m->cpu_quality, "good") != 0);
         }
         if (profile_gemm(sc, m, in) > 0 && g->gpus > 0) {
             snprintf(what, sizeof what, "gemm_%s_tflops", catalog_prec_name(sc->precision));
             measured_add(out, max, &n, in->name, what, profile_gemm(sc, m, in), "TFLOP/s", m->path,
-                         "best cuBLAS GEMM");
+                         "best cuBLAS GEMM", 0);
         }
         if (m->net_Bps > 0 && g->nic_Bps > 0) {
             measured_add(out, max, &n, in->name, "nic_gbytes_s", g->nic_Bps / 1e9, "GB/s", m->path,
-                         m->net_from);
+                         m->net_from, 0);
             measured_add(out, max, &n, in->name, "net_alpha_us", g->net_alpha_s * 1e6, "us",
-                         m->path, m->net_from);
+                         m->path, m->net_from, 0);
         }
         if (m->intra_Bps > 0 && g->gpus > 1) {
             measured_add(out, max, &n, in->name, "gpu_link_gbytes_s", g->intra_Bps / 1e9, "GB/s",
-                         m->path, m->intra_from);
+                         m->path, m->intra_from, 0);
             measured_add(out, max, &n, in->name, "gpu_link_alpha_us", g->intra_alpha_s * 1e6, "us",
-                         m->path, m->intra_from);
+                         m->path, m->intra_from, 0);
         }
     }
     return n;

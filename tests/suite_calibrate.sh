@@ -108,6 +108,11 @@ YAML
 rc=$?
 check "a scenario naming the new profile plans with it" \
     sh -c "[ $rc -eq 0 ] && grep -q 'Measured: v100-plus-box: test.box ($tmp/p.json): cpu_speed' '$tmp/out'"
+if [ "$q" = good ]; then
+    check "a speed from a good fit is not flagged" sh -c "! grep -q '(poor fit)' '$tmp/out'"
+else
+    check "a speed from a $q fit is flagged (poor fit)" grep -q 'x reference core (poor fit)' "$tmp/out"
+fi
 
 "$DT" calibrate --gpu -o "$tmp/g.json" > /dev/null 2> "$tmp/err"
 rc=$?
