@@ -591,6 +591,47 @@ static int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
 
 /* ------------------------------------------------------ inline catalog */
 
+/*
+ * A calibration profile named by the scenario (`profile:`, for the instance
+ * type the profile names) or by an inline instance type (for that type).
+ * A relative path is taken from the scenario's directory.  A file that
+ * cannot be read is reported at the scenario's node; a bad profile by its
+ * own FILE:LINE:COL line (calibrate/profile.c).
+ */
+static int ld_profile(struct ld *ld, yaml_node_t *v, const char *field, const char *instance)
+{
+    char rel[SC_MAX_TEXT], path[SC_MAX_TEXT + 256], fb[FOUND_LEN];
+    const char *slash = strrchr(ld->file, '/');
+    struct prof_measured m;
+    struct scenario *sc = ld->sc;
+    FILE *f;
+
+    if (ld_str(ld, v, field, rel, sizeof rel, 1, "a profile path"))
+        return -1;
+    if (rel[0] == '/' || !slash)
+        snprintf(path, sizeof path, "%s", rel);
+    else
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - ld->file), ld->file, rel);
+    if (!(f = fopen(path, "rb")))
+        return ld_fail(ld, v->start_mark, field, "expected a readable profile, found %s (%s: %s)",
+                       ld_found(v, fb, sizeof fb), path, strerror(errno));
+    fclose(f);
+    if (profile_load(path, &m, ld->e))
+        return -1;
+    if (instance) {
+        snprintf(m.instance, sizeof m.instance, "%s", instance);
+    } else if (!m.instance[0]) {
+        return ld_fail(ld, v->start_mark, field, "expected a profile naming its instance type "
+                       "(dtplan calibrate --instance NAME), found %s", ld_found(v, fb, sizeof fb));
+    } else if (!ld_find_instance(ld, m.instance)) {
+        return ld_fail(ld, v->start_mark, field, "expected a profile of a known instance type, "
+                       "found one of \"%s\" in %s", m.instance, path);
+    }
+    sc->profiles = x_realloc(sc->profiles, (size_t)(sc->nprofiles + 1) * sizeof *sc->profiles);
+    sc->profiles[sc->nprofiles++] = m;
+    return 0;
+}
+
 static void inst_release(struct cat_instance *in)
 {
     x_free(in->intra_link_text);
@@ -606,7 +647,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     static const char *const keys[] = {
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
         "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
-        "cloud", "region", "source", NULL
+        "cloud", "region", "source", "profile", NULL
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
@@ -711,6 +752,10 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     path_key(f, sizeof f, path, "cpu_speed");
     if ((v = ld_get(ld, m, "cpu_speed", NULL)) &&
         ld_num(ld, v, f, 0, 1, 1000, "a relative vCPU speed in (0, 1000]", &in->cpu_speed))
+        return -1;
+
+    path_key(f, sizeof f, path, "profile");
+    if ((v = ld_get(ld, m, "profile", NULL)) && ld_profile(ld, v, f, in->name))
         return -1;
 
     path_key(f, sizeof f, path, "cloud");
@@ -1522,7 +1567,7 @@ static int ld_root(struct ld *ld)
 {
     static const char *const keys[] = {
         "name", "catalog", "workload", "input", "gradients", "clusters", "fabric",
-        "objective", "simulation", "plan", NULL
+        "objective", "simulation", "plan", "profile", NULL
     };
     yaml_node_t *r = ld->root, *v, *k;
     char fb[FOUND_LEN];
@@ -1537,6 +1582,8 @@ static int ld_root(struct ld *ld)
         ld_str(ld, v, "name", ld->sc->name, sizeof ld->sc->name, 1, "a name"))
         return -1;
     if ((v = ld_get(ld, r, "catalog", NULL)) && ld_catalog(ld, v))
+        return -1;
+    if ((v = ld_get(ld, r, "profile", NULL)) && ld_profile(ld, v, "profile", NULL))
         return -1;
     if (!(v = ld_get(ld, r, "workload", &k)))
         return ld_missing(ld, r->start_mark, "workload");
@@ -1868,6 +1915,7 @@ out:
     x_free(ld.group_inst);
     if (rc) {
         x_free(sc->clusters);
+        x_free(sc->profiles);
         sc_defaults(sc, path);
     }
     return rc;
@@ -1880,6 +1928,9 @@ void scenario_free(struct scenario *sc)
     x_free(sc->clusters);
     sc->clusters = NULL;
     sc->nclusters = 0;
+    x_free(sc->profiles);
+    sc->profiles = NULL;
+    sc->nprofiles = 0;
 }
 
 const char *scenario_strategy_name(enum sc_strategy s)

@@ -11,6 +11,7 @@
 #ifndef DT_SCENARIO_H
 #define DT_SCENARIO_H
 
+#include "../calibrate/profile.h"
 #include "../catalog/catalog.h"
 
 #define SC_MAX_GROUPS 8
@@ -138,6 +139,11 @@ struct scenario {
 
     /* catalog search (plan: section; clusters may then be absent) */
     struct sc_plan plan;
+    /* calibration profiles (docs/profile.md): measured values of instance
+     * types, from `profile:` and catalog.instances[].profile; instance holds
+     * the type each applies to (the first one named wins) */
+    struct prof_measured *profiles;
+    int nprofiles;
 };
 
 /* Load and validate.  cat may grow (inline definitions).  Returns 0 or -1. */
