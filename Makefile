@@ -35,8 +35,9 @@ all: $(BUILD)/dtplan dtplan
 # Optional parts (CUDA calibration kernels, ...) add rules and objects here.
 -include calibrate/calibrate.mk
 
+# ./dtplan points at the default build only, never at build-san's.
 dtplan: $(BUILD)/dtplan
-	@ln -sf $(BUILD)/dtplan dtplan
+	@if [ "$(BUILD)" = build ]; then ln -sf build/dtplan dtplan; fi
 
 $(BUILD)/libdt.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -1,15 +1,573 @@
 /*
- * calibrate.c - "dtplan calibrate" (placeholder until the calibration
- * command lands; see calibrate/README.md).
+ * calibrate.c - "dtplan calibrate": measure this machine and write a
+ * calibration profile (docs/calibrate.md, docs/profile.md).
+ *
+ *   dtplan calibrate [--cpu] [--gpu] [--nccl] [--mpi] [--cmd "COMMAND"]
+ *                    [--quick] [--seed N] [--instance NAME] [--resume]
+ *                    -o PROFILE.json
+ *
+ * The command owns the profile document; each part (calib.h) fills its
+ * section.  After every measured point the whole document is written to
+ * PROFILE.json.partial (atomically), so a killed run loses at most the point
+ * in progress and never touches PROFILE.json; --resume reads the partial
+ * file (else the finished profile) and hands each part its earlier section.
+ * At the end PROFILE.json is replaced atomically and the partial file
+ * removed.  Under mpirun every rank runs the MPI and NCCL parts, rank 0
+ * alone runs the CPU and GPU parts, writes and prints.
+ *
+ * Exit status: 0 done (parts may be skipped), 1 a part failed or the
+ * profile could not be written, 2 bad flags or a bad earlier profile.
  */
 #include "calibrate.h"
 
+#include <cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../cli/mpienv.h"
+#include "calib.h"
+#include "profile.h"
+
+#define CAL_VERSION "0.1.0"
+
+enum { EXIT_FAIL = 1, EXIT_INPUT = 2 };
+enum { PART_CPU = 1, PART_GPU = 2, PART_NCCL = 4, PART_MPI = 8, PART_ALL = 15 };
+
+struct cal_opts {
+    int parts;
+    int quick;
+    int resume;
+    unsigned long seed;
+    const char *out;
+    const char *cmd;
+    const char *instance;
+};
+
+/* Progress and checkpoint state, shared by the callbacks. */
+struct cal_state {
+    int tty;                 /* stderr is a terminal: draw a bar */
+    int rank;
+    double part_t0;          /* when the current part started */
+    char part[16];
+    cJSON *doc;
+    char *partial;           /* PROFILE.json.partial */
+    int checkpoints;
+    int kill_after;          /* DTPLAN_CALIBRATE_KILL_AFTER, 0 off */
+    int checkpoint_failed;
+    char checkpoint_err[1024];
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: dtplan calibrate [--cpu] [--gpu] [--nccl] [--mpi] [--cmd \"COMMAND\"] [--quick]\n"
+            "                        [--seed N] [--instance NAME] [--resume] -o PROFILE.json\n"
+            "\n"
+            "Measure this machine and write a calibration profile (docs/calibrate.md).\n"
+            "With no part flags, every part this machine can run; parts it cannot run are\n"
+            "skipped with one line.  Under mpirun the MPI and NCCL parts span the ranks and\n"
+            "rank 0 writes the profile.\n"
+            "\n"
+            "  --cpu              input-pipeline throughput against workers, USL fit\n"
+            "  --gpu              cuBLAS GEMM and memory bandwidth\n"
+            "  --nccl             NCCL collectives\n"
+            "  --mpi              MPI collectives (needs 2 or more ranks)\n"
+            "  --cmd \"COMMAND\"    also time COMMAND processing $DTPLAN_SAMPLES samples with\n"
+            "                     $DTPLAN_WORKERS workers (run by /bin/sh; implies --cpu)\n"
+            "  --quick            few sizes and repetitions (tests, smoke checks)\n"
+            "  --seed N           seed of the synthetic data (default 1)\n"
+            "  --instance NAME    the instance type measured (names it in the profile)\n"
+            "  --resume           continue an interrupted run of the same -o file\n"
+            "  -o, --output FILE  the profile to write (atomically)\n"
+            "  -h, --help         print this help and exit\n"
+            "\n"
+            "Exit status: 0 ok, 1 a part failed, 2 bad flags or a bad earlier profile.\n");
+}
+
+static int bad_flag(const char *flag, const char *expected, const char *found)
+{
+    if (found)
+        fprintf(stderr, "dtplan calibrate: %s: expected %s, found \"%s\"\n", flag, expected, found);
+    else
+        fprintf(stderr, "dtplan calibrate: %s: expected %s, found nothing\n", flag, expected);
+    return EXIT_INPUT;
+}
+
+/* Returns 0 to go on, -1 to exit 0 (help), or EXIT_INPUT after one line. */
+static int parse_args(int argc, char **argv, struct cal_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = NULL, *eq;
+        char flag[32];
+
+        eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        if (eq) {
+            size_t n = (size_t)(eq - a) < sizeof flag - 1 ? (size_t)(eq - a) : sizeof flag - 1;
+            memcpy(flag, a, n);
+            flag[n] = '\0';
+            val = eq + 1;
+        } else {
+            snprintf(flag, sizeof flag, "%s", a);
+        }
+        if (a[0] != '-')
+            return bad_flag("argument", "a flag (the profile is given with -o)", a);
+
+#define NO_VALUE()                                                                          \
+    do {                                                                                    \
+        if (val)                                                                            \
+            return bad_flag(flag, "no value", val);                                         \
+    } while (0)
+#define TAKE_VALUE(what)                                                                    \
+    do {                                                                                    \
+        if (!val) {                                                                         \
+            if (i + 1 >= argc)                                                              \
+                return bad_flag(flag, what, NULL);                                          \
+            val = argv[++i];                                                                \
+        }                                                                                   \
+    } while (0)
+
+        if (!strcmp(flag, "-h") || !strcmp(flag, "--help")) {
+            NO_VALUE();
+            usage(stdout);
+            return -1;
+        } else if (!strcmp(flag, "--cpu")) {
+            NO_VALUE();
+            o->parts |= PART_CPU;
+        } else if (!strcmp(flag, "--gpu")) {
+            NO_VALUE();
+            o->parts |= PART_GPU;
+        } else if (!strcmp(flag, "--nccl")) {
+            NO_VALUE();
+            o->parts |= PART_NCCL;
+        } else if (!strcmp(flag, "--mpi")) {
+            NO_VALUE();
+            o->parts |= PART_MPI;
+        } else if (!strcmp(flag, "--quick")) {
+            NO_VALUE();
+            o->quick = 1;
+        } else if (!strcmp(flag, "--resume")) {
+            NO_VALUE();
+            o->resume = 1;
+        } else if (!strcmp(flag, "--cmd")) {
+            TAKE_VALUE("a shell command");
+            if (!*val)
+                return bad_flag(flag, "a shell command", val);
+            o->cmd = val;
+            o->parts |= PART_CPU;
+        } else if (!strcmp(flag, "--instance")) {
+            TAKE_VALUE("an instance type name");
+            if (!*val || strlen(val) >= 64)
+                return bad_flag(flag, "an instance type name of 1 to 63 characters", val);
+            o->instance = val;
+        } else if (!strcmp(flag, "--seed")) {
+            char *end;
+            unsigned long long v;
+            TAKE_VALUE("a non-negative integer");
+            errno = 0;
+            v = strtoull(val, &end, 10);
+            if (*val < '0' || *val > '9' || *end || errno || v > 0xffffffffULL)
+                return bad_flag(flag, "a non-negative integer below 2^32", val);
+            o->seed = (unsigned long)v;
+        } else if (!strcmp(flag, "-o") || !strcmp(flag, "--output")) {
+            TAKE_VALUE("a profile path");
+            if (!*val)
+                return bad_flag(flag, "a profile path", val);
+            o->out = val;
+        } else {
+            fprintf(stderr, "dtplan calibrate: %s: unknown flag, expected one of --cpu, --gpu, "
+                    "--nccl, --mpi, --cmd, --quick, --seed, --instance, --resume, -o, --help\n",
+                    flag);
+            return EXIT_INPUT;
+        }
+#undef NO_VALUE
+#undef TAKE_VALUE
+    }
+    if (!o->out)
+        return bad_flag("-o", "a profile path", NULL);
+    if (!o->parts)
+        o->parts = PART_ALL;
+    return 0;
+}
+
+/* ------------------------------------------------------------ progress */
+
+static void progress(void *arg, const char *what, double done)
+{
+    struct cal_state *s = arg;
+    double el, left;
+    char bar[21];
+    int k;
+
+    if (s->rank != 0 || !s->tty)
+        return; /* lines are printed per part */
+    if (done < 0)
+        done = 0;
+    if (done > 1)
+        done = 1;
+    k = (int)(done * 20);
+    for (int i = 0; i < 20; i++)
+        bar[i] = i < k ? '#' : '-';
+    bar[20] = '\0';
+    el = (double)time(NULL) - s->part_t0;
+    fprintf(stderr, "\r\033[K[%s] %3.0f%% %.60s", bar, done * 100, what);
+    if (done > 0.02 && done < 1) {
+        left = el * (1 - done) / done;
+        fprintf(stderr, "  %d:%02d left", (int)left / 60, (int)left % 60);
+    }
+    fflush(stderr);
+}
+
+static void checkpoint(void *arg)
+{
+    struct cal_state *s = arg;
+    struct dt_err e;
+
+    if (s->rank != 0 || !s->doc)
+        return;
+    if (profile_write(s->partial, s->doc, &e)) {
+        s->checkpoint_failed = 1;
+        snprintf(s->checkpoint_err, sizeof s->checkpoint_err, "%s", e.msg);
+        return;
+    }
+    s->checkpoints++;
+    if (s->kill_after > 0 && s->checkpoints >= s->kill_after)
+        raise(SIGKILL); /* tests: a calibration killed right after a checkpoint */
+}
+
+/* -------------------------------------------------------------- facts */
+
+static void add_str_or_null(cJSON *o, const char *k, const char *v)
+{
+    if (v && *v)
+        cJSON_AddStringToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static void cpu_model(char *buf, size_t cap)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+
+    buf[0] = '\0';
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        char *c = strchr(line, ':');
+        if (strncmp(line, "model name", 10) || !c)
+            continue;
+        c++;
+        while (*c == ' ' || *c == '\t')
+            c++;
+        c[strcspn(c, "\n")] = '\0';
+        snprintf(buf, cap, "%s", c);
+        break;
+    }
+    fclose(f);
+}
+
+/* ISO 8601 UTC from SOURCE_DATE_EPOCH when set (reproducible), else the clock. */
+static void profile_date(char *buf, size_t cap)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    time_t t = time(NULL);
+    struct tm tm;
+
+    if (sde && *sde) {
+        char *end;
+        long long v = strtoll(sde, &end, 10);
+        if (!*end && v >= 0)
+            t = (time_t)v;
+    }
+    gmtime_r(&t, &tm);
+    strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static cJSON *new_doc(const struct cal_opts *o)
+{
+    cJSON *doc = cJSON_CreateObject(), *cpu;
+    char host[256], model[256], date[40], mpiv[MPI_MAX_LIBRARY_VERSION_STRING];
+    int mlen = 0;
+
+    if (gethostname(host, sizeof host))
+        snprintf(host, sizeof host, "unknown");
+    host[sizeof host - 1] = '\0';
+    cpu_model(model, sizeof model);
+    profile_date(date, sizeof date);
+    if (MPI_Get_library_version(mpiv, &mlen) != MPI_SUCCESS)
+        mpiv[0] = '\0';
+    mpiv[strcspn(mpiv, "\n,")] = '\0';
+
+    cJSON_AddNumberToObject(doc, "schema_version", PROFILE_SCHEMA_VERSION);
+    cJSON_AddStringToObject(doc, "tool", "dtplan " CAL_VERSION);
+    cJSON_AddStringToObject(doc, "host", host);
+    add_str_or_null(doc, "instance", o->instance);
+    cJSON_AddStringToObject(doc, "date", date);
+    cJSON_AddBoolToObject(doc, "complete", 0);
+    cJSON_AddBoolToObject(doc, "quick", o->quick);
+    cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
+    add_str_or_null(doc, "cpu_model", model);
+    cJSON_AddNumberToObject(doc, "vcpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+    cJSON_AddNullToObject(doc, "gpu_model");
+    cJSON_AddNullToObject(doc, "driver");
+    cJSON_AddNullToObject(doc, "cuda");
+    cJSON_AddNullToObject(doc, "nccl");
+    add_str_or_null(doc, "mpi", mpiv);
+    cJSON_AddObjectToObject(doc, "parts");
+    cpu = cJSON_AddObjectToObject(doc, "cpu");
+    cJSON_AddArrayToObject(cpu, "pipelines");
+    cJSON_AddObjectToObject(doc, "gpu");
+    cJSON_AddArrayToObject(doc, "collectives");
+    return doc;
+}
+
+/* Copy the GPU part's facts (model, driver, cuda, nccl) to the top level. */
+static void lift_gpu_facts(cJSON *doc)
+{
+    static const char *const keys[] = {"gpu_model", "driver", "cuda", "nccl"};
+    static const char *const from[] = {"model", "driver", "cuda", "nccl"};
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(doc, "gpu");
+
+    for (int i = 0; i < 4; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(gpu, from[i]);
+        if (cJSON_IsString(v))
+            cJSON_ReplaceItemInObjectCaseSensitive(doc, keys[i], cJSON_CreateString(v->valuestring));
+    }
+}
+
+/* ---------------------------------------------------------------- parts */
+
+static const char *status_name(int rc)
+{
+    return rc == CALIB_OK ? "ok" : rc == CALIB_SKIPPED ? "skipped" : "error";
+}
+
+static void part_begin(struct cal_state *s, const char *name)
+{
+    snprintf(s->part, sizeof s->part, "%s", name);
+    s->part_t0 = (double)time(NULL);
+    if (s->rank == 0 && !s->tty)
+        fprintf(stderr, "dtplan calibrate: %s: running\n", name);
+}
+
+static void part_end(struct cal_state *s, cJSON *doc, const char *name, int rc, const char *msg)
+{
+    if (s->rank != 0)
+        return;
+    if (s->tty)
+        fprintf(stderr, "\r\033[K");
+    fprintf(stderr, "dtplan calibrate: %s: %s%s%s%s\n", name, status_name(rc), *msg ? " (" : "",
+            msg, *msg ? ")" : "");
+    if (doc) {
+        cJSON *parts = cJSON_GetObjectItemCaseSensitive(doc, "parts"), *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "status", status_name(rc));
+        cJSON_AddStringToObject(p, "note", msg);
+        cJSON_DeleteItemFromObjectCaseSensitive(parts, name);
+        cJSON_AddItemToObject(parts, name, p);
+    }
+}
+
+/* Warn on stderr about every fit the profile marks poor. */
+static int warn_poor_fits(const cJSON *doc)
+{
+    const cJSON *pl, *co;
+    int n = 0;
+
+    cJSON_ArrayForEach(pl, cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetObjectItemCaseSensitive(doc, "cpu"), "pipelines")) {
+        const cJSON *fit = cJSON_GetObjectItemCaseSensitive(pl, "fit");
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(fit, "quality");
+        const cJSON *note = cJSON_GetObjectItemCaseSensitive(fit, "note");
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(pl, "name");
+        if (cJSON_IsString(q) && strcmp(q->valuestring, "good")) {
+            fprintf(stderr, "dtplan calibrate: warning: cpu pipeline %s: USL fit %s: %s\n",
+                    cJSON_IsString(nm) ? nm->valuestring : "?", q->valuestring,
+                    cJSON_IsString(note) ? note->valuestring : "");
+            n++;
+        }
+    }
+    cJSON_ArrayForEach(co, cJSON_GetObjectItemCaseSensitive(doc, "collectives")) {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(co, "name");
+        const cJSON *tr = cJSON_GetObjectItemCaseSensitive(co, "transport");
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "poor_fit"))) {
+            fprintf(stderr, "dtplan calibrate: warning: %s %s: alpha-beta fit poor\n",
+                    cJSON_IsString(tr) ? tr->valuestring : "?",
+                    cJSON_IsString(nm) ? nm->valuestring : "?");
+            n++;
+        }
+    }
+    return n;
+}
+
+/*
+ * Under mpirun: wait for every rank without spinning, so that ranks idle
+ * while rank 0 measures the CPU and GPU parts do not take cores from it
+ * (a blocking MPI_Barrier busy-polls in Open MPI).
+ */
+static void quiet_barrier(void)
+{
+    MPI_Request req;
+    struct timespec nap = {0, 5000000}; /* 5 ms */
+    int done = 0;
+
+    if (mpienv_size() < 2)
+        return;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    while (!done) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (!done)
+            nanosleep(&nap, NULL);
+    }
+}
+
+/* The earlier run to resume from: PATH.partial, else PATH.  0 (maybe none), or EXIT_INPUT. */
+static int load_previous(const struct cal_state *s, const char *out, cJSON **prev)
+{
+    struct dt_err e;
+    const char *from = access(s->partial, F_OK) == 0 ? s->partial : out;
+
+    *prev = NULL;
+    if (access(from, F_OK) != 0) {
+        fprintf(stderr, "dtplan calibrate: --resume: no earlier run of %s; starting afresh\n", out);
+        return 0;
+    }
+    if (profile_read(from, prev, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        return EXIT_INPUT;
+    }
+    fprintf(stderr, "dtplan calibrate: --resume: continuing from %s\n", from);
+    return 0;
+}
 
 int calibrate_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "dtplan calibrate: not built yet (see calibrate/README.md)\n");
-    return 1;
+    struct cal_opts o;
+    struct cal_state s;
+    struct calib_ctx c;
+    struct dt_err e;
+    cJSON *doc = NULL, *prev = NULL, *section;
+    char msg[512];
+    const char *ka;
+    int rc, status = 0, failed = 0, early = 1;
+    size_t n;
+
+    rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (mpienv_init(&argc, &argv))
+        return EXIT_FAIL;
+
+    memset(&s, 0, sizeof s);
+    s.rank = mpienv_rank();
+    s.tty = isatty(STDERR_FILENO);
+    n = strlen(o.out) + 16;
+    s.partial = x_malloc(n);
+    snprintf(s.partial, n, "%s.partial", o.out);
+    ka = getenv("DTPLAN_CALIBRATE_KILL_AFTER");
+    s.kill_after = ka ? atoi(ka) : 0;
+
+    if (s.rank == 0) {
+        if (o.resume && (status = load_previous(&s, o.out, &prev)))
+            goto out;
+        doc = new_doc(&o);
+        s.doc = doc;
+        /* An unwritable destination fails now, not after the measurements. */
+        checkpoint(&s);
+        if (s.checkpoint_failed) {
+            fprintf(stderr, "dtplan calibrate: -o: %s\n", s.checkpoint_err);
+            status = EXIT_INPUT;
+            goto out;
+        }
+    }
+
+    memset(&c, 0, sizeof c);
+    c.rank = s.rank;
+    c.size = mpienv_size();
+    c.quick = o.quick;
+    c.seed = o.seed;
+    c.progress = progress;
+    c.progress_arg = &s;
+    c.checkpoint = checkpoint;
+    c.checkpoint_arg = &s;
+
+    if ((o.parts & PART_CPU) && s.rank == 0) {
+        part_begin(&s, "cpu");
+        section = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "cpu"),
+                                                   "pipelines");
+        c.previous = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(prev, "cpu"), "pipelines");
+        rc = calib_cpu_run(&c, o.cmd, section, msg, sizeof msg);
+        failed |= rc == CALIB_ERROR;
+        part_end(&s, doc, "cpu", rc, msg);
+    }
+    if ((o.parts & PART_GPU) && s.rank == 0) {
+        part_begin(&s, "gpu");
+        c.previous = cJSON_GetObjectItemCaseSensitive(prev, "gpu");
+        msg[0] = '\0';
+        rc = calib_gpu_run(&c, cJSON_GetObjectItemCaseSensitive(doc, "gpu"), msg, sizeof msg);
+        failed |= rc == CALIB_ERROR;
+        lift_gpu_facts(doc);
+        part_end(&s, doc, "gpu", rc, msg);
+    }
+    quiet_barrier();
+    early = 0;
+    if (o.parts & PART_NCCL) {
+        part_begin(&s, "nccl");
+        c.previous = cJSON_GetObjectItemCaseSensitive(prev, "collectives");
+        msg[0] = '\0';
+        rc = calib_nccl_run(&c, s.rank == 0 ? cJSON_GetObjectItemCaseSensitive(doc, "collectives")
+                                             : NULL, msg, sizeof msg);
+        failed |= rc == CALIB_ERROR;
+        part_end(&s, doc, "nccl", rc, msg);
+    }
+    if (o.parts & PART_MPI) {
+        part_begin(&s, "mpi");
+        c.previous = cJSON_GetObjectItemCaseSensitive(prev, "collectives");
+        msg[0] = '\0';
+        rc = calib_mpi_run(&c, s.rank == 0 ? cJSON_GetObjectItemCaseSensitive(doc, "collectives")
+                                            : NULL, msg, sizeof msg);
+        failed |= rc == CALIB_ERROR;
+        part_end(&s, doc, "mpi", rc, msg);
+    }
+
+    if (s.rank == 0) {
+        /* Sections a part left absent still appear, empty (docs/profile.md). */
+        section = cJSON_GetObjectItemCaseSensitive(doc, "gpu");
+        if (!cJSON_GetObjectItemCaseSensitive(section, "gemm"))
+            cJSON_AddArrayToObject(section, "gemm");
+        if (!cJSON_GetObjectItemCaseSensitive(section, "bandwidth"))
+            cJSON_AddObjectToObject(section, "bandwidth");
+        warn_poor_fits(doc);
+        cJSON_ReplaceItemInObjectCaseSensitive(doc, "complete", cJSON_CreateBool(1));
+        if (profile_write(o.out, doc, &e)) {
+            fprintf(stderr, "dtplan calibrate: %s\n", e.msg);
+            status = EXIT_FAIL;
+            goto out;
+        }
+        unlink(s.partial);
+        if (s.checkpoint_failed)
+            fprintf(stderr, "dtplan calibrate: warning: a checkpoint failed: %s\n",
+                    s.checkpoint_err);
+        fprintf(stderr, "dtplan calibrate: wrote %s\n", o.out);
+    }
+    status = failed ? EXIT_FAIL : 0;
+
+out:
+    /* Rank 0 stopped before the other ranks' barrier: end them too. */
+    if (status && early && mpienv_size() > 1)
+        MPI_Abort(MPI_COMM_WORLD, status);
+    cJSON_Delete(doc);
+    cJSON_Delete(prev);
+    x_free(s.partial);
+    mpienv_finalize();
+    return status;
 }

@@ -456,19 +456,54 @@ static int get_family(char *dst, size_t cap, const struct table *t, const struct
     return field_err(e, t, fld, t->cols[M_FAMILY], "one of cnn, transformer, ctr, mlp");
 }
 
+/* Field index of an optional column, -1 when the header lacks it. */
+static int optional_col(const struct table *t, const char *name)
+{
+    const struct csv_row *hdr = &t->csv.rows[0];
+    for (int k = 0; k < hdr->nfields; k++)
+        if (strcmp(hdr->fields[k].text, name) == 0)
+            return k;
+    return -1;
+}
+
+/* An optional column's number (field index k, not a table column): "" -> NAN. */
+static int get_opt_num(double *out, const struct table *t, const struct csv_row *r, int k,
+                       struct dt_err *e)
+{
+    const struct csv_field *fld = &r->fields[k];
+    const char *s = fld->text;
+    char *end;
+    double v;
+
+    *out = NAN;
+    if (*s == '\0')
+        return 0;
+    errno = 0;
+    v = strtod(s, &end);
+    if (strspn(s, "0123456789.eE+-") != strlen(s) || end == s || *end != '\0' ||
+        errno == ERANGE || !isfinite(v) || v < 0 || !(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
+        return field_err(e, t, fld, t->csv.rows[0].fields[k].text, "a non-negative number");
+    *out = v;
+    return 0;
+}
+
 static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
-    int r, rc = -1, *lines;
+    int r, rc = -1, *lines, act_col;
 
     if (table_open(&t, dir, "models.csv", model_cols, M_N, e) != 0)
         return -1;
+    act_col = optional_col(&t, "act_mib_per_sample");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->models = x_calloc((size_t)t.csv.nrows, sizeof *cat->models);
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_model *m = &cat->models[cat->nmodels];
 
+        m->act_mib_per_sample = NAN;
+        if (act_col >= 0 && get_opt_num(&m->act_mib_per_sample, &t, row, act_col, e))
+            goto free_lines;
         if (get_text(m->name, sizeof m->name, 1, &t, row, M_NAME, e) ||
             check_unique(cat->models[0].name, cat->nmodels, sizeof *m, lines, &t, row, M_NAME,
                          e) ||

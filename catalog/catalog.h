@@ -71,6 +71,9 @@ struct cat_model {
                                    sparse (only looked-up rows); 0 none, NAN unknown (dense) */
     double sparse_bytes_per_sample; /* fp32 gradient bytes of table rows one sample touches;
                                    NAN unknown */
+    double act_mib_per_sample;  /* activations kept for backward, MiB per sample at the reference
+                                   input with 16-bit activations (optional column
+                                   act_mib_per_sample); NAN unknown */
     char *source;
 };
 

@@ -453,6 +453,11 @@ int main(int argc, char **argv)
     if (!o.quiet)
         fprintf(stderr, "dtplan: seed %lu\n", sc.seed);
 
+    if (sc.nclusters == 0 && sc.plan.present) { /* a plan: section and no clusters: search */
+        struct plan_cmd_opts po = {o.json, o.output};
+        rc = plan_cmd_search(&sc, &po);
+        goto out_report;
+    }
     if (plan_run(&sc, &rep, &e) != 0) {
         fprintf(stderr, "dtplan: %s\n", e.msg);
         rc = EXIT_PLAN;

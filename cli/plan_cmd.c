@@ -1,14 +1,667 @@
 /*
- * plan_cmd.c - "dtplan plan" (placeholder until the catalog search lands).
+ * plan_cmd.c - "dtplan plan SCENARIO": search the catalog for the best
+ * cluster (planner/search.h; docs/plan.md), and the same search for
+ * "dtplan SCENARIO" when the scenario has a plan: section and no clusters.
+ *
+ * Under mpirun the candidates are split round-robin by index across the
+ * ranks (search_eval's part/nparts); each rank fills the entries it owns and
+ * an MPI_Reduce with MPI_SUM puts them together on rank 0 (every entry is
+ * nonzero on one rank only, and x + 0 is exact, so the result is the same
+ * bits as one process).  Rank 0 alone finishes and writes the report, which
+ * is byte-identical to a single process's.
+ *
+ * Output: a table for people or one JSON object (--json); written atomically
+ * with -o.  Exit status as dtplan's: 0, 1 planning or output error, 2 bad
+ * flags or input.
  */
 #include "plan_cmd.h"
 
+#include <cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../catalog/catalog.h"
+#include "../planner/search.h"
+#include "atomic.h"
+#include "mpienv.h"
+#include "report.h"
+#include "scenario.h"
+
+enum { EXIT_PLAN = 1, EXIT_INPUT = 2 };
+
+static const char usage_line[] =
+    "usage: dtplan plan [--json] [-o FILE] [--catalog DIR] [--seed N] [--steps N] [--top N] "
+    "[-q] SCENARIO.yaml";
+
+/* ---- the table --------------------------------------------------------- */
+
+#define MAXCOL 16
+
+struct tab {
+    int ncol;
+    const char *head[MAXCOL];
+    int right[MAXCOL];
+    char *(*rows)[MAXCOL];
+    int nrows;
+};
+
+static char *cellf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *cellf(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return x_strdup(buf);
+}
+
+static char *cell_num(const char *fmt, double v)
+{
+    return isfinite(v) ? cellf(fmt, v) : x_strdup("-");
+}
+
+static char *cell_usd(double usd)
+{
+    if (!isfinite(usd))
+        return x_strdup("-");
+    return usd != 0 && fabs(usd) < 1e-4 ? cellf("%.3e", usd) : cellf("%.6f", usd);
+}
+
+static char *cell_duration(double s)
+{
+    long long t;
+
+    if (!isfinite(s) || s < 0)
+        return x_strdup("-");
+    if (s < 59.95)
+        return cellf("%.1f s", s);
+    if (s < 48 * 3600.0) {
+        t = llround(s);
+        if (t < 3600)
+            return cellf("%lldm%02llds", t / 60, t % 60);
+        t = llround(s / 60.0);
+        return cellf("%lldh%02lldm", t / 60, t % 60);
+    }
+    return cellf("%.1f d", s / 86400.0);
+}
+
+static void tab_print(FILE *f, const struct tab *t)
+{
+    size_t w[MAXCOL] = {0};
+
+    for (int c = 0; c < t->ncol; c++)
+        w[c] = strlen(t->head[c]);
+    for (int r = 0; r < t->nrows; r++)
+        for (int c = 0; c < t->ncol; c++)
+            if (strlen(t->rows[r][c]) > w[c])
+                w[c] = strlen(t->rows[r][c]);
+    for (int r = -1; r < t->nrows; r++) {
+        char line[4096];
+        size_t o = 0;
+        for (int c = 0; c < t->ncol; c++) {
+            const char *s = r < 0 ? t->head[c] : t->rows[r][c];
+            int pad = (int)(w[c] - strlen(s));
+            int n = t->right[c] ? snprintf(line + o, sizeof line - o, "%s%*s%s", c ? "  " : "",
+                                           pad, "", s)
+                                : snprintf(line + o, sizeof line - o, "%s%s%*s", c ? "  " : "",
+                                           s, pad, "");
+            if (n > 0)
+                o = o + (size_t)n < sizeof line ? o + (size_t)n : sizeof line - 1;
+        }
+        while (o > 0 && line[o - 1] == ' ')
+            line[--o] = 0;
+        fprintf(f, "%s\n", line);
+    }
+}
+
+static void tab_free(struct tab *t)
+{
+    for (int r = 0; r < t->nrows; r++)
+        for (int c = 0; c < t->ncol; c++)
+            x_free(t->rows[r][c]);
+    x_free(t->rows);
+}
+
+static const char *pick_head[] = {"#", "cluster", "strategy", "bucket MiB", "step ms", "GPU%",
+                                  "CPU%", "NIC%", "samples/s", "$/h", "$/step", "to train",
+                                  "$ to train", "bound"};
+enum { PH_N = 14 };
+
+/* "2x g5.12xlarge + 1x c5.18xlarge data spot", from the groups (never cut short). */
+static char *cell_groups(const struct sc_cluster *cl)
+{
+    char buf[512];
+    size_t o = 0;
+    int spot = 0;
+
+    buf[0] = 0;
+    for (int i = 0; i < cl->ngroups && o < sizeof buf; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        int n = snprintf(buf + o, sizeof buf - o, "%s%dx %s%s%s", i ? " + " : "", g->count,
+                         g->inst->name, g->role == SC_TRAIN ? "" : " ",
+                         g->role == SC_TRAIN ? "" : scenario_role_name(g->role));
+        if (n > 0)
+            o += (size_t)n;
+        spot |= g->spot;
+    }
+    if (spot && o < sizeof buf)
+        snprintf(buf + o, sizeof buf - o, " spot");
+    return x_strdup(buf);
+}
+
+static void pick_row(const char *mark, const struct search_pick *pk, char **row)
+{
+    const struct plan_cluster *pc = &pk->rep.clusters[0];
+    int comm = pc->res.workers > 1 || pk->cl.ngroups > 1;
+
+    row[0] = x_strdup(mark);
+    row[1] = cell_groups(&pk->cl);
+    row[2] = x_strdup(comm ? scenario_strategy_name(pk->sc.strategy) : "-");
+    row[3] = comm ? cell_num("%g", pk->sc.bucket_bytes / 1048576.0) : x_strdup("-");
+    row[4] = cell_num("%.1f", 1e3 * pc->res.step_mean_s);
+    row[5] = cell_num("%.0f", 100 * pc->res.util_gpu);
+    row[6] = cell_num("%.0f", 100 * pc->res.util_cpu);
+    row[7] = cell_num("%.0f", 100 * pc->res.util_nic);
+    row[8] = cell_num("%.1f", pc->res.samples_per_s);
+    row[9] = cell_num("%.3f", pc->price_usd_h);
+    row[10] = cell_usd(pc->cost_per_step_usd);
+    row[11] = cell_duration(pc->train_s);
+    row[12] = cell_num("%.2f", pc->cost_to_train_usd);
+    row[13] = x_strdup(plan_bound_name(pc->bound));
+}
+
+static void print_picks(FILE *f, const struct search_pick *pk, int n, const char *const *marks,
+                        int numbered)
+{
+    struct tab t = {0};
+
+    t.ncol = PH_N;
+    for (int c = 0; c < PH_N; c++) {
+        t.head[c] = pick_head[c];
+        t.right[c] = c == 0 || (c >= 3 && c <= 12);
+    }
+    t.rows = x_calloc((size_t)n + 1, sizeof *t.rows);
+    for (int i = 0; i < n; i++) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", i + 1);
+        pick_row(numbered ? num : marks[i], &pk[i], t.rows[t.nrows++]);
+    }
+    tab_print(f, &t);
+    tab_free(&t);
+}
+
+static int write_table(FILE *f, const struct search_result *r, const struct search_list *l)
+{
+    const struct scenario *sc = r->sc;
+    const char *marks[SEARCH_NKINDS];
+    struct search_pick kinds[SEARCH_NKINDS];
+    int nk = 0;
+    double state, need = search_memory_bytes(sc, &state);
+
+    fprintf(f, "Scenario: %s (catalog search)\n", sc->name);
+    if (sc->plan.search_steps > 0 || sc->plan.search_warmup >= 0)
+        fprintf(f, "Seed: %lu; each candidate simulated with %d steps after %d warm-up, the rows "
+                "below again with %d after %d\n", sc->seed,
+                sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps,
+                sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->warmup, sc->steps,
+                sc->warmup);
+    else
+        fprintf(f, "Seed: %lu (each candidate: %d measured steps after %d warm-up)\n", sc->seed,
+                sc->steps, sc->warmup);
+    fprintf(f, "Searched: %ld candidates over %d instance types, %ld feasible; pruned before "
+            "simulating: %ld do not fit in memory, %ld over the budget, %ld over the data "
+            "channels, %ld over max_gpus\n", r->candidates, l->ntrain_types, r->feasible,
+            l->pruned_memory, l->pruned_budget, l->pruned_channels, l->pruned_gpus);
+    if (l->skipped_peak)
+        fprintf(f, "Skipped: %d GPU instance types whose %s peak FLOP/s is unknown in the "
+                "catalog (they cannot be costed)\n", l->skipped_peak,
+                catalog_prec_name(sc->precision));
+    if (l->memory_unknown)
+        fprintf(f, "Memory: activation memory of %s unknown (catalog act_mib_per_sample empty): "
+                "pruned on the model state only (%.2f GiB per worker)\n", sc->model->name,
+                state / 1073741824.0);
+    else
+        fprintf(f, "Memory: %.2f GiB per worker (model state %.2f GiB + activations at batch "
+                "%d) must fit in 90%% of a GPU's memory\n", need / 1073741824.0,
+                state / 1073741824.0, sc->batch_per_gpu);
+    fprintf(f, "Objective: %s", scenario_objective_name(sc->objective));
+    if (isfinite(sc->deadline_h))
+        fprintf(f, ", deadline %g h", sc->deadline_h);
+    if (isfinite(sc->budget_usd_h))
+        fprintf(f, ", budget $%.2f/h", sc->budget_usd_h);
+    if (sc->max_data_channels > 0)
+        fprintf(f, ", at most %d data channels", sc->max_data_channels);
+    fprintf(f, "\n\n");
+    if (r->ntop == 0) {
+        fprintf(f, "Recommendation: %s\n", r->reason);
+        return ferror(f) ? -1 : 0;
+    }
+    fprintf(f, "Top %d by %s:\n", r->ntop, scenario_objective_name(sc->objective));
+    print_picks(f, r->top, r->ntop, NULL, 1);
+    fprintf(f, "\nPareto front (%s against %s; none is both faster and cheaper):\n",
+            r->front_train ? "time to train" : "step time",
+            r->front_train ? "cost to train" : "cost per step");
+    print_picks(f, r->front, r->nfront, NULL, 1);
+    for (int k = 0; k < SEARCH_NKINDS; k++)
+        if (r->kinds[k].index >= 0) {
+            marks[nk] = search_kind_name((enum search_kind)k);
+            kinds[nk++] = r->kinds[k];
+        }
+    fprintf(f, "\nBest of each kind:\n");
+    print_picks(f, kinds, nk, marks, 0);
+    fprintf(f, "\n%s: %s: %s\n", r->current_listed ? "Current choice" : "Smallest start",
+            r->current.clusters[0].cl->name, r->current.clusters[0].bound_text);
+    fprintf(f, "Recommended: %s (%s): %s\n", r->top[0].cl.name,
+            plan_action_name(r->action), r->top[0].rep.clusters[0].bound_text);
+    fprintf(f, "\nRecommendation: %s: %s\n", plan_action_name(r->action), r->reason);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static void jnum(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, report_round6(v));
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *jcluster(const struct sc_cluster *cl)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < cl->ngroups; i++) {
+        cJSON *g = cJSON_CreateObject();
+        cJSON_AddStringToObject(g, "role", scenario_role_name(cl->groups[i].role));
+        cJSON_AddStringToObject(g, "instance", cl->groups[i].inst->name);
+        cJSON_AddNumberToObject(g, "count", cl->groups[i].count);
+        cJSON_AddBoolToObject(g, "spot", cl->groups[i].spot);
+        cJSON_AddItemToArray(a, g);
+    }
+    return a;
+}
+
+static cJSON *jplan_cluster(const struct plan_cluster *pc, const struct scenario *s, int comm)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", pc->cl->name);
+    cJSON_AddItemToObject(o, "groups", jcluster(pc->cl));
+    if (comm) {
+        cJSON_AddStringToObject(o, "strategy", scenario_strategy_name(s->strategy));
+        jnum(o, "bucket_mib", s->bucket_bytes / 1048576.0);
+    }
+    jnum(o, "step_s", pc->res.step_mean_s);
+    jnum(o, "step_p95_s", pc->res.step_p95_s);
+    jnum(o, "compute_s", pc->res.compute_s);
+    jnum(o, "data_stall_s", pc->res.data_stall_s);
+    jnum(o, "exposed_comm_s", pc->res.exposed_comm_s);
+    jnum(o, "workers", pc->res.workers);
+    jnum(o, "samples_per_s", pc->res.samples_per_s);
+    jnum(o, "util_gpu", pc->res.util_gpu);
+    jnum(o, "util_cpu", pc->res.util_cpu);
+    jnum(o, "util_nic", pc->res.util_nic);
+    jnum(o, "price_usd_h", pc->price_usd_h);
+    jnum(o, "cost_per_step_usd", pc->cost_per_step_usd);
+    jnum(o, "train_s", pc->train_s);
+    jnum(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    cJSON_AddBoolToObject(o, "feasible", pc->feasible);
+    if (!pc->feasible)
+        cJSON_AddStringToObject(o, "infeasible_why", pc->infeasible_why);
+    cJSON_AddStringToObject(o, "bound", plan_bound_name(pc->bound));
+    cJSON_AddStringToObject(o, "bound_text", pc->bound_text);
+    return o;
+}
+
+static cJSON *jpick(const struct search_pick *pk)
+{
+    const struct plan_cluster *pc = &pk->rep.clusters[0];
+    return jplan_cluster(pc, &pk->sc, pc->res.workers > 1 || pk->cl.ngroups > 1);
+}
+
+static int write_json(FILE *f, const struct search_result *r, const struct search_list *l)
+{
+    const struct scenario *sc = r->sc;
+    cJSON *o = cJSON_CreateObject(), *s, *a;
+    double state, need = search_memory_bytes(sc, &state);
+    char *txt;
+    int rc;
+
+    cJSON_AddStringToObject(o, "scenario", sc->name);
+    cJSON_AddNumberToObject(o, "seed", (double)sc->seed);
+    cJSON_AddStringToObject(o, "objective", scenario_objective_name(sc->objective));
+    jnum(o, "deadline_h", sc->deadline_h);
+    jnum(o, "budget_usd_h", sc->budget_usd_h);
+    s = cJSON_AddObjectToObject(o, "search");
+    cJSON_AddNumberToObject(s, "candidates", (double)r->candidates);
+    cJSON_AddNumberToObject(s, "feasible", (double)r->feasible);
+    cJSON_AddNumberToObject(s, "instance_types", l->ntrain_types);
+    cJSON_AddNumberToObject(s, "pruned_memory", (double)l->pruned_memory);
+    cJSON_AddNumberToObject(s, "pruned_budget", (double)l->pruned_budget);
+    cJSON_AddNumberToObject(s, "pruned_channels", (double)l->pruned_channels);
+    cJSON_AddNumberToObject(s, "pruned_gpus", (double)l->pruned_gpus);
+    cJSON_AddNumberToObject(s, "skipped_unknown_peak", l->skipped_peak);
+    cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
+    jnum(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
+    cJSON_AddNumberToObject(s, "search_steps",
+                            sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps);
+    cJSON_AddNumberToObject(s, "search_warmup",
+                            sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->warmup);
+    cJSON_AddNumberToObject(s, "steps", sc->steps);
+    cJSON_AddNumberToObject(s, "warmup", sc->warmup);
+    a = cJSON_AddArrayToObject(o, "top");
+    for (int i = 0; i < r->ntop; i++)
+        cJSON_AddItemToArray(a, jpick(&r->top[i]));
+    cJSON_AddStringToObject(o, "front_axes", r->front_train ? "train_s,cost_to_train_usd"
+                                                             : "step_s,cost_per_step_usd");
+    a = cJSON_AddArrayToObject(o, "front");
+    for (int i = 0; i < r->nfront; i++)
+        cJSON_AddItemToArray(a, jpick(&r->front[i]));
+    s = cJSON_AddObjectToObject(o, "best_of_kind");
+    for (int k = 0; k < SEARCH_NKINDS; k++) {
+        static const char *key[] = {"single_node", "scale_out", "heterogeneous", "cpu_only"};
+        if (r->kinds[k].index >= 0)
+            cJSON_AddItemToObject(s, key[k], jpick(&r->kinds[k]));
+        else
+            cJSON_AddNullToObject(s, key[k]);
+    }
+    if (r->ntop > 0) {
+        const struct plan_cluster *cur = &r->current.clusters[0];
+        cJSON *c = jplan_cluster(cur, cur->cl == &r->baseline.cl ? &r->baseline.sc : r->current.sc,
+                                 cur->res.workers > 1 || cur->cl->ngroups > 1);
+        cJSON_AddBoolToObject(c, "listed", r->current_listed);
+        cJSON_AddItemToObject(o, "current", c);
+    } else {
+        cJSON_AddNullToObject(o, "current");
+    }
+    s = cJSON_AddObjectToObject(o, "recommendation");
+    cJSON_AddStringToObject(s, "action", plan_action_name(r->action));
+    if (r->ntop > 0)
+        cJSON_AddStringToObject(s, "cluster", r->top[0].cl.name);
+    else
+        cJSON_AddNullToObject(s, "cluster");
+    cJSON_AddStringToObject(s, "reason", r->reason);
+    txt = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!txt)
+        return -1;
+    rc = fprintf(f, "%s\n", txt) < 0 ? -1 : 0;
+    x_free(txt);
+    return rc || ferror(f) ? -1 : 0;
+}
+
+/* ---- running the search ------------------------------------------------ */
+
+int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
+{
+    struct scenario base, *sc = &base;
+    struct search_list l;
+    struct search_eval *ev = NULL;
+    struct search_result r;
+    struct dt_err e = {{0}};
+    int rank, size, rc = EXIT_PLAN;
+    FILE *f = stdout;
+    char *tmp = NULL;
+
+    if (mpienv_init(NULL, NULL) != 0)
+        return EXIT_PLAN;
+    rank = mpienv_rank();
+    size = mpienv_size();
+    memset(&l, 0, sizeof l);
+    if (search_prepare(sc0, &base, &e) != 0) {
+        if (rank == 0)
+            fprintf(stderr, "dtplan: %s\n", e.msg);
+        goto out;
+    }
+    if (search_enumerate(sc, &l, &e) != 0) {
+        if (rank == 0)
+            fprintf(stderr, "dtplan: %s\n", e.msg);
+        goto out;
+    }
+    ev = x_calloc((size_t)l.n + 1, sizeof *ev);
+    if (search_eval(sc, &l, rank, size, ev, &e) != 0) {
+        fprintf(stderr, "dtplan: %s\n", e.msg);
+        goto free_list;
+    }
+    if (size > 1) {
+        int cnt = l.n * SEARCH_NFIELDS;
+        if (rank == 0)
+            MPI_Reduce(MPI_IN_PLACE, ev, cnt, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        else
+            MPI_Reduce(ev, NULL, cnt, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (rank != 0) {
+            rc = 0;
+            goto free_list;
+        }
+    }
+    if (search_finish(sc, &l, ev, &r, &e) != 0) {
+        fprintf(stderr, "dtplan: %s\n", e.msg);
+        goto free_list;
+    }
+    if (o->output) {
+        f = atomic_write_open(o->output, &tmp, &e);
+        if (!f) {
+            fprintf(stderr, "dtplan: %s\n", e.msg);
+            rc = EXIT_INPUT;
+            goto free_result;
+        }
+    }
+    rc = o->json ? write_json(f, &r, &l) : write_table(f, &r, &l);
+    if (!o->output) {
+        rc = rc != 0 || fflush(stdout) != 0 || ferror(stdout) ? EXIT_PLAN : 0;
+        if (rc)
+            fprintf(stderr, "dtplan: cannot write the report to standard output\n");
+    } else if (rc != 0) {
+        atomic_write_abort(f, tmp);
+        fprintf(stderr, "dtplan: %s: write failed\n", o->output);
+        rc = EXIT_PLAN;
+    } else if (atomic_write_commit(f, tmp, o->output, &e) != 0) {
+        fprintf(stderr, "dtplan: %s\n", e.msg);
+        rc = EXIT_PLAN;
+    }
+free_result:
+    search_result_free(&r);
+free_list:
+    x_free(ev);
+    search_list_free(&l);
+out:
+    mpienv_finalize();
+    return rc;
+}
+
+/* ---- flags ------------------------------------------------------------- */
+
+static int parse_uint(const char *s, unsigned long long hi, unsigned long long *out)
+{
+    char *end;
+    unsigned long long v;
+
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int catalog_dir_ok(const char *dir)
+{
+    size_t n = strlen(dir) + sizeof "/instances.csv";
+    char *p = x_malloc(n);
+    int ok;
+
+    snprintf(p, n, "%s/instances.csv", dir);
+    ok = access(p, R_OK) == 0;
+    x_free(p);
+    return ok;
+}
+
+/* --catalog, $DTPLAN_CATALOG, <exe dir>/../catalog, ./catalog (as dtplan). */
+static int find_catalog(const char *given, char *out, size_t cap)
+{
+    const char *env = getenv("DTPLAN_CATALOG");
+    char exe[2048];
+    ssize_t n;
+
+    if (given) {
+        snprintf(out, cap, "%s", given);
+        return 0;
+    }
+    if (env && *env) {
+        snprintf(out, cap, "%s", env);
+        return 0;
+    }
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1 - sizeof "/../catalog");
+    if (n > 0) {
+        char *slash;
+        exe[n] = 0;
+        slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            strcat(exe, "/../catalog");
+            snprintf(out, cap, "%s", exe);
+            if (catalog_dir_ok(out))
+                return 0;
+        }
+    }
+#ifdef DT_CATALOG_DIR
+    snprintf(out, cap, "%s", DT_CATALOG_DIR);
+    if (catalog_dir_ok(out))
+        return 0;
+#endif
+    snprintf(out, cap, "catalog");
+    return catalog_dir_ok(out) ? 0 : -1;
+}
 
 int plan_cmd_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "dtplan plan: not built yet\n");
-    return 1;
+    struct plan_cmd_opts o = {0};
+    const char *scenario = NULL, *catarg = NULL;
+    int have_seed = 0, have_steps = 0, have_top = 0, quiet = 0, only_pos = 0, rc;
+    unsigned long seed = 0;
+    int steps = 0, top = 0;
+    char catdir[4096];
+    struct catalog cat;
+    struct scenario sc;
+    struct dt_err e = {{0}};
+    cJSON_Hooks hooks = {x_malloc, x_free};
+
+    cJSON_InitHooks(&hooks);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = NULL;
+        unsigned long long v;
+
+        if (only_pos || a[0] != '-' || a[1] == 0) {
+            if (scenario) {
+                fprintf(stderr, "dtplan plan: unexpected argument \"%s\" (try dtplan plan --help)\n", a);
+                return EXIT_INPUT;
+            }
+            scenario = a;
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            only_pos = 1;
+            continue;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            printf("%s\n\nSearch the catalog for the cluster that best meets the scenario's "
+                   "objective (the plan: section\nlimits the search; see docs/plan.md).  Under "
+                   "mpirun the sweep is split across the ranks.\n\n"
+                   "  --top N   rows of the ranked table (overrides plan.top)\n"
+                   "Other options as for dtplan (dtplan --help).\n", usage_line);
+            return 0;
+        }
+        if (!strcmp(a, "--json")) {
+            o.json = 1;
+            continue;
+        }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = 1;
+            continue;
+        }
+        if (strcmp(a, "-o") && strcmp(a, "--output") && strcmp(a, "--catalog") &&
+            strcmp(a, "--seed") && strcmp(a, "--steps") && strcmp(a, "--top")) {
+            fprintf(stderr, "dtplan plan: unknown option \"%s\" (try dtplan plan --help)\n", a);
+            return EXIT_INPUT;
+        }
+        if (i + 1 < argc)
+            val = argv[++i];
+        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--catalog")) {
+            if (!val || !*val) {
+                fprintf(stderr, "dtplan plan: %s: expected a %s, found %s\n", a,
+                        strcmp(a, "--catalog") ? "file name" : "directory", val ? "\"\"" : "nothing");
+                return EXIT_INPUT;
+            }
+            if (!strcmp(a, "--catalog"))
+                catarg = val;
+            else
+                o.output = val;
+        } else if (!strcmp(a, "--seed")) {
+            if (parse_uint(val, ULONG_MAX, &v)) {
+                fprintf(stderr, "dtplan plan: --seed: expected a non-negative integer, found %s%s%s\n",
+                        val ? "\"" : "", val ? val : "nothing", val ? "\"" : "");
+                return EXIT_INPUT;
+            }
+            have_seed = 1;
+            seed = (unsigned long)v;
+        } else {
+            int is_top = !strcmp(a, "--top");
+            unsigned long long hi = is_top ? 1000 : 1000000;
+            if (parse_uint(val, hi, &v) || v < 1) {
+                fprintf(stderr, "dtplan plan: %s: expected an integer from 1 to %llu, found %s%s%s\n",
+                        a, hi, val ? "\"" : "", val ? val : "nothing", val ? "\"" : "");
+                return EXIT_INPUT;
+            }
+            if (is_top) {
+                have_top = 1;
+                top = (int)v;
+            } else {
+                have_steps = 1;
+                steps = (int)v;
+            }
+        }
+    }
+    if (!scenario) {
+        fprintf(stderr, "%s\n", usage_line);
+        return EXIT_INPUT;
+    }
+    if (find_catalog(catarg, catdir, sizeof catdir) != 0) {
+        fprintf(stderr, "dtplan plan: no catalog found; use --catalog DIR or set DTPLAN_CATALOG\n");
+        return EXIT_INPUT;
+    }
+    if (catalog_load(&cat, catdir, &e) != 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        return EXIT_INPUT;
+    }
+    if (scenario_load(&sc, scenario, &cat, &e) != 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        catalog_free(&cat);
+        return EXIT_INPUT;
+    }
+    if (!sc.plan.present)
+        scenario_plan_defaults(&sc.plan);
+    if (have_seed)
+        sc.seed = seed;
+    if (have_steps)
+        sc.steps = steps;
+    if (have_top)
+        sc.plan.top = top;
+    if (!quiet && (!mpienv_launched() || getenv("OMPI_COMM_WORLD_RANK") == NULL ||
+                   strcmp(getenv("OMPI_COMM_WORLD_RANK"), "0") == 0))
+        fprintf(stderr, "dtplan: seed %lu\n", sc.seed);
+    rc = plan_cmd_search(&sc, &o);
+    scenario_free(&sc);
+    catalog_free(&cat);
+    return rc;
 }

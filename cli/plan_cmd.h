@@ -1,10 +1,23 @@
 /*
- * plan_cmd.h - "dtplan plan SCENARIO": search the catalog for clusters.
+ * plan_cmd.h - "dtplan plan SCENARIO": search the catalog for clusters
+ * (docs/plan.md).  Also run by "dtplan SCENARIO" for a scenario with a
+ * plan: section and no clusters.
  */
 #ifndef DT_PLAN_CMD_H
 #define DT_PLAN_CMD_H
 
+#include "scenario.h"
+
+struct plan_cmd_opts {
+    int json;               /* 1: one JSON object instead of the table */
+    const char *output;     /* NULL: stdout; else written atomically */
+};
+
 /* argv[0] is "plan".  Returns the process exit status. */
 int plan_cmd_main(int argc, char **argv);
+
+/* Search with a loaded scenario (sc->plan filled) and write the report on
+ * rank 0.  Starts MPI under a launcher.  Returns the process exit status. */
+int plan_cmd_search(const struct scenario *sc, const struct plan_cmd_opts *o);
 
 #endif

@@ -294,6 +294,33 @@ static void table_objective(FILE *f, const struct scenario *sc)
     fprintf(f, "\n");
 }
 
+#define REPORT_MEASURED_MAX 32
+
+/* "Measured: CLUSTER: INSTANCE what VALUE UNIT, ... (from PROFILE)" per
+ * cluster with numbers from a calibration profile; nothing without one. */
+static void table_measured(FILE *f, const struct plan_report *rep)
+{
+    struct plan_measured m[REPORT_MEASURED_MAX];
+
+    if (!rep->sc || rep->sc->nprofiles == 0)
+        return;
+    for (int i = 0; i < rep->nclusters; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        int n = plan_measured(rep->sc, pc->cl, &pc->cfg, m, REPORT_MEASURED_MAX);
+        if (n == 0)
+            continue;
+        fprintf(f, "Measured: %s:", cluster_name(pc));
+        for (int k = 0; k < n; k++) {
+            int first = k == 0 || strcmp(m[k].instance, m[k - 1].instance);
+            if (first)
+                fprintf(f, "%s %s (%s):", k ? ";" : "", m[k].instance, m[k].profile);
+            fprintf(f, "%s %s %.4g %s%s", first ? "" : ",", m[k].what, m[k].value, m[k].unit,
+                    m[k].poor_fit ? " (poor fit)" : "");
+        }
+        fprintf(f, "\n");
+    }
+}
+
 int report_table(FILE *f, const struct plan_report *rep)
 {
     const struct scenario *sc = rep->sc;
@@ -345,6 +372,7 @@ int report_table(FILE *f, const struct plan_report *rep)
         if (!rep->clusters[i].feasible)
             fprintf(f, "Infeasible: %s: %s\n", cluster_name(&rep->clusters[i]),
                     rep->clusters[i].infeasible_why);
+    table_measured(f, rep);
 
     if (rep->best >= 0 && rep->best < n)
         reco = cluster_name(&rep->clusters[rep->best]);
@@ -381,6 +409,26 @@ static cJSON *json_groups(const struct sc_cluster *cl)
         cJSON_AddStringToObject(o, "instance", g->inst ? g->inst->name : "");
         cJSON_AddNumberToObject(o, "count", g->count);
         cJSON_AddBoolToObject(o, "spot", g->spot);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *json_measured(const struct plan_report *rep, const struct plan_cluster *pc)
+{
+    struct plan_measured m[REPORT_MEASURED_MAX];
+    int n = plan_measured(rep->sc, pc->cl, &pc->cfg, m, REPORT_MEASURED_MAX);
+    cJSON *arr = cJSON_CreateArray();
+
+    for (int k = 0; k < n; k++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "instance", m[k].instance);
+        cJSON_AddStringToObject(o, "what", m[k].what);
+        json_num(o, "value", m[k].value);
+        cJSON_AddStringToObject(o, "unit", m[k].unit);
+        cJSON_AddStringToObject(o, "profile", m[k].profile);
+        cJSON_AddStringToObject(o, "detail", m[k].detail);
+        cJSON_AddBoolToObject(o, "poor_fit", m[k].poor_fit != 0);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -463,8 +511,12 @@ static cJSON *json_report(const struct plan_report *rep)
     }
 
     t = cJSON_AddArrayToObject(root, "clusters");
-    for (int i = 0; i < rep->nclusters; i++)
-        cJSON_AddItemToArray(t, json_cluster(&rep->clusters[i]));
+    for (int i = 0; i < rep->nclusters; i++) {
+        cJSON *co = json_cluster(&rep->clusters[i]);
+        if (sc && sc->nprofiles > 0)
+            cJSON_AddItemToObject(co, "measured", json_measured(rep, &rep->clusters[i]));
+        cJSON_AddItemToArray(t, co);
+    }
 
     t = cJSON_AddObjectToObject(root, "recommendation");
     if (rep->best >= 0 && rep->best < rep->nclusters)

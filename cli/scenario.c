@@ -37,6 +37,8 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "../planner/search.h"
+
 #define SC_MAX_FILE_BYTES ((size_t)16 << 20) /* a scenario is a few KiB */
 #define SC_MAX_CLUSTERS 64
 #define SC_MAX_INLINE 1000                   /* inline entries per catalog list */
@@ -589,6 +591,47 @@ static int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
 
 /* ------------------------------------------------------ inline catalog */
 
+/*
+ * A calibration profile named by the scenario (`profile:`, for the instance
+ * type the profile names) or by an inline instance type (for that type).
+ * A relative path is taken from the scenario's directory.  A file that
+ * cannot be read is reported at the scenario's node; a bad profile by its
+ * own FILE:LINE:COL line (calibrate/profile.c).
+ */
+static int ld_profile(struct ld *ld, yaml_node_t *v, const char *field, const char *instance)
+{
+    char rel[SC_MAX_TEXT], path[SC_MAX_TEXT + 256], fb[FOUND_LEN];
+    const char *slash = strrchr(ld->file, '/');
+    struct prof_measured m;
+    struct scenario *sc = ld->sc;
+    FILE *f;
+
+    if (ld_str(ld, v, field, rel, sizeof rel, 1, "a profile path"))
+        return -1;
+    if (rel[0] == '/' || !slash)
+        snprintf(path, sizeof path, "%s", rel);
+    else
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - ld->file), ld->file, rel);
+    if (!(f = fopen(path, "rb")))
+        return ld_fail(ld, v->start_mark, field, "expected a readable profile, found %s (%s: %s)",
+                       ld_found(v, fb, sizeof fb), path, strerror(errno));
+    fclose(f);
+    if (profile_load(path, &m, ld->e))
+        return -1;
+    if (instance) {
+        snprintf(m.instance, sizeof m.instance, "%s", instance);
+    } else if (!m.instance[0]) {
+        return ld_fail(ld, v->start_mark, field, "expected a profile naming its instance type "
+                       "(dtplan calibrate --instance NAME), found %s", ld_found(v, fb, sizeof fb));
+    } else if (!ld_find_instance(ld, m.instance)) {
+        return ld_fail(ld, v->start_mark, field, "expected a profile of a known instance type, "
+                       "found one of \"%s\" in %s", m.instance, path);
+    }
+    sc->profiles = x_realloc(sc->profiles, (size_t)(sc->nprofiles + 1) * sizeof *sc->profiles);
+    sc->profiles[sc->nprofiles++] = m;
+    return 0;
+}
+
 static void inst_release(struct cat_instance *in)
 {
     x_free(in->intra_link_text);
@@ -604,7 +647,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     static const char *const keys[] = {
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
         "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
-        "cloud", "region", "source", NULL
+        "cloud", "region", "source", "profile", NULL
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
@@ -711,6 +754,10 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
         ld_num(ld, v, f, 0, 1, 1000, "a relative vCPU speed in (0, 1000]", &in->cpu_speed))
         return -1;
 
+    path_key(f, sizeof f, path, "profile");
+    if ((v = ld_get(ld, m, "profile", NULL)) && ld_profile(ld, v, f, in->name))
+        return -1;
+
     path_key(f, sizeof f, path, "cloud");
     if ((v = ld_get(ld, m, "cloud", NULL)) &&
         ld_str(ld, v, f, in->cloud, sizeof in->cloud, 1, "a cloud name"))
@@ -739,6 +786,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     md->fwd_gflops = NAN;
     md->sparse_params = NAN;
     md->sparse_bytes_per_sample = NAN;
+    md->act_mib_per_sample = NAN;
     if (ld_map(ld, m, path, keys))
         return -1;
 
@@ -1315,12 +1363,211 @@ static int ld_measured_cluster(struct ld *ld)
                    "unknown cluster \"%s\", expected one of %s", name, list);
 }
 
+/* ------------------------------------------------------ plan: the search */
+
+/*
+ * The plan: section (docs/plan.md): what the catalog search may consider.
+ * Parsed last, so that it can check the objective and input sections.
+ */
+void scenario_plan_defaults(struct sc_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->spot = 0;
+    p->max_nodes = 8;
+    p->max_gpus = -1;
+    p->max_data_nodes = 4;
+    p->max_ps = 2;
+    p->strategies = (1u << SC_RING) | (1u << SC_HIERARCHICAL) | (1u << SC_PS_SYNC);
+    p->nbuckets = 0;               /* none given: the scenario's gradients.bucket_mb */
+    p->cpu_training = 1;
+    p->top = 10;
+    p->search_steps = 0;           /* 0: the scenario's simulation.steps */
+    p->search_warmup = -1;         /* -1: the scenario's simulation.warmup */
+}
+
+/* Some inline or catalog instance type is selected by pattern pat. */
+static int ld_plan_name_known(struct ld *ld, const char *pat, char *near, size_t cap)
+{
+    int i;
+
+    for (i = 0; i < ld->ninst; i++)
+        if (search_name_matches(pat, ld->inst[i].name))
+            return 1;
+    for (i = 0; i < ld->cat->ninstances; i++)
+        if (search_name_matches(pat, ld->cat->instances[i].name))
+            return 1;
+    catalog_suggest_instance(ld->cat, pat, near, cap);
+    return 0;
+}
+
+static int ld_plan_names(struct ld *ld, yaml_node_t *l, const char *field)
+{
+    struct sc_plan *p = &ld->sc->plan;
+    char f[FIELD_LEN], near[LIST_LEN];
+    int i;
+
+    if (ld_list(ld, l, field, 1, SC_PLAN_MAX_NAMES, "instance types or families"))
+        return -1;
+    p->ninstances = list_len(l);
+    for (i = 0; i < p->ninstances; i++) {
+        yaml_node_t *v = list_item(ld, l, i);
+        path_idx(f, sizeof f, field, i);
+        if (ld_str(ld, v, f, p->instances[i], sizeof p->instances[i], 1,
+                   "an instance type or family"))
+            return -1;
+        if (!ld_plan_name_known(ld, p->instances[i], near, sizeof near))
+            return ld_fail(ld, v->start_mark, f,
+                           "expected an instance type or family of the catalog, found \"%s\"%s%s%s",
+                           p->instances[i], *near ? " (did you mean " : "", near,
+                           *near ? "?)" : "");
+    }
+    return 0;
+}
+
+static int ld_plan_regions(struct ld *ld, yaml_node_t *l)
+{
+    struct sc_plan *p = &ld->sc->plan;
+    char f[FIELD_LEN], list[LIST_LEN] = "";
+    int i, k, j;
+
+    if (ld_list(ld, l, "plan.regions", 1, SC_PLAN_MAX_REGIONS, "regions"))
+        return -1;
+    p->nregions = list_len(l);
+    for (i = 0; i < p->nregions; i++) {
+        yaml_node_t *v = list_item(ld, l, i);
+        int found = 0;
+        path_idx(f, sizeof f, "plan.regions", i);
+        if (ld_str(ld, v, f, p->regions[i], sizeof p->regions[i], 1, "a region"))
+            return -1;
+        for (k = 0; k < ld->ninst && !found; k++)
+            found = strcmp(ld->inst[k].region, p->regions[i]) == 0;
+        for (k = 0; k < ld->cat->ninstances && !found; k++)
+            found = strcmp(ld->cat->instances[k].region, p->regions[i]) == 0;
+        if (found)
+            continue;
+        for (k = 0; k < ld->cat->ninstances; k++) {
+            for (j = 0; j < k; j++)
+                if (strcmp(ld->cat->instances[j].region, ld->cat->instances[k].region) == 0)
+                    break;
+            if (j == k && ld->cat->instances[k].region[0])
+                list_add(list, sizeof list, ld->cat->instances[k].region);
+        }
+        return ld_fail(ld, v->start_mark, f, "expected a region of the catalog (%s), found \"%s\"", list,
+                       p->regions[i]);
+    }
+    return 0;
+}
+
+static int ld_plan(struct ld *ld, yaml_node_t *m)
+{
+    static const char *const keys[] = {
+        "instances", "regions", "spot", "max_nodes", "max_gpus", "max_data_nodes", "max_ps",
+        "strategies", "bucket_mb", "cpu_training", "budget_usd_h", "deadline_h",
+        "max_data_channels", "top", "search_steps", "search_warmup", NULL
+    };
+    struct scenario *sc = ld->sc;
+    struct sc_plan *p = &sc->plan;
+    char f[FIELD_LEN];
+    yaml_node_t *v, *k;
+    int i, s;
+
+    scenario_plan_defaults(p);
+    p->present = 1;
+    if (m->type == YAML_SCALAR_NODE && m->data.scalar.length == 0)
+        return 0; /* "plan:" alone: every default */
+    if (ld_map(ld, m, "plan", keys))
+        return -1;
+    if ((v = ld_get(ld, m, "instances", NULL)) && ld_plan_names(ld, v, "plan.instances"))
+        return -1;
+    if ((v = ld_get(ld, m, "regions", NULL)) && ld_plan_regions(ld, v))
+        return -1;
+    if ((v = ld_get(ld, m, "spot", NULL)) && ld_bool(ld, v, "plan.spot", &p->spot))
+        return -1;
+    if ((v = ld_get(ld, m, "max_nodes", NULL)) &&
+        ld_int(ld, v, "plan.max_nodes", 1, 4096, "a positive integer", &p->max_nodes))
+        return -1;
+    if ((v = ld_get(ld, m, "max_gpus", NULL)) &&
+        ld_int(ld, v, "plan.max_gpus", 1, 1000000, "a positive integer", &p->max_gpus))
+        return -1;
+    if ((v = ld_get(ld, m, "max_data_nodes", NULL)) &&
+        ld_int(ld, v, "plan.max_data_nodes", 0, 4096, "a non-negative integer",
+               &p->max_data_nodes))
+        return -1;
+    if ((v = ld_get(ld, m, "max_ps", NULL)) &&
+        ld_int(ld, v, "plan.max_ps", 0, 4096, "a non-negative integer", &p->max_ps))
+        return -1;
+    if ((v = ld_get(ld, m, "strategies", NULL))) {
+        if (ld_list(ld, v, "plan.strategies", 1, 6, "strategies"))
+            return -1;
+        p->strategies = 0;
+        for (i = 0; i < list_len(v); i++) {
+            path_idx(f, sizeof f, "plan.strategies", i);
+            if (ld_enum(ld, list_item(ld, v, i), f, strategy_names, &s))
+                return -1;
+            p->strategies |= 1u << s;
+        }
+    }
+    if ((v = ld_get(ld, m, "bucket_mb", NULL))) {
+        if (ld_list(ld, v, "plan.bucket_mb", 1, SC_PLAN_MAX_BUCKETS, "sizes"))
+            return -1;
+        p->nbuckets = list_len(v);
+        for (i = 0; i < p->nbuckets; i++) {
+            double mib;
+            path_idx(f, sizeof f, "plan.bucket_mb", i);
+            if (ld_num(ld, list_item(ld, v, i), f, 0, 1, 65536, "a size in MiB in (0, 65536]",
+                       &mib))
+                return -1;
+            p->bucket_bytes[i] = mib * 1048576.0;
+        }
+    }
+    if ((v = ld_get(ld, m, "cpu_training", NULL)) &&
+        ld_bool(ld, v, "plan.cpu_training", &p->cpu_training))
+        return -1;
+    if ((v = ld_get(ld, m, "budget_usd_h", &k))) {
+        if (!isnan(sc->budget_usd_h))
+            return ld_fail(ld, k->start_mark, "plan.budget_usd_h",
+                           "expected one budget, found objective.budget_usd_h too");
+        if (ld_num(ld, v, "plan.budget_usd_h", 0, 1, 1e9, "USD per hour in (0, 1e9]",
+                   &sc->budget_usd_h))
+            return -1;
+    }
+    if ((v = ld_get(ld, m, "deadline_h", &k))) {
+        if (!isnan(sc->deadline_h))
+            return ld_fail(ld, k->start_mark, "plan.deadline_h",
+                           "expected one deadline, found objective.deadline_h too");
+        if (ld_num(ld, v, "plan.deadline_h", 0, 1, 1e6, "hours in (0, 1e6]", &sc->deadline_h))
+            return -1;
+        if (isnan(sc->dataset_samples))
+            return ld_fail(ld, v->start_mark, "plan.deadline_h",
+                           "expected input.dataset_samples with a deadline, found none");
+    }
+    if ((v = ld_get(ld, m, "max_data_channels", &k))) {
+        if (sc->max_data_channels > 0)
+            return ld_fail(ld, k->start_mark, "plan.max_data_channels",
+                           "expected one limit, found objective.max_data_channels too");
+        if (ld_int(ld, v, "plan.max_data_channels", 1, 1000000, "a positive integer",
+                   &sc->max_data_channels))
+            return -1;
+    }
+    if ((v = ld_get(ld, m, "top", NULL)) &&
+        ld_int(ld, v, "plan.top", 1, 1000, "a positive integer", &p->top))
+        return -1;
+    if ((v = ld_get(ld, m, "search_steps", NULL)) &&
+        ld_int(ld, v, "plan.search_steps", 1, 100000, "a positive integer", &p->search_steps))
+        return -1;
+    if ((v = ld_get(ld, m, "search_warmup", NULL)) &&
+        ld_int(ld, v, "plan.search_warmup", 0, 10000, "a non-negative integer",
+               &p->search_warmup))
+        return -1;
+    return 0;
+}
+
 /* The whole document, section by section in dependency order. */
 static int ld_root(struct ld *ld)
 {
     static const char *const keys[] = {
         "name", "catalog", "workload", "input", "gradients", "clusters", "fabric",
-        "objective", "simulation", NULL
+        "objective", "simulation", "plan", "profile", NULL
     };
     yaml_node_t *r = ld->root, *v, *k;
     char fb[FOUND_LEN];
@@ -1336,6 +1583,8 @@ static int ld_root(struct ld *ld)
         return -1;
     if ((v = ld_get(ld, r, "catalog", NULL)) && ld_catalog(ld, v))
         return -1;
+    if ((v = ld_get(ld, r, "profile", NULL)) && ld_profile(ld, v, "profile", NULL))
+        return -1;
     if (!(v = ld_get(ld, r, "workload", &k)))
         return ld_missing(ld, r->start_mark, "workload");
     if (ld_workload(ld, v, k->start_mark))
@@ -1345,10 +1594,12 @@ static int ld_root(struct ld *ld)
         return -1;
     if ((v = ld_get(ld, r, "gradients", NULL)) && ld_gradients(ld, v))
         return -1;
-    if (!(v = ld_get(ld, r, "clusters", NULL)))
-        return ld_missing(ld, r->start_mark, "clusters");
-    if (ld_clusters(ld, v))
+    if (!(v = ld_get(ld, r, "clusters", NULL))) {
+        if (!ld_get(ld, r, "plan", NULL)) /* a plan: section searches instead */
+            return ld_missing(ld, r->start_mark, "clusters");
+    } else if (ld_clusters(ld, v)) {
         return -1;
+    }
     if (ld_measured_cluster(ld))
         return -1;
     if ((v = ld_get(ld, r, "fabric", NULL)) && ld_fabric(ld, v))
@@ -1356,6 +1607,8 @@ static int ld_root(struct ld *ld)
     if ((v = ld_get(ld, r, "objective", NULL)) && ld_objective(ld, v))
         return -1;
     if ((v = ld_get(ld, r, "simulation", NULL)) && ld_simulation(ld, v))
+        return -1;
+    if ((v = ld_get(ld, r, "plan", NULL)) && ld_plan(ld, v))
         return -1;
     return 0;
 }
@@ -1662,6 +1915,7 @@ out:
     x_free(ld.group_inst);
     if (rc) {
         x_free(sc->clusters);
+        x_free(sc->profiles);
         sc_defaults(sc, path);
     }
     return rc;
@@ -1674,6 +1928,9 @@ void scenario_free(struct scenario *sc)
     x_free(sc->clusters);
     sc->clusters = NULL;
     sc->nclusters = 0;
+    x_free(sc->profiles);
+    sc->profiles = NULL;
+    sc->nprofiles = 0;
 }
 
 const char *scenario_strategy_name(enum sc_strategy s)

@@ -11,6 +11,7 @@
 #ifndef DT_SCENARIO_H
 #define DT_SCENARIO_H
 
+#include "../calibrate/profile.h"
 #include "../catalog/catalog.h"
 
 #define SC_MAX_GROUPS 8
@@ -31,6 +32,35 @@ enum sc_ps_place { SC_PS_COLOCATED = 0, SC_PS_DEDICATED };
 enum sc_objective { SC_OBJ_TIME = 0, SC_OBJ_COST_STEP, SC_OBJ_COST_TRAIN };
 
 enum sc_solve { SC_SOLVE_NONE = 0, SC_SOLVE_CPU, SC_SOLVE_COMPUTE };
+
+#define SC_PLAN_MAX_NAMES 64
+#define SC_PLAN_MAX_REGIONS 16
+#define SC_PLAN_MAX_BUCKETS 8
+
+/*
+ * The plan: section, the catalog search (docs/plan.md).  Instance names are
+ * kept as written (types or families) and matched against the catalog by
+ * planner/search.c; the loader has checked that each matches something.
+ */
+struct sc_plan {
+    int present;                       /* 1: the scenario has a plan: section */
+    int ninstances;                    /* 0: every instance type of the catalog */
+    char instances[SC_PLAN_MAX_NAMES][64]; /* instance types or families ("g5", "p4d.24xlarge") */
+    int nregions;                      /* 0: any region */
+    char regions[SC_PLAN_MAX_REGIONS][32];
+    int spot;                          /* 1: also consider spot prices */
+    int max_nodes;                     /* train nodes per cluster, >= 1 (default 8) */
+    int max_gpus;                      /* GPUs per cluster; -1 none */
+    int max_data_nodes;                /* data nodes per cluster, >= 0 (default 4) */
+    int max_ps;                        /* dedicated parameter servers, >= 0 (default 2) */
+    unsigned strategies;               /* bit (1 << enum sc_strategy) per strategy to try */
+    int nbuckets;
+    double bucket_bytes[SC_PLAN_MAX_BUCKETS];
+    int cpu_training;                  /* 1: CPU instances may be train nodes (default 1) */
+    int top;                           /* rows of the ranked table (default 10) */
+    int search_steps;                  /* measured steps per candidate in the sweep; 0 = simulation.steps */
+    int search_warmup;                 /* warm-up steps per candidate in the sweep; -1 = simulation.warmup */
+};
 
 struct sc_group {
     enum sc_role role;
@@ -106,11 +136,22 @@ struct scenario {
     int steps;                         /* measured steps (default 20) */
     int warmup;                        /* discarded steps (default 3) */
     double jitter_cv;                  /* per-step compute jitter, coefficient of variation (default 0.02) */
+
+    /* catalog search (plan: section; clusters may then be absent) */
+    struct sc_plan plan;
+    /* calibration profiles (docs/profile.md): measured values of instance
+     * types, from `profile:` and catalog.instances[].profile; instance holds
+     * the type each applies to (the first one named wins) */
+    struct prof_measured *profiles;
+    int nprofiles;
 };
 
 /* Load and validate.  cat may grow (inline definitions).  Returns 0 or -1. */
 int scenario_load(struct scenario *sc, const char *path, struct catalog *cat, struct dt_err *e);
 void scenario_free(struct scenario *sc);
+
+/* The plan: section's defaults (docs/plan.md), for a search without one. */
+void scenario_plan_defaults(struct sc_plan *p);
 
 const char *scenario_strategy_name(enum sc_strategy s);
 const char *scenario_role_name(enum sc_role r);

@@ -65,6 +65,26 @@ int plan_resolve(const struct scenario *sc, const struct sc_cluster *cl,
 int plan_run(const struct scenario *sc, struct plan_report *rep, struct dt_err *e);
 void plan_report_free(struct plan_report *rep);
 
+/*
+ * One number of a resolved cluster that came from a calibration profile
+ * rather than the catalog (docs/profile.md): what it is, its value in the
+ * unit named, and the profile it came from.
+ */
+struct plan_measured {
+    char instance[64];
+    char what[32];             /* "cpu_speed", "gemm_fp16_tflops", "nic_gbytes_s", ... */
+    double value;
+    char unit[24];             /* "x reference core", "TFLOP/s", "GB/s", "us" */
+    char profile[256];         /* the profile file */
+    char detail[96];           /* what was measured, e.g. "mpi allreduce, 2 ranks on 2 hosts" */
+    int poor_fit;              /* 1: the fit behind it is marked poor or underdetermined */
+};
+
+/* The measured numbers in cfg (resolved from cl) into out[0..max-1];
+ * returns how many. */
+int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
+                  const struct sim_config *cfg, struct plan_measured *out, int max);
+
 const char *plan_action_name(enum plan_action a);
 const char *plan_bound_name(enum plan_bound b);
 

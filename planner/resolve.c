@@ -25,6 +25,7 @@
 #include "planner.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "resolve.h"
@@ -43,6 +44,137 @@
 #define CPU_VCPU_PEAK_FLOPS 48e9
 /* Parameter-server summation, fp32 adds streaming from memory: 4 GB/s per core. */
 #define PS_REDUCE_S_PER_BYTE 0.25e-9
+
+/* ------------------------------------------------- calibration profiles */
+
+/* The profile measured on instance type `in`, or NULL. */
+static const struct prof_measured *profile_of(const struct scenario *sc, const struct cat_instance *in)
+{
+    for (int i = 0; i < sc->nprofiles; i++)
+        if (strcmp(sc->profiles[i].instance, in->name) == 0)
+            return &sc->profiles[i];
+    return NULL;
+}
+
+/* vCPUs whose per-core speed the profile's USL fit is evaluated at: those
+ * the group preprocesses with, at most the calibrated machine's cores. */
+static double profile_cpu_n(const struct prof_measured *m, const struct sim_group *g)
+{
+    double n = g->loader_vcpus >= 1 ? g->loader_vcpus : g->vcpus;
+    if (m->cpu_cores > 0 && n > m->cpu_cores)
+        n = m->cpu_cores;
+    return n;
+}
+
+/* The GEMM rate measured at the scenario's precision (TF32 falls back to
+ * nothing: a profile without tf32 GEMM leaves the nominal peak). */
+static double profile_gemm(const struct scenario *sc, const struct prof_measured *m,
+                           const struct cat_instance *in)
+{
+    if (in->gpu_count <= 0 || !in->gpu)
+        return NAN;
+    /* A compute time measured on this very GPU is already a measurement. */
+    if (!isnan(sc->measured_compute_s) && in->gpu == sc->measured_gpu)
+        return NAN;
+    return m->gemm_tflops[sc->precision];
+}
+
+/*
+ * Measured values override nominal ones (docs/profile.md): vCPU speed from
+ * the built-in pipeline's USL fit, the GEMM rate as the GPU's peak (compute
+ * time scales by nominal peak / measured rate; mfu still applies), network
+ * and GPU-link latency and bandwidth from the collectives' alpha-beta fits.
+ */
+static void apply_profile(const struct scenario *sc, const struct sc_group *sg, struct sim_group *g)
+{
+    const struct prof_measured *m = profile_of(sc, sg->inst);
+    double v;
+
+    if (!m)
+        return;
+    v = profile_cpu_speed(m, profile_cpu_n(m, g));
+    if (v > 0)
+        g->core_speed = v;
+    v = profile_gemm(sc, m, sg->inst);
+    if (v > 0 && g->gpus > 0) {
+        double peak = resolve_peak_flops(sg->inst, sc->precision, 0);
+        if (peak > 0) {
+            g->fwd_s *= peak / (v * 1e12);
+            g->bwd_s *= peak / (v * 1e12);
+        }
+    }
+    if (m->net_Bps > 0 && g->nic_Bps > 0) {
+        g->nic_Bps = m->net_Bps;
+        g->net_alpha_s = m->net_alpha_s;
+    }
+    if (m->intra_Bps > 0 && g->gpus > 1) {
+        g->intra_Bps = m->intra_Bps;
+        g->intra_alpha_s = m->intra_alpha_s;
+    }
+}
+
+static void measured_add(struct plan_measured *out, int max, int *n, const char *inst,
+                         const char *what, double value, const char *unit, const char *path,
+                         const char *detail, int poor_fit)
+{
+    struct plan_measured *x;
+
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(out[i].instance, inst) && !strcmp(out[i].what, what))
+            return; /* one line per instance type */
+    if (*n >= max)
+        return;
+    x = &out[(*n)++];
+    snprintf(x->instance, sizeof x->instance, "%s", inst);
+    snprintf(x->what, sizeof x->what, "%s", what);
+    x->value = value;
+    snprintf(x->unit, sizeof x->unit, "%s", unit);
+    snprintf(x->profile, sizeof x->profile, "%s", path);
+    snprintf(x->detail, sizeof x->detail, "%s", detail);
+    x->poor_fit = poor_fit;
+}
+
+int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
+                  const struct sim_config *cfg, struct plan_measured *out, int max)
+{
+    int n = 0;
+
+    for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
+        const struct cat_instance *in = cl->groups[i].inst;
+        const struct sim_group *g = &cfg->groups[i];
+        const struct prof_measured *m = profile_of(sc, in);
+        char what[32], detail[96];
+
+        if (!m)
+            continue;
+        if (profile_cpu_speed(m, profile_cpu_n(m, g)) > 0) {
+            snprintf(detail, sizeof detail, "builtin-image USL fit (%s) at %g vCPUs",
+                     m->cpu_quality, profile_cpu_n(m, g));
+            measured_add(out, max, &n, in->name, "cpu_speed", g->core_speed, "x reference core",
+                         m->path, detail, strcmp(m->cpu_quality, "good") != 0);
+        }
+        if (profile_gemm(sc, m, in) > 0 && g->gpus > 0) {
+            snprintf(what, sizeof what, "gemm_%s_tflops", catalog_prec_name(sc->precision));
+            measured_add(out, max, &n, in->name, what, profile_gemm(sc, m, in), "TFLOP/s", m->path,
+                         "best cuBLAS GEMM", 0);
+        }
+        if (m->net_Bps > 0 && g->nic_Bps > 0) {
+            measured_add(out, max, &n, in->name, "nic_gbytes_s", g->nic_Bps / 1e9, "GB/s", m->path,
+                         m->net_from, 0);
+            measured_add(out, max, &n, in->name, "net_alpha_us", g->net_alpha_s * 1e6, "us",
+                         m->path, m->net_from, 0);
+        }
+        if (m->intra_Bps > 0 && g->gpus > 1) {
+            measured_add(out, max, &n, in->name, "gpu_link_gbytes_s", g->intra_Bps / 1e9, "GB/s",
+                         m->path, m->intra_from, 0);
+            measured_add(out, max, &n, in->name, "gpu_link_alpha_us", g->intra_alpha_s * 1e6, "us",
+                         m->path, m->intra_from, 0);
+        }
+    }
+    return n;
+}
+
+/* -------------------------------------------------------------- resolve */
 
 static int wpn_of(const struct cat_instance *in)
 {
@@ -220,6 +352,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
             if (sg->role == SC_DATA && sc->data_workers > 0 && sc->data_workers < in->vcpus)
                 g->loader_vcpus = sc->data_workers;
         }
+        apply_profile(sc, sg, g);
     }
     if (auto_workers < 1)
         auto_workers = 1;

@@ -1,0 +1,128 @@
+/*
+ * bench_plan.c - how fast the catalog search evaluates candidates, and what
+ * two MPI ranks gain.
+ *
+ * 1. In process, one core: enumerate the search of a ResNet-50 scenario over
+ *    the whole us-east-1 catalog (1 to 64 train nodes, 0 to 8 data nodes,
+ *    ring, hierarchical, tree and parameter servers, two bucket sizes), then
+ *    simulate every candidate at the scenario's settings (20 steps after 3
+ *    warm-up) and print configurations per second and the time 10,000 take.
+ *    Target: 10,000 in under 10 s.
+ * 2. End to end: "dtplan plan" on the same scenario as one process and under
+ *    "mpirun --bind-to none -np 2" (Open MPI binds both ranks to one core otherwise
+ *    when oversubscribing), wall clock of each and the speed-up (process start, MPI
+ *    start-up and the serial finish included).  Skipped when mpirun is absent.
+ * Prints figures; it does not pass or fail (tests check behaviour).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../catalog/catalog.h"
+#include "../cli/scenario.h"
+#include "../planner/search.h"
+
+static const char scenario_text[] =
+    "name: bench-plan\n"
+    "workload: {model: resnet50, batch_per_gpu: 128, precision: fp16}\n"
+    "input: {cpu_s_per_sample: 0.006, prep_bytes: 602112, dataset_samples: 1281167, epochs: 90}\n"
+    "gradients: {precision: fp16}\n"
+    "objective: {minimize: cost_to_train}\n"
+    "plan:\n"
+    "  regions: [us-east-1]\n"
+    "  max_nodes: 64\n"
+    "  max_data_nodes: 8\n"
+    "  max_ps: 2\n"
+    "  strategies: [ring, tree, hierarchical, ps_sync]\n"
+    "  bucket_mb: [25, 100]\n"
+    "  deadline_h: 24\n"
+    "simulation: {seed: 1, steps: 20, warmup: 3}\n";
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Wall seconds of a shell command, NAN if it failed. */
+static double timed(const char *cmd)
+{
+    double t0 = now_s();
+    int rc = system(cmd);
+    return rc == 0 ? now_s() - t0 : NAN;
+}
+
+int main(void)
+{
+    char path[] = "/tmp/bench_plan_XXXXXX";
+    struct catalog cat;
+    struct scenario sc;
+    struct search_list l;
+    struct search_eval *ev;
+    struct dt_err e;
+    double t0, t1, per_s, one, two;
+    long events = 0;
+    char cmd[512];
+    int fd, rc = 1;
+    FILE *f;
+
+    fd = mkstemp(path);
+    if (fd < 0 || !(f = fdopen(fd, "w"))) {
+        fprintf(stderr, "bench_plan: cannot write a temporary scenario\n");
+        return 1;
+    }
+    fputs(scenario_text, f);
+    fclose(f);
+    if (catalog_load(&cat, "catalog", &e) || scenario_load(&sc, path, &cat, &e)) {
+        fprintf(stderr, "bench_plan: %s\n", e.msg);
+        goto out;
+    }
+    t0 = now_s();
+    if (search_enumerate(&sc, &l, &e)) {
+        fprintf(stderr, "bench_plan: %s\n", e.msg);
+        goto out_sc;
+    }
+    t1 = now_s();
+    ev = x_calloc((size_t)l.n + 1, sizeof *ev);
+    printf("bench_plan: resnet50 over the us-east-1 catalog, 1-64 train nodes, 0-8 data nodes, "
+           "4 strategies, 2 bucket sizes; %d steps after %d warm-up per candidate\n",
+           sc.steps, sc.warmup);
+    printf("  enumerated %d candidates in %.3f s\n", l.n, t1 - t0);
+    t0 = now_s();
+    search_eval(&sc, &l, 0, 1, ev, &e);
+    t1 = now_s();
+    for (int i = 0; i < l.n; i++)
+        events += ev[i].ok != 0;
+    per_s = l.n / (t1 - t0);
+    printf("  evaluated  %d candidates (%ld simulated) in %.3f s on one core: %.0f "
+           "configurations/s, %.1f us each\n", l.n, events, t1 - t0, per_s, 1e6 / per_s);
+    printf("  10,000 configurations: %.2f s (target < 10 s)\n", 10000 / per_s);
+    x_free(ev);
+    search_list_free(&l);
+
+    snprintf(cmd, sizeof cmd, "build/dtplan plan -q %s > /dev/null", path);
+    one = timed(cmd);
+    if (system("command -v mpirun > /dev/null 2>&1") == 0) {
+        snprintf(cmd, sizeof cmd,
+                 "mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2 build/dtplan plan -q %s "
+                 "> /dev/null 2>&1", path);
+        two = timed(cmd);
+        printf("  dtplan plan end to end: %.2f s as one process, %.2f s under mpirun -np 2: "
+               "speed-up %.2f at 2 ranks (launch and serial finish included)\n", one, two,
+               one / two);
+    } else {
+        printf("  dtplan plan end to end: %.2f s as one process; mpirun not found, no 2-rank "
+               "figure\n", one);
+    }
+    rc = 0;
+out_sc:
+    scenario_free(&sc);
+    catalog_free(&cat);
+out:
+    unlink(path);
+    return rc;
+}

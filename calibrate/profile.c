@@ -1,0 +1,682 @@
+/*
+ * profile.c - calibration profile I/O and validation (profile.h).
+ *
+ * Validation walks the tree with a path of keys and indices; on an error the
+ * path is both printed (cpu.pipelines[0].points[3].time_s) and used to find
+ * the value in the text (json_locate), which gives the line and column.
+ * Fields a profile may carry beyond those checked here are kept and
+ * ignored, so parts can add detail without a schema change.  Cost: O(size)
+ * to parse and validate; locating an error rescans the text once.
+ */
+#include "profile.h"
+
+#include <cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cli/atomic.h"
+#include "usl.h"
+
+#define PROFILE_MAX_BYTES ((size_t)64 << 20)
+#define VP_DEPTH 8
+
+/* ------------------------------------------------------------ locating */
+
+static const char *skip_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+static const char *skip_string(const char *p, const char *end)
+{
+    p++; /* opening quote */
+    while (p < end && *p != '"') {
+        if (*p == '\\')
+            p++;
+        p++;
+    }
+    return p < end ? p + 1 : end;
+}
+
+static const char *skip_value(const char *p, const char *end)
+{
+    p = skip_ws(p, end);
+    if (p >= end)
+        return end;
+    if (*p == '"')
+        return skip_string(p, end);
+    if (*p == '{' || *p == '[') {
+        int depth = 0;
+        while (p < end) {
+            if (*p == '"') {
+                p = skip_string(p, end);
+                continue;
+            }
+            if (*p == '{' || *p == '[')
+                depth++;
+            else if (*p == '}' || *p == ']') {
+                if (--depth == 0)
+                    return p + 1;
+            }
+            p++;
+        }
+        return end;
+    }
+    while (p < end && *p != ',' && *p != '}' && *p != ']' && !isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
+struct vpath {
+    const char *key[VP_DEPTH];  /* NULL: an index */
+    int idx[VP_DEPTH];
+    int depth;
+};
+
+/* Offset of the value at vp in valid JSON text, or of the deepest parent found. */
+static size_t json_locate(const char *text, size_t len, const struct vpath *vp)
+{
+    const char *end = text + len, *p = skip_ws(text, end);
+
+    for (int d = 0; d < vp->depth && p < end; d++) {
+        const char *found = NULL;
+        if (vp->key[d] && *p == '{') {
+            const char *q = skip_ws(p + 1, end);
+            size_t kl = strlen(vp->key[d]);
+            while (q < end && *q == '"') {
+                const char *ke = skip_string(q, end);
+                int match = (size_t)(ke - q) == kl + 2 && !memcmp(q + 1, vp->key[d], kl);
+                q = skip_ws(ke, end);
+                if (q < end && *q == ':')
+                    q = skip_ws(q + 1, end);
+                if (match) {
+                    found = q;
+                    break;
+                }
+                q = skip_ws(skip_value(q, end), end);
+                if (q < end && *q == ',')
+                    q = skip_ws(q + 1, end);
+            }
+        } else if (!vp->key[d] && *p == '[') {
+            const char *q = skip_ws(p + 1, end);
+            for (int i = 0; i < vp->idx[d] && q < end; i++) {
+                q = skip_ws(skip_value(q, end), end);
+                if (q < end && *q == ',')
+                    q = skip_ws(q + 1, end);
+            }
+            found = q;
+        }
+        if (!found)
+            break;
+        p = found;
+    }
+    return (size_t)(p - text);
+}
+
+static void line_col(const char *text, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+/* ----------------------------------------------------------- validating */
+
+struct vctx {
+    const char *path, *text;
+    size_t len;
+    struct vpath vp;
+    struct dt_err *e;
+};
+
+static void vp_name(const struct vpath *vp, const char *last, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < vp->depth && n < cap; d++) {
+        if (vp->key[d])
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? "." : "", vp->key[d]);
+        else
+            n += (size_t)snprintf(buf + n, cap - n, "[%d]", vp->idx[d]);
+    }
+    if (last && n < cap)
+        snprintf(buf + n, cap - n, "%s%s", n ? "." : "", last);
+    if (!buf[0])
+        snprintf(buf, cap, "document");
+}
+
+static void found_text(const cJSON *v, char *buf, size_t cap)
+{
+    if (!v)
+        snprintf(buf, cap, "nothing");
+    else if (cJSON_IsString(v))
+        snprintf(buf, cap, "\"%.60s\"", v->valuestring);
+    else if (cJSON_IsNumber(v))
+        snprintf(buf, cap, "%.17g", v->valuedouble);
+    else if (cJSON_IsBool(v))
+        snprintf(buf, cap, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsNull(v))
+        snprintf(buf, cap, "null");
+    else if (cJSON_IsArray(v))
+        snprintf(buf, cap, "a list");
+    else
+        snprintf(buf, cap, "an object");
+}
+
+/* Error at member `key` of the current object (its value, or the object
+ * itself when the member is missing). */
+static int vfail(struct vctx *c, const char *key, const cJSON *v, const char *expected)
+{
+    struct vpath at = c->vp;
+    char field[256], found[96];
+    int line, col;
+
+    if (key && v && at.depth < VP_DEPTH) {
+        at.key[at.depth] = key;
+        at.depth++;
+    }
+    line_col(c->text, json_locate(c->text, c->len, &at), &line, &col);
+    vp_name(&c->vp, key, field, sizeof field);
+    found_text(v, found, sizeof found);
+    return dt_errf(c->e, "%s:%d:%d: %s: expected %s, found %s", c->path, line, col, field,
+                   expected, found);
+}
+
+static void vpush_key(struct vctx *c, const char *k)
+{
+    c->vp.key[c->vp.depth] = k;
+    c->vp.depth++;
+}
+
+static void vpush_idx(struct vctx *c, int i)
+{
+    c->vp.key[c->vp.depth] = NULL;
+    c->vp.idx[c->vp.depth] = i;
+    c->vp.depth++;
+}
+
+static void vpop(struct vctx *c)
+{
+    c->vp.depth--;
+}
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+/* Number member in [lo, hi]; optional: absent is fine; nullable: null is fine. */
+static int vnum(struct vctx *c, const cJSON *o, const char *k, double lo, double hi, int required,
+                int nullable, const char *expected)
+{
+    const cJSON *v = get(o, k);
+    if (!v)
+        return required ? vfail(c, k, NULL, expected) : 0;
+    if (nullable && cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi))
+        return vfail(c, k, v, expected);
+    return 0;
+}
+
+static int vint(struct vctx *c, const cJSON *o, const char *k, int lo, int required,
+                const char *expected)
+{
+    const cJSON *v = get(o, k);
+    if (!v)
+        return required ? vfail(c, k, NULL, expected) : 0;
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo ||
+        v->valuedouble > 1e9)
+        return vfail(c, k, v, expected);
+    return 0;
+}
+
+static int vstr(struct vctx *c, const cJSON *o, const char *k, int required, int nullable,
+                const char *const *choices, const char *expected)
+{
+    const cJSON *v = get(o, k);
+    if (!v)
+        return required ? vfail(c, k, NULL, expected) : 0;
+    if (nullable && cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsString(v))
+        return vfail(c, k, v, expected);
+    if (choices) {
+        for (int i = 0; choices[i]; i++)
+            if (!strcmp(v->valuestring, choices[i]))
+                return 0;
+        return vfail(c, k, v, expected);
+    }
+    return 0;
+}
+
+/* Member k must be an array (or absent when optional); *out receives it. */
+static int varr(struct vctx *c, const cJSON *o, const char *k, int required, const cJSON **out)
+{
+    const cJSON *v = get(o, k);
+    *out = NULL;
+    if (!v)
+        return required ? vfail(c, k, NULL, "a list") : 0;
+    if (!cJSON_IsArray(v))
+        return vfail(c, k, v, "a list");
+    *out = v;
+    return 0;
+}
+
+static int vobj(struct vctx *c, const cJSON *o, const char *k, int required, const cJSON **out)
+{
+    const cJSON *v = get(o, k);
+    *out = NULL;
+    if (!v)
+        return required ? vfail(c, k, NULL, "an object") : 0;
+    if (!cJSON_IsObject(v))
+        return vfail(c, k, v, "an object");
+    *out = v;
+    return 0;
+}
+
+static int v_pipeline(struct vctx *c, const cJSON *pl)
+{
+    static const char *const qual[] = {"good", "poor", "underdetermined", NULL};
+    const cJSON *pts, *pt, *fit;
+    int i = 0;
+
+    if (!cJSON_IsObject(pl))
+        return vfail(c, NULL, pl, "an object");
+    if (vstr(c, pl, "name", 1, 0, NULL, "a pipeline name") ||
+        vstr(c, pl, "command", 0, 1, NULL, "a command or null") ||
+        varr(c, pl, "points", 1, &pts))
+        return -1;
+    vpush_key(c, "points");
+    cJSON_ArrayForEach(pt, pts) {
+        vpush_idx(c, i++);
+        if (!cJSON_IsObject(pt))
+            return vfail(c, NULL, pt, "an object");
+        if (vint(c, pt, "workers", 1, 1, "a worker count >= 1") ||
+            vnum(c, pt, "time_s", 1e-12, 1e9, 1, 0, "a time in seconds > 0") ||
+            vnum(c, pt, "samples_per_s", 1e-12, 1e15, 1, 0, "a rate in samples/s > 0"))
+            return -1;
+        vpop(c);
+    }
+    vpop(c);
+    if (vobj(c, pl, "fit", 0, &fit))
+        return -1;
+    if (fit) {
+        vpush_key(c, "fit");
+        if (vnum(c, fit, "lambda_samples_per_s", 1e-12, 1e15, 1, 0, "a rate in samples/s > 0") ||
+            vnum(c, fit, "sigma", -1e6, 1e6, 0, 1, "a number or null") ||
+            vnum(c, fit, "kappa", -1e6, 1e6, 0, 1, "a number or null") ||
+            vstr(c, fit, "quality", 1, 0, qual, "one of good, poor, underdetermined"))
+            return -1;
+        vpop(c);
+    }
+    return 0;
+}
+
+static int v_collective(struct vctx *c, const cJSON *co)
+{
+    static const char *const tr[] = {"nccl", "mpi", NULL};
+    const cJSON *pts, *pt;
+    int i = 0;
+
+    if (!cJSON_IsObject(co))
+        return vfail(c, NULL, co, "an object");
+    if (vstr(c, co, "name", 1, 0, NULL, "a collective name") ||
+        vstr(c, co, "transport", 1, 0, tr, "one of nccl, mpi") ||
+        vint(c, co, "ranks", 1, 1, "a rank count >= 1") ||
+        vint(c, co, "hosts", 1, 1, "a host count >= 1") ||
+        vnum(c, co, "alpha_s", -1e3, 1e3, 0, 1, "a latency in seconds or null") ||
+        vnum(c, co, "beta_s_per_byte", -1, 1, 0, 1, "seconds per byte or null") ||
+        vnum(c, co, "bus_factor", 1e-9, 1e3, 0, 1, "a bus-bandwidth factor > 0 or null") ||
+        varr(c, co, "points", 1, &pts))
+        return -1;
+    vpush_key(c, "points");
+    cJSON_ArrayForEach(pt, pts) {
+        vpush_idx(c, i++);
+        if (!cJSON_IsObject(pt))
+            return vfail(c, NULL, pt, "an object");
+        if (vnum(c, pt, "bytes", 0, 1e15, 1, 0, "a size in bytes >= 0") ||
+            vnum(c, pt, "time_s", 1e-12, 1e9, 1, 0, "a time in seconds > 0"))
+            return -1;
+        vpop(c);
+    }
+    vpop(c);
+    return 0;
+}
+
+static int v_root(struct vctx *c, const cJSON *root)
+{
+    static const char *const prec[] = {"fp32", "tf32", "fp16", "bf16", NULL};
+    const cJSON *v, *cpu, *arr, *gpu, *it;
+    int i;
+
+    if (!cJSON_IsObject(root))
+        return vfail(c, NULL, root, "a profile object");
+    v = get(root, "schema_version");
+    if (!v)
+        return vfail(c, "schema_version", NULL, "schema version 1");
+    if (!cJSON_IsNumber(v) || v->valuedouble != PROFILE_SCHEMA_VERSION)
+        return vfail(c, "schema_version", v, "schema version 1");
+    if (vstr(c, root, "host", 1, 0, NULL, "a host name") ||
+        vstr(c, root, "date", 1, 0, NULL, "a date (ISO 8601)") ||
+        vstr(c, root, "instance", 0, 1, NULL, "an instance type name or null") ||
+        vobj(c, root, "cpu", 0, &cpu))
+        return -1;
+    if (cpu) {
+        vpush_key(c, "cpu");
+        if (varr(c, cpu, "pipelines", 0, &arr))
+            return -1;
+        vpush_key(c, "pipelines");
+        i = 0;
+        cJSON_ArrayForEach(it, arr) {
+            vpush_idx(c, i++);
+            if (v_pipeline(c, it))
+                return -1;
+            vpop(c);
+        }
+        vpop(c);
+        vpop(c);
+    }
+    if (vobj(c, root, "gpu", 0, &gpu))
+        return -1;
+    if (gpu) {
+        vpush_key(c, "gpu");
+        if (varr(c, gpu, "gemm", 0, &arr))
+            return -1;
+        vpush_key(c, "gemm");
+        i = 0;
+        cJSON_ArrayForEach(it, arr) {
+            vpush_idx(c, i++);
+            if (!cJSON_IsObject(it))
+                return vfail(c, NULL, it, "an object");
+            if (vstr(c, it, "precision", 1, 0, prec, "one of fp32, tf32, fp16, bf16") ||
+                vnum(c, it, "tflops", 1e-9, 1e6, 1, 0, "TFLOP/s > 0"))
+                return -1;
+            vpop(c);
+        }
+        vpop(c);
+        if (vobj(c, gpu, "bandwidth", 0, &arr))
+            return -1;
+        vpop(c);
+    }
+    if (varr(c, root, "collectives", 0, &arr))
+        return -1;
+    vpush_key(c, "collectives");
+    i = 0;
+    cJSON_ArrayForEach(it, arr) {
+        vpush_idx(c, i++);
+        if (v_collective(c, it))
+            return -1;
+        vpop(c);
+    }
+    vpop(c);
+    return 0;
+}
+
+int profile_parse(const char *path, const char *text, size_t len, cJSON **root, struct dt_err *e)
+{
+    const char *end = NULL;
+    struct vctx c;
+    cJSON *doc;
+    int line, col;
+
+    *root = NULL;
+    doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!doc || skip_ws(end, text + len) != text + len) {
+        size_t off = end ? (size_t)(end - text) : 0;
+        char found[24];
+        int k = 0;
+        if (off > len)
+            off = len;
+        /* cJSON may stop just past the offending character, at a line's
+         * end: point at the last character before the blanks instead. */
+        if (off < len && (text[off] == '\n' || text[off] == '\r')) {
+            size_t b = off;
+            while (b > 0 && isspace((unsigned char)text[b - 1]))
+                b--;
+            if (b > 0)
+                off = b - 1;
+        }
+        line_col(text, off, &line, &col);
+        for (size_t i = off; i < len && k < 16 && text[i] != '\n'; i++)
+            found[k++] = isprint((unsigned char)text[i]) ? text[i] : '?';
+        found[k] = '\0';
+        cJSON_Delete(doc);
+        if (off >= len)
+            return dt_errf(e, "%s:%d:%d: document: expected valid JSON, found the end of the file",
+                           path, line, col);
+        return dt_errf(e, "%s:%d:%d: document: expected %s, found \"%s\"", path, line, col,
+                       doc ? "the end of the document" : "valid JSON", found);
+    }
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    c.text = text;
+    c.len = len;
+    c.e = e;
+    if (v_root(&c, doc)) {
+        cJSON_Delete(doc);
+        return -1;
+    }
+    *root = doc;
+    return 0;
+}
+
+int profile_read(const char *path, cJSON **root, struct dt_err *e)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf;
+    int rc;
+
+    *root = NULL;
+    if (!f)
+        return dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
+    buf = x_malloc(cap);
+    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            if (cap >= PROFILE_MAX_BYTES) {
+                fclose(f);
+                x_free(buf);
+                return dt_errf(e, "%s: larger than %zu MiB: not a profile", path,
+                               PROFILE_MAX_BYTES >> 20);
+            }
+            cap *= 2;
+            buf = x_realloc(buf, cap);
+        }
+    }
+    if (ferror(f)) {
+        fclose(f);
+        x_free(buf);
+        return dt_errf(e, "%s: cannot read: %s", path, strerror(errno));
+    }
+    fclose(f);
+    if (memchr(buf, '\0', n)) {
+        x_free(buf);
+        return dt_errf(e, "%s:1:1: document: expected a JSON profile, found binary data", path);
+    }
+    rc = profile_parse(path, buf, n, root, e);
+    x_free(buf);
+    return rc;
+}
+
+int profile_write(const char *path, const cJSON *root, struct dt_err *e)
+{
+    char *text = cJSON_Print(root), *tmp = NULL;
+    FILE *f;
+
+    if (!text)
+        return dt_errf(e, "%s: cannot format the profile: out of memory", path);
+    f = atomic_write_open(path, &tmp, e);
+    if (!f) {
+        cJSON_free(text);
+        return -1;
+    }
+    if (fputs(text, f) < 0 || fputc('\n', f) < 0) {
+        atomic_write_abort(f, tmp);
+        cJSON_free(text);
+        return dt_errf(e, "%s: write failed: %s", path, strerror(errno));
+    }
+    cJSON_free(text);
+    return atomic_write_commit(f, tmp, path, e);
+}
+
+/* ---------------------------------------------------------- summarizing */
+
+static double num_or_nan(const cJSON *o, const char *k)
+{
+    const cJSON *v = get(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* "all_reduce", "AllReduce", "all-reduce" -> "allreduce". */
+static void norm_name(const char *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < cap; s++)
+        if (isalnum((unsigned char)*s))
+            out[n++] = (char)tolower((unsigned char)*s);
+    out[n] = '\0';
+}
+
+/*
+ * Per-hop latency and per-rank bus bandwidth from t = alpha + beta S of a
+ * collective over k ranks (nccl-tests' bus-bandwidth factors,
+ * docs/profile.md): all-reduce as a ring, 2(k-1) steps of S/k; all-gather
+ * and reduce-scatter (k-1) steps of S/k; broadcast pipelined, 1 step of S.
+ */
+static int coll_to_link(const char *name, int k, double alpha, double beta, double bus_factor,
+                        double *hop_alpha, double *Bps)
+{
+    char n[64];
+    double steps, factor;
+
+    norm_name(name, n, sizeof n);
+    if (strstr(n, "allreduce")) {
+        steps = 2.0 * (k - 1);
+        factor = 2.0 * (k - 1) / k;
+    } else if (strstr(n, "allgather") || strstr(n, "reducescatter")) {
+        steps = k - 1;
+        factor = (double)(k - 1) / k;
+    } else if (strstr(n, "broadcast")) {
+        steps = 1;
+        factor = 1;
+    } else {
+        return -1;
+    }
+    if (k < 2 || !(beta > 0) || !(alpha >= 0))
+        return -1;
+    if (bus_factor > 0)
+        factor = bus_factor; /* the part's own factor, when it wrote one */
+    *hop_alpha = alpha / steps;
+    *Bps = factor / beta;
+    return 0;
+}
+
+void profile_summarize(const cJSON *root, const char *path, struct prof_measured *m)
+{
+    const cJSON *v, *it, *arr;
+    int best_net = -1, best_intra = -1;
+
+    memset(m, 0, sizeof *m);
+    snprintf(m->path, sizeof m->path, "%s", path);
+    m->cpu_lambda = m->cpu_sigma = m->cpu_kappa = NAN;
+    for (int p = 0; p < CAT_NPREC; p++)
+        m->gemm_tflops[p] = NAN;
+    m->net_alpha_s = m->net_Bps = m->intra_alpha_s = m->intra_Bps = NAN;
+    if (cJSON_IsString(v = get(root, "instance")))
+        snprintf(m->instance, sizeof m->instance, "%s", v->valuestring);
+    if (cJSON_IsString(v = get(root, "host")))
+        snprintf(m->host, sizeof m->host, "%s", v->valuestring);
+    if (cJSON_IsString(v = get(root, "date")))
+        snprintf(m->date, sizeof m->date, "%s", v->valuestring);
+
+    arr = get(get(root, "cpu"), "pipelines");
+    cJSON_ArrayForEach(it, arr) {
+        const cJSON *fit = get(it, "fit"), *q;
+        if (!cJSON_IsString(v = get(it, "name")) || strcmp(v->valuestring, "builtin-image") ||
+            !cJSON_IsObject(fit))
+            continue;
+        m->cpu_lambda = num_or_nan(fit, "lambda_samples_per_s");
+        m->cpu_sigma = num_or_nan(fit, "sigma");
+        m->cpu_kappa = num_or_nan(fit, "kappa");
+        m->cpu_cores = (int)num_or_nan(it, "cores");
+        if (cJSON_IsString(q = get(fit, "quality")))
+            snprintf(m->cpu_quality, sizeof m->cpu_quality, "%s", q->valuestring);
+    }
+
+    arr = get(get(root, "gpu"), "gemm");
+    cJSON_ArrayForEach(it, arr) {
+        static const char *const prec[CAT_NPREC] = {"fp32", "tf32", "fp16", "bf16"};
+        const char *pn = get(it, "precision")->valuestring;
+        double t = num_or_nan(it, "tflops");
+        for (int p = 0; p < CAT_NPREC; p++)
+            if (!strcmp(pn, prec[p]) && (isnan(m->gemm_tflops[p]) || t > m->gemm_tflops[p]))
+                m->gemm_tflops[p] = t;
+    }
+
+    /* Links: the collective with the most ranks wins, a ring all-reduce on a
+     * tie (the simulator's ring model); fits marked poor are not used. */
+    arr = get(root, "collectives");
+    cJSON_ArrayForEach(it, arr) {
+        int k = (int)num_or_nan(it, "ranks"), hosts = (int)num_or_nan(it, "hosts"), score;
+        const char *tr = get(it, "transport")->valuestring, *nm = get(it, "name")->valuestring;
+        double a, B;
+        if (cJSON_IsTrue(get(it, "poor_fit")) ||
+            coll_to_link(nm, k, num_or_nan(it, "alpha_s"), num_or_nan(it, "beta_s_per_byte"),
+                         num_or_nan(it, "bus_factor"), &a, &B))
+            continue;
+        score = 2 * k + (strstr(nm, "ring") != NULL);
+        if (hosts > 1 && score > best_net) {
+            best_net = score;
+            m->net_alpha_s = a;
+            m->net_Bps = B;
+            snprintf(m->net_from, sizeof m->net_from, "%s %s, %d ranks on %d hosts", tr, nm, k,
+                     hosts);
+        } else if (hosts == 1 && !strcmp(tr, "nccl") && score > best_intra) {
+            best_intra = score;
+            m->intra_alpha_s = a;
+            m->intra_Bps = B;
+            snprintf(m->intra_from, sizeof m->intra_from, "%s %s, %d GPUs", tr, nm, k);
+        }
+    }
+}
+
+int profile_load(const char *path, struct prof_measured *m, struct dt_err *e)
+{
+    cJSON *root;
+
+    if (profile_read(path, &root, e))
+        return -1;
+    profile_summarize(root, path, m);
+    cJSON_Delete(root);
+    return 0;
+}
+
+double profile_cpu_speed(const struct prof_measured *m, double n)
+{
+    double x;
+
+    if (!(m->cpu_lambda > 0))
+        return NAN;
+    if (n < 1)
+        n = 1;
+    if (isnan(m->cpu_sigma) || isnan(m->cpu_kappa))
+        x = m->cpu_lambda;
+    else
+        x = usl_eval(m->cpu_lambda, m->cpu_sigma, m->cpu_kappa, n) / n;
+    return x > 0 ? x / PROFILE_REF_SAMPLES_PER_S : NAN;
+}

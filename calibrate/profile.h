@@ -1,0 +1,74 @@
+/*
+ * profile.h - calibration profiles (docs/profile.md): read, validate,
+ * write atomically, and reduce to the few measured numbers the planner
+ * uses.
+ *
+ * profile_read() parses with cJSON and checks the schema; every error is one
+ * line, PATH:LINE:COL: FIELD: expected WHAT, found WHAT, the position being
+ * that of the offending value (found by walking the text, since cJSON keeps
+ * no positions) or, for bad JSON, where parsing stopped.  The returned tree
+ * belongs to the caller (cJSON_Delete).  profile_summarize() turns a valid
+ * tree into struct prof_measured, a plain struct the planner can hold
+ * without cJSON.  Library code: never prints.
+ */
+#ifndef DT_PROFILE_H
+#define DT_PROFILE_H
+
+#include <stddef.h>
+
+#include "../catalog/catalog.h"
+#include "../sim/xmem.h"
+
+#define PROFILE_SCHEMA_VERSION 1
+
+/*
+ * Per-core samples/s of the built-in pipeline (builtin-image) on the
+ * reference core, the unit of input.cpu_s_per_sample: a vCPU whose profile
+ * shows this rate has speed 1.  Measured with `dtplan calibrate --cpu` on an
+ * AMD EPYC (family 25, model 17) KVM vCPU, gcc -O2 (docs/profile.md).
+ */
+#define PROFILE_REF_SAMPLES_PER_S 260.0
+
+struct cJSON;
+
+/* What a profile measured, in the planner's units; NAN where it has nothing. */
+struct prof_measured {
+    char path[256];            /* the profile file, as named */
+    char instance[64];         /* "instance" of the profile, "" if absent */
+    char host[64];
+    char date[40];
+    double cpu_lambda;         /* builtin-image: samples/s of one worker */
+    double cpu_sigma, cpu_kappa;/* USL contention and coherency; NAN when underdetermined */
+    int cpu_cores;             /* cores of the calibrated machine */
+    char cpu_quality[20];      /* "good", "poor", "underdetermined", "" if no CPU fit */
+    double gemm_tflops[CAT_NPREC]; /* best achieved GEMM TFLOP/s per precision */
+    double net_alpha_s;        /* per-message latency across hosts, s */
+    double net_Bps;            /* bus bandwidth across hosts per rank, bytes/s */
+    char net_from[64];         /* e.g. "mpi allreduce, 2 ranks on 2 hosts" */
+    double intra_alpha_s;      /* per-hop latency between GPUs of one host, s */
+    double intra_Bps;          /* bus bandwidth between GPUs of one host, bytes/s */
+    char intra_from[64];
+};
+
+/* Read and validate PATH.  Returns 0 with *root set, or -1 with e set. */
+int profile_read(const char *path, struct cJSON **root, struct dt_err *e);
+
+/* Validate text already in memory (len bytes). */
+int profile_parse(const char *path, const char *text, size_t len, struct cJSON **root,
+                  struct dt_err *e);
+
+/* Write root to PATH atomically (PATH.tmp.PID, then rename).  0 or -1. */
+int profile_write(const char *path, const struct cJSON *root, struct dt_err *e);
+
+/* Reduce a validated tree. */
+void profile_summarize(const struct cJSON *root, const char *path, struct prof_measured *m);
+
+/* Read, validate and summarize. */
+int profile_load(const char *path, struct prof_measured *m, struct dt_err *e);
+
+/* Speed of one vCPU relative to the reference core when `n` vCPUs work:
+ * X(n)/n of the profile's fit over PROFILE_REF_SAMPLES_PER_S (lambda alone
+ * when the fit has no sigma/kappa).  NAN without a CPU fit. */
+double profile_cpu_speed(const struct prof_measured *m, double n);
+
+#endif

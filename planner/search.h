@@ -1,0 +1,137 @@
+/*
+ * search.h - search the catalog for the best cluster (the scenario's plan:
+ * section; docs/plan.md).
+ *
+ * search_enumerate() lists candidate clusters: training instance type x
+ * train node count x data nodes (type, count) x parameter servers
+ * (placement, type, count) x gradient strategy x bucket size, keeping only
+ * what can run (same cloud, the plan's regions, memory fit, max GPUs, budget,
+ * data channels; everything known before simulating).  search_eval() then
+ * simulates candidates with few steps (plan.search_steps), one candidate at a
+ * time, so a sweep can be split by index across processes (MPI ranks) and
+ * the results put back together in index order.  search_finish() ranks them
+ * by the objective, re-runs the top N, the Pareto front and the best of each
+ * kind with the scenario's full simulation settings through plan_run(), and
+ * writes the recommendation.
+ *
+ * Everything is deterministic: a candidate's result depends only on the
+ * scenario (seed included) and the candidate, never on which process
+ * evaluated it.  Library code: nothing here prints or exits.  search_finish()
+ * sorts with qsort() through file-scope state: one search at a time per
+ * process (MPI ranks are processes).
+ *
+ * Cost: enumeration is O(candidates); one evaluation is one plan_run() of a
+ * one-cluster scenario at search_steps + search_warmup steps (a few tens of
+ * microseconds for one distinct group, see `make bench`).
+ */
+#ifndef DT_SEARCH_H
+#define DT_SEARCH_H
+
+#include "planner.h"
+
+/* One candidate cluster, compact (indices into the catalog's instances). */
+struct search_cand {
+    int train;              /* train instance index */
+    int nodes;              /* train nodes, >= 1 */
+    int data;               /* data node instance index, -1 none */
+    int ndata;              /* data nodes (0 when data < 0) */
+    int ps;                 /* dedicated PS instance index, -1 colocated or no PS */
+    int nps;                /* dedicated PS nodes */
+    int strategy;           /* enum sc_strategy */
+    int bucket;             /* index into plan.bucket_bytes */
+    int spot;               /* 1: every group at the spot price */
+};
+
+/* What the sweep keeps of one evaluation (plain doubles so that it can be
+ * sent between processes as SEARCH_NFIELDS doubles). */
+struct search_eval {
+    double ok;              /* 1 evaluated, 0 the simulation failed (see search docs) */
+    double feasible;        /* 1 meets deadline, budget, channels */
+    double step_s;          /* mean step time */
+    double price_usd_h;
+    double cost_per_step_usd;
+    double samples_per_s;
+    double train_s;         /* NAN without a dataset size */
+    double cost_to_train_usd;
+    double objective;       /* smaller is better */
+    double bound;           /* enum plan_bound */
+};
+#define SEARCH_NFIELDS 10
+
+struct search_list {
+    struct search_cand *c;
+    int n, cap;
+    long pruned_memory;     /* candidates dropped: model does not fit in GPU memory */
+    long pruned_budget;     /* price over the budget */
+    long pruned_channels;   /* more workers than data channels allowed */
+    long pruned_gpus;       /* more GPUs than plan.max_gpus */
+    int memory_unknown;     /* 1: activation memory of the model unknown, not pruned on it */
+    int ntrain_types;       /* instance types considered for training */
+    int skipped_peak;       /* GPU types left out: peak FLOP/s at the precision unknown */
+};
+
+/* One candidate re-run with the scenario's settings: a one-cluster report. */
+struct search_pick {
+    int index;                  /* candidate index */
+    struct sc_cluster cl;       /* the cluster (named) */
+    struct scenario sc;         /* the scenario it was run with (clusters -> cl) */
+    struct plan_report rep;     /* one cluster */
+};
+
+enum search_kind { SEARCH_SINGLE = 0, SEARCH_SCALE_OUT, SEARCH_HETERO, SEARCH_CPU, SEARCH_NKINDS };
+
+struct search_result {
+    const struct scenario *sc;
+    long candidates;            /* enumerated and simulated */
+    long feasible;
+    struct search_pick *top;    /* best first, at most plan.top */
+    int ntop;
+    struct search_pick *front;  /* Pareto front, by time ascending */
+    int nfront;
+    int front_train;            /* 1: time and cost to train; 0: step time and cost per step */
+    struct search_pick kinds[SEARCH_NKINDS]; /* best of each kind; index -1 when none */
+    struct plan_report current; /* the scenario's first cluster, or the baseline */
+    int current_listed;         /* 1: current is the scenario's clusters[0] */
+    struct search_pick baseline;/* the baseline when no cluster is listed */
+    enum plan_action action;
+    char reason[2048];
+};
+
+/* Nonzero when the plan name `pat` (an instance type, or a family such as
+ * "g5" or "ml.p4d") selects instance type `type`. */
+int search_name_matches(const char *pat, const char *type);
+
+/*
+ * The scenario every other call takes: a copy of sc with the input that
+ * workload.measured_step solves for (plan_run on the listed clusters) carried
+ * into it, so that it holds for every candidate.  base shares sc's clusters
+ * and catalog.  Returns 0 or -1 with e set.
+ */
+int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_err *e);
+
+/* Enumerate the candidates of sc->plan.  Returns 0 or -1 with e set. */
+int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e);
+void search_list_free(struct search_list *l);
+
+/* Evaluate candidates i with i % nparts == part into ev[i] (ev has l->n
+ * entries; others are left alone).  Returns 0 or -1 with e set. */
+int search_eval(const struct scenario *sc, const struct search_list *l, int part, int nparts,
+                struct search_eval *ev, struct dt_err *e);
+
+/* Rank, re-run the top N, the front and the best of each kind, recommend.
+ * Returns 0 or -1 with e set. */
+int search_finish(const struct scenario *sc, const struct search_list *l,
+                  const struct search_eval *ev, struct search_result *res, struct dt_err *e);
+void search_result_free(struct search_result *res);
+
+/* "2x g5.12xlarge + 1x c5.18xlarge data, ring, 25 MiB" */
+void search_cand_name(const struct scenario *sc, const struct search_cand *c, char *buf,
+                      size_t len);
+const char *search_kind_name(enum search_kind k);
+
+/* Bytes of GPU memory one worker needs (model state plus activations at
+ * the micro-batch); NAN when the model's activation memory is unknown (then
+ * only the model state is counted by the pruning). */
+double search_memory_bytes(const struct scenario *sc, double *state_bytes);
+
+#endif

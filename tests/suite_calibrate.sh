@@ -1,0 +1,196 @@
+#!/bin/sh
+# suite_calibrate.sh - "dtplan calibrate" end to end: flags and their error
+# lines, a quick CPU calibration and its profile, --cmd with a small shell
+# pipeline, a killed run that leaves the earlier profile intact, --resume
+# that skips the points already measured, and a scenario naming a profile.
+# Prints "ok - ..." / "FAIL - ..." lines for tests/run.sh.  Run from the
+# repository root; BUILD defaults to build.  Checks behaviour only, never
+# how fast anything ran.
+BUILD=${BUILD:-build}
+DT="$BUILD/dtplan"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtplan-calib.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok() { echo "ok - calibrate: $1"; }
+fail() { echo "FAIL - calibrate: $1"; }
+check() { # check DESCRIPTION COMMAND...
+    d=$1
+    shift
+    if "$@"; then ok "$d"; else fail "$d"; fi
+}
+lines() { wc -l < "$1" | tr -d ' '; }
+# json FILE EXPR: print a Perl expression over the document $d (JSON::PP is
+# in perl's core, and perl comes with build-essential).
+json() {
+    perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or exit 1;
+        our $d = decode_json(<$f>); my $v = eval $ARGV[1]; print defined $v ? "$v\n" : "undef\n"' \
+        "$1" "$2" 2>/dev/null
+}
+pts='@{$d->{cpu}{pipelines}[0]{points}}'
+
+
+if [ ! -x "$DT" ]; then
+    fail "$DT is not built"
+    exit 0
+fi
+if ! perl -MJSON::PP -e 1 2>/dev/null; then
+    fail "perl with JSON::PP is needed to read profiles"
+    exit 0
+fi
+export SOURCE_DATE_EPOCH=86400
+unset DTPLAN_CALIBRATE_KILL_AFTER
+
+# ---- flags ------------------------------------------------------------------
+"$DT" calibrate --help > "$tmp/out" 2> "$tmp/err"
+check "--help exits 0 and lists --resume" [ $? -eq 0 -a ! -s "$tmp/err" ]
+check "--help mentions --cmd and --resume" grep -q -- '--resume' "$tmp/out"
+
+for args in "--bogus -o $tmp/x.json" "--cpu" "--seed x -o $tmp/x.json" "--cmd" \
+            "--cpu=1 -o $tmp/x.json" "stray -o $tmp/x.json"; do
+    # shellcheck disable=SC2086
+    "$DT" calibrate $args > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    check "\"$args\" exits 2 with one line on stderr" \
+        [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 -a ! -s "$tmp/out" ]
+    check "\"$args\": the line names what was expected" grep -q 'dtplan calibrate: .*expected' "$tmp/err"
+done
+check "no output file was created by bad flags" [ ! -e "$tmp/x.json" ]
+"$DT" calibrate --cpu -o "$tmp/no/such/dir/p.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "an unwritable -o exits 2 with one line before measuring" \
+    [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 ]
+
+# ---- a quick CPU calibration -------------------------------------------------
+"$DT" calibrate --cpu --quick --instance test.box -o "$tmp/p.json" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--cpu --quick exits 0" [ $rc -eq 0 ]
+check "nothing on stdout" [ ! -s "$tmp/out" ]
+check "stderr (not a terminal) has plain lines, no bar" \
+    sh -c "grep -q 'cpu: running' '$tmp/err' && ! grep -q '\[#' '$tmp/err'"
+check "the profile is written and the checkpoint file removed" \
+    [ -s "$tmp/p.json" -a ! -e "$tmp/p.json.partial" ]
+check "schema_version 1, complete" \
+    [ "$(json "$tmp/p.json" '"$d->{schema_version} " . ($d->{complete} ? "true" : "false")')" = "1 true" ]
+check "the date comes from SOURCE_DATE_EPOCH" \
+    [ "$(json "$tmp/p.json" '$d->{date}')" = "1970-01-02T00:00:00Z" ]
+check "the instance is named" [ "$(json "$tmp/p.json" '$d->{instance}')" = "test.box" ]
+check "host, CPU model and vCPUs are recorded" \
+    [ "$(json "$tmp/p.json" '$d->{host} ne "" && $d->{cpu_model} ne "" && $d->{vcpus} >= 1 ? "yes" : "no"')" = yes ]
+cores=$(json "$tmp/p.json" '$d->{vcpus}')
+check "builtin-image measured at 1..2N workers" \
+    [ "$(json "$tmp/p.json" "my @w = sort { \$a <=> \$b } map { \$_->{workers} } $pts; \$w[-1]")" = $((2 * cores)) ]
+check "every point has a positive rate" \
+    [ "$(json "$tmp/p.json" "(grep { !(\$_->{samples_per_s} > 0 && \$_->{time_s} > 0) } $pts) ? 'no' : 'yes'")" = yes ]
+check "the fit has lambda, intervals and a quality" \
+    [ "$(json "$tmp/p.json" 'join ",", sort grep { /^(lambda_samples_per_s|ci95|quality|r2)$/ } keys %{$d->{cpu}{pipelines}[0]{fit}}')" = "ci95,lambda_samples_per_s,quality,r2" ]
+q=$(json "$tmp/p.json" '$d->{cpu}{pipelines}[0]{fit}{quality}')
+if [ "$q" = good ]; then
+    check "a good fit gives no warning" sh -c "! grep -q 'warning' '$tmp/err'"
+else
+    check "a $q fit says so on stderr" grep -q "USL fit $q" "$tmp/err"
+fi
+check "parts without CUDA are skipped, not failed" \
+    [ "$(json "$tmp/p.json" '$d->{parts}{cpu}{status}')" = ok ]
+cat > "$tmp/s.yaml" <<YAML
+profile: p.json
+catalog:
+  instances:
+    - {name: test.box, vcpus: 2, network_gbps: 10, price_usd_h: 0.1}
+workload: {model: mnist-cnn, batch_per_gpu: 64}
+input: {cpu_s_per_sample: 0.001, prep_bytes: 3136}
+clusters:
+  - name: v100-plus-box
+    groups:
+      - {role: train, instance: p3.2xlarge, count: 1}
+      - {role: data, instance: test.box, count: 1}
+YAML
+"$DT" -q "$tmp/s.yaml" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "a scenario naming the new profile plans with it" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'Measured: v100-plus-box: test.box ($tmp/p.json): cpu_speed' '$tmp/out'"
+if [ "$q" = good ]; then
+    check "a speed from a good fit is not flagged" sh -c "! grep -q '(poor fit)' '$tmp/out'"
+else
+    check "a speed from a $q fit is flagged (poor fit)" grep -q 'x reference core (poor fit)' "$tmp/out"
+fi
+
+"$DT" calibrate --gpu -o "$tmp/g.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "--gpu without a device or CUDA build: exit 0, one skipped line" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'gpu: skipped' '$tmp/err'"
+check "--gpu alone measures no CPU pipeline" \
+    [ "$(json "$tmp/g.json" 'scalar(@{$d->{cpu}{pipelines}}) . " " . scalar(@{$d->{gpu}{gemm}})')" = "0 0" ]
+
+# ---- --cmd --------------------------------------------------------------------
+cat > "$tmp/pipe.sh" <<'SH'
+# a user's pipeline: N samples through DTPLAN_WORKERS parallel shells
+echo "$DTPLAN_WORKERS $DTPLAN_SAMPLES" >> "$LOG"
+i=0
+while [ $i -lt "$DTPLAN_WORKERS" ]; do
+    (n=0; while [ $n -lt "$DTPLAN_SAMPLES" ]; do n=$((n + DTPLAN_WORKERS)); echo x | od > /dev/null; done) &
+    i=$((i + 1))
+done
+wait
+SH
+LOG="$tmp/cmd.log" "$DT" calibrate --quick --cmd "LOG=$tmp/cmd.log sh $tmp/pipe.sh" -o "$tmp/c.json" \
+    > /dev/null 2> "$tmp/err"
+rc=$?
+check "--cmd exits 0" [ $rc -eq 0 ]
+check "--cmd ran the command at 1..2N workers with DTPLAN_SAMPLES=16" \
+    [ "$(cut -d' ' -f1 "$tmp/cmd.log" | tr '\n' ' ')" = "$(seq 1 $((2 * cores)) | tr '\n' ' ')" -a \
+      "$(cut -d' ' -f2 "$tmp/cmd.log" | sort -u)" = 16 ]
+check "--cmd adds a cmd pipeline with the command and a fit" \
+    [ "$(json "$tmp/c.json" 'join(",", map { $_->{name} } @{$d->{cpu}{pipelines}}) . (exists $d->{cpu}{pipelines}[1]{fit} ? " fit" : "")')" = "builtin-image,cmd fit" ]
+"$DT" calibrate --quick --cmd "exit 3" -o "$tmp/f.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "a failing --cmd exits 1 and names its status" sh -c "[ $rc -eq 1 ] && grep -q 'status 3' '$tmp/err'"
+
+# ---- killed, then resumed -----------------------------------------------------
+cp "$tmp/p.json" "$tmp/k.json"
+cp "$tmp/k.json" "$tmp/k.orig"
+# Checkpoint 1 is the empty document, 2 and 3 the first two points.
+DTPLAN_CALIBRATE_KILL_AFTER=3 "$DT" calibrate --cpu --quick -o "$tmp/k.json" > /dev/null 2>&1
+rc=$?
+check "the run was killed after its third checkpoint (status 137)" [ $rc -eq 137 ]
+check "a killed calibration leaves the earlier profile byte for byte" cmp -s "$tmp/k.json" "$tmp/k.orig"
+check "its checkpoint holds the two points measured, marked incomplete" \
+    [ "$(json "$tmp/k.json.partial" "scalar($pts) . (\$d->{complete} ? ' true' : ' false')")" = "2 false" ]
+check "no temporary file is left" sh -c "! ls '$tmp' | grep -q 'tmp\\.'"
+cp "$tmp/k.json.partial" "$tmp/k.saved"
+"$DT" calibrate --cpu --quick --resume -o "$tmp/k.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "--resume exits 0 and says where it continues from" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'continuing from $tmp/k.json.partial' '$tmp/err'"
+check "--resume reuses the 2 measured points" grep -q '2 reused' "$tmp/err"
+first2=$(json "$tmp/k.json" "JSON::PP->new->canonical->encode([($pts)[0, 1]])")
+check "the reused points are copied, not measured again" \
+    [ "${first2#\[\{\"}" != "$first2" -a \
+      "$first2" = "$(json "$tmp/k.saved" "JSON::PP->new->canonical->encode([$pts])")" ]
+check "the resumed profile is complete with all 2N points" \
+    [ "$(json "$tmp/k.json" "scalar($pts) . (\$d->{complete} ? ' true' : ' false')")" = "$((2 * cores)) true" ]
+check "the checkpoint file is gone after the resumed run" [ ! -e "$tmp/k.json.partial" ]
+
+printf '{"schema_version": 1,\n "host": 7}\n' > "$tmp/bad.json.partial"
+"$DT" calibrate --cpu --quick --resume -o "$tmp/bad.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "--resume from a bad profile exits 2 with its file:line:col line" \
+    [ $rc -eq 2 -a "$(cat "$tmp/err")" = "$tmp/bad.json.partial:2:10: host: expected a host name, found 7" ]
+
+# ---- a scenario naming a profile ----------------------------------------------
+"$DT" -q tests/data/profiles/without_profile.yaml > "$tmp/nominal.txt" 2>&1
+"$DT" -q tests/data/profiles/with_profile.yaml > "$tmp/measured.txt" 2>&1
+rc=$?
+check "a scenario naming profiles plans (exit 0)" [ $rc -eq 0 ]
+check "the measured numbers change the prediction" sh -c \
+    "! cmp -s '$tmp/nominal.txt' '$tmp/measured.txt'"
+check "the table names the measured numbers and their profile" \
+    grep -q 'Measured: one-v100: p3.2xlarge (tests/data/profiles/p3_2xlarge.json): cpu_speed 2 x reference core, gemm_fp32_tflops 10 TFLOP/s' "$tmp/measured.txt"
+check "without a profile nothing is said to be measured" sh -c "! grep -q Measured '$tmp/nominal.txt'"
+"$DT" -q --json tests/data/profiles/with_profile.yaml > "$tmp/m.json" 2>/dev/null
+check "--json lists the measured numbers per cluster" \
+    [ "$(json "$tmp/m.json" 'join ";", map { "$_->{instance},$_->{what},$_->{value}" } @{$d->{clusters}[1]{measured}}')" = \
+      "p3.2xlarge,cpu_speed,2;p3.2xlarge,gemm_fp32_tflops,10;lab-box,cpu_speed,1.53846;lab-box,nic_gbytes_s,1;lab-box,net_alpha_us,50" ]
+"$DT" -q --json tests/data/profiles/without_profile.yaml > "$tmp/n.json" 2>/dev/null
+check "--json without a profile has no measured list" \
+    [ "$(json "$tmp/n.json" '(grep { exists $_->{measured} } @{$d->{clusters}}) ? "yes" : "no"')" = no ]
+exit 0

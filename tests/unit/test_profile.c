@@ -1,0 +1,242 @@
+/*
+ * test_profile.c - calibration profiles: reading and summarizing the
+ * measured numbers, converting collective fits to link parameters,
+ * validation errors with file:line:col, the round trip through the atomic
+ * writer, and what the planner does with a profile.
+ */
+#include <cJSON.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../calibrate/profile.h"
+#include "../../catalog/catalog.h"
+#include "../../cli/scenario.h"
+#include "../../planner/planner.h"
+#include "t.h"
+
+#define DIR_DATA "tests/data/profiles/"
+
+static void a_profile_is_reduced_to_the_planners_numbers(void)
+{
+    struct prof_measured m;
+    struct dt_err e;
+
+    T_CHECK(profile_load(DIR_DATA "p3_2xlarge.json", &m, &e) == 0, "p3_2xlarge.json loads");
+    T_CHECK(!strcmp(m.instance, "p3.2xlarge") && !strcmp(m.host, "test-host"),
+            "instance and host read");
+    T_NEAR(m.cpu_lambda, 520, 1e-12, "builtin-image lambda 520 samples/s");
+    T_CHECK(!strcmp(m.cpu_quality, "good") && m.cpu_cores == 8, "fit quality and cores read");
+    T_NEAR(m.gemm_tflops[CAT_FP32], 10, 1e-12, "fp32 GEMM: the best of 7.5 and 10 TFLOP/s");
+    T_NEAR(m.gemm_tflops[CAT_FP16], 90, 1e-12, "fp16 GEMM 90 TFLOP/s");
+    T_CHECK(isnan(m.gemm_tflops[CAT_BF16]), "bf16 not measured: unknown");
+    T_CHECK(isnan(m.net_Bps) && isnan(m.intra_Bps), "no collectives: links unknown");
+    /* sigma = kappa = 0: X(n)/n = lambda at any n; 520 / 260 = 2. */
+    T_NEAR(profile_cpu_speed(&m, 8), 520 / PROFILE_REF_SAMPLES_PER_S, 1e-12,
+           "vCPU speed lambda / reference rate");
+}
+
+/*
+ * lab_cpu.json: MPI all-reduce over 2 ranks on 2 hosts, t = 1e-4 + 1e-9 S.
+ * A ring all-reduce takes 2(k-1) hops and moves 2(k-1)/k S per rank, so
+ * hop alpha = 1e-4 / 2 = 5e-5 s and bus bandwidth = (2*1/2) / 1e-9 = 1e9
+ * B/s.  NCCL all_reduce over 4 GPUs on 1 host, t = 6e-5 + 1.5e-11 S: hop
+ * alpha = 6e-5 / 6 = 1e-5 s, bandwidth = (2*3/4) / 1.5e-11 = 1e11 B/s.  The
+ * 4-host fit marked poor is not used.
+ */
+static void collective_fits_become_link_latency_and_bandwidth(void)
+{
+    struct prof_measured m;
+    struct dt_err e;
+
+    T_CHECK(profile_load(DIR_DATA "lab_cpu.json", &m, &e) == 0, "lab_cpu.json loads (%s)",
+            e.msg);
+    T_NEAR(m.net_alpha_s, 5e-5, 1e-12, "network hop latency 50 us");
+    T_NEAR(m.net_Bps / 1e9, 1.0, 1e-12, "network bus bandwidth 1 GB/s");
+    T_CHECK(strstr(m.net_from, "2 ranks on 2 hosts") != NULL, "the 2-host fit, not the poor 4-host one (%s)",
+            m.net_from);
+    T_NEAR(m.intra_alpha_s, 1e-5, 1e-12, "GPU link hop latency 10 us");
+    T_NEAR(m.intra_Bps / 1e9, 100.0, 1e-9, "GPU link bus bandwidth 100 GB/s");
+    /* USL lambda 520, sigma 0.1, kappa 0 at n = 4: 520 / (1 + 0.3) = 400 per core. */
+    T_NEAR(profile_cpu_speed(&m, 4), 400 / PROFILE_REF_SAMPLES_PER_S, 1e-12,
+           "vCPU speed at 4 workers: X(4)/4 over the reference");
+}
+
+/*
+ * The MPI part's entries: a checkpoint taken before the fit has no alpha or
+ * beta and is valid; with two all-reduces over 2 ranks on 2 hosts the ring
+ * wins the tie, and its bus_factor (here 1) gives B = 1 / 2e-9 = 5e8 B/s,
+ * hop alpha = 4e-5 / 2 = 2e-5 s.
+ */
+static void mpi_part_entries_validate_and_the_ring_wins_a_tie(void)
+{
+    static const char text[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\", \"instance\": \"x\",\n"
+        " \"collectives\": [\n"
+        "  {\"name\": \"mpi_allreduce\", \"transport\": \"mpi\", \"ranks\": 2, \"hosts\": 2,\n"
+        "   \"bus_factor\": 1, \"alpha_s\": 1e-4, \"beta_s_per_byte\": 1e-9, \"points\": []},\n"
+        "  {\"name\": \"ring_allreduce\", \"transport\": \"mpi\", \"ranks\": 2, \"hosts\": 2,\n"
+        "   \"bus_factor\": 1, \"alpha_s\": 4e-5, \"beta_s_per_byte\": 2e-9, \"points\": []},\n"
+        "  {\"name\": \"ps_pushpull\", \"transport\": \"mpi\", \"ranks\": 2, \"hosts\": 2,\n"
+        "   \"points\": [{\"bytes\": 8, \"time_s\": 1e-5}]}]}\n";
+    cJSON *root = NULL;
+    struct prof_measured m;
+    struct dt_err e;
+
+    T_CHECK(profile_parse("mem.json", text, strlen(text), &root, &e) == 0,
+            "entries without a fit yet are valid (%s)", root ? "" : e.msg);
+    if (!root)
+        return;
+    profile_summarize(root, "mem.json", &m);
+    T_CHECK(strstr(m.net_from, "ring_allreduce") != NULL, "the ring all-reduce is used (%s)",
+            m.net_from);
+    T_NEAR(m.net_Bps / 1e9, 0.5, 1e-12, "bandwidth from its bus_factor: 0.5 GB/s");
+    T_NEAR(m.net_alpha_s, 2e-5, 1e-12, "hop latency 20 us");
+    cJSON_Delete(root);
+}
+
+struct bad_case {
+    const char *file, *want;
+};
+
+static void bad_profiles_give_one_line_with_file_line_and_column(void)
+{
+    static const struct bad_case cases[] = {
+        {"tests/bad/profile_version.json",
+         "tests/bad/profile_version.json:2:21: schema_version: expected schema version 1, found 2"},
+        {"tests/bad/profile_point.json",
+         "tests/bad/profile_point.json:7:30: cpu.pipelines[0].points[1].time_s: expected a time "
+         "in seconds > 0, found -1"},
+        {"tests/bad/profile_transport.json",
+         "tests/bad/profile_transport.json:5:54: collectives[0].transport: expected one of nccl, "
+         "mpi, found \"tcp\""},
+        {"tests/bad/profile_syntax.json",
+         "tests/bad/profile_syntax.json:5:27: document: expected valid JSON, found \"}\""},
+        {"tests/bad/profile_no_host.json",
+         "tests/bad/profile_no_host.json:1:1: host: expected a host name, found nothing"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *root = NULL;
+        struct dt_err e;
+        int rc = profile_read(cases[i].file, &root, &e);
+        T_CHECK(rc == -1 && root == NULL && !strcmp(e.msg, cases[i].want), "%s gives its line",
+                cases[i].file);
+        if (strcmp(e.msg, cases[i].want))
+            printf("#   want: %s\n#   got:  %s\n", cases[i].want, e.msg);
+    }
+}
+
+static void text_that_is_not_a_profile_is_refused(void)
+{
+    static const char *const texts[] = {"[1, 2]", "{\"schema_version\": \"1\", \"host\": \"h\"}",
+                                        "{} trailing", "", "{\"schema_version\": 1, \"host\": 3}"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        cJSON *root = NULL;
+        struct dt_err e;
+        int rc = profile_parse("mem.json", texts[i], strlen(texts[i]), &root, &e);
+        T_CHECK(rc == -1 && !root && !strncmp(e.msg, "mem.json:1:", 11) && !strchr(e.msg, '\n'),
+                "text %zu refused in one line: %s", i, e.msg);
+    }
+}
+
+/* Written, read back, written again: the same tree and the same bytes, and
+ * no temporary file left beside it. */
+static void a_profile_round_trips_through_the_atomic_writer(void)
+{
+    char dir[] = "/tmp/dtplan-profile-XXXXXX", path[64], path2[64];
+    cJSON *a = NULL, *b = NULL;
+    struct dt_err e;
+    FILE *f;
+    char x[8192], y[8192];
+    size_t nx, ny;
+    int entries = 0;
+    DIR *d;
+    struct dirent *de;
+
+    T_CHECK(mkdtemp(dir) != NULL, "temporary directory");
+    snprintf(path, sizeof path, "%s/p.json", dir);
+    snprintf(path2, sizeof path2, "%s/q.json", dir);
+    T_CHECK(profile_read(DIR_DATA "p3_2xlarge.json", &a, &e) == 0, "read the original");
+    f = fopen(path, "w");
+    fputs("an older profile", f);
+    fclose(f);
+    T_CHECK(profile_write(path, a, &e) == 0, "write over an older file");
+    T_CHECK(profile_read(path, &b, &e) == 0, "read it back (%s)", e.msg);
+    T_CHECK(b && cJSON_Compare(a, b, 1), "the same tree");
+    T_CHECK(profile_write(path2, b, &e) == 0, "write it again");
+    f = fopen(path, "rb");
+    nx = fread(x, 1, sizeof x, f);
+    fclose(f);
+    f = fopen(path2, "rb");
+    ny = fread(y, 1, sizeof y, f);
+    fclose(f);
+    T_CHECK(nx == ny && !memcmp(x, y, nx), "the same bytes (%zu)", nx);
+    d = opendir(dir);
+    while (d && (de = readdir(d)))
+        if (de->d_name[0] != '.')
+            entries++;
+    if (d)
+        closedir(d);
+    T_CHECK(entries == 2, "only the two profiles in the directory, no temporaries (%d)", entries);
+    T_CHECK(profile_write("/nonexistent-dir/p.json", a, &e) == -1 && strstr(e.msg, "/nonexistent-dir"),
+            "an unwritable path is an error: %s", e.msg);
+    unlink(path);
+    unlink(path2);
+    rmdir(dir);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+/* Plan tests/data/profiles/with_profile.yaml and its twin without the
+ * profile: the measured numbers replace the nominal ones. */
+static void a_scenario_naming_a_profile_uses_the_measured_numbers(void)
+{
+    struct catalog cat;
+    struct scenario sc;
+    struct sim_config cfg;
+    struct plan_measured m[8];
+    struct dt_err e;
+    double fwd_nominal;
+    int n;
+
+    T_CHECK(catalog_load(&cat, "catalog", &e) == 0, "catalog loads");
+    T_CHECK(scenario_load(&sc, DIR_DATA "without_profile.yaml", &cat, &e) == 0, "nominal scenario (%s)", e.msg);
+    T_CHECK(sc.nprofiles == 0, "no profile");
+    plan_resolve(&sc, &sc.clusters[0], &cfg, &e);
+    fwd_nominal = cfg.groups[0].fwd_s;
+    T_NEAR(cfg.groups[0].core_speed, 1, 1e-12, "nominal vCPU speed 1");
+    T_CHECK(plan_measured(&sc, &sc.clusters[0], &cfg, m, 8) == 0, "nothing measured");
+    scenario_free(&sc);
+
+    T_CHECK(scenario_load(&sc, DIR_DATA "with_profile.yaml", &cat, &e) == 0, "scenario with a profile (%s)", e.msg);
+    T_CHECK(sc.nprofiles == 2, "two profiles: top-level and inline");
+    plan_resolve(&sc, &sc.clusters[0], &cfg, &e);
+    T_NEAR(cfg.groups[0].core_speed, 520 / PROFILE_REF_SAMPLES_PER_S, 1e-12,
+           "p3.2xlarge vCPU speed from its profile");
+    /* fp32: V100 nominal 15.7 TFLOP/s, measured 10: compute x 1.57. */
+    T_NEAR(cfg.groups[0].fwd_s / fwd_nominal, 15.7 / 10, 1e-9, "compute scaled by nominal/measured GEMM");
+    n = plan_measured(&sc, &sc.clusters[0], &cfg, m, 8);
+    T_CHECK(n == 2 && !strcmp(m[0].what, "cpu_speed") && !strcmp(m[1].what, "gemm_fp32_tflops"),
+            "cluster 0 names its measured numbers: cpu_speed, gemm_fp32_tflops");
+    plan_resolve(&sc, &sc.clusters[1], &cfg, &e);
+    T_NEAR(cfg.groups[1].nic_Bps, 1e9, 1e-12, "lab-box NIC from its MPI all-reduce fit");
+    T_NEAR(cfg.groups[1].net_alpha_s, 5e-5, 1e-12, "lab-box network latency from the fit");
+    /* lab_cpu.json: 4 cores, sigma 0.1: X(4)/4 = 400; a data node works with its 4 vCPUs. */
+    T_NEAR(cfg.groups[1].core_speed, 400 / PROFILE_REF_SAMPLES_PER_S, 1e-12,
+           "lab-box vCPU speed at its 4 vCPUs");
+    scenario_free(&sc);
+    catalog_free(&cat);
+}
+
+int main(void)
+{
+    T_RUN(a_profile_is_reduced_to_the_planners_numbers);
+    T_RUN(collective_fits_become_link_latency_and_bandwidth);
+    T_RUN(mpi_part_entries_validate_and_the_ring_wins_a_tie);
+    T_RUN(bad_profiles_give_one_line_with_file_line_and_column);
+    T_RUN(text_that_is_not_a_profile_is_refused);
+    T_RUN(a_profile_round_trips_through_the_atomic_writer);
+    T_RUN(a_scenario_naming_a_profile_uses_the_measured_numbers);
+    return T_DONE();
+}
