@@ -437,6 +437,7 @@ static void ps_serve(const struct opts *o, int sid, int nworkers, const float *w
 {
     float *w = xmalloc(sizeof(float) * nparams), *acc = xmalloc(sizeof(float) * nparams);
     float *in = xmalloc(sizeof(float) * nparams);
+    MPI_Request *reqs = xmalloc(sizeof(MPI_Request) * (size_t)nworkers);
     int total = o->steps + o->warmup;
     memcpy(w, w0, sizeof(float) * nparams);
 
@@ -454,8 +455,10 @@ static void ps_serve(const struct opts *o, int sid, int nworkers, const float *w
                 }
                 for (size_t j = 0; j < n; j++)
                     w[off + j] -= LR * acc[j] / (float)nworkers;
+                /* every worker's pull at once: they share the server's link */
                 for (int i = 0; i < nworkers; i++)
-                    MPI_Send(w + off, (int)n, MPI_FLOAT, i, b, MPI_COMM_WORLD);
+                    MPI_Isend(w + off, (int)n, MPI_FLOAT, i, b, MPI_COMM_WORLD, &reqs[i]);
+                MPI_Waitall(nworkers, reqs, MPI_STATUSES_IGNORE);
             }
     } else {
         long msgs = (long)total * bk->n * nworkers;
@@ -476,6 +479,7 @@ static void ps_serve(const struct opts *o, int sid, int nworkers, const float *w
     free(w);
     free(acc);
     free(in);
+    free(reqs);
 }
 
 /* A worker's push and pull of bucket b to every server. */
