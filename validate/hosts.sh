@@ -12,9 +12,11 @@
 #   sh validate/hosts.sh down              remove every host and the bridge
 #   sh validate/hosts.sh check             exit 0 when namespaces can be made here
 set -u
-BR=dvbr0
-NET=10.79.0
-PFX=dvh
+# VALIDATE_NS, VALIDATE_NET, VALIDATE_BR pick other names (tests/suite_validate.sh
+# uses its own, so a test and `make validate` never clash).
+BR=${VALIDATE_BR:-dvbr0}
+NET=${VALIDATE_NET:-10.79.0}
+PFX=${VALIDATE_NS:-dvh}
 
 down() {
     for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$PFX[0-9]*$"); do

@@ -56,13 +56,15 @@ while (@ARGV) {
 -x $dtplan && -x $trainer or do { print STDERR "validate.pl: build first: $dtplan, $trainer\n"; exit 2 };
 
 my $WARMUP = 3;
+my $NET = $ENV{VALIDATE_NET} // '10.79.0';
+my $NS = $ENV{VALIDATE_NS} // 'dvh';
 # mpirun over the emulated hosts.  btl_tcp_flags send,inplace: without the
 # emulated put protocol Open MPI streams a large message after one handshake;
 # with it, control messages queue behind the peer's data on a shaped link and
 # a bidirectional exchange runs at about half the link rate.
 my @MPI = ('mpirun', '--allow-run-as-root', '--oversubscribe', '--mca', 'plm_rsh_agent',
            "$root/validate/agent.sh", '--mca', 'btl', 'tcp,self', '--mca', 'btl_tcp_if_include',
-           '10.79.0.0/24', '--mca', 'oob_tcp_if_include', '10.79.0.0/24', '--mca', 'btl_tcp_flags',
+           "$NET.0/24", '--mca', 'oob_tcp_if_include', "$NET.0/24", '--mca', 'btl_tcp_flags',
            'send,inplace', '--mca', 'pml_ob1_send_pipeline_depth', '64', '--mca',
            'btl_tcp_max_send_size', '1048576', '--mca', 'mpi_yield_when_idle', '1');
 my @MPI_LOCAL = ('mpirun', '--allow-run-as-root', '--oversubscribe', '-np', '1', '--mca', 'btl', 'self');
@@ -225,16 +227,16 @@ for my $c (@cfgs) {
         my $port = 5900 + int(rand(90));
         my $pid = fork();
         if (defined $pid && $pid == 0) {
-            exec('ip', 'netns', 'exec', 'dvh2', 'perl', "$root/validate/tcprate.pl", 'serve', $port);
+            exec('ip', 'netns', 'exec', "${NS}2", 'perl', "$root/validate/tcprate.pl", 'serve', $port);
             exit 127;
         }
         my $mb = $c->{rate} >= 500 ? 32 : 4;
-        my ($trc, $tout) = run_cmd('ip', 'netns', 'exec', 'dvh1', 'perl', "$root/validate/tcprate.pl", 'send',
-                                   '10.79.0.2', $port, $mb);
+        my ($trc, $tout) = run_cmd('ip', 'netns', 'exec', "${NS}1", 'perl', "$root/validate/tcprate.pl", 'send',
+                                   "$NET.2", $port, $mb);
         waitpid($pid, 0);
         $tcp = $1 if !$trc && $tout =~ /^([0-9.]+)/;
     }
-    my @hosts = map { "10.79.0.$_" } 1 .. $nh;
+    my @hosts = map { "$NET.$_" } 1 .. $nh;
     my @args = ('--strategy', $c->{strategy}, '--bucket-mb', $c->{bucket}, '--steps', $opt{steps}, '--warmup',
                 $WARMUP, model_flags($c));
     push @args, ('--servers', $c->{servers}) if $c->{servers} > 0;
