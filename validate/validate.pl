@@ -56,6 +56,8 @@ while (@ARGV) {
 -x $dtplan && -x $trainer or do { print STDERR "validate.pl: build first: $dtplan, $trainer\n"; exit 2 };
 
 my $WARMUP = 3;
+my $NCORES = `nproc` + 0 || 1;
+my $tmp = tempdir('dtplan-validate.XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $NET = $ENV{VALIDATE_NET} // '10.79.0';
 my $NS = $ENV{VALIDATE_NS} // 'dvh';
 # mpirun over the emulated hosts.  btl_tcp_flags send,inplace: without the
@@ -66,7 +68,11 @@ my @MPI = ('mpirun', '--allow-run-as-root', '--oversubscribe', '--mca', 'plm_rsh
            "$root/validate/agent.sh", '--mca', 'btl', 'tcp,self', '--mca', 'btl_tcp_if_include',
            "$NET.0/24", '--mca', 'oob_tcp_if_include', "$NET.0/24", '--mca', 'btl_tcp_flags',
            'send,inplace', '--mca', 'pml_ob1_send_pipeline_depth', '64', '--mca',
-           'btl_tcp_max_send_size', '1048576', '--mca', 'mpi_yield_when_idle', '1');
+           'btl_tcp_max_send_size', '1048576', '--mca', 'mpi_yield_when_idle', '1',
+           '--mca', 'orte_tmpdir_base', "$tmp/ompi");
+# Open MPI's session directory is per user under /tmp: private ones keep
+# concurrent launches (the single-rank copies, other jobs) apart.
+mkdir "$tmp/ompi";
 my @MPI_LOCAL = ('mpirun', '--allow-run-as-root', '--oversubscribe', '-np', '1', '--mca', 'btl', 'self');
 
 sub run_cmd {
@@ -117,7 +123,6 @@ if (system('sh', "$root/validate/hosts.sh", 'check') != 0) {
     print STDERR "validate.pl: cannot create network namespaces here (root, iproute2 and tc needed)\n";
     exit 3;
 }
-my $tmp = tempdir('dtplan-validate.XXXXXX', TMPDIR => 1, CLEANUP => 1);
 $SIG{INT} = $SIG{TERM} = sub { system('sh', "$root/validate/hosts.sh", 'down'); exit 130 };
 
 sub model_flags {
@@ -133,7 +138,7 @@ sub loader_cost {
     my ($c) = @_;
     my $key = "$c->{decode}/$c->{img}/$c->{crop}";
     return $loader_cost{$key} if exists $loader_cost{$key};
-    my ($rc, $out) = run_cmd(@MPI_LOCAL, $trainer, '--measure-loader', 400, '--decode-passes', $c->{decode},
+    my ($rc, $out) = run_cmd(@MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi", $trainer, '--measure-loader', 400, '--decode-passes', $c->{decode},
                              '--img', $c->{img}, '--crop', $c->{crop});
     my $j = last_json($out);
     die "validate.pl: loader measurement failed:\n$out\n" if $rc || !$j;
@@ -146,7 +151,8 @@ sub single_rank {
     my ($c) = @_;
     my @fh;
     for my $i (1 .. $c->{hosts}) {
-        open(my $fh, '-|', @MPI_LOCAL, $trainer, '--strategy', 'none', '--steps', $opt{steps}, '--warmup',
+        mkdir "$tmp/ompi$i";
+        open(my $fh, '-|', @MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi$i", $trainer, '--strategy', 'none', '--steps', $opt{steps}, '--warmup',
              $WARMUP, '--seed', $i, model_flags($c)) or return undef;
         push @fh, $fh;
     }
@@ -172,8 +178,9 @@ sub scenario_yaml {
     my $ps = $strat =~ /^ps_/;
     my $y = "name: $c->{name}\n";
     $y .= "catalog:\n  instances:\n";
-    $y .= sprintf("    - {name: emu.host, vcpus: 2, network_gbps: %.6g, price_usd_h: 1.0, cpu_speed: 1.0,\n" .
-                  "       source: \"emulated host: network namespace, tbf-shaped link\"}\n", $c->{rate} / 1000);
+    $y .= sprintf("    - {name: emu.host, vcpus: 2, network_gbps: %.6g, price_usd_h: 1.0, cpu_speed: %.6g,\n" .
+                  "       source: \"emulated host: network namespace, tbf-shaped link\"}\n", $c->{rate} / 1000,
+                  $m->{cpu_speed});
     $y .= "  models:\n";
     $y .= sprintf("    - {name: emu-mlp, family: mlp, params: %d, fwd_gflops: %.9g, input: \"%dx%dx3\"}\n",
                   $m->{params}, $m->{fwd_flops} / 1e9, $c->{crop}, $c->{crop});
@@ -197,6 +204,11 @@ for my $c (@cfgs) {
     print STDERR "validate: $c->{name} ...\n";
     # 1. what a user has: the loader per sample, one rank's step
     $m{loader_s} = loader_cost($c);
+    # The hosts' threads (compute, plus the loader thread) share this
+    # machine's cores: the speed of one vCPU of an emulated host, relative to
+    # the core the loader was measured on alone.
+    $m{cpu_speed} = $NCORES / ($c->{hosts} * (1 + $c->{lw}));
+    $m{cpu_speed} = 1 if $m{cpu_speed} > 1;
     # The emulated hosts share this machine's cores: one host's step is
     # measured with as many single-rank copies running at once as the
     # cluster has train hosts, so that it is the speed a host has in it.
@@ -248,7 +260,7 @@ for my $c (@cfgs) {
     push @rows, {
         name => $c->{name}, group => $c->{group}, config => {%$c},
         inputs => { loader_s_per_sample => $m{loader_s} + 0, single_rank_step_s => $m{single_step_s} + 0,
-                    params => $m{params} + 0, fwd_gflops => $m{fwd_flops} / 1e9,
+                    cpu_speed => $m{cpu_speed} + 0, params => $m{params} + 0, fwd_gflops => $m{fwd_flops} / 1e9,
                     solved_compute_s => $p->{solved} ? $p->{solved}{value} : undef,
                     link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0 },
         predicted_s => $pred + 0, measured_s => $meas + 0,
