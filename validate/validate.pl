@@ -215,10 +215,11 @@ for my $c (@cfgs) {
     print STDERR "validate: $c->{name} ...\n";
     # 1. what a user has: the loader per sample, one rank's step
     $m{loader_s} = loader_cost($c);
-    # The hosts' threads (compute, plus the loader thread) share this
-    # machine's cores: the speed of one vCPU of an emulated host, relative to
-    # the core the loader was measured on alone.
-    $m{cpu_speed} = $NCORES / ($c->{hosts} * (1 + $c->{lw}));
+    # The hosts share this machine's cores: the speed of one vCPU of an
+    # emulated host, relative to the core the loader was measured on alone,
+    # is the machine's cores over the hosts (one busy thread per host: the
+    # loader thread and the compute thread mostly wait for each other).
+    $m{cpu_speed} = $NCORES / $c->{hosts};
     $m{cpu_speed} = 1 if $m{cpu_speed} > 1;
     # The emulated hosts share this machine's cores: one host's step is
     # measured with as many single-rank copies running at once as the
