@@ -84,3 +84,15 @@ clean:
 
 .PHONY: all test check bench install clean units
 -include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d
+
+# The validation trainer (validate/trainer.c, docs/validation.md): an MPI
+# data-parallel trainer whose step times dtplan's predictions are checked
+# against.  `make validate` runs the full matrix; `make test` runs a subset.
+VALIDATE_BIN := $(BUILD)/validate/trainer
+$(VALIDATE_BIN): validate/trainer.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS) -lpthread
+test: $(VALIDATE_BIN)
+validate: all $(VALIDATE_BIN)
+	@BUILD=$(BUILD) perl validate/validate.pl
+.PHONY: validate

@@ -1,0 +1,389 @@
+#!/usr/bin/perl
+# validate.pl - measure dtplan's error against real training runs on emulated
+# hosts (docs/validation.md).
+#
+# For each configuration of validate/matrix.txt (or of --matrix FILE) it
+#   1. measures what a user would have on one machine: the loader's CPU time
+#      per sample (trainer --measure-loader) and one rank's step time with the
+#      configuration's model, batch and loader (trainer --strategy none);
+#   2. writes a scenario: the emulated host as an inline instance (vCPUs, the
+#      link's nominal rate, price), the model inline (parameters, forward
+#      FLOPs), the single-rank step as workload.measured_step with
+#      solve_for: compute, the loader cost as input.cpu_s_per_sample, and two
+#      clusters: the single host and the configuration's cluster;
+#   3. runs `dtplan --json` on it (the prediction);
+#   4. creates the emulated hosts (validate/hosts.sh), measures the link with a
+#      plain TCP transfer, runs the trainer across them with mpirun (the
+#      measurement);
+# then prints and writes the table (predicted, measured, error), the MAPE, the
+# largest error and, for each group of configurations that differ only in the
+# cluster, whether the predicted ranking equals the measured one.
+#
+# Usage: perl validate/validate.pl [--matrix FILE] [--out DIR] [--steps N]
+#        [--only NAME,NAME] [--no-published]
+# Needs root (network namespaces), mpirun, and $BUILD/dtplan and
+# $BUILD/validate/trainer (make).  Exit status: 0 when every configuration ran,
+# 1 when one failed, 2 for bad flags, 3 when namespaces cannot be made here.
+use strict;
+use warnings;
+use Cwd qw(abs_path getcwd);
+use File::Path qw(make_path);
+use File::Temp qw(tempdir);
+use JSON::PP;
+use POSIX qw(strftime);
+
+my $root = getcwd();
+my $build = $ENV{BUILD} // 'build';
+my $dtplan = "$root/$build/dtplan";
+my $trainer = "$root/$build/validate/trainer";
+my %opt = (matrix => "$root/validate/matrix.txt", out => "$root/results", steps => 15, only => '',
+           published => 1, prefix => 'validation');
+while (@ARGV) {
+    my $f = shift @ARGV;
+    if ($f eq '--no-published') { $opt{published} = 0; next; }
+    my $v = shift @ARGV;
+    die "validate.pl: $f: expected a value\n" unless defined $v;
+    if ($f eq '--matrix') { $opt{matrix} = $v }
+    elsif ($f eq '--out') { $opt{out} = $v }
+    elsif ($f eq '--prefix') { $opt{prefix} = $v }
+    elsif ($f eq '--steps') {
+        $v =~ /^[1-9][0-9]*$/ or do { print STDERR "validate.pl: --steps: expected a positive integer, found \"$v\"\n"; exit 2 };
+        $opt{steps} = $v;
+    }
+    elsif ($f eq '--only') { $opt{only} = $v }
+    else { print STDERR "validate.pl: $f: unknown flag\n"; exit 2 }
+}
+-x $dtplan && -x $trainer or do { print STDERR "validate.pl: build first: $dtplan, $trainer\n"; exit 2 };
+
+my $WARMUP = 3;
+my $NCORES = `nproc` + 0 || 1;
+my $tmp = tempdir('dtplan-validate.XXXXXX', TMPDIR => 1, CLEANUP => 1);
+my $NET = $ENV{VALIDATE_NET} // '10.79.0';
+my $NS = $ENV{VALIDATE_NS} // 'dvh';
+# mpirun over the emulated hosts.  btl_tcp_flags send,inplace: without the
+# emulated put protocol Open MPI streams a large message after one handshake;
+# with it, control messages queue behind the peer's data on a shaped link and
+# a bidirectional exchange runs at about half the link rate.
+# The machine may be shared with other work: the trainers run at a raised
+# priority (nice -10) when allowed, the single-host measurements and the real
+# runs alike, so that both see the same machine.
+my @NICE = (getpwuid($<) eq 'root' || $< == 0) ? ('nice', '-n', '-10') : ();
+my @MPI = (@NICE, 'mpirun', '--allow-run-as-root', '--oversubscribe', '--mca', 'plm_rsh_agent',
+           "$root/validate/agent.sh", '--mca', 'btl', 'tcp,self', '--mca', 'btl_tcp_if_include',
+           "$NET.0/24", '--mca', 'oob_tcp_if_include', "$NET.0/24", '--mca', 'btl_tcp_flags',
+           'send,inplace', '--mca', 'pml_ob1_send_pipeline_depth', '64', '--mca',
+           'btl_tcp_max_send_size', '1048576', '--mca', 'mpi_yield_when_idle', '1');
+# Open MPI's session directory is per user under /tmp: private ones keep
+# concurrent launches (the single-rank copies, other jobs) apart.
+# (validate/agent.sh gives each emulated host its own under this TMPDIR).
+mkdir "$tmp/ompi";
+$ENV{TMPDIR} = "$tmp/ompi";
+my @MPI_LOCAL = (@NICE, 'mpirun', '--allow-run-as-root', '--oversubscribe', '-np', '1', '--mca', 'btl', 'self');
+
+my $CHILD = 0; # the command run_cmd waits for, killed on an interrupt
+sub run_cmd {
+    my (@cmd) = @_;
+    my $out = '';
+    $CHILD = open(my $fh, '-|', @cmd) or die "validate.pl: cannot run $cmd[0]: $!\n";
+    { local $/; $out = <$fh> // ''; }
+    close $fh;
+    $CHILD = 0;
+    return ($? >> 8, $out);
+}
+
+sub last_json {
+    my ($text) = @_;
+    my @l = grep { /^\{/ } split /\n/, $text;
+    return undef unless @l;
+    return eval { decode_json($l[-1]) };
+}
+
+# ---- the matrix ----
+# Each line: NAME GROUP key=value ...; keys: hosts (train hosts), servers (PS
+# hosts), rate (Mbit/s), strategy, bucket (MiB), lw (loader workers), batch,
+# width, layers, decode (passes), img, crop, prefetch.
+my @cfgs;
+open(my $mf, '<', $opt{matrix}) or die "validate.pl: $opt{matrix}: cannot open: $!\n";
+my $ln = 0;
+while (my $line = <$mf>) {
+    $ln++;
+    $line =~ s/#.*//;
+    next unless $line =~ /\S/;
+    my ($name, $group, @kv) = split ' ', $line;
+    my %c = (name => $name, group => $group, hosts => 2, servers => 0, rate => 100, strategy => 'ring',
+             bucket => 25, lw => 0, batch => 32, width => 256, layers => 2, decode => 4, img => 40,
+             crop => 32, prefetch => 2);
+    for my $p (@kv) {
+        my ($k, $v) = split /=/, $p, 2;
+        exists $c{$k} && defined $v or die "$opt{matrix}:$ln: $p: unknown key or missing value\n";
+        $c{$k} = $v;
+    }
+    push @cfgs, \%c;
+}
+close $mf;
+if ($opt{only} ne '') {
+    my %want = map { $_ => 1 } split /,/, $opt{only};
+    @cfgs = grep { $want{$_->{name}} } @cfgs;
+}
+
+if (system('sh', "$root/validate/hosts.sh", 'check') != 0) {
+    print STDERR "validate.pl: cannot create network namespaces here (root, iproute2 and tc needed)\n";
+    exit 3;
+}
+$SIG{INT} = $SIG{TERM} = sub {
+    kill('KILL', $CHILD) if $CHILD;
+    system('sh', "$root/validate/hosts.sh", 'down');
+    exit 130;
+};
+
+sub model_flags {
+    my ($c) = @_;
+    return ('--batch', $c->{batch}, '--width', $c->{width}, '--layers', $c->{layers}, '--decode-passes',
+            $c->{decode}, '--img', $c->{img}, '--crop', $c->{crop}, '--loader-workers', $c->{lw},
+            '--prefetch', $c->{prefetch});
+}
+
+# ---- the machine, once: the loader's cost per sample for each kernel setting ----
+my %loader_cost;
+sub loader_cost {
+    my ($c) = @_;
+    my $key = "$c->{decode}/$c->{img}/$c->{crop}";
+    return $loader_cost{$key} if exists $loader_cost{$key};
+    my ($rc, $out) = run_cmd(@MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi", $trainer, '--measure-loader', 400, '--decode-passes', $c->{decode},
+                             '--img', $c->{img}, '--crop', $c->{crop});
+    my $j = last_json($out);
+    die "validate.pl: loader measurement failed:\n$out\n" if $rc || !$j;
+    return $loader_cost{$key} = $j->{loader_s_per_sample};
+}
+
+# One rank's step without communication, `hosts` copies at once; the mean of
+# their medians.
+sub single_rank {
+    my ($c) = @_;
+    my @fh;
+    for my $i (1 .. $c->{hosts}) {
+        mkdir "$tmp/ompi$i";
+        open(my $fh, '-|', @MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi$i", $trainer, '--strategy', 'none', '--steps', $opt{steps}, '--warmup',
+             $WARMUP, '--seed', $i, model_flags($c)) or return undef;
+        push @fh, $fh;
+    }
+    my ($sum, $n, $j) = (0, 0, undef);
+    for my $fh (@fh) {
+        local $/;
+        my $out = <$fh> // '';
+        close $fh;
+        my $r = last_json($out);
+        next if $? || !$r;
+        $sum += $r->{p50_step_s};
+        $n++;
+        $j = $r;
+    }
+    return undef unless $n == $c->{hosts};
+    $j->{p50_step_s} = $sum / $n;
+    return $j;
+}
+
+sub scenario_yaml {
+    my ($c, $m) = @_;
+    my $strat = $c->{strategy};
+    my $ps = $strat =~ /^ps_/;
+    my $y = "name: $c->{name}\n";
+    $y .= "catalog:\n  instances:\n";
+    $y .= sprintf("    - {name: emu.host, vcpus: 2, network_gbps: %.6g, price_usd_h: 1.0, cpu_speed: %.6g,\n" .
+                  "       source: \"emulated host: network namespace, tbf-shaped link\"}\n", $c->{rate} / 1000,
+                  $m->{cpu_speed});
+    $y .= "  models:\n";
+    $y .= sprintf("    - {name: emu-mlp, family: mlp, params: %d, fwd_gflops: %.9g, input: \"%dx%dx3\"}\n",
+                  $m->{params}, $m->{fwd_flops} / 1e9, $c->{crop}, $c->{crop});
+    $y .= "workload:\n  model: emu-mlp\n  batch_per_gpu: $c->{batch}\n  optimizer_bytes_per_param: 12\n";
+    $y .= sprintf("  measured_step: {cluster: single, step_s: %.6g, solve_for: compute}\n", $m->{single_step_s});
+    $y .= sprintf("input:\n  cpu_s_per_sample: %.6g\n  loader_workers: %d\n  prefetch: %d\n",
+                  $m->{loader_s}, $c->{lw}, $c->{lw} ? $c->{prefetch} : 0);
+    $y .= "gradients:\n  strategy: $strat\n  bucket_mb: $c->{bucket}\n  overlap: false\n";
+    $y .= "  ps: {count: $c->{servers}, placement: dedicated}\n" if $ps;
+    $y .= "clusters:\n  - name: single\n    strategy: ring\n    groups:\n      - {role: train, instance: emu.host, count: 1}\n";
+    $y .= "  - name: cluster\n    groups:\n      - {role: train, instance: emu.host, count: $c->{hosts}}\n";
+    $y .= "      - {role: ps, instance: emu.host, count: $c->{servers}}\n" if $ps;
+    $y .= "simulation: {seed: 1, steps: 20, warmup: 3, jitter_cv: 0}\n";
+    return $y;
+}
+
+my @rows;
+my $failed = 0;
+for my $c (@cfgs) {
+    my %m;
+    print STDERR "validate: $c->{name} ...\n";
+    # 1. what a user has: the loader per sample, one rank's step
+    $m{loader_s} = loader_cost($c);
+    # The hosts share this machine's cores: the speed of one vCPU of an
+    # emulated host, relative to the core the loader was measured on alone,
+    # is the machine's cores over the hosts (one busy thread per host: the
+    # loader thread and the compute thread mostly wait for each other).
+    $m{cpu_speed} = $NCORES / $c->{hosts};
+    $m{cpu_speed} = 1 if $m{cpu_speed} > 1;
+    # The emulated hosts share this machine's cores: one host's step is
+    # measured with as many single-rank copies running at once as the
+    # cluster has train hosts, so that it is the speed a host has in it.
+    my $j = single_rank($c);
+    if (!$j) { print STDERR "validate.pl: $c->{name}: single-rank run failed\n"; $failed++; next; }
+    $m{single_step_s} = $j->{p50_step_s};
+    $m{params} = $j->{params};
+    $m{fwd_flops} = $j->{fwd_flops_per_sample};
+    my ($rc, $out);
+    # 2-3. the scenario and the prediction
+    my $yaml = scenario_yaml($c, \%m);
+    my $yf = "$tmp/$c->{name}.yaml";
+    open(my $yh, '>', $yf) or die "validate.pl: $yf: $!\n";
+    print $yh $yaml;
+    close $yh;
+    ($rc, $out) = run_cmd($dtplan, '--json', '-q', $yf);
+    my $p = $rc ? undef : eval { decode_json($out) };
+    if (!$p) { print STDERR "validate.pl: $c->{name}: dtplan failed (status $rc)\n$out"; $failed++; next; }
+    my ($pc) = grep { $_->{name} eq 'cluster' } @{$p->{clusters}};
+    my $pred = $pc->{step_time_s}{p50};
+    # 4. the real run on emulated hosts
+    my $nh = $c->{hosts} + $c->{servers};
+    if (system('sh', "$root/validate/hosts.sh", 'up', $nh, $c->{rate}) != 0) {
+        print STDERR "validate.pl: $c->{name}: cannot create the hosts\n"; $failed++; next;
+    }
+    my $tcp = 'null';
+    {
+        my $port = 5900 + int(rand(90));
+        my $pid = fork();
+        if (defined $pid && $pid == 0) {
+            exec('ip', 'netns', 'exec', "${NS}2", 'perl', "$root/validate/tcprate.pl", 'serve', $port);
+            exit 127;
+        }
+        my $mb = $c->{rate} >= 500 ? 32 : 4;
+        my ($trc, $tout) = run_cmd('ip', 'netns', 'exec', "${NS}1", 'perl', "$root/validate/tcprate.pl", 'send',
+                                   "$NET.2", $port, $mb);
+        waitpid($pid, 0);
+        $tcp = $1 if !$trc && $tout =~ /^([0-9.]+)/;
+    }
+    my @hosts = map { "$NET.$_" } 1 .. $nh;
+    my @args = ('--strategy', $c->{strategy}, '--bucket-mb', $c->{bucket}, '--steps', $opt{steps}, '--warmup',
+                $WARMUP, model_flags($c));
+    push @args, ('--servers', $c->{servers}) if $c->{servers} > 0;
+    # A launch that fails before the summary (Open MPI's daemons starting
+    # on hosts that share a machine) is launched again, at most three times.
+    for my $try (1 .. 3) {
+        ($rc, $out) = run_cmd(@MPI, '-np', $nh, '--host', join(',', @hosts), $trainer, @args);
+        last unless $rc && !last_json($out);
+        print STDERR "validate: $c->{name}: the launch failed before the summary (status $rc), again\n";
+    }
+    system('sh', "$root/validate/hosts.sh", 'down');
+    $j = last_json($out);
+    if ($rc || !$j) { print STDERR "validate.pl: $c->{name}: the real run failed (status $rc)\n$out"; $failed++; next; }
+    my $meas = $j->{p50_step_s};
+    push @rows, {
+        name => $c->{name}, group => $c->{group}, config => {%$c},
+        inputs => { loader_s_per_sample => $m{loader_s} + 0, single_rank_step_s => $m{single_step_s} + 0,
+                    cpu_speed => $m{cpu_speed} + 0, params => $m{params} + 0, fwd_gflops => $m{fwd_flops} / 1e9,
+                    solved_compute_s => $p->{solved} ? $p->{solved}{value} : undef,
+                    link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0 },
+        predicted_s => $pred + 0, measured_s => $meas + 0,
+        predicted_breakdown_s => $pc->{breakdown_s}, measured_breakdown_s => {
+            load => $j->{load_s}, compute => $j->{compute_s}, comm => $j->{comm_s}, optim => $j->{optim_s} },
+        measured_mean_s => $j->{mean_step_s}, measured_p95_s => $j->{p95_step_s},
+        error_pct => 100 * ($pred - $meas) / $meas,
+        scenario => $yaml,
+    };
+    printf STDERR "validate: %-22s predicted %8.1f ms  measured %8.1f ms  error %+6.1f%%\n", $c->{name},
+        1e3 * $pred, 1e3 * $meas, $rows[-1]{error_pct};
+}
+
+# ---- summary ----
+my ($sum, $max) = (0, 0);
+$sum += abs($_->{error_pct}) for @rows;
+for (@rows) { $max = abs($_->{error_pct}) if abs($_->{error_pct}) > $max }
+my $mape = @rows ? $sum / @rows : undef;
+my %groups;
+push @{$groups{$_->{group}}}, $_ for @rows;
+my @rank;
+for my $g (sort keys %groups) {
+    my @r = @{$groups{$g}};
+    next if @r < 2;
+    my @bp = map { $_->{name} } sort { $a->{predicted_s} <=> $b->{predicted_s} } @r;
+    my @bm = map { $_->{name} } sort { $a->{measured_s} <=> $b->{measured_s} } @r;
+    push @rank, { group => $g, predicted => \@bp, measured => \@bm, same => ("@bp" eq "@bm") ? JSON::PP::true : JSON::PP::false };
+}
+
+my $uname = `uname -srm`; chomp $uname;
+my $cpu = `grep -m1 'model name' /proc/cpuinfo`; $cpu =~ s/.*:\s*//; chomp $cpu;
+my $ncpu = `nproc`; chomp $ncpu;
+my $mpiv = `mpirun --version 2>/dev/null | head -1`; chomp $mpiv;
+my $dtv = `$dtplan --version 2>/dev/null`; chomp $dtv;
+my $gitv = `git -C $root rev-parse --short HEAD 2>/dev/null`; chomp $gitv;
+my $date = strftime('%Y-%m-%dT%H:%M:%SZ', gmtime);
+my $report = {
+    date => $date, machine => { kernel => $uname, cpu => $cpu, cores => $ncpu + 0 },
+    versions => { dtplan => $dtv, commit => $gitv, mpi => $mpiv },
+    steps => $opt{steps} + 0, warmup => $WARMUP, statistic => 'median step time (p50)',
+    rows => \@rows, mape_pct => $mape, max_error_pct => $max, ranking => \@rank, failed => $failed,
+};
+
+# published and seed cases, predicted against their published numbers
+if ($opt{published} && -f "$root/validate/published.pl") {
+    my ($prc, $pout) = run_cmd('perl', "$root/validate/published.pl");
+    my $pj = $prc ? undef : eval { decode_json($pout) };
+    $report->{published} = $pj if $pj;
+}
+
+make_path($opt{out});
+my $json = JSON::PP->new->canonical->pretty->encode($report);
+my $md = markdown($report);
+for my $f ([ "$opt{out}/$opt{prefix}.json", $json ], [ "$opt{out}/$opt{prefix}.md", $md ]) {
+    open(my $fh, '>', "$f->[0].tmp") or die "validate.pl: $f->[0]: $!\n";
+    print $fh $f->[1];
+    close $fh or die "validate.pl: $f->[0]: $!\n";
+    rename("$f->[0].tmp", $f->[0]) or die "validate.pl: $f->[0]: $!\n";
+}
+print $md;
+exit($failed ? 1 : 0);
+
+sub markdown {
+    my ($r) = @_;
+    my $s = "# dtplan validation: predicted against measured step times\n\n";
+    $s .= "Date: $r->{date}  \nMachine: $r->{machine}{cpu}, $r->{machine}{cores} cores, $r->{machine}{kernel}  \n";
+    $s .= "Versions: dtplan $r->{versions}{dtplan} ($r->{versions}{commit}), $r->{versions}{mpi}  \n";
+    $s .= "Statistic: $r->{statistic} over $r->{steps} steps after $r->{warmup} warm-up steps\n\n";
+    $s .= "## Real runs on emulated hosts\n\n";
+    $s .= "| configuration | group | cluster | strategy | link Mbit/s (TCP) | bucket MiB | loader workers | predicted ms | measured ms | error % |\n";
+    $s .= "|---|---|---|---|---|---|---|---|---|---|\n";
+    for my $w (@{$r->{rows}}) {
+        my $c = $w->{config};
+        my $cl = "$c->{hosts} workers" . ($c->{servers} ? " + $c->{servers} PS" : '');
+        $s .= sprintf("| %s | %s | %s | %s | %d (%s) | %s | %d | %.1f | %.1f | %+.1f |\n", $w->{name}, $w->{group},
+                      $cl, $c->{strategy}, $c->{rate}, defined $w->{inputs}{link_tcp_mbit}
+                      ? sprintf('%.1f', $w->{inputs}{link_tcp_mbit}) : '-', $c->{bucket}, $c->{lw},
+                      1e3 * $w->{predicted_s}, 1e3 * $w->{measured_s}, $w->{error_pct});
+    }
+    $s .= sprintf("\nMAPE: %s  \nLargest error: %.1f%%  \nFailed runs: %d\n", defined $r->{mape_pct}
+                  ? sprintf('%.1f%%', $r->{mape_pct}) : '-', $r->{max_error_pct}, $r->{failed});
+    $s .= "\n## Ranking within groups (configurations that differ only in the cluster)\n\n";
+    $s .= "| group | predicted order | measured order | same |\n|---|---|---|---|\n";
+    for my $g (@{$r->{ranking}}) {
+        $s .= sprintf("| %s | %s | %s | %s |\n", $g->{group}, join(' < ', @{$g->{predicted}}),
+                      join(' < ', @{$g->{measured}}), $g->{same} ? 'yes' : 'no');
+    }
+    $s .= "\n## Breakdown (ms per step: predicted / measured)\n\n";
+    $s .= "| configuration | compute+load pred | comm pred | compute meas | load meas | comm meas |\n|---|---|---|---|---|---|\n";
+    for my $w (@{$r->{rows}}) {
+        my $pb = $w->{predicted_breakdown_s} // {};
+        my $mb = $w->{measured_breakdown_s};
+        $s .= sprintf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f |\n", $w->{name},
+                      1e3 * (($pb->{compute} // 0) + ($pb->{data_stall} // 0)), 1e3 * ($pb->{exposed_comm} // 0),
+                      1e3 * $mb->{compute}, 1e3 * $mb->{load}, 1e3 * $mb->{comm});
+    }
+    if ($r->{published}) {
+        $s .= "\n## Published and seed cases\n\n";
+        $s .= "| case | source | cluster | predicted | published | error % | inputs |\n|---|---|---|---|---|---|---|\n";
+        for my $p (@{$r->{published}{rows}}) {
+            $s .= sprintf("| %s | %s | %s | %.4g %s | %.4g %s | %s | %s |\n", $p->{case}, $p->{source}, $p->{cluster},
+                          $p->{predicted}, $p->{unit}, $p->{published}, $p->{unit},
+                          defined $p->{error_pct} ? sprintf('%+.1f', $p->{error_pct}) : '-', $p->{inputs});
+        }
+        $s .= "\n$_\n" for @{$r->{published}{notes} // []};
+    }
+    return $s;
+}
