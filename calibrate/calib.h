@@ -46,6 +46,13 @@ struct calib_ctx {
      */
     void (*checkpoint)(void *arg);
     void *checkpoint_arg;
+    /*
+     * Largest message of the MPI and NCCL sweeps in bytes; 0 for the part's
+     * default (256 MiB for MPI, 1 GiB for NCCL; 4 MiB with quick).
+     */
+    double max_bytes;
+    /* Server ranks of the MPI parameter-server test (the last ranks); 0 = 1. */
+    int ps_servers;
 };
 
 /*
