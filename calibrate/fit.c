@@ -11,14 +11,14 @@
  * the 95% intervals use Student's t with n-2 degrees of freedom.
  *
  * When one line leaves a relative RMS residual above FIT_PIECE_RMS (a
- * protocol switch: eager to rendezvous in MPI, LL to Simple in NCCL, a TCP
- * window filling), every split into two contiguous ranges of at least three
- * sizes is tried and the one with the smallest weighted residual kept, if it
- * improves the fit clearly.  The profile's top-level alpha then comes from
- * the small-size piece and beta from the large-size piece, as
- * docs/collectives.md explains.  A fit whose final relative RMS residual
+ * protocol switch: eager to rendezvous in MPI, LL to LL128 to Simple in
+ * NCCL, a token bucket's burst on a shaped link), every split into two
+ * contiguous ranges of at least three sizes is tried and the best kept if it
+ * cuts the residual clearly; then likewise three ranges.  The profile's
+ * top-level alpha then comes from the small-size piece and beta from the
+ * large-size piece, as docs/collectives.md explains.  A fit whose final relative RMS residual
  * exceeds FIT_POOR_RMS, or whose beta is not positive, is marked poor_fit
- * with a reason.  Cost: O(n^2) for n points.
+ * with a reason.  Cost: O(n^4) for n points (n is a few dozen sizes).
  */
 #include "calib.h"
 
@@ -96,12 +96,43 @@ static void fit_put_line(cJSON *o, const struct fit_line *a, const struct fit_li
     cJSON_AddNumberToObject(ci, "beta_s_per_byte", b->ci_beta_s_per_byte);
 }
 
+/*
+ * Best split of the sorted points into k contiguous pieces (k = 2 or 3) of
+ * at least FIT_MIN_PIECE points, by total weighted residual; INFINITY when
+ * there is none.  O(n^k) fits of O(n) each.
+ */
+static double fit_split(const struct calib_xy *p, int n, int k, struct fit_line *out)
+{
+    struct fit_line f[3];
+    double best = INFINITY;
+
+    for (int i = FIT_MIN_PIECE; i <= n - (k - 1) * FIT_MIN_PIECE; i++) {
+        int jlo = k == 3 ? i + FIT_MIN_PIECE : n, jhi = k == 3 ? n - FIT_MIN_PIECE : n;
+        if (p[i].bytes == p[i - 1].bytes || fit_range(p, 0, i, &f[0]))
+            continue;
+        for (int j = jlo; j <= jhi; j++) {
+            double sum;
+            if (k == 3 && (p[j].bytes == p[j - 1].bytes || fit_range(p, i, j, &f[1]) ||
+                           fit_range(p, j, n, &f[2])))
+                continue;
+            if (k == 2 && fit_range(p, i, n, &f[1]))
+                continue;
+            sum = f[0].chisq + f[1].chisq + (k == 3 ? f[2].chisq : 0);
+            if (sum < best) {
+                best = sum;
+                memcpy(out, f, sizeof f[0] * (size_t)k);
+            }
+        }
+    }
+    return best;
+}
+
 int calib_fit_alpha_beta(const struct calib_xy *pts, int n, cJSON *obj)
 {
     struct calib_xy *p;
-    struct fit_line one, two[2], best[2];
-    double rms_one, rms, sw = 0, swy = 0, sstot = 0, ssres;
-    int npieces = 1, rc = -1;
+    struct fit_line best[3], cand[3];
+    double rms, sw = 0, swy = 0, sstot = 0, ssres;
+    int np = 1, rc = -1;
     char reason[160] = "";
 
     if (n < 3 || !pts)
@@ -114,32 +145,20 @@ int calib_fit_alpha_beta(const struct calib_xy *pts, int n, cJSON *obj)
     memcpy(p, pts, sizeof *p * (size_t)n);
     qsort(p, (size_t)n, sizeof *p, fit_cmp_bytes);
     gsl_set_error_handler_off();
-    if (fit_range(p, 0, n, &one))
+    if (fit_range(p, 0, n, &best[0]))
         goto free_p;
-    rms_one = sqrt(one.chisq / n);
-    rms = rms_one;
-    best[0] = best[1] = one;
-    if (rms_one > FIT_PIECE_RMS && n >= 2 * FIT_MIN_PIECE) {
-        double best_chisq = INFINITY;
-        for (int k = FIT_MIN_PIECE; k <= n - FIT_MIN_PIECE; k++) {
-            if (p[k].bytes == p[k - 1].bytes)
-                continue;
-            if (fit_range(p, 0, k, &two[0]) || fit_range(p, k, n, &two[1]))
-                continue;
-            if (two[0].chisq + two[1].chisq < best_chisq) {
-                best_chisq = two[0].chisq + two[1].chisq;
-                best[0] = two[0];
-                best[1] = two[1];
-            }
-        }
-        if (isfinite(best_chisq) && sqrt(best_chisq / n) < FIT_PIECE_GAIN * rms_one) {
-            npieces = 2;
-            rms = sqrt(best_chisq / n);
-        } else {
-            best[0] = best[1] = one;
-        }
+    ssres = best[0].chisq;
+    rms = sqrt(ssres / n);
+    /* Two pieces, then three, each kept only when it clearly helps. */
+    for (int k = 2; k <= 3 && rms > FIT_PIECE_RMS && n >= k * FIT_MIN_PIECE; k++) {
+        double c = fit_split(p, n, k, cand);
+        if (!(isfinite(c) && sqrt(c / n) < FIT_PIECE_GAIN * rms))
+            break;
+        memcpy(best, cand, sizeof cand[0] * (size_t)k);
+        np = k;
+        ssres = c;
+        rms = sqrt(c / n);
     }
-    ssres = npieces == 2 ? best[0].chisq + best[1].chisq : one.chisq;
     for (int i = 0; i < n; i++) {
         double w = 1.0 / (p[i].time_s * p[i].time_s);
         sw += w;
@@ -150,12 +169,12 @@ int calib_fit_alpha_beta(const struct calib_xy *pts, int n, cJSON *obj)
         sstot += d * d / (p[i].time_s * p[i].time_s);
     }
 
-    fit_put_line(obj, &best[0], &best[npieces - 1]);
+    fit_put_line(obj, &best[0], &best[np - 1]);
     cJSON_AddNumberToObject(obj, "r2", sstot > 0 ? 1 - ssres / sstot : 1);
     cJSON_AddNumberToObject(obj, "rms_rel_residual", rms);
-    if (npieces == 2) {
+    if (np > 1) {
         cJSON *arr = cJSON_AddArrayToObject(obj, "pieces");
-        for (int j = 0; j < 2; j++) {
+        for (int j = 0; j < np; j++) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddNumberToObject(o, "from_bytes", p[best[j].lo].bytes);
             cJSON_AddNumberToObject(o, "to_bytes", p[best[j].hi - 1].bytes);
@@ -166,18 +185,21 @@ int calib_fit_alpha_beta(const struct calib_xy *pts, int n, cJSON *obj)
     if (rms > FIT_POOR_RMS)
         snprintf(reason, sizeof reason, "relative RMS residual %.1f%% exceeds %.0f%%", 100 * rms,
                  100 * FIT_POOR_RMS);
-    else if (!(best[npieces - 1].beta_s_per_byte > 0))
+    else if (!(best[np - 1].beta_s_per_byte > 0))
         snprintf(reason, sizeof reason, "beta %.3g s/B is not positive: time does not grow with size",
-                 best[npieces - 1].beta_s_per_byte);
+                 best[np - 1].beta_s_per_byte);
     cJSON_AddBoolToObject(obj, "poor_fit", reason[0] != 0);
     if (reason[0])
         cJSON_AddStringToObject(obj, "poor_fit_reason", reason);
     {
         cJSON *res = cJSON_AddArrayToObject(obj, "residuals");
+        int j = 0;
         for (int i = 0; i < n; i++) {
-            const struct fit_line *f = npieces == 2 && i >= best[1].lo ? &best[1] : &best[0];
-            double fit = fit_eval(f, p[i].bytes);
+            double fit;
             cJSON *o = cJSON_CreateObject();
+            while (i >= best[j].hi && j < np - 1)
+                j++;
+            fit = fit_eval(&best[j], p[i].bytes);
             cJSON_AddNumberToObject(o, "bytes", p[i].bytes);
             cJSON_AddNumberToObject(o, "fit_s", fit);
             cJSON_AddNumberToObject(o, "rel", (p[i].time_s - fit) / p[i].time_s);

@@ -5,8 +5,9 @@
  * from 8 B to 256 MiB on every rank of MPI_COMM_WORLD, and fills
  * collectives[] entries with transport "mpi".
  *
- * Timing follows nccl-tests' BenchTime (docs/collectives.md): for each size
- * a few untimed warm-up operations and a barrier, then `iters` operations
+ * Timing follows nccl-tests' BenchTime (docs/collectives.md): untimed
+ * warm-up operations at every size first; then for each size one untimed
+ * operation and a barrier, then `iters` operations
  * back to back between two MPI_Wtime calls; the time per operation is the
  * elapsed time over iters, averaged across ranks (nccl-tests' default
  * "-a 1").  algbw = S / t and busbw = algbw x the benchmark's bus factor,
@@ -23,6 +24,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "../sim/xmem.h"
 #include "mpi_coll.h"
@@ -37,6 +39,47 @@ void mpi_sum(float *dst, const float *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         dst[i] += src[i];
+}
+
+int mpi_wait(const struct mpi_bench *b, int n, MPI_Request *req)
+{
+    struct timespec ts;
+    int done = 0;
+
+    if (b->poll_sleep_s <= 0)
+        return MPI_Waitall(n, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : -1;
+    ts.tv_sec = (time_t)b->poll_sleep_s;
+    ts.tv_nsec = (long)((b->poll_sleep_s - (double)ts.tv_sec) * 1e9);
+    for (;;) {
+        if (MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            return -1;
+        if (done)
+            return 0;
+        nanosleep(&ts, NULL);
+    }
+}
+
+int mpi_sendrecv(const struct mpi_bench *b, const float *send, size_t send_n, int dst, float *recv,
+                 size_t recv_n, int src, int tag)
+{
+    MPI_Request req[2];
+
+    if (b->poll_sleep_s <= 0)
+        return MPI_Sendrecv(send, (int)send_n, MPI_FLOAT, dst, tag, recv, (int)recv_n, MPI_FLOAT, src,
+                            tag, b->comm, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
+    MPI_Irecv(recv, (int)recv_n, MPI_FLOAT, src, tag, b->comm, &req[0]);
+    MPI_Isend(send, (int)send_n, MPI_FLOAT, dst, tag, b->comm, &req[1]);
+    return mpi_wait(b, 2, req);
+}
+
+int mpi_barrier(const struct mpi_bench *b)
+{
+    MPI_Request req;
+
+    if (b->poll_sleep_s <= 0)
+        return MPI_Barrier(b->comm) == MPI_SUCCESS ? 0 : -1;
+    MPI_Ibarrier(b->comm, &req);
+    return mpi_wait(b, 1, &req);
 }
 
 /* Seconds per byte of dst for dst += src, on this rank (best of 5). */
@@ -81,16 +124,16 @@ static double mpi_previous(const cJSON *prev, const cJSON *entry, double bytes)
     return -1;
 }
 
-/* Average time of one operation of `bytes` over ranks; -1 on failure. */
-static double mpi_time(struct mpi_bench *b, const struct mpi_coll *m, size_t bytes, int warmup,
-                       int iters)
+/*
+ * Average time of one operation of `bytes` over ranks, after one untimed
+ * operation and a barrier; -1 on failure.
+ */
+static double mpi_time(struct mpi_bench *b, const struct mpi_coll *m, size_t bytes, int iters)
 {
     double t0, dt, sum;
-    int rc = 0, all;
+    int rc = m->run(b, bytes), all;
 
-    for (int i = 0; i < warmup; i++)
-        rc |= m->run(b, bytes);
-    MPI_Barrier(b->comm);
+    rc |= mpi_barrier(b);
     t0 = MPI_Wtime();
     for (int i = 0; i < iters; i++)
         rc |= m->run(b, bytes);
@@ -144,7 +187,7 @@ static int mpi_fit(cJSON *e, double bus_factor, char *warn, size_t warnlen)
 int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
 {
     struct mpi_bench b;
-    double max_bytes, gamma = 0, step, done = 0, total = 0;
+    double min_bytes, max_bytes, gamma = 0, step, done = 0, total = 0;
     int inited = 0, warmup = c->quick ? 1 : 5, iters = c->quick ? 5 : 20, hosts, rc = CALIB_OK;
     unsigned long x = c->seed ? c->seed : 1;
 
@@ -158,18 +201,20 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
         snprintf(msg, msglen, "MPI calibration skipped: MPI is not started");
         return CALIB_SKIPPED;
     }
+    min_bytes = c->min_bytes > 0 ? c->min_bytes : MPI_MIN_BYTES;
     max_bytes = c->max_bytes > 0 ? c->max_bytes : c->quick ? MPI_MAX_QUICK : MPI_MAX_DEFAULT;
-    if (max_bytes < MPI_MIN_BYTES * 4) {
-        snprintf(msg, msglen, "MPI calibration: largest size %.0f B is below %d B", max_bytes,
-                 MPI_MIN_BYTES * 4);
+    step = c->step_factor > 0 ? c->step_factor : c->quick ? 4 : 2;
+    if (min_bytes < 4 || max_bytes < min_bytes || step <= 1) {
+        snprintf(msg, msglen, "MPI calibration: sizes from %.0f B to %.0f B by x%g: expected "
+                 "4 B <= min <= max and a factor above 1", min_bytes, max_bytes, step);
         return CALIB_ERROR;
     }
-    step = c->quick ? 4 : 2;
     memset(&b, 0, sizeof b);
     MPI_Comm_dup(MPI_COMM_WORLD, &b.comm);
     b.rank = c->rank;
     b.size = c->size;
     b.servers = c->ps_servers > 0 ? c->ps_servers : 1;
+    b.poll_sleep_s = c->poll_sleep_s;
     b.cap_bytes = ((size_t)max_bytes + 3) & ~(size_t)3;
     b.a = x_malloc(b.cap_bytes);
     b.b = x_malloc(b.cap_bytes);
@@ -183,7 +228,7 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
     hosts = mpi_hosts(b.comm);
     if (c->rank == 0)
         gamma = mpi_gamma(&b);
-    for (double s = MPI_MIN_BYTES; s <= max_bytes * (1 + 1e-9); s *= step)
+    for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
         total += 1;
     total *= sizeof mpi_colls / sizeof mpi_colls[0];
 
@@ -214,8 +259,12 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
             pts = cJSON_AddArrayToObject(e, "points");
             cJSON_AddItemToArray(collectives, e);
         }
-        for (double s = MPI_MIN_BYTES; s <= max_bytes * (1 + 1e-9) && rc == CALIB_OK; s *= step) {
-            size_t bytes = (size_t)s;
+        /* nccl-tests' warm-up: every size, before any is timed. */
+        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
+            for (int i = 0; i < warmup; i++)
+                m->run(&b, (size_t)s & ~(size_t)3);
+        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9) && rc == CALIB_OK; s *= step) {
+            size_t bytes = (size_t)s & ~(size_t)3;
             double t = -1;
             if (c->rank == 0 && c->previous && e)
                 t = mpi_previous(c->previous, e, (double)bytes);
@@ -225,7 +274,7 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
                 c->progress(c->progress_arg, what, done / total);
             }
             if (t < 0)
-                t = mpi_time(&b, m, bytes, warmup, iters);
+                t = mpi_time(&b, m, bytes, iters);
             if (t < 0) {
                 snprintf(msg, msglen, "MPI calibration: %s of %zu B failed", m->name, bytes);
                 rc = CALIB_ERROR;

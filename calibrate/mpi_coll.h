@@ -17,6 +17,7 @@ struct mpi_bench {
     int servers;          /* parameter-server ranks: the last `servers` ranks */
     float *a, *b, *c;     /* work buffers of cap_bytes each */
     size_t cap_bytes;
+    double poll_sleep_s;  /* 0: MPI_Waitall; > 0: MPI_Testall and sleep (calib_ctx) */
 };
 
 struct mpi_coll {
@@ -37,5 +38,16 @@ extern const struct mpi_coll mpi_ring, mpi_allreduce, mpi_ps;
 
 /* dst[i] += src[i] for n floats: the reduction of every benchmark. */
 void mpi_sum(float *dst, const float *src, size_t n);
+
+/*
+ * The waits of every benchmark, so that b->poll_sleep_s applies to all:
+ * MPI_Waitall, MPI_Sendrecv and MPI_Barrier, or with poll_sleep_s > 0
+ * their nonblocking forms completed by MPI_Testall and nanosleep.  0, or -1
+ * when MPI reports an error.
+ */
+int mpi_wait(const struct mpi_bench *b, int n, MPI_Request *req);
+int mpi_sendrecv(const struct mpi_bench *b, const float *send, size_t send_n, int dst, float *recv,
+                 size_t recv_n, int src, int tag);
+int mpi_barrier(const struct mpi_bench *b);
 
 #endif

@@ -43,13 +43,13 @@ static int ps_worker(struct mpi_bench *b, size_t count, int w)
         ps_shard(count, s, j, &off, &len);
         MPI_Isend(b->a + off, (int)len, MPI_FLOAT, w + j, PS_TAG_PUSH, b->comm, &req[j]);
     }
-    if (MPI_Waitall(s, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (mpi_wait(b, s, req))
         rc = -1;
     for (int j = 0; j < s; j++) {
         ps_shard(count, s, j, &off, &len);
         MPI_Irecv(b->a + off, (int)len, MPI_FLOAT, w + j, PS_TAG_PULL, b->comm, &req[j]);
     }
-    if (MPI_Waitall(s, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (mpi_wait(b, s, req))
         rc = -1;
     x_free(req);
     return rc;
@@ -66,14 +66,14 @@ static int ps_server(struct mpi_bench *b, size_t count, int w)
     for (size_t i = 0; i < len; i++)
         b->b[i] = 0;
     for (int k = 0; k < w && rc == 0; k++) {
-        if (MPI_Recv(b->c, (int)len, MPI_FLOAT, MPI_ANY_SOURCE, PS_TAG_PUSH, b->comm,
-                     MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        MPI_Irecv(b->c, (int)len, MPI_FLOAT, MPI_ANY_SOURCE, PS_TAG_PUSH, b->comm, &req[0]);
+        if (mpi_wait(b, 1, req))
             rc = -1;
         mpi_sum(b->b, b->c, len);
     }
     for (int k = 0; k < w; k++)
         MPI_Isend(b->b, (int)len, MPI_FLOAT, k, PS_TAG_PULL, b->comm, &req[k]);
-    if (MPI_Waitall(w, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (mpi_wait(b, w, req))
         rc = -1;
     x_free(req);
     return rc;

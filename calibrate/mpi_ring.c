@@ -4,7 +4,8 @@
  * adding the chunk from its left, then an all-gather of n-1 steps (Patarasuk
  * and Yuan; MPICH's allreduce_intra_ring.c).  Cost 2(n-1) alpha +
  * 2 S (n-1)/n beta + S (n-1)/n gamma; bus factor 2(n-1)/n as nccl-tests'
- * all-reduce.
+ * all-reduce.  (With poll_sleep_s the MPI_Sendrecv is its Irecv + Isend
+ * pair completed by polite polling: see mpi_coll.h.)
  */
 #include "mpi_coll.h"
 
@@ -32,16 +33,14 @@ static int ring_run(struct mpi_bench *b, size_t bytes)
     for (int s = 0; s < n - 1; s++) {
         ring_chunk(count, n, (r - s + n) % n, &so, &sl);
         ring_chunk(count, n, (r - s - 1 + 2 * n) % n, &ro, &rl);
-        if (MPI_Sendrecv(data + so, (int)sl, MPI_FLOAT, right, 0, tmp, (int)rl, MPI_FLOAT, left, 0,
-                         b->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        if (mpi_sendrecv(b, data + so, sl, right, tmp, rl, left, 0))
             return -1;
         mpi_sum(data + ro, tmp, rl);
     }
     for (int s = 0; s < n - 1; s++) {
         ring_chunk(count, n, (r + 1 - s + n) % n, &so, &sl);
         ring_chunk(count, n, (r - s + n) % n, &ro, &rl);
-        if (MPI_Sendrecv(data + so, (int)sl, MPI_FLOAT, right, 1, data + ro, (int)rl, MPI_FLOAT, left,
-                         1, b->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        if (mpi_sendrecv(b, data + so, sl, right, data + ro, rl, left, 1))
             return -1;
     }
     return 0;

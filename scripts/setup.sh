@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages dtplan builds against (root, or sudo when present).
 set -e
-pkgs="build-essential pkg-config libgsl-dev libcjson-dev libyaml-dev libopenmpi-dev openmpi-bin"
+pkgs="build-essential pkg-config libgsl-dev libcjson-dev libyaml-dev libopenmpi-dev openmpi-bin iproute2"
 missing=""
 for p in $pkgs; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -29,7 +29,7 @@ static void no_progress(void *arg, const char *what, double done)
 static int sums_are_right(int rank, int size)
 {
     static float a[1003], bb[1003], cc[1003];
-    struct mpi_bench b = {MPI_COMM_WORLD, rank, size, 1, a, bb, cc, sizeof a};
+    struct mpi_bench b = {MPI_COMM_WORLD, rank, size, 1, a, bb, cc, sizeof a, 0};
     int ok = 1, all = 0;
 
     for (int i = 0; i < 1003; i++)

@@ -99,6 +99,29 @@ static void a_change_of_regime_is_fitted_in_two_pieces(void)
     cJSON_Delete(o);
 }
 
+static void three_regimes_are_fitted_in_three_pieces(void)
+{
+    /* Latency-bound up to 2 KiB (20 us + S / 1 GB/s), a burst regime up to
+     * 128 KiB (60 us + S / 4 GB/s), the link rate above (0.5 ms + S / 40 MB/s):
+     * sizes x2 from 8 B to 32 MiB, 23 points. */
+    struct calib_xy p[32];
+    int n = 0;
+    cJSON *o = cJSON_CreateObject(), *pieces;
+
+    for (double s = 8; s <= 32.0 * 1024 * 1024; s *= 2, n++) {
+        p[n].bytes = s;
+        p[n].time_s = s <= 2048 ? 20e-6 + s / 1e9 : s <= 131072 ? 60e-6 + s / 4e9 : 0.5e-3 + s / 40e6;
+    }
+    calib_fit_alpha_beta(p, n, o);
+    pieces = cJSON_GetObjectItem(o, "pieces");
+    T_CHECK(cJSON_GetArraySize(pieces) == 3, "three pieces (%d)", cJSON_GetArraySize(pieces));
+    T_NEAR(num(cJSON_GetArrayItem(pieces, 2), "from_bytes", NULL), 262144, 0,
+           "the last piece starts at 256 KiB");
+    T_NEAR(num(o, "alpha_s", NULL) / 20e-6, 1, 1e-6, "alpha from the first piece: 20 us");
+    T_NEAR(num(o, "beta_s_per_byte", NULL) * 40e6, 1, 1e-6, "beta from the last piece: 40 MB/s");
+    cJSON_Delete(o);
+}
+
 static void points_that_follow_no_line_are_marked_poor(void)
 {
     struct calib_xy p[32];
@@ -136,6 +159,7 @@ int main(void)
     T_RUN(an_exact_line_gives_back_its_alpha_and_beta);
     T_RUN(noisy_points_give_intervals_that_hold_the_truth);
     T_RUN(a_change_of_regime_is_fitted_in_two_pieces);
+    T_RUN(three_regimes_are_fitted_in_three_pieces);
     T_RUN(points_that_follow_no_line_are_marked_poor);
     T_RUN(too_few_or_bad_points_are_refused);
     return T_DONE();
