@@ -3,7 +3,7 @@
 #
 # Starts three hosts as network namespaces on a bridge, every link shaped by
 # tbf in both directions (each host's egress, and the bridge port toward it
-# for its ingress) with a short queue, measures each link's effective rate
+# for its ingress), measures each link's effective rate
 # with a plain TCP transfer (tcprate), runs the MPI calibration
 # (calib_mpi_main) with mpirun through a launch agent that runs each rank in
 # its namespace: on 2 hosts (8 B to 8 MiB) and on 3 hosts (384 KiB to 6 MiB,
@@ -17,17 +17,17 @@
 # receives the two calibrations).
 BUILD=${BUILD:-build}
 RATE=${DT_NETNS_RATE:-300mbit}
-LAT=${DT_NETNS_LAT:-5ms}
-BURST=${DT_NETNS_BURST:-64kb}
+LAT=${DT_NETNS_LAT:-20ms}
+BURST=${DT_NETNS_BURST:-10kb}
 POLL=${DT_NETNS_POLL:-0.00005}
 B="$BUILD/netns"
 
 skip() { echo "skip - netns: $*"; exit 0; }
 
-# Opt-in: on a shared 2-core machine the 10% checks are not met reliably yet
-# (docs/collectives.md, "Testing on one machine"), and make test must not
-# depend on the machine's load.
-[ -n "$DT_NETNS" ] || skip "set DT_NETNS=1 to run the emulated multi-host test (root, about 40 s)"
+# Opt-in: on a shared 2-core machine some of the 10% checks still fail in
+# about one run in three (docs/collectives.md, "Testing on one machine"),
+# and make test must not depend on the machine's load.
+[ -n "$DT_NETNS" ] || skip "set DT_NETNS=1 to run the emulated multi-host test (root, about 50 s)"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for network namespaces"
 for t in ip tc mpirun; do
@@ -64,9 +64,11 @@ x=$((id % 200 + 20))
 while ip -4 addr show 2>/dev/null | grep -q "inet 10\.77\.$x\."; do x=$((x % 250 + 1)); done
 net="10.77.$x"
 
-# tbf at RATE on one interface's egress, with a short queue (LAT): the
-# acknowledgements of a transfer in the other direction share that queue,
-# and a long one would hold them behind a long backlog of data.
+# tbf at RATE on one interface's egress, with a queue of LAT: deep enough
+# for one TCP flow to keep the link busy (with 5 ms it reaches 95% of what
+# two flows reach), short enough not to hold the acknowledgements of the
+# other direction behind seconds of data; and a small BURST, so that the
+# link has one rate (a 64 KiB burst makes messages up to ~1 MiB faster).
 shape() { # "tc command" dev
     $1 qdisc add dev "$2" root tbf rate "$RATE" burst "$BURST" latency "$LAT" 2>"$tmp/err" ||
         skip "tc tbf on $2: $(head -1 "$tmp/err")"
@@ -87,13 +89,15 @@ for h in $hosts; do
     shape tc "$v"
 done
 
-# Effective rate of each host's link: 8 MiB from host h to the next one.
+# Effective rate of each host's link: 16 MiB from host h to the next one,
+# timed by the receiver past the first 2 MiB.
 min=""
 for h in $hosts; do
     n=$((h % $(echo $hosts | wc -w) + 1))
-    ip netns exec "$pre$n" "$B/tcprate" recv 5201 &
-    r=$(ip netns exec "$pre$h" "$B/tcprate" send "$net.$n" 5201 8388608)
+    ip netns exec "$pre$n" "$B/tcprate" recv 5201 >"$tmp/rate" &
+    ip netns exec "$pre$h" "$B/tcprate" send "$net.$n" 5201 16777216
     wait
+    r=$(cat "$tmp/rate")
     [ -n "$r" ] || { echo "FAIL - netns: no TCP transfer from host $h to host $n"; exit 0; }
     echo "# netns: TCP rate host $h -> host $n: $r B/s (tbf $RATE)"
     if [ -z "$min" ] || [ "$r" -lt "$min" ]; then min=$r; fi
@@ -107,21 +111,31 @@ exec ip netns exec "$pre\${host##*.}" sh -c "\$*"
 AGENT
 chmod +x "$tmp/agent"
 
+mpi() { # out min max step np hostlist
+    ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-root --oversubscribe -np $5 --host "$6" \
+        -x ASAN_OPTIONS --bind-to none --mca mpi_yield_when_idle 1 --mca plm_rsh_agent "$tmp/agent" \
+        --mca btl tcp,self --mca btl_tcp_if_include "$net.0/24" --mca oob_tcp_if_include "$net.0/24" \
+        "$(pwd)/$B/calib_mpi_main" "$1" "$2" "$3" "$4" 1 "$POLL" >"$1.log" 2>&1
+}
+
 run_mpi() { # out min max step host...
     out=$1; lo=$2; hi=$3; f=$4; shift 4
     list=""; np=0
     for h in "$@"; do list="$list${list:+,}$net.$h"; np=$((np + 1)); done
-    ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-root --oversubscribe -np $np --host "$list" \
-        -x ASAN_OPTIONS --bind-to none --mca mpi_yield_when_idle 1 --mca plm_rsh_agent "$tmp/agent" \
-        --mca btl tcp,self --mca btl_tcp_if_include "$net.0/24" --mca oob_tcp_if_include "$net.0/24" \
-        "$(pwd)/$B/calib_mpi_main" "$out" "$lo" "$hi" "$f" 1 "$POLL" >"$out.log" 2>&1 ||
-        { echo "FAIL - netns: mpirun on $np hosts failed: $(tail -3 "$out.log" | tr '\n' ' ')"; exit 0; }
+    # A launch that never started the ranks (Open MPI's daemons failing to
+    # call back, seen about once in ten runs) is tried once more.
+    if ! mpi "$out" "$lo" "$hi" "$f" $np "$list" && [ ! -s "$out" ]; then
+        echo "# netns: mpirun on $np hosts did not start: $(grep -m1 -i 'orte\|daemon' "$out.log"); again"
+        mpi "$out" "$lo" "$hi" "$f" $np "$list" ||
+            { sed 's/^/# /' "$out.log"; echo "FAIL - netns: mpirun on $np hosts failed (log above)"; exit 0; }
+    fi
+    [ -s "$out" ] || { sed 's/^/# /' "$out.log"; echo "FAIL - netns: mpirun on $np hosts wrote nothing"; exit 0; }
     echo "ok - netns: MPI calibration ran across $np emulated hosts"
 }
 
-# Fit: 2 hosts, 8 B to 8 MiB in x4 steps.  Held out: 3 hosts, 384 KiB to
-# 6 MiB in x2 steps, none of them a size of the fit.
-run_mpi "$tmp/fit.json" 8 8388608 4 $FIT_HOSTS
+# Fit: 2 hosts, 8 B to 8 MiB in x2 steps.  Held out: 3 hosts, 384 KiB to
+# 6 MiB in x2 steps (3 x 2^k), none of them a size of the fit.
+run_mpi "$tmp/fit.json" 8 8388608 2 $FIT_HOSTS
 run_mpi "$tmp/meas.json" 393216 6291456 2 $MEAS_HOSTS
 "$B/predict" "$min" "$tmp/fit.json" "$tmp/meas.json" 786432
 if [ -n "$DT_NETNS_KEEP" ]; then cp "$tmp"/*.json "$DT_NETNS_KEEP"/; fi

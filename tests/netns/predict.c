@@ -13,8 +13,7 @@
  *    per-message latency under load differs from the idle one), predicts MEAS.json's ring and PS times
  *    within 10% at every size of MEAS.json from MIN_BYTES up (sizes and host
  *    count the fit never saw); smaller sizes are printed for information.
- *    MIN_BYTES keeps the check to sizes where the emulated link behaves as
- *    a link of one rate, well above the token bucket's burst.
+ *    MIN_BYTES keeps the check to bandwidth-bound sizes.
  */
 #include <cJSON.h>
 #include <math.h>

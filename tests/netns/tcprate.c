@@ -2,11 +2,13 @@
  * tcprate.c - a plain TCP transfer that gives the effective rate of an
  * emulated link, the reference the netns suite holds the MPI fits to.
  *
- *   tcprate recv PORT                receive one connection until EOF, ack it
- *   tcprate send IP PORT BYTES       send BYTES, wait for the ack, print B/s
+ *   tcprate recv PORT                receive one connection until EOF, ack
+ *                                    it, print the steady rate in B/s
+ *   tcprate send IP PORT BYTES       send BYTES, wait for the ack
  *
- * The sender's clock runs from connect to the receiver's one-byte ack after
- * EOF, so every byte has arrived when it stops.
+ * The receiver's clock starts once the first RATE_SKIP bytes have arrived
+ * (connection set-up and slow start are behind it) and stops at EOF: the
+ * rate a long transfer sustains on the link.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -24,12 +26,15 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+#define RATE_SKIP (2.0 * 1024 * 1024)
+
 static int do_recv(int port)
 {
     struct sockaddr_in a;
     static char buf[1 << 16];
     int one = 1, s = socket(AF_INET, SOCK_STREAM, 0), c;
     ssize_t n;
+    double got = 0, t0 = 0, at0 = 0;
 
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
@@ -45,8 +50,15 @@ static int do_recv(int port)
         perror("tcprate accept");
         return 1;
     }
-    while ((n = read(c, buf, sizeof buf)) > 0)
-        ;
+    while ((n = read(c, buf, sizeof buf)) > 0) {
+        got += (double)n;
+        if (t0 == 0 && got >= RATE_SKIP) {
+            t0 = now_s();
+            at0 = got;
+        }
+    }
+    if (t0 > 0 && got > at0)
+        printf("%.0f\n", (got - at0) / (now_s() - t0));
     if (write(c, "k", 1) != 1)
         perror("tcprate ack");
     close(c);
@@ -58,7 +70,7 @@ static int do_send(const char *ip, int port, double bytes)
 {
     struct sockaddr_in a;
     static char buf[1 << 16];
-    double t0, left = bytes;
+    double left = bytes;
     int s = -1;
     char ack;
 
@@ -72,7 +84,6 @@ static int do_send(const char *ip, int port, double bytes)
     /* The receiver may still be starting: retry for up to 5 s. */
     for (int i = 0; i < 100; i++) {
         s = socket(AF_INET, SOCK_STREAM, 0);
-        t0 = now_s();
         if (connect(s, (struct sockaddr *)&a, sizeof a) == 0)
             break;
         close(s);
@@ -97,7 +108,6 @@ static int do_send(const char *ip, int port, double bytes)
         fprintf(stderr, "tcprate: no ack\n");
         return 1;
     }
-    printf("%.0f\n", bytes / (now_s() - t0));
     close(s);
     return 0;
 }
