@@ -46,6 +46,23 @@ struct calib_ctx {
      */
     void (*checkpoint)(void *arg);
     void *checkpoint_arg;
+    /*
+     * Message sizes of the MPI and NCCL sweeps, as nccl-tests' -b, -e, -f:
+     * from min_bytes to max_bytes, each step_factor times the last.  0 for
+     * the part's default: 8 B; 256 MiB for MPI, 1 GiB for NCCL (4 MiB with
+     * quick); x2 (x4 with quick).
+     */
+    double min_bytes;
+    double max_bytes;
+    double step_factor;
+    /* Server ranks of the MPI parameter-server test (the last ranks); 0 = 1. */
+    int ps_servers;
+    /*
+     * MPI waits: 0 busy-polls as MPI_Wait does; > 0 tests and sleeps this
+     * many seconds between tests, for ranks that share cores with each other
+     * and with the kernel's network processing (emulated hosts).
+     */
+    double poll_sleep_s;
 };
 
 /*

@@ -1,14 +1,319 @@
 /*
- * mpi.c - MPI collective calibration (placeholder until it lands).
+ * mpi.c - the MPI part of "dtplan calibrate": the shared harness that times
+ * each benchmark of mpi_coll.h (ring all-reduce over MPI_Sendrecv, the
+ * library's MPI_Allreduce, parameter-server push/pull) over message sizes
+ * from 8 B to 256 MiB on every rank of MPI_COMM_WORLD, and fills
+ * collectives[] entries with transport "mpi".
+ *
+ * Timing follows nccl-tests' BenchTime (docs/collectives.md): untimed
+ * warm-up operations at every size first; then for each size one untimed
+ * operation and a barrier, then `iters` operations
+ * back to back between two MPI_Wtime calls; the time per operation is the
+ * elapsed time over iters, the largest over ranks (nccl-tests' "-a 3";
+ * its default averages, but an MPI send completes when the data are in the
+ * sender's socket buffer, so a PS server would stop its clock early and
+ * pull the average below what the link allows).  algbw = S / t and busbw = algbw x the benchmark's bus factor,
+ * in GB/s of 1e9 bytes.  Each entry gets the alpha-beta fit of fit.c, the
+ * link rate that fit implies (bus factor / beta), and the local reduction
+ * cost per byte (gamma) measured on rank 0.
+ *
+ * Every rank must call calib_mpi_run (it is collective).  Only rank 0 gets
+ * a non-NULL collectives array and writes into it; decisions that depend on
+ * the previous profile (--resume) are made on rank 0 and broadcast.
  */
 #include "calib.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../sim/xmem.h"
+#include "mpi_coll.h"
+
+#define MPI_MAX_DEFAULT (256.0 * 1024 * 1024)
+#define MPI_MAX_QUICK (4.0 * 1024 * 1024)
+#define MPI_MIN_BYTES 8
+/*
+ * Latency-bound sizes (below Open MPI's 64 KiB TCP eager limit) cost little
+ * and scatter most: they get 10 times the iterations, as OSU's benchmarks
+ * run 1000 iterations of small messages and 100 of large ones.
+ */
+#define MPI_SMALL_BYTES 65536
+#define MPI_SMALL_MORE 10
+
+static const struct mpi_coll *const mpi_colls[] = {&mpi_ring, &mpi_allreduce, &mpi_ps};
+
+void mpi_sum(float *dst, const float *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] += src[i];
+}
+
+int mpi_wait(const struct mpi_bench *b, int n, MPI_Request *req)
+{
+    struct timespec ts;
+    int done = 0;
+
+    if (b->poll_sleep_s <= 0)
+        return MPI_Waitall(n, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : -1;
+    ts.tv_sec = (time_t)b->poll_sleep_s;
+    ts.tv_nsec = (long)((b->poll_sleep_s - (double)ts.tv_sec) * 1e9);
+    for (;;) {
+        if (MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            return -1;
+        if (done)
+            return 0;
+        nanosleep(&ts, NULL);
+    }
+}
+
+int mpi_sendrecv(const struct mpi_bench *b, const float *send, size_t send_n, int dst, float *recv,
+                 size_t recv_n, int src, int tag)
+{
+    MPI_Request req[2];
+
+    if (b->poll_sleep_s <= 0)
+        return MPI_Sendrecv(send, (int)send_n, MPI_FLOAT, dst, tag, recv, (int)recv_n, MPI_FLOAT, src,
+                            tag, b->comm, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
+    MPI_Irecv(recv, (int)recv_n, MPI_FLOAT, src, tag, b->comm, &req[0]);
+    MPI_Isend(send, (int)send_n, MPI_FLOAT, dst, tag, b->comm, &req[1]);
+    return mpi_wait(b, 2, req);
+}
+
+int mpi_barrier(const struct mpi_bench *b)
+{
+    MPI_Request req;
+
+    if (b->poll_sleep_s <= 0)
+        return MPI_Barrier(b->comm) == MPI_SUCCESS ? 0 : -1;
+    MPI_Ibarrier(b->comm, &req);
+    return mpi_wait(b, 1, &req);
+}
+
+/* Seconds per byte of dst for dst += src, on this rank (best of 5). */
+static double mpi_gamma(struct mpi_bench *b)
+{
+    size_t bytes = b->cap_bytes < (16u << 20) ? b->cap_bytes : (16u << 20);
+    size_t n = bytes / sizeof(float);
+    double best = INFINITY;
+
+    for (int r = 0; r < 5; r++) {
+        double t0 = MPI_Wtime();
+        mpi_sum(b->b, b->c, n);
+        double t = MPI_Wtime() - t0;
+        if (t < best)
+            best = t;
+    }
+    return best / (double)(n * sizeof(float));
+}
+
+/* Time of a previous point of the same benchmark (rank 0), or -1. */
+static double mpi_previous(const cJSON *prev, const cJSON *entry, double bytes)
+{
+    const cJSON *e, *p;
+    const char *keys[] = {"name", "transport", "ranks", "hosts"};
+
+    cJSON_ArrayForEach(e, prev) {
+        int same = 1;
+        for (int k = 0; k < 4; k++)
+            if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(e, keys[k]),
+                               cJSON_GetObjectItemCaseSensitive(entry, keys[k]), 1))
+                same = 0;
+        if (!same)
+            continue;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(e, "points")) {
+            const cJSON *pb = cJSON_GetObjectItemCaseSensitive(p, "bytes");
+            const cJSON *pt = cJSON_GetObjectItemCaseSensitive(p, "time_s");
+            if (cJSON_IsNumber(pb) && pb->valuedouble == bytes && cJSON_IsNumber(pt) &&
+                pt->valuedouble > 0)
+                return pt->valuedouble;
+        }
+    }
+    return -1;
+}
+
+/*
+ * Time of one operation of `bytes` on the slowest rank, after one untimed
+ * operation and a barrier; -1 on failure.
+ */
+static double mpi_time(struct mpi_bench *b, const struct mpi_coll *m, size_t bytes, int iters)
+{
+    double t0, dt, slowest;
+    int rc = m->run(b, bytes), all;
+
+    rc |= mpi_barrier(b);
+    t0 = MPI_Wtime();
+    for (int i = 0; i < iters; i++)
+        rc |= m->run(b, bytes);
+    dt = (MPI_Wtime() - t0) / iters;
+    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_BOR, b->comm);
+    MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, b->comm);
+    return all ? -1 : slowest;
+}
+
+static int mpi_hosts(MPI_Comm comm)
+{
+    MPI_Comm local;
+    int lr, first, hosts = 1;
+
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) != MPI_SUCCESS)
+        return 1;
+    MPI_Comm_rank(local, &lr);
+    first = lr == 0;
+    MPI_Allreduce(&first, &hosts, 1, MPI_INT, MPI_SUM, comm);
+    MPI_Comm_free(&local);
+    return hosts;
+}
+
+/* Fit the points of entry e and add the fit fields; 1 when the fit is poor. */
+static int mpi_fit(cJSON *e, double bus_factor, char *warn, size_t warnlen)
+{
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(e, "points"), *p;
+    struct calib_xy *xy = x_malloc(sizeof *xy * (size_t)(cJSON_GetArraySize(pts) + 1));
+    int n = 0, poor = 0;
+
+    cJSON_ArrayForEach(p, pts) {
+        xy[n].bytes = cJSON_GetObjectItem(p, "bytes")->valuedouble;
+        xy[n].time_s = cJSON_GetObjectItem(p, "time_s")->valuedouble;
+        n++;
+    }
+    if (calib_fit_alpha_beta(xy, n, e) == 0) {
+        double beta = cJSON_GetObjectItem(e, "beta_s_per_byte")->valuedouble;
+        cJSON_AddNumberToObject(e, "link_GBps", beta > 0 ? bus_factor / beta / 1e9 : 0);
+        if (cJSON_IsTrue(cJSON_GetObjectItem(e, "poor_fit"))) {
+            size_t used = strlen(warn);
+            poor = 1;
+            snprintf(warn + used, warnlen - used, "%smpi %s: poor fit (%s)", used ? "; " : "",
+                     cJSON_GetObjectItem(e, "name")->valuestring,
+                     cJSON_GetObjectItem(e, "poor_fit_reason")->valuestring);
+        }
+    }
+    x_free(xy);
+    return poor;
+}
 
 int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
 {
-    (void)c;
-    (void)collectives;
-    snprintf(msg, msglen, "MPI calibration not built yet");
-    return CALIB_SKIPPED;
+    struct mpi_bench b;
+    double min_bytes, max_bytes, gamma = 0, step, done = 0, total = 0;
+    int inited = 0, warmup = c->quick ? 1 : 5, iters = c->quick ? 5 : 20, hosts, rc = CALIB_OK;
+    unsigned long x = c->seed ? c->seed : 1;
+
+    msg[0] = 0;
+    if (c->size < 2) {
+        snprintf(msg, msglen, "MPI calibration skipped: needs 2 or more MPI ranks (run under mpirun)");
+        return CALIB_SKIPPED;
+    }
+    MPI_Initialized(&inited);
+    if (!inited) {
+        snprintf(msg, msglen, "MPI calibration skipped: MPI is not started");
+        return CALIB_SKIPPED;
+    }
+    min_bytes = c->min_bytes > 0 ? c->min_bytes : MPI_MIN_BYTES;
+    max_bytes = c->max_bytes > 0 ? c->max_bytes : c->quick ? MPI_MAX_QUICK : MPI_MAX_DEFAULT;
+    step = c->step_factor > 0 ? c->step_factor : c->quick ? 4 : 2;
+    if (min_bytes < 4 || max_bytes < min_bytes || step <= 1) {
+        snprintf(msg, msglen, "MPI calibration: sizes from %.0f B to %.0f B by x%g: expected "
+                 "4 B <= min <= max and a factor above 1", min_bytes, max_bytes, step);
+        return CALIB_ERROR;
+    }
+    memset(&b, 0, sizeof b);
+    MPI_Comm_dup(MPI_COMM_WORLD, &b.comm);
+    b.rank = c->rank;
+    b.size = c->size;
+    b.servers = c->ps_servers > 0 ? c->ps_servers : 1;
+    b.poll_sleep_s = c->poll_sleep_s;
+    b.cap_bytes = ((size_t)max_bytes + 3) & ~(size_t)3;
+    b.a = x_malloc(b.cap_bytes);
+    b.b = x_malloc(b.cap_bytes);
+    b.c = x_malloc(b.cap_bytes);
+    /* Synthetic gradients from a per-rank LCG (seeded): values in [0, 1). */
+    x += (unsigned long)c->rank * 7919;
+    for (size_t i = 0; i < b.cap_bytes / sizeof(float); i++) {
+        x = x * 6364136223846793005ul + 1442695040888963407ul;
+        b.a[i] = b.b[i] = b.c[i] = (float)((x >> 40) & 0xffffff) / 16777216.0f;
+    }
+    hosts = mpi_hosts(b.comm);
+    if (c->rank == 0)
+        gamma = mpi_gamma(&b);
+    for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
+        total += 1;
+    total *= sizeof mpi_colls / sizeof mpi_colls[0];
+
+    for (size_t k = 0; k < sizeof mpi_colls / sizeof mpi_colls[0] && rc == CALIB_OK; k++) {
+        const struct mpi_coll *m = mpi_colls[k];
+        const char *why = "";
+        cJSON *e = NULL, *pts = NULL;
+        double bus = m->bus_factor(&b);
+        char what[96];
+
+        if (m->usable(&b, &why)) {
+            size_t used = strlen(msg);
+            snprintf(msg + used, msglen - used, "%smpi %s skipped: %s", used ? "; " : "", m->name, why);
+            continue;
+        }
+        if (collectives) {
+            e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "name", m->name);
+            cJSON_AddStringToObject(e, "transport", "mpi");
+            cJSON_AddNumberToObject(e, "ranks", b.size);
+            cJSON_AddNumberToObject(e, "hosts", hosts);
+            if (m == &mpi_ps)
+                cJSON_AddNumberToObject(e, "servers", b.servers);
+            cJSON_AddNumberToObject(e, "bus_factor", bus);
+            cJSON_AddNumberToObject(e, "reduce_s_per_byte", gamma);
+            cJSON_AddNumberToObject(e, "warmup_iters", warmup);
+            cJSON_AddNumberToObject(e, "iters", iters);
+            pts = cJSON_AddArrayToObject(e, "points");
+            cJSON_AddItemToArray(collectives, e);
+        }
+        /* nccl-tests' warm-up: every size, before any is timed. */
+        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
+            for (int i = 0; i < warmup; i++)
+                m->run(&b, (size_t)s & ~(size_t)3);
+        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9) && rc == CALIB_OK; s *= step) {
+            size_t bytes = (size_t)s & ~(size_t)3;
+            double t = -1;
+            if (c->rank == 0 && c->previous && e)
+                t = mpi_previous(c->previous, e, (double)bytes);
+            MPI_Bcast(&t, 1, MPI_DOUBLE, 0, b.comm);
+            if (c->rank == 0) {
+                snprintf(what, sizeof what, "mpi %s %zu B", m->name, bytes);
+                c->progress(c->progress_arg, what, done / total);
+            }
+            if (t < 0)
+                t = mpi_time(&b, m, bytes, bytes < MPI_SMALL_BYTES ? iters * MPI_SMALL_MORE : iters);
+            if (t < 0) {
+                snprintf(msg, msglen, "MPI calibration: %s of %zu B failed", m->name, bytes);
+                rc = CALIB_ERROR;
+                break;
+            }
+            if (pts) {
+                cJSON *p = cJSON_CreateObject();
+                cJSON_AddNumberToObject(p, "bytes", (double)bytes);
+                cJSON_AddNumberToObject(p, "time_s", t);
+                cJSON_AddNumberToObject(p, "algbw_GBps", bytes / t / 1e9);
+                cJSON_AddNumberToObject(p, "busbw_GBps", bytes / t / 1e9 * bus);
+                cJSON_AddItemToArray(pts, p);
+                if (c->checkpoint)
+                    c->checkpoint(c->checkpoint_arg);
+            }
+            done += 1;
+        }
+        if (e && rc == CALIB_OK) {
+            char warn[512] = "";
+            if (mpi_fit(e, bus, warn, sizeof warn)) {
+                size_t used = strlen(msg);
+                snprintf(msg + used, msglen - used, "%s%s", used ? "; " : "", warn);
+            }
+        }
+    }
+    if (c->rank == 0 && rc == CALIB_OK)
+        c->progress(c->progress_arg, "mpi done", 1);
+    x_free(b.a);
+    x_free(b.b);
+    x_free(b.c);
+    MPI_Comm_free(&b.comm);
+    return rc;
 }

@@ -1,0 +1,309 @@
+/*
+ * nccl.cu - the NCCL part of "dtplan calibrate": the shared harness that
+ * times each collective of nccl_coll.h (all-reduce, all-gather,
+ * reduce-scatter, broadcast) from 8 B to 1 GiB, as nccl-tests does, and
+ * fills collectives[] entries with transport "nccl".
+ *
+ * Ranks: without MPI (or with one MPI rank) one process drives every local
+ * GPU (ncclCommInitAll, like nccl-tests -g N); under mpirun each rank drives
+ * one GPU (its local rank modulo the GPUs it sees), bootstrapped by an
+ * ncclUniqueId broadcast over MPI, across hosts.
+ *
+ * Timing follows nccl-tests' BenchTime: warm-up at every size first; then
+ * per size one untimed operation, a stream synchronize and a barrier; a CPU
+ * timer around `iters` operations enqueued back to back and one
+ * synchronize; time = elapsed / iters, averaged over MPI ranks.  algbw =
+ * S / t, busbw = algbw x the collective's factor, GB = 1e9 bytes, S as
+ * nccl-tests defines it per collective.  Each entry gets the alpha-beta fit
+ * of fit.c.  Without a device: CALIB_SKIPPED with one line.
+ */
+#include "gpu_common.h"
+#include "nccl_coll.h"
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NCCL_MAX_DEV 16
+
+static const struct nccl_coll *const nccl_colls[] = {&nccl_all_reduce, &nccl_all_gather,
+                                                     &nccl_reduce_scatter, &nccl_broadcast};
+
+struct nccl_bench {
+    int mpi;                      /* 1 when ranks are MPI processes */
+    int rank, size;               /* MPI rank and size (0 and 1 without MPI) */
+    int nd;                       /* GPUs driven by this process */
+    int nranks;                   /* NCCL ranks in all */
+    int dev[NCCL_MAX_DEV];
+    ncclComm_t comm[NCCL_MAX_DEV];
+    cudaStream_t stream[NCCL_MAX_DEV];
+    void *send[NCCL_MAX_DEV], *recv[NCCL_MAX_DEV];
+};
+
+static ncclResult_t nccl_launch(struct nccl_bench *b, const struct nccl_coll *m, size_t bytes)
+{
+    ncclResult_t r = ncclSuccess;
+
+    if (b->nd > 1)
+        ncclGroupStart();
+    for (int d = 0; d < b->nd && r == ncclSuccess; d++)
+        r = m->run(b->send[d], b->recv[d], bytes, b->nranks, b->comm[d], b->stream[d]);
+    if (b->nd > 1) {
+        ncclResult_t g = ncclGroupEnd();
+        if (r == ncclSuccess)
+            r = g;
+    }
+    return r;
+}
+
+static int nccl_sync(struct nccl_bench *b)
+{
+    int bad = 0;
+    for (int d = 0; d < b->nd; d++) {
+        cudaSetDevice(b->dev[d]);
+        bad |= cudaStreamSynchronize(b->stream[d]) != cudaSuccess;
+    }
+    return bad ? -1 : 0;
+}
+
+/* Average seconds per operation over ranks; -1 on failure (on any rank). */
+static double nccl_time(struct nccl_bench *b, const struct nccl_coll *m, size_t bytes, int iters)
+{
+    double t0, dt, sum = 0;
+    int bad = nccl_launch(b, m, bytes) != ncclSuccess || nccl_sync(b), all = bad;
+
+    if (b->mpi)
+        MPI_Barrier(MPI_COMM_WORLD);
+    t0 = gpu_now_s();
+    for (int i = 0; i < iters; i++)
+        bad |= nccl_launch(b, m, bytes) != ncclSuccess;
+    bad |= nccl_sync(b);
+    dt = (gpu_now_s() - t0) / iters;
+    if (!b->mpi)
+        return bad ? -1 : dt;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);
+    MPI_Allreduce(&dt, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return all ? -1 : sum / b->size;
+}
+
+/* Time of a previous point of the same collective (rank 0), or -1. */
+static double nccl_previous(const cJSON *prev, const cJSON *entry, double bytes)
+{
+    const cJSON *e, *p;
+    const char *keys[] = {"name", "transport", "ranks", "hosts"};
+
+    cJSON_ArrayForEach(e, prev) {
+        int same = 1;
+        for (int k = 0; k < 4; k++)
+            if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(e, keys[k]),
+                               cJSON_GetObjectItemCaseSensitive(entry, keys[k]), 1))
+                same = 0;
+        if (!same)
+            continue;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(e, "points")) {
+            const cJSON *pb = cJSON_GetObjectItemCaseSensitive(p, "bytes");
+            const cJSON *pt = cJSON_GetObjectItemCaseSensitive(p, "time_s");
+            if (cJSON_IsNumber(pb) && pb->valuedouble == bytes && cJSON_IsNumber(pt) &&
+                pt->valuedouble > 0)
+                return pt->valuedouble;
+        }
+    }
+    return -1;
+}
+
+static int nccl_hosts(int mpi)
+{
+    MPI_Comm local;
+    int lr, first, hosts = 1;
+
+    if (!mpi || MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) !=
+                    MPI_SUCCESS)
+        return 1;
+    MPI_Comm_rank(local, &lr);
+    first = lr == 0;
+    MPI_Allreduce(&first, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Comm_free(&local);
+    return hosts;
+}
+
+static int nccl_local_rank(int mpi)
+{
+    MPI_Comm local;
+    int lr = 0;
+
+    if (mpi && MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) ==
+                   MPI_SUCCESS) {
+        MPI_Comm_rank(local, &lr);
+        MPI_Comm_free(&local);
+    }
+    return lr;
+}
+
+/* Bytes an operation of nominally S bytes really moves: whole floats per rank. */
+static size_t nccl_bytes(const struct nccl_coll *m, size_t s, int nranks)
+{
+    size_t send, recv;
+    m->counts(s, nranks, &send, &recv);
+    return (send > recv ? send : recv) * sizeof(float);
+}
+
+extern "C" int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
+{
+    struct nccl_bench b;
+    int rc = CALIB_OK, ndev = 0, inited = 0, hosts, version = 0, iters = c->quick ? 5 : 20;
+    int warmup = c->quick ? 1 : 5;
+    double min_bytes, max_bytes, step, done = 0, total = 0;
+    ncclResult_t nr = ncclSuccess;
+    char what[96];
+
+    msg[0] = 0;
+    memset(&b, 0, sizeof b);
+    MPI_Initialized(&inited);
+    b.mpi = inited && c->size > 1;
+    b.rank = c->rank;
+    b.size = b.mpi ? c->size : 1;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess)
+        ndev = 0;
+    if (b.mpi) {
+        int least = ndev;
+        MPI_Allreduce(&ndev, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        ndev = least;
+    }
+    if (ndev == 0) {
+        snprintf(msg, msglen, "NCCL calibration skipped: no CUDA device%s", b.mpi ? " on some rank" : "");
+        return CALIB_SKIPPED;
+    }
+    b.nd = b.mpi ? 1 : (ndev < NCCL_MAX_DEV ? ndev : NCCL_MAX_DEV);
+    b.nranks = b.mpi ? b.size : b.nd;
+    if (b.nranks < 2) {
+        snprintf(msg, msglen, "NCCL calibration skipped: needs 2 or more GPUs (found 1)");
+        return CALIB_SKIPPED;
+    }
+    min_bytes = c->min_bytes > 0 ? c->min_bytes : 8;
+    max_bytes = c->max_bytes > 0 ? c->max_bytes : c->quick ? 4.0 * (1 << 20) : 1024.0 * (1 << 20);
+    step = c->step_factor > 1 ? c->step_factor : c->quick ? 4 : 2;
+    hosts = nccl_hosts(b.mpi);
+    ncclGetVersion(&version);
+
+    if (b.mpi) {
+        ncclUniqueId id;
+        b.dev[0] = nccl_local_rank(1) % ndev;
+        if (b.rank == 0)
+            ncclGetUniqueId(&id);
+        MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+        cudaSetDevice(b.dev[0]);
+        nr = ncclCommInitRank(&b.comm[0], b.nranks, id, b.rank);
+    } else {
+        for (int d = 0; d < b.nd; d++)
+            b.dev[d] = d;
+        nr = ncclCommInitAll(b.comm, b.nd, b.dev);
+    }
+    GPU_TRY(nr == ncclSuccess, "NCCL calibration: ncclCommInit", ncclGetErrorString(nr));
+    for (int d = 0; d < b.nd; d++) {
+        cudaSetDevice(b.dev[d]);
+        GPU_TRY(cudaStreamCreateWithFlags(&b.stream[d], cudaStreamNonBlocking) == cudaSuccess,
+                "NCCL calibration", "cudaStreamCreate failed");
+        GPU_TRY(cudaMalloc(&b.send[d], (size_t)max_bytes) == cudaSuccess, "NCCL calibration",
+                "cudaMalloc of the send buffer failed");
+        GPU_TRY(cudaMalloc(&b.recv[d], (size_t)max_bytes) == cudaSuccess, "NCCL calibration",
+                "cudaMalloc of the receive buffer failed");
+        cudaMemset(b.send[d], 0, (size_t)max_bytes);
+    }
+    for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
+        total += 1;
+    total *= sizeof nccl_colls / sizeof nccl_colls[0];
+
+    for (size_t k = 0; k < sizeof nccl_colls / sizeof nccl_colls[0] && rc == CALIB_OK; k++) {
+        const struct nccl_coll *m = nccl_colls[k];
+        double bus = m->bus_factor(b.nranks);
+        cJSON *e = NULL, *pts = NULL;
+
+        if (collectives) {
+            e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "name", m->name);
+            cJSON_AddStringToObject(e, "transport", "nccl");
+            cJSON_AddNumberToObject(e, "ranks", b.nranks);
+            cJSON_AddNumberToObject(e, "hosts", hosts);
+            cJSON_AddNumberToObject(e, "nccl_version", version);
+            cJSON_AddNumberToObject(e, "bus_factor", bus);
+            cJSON_AddNumberToObject(e, "warmup_iters", warmup);
+            cJSON_AddNumberToObject(e, "iters", iters);
+            pts = cJSON_AddArrayToObject(e, "points");
+            cJSON_AddItemToArray(collectives, e);
+        }
+        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
+            for (int i = 0; i < warmup; i++)
+                if (nccl_bytes(m, (size_t)s, b.nranks) > 0)
+                    nccl_launch(&b, m, (size_t)s);
+        nccl_sync(&b);
+        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9) && rc == CALIB_OK; s *= step) {
+            size_t bytes = nccl_bytes(m, (size_t)s, b.nranks);
+            double t = -1;
+            if (bytes == 0) {
+                done += 1;
+                continue;
+            }
+            if (b.rank == 0 && c->previous && e)
+                t = nccl_previous(c->previous, e, (double)bytes);
+            if (b.mpi)
+                MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            if (b.rank == 0) {
+                snprintf(what, sizeof what, "nccl %s %zu B", m->name, bytes);
+                c->progress(c->progress_arg, what, done / total);
+            }
+            if (t < 0)
+                t = nccl_time(&b, m, bytes, iters);
+            if (t < 0) {
+                snprintf(msg, msglen, "NCCL calibration: %s of %zu B failed", m->name, bytes);
+                rc = CALIB_ERROR;
+                break;
+            }
+            if (pts) {
+                cJSON *p = cJSON_CreateObject();
+                cJSON_AddNumberToObject(p, "bytes", (double)bytes);
+                cJSON_AddNumberToObject(p, "time_s", t);
+                cJSON_AddNumberToObject(p, "algbw_GBps", bytes / t / 1e9);
+                cJSON_AddNumberToObject(p, "busbw_GBps", bytes / t / 1e9 * bus);
+                cJSON_AddItemToArray(pts, p);
+                if (c->checkpoint)
+                    c->checkpoint(c->checkpoint_arg);
+            }
+            done += 1;
+        }
+        if (e && rc == CALIB_OK) {
+            const cJSON *p;
+            int n = 0;
+            struct calib_xy *xy =
+                (struct calib_xy *)malloc(sizeof *xy * (size_t)(cJSON_GetArraySize(pts) + 1));
+            cJSON_ArrayForEach(p, pts) {
+                xy[n].bytes = cJSON_GetObjectItem(p, "bytes")->valuedouble;
+                xy[n].time_s = cJSON_GetObjectItem(p, "time_s")->valuedouble;
+                n++;
+            }
+            if (xy && calib_fit_alpha_beta(xy, n, e) == 0) {
+                double beta = cJSON_GetObjectItem(e, "beta_s_per_byte")->valuedouble;
+                cJSON_AddNumberToObject(e, "link_GBps", beta > 0 ? bus / beta / 1e9 : 0);
+                if (cJSON_IsTrue(cJSON_GetObjectItem(e, "poor_fit"))) {
+                    size_t used = strlen(msg);
+                    snprintf(msg + used, msglen - used, "%snccl %s: poor fit (%s)", used ? "; " : "",
+                             m->name, cJSON_GetObjectItem(e, "poor_fit_reason")->valuestring);
+                }
+            }
+            free(xy);
+        }
+    }
+    if (b.rank == 0 && rc == CALIB_OK)
+        c->progress(c->progress_arg, "nccl done", 1);
+out:
+    for (int d = 0; d < b.nd; d++) {
+        cudaSetDevice(b.dev[d]);
+        if (b.comm[d])
+            ncclCommDestroy(b.comm[d]);
+        if (b.stream[d])
+            cudaStreamDestroy(b.stream[d]);
+        cudaFree(b.send[d]);
+        cudaFree(b.recv[d]);
+    }
+    return rc;
+}
