@@ -41,6 +41,7 @@ dtplan: $(BUILD)/dtplan
 
 $(BUILD)/libdt.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(BUILD)/dtplan: $(BUILD)/cli/main.o $(BUILD)/libdt.a

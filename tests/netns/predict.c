@@ -58,11 +58,15 @@ static double num(const cJSON *o, const char *k)
 }
 
 /*
- * The ring all-reduce is a known gap: Open MPI's TCP transport does not
- * carry both directions of a link at the link rate at once (on 2 hosts the
- * ring's two directions take turns: time 2S/B, not S/B), so its fits and
- * predictions are printed as "xfail - " (or "xpass - " when they happen to
- * fall within the tolerance) and counted neither way.
+ * The ring all-reduce is a known gap.  With the suite's Open MPI settings
+ * (btl_tcp_flags send,inplace; without them the ring's two directions take
+ * turns and it runs at half the link rate) its fitted link rate lands within
+ * 3-14% of TCP's, but on 3 hosts each all-reduce also pays a fixed cost of
+ * several milliseconds (about 2 ms per ring step: three ranks that sleep
+ * between polls share two cores) that the 2-host fit does not contain, so
+ * mid-size predictions come out 13-22% short.  Its fits and predictions are
+ * printed as "xfail - " (or "xpass - " when within the tolerance) and counted
+ * neither way.
  */
 static const char *gap;
 
@@ -193,7 +197,8 @@ int main(int argc, char **argv)
             failed++;
             continue;
         }
-        gap = k == 0 ? "MPI over TCP does not use both directions of a link at full rate at once" : NULL;
+        gap = k == 0 ? "a fixed per-step cost on 3 emulated hosts (ranks share 2 cores) that the 2-host "
+              "fit does not contain; the link rate itself is within 3-14%" : NULL;
         check_link(f, rate);
         check_link(m, rate);
         check_prediction(f, m, k == 1);
