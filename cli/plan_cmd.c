@@ -17,7 +17,6 @@
 #include "plan_cmd.h"
 
 #include <cJSON.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
@@ -25,20 +24,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../catalog/catalog.h"
 #include "../planner/search.h"
-#include "atomic.h"
+#include "cliutil.h"
 #include "mpienv.h"
 #include "report.h"
 #include "scenario.h"
 
-enum { EXIT_PLAN = 1, EXIT_INPUT = 2 };
+enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
 static const char usage_line[] =
-    "usage: dtplan plan [--json] [-o FILE] [--catalog DIR] [--seed N] [--steps N] [--top N] "
-    "[-q] SCENARIO.yaml";
+    "usage: dtplan plan [--json | --csv] [-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] "
+    "[--seed N] [--steps N] [--top N] [-q] SCENARIO.yaml";
 
 /* ---- the table --------------------------------------------------------- */
 
@@ -399,6 +397,128 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     return rc || ferror(f) ? -1 : 0;
 }
 
+/* ---- outputs ----------------------------------------------------------- */
+
+/* A pick's name with its strategy and bucket when it communicates (as the
+ * table's columns say), so that picks that differ only in those do not look
+ * alike in the CSV, HTML and trace: "4x p3.16xlarge, ring, 25 MiB". */
+static void pick_name(const struct search_pick *pk, char *out, size_t cap)
+{
+    const struct plan_cluster *pc = &pk->rep.clusters[0];
+    char buf[160];
+    size_t n;
+
+    if (pc->res.workers > 1 || pk->cl.ngroups > 1)
+        snprintf(buf, sizeof buf, "%s, %s, %g MiB", pk->cl.name,
+                 scenario_strategy_name(pk->sc.strategy), pk->sc.bucket_bytes / 1048576.0);
+    else
+        snprintf(buf, sizeof buf, "%s", pk->cl.name);
+    n = strlen(buf) < cap ? strlen(buf) : cap - 1;
+    memcpy(out, buf, n);
+    out[n] = '\0';
+}
+
+/*
+ * The search result as one struct plan_report for the CSV, HTML and trace
+ * writers: the top N in rank order, then the Pareto front's clusters that
+ * are not among them; the first is the recommended one.  The clusters are
+ * copies of the picks' results with their own named copy of the cluster
+ * (pick_name), in cls; rep lives no longer than r.  Free with
+ * search_report_free().
+ */
+struct search_report {
+    struct plan_report rep;
+    struct sc_cluster *cls;
+};
+
+static void search_report_add(struct search_report *s, const struct search_pick *pk)
+{
+    struct plan_cluster *pc = &s->rep.clusters[s->rep.nclusters];
+
+    *pc = pk->rep.clusters[0];
+    s->cls[s->rep.nclusters] = pk->cl;
+    pick_name(pk, s->cls[s->rep.nclusters].name, sizeof s->cls[0].name);
+    pc->cl = &s->cls[s->rep.nclusters];
+    s->rep.nclusters++;
+}
+
+static void search_report(const struct search_result *r, struct search_report *s)
+{
+    struct plan_report *rep = &s->rep;
+    size_t n = (size_t)(r->ntop + r->nfront) + 1;
+
+    memset(s, 0, sizeof *s);
+    rep->sc = r->sc;
+    rep->clusters = x_calloc(n, sizeof *rep->clusters);
+    s->cls = x_calloc(n, sizeof *s->cls);
+    for (int i = 0; i < r->ntop; i++)
+        search_report_add(s, &r->top[i]);
+    for (int i = 0; i < r->nfront; i++) {
+        int seen = 0;
+        for (int k = 0; k < r->ntop; k++)
+            seen |= r->top[k].index == r->front[i].index;
+        if (!seen)
+            search_report_add(s, &r->front[i]);
+    }
+    rep->solved_value = NAN;
+    rep->best = r->ntop > 0 ? 0 : -1;
+    rep->action = r->action;
+    /* The search's reason has room for more; cut at a character boundary. */
+    n = strlen(r->reason);
+    if (n >= sizeof rep->reason) {
+        n = sizeof rep->reason - 1;
+        while (n > 0 && ((unsigned char)r->reason[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(rep->reason, r->reason, n);
+    rep->reason[n] = '\0';
+}
+
+static void search_report_free(struct search_report *s)
+{
+    plan_report_free(&s->rep);
+    x_free(s->cls);
+}
+
+struct search_out {
+    const struct search_result *r;
+    const struct search_list *l;
+    int json;
+};
+
+static int write_main(FILE *f, const void *ctx, struct dt_err *e)
+{
+    const struct search_out *o = ctx;
+    (void)e;
+    return o->json ? write_json(f, o->r, o->l) : write_table(f, o->r, o->l);
+}
+
+/* The report (table, JSON or CSV), then --trace and --report, on rank 0. */
+static int write_outputs(const struct search_result *r, const struct search_list *l,
+                         const struct plan_cmd_opts *o)
+{
+    struct search_out so = {r, l, o->json};
+    struct search_report s;
+    struct plan_report ranked, recommended;
+    int rc;
+
+    search_report(r, &s);
+    ranked = s.rep;             /* the ranked table: the top N */
+    ranked.nclusters = r->ntop;
+    recommended = s.rep;        /* the trace: the first, if any */
+    recommended.nclusters = r->ntop > 0 ? 1 : 0;
+    if (o->csv)
+        rc = cli_write_output("dtplan", o->output, cli_write_csv, &ranked);
+    else
+        rc = cli_write_output("dtplan", o->output, write_main, &so);
+    if (rc == 0 && o->trace)
+        rc = cli_write_output("dtplan", o->trace, cli_write_trace, &recommended);
+    if (rc == 0 && o->report)
+        rc = cli_write_output("dtplan", o->report, cli_write_html, &s.rep);
+    search_report_free(&s);
+    return rc;
+}
+
 /* ---- running the search ------------------------------------------------ */
 
 int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
@@ -409,8 +529,6 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
     struct search_result r;
     struct dt_err e = {{0}};
     int rank, size, rc = EXIT_PLAN;
-    FILE *f = stdout;
-    char *tmp = NULL;
 
     if (mpienv_init(NULL, NULL) != 0)
         return EXIT_PLAN;
@@ -447,28 +565,7 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
         fprintf(stderr, "dtplan: %s\n", e.msg);
         goto free_list;
     }
-    if (o->output) {
-        f = atomic_write_open(o->output, &tmp, &e);
-        if (!f) {
-            fprintf(stderr, "dtplan: %s\n", e.msg);
-            rc = EXIT_INPUT;
-            goto free_result;
-        }
-    }
-    rc = o->json ? write_json(f, &r, &l) : write_table(f, &r, &l);
-    if (!o->output) {
-        rc = rc != 0 || fflush(stdout) != 0 || ferror(stdout) ? EXIT_PLAN : 0;
-        if (rc)
-            fprintf(stderr, "dtplan: cannot write the report to standard output\n");
-    } else if (rc != 0) {
-        atomic_write_abort(f, tmp);
-        fprintf(stderr, "dtplan: %s: write failed\n", o->output);
-        rc = EXIT_PLAN;
-    } else if (atomic_write_commit(f, tmp, o->output, &e) != 0) {
-        fprintf(stderr, "dtplan: %s\n", e.msg);
-        rc = EXIT_PLAN;
-    }
-free_result:
+    rc = write_outputs(&r, &l, o);
     search_result_free(&r);
 free_list:
     x_free(ev);
@@ -480,167 +577,73 @@ out:
 
 /* ---- flags ------------------------------------------------------------- */
 
-static int parse_uint(const char *s, unsigned long long hi, unsigned long long *out)
+static void usage(void)
 {
-    char *end;
-    unsigned long long v;
-
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int catalog_dir_ok(const char *dir)
-{
-    size_t n = strlen(dir) + sizeof "/instances.csv";
-    char *p = x_malloc(n);
-    int ok;
-
-    snprintf(p, n, "%s/instances.csv", dir);
-    ok = access(p, R_OK) == 0;
-    x_free(p);
-    return ok;
-}
-
-/* --catalog, $DTPLAN_CATALOG, <exe dir>/../catalog, ./catalog (as dtplan). */
-static int find_catalog(const char *given, char *out, size_t cap)
-{
-    const char *env = getenv("DTPLAN_CATALOG");
-    char exe[2048];
-    ssize_t n;
-
-    if (given) {
-        snprintf(out, cap, "%s", given);
-        return 0;
-    }
-    if (env && *env) {
-        snprintf(out, cap, "%s", env);
-        return 0;
-    }
-    n = readlink("/proc/self/exe", exe, sizeof exe - 1 - sizeof "/../catalog");
-    if (n > 0) {
-        char *slash;
-        exe[n] = 0;
-        slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            strcat(exe, "/../catalog");
-            snprintf(out, cap, "%s", exe);
-            if (catalog_dir_ok(out))
-                return 0;
-        }
-    }
-#ifdef DT_CATALOG_DIR
-    snprintf(out, cap, "%s", DT_CATALOG_DIR);
-    if (catalog_dir_ok(out))
-        return 0;
-#endif
-    snprintf(out, cap, "catalog");
-    return catalog_dir_ok(out) ? 0 : -1;
+    printf("%s\n\nSearch the catalog for the cluster that best meets the scenario's "
+           "objective (the plan: section\nlimits the search; see docs/plan.md).  Under "
+           "mpirun the sweep is split across the ranks.\n\n"
+           "  --top N        rows of the ranked table (overrides plan.top), 1..1000\n"
+           "  --csv          print the ranked table as CSV instead of the table\n"
+           "  --trace FILE   also write the simulated steps of the recommended cluster as a\n"
+           "                 Chrome trace (JSON)\n"
+           "  --report FILE  also write an HTML report with SVG charts of the top N and the\n"
+           "                 Pareto front\n"
+           "Other options as for dtplan (dtplan --help).\n", usage_line);
 }
 
 int plan_cmd_main(int argc, char **argv)
 {
     struct plan_cmd_opts o = {0};
     const char *scenario = NULL, *catarg = NULL;
-    int have_seed = 0, have_steps = 0, have_top = 0, quiet = 0, only_pos = 0, rc;
-    unsigned long seed = 0;
-    int steps = 0, top = 0;
-    char catdir[4096];
+    int have_seed = 0, have_steps = 0, have_top = 0, quiet = 0, rc;
+    unsigned long long seed = 0, steps = 0, top = 0;
+    const struct cli_opt opts[] = {
+        {"--help", "-h", CLI_STOP, NULL, NULL, NULL, 0, 0},
+        {"--json", NULL, CLI_SWITCH, &o.json, NULL, NULL, 0, 0},
+        {"--csv", NULL, CLI_SWITCH, &o.csv, NULL, NULL, 0, 0},
+        {"--quiet", "-q", CLI_SWITCH, &quiet, NULL, NULL, 0, 0},
+        {"--trace", NULL, CLI_FILE, NULL, &o.trace, NULL, 0, 0},
+        {"--report", NULL, CLI_FILE, NULL, &o.report, NULL, 0, 0},
+        {"--output", "-o", CLI_FILE, NULL, &o.output, NULL, 0, 0},
+        {"--catalog", NULL, CLI_DIR, NULL, &catarg, NULL, 0, 0},
+        {"--seed", NULL, CLI_UINT, &have_seed, NULL, &seed, 0, ULONG_MAX},
+        {"--steps", NULL, CLI_UINT, &have_steps, NULL, &steps, 1, 1000000},
+        {"--top", NULL, CLI_UINT, &have_top, NULL, &top, 1, 1000},
+    };
+    const struct cli_cmd cmd = {"dtplan plan", NULL, opts, (int)(sizeof opts / sizeof opts[0])};
+    const struct cli_opt *stop = NULL;
+    char *catdir;
     struct catalog cat;
     struct scenario sc;
     struct dt_err e = {{0}};
     cJSON_Hooks hooks = {x_malloc, x_free};
 
     cJSON_InitHooks(&hooks);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = NULL;
-        unsigned long long v;
-
-        if (only_pos || a[0] != '-' || a[1] == 0) {
-            if (scenario) {
-                fprintf(stderr, "dtplan plan: unexpected argument \"%s\" (try dtplan plan --help)\n", a);
-                return EXIT_INPUT;
-            }
-            scenario = a;
-            continue;
-        }
-        if (!strcmp(a, "--")) {
-            only_pos = 1;
-            continue;
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            printf("%s\n\nSearch the catalog for the cluster that best meets the scenario's "
-                   "objective (the plan: section\nlimits the search; see docs/plan.md).  Under "
-                   "mpirun the sweep is split across the ranks.\n\n"
-                   "  --top N   rows of the ranked table (overrides plan.top)\n"
-                   "Other options as for dtplan (dtplan --help).\n", usage_line);
-            return 0;
-        }
-        if (!strcmp(a, "--json")) {
-            o.json = 1;
-            continue;
-        }
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = 1;
-            continue;
-        }
-        if (strcmp(a, "-o") && strcmp(a, "--output") && strcmp(a, "--catalog") &&
-            strcmp(a, "--seed") && strcmp(a, "--steps") && strcmp(a, "--top")) {
-            fprintf(stderr, "dtplan plan: unknown option \"%s\" (try dtplan plan --help)\n", a);
-            return EXIT_INPUT;
-        }
-        if (i + 1 < argc)
-            val = argv[++i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--catalog")) {
-            if (!val || !*val) {
-                fprintf(stderr, "dtplan plan: %s: expected a %s, found %s\n", a,
-                        strcmp(a, "--catalog") ? "file name" : "directory", val ? "\"\"" : "nothing");
-                return EXIT_INPUT;
-            }
-            if (!strcmp(a, "--catalog"))
-                catarg = val;
-            else
-                o.output = val;
-        } else if (!strcmp(a, "--seed")) {
-            if (parse_uint(val, ULONG_MAX, &v)) {
-                fprintf(stderr, "dtplan plan: --seed: expected a non-negative integer, found %s%s%s\n",
-                        val ? "\"" : "", val ? val : "nothing", val ? "\"" : "");
-                return EXIT_INPUT;
-            }
-            have_seed = 1;
-            seed = (unsigned long)v;
-        } else {
-            int is_top = !strcmp(a, "--top");
-            unsigned long long hi = is_top ? 1000 : 1000000;
-            if (parse_uint(val, hi, &v) || v < 1) {
-                fprintf(stderr, "dtplan plan: %s: expected an integer from 1 to %llu, found %s%s%s\n",
-                        a, hi, val ? "\"" : "", val ? val : "nothing", val ? "\"" : "");
-                return EXIT_INPUT;
-            }
-            if (is_top) {
-                have_top = 1;
-                top = (int)v;
-            } else {
-                have_steps = 1;
-                steps = (int)v;
-            }
-        }
+    rc = cli_parse(&cmd, argc, argv, &scenario, &stop, &e);
+    if (rc == CLI_BAD) {
+        fprintf(stderr, "%s\n", e.msg);
+        return EXIT_INPUT;
+    }
+    if (rc == CLI_STOPPED) {
+        usage();
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_PLAN;
+    }
+    if (o.json && o.csv) {
+        fprintf(stderr, "dtplan plan: --csv: expected at most one of --json and --csv, found both\n");
+        return EXIT_INPUT;
     }
     if (!scenario) {
         fprintf(stderr, "%s\n", usage_line);
         return EXIT_INPUT;
     }
-    if (find_catalog(catarg, catdir, sizeof catdir) != 0) {
-        fprintf(stderr, "dtplan plan: no catalog found; use --catalog DIR or set DTPLAN_CATALOG\n");
+    catdir = cli_catalog_find("dtplan plan", catarg, &e);
+    if (!catdir) {
+        fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
-    if (catalog_load(&cat, catdir, &e) != 0) {
+    rc = catalog_load(&cat, catdir, &e);
+    x_free(catdir);
+    if (rc != 0) {
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
@@ -652,11 +655,11 @@ int plan_cmd_main(int argc, char **argv)
     if (!sc.plan.present)
         scenario_plan_defaults(&sc.plan);
     if (have_seed)
-        sc.seed = seed;
+        sc.seed = (unsigned long)seed;
     if (have_steps)
-        sc.steps = steps;
+        sc.steps = (int)steps;
     if (have_top)
-        sc.plan.top = top;
+        sc.plan.top = (int)top;
     if (!quiet && (!mpienv_launched() || getenv("OMPI_COMM_WORLD_RANK") == NULL ||
                    strcmp(getenv("OMPI_COMM_WORLD_RANK"), "0") == 0))
         fprintf(stderr, "dtplan: seed %lu\n", sc.seed);
