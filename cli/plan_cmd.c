@@ -20,7 +20,6 @@
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,96 +38,6 @@ static const char usage_line[] =
     "[--seed N] [--steps N] [--top N] [-q] SCENARIO.yaml";
 
 /* ---- the table --------------------------------------------------------- */
-
-#define MAXCOL 16
-
-struct tab {
-    int ncol;
-    const char *head[MAXCOL];
-    int right[MAXCOL];
-    char *(*rows)[MAXCOL];
-    int nrows;
-};
-
-static char *cellf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *cellf(const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return x_strdup(buf);
-}
-
-static char *cell_num(const char *fmt, double v)
-{
-    return isfinite(v) ? cellf(fmt, v) : x_strdup("-");
-}
-
-static char *cell_usd(double usd)
-{
-    if (!isfinite(usd))
-        return x_strdup("-");
-    return usd != 0 && fabs(usd) < 1e-4 ? cellf("%.3e", usd) : cellf("%.6f", usd);
-}
-
-static char *cell_duration(double s)
-{
-    long long t;
-
-    if (!isfinite(s) || s < 0)
-        return x_strdup("-");
-    if (s < 59.95)
-        return cellf("%.1f s", s);
-    if (s < 48 * 3600.0) {
-        t = llround(s);
-        if (t < 3600)
-            return cellf("%lldm%02llds", t / 60, t % 60);
-        t = llround(s / 60.0);
-        return cellf("%lldh%02lldm", t / 60, t % 60);
-    }
-    return cellf("%.1f d", s / 86400.0);
-}
-
-static void tab_print(FILE *f, const struct tab *t)
-{
-    size_t w[MAXCOL] = {0};
-
-    for (int c = 0; c < t->ncol; c++)
-        w[c] = strlen(t->head[c]);
-    for (int r = 0; r < t->nrows; r++)
-        for (int c = 0; c < t->ncol; c++)
-            if (strlen(t->rows[r][c]) > w[c])
-                w[c] = strlen(t->rows[r][c]);
-    for (int r = -1; r < t->nrows; r++) {
-        char line[4096];
-        size_t o = 0;
-        for (int c = 0; c < t->ncol; c++) {
-            const char *s = r < 0 ? t->head[c] : t->rows[r][c];
-            int pad = (int)(w[c] - strlen(s));
-            int n = t->right[c] ? snprintf(line + o, sizeof line - o, "%s%*s%s", c ? "  " : "",
-                                           pad, "", s)
-                                : snprintf(line + o, sizeof line - o, "%s%s%*s", c ? "  " : "",
-                                           s, pad, "");
-            if (n > 0)
-                o = o + (size_t)n < sizeof line ? o + (size_t)n : sizeof line - 1;
-        }
-        while (o > 0 && line[o - 1] == ' ')
-            line[--o] = 0;
-        fprintf(f, "%s\n", line);
-    }
-}
-
-static void tab_free(struct tab *t)
-{
-    for (int r = 0; r < t->nrows; r++)
-        for (int c = 0; c < t->ncol; c++)
-            x_free(t->rows[r][c]);
-    x_free(t->rows);
-}
 
 static const char *pick_head[] = {"#", "cluster", "strategy", "bucket MiB", "step ms", "GPU%",
                                   "CPU%", "NIC%", "samples/s", "$/h", "$/step", "to train",
@@ -165,37 +74,38 @@ static void pick_row(const char *mark, const struct search_pick *pk, char **row)
     row[0] = x_strdup(mark);
     row[1] = cell_groups(&pk->cl);
     row[2] = x_strdup(comm ? scenario_strategy_name(pk->sc.strategy) : "-");
-    row[3] = comm ? cell_num("%g", pk->sc.bucket_bytes / 1048576.0) : x_strdup("-");
-    row[4] = cell_num("%.1f", 1e3 * pc->res.step_mean_s);
-    row[5] = cell_num("%.0f", 100 * pc->res.util_gpu);
-    row[6] = cell_num("%.0f", 100 * pc->res.util_cpu);
-    row[7] = cell_num("%.0f", 100 * pc->res.util_nic);
-    row[8] = cell_num("%.1f", pc->res.samples_per_s);
-    row[9] = cell_num("%.3f", pc->price_usd_h);
-    row[10] = cell_usd(pc->cost_per_step_usd);
-    row[11] = cell_duration(pc->train_s);
-    row[12] = cell_num("%.2f", pc->cost_to_train_usd);
+    row[3] = comm ? report_cell_num("%g", pk->sc.bucket_bytes / 1048576.0) : x_strdup("-");
+    row[4] = report_cell_num("%.1f", 1e3 * pc->res.step_mean_s);
+    row[5] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
+    row[6] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
+    row[7] = report_cell_num("%.0f", 100 * pc->res.util_nic);
+    row[8] = report_cell_num("%.1f", pc->res.samples_per_s);
+    row[9] = report_cell_num("%.3f", pc->price_usd_h);
+    row[10] = report_cell_usd(pc->cost_per_step_usd);
+    row[11] = report_cell_duration(pc->train_s);
+    row[12] = report_cell_num("%.2f", pc->cost_to_train_usd);
     row[13] = x_strdup(plan_bound_name(pc->bound));
 }
 
 static void print_picks(FILE *f, const struct search_pick *pk, int n, const char *const *marks,
                         int numbered)
 {
-    struct tab t = {0};
+    char **cells = x_calloc((size_t)(n + 1) * PH_N, sizeof *cells);
+    int right[PH_N];
 
-    t.ncol = PH_N;
     for (int c = 0; c < PH_N; c++) {
-        t.head[c] = pick_head[c];
-        t.right[c] = c == 0 || (c >= 3 && c <= 12);
+        cells[c] = x_strdup(pick_head[c]);
+        right[c] = c == 0 || (c >= 3 && c <= 12);
     }
-    t.rows = x_calloc((size_t)n + 1, sizeof *t.rows);
     for (int i = 0; i < n; i++) {
         char num[16];
         snprintf(num, sizeof num, "%d", i + 1);
-        pick_row(numbered ? num : marks[i], &pk[i], t.rows[t.nrows++]);
+        pick_row(numbered ? num : marks[i], &pk[i], &cells[(size_t)(i + 1) * PH_N]);
     }
-    tab_print(f, &t);
-    tab_free(&t);
+    report_grid_print(f, cells, n + 1, PH_N, right, NULL);
+    for (size_t i = 0; i < (size_t)(n + 1) * PH_N; i++)
+        x_free(cells[i]);
+    x_free(cells);
 }
 
 static int write_table(FILE *f, const struct search_result *r, const struct search_list *l)

@@ -104,8 +104,7 @@ static size_t text_width(const char *s)
 
 /* ---- cell formats -------------------------------------------------------- */
 
-/* A number with printf format fmt, or "-" when unknown. */
-static char *cell_num(const char *fmt, double v)
+char *report_cell_num(const char *fmt, double v)
 {
     if (!isfinite(v))
         return x_strdup("-");
@@ -115,18 +114,16 @@ static char *cell_num(const char *fmt, double v)
 /* Seconds shown as milliseconds with one decimal. */
 static char *cell_ms(double s)
 {
-    return cell_num("%.1f", s * 1e3);
+    return report_cell_num("%.1f", s * 1e3);
 }
 
 /* A fraction 0..1 shown as a whole percentage. */
 static char *cell_pct(double frac)
 {
-    return cell_num("%.0f", frac * 100.0);
+    return report_cell_num("%.0f", frac * 100.0);
 }
 
-/* Dollars per step: 6 decimals, or scientific below $0.0001 where 6
- * decimals would keep fewer than 2 significant digits. */
-static char *cell_usd_small(double usd)
+char *report_cell_usd(double usd)
 {
     if (!isfinite(usd))
         return x_strdup("-");
@@ -135,8 +132,7 @@ static char *cell_usd_small(double usd)
     return fmt_str("%.6f", usd);
 }
 
-/* A duration: "42.0 s", "12m05s", "5h07m", "3.2 d". */
-static char *cell_duration(double s)
+char *report_cell_duration(double s)
 {
     long long t;
 
@@ -246,42 +242,53 @@ static void table_row(const struct plan_report *rep, int i, char **row)
     row[COL_GPU] = cell_pct(r->util_gpu);
     row[COL_CPU] = cell_pct(r->util_cpu);
     row[COL_NIC] = cell_pct(r->util_nic);
-    row[COL_SPS] = cell_num("%.1f", r->samples_per_s);
-    row[COL_USD_H] = cell_num("%.3f", pc->price_usd_h);
-    row[COL_USD_STEP] = cell_usd_small(pc->cost_per_step_usd);
-    row[COL_EPOCH] = cell_duration(pc->epoch_s);
-    row[COL_USD_EPOCH] = cell_num("%.2f", pc->cost_per_epoch_usd);
-    row[COL_TRAIN] = cell_duration(pc->train_s);
-    row[COL_USD_TRAIN] = cell_num("%.2f", pc->cost_to_train_usd);
+    row[COL_SPS] = report_cell_num("%.1f", r->samples_per_s);
+    row[COL_USD_H] = report_cell_num("%.3f", pc->price_usd_h);
+    row[COL_USD_STEP] = report_cell_usd(pc->cost_per_step_usd);
+    row[COL_EPOCH] = report_cell_duration(pc->epoch_s);
+    row[COL_USD_EPOCH] = report_cell_num("%.2f", pc->cost_per_epoch_usd);
+    row[COL_TRAIN] = report_cell_duration(pc->train_s);
+    row[COL_USD_TRAIN] = report_cell_num("%.2f", pc->cost_to_train_usd);
     row[COL_BOTTLENECK] = x_strdup(pc->bound_text);
 }
 
-/* Write one line of cells; the last shown column is not padded and trailing
- * blanks are cut. */
-static void table_line(FILE *f, char **row, const size_t *width, const int *show)
+void report_grid_print(FILE *f, char **cells, int nrows, int ncol, const int *right,
+                       const int *show)
 {
-    struct rstr b = {0};
-    int first = 1;
+    size_t *width = x_calloc((size_t)ncol, sizeof *width);
 
-    for (int c = 0; c < NCOL; c++) {
-        if (!show[c])
-            continue;
-        size_t w = text_width(row[c]);
-        size_t pad = width[c] > w ? width[c] - w : 0;
-        if (!first)
-            rstr_addf(&b, "  ");
-        first = 0;
-        if (columns[c].align == ALIGN_RIGHT)
-            rstr_addf(&b, "%*s%s", (int)pad, "", row[c]);
-        else
-            rstr_addf(&b, "%s%*s", row[c], (int)pad, "");
+    for (int i = 0; i < nrows; i++)
+        for (int c = 0; c < ncol; c++) {
+            size_t w = text_width(cells[(size_t)i * (size_t)ncol + (size_t)c]);
+            if (w > width[c])
+                width[c] = w;
+        }
+    for (int i = 0; i < nrows; i++) {
+        char **row = &cells[(size_t)i * (size_t)ncol];
+        struct rstr b = {0};
+        int first = 1;
+
+        for (int c = 0; c < ncol; c++) {
+            if (show && !show[c])
+                continue;
+            size_t w = text_width(row[c]);
+            size_t pad = width[c] > w ? width[c] - w : 0;
+            if (!first)
+                rstr_addf(&b, "  ");
+            first = 0;
+            if (right[c])
+                rstr_addf(&b, "%*s%s", (int)pad, "", row[c]);
+            else
+                rstr_addf(&b, "%s%*s", row[c], (int)pad, "");
+        }
+        char *line = rstr_take(&b);
+        size_t n = strlen(line);
+        while (n > 0 && line[n - 1] == ' ')
+            line[--n] = '\0';
+        fprintf(f, "%s\n", line);
+        x_free(line);
     }
-    char *line = rstr_take(&b);
-    size_t n = strlen(line);
-    while (n > 0 && line[n - 1] == ' ')
-        line[--n] = '\0';
-    fprintf(f, "%s\n", line);
-    x_free(line);
+    x_free(width);
 }
 
 static void table_objective(FILE *f, const struct scenario *sc)
@@ -326,8 +333,7 @@ int report_table(FILE *f, const struct plan_report *rep)
     const struct scenario *sc = rep->sc;
     int n = rep->nclusters;
     char **cells = x_calloc((size_t)(n + 1) * NCOL, sizeof *cells);
-    size_t width[NCOL] = {0};
-    int show[NCOL];
+    int show[NCOL], right[NCOL];
     int any_infeasible = 0;
     const char *reco = "none";
 
@@ -351,14 +357,9 @@ int report_table(FILE *f, const struct plan_report *rep)
         if (!rep->clusters[i].feasible)
             any_infeasible = 1;
     }
-    for (int i = 0; i <= n; i++)
-        for (int c = 0; c < NCOL; c++) {
-            size_t w = text_width(cells[(size_t)i * NCOL + c]);
-            if (w > width[c])
-                width[c] = w;
-        }
-    for (int i = 0; i <= n; i++)
-        table_line(f, &cells[(size_t)i * NCOL], width, show);
+    for (int c = 0; c < NCOL; c++)
+        right[c] = columns[c].align == ALIGN_RIGHT;
+    report_grid_print(f, cells, n + 1, NCOL, right, show);
     if (n == 0)
         fprintf(f, "(no clusters)\n");
 
