@@ -33,6 +33,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 #include <yaml.h>
@@ -494,6 +495,90 @@ static int ld_strdup(struct ld *ld, yaml_node_t *n, const char *field, char **ou
     return rc;
 }
 
+/*
+ * A mapping's scalar keys, read in table order so that the first bad one is
+ * the one reported: a number (ld_num's range and message), an integer
+ * (ld_int; KEY_INT_AUTO also takes "auto", which leaves the field alone) or a
+ * boolean, each stored at its offset in the target struct.  A required key
+ * that is absent is reported at mark `at`.
+ */
+enum key_kind { KEY_NUM, KEY_INT, KEY_INT_AUTO, KEY_BOOL };
+
+struct key_spec {
+    const char *key;
+    enum key_kind kind;
+    int required;
+    double lo;                  /* KEY_NUM: ld_num's lo, lo_open, hi; KEY_INT*: [lo, hi] */
+    int lo_open;
+    double hi;
+    const char *desc;           /* what is expected, for the error line */
+    size_t off;                 /* offsetof the double (KEY_NUM) or int in the target */
+};
+
+static int ld_keys(struct ld *ld, yaml_node_t *m, const char *path, yaml_mark_t at,
+                   const struct key_spec *t, size_t n, void *target)
+{
+    char f[FIELD_LEN];
+
+    for (size_t i = 0; i < n; i++) {
+        const struct key_spec *k = &t[i];
+        void *out = (char *)target + k->off;
+        yaml_node_t *v = ld_get(ld, m, k->key, NULL);
+        int rc = 0;
+
+        path_key(f, sizeof f, path, k->key);
+        if (!v) {
+            if (k->required)
+                return ld_missing(ld, at, f);
+            continue;
+        }
+        switch (k->kind) {
+        case KEY_NUM:
+            rc = ld_num(ld, v, f, k->lo, k->lo_open, k->hi, k->desc, out);
+            break;
+        case KEY_INT_AUTO:
+            if (scalar_is(v, "auto"))
+                break;
+            /* fall through */
+        case KEY_INT:
+            rc = ld_int(ld, v, f, (int)k->lo, (int)k->hi, k->desc, out);
+            break;
+        case KEY_BOOL:
+            rc = ld_bool(ld, v, f, out);
+            break;
+        }
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/*
+ * The required "name" of catalog entry idx into out (cap bytes), unique
+ * among the entries before it: the name of entry i is at
+ * first_name + i * stride.  what: "instance type" or "model"; list:
+ * "catalog.instances" or "catalog.models".
+ */
+static int ld_entry_name(struct ld *ld, yaml_node_t *m, const char *path, const char *what,
+                         const char *list, const char *first_name, size_t stride, int idx,
+                         char *out, size_t cap)
+{
+    char f[FIELD_LEN], desc[64];
+    yaml_node_t *v;
+
+    path_key(f, sizeof f, path, "name");
+    if (!(v = ld_get(ld, m, "name", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    snprintf(desc, sizeof desc, "a%s %s name", what[0] == 'i' ? "n" : "", what);
+    if (ld_str(ld, v, f, out, cap, 1, desc))
+        return -1;
+    for (int i = 0; i < idx; i++)
+        if (strcmp(first_name + (size_t)i * stride, out) == 0)
+            return ld_fail(ld, v->start_mark, f, "duplicate %s \"%s\", already defined by %s[%d]",
+                           what, out, list, i);
+    return 0;
+}
+
 /* The source of an inline catalog entry: the given text, or where it was defined. */
 static int ld_source(struct ld *ld, yaml_node_t *m, const char *path, char **out)
 {
@@ -651,7 +736,6 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
-    int i;
 
     memset(in, 0, sizeof *in);
     snprintf(in->cloud, sizeof in->cloud, "custom");
@@ -666,31 +750,28 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     if (ld_map(ld, m, path, keys))
         return -1;
 
-    path_key(f, sizeof f, path, "name");
-    if (!(v = ld_get(ld, m, "name", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_str(ld, v, f, in->name, sizeof in->name, 1, "an instance type name"))
-        return -1;
-    for (i = 0; i < idx; i++)
-        if (strcmp(ld->inst[i].name, in->name) == 0)
-            return ld_fail(ld, v->start_mark, f,
-                           "duplicate instance type \"%s\", already defined by "
-                           "catalog.instances[%d]", in->name, i);
+    static const struct key_spec sizes[] = {
+        {"vcpus", KEY_INT, 1, 1, 0, 65536, "a positive integer", offsetof(struct cat_instance, vcpus)},
+        {"memory_gib", KEY_NUM, 0, 0, 1, 1e6, "a size in GiB in (0, 1e6]",
+         offsetof(struct cat_instance, mem_gib)},
+        {"gpu_count", KEY_INT, 0, 0, 0, 64, "a non-negative integer",
+         offsetof(struct cat_instance, gpu_count)},
+    };
+    static const struct key_spec net_price[] = {
+        {"network_gbps", KEY_NUM, 0, 0, 1, 1e5, "a rate in Gbit/s in (0, 1e5]",
+         offsetof(struct cat_instance, net_gbps)},
+        {"efa", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_instance, efa)},
+        {"price_usd_h", KEY_NUM, 1, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]",
+         offsetof(struct cat_instance, price_usd_h)},
+        {"spot_usd_h", KEY_NUM, 0, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]",
+         offsetof(struct cat_instance, spot_usd_h)},
+        {"cpu_speed", KEY_NUM, 0, 0, 1, 1000, "a relative vCPU speed in (0, 1000]",
+         offsetof(struct cat_instance, cpu_speed)},
+    };
 
-    path_key(f, sizeof f, path, "vcpus");
-    if (!(v = ld_get(ld, m, "vcpus", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_int(ld, v, f, 1, 65536, "a positive integer", &in->vcpus))
-        return -1;
-
-    path_key(f, sizeof f, path, "memory_gib");
-    if ((v = ld_get(ld, m, "memory_gib", NULL)) &&
-        ld_num(ld, v, f, 0, 1, 1e6, "a size in GiB in (0, 1e6]", &in->mem_gib))
-        return -1;
-
-    path_key(f, sizeof f, path, "gpu_count");
-    if ((v = ld_get(ld, m, "gpu_count", NULL)) &&
-        ld_int(ld, v, f, 0, 64, "a non-negative integer", &in->gpu_count))
+    if (ld_entry_name(ld, m, path, "instance type", "catalog.instances", ld->inst[0].name,
+                      sizeof *ld->inst, idx, in->name, sizeof in->name) ||
+        ld_keys(ld, m, path, m->start_mark, sizes, 3, in))
         return -1;
 
     path_key(f, sizeof f, path, "gpu_model");
@@ -729,29 +810,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
         in->link = in->gpu_count <= 1 ? CAT_LINK_NONE : CAT_LINK_UNKNOWN;
     }
 
-    path_key(f, sizeof f, path, "network_gbps");
-    if ((v = ld_get(ld, m, "network_gbps", NULL)) &&
-        ld_num(ld, v, f, 0, 1, 1e5, "a rate in Gbit/s in (0, 1e5]", &in->net_gbps))
-        return -1;
-
-    path_key(f, sizeof f, path, "efa");
-    if ((v = ld_get(ld, m, "efa", NULL)) && ld_bool(ld, v, f, &in->efa))
-        return -1;
-
-    path_key(f, sizeof f, path, "price_usd_h");
-    if (!(v = ld_get(ld, m, "price_usd_h", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_num(ld, v, f, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]", &in->price_usd_h))
-        return -1;
-
-    path_key(f, sizeof f, path, "spot_usd_h");
-    if ((v = ld_get(ld, m, "spot_usd_h", NULL)) &&
-        ld_num(ld, v, f, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]", &in->spot_usd_h))
-        return -1;
-
-    path_key(f, sizeof f, path, "cpu_speed");
-    if ((v = ld_get(ld, m, "cpu_speed", NULL)) &&
-        ld_num(ld, v, f, 0, 1, 1000, "a relative vCPU speed in (0, 1000]", &in->cpu_speed))
+    if (ld_keys(ld, m, path, m->start_mark, net_price, 5, in))
         return -1;
 
     path_key(f, sizeof f, path, "profile");
@@ -778,6 +837,12 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         "name", "family", "params", "fwd_gflops", "input", "sparse_params",
         "sparse_bytes_per_sample", "source", NULL
     };
+    static const struct key_spec size[] = {
+        {"params", KEY_NUM, 1, 0, 1, 1e13, "a parameter count in (0, 1e13]",
+         offsetof(struct cat_model, params)},
+        {"fwd_gflops", KEY_NUM, 0, 0, 1, 1e9, "GFLOP per sample in (0, 1e9]",
+         offsetof(struct cat_model, fwd_gflops)},
+    };
     char f[FIELD_LEN];
     yaml_node_t *v;
     int i;
@@ -790,16 +855,9 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     if (ld_map(ld, m, path, keys))
         return -1;
 
-    path_key(f, sizeof f, path, "name");
-    if (!(v = ld_get(ld, m, "name", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_str(ld, v, f, md->name, sizeof md->name, 1, "a model name"))
+    if (ld_entry_name(ld, m, path, "model", "catalog.models", ld->models[0].name,
+                      sizeof *ld->models, idx, md->name, sizeof md->name))
         return -1;
-    for (i = 0; i < idx; i++)
-        if (strcmp(ld->models[i].name, md->name) == 0)
-            return ld_fail(ld, v->start_mark, f,
-                           "duplicate model \"%s\", already defined by catalog.models[%d]",
-                           md->name, i);
 
     path_key(f, sizeof f, path, "family");
     if ((v = ld_get(ld, m, "family", NULL))) {
@@ -808,15 +866,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         snprintf(md->family, sizeof md->family, "%s", family_names[i]);
     }
 
-    path_key(f, sizeof f, path, "params");
-    if (!(v = ld_get(ld, m, "params", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_num(ld, v, f, 0, 1, 1e13, "a parameter count in (0, 1e13]", &md->params))
-        return -1;
-
-    path_key(f, sizeof f, path, "fwd_gflops");
-    if ((v = ld_get(ld, m, "fwd_gflops", NULL)) &&
-        ld_num(ld, v, f, 0, 1, 1e9, "GFLOP per sample in (0, 1e9]", &md->fwd_gflops))
+    if (ld_keys(ld, m, path, m->start_mark, size, 2, md))
         return -1;
 
     path_key(f, sizeof f, path, "input");
@@ -824,15 +874,16 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         ld_str(ld, v, f, md->input, sizeof md->input, 0, "an input description"))
         return -1;
 
-    path_key(f, sizeof f, path, "sparse_params");
-    if ((v = ld_get(ld, m, "sparse_params", NULL)) &&
-        ld_num(ld, v, f, 0, 0, md->params, "a count in [0, params]", &md->sparse_params))
-        return -1;
-
-    path_key(f, sizeof f, path, "sparse_bytes_per_sample");
-    if ((v = ld_get(ld, m, "sparse_bytes_per_sample", NULL)) &&
-        ld_num(ld, v, f, 0, 0, 1e12, "bytes in [0, 1e12]", &md->sparse_bytes_per_sample))
-        return -1;
+    {
+        const struct key_spec sparse[] = {
+            {"sparse_params", KEY_NUM, 0, 0, 0, md->params, "a count in [0, params]",
+             offsetof(struct cat_model, sparse_params)},
+            {"sparse_bytes_per_sample", KEY_NUM, 0, 0, 0, 1e12, "bytes in [0, 1e12]",
+             offsetof(struct cat_model, sparse_bytes_per_sample)},
+        };
+        if (ld_keys(ld, m, path, m->start_mark, sparse, 2, md))
+            return -1;
+    }
 
     return ld_source(ld, m, path, &md->source);
 }
