@@ -725,10 +725,12 @@ static void inst_release(struct cat_instance *in)
     in->source = NULL;
 }
 
-/* One entry of catalog.instances into *in (strings owned by *in even on error). */
+/* One entry of catalog.instances into *entry, a struct cat_instance (strings
+ * owned by it even on error). */
 static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, int idx,
-                              struct cat_instance *in)
+                              void *entry)
 {
+    struct cat_instance *in = entry;
     static const char *const keys[] = {
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
         "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
@@ -831,8 +833,9 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
 }
 
 static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int idx,
-                           struct cat_model *md)
+                           void *entry)
 {
+    struct cat_model *md = entry;
     static const char *const keys[] = {
         "name", "family", "params", "fwd_gflops", "input", "sparse_params",
         "sparse_bytes_per_sample", "source", NULL
@@ -888,38 +891,46 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     return ld_source(ld, m, path, &md->source);
 }
 
+/* Each entry of the checked list v (path "catalog.instances" or
+ * "catalog.models") read by entry() into arr[i] (size bytes each); *count
+ * is the number of entries that own their strings, for freeing on error. */
+static int ld_inline_entries(struct ld *ld, yaml_node_t *v, const char *path, void *arr,
+                             size_t size, int *count,
+                             int (*entry)(struct ld *, yaml_node_t *, const char *, int, void *))
+{
+    char f[FIELD_LEN];
+
+    for (int i = 0; i < list_len(v); i++) {
+        path_idx(f, sizeof f, path, i);
+        *count = i + 1; /* entry i owns its strings from here on */
+        if (entry(ld, list_item(ld, v, i), f, i, (char *)arr + (size_t)i * size))
+            return -1;
+    }
+    return 0;
+}
+
 static int ld_catalog(struct ld *ld, yaml_node_t *m)
 {
     static const char *const keys[] = { "instances", "models", NULL };
-    char f[FIELD_LEN];
     yaml_node_t *v;
-    int i, n;
 
     if (ld_map(ld, m, "catalog", keys))
         return -1;
     if ((v = ld_get(ld, m, "instances", NULL))) {
         if (ld_list(ld, v, "catalog.instances", 0, SC_MAX_INLINE, "instance types"))
             return -1;
-        n = list_len(v);
-        ld->inst = x_calloc((size_t)n, sizeof *ld->inst);
-        for (i = 0; i < n; i++) {
-            path_idx(f, sizeof f, "catalog.instances", i);
-            ld->ninst = i + 1; /* entry i owns its strings from here on */
-            if (ld_inline_instance(ld, list_item(ld, v, i), f, i, &ld->inst[i]))
-                return -1;
-        }
+        ld->inst = x_calloc((size_t)list_len(v), sizeof *ld->inst);
+        if (ld_inline_entries(ld, v, "catalog.instances", ld->inst, sizeof *ld->inst, &ld->ninst,
+                              ld_inline_instance))
+            return -1;
     }
     if ((v = ld_get(ld, m, "models", NULL))) {
         if (ld_list(ld, v, "catalog.models", 0, SC_MAX_INLINE, "models"))
             return -1;
-        n = list_len(v);
-        ld->models = x_calloc((size_t)n, sizeof *ld->models);
-        for (i = 0; i < n; i++) {
-            path_idx(f, sizeof f, "catalog.models", i);
-            ld->nmodels = i + 1;
-            if (ld_inline_model(ld, list_item(ld, v, i), f, i, &ld->models[i]))
-                return -1;
-        }
+        ld->models = x_calloc((size_t)list_len(v), sizeof *ld->models);
+        if (ld_inline_entries(ld, v, "catalog.models", ld->models, sizeof *ld->models,
+                              &ld->nmodels, ld_inline_model))
+            return -1;
     }
     return 0;
 }
