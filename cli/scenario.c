@@ -636,6 +636,19 @@ static int ld_gpu(struct ld *ld, yaml_node_t *n, const char *field, const struct
                    list);
 }
 
+/* The error for an unknown reference to a WHAT (instance type, model) named
+ * name: with the catalog's suggestion sug, or where to define it (list). */
+static int ld_unknown_ref(struct ld *ld, yaml_node_t *n, const char *field, const char *what,
+                          const char *name, const char *sug, const char *list)
+{
+    if (*sug)
+        return ld_fail(ld, n->start_mark, field, "unknown %s \"%s\", did you mean %s?", what,
+                       name, sug);
+    return ld_fail(ld, n->start_mark, field,
+                   "unknown %s \"%s\", not in the catalog (define it under %s)", what, name,
+                   list);
+}
+
 static int ld_instance_ref(struct ld *ld, yaml_node_t *n, const char *field,
                            const struct cat_instance **out)
 {
@@ -643,16 +656,10 @@ static int ld_instance_ref(struct ld *ld, yaml_node_t *n, const char *field,
 
     if (ld_str(ld, n, field, name, sizeof name, 1, "an instance type name"))
         return -1;
-    *out = ld_find_instance(ld, name);
-    if (*out)
+    if ((*out = ld_find_instance(ld, name)) != NULL)
         return 0;
     catalog_suggest_instance(ld->cat, name, sug, sizeof sug);
-    if (*sug)
-        return ld_fail(ld, n->start_mark, field,
-                       "unknown instance type \"%s\", did you mean %s?", name, sug);
-    return ld_fail(ld, n->start_mark, field,
-                   "unknown instance type \"%s\", not in the catalog (define it under "
-                   "catalog.instances)", name);
+    return ld_unknown_ref(ld, n, field, "instance type", name, sug, "catalog.instances");
 }
 
 static int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
@@ -662,16 +669,10 @@ static int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
 
     if (ld_str(ld, n, field, name, sizeof name, 1, "a model name"))
         return -1;
-    *out = ld_find_model(ld, name);
-    if (*out)
+    if ((*out = ld_find_model(ld, name)) != NULL)
         return 0;
     catalog_suggest_model(ld->cat, name, sug, sizeof sug);
-    if (*sug)
-        return ld_fail(ld, n->start_mark, field, "unknown model \"%s\", did you mean %s?", name,
-                       sug);
-    return ld_fail(ld, n->start_mark, field,
-                   "unknown model \"%s\", not in the catalog (define it under catalog.models)",
-                   name);
+    return ld_unknown_ref(ld, n, field, "model", name, sug, "catalog.models");
 }
 
 /* ------------------------------------------------------ inline catalog */
