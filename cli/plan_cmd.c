@@ -177,51 +177,29 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static void jnum(cJSON *o, const char *k, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, k, report_round6(v));
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
-static cJSON *jcluster(const struct sc_cluster *cl)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < cl->ngroups; i++) {
-        cJSON *g = cJSON_CreateObject();
-        cJSON_AddStringToObject(g, "role", scenario_role_name(cl->groups[i].role));
-        cJSON_AddStringToObject(g, "instance", cl->groups[i].inst->name);
-        cJSON_AddNumberToObject(g, "count", cl->groups[i].count);
-        cJSON_AddBoolToObject(g, "spot", cl->groups[i].spot);
-        cJSON_AddItemToArray(a, g);
-    }
-    return a;
-}
-
 static cJSON *jplan_cluster(const struct plan_cluster *pc, const struct scenario *s, int comm)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", pc->cl->name);
-    cJSON_AddItemToObject(o, "groups", jcluster(pc->cl));
+    cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl));
     if (comm) {
         cJSON_AddStringToObject(o, "strategy", scenario_strategy_name(s->strategy));
-        jnum(o, "bucket_mib", s->bucket_bytes / 1048576.0);
+        report_json_num(o, "bucket_mib", s->bucket_bytes / 1048576.0);
     }
-    jnum(o, "step_s", pc->res.step_mean_s);
-    jnum(o, "step_p95_s", pc->res.step_p95_s);
-    jnum(o, "compute_s", pc->res.compute_s);
-    jnum(o, "data_stall_s", pc->res.data_stall_s);
-    jnum(o, "exposed_comm_s", pc->res.exposed_comm_s);
-    jnum(o, "workers", pc->res.workers);
-    jnum(o, "samples_per_s", pc->res.samples_per_s);
-    jnum(o, "util_gpu", pc->res.util_gpu);
-    jnum(o, "util_cpu", pc->res.util_cpu);
-    jnum(o, "util_nic", pc->res.util_nic);
-    jnum(o, "price_usd_h", pc->price_usd_h);
-    jnum(o, "cost_per_step_usd", pc->cost_per_step_usd);
-    jnum(o, "train_s", pc->train_s);
-    jnum(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    report_json_num(o, "step_s", pc->res.step_mean_s);
+    report_json_num(o, "step_p95_s", pc->res.step_p95_s);
+    report_json_num(o, "compute_s", pc->res.compute_s);
+    report_json_num(o, "data_stall_s", pc->res.data_stall_s);
+    report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);
+    report_json_num(o, "workers", pc->res.workers);
+    report_json_num(o, "samples_per_s", pc->res.samples_per_s);
+    report_json_num(o, "util_gpu", pc->res.util_gpu);
+    report_json_num(o, "util_cpu", pc->res.util_cpu);
+    report_json_num(o, "util_nic", pc->res.util_nic);
+    report_json_num(o, "price_usd_h", pc->price_usd_h);
+    report_json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
+    report_json_num(o, "train_s", pc->train_s);
+    report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
     cJSON_AddBoolToObject(o, "feasible", pc->feasible);
     if (!pc->feasible)
         cJSON_AddStringToObject(o, "infeasible_why", pc->infeasible_why);
@@ -247,8 +225,8 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddStringToObject(o, "scenario", sc->name);
     cJSON_AddNumberToObject(o, "seed", (double)sc->seed);
     cJSON_AddStringToObject(o, "objective", scenario_objective_name(sc->objective));
-    jnum(o, "deadline_h", sc->deadline_h);
-    jnum(o, "budget_usd_h", sc->budget_usd_h);
+    report_json_num(o, "deadline_h", sc->deadline_h);
+    report_json_num(o, "budget_usd_h", sc->budget_usd_h);
     s = cJSON_AddObjectToObject(o, "search");
     cJSON_AddNumberToObject(s, "candidates", (double)r->candidates);
     cJSON_AddNumberToObject(s, "feasible", (double)r->feasible);
@@ -259,7 +237,7 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddNumberToObject(s, "pruned_gpus", (double)l->pruned_gpus);
     cJSON_AddNumberToObject(s, "skipped_unknown_peak", l->skipped_peak);
     cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
-    jnum(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
+    report_json_num(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
     cJSON_AddNumberToObject(s, "search_steps",
                             sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps);
     cJSON_AddNumberToObject(s, "search_warmup",

@@ -390,8 +390,7 @@ int report_table(FILE *f, const struct plan_report *rep)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-/* A double rounded to 6 significant digits, or null when unknown. */
-static void json_num(cJSON *o, const char *key, double v)
+void report_json_num(cJSON *o, const char *key, double v)
 {
     if (isfinite(v))
         cJSON_AddNumberToObject(o, key, report_round6(v));
@@ -399,7 +398,7 @@ static void json_num(cJSON *o, const char *key, double v)
         cJSON_AddNullToObject(o, key);
 }
 
-static cJSON *json_groups(const struct sc_cluster *cl)
+cJSON *report_json_groups(const struct sc_cluster *cl)
 {
     cJSON *arr = cJSON_CreateArray();
 
@@ -425,7 +424,7 @@ static cJSON *json_measured(const struct plan_report *rep, const struct plan_clu
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "instance", m[k].instance);
         cJSON_AddStringToObject(o, "what", m[k].what);
-        json_num(o, "value", m[k].value);
+        report_json_num(o, "value", m[k].value);
         cJSON_AddStringToObject(o, "unit", m[k].unit);
         cJSON_AddStringToObject(o, "profile", m[k].profile);
         cJSON_AddStringToObject(o, "detail", m[k].detail);
@@ -442,34 +441,34 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     cJSON *t;
 
     cJSON_AddStringToObject(o, "name", cluster_name(pc));
-    cJSON_AddItemToObject(o, "groups", json_groups(pc->cl));
+    cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl));
 
     t = cJSON_AddObjectToObject(o, "step_time_s");
-    json_num(t, "mean", r->step_mean_s);
-    json_num(t, "p50", r->step_p50_s);
-    json_num(t, "p95", r->step_p95_s);
+    report_json_num(t, "mean", r->step_mean_s);
+    report_json_num(t, "p50", r->step_p50_s);
+    report_json_num(t, "p95", r->step_p95_s);
 
     t = cJSON_AddObjectToObject(o, "breakdown_s");
-    json_num(t, "compute", r->compute_s);
-    json_num(t, "data_stall", r->data_stall_s);
-    json_num(t, "exposed_comm", r->exposed_comm_s);
-    json_num(t, "optimizer", r->optimizer_s);
+    report_json_num(t, "compute", r->compute_s);
+    report_json_num(t, "data_stall", r->data_stall_s);
+    report_json_num(t, "exposed_comm", r->exposed_comm_s);
+    report_json_num(t, "optimizer", r->optimizer_s);
 
     t = cJSON_AddObjectToObject(o, "utilization");
-    json_num(t, "gpu", r->util_gpu);
-    json_num(t, "cpu", r->util_cpu);
-    json_num(t, "nic", r->util_nic);
+    report_json_num(t, "gpu", r->util_gpu);
+    report_json_num(t, "cpu", r->util_cpu);
+    report_json_num(t, "nic", r->util_nic);
 
-    json_num(o, "samples_per_s", r->samples_per_s);
-    json_num(o, "workers", r->workers);
-    json_num(o, "scaling_efficiency", pc->scaling_eff);
-    json_num(o, "price_usd_per_h", pc->price_usd_h);
-    json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
-    json_num(o, "steps_per_epoch", pc->steps_per_epoch);
-    json_num(o, "epoch_s", pc->epoch_s);
-    json_num(o, "cost_per_epoch_usd", pc->cost_per_epoch_usd);
-    json_num(o, "time_to_train_s", pc->train_s);
-    json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    report_json_num(o, "samples_per_s", r->samples_per_s);
+    report_json_num(o, "workers", r->workers);
+    report_json_num(o, "scaling_efficiency", pc->scaling_eff);
+    report_json_num(o, "price_usd_per_h", pc->price_usd_h);
+    report_json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
+    report_json_num(o, "steps_per_epoch", pc->steps_per_epoch);
+    report_json_num(o, "epoch_s", pc->epoch_s);
+    report_json_num(o, "cost_per_epoch_usd", pc->cost_per_epoch_usd);
+    report_json_num(o, "time_to_train_s", pc->train_s);
+    report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
     cJSON_AddBoolToObject(o, "feasible", pc->feasible != 0);
     if (pc->feasible)
         cJSON_AddNullToObject(o, "infeasible_why");
@@ -495,8 +494,8 @@ static cJSON *json_report(const struct plan_report *rep)
     cJSON_AddNumberToObject(root, "warmup", sc ? sc->warmup : 0);
     if (sc) {
         cJSON_AddStringToObject(root, "objective", scenario_objective_name(sc->objective));
-        json_num(root, "deadline_h", sc->deadline_h);
-        json_num(root, "budget_usd_per_h", sc->budget_usd_h);
+        report_json_num(root, "deadline_h", sc->deadline_h);
+        report_json_num(root, "budget_usd_per_h", sc->budget_usd_h);
     } else {
         cJSON_AddNullToObject(root, "objective");
         cJSON_AddNullToObject(root, "deadline_h");
@@ -506,7 +505,7 @@ static cJSON *json_report(const struct plan_report *rep)
     if (isfinite(rep->solved_value)) {
         t = cJSON_AddObjectToObject(root, "solved");
         cJSON_AddStringToObject(t, "what", rep->solved_what);
-        json_num(t, "value", rep->solved_value);
+        report_json_num(t, "value", rep->solved_value);
     } else {
         cJSON_AddNullToObject(root, "solved");
     }

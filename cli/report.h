@@ -47,6 +47,13 @@ char *report_cell_duration(double s);
 void report_grid_print(FILE *f, char **cells, int nrows, int ncol, const int *right,
                        const int *show);
 
+/* For JSON writers (cJSON): add v to o under key, rounded to 6 significant
+ * digits, or null when not finite; the groups of cl as a new array of
+ * {role, instance, count, spot}. */
+struct cJSON;
+void report_json_num(struct cJSON *o, const char *key, double v);
+struct cJSON *report_json_groups(const struct sc_cluster *cl);
+
 /* v rounded to 6 significant digits (what report_json writes); NAN and
  * infinities are returned unchanged. */
 double report_round6(double v);
