@@ -10,9 +10,13 @@
  * bits as one process).  Rank 0 alone finishes and writes the report, which
  * is byte-identical to a single process's.
  *
- * Output: a table for people or one JSON object (--json); written atomically
- * with -o.  Exit status as dtplan's: 0, 1 planning or output error, 2 bad
- * flags or input.
+ * Output: a table for people, one JSON object (--json) or the ranked table
+ * as CSV (--csv); written atomically with -o.  --report and --trace write
+ * the HTML report (top N and Pareto front) and the Chrome trace (the
+ * recommended cluster) through the writers of `dtplan SCENARIO`, from one
+ * struct plan_report built from the search result (search_report).  Flags,
+ * the catalog search and atomic output: cliutil.h.  Exit status as dtplan's:
+ * 0, 1 planning or output error, 2 bad flags or input.
  */
 #include "plan_cmd.h"
 
