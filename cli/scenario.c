@@ -941,6 +941,12 @@ static int ld_catalog(struct ld *ld, yaml_node_t *m)
 static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
     static const char *const keys[] = { "gpu", "step_s", "batch", NULL };
+    static const struct key_spec keyv[] = {
+        {"step_s", KEY_NUM, 1, 0, 1, 1e6, "a time in seconds in (0, 1e6]",
+         offsetof(struct scenario, measured_compute_s)},
+        {"batch", KEY_INT, 0, 1, 0, 10000000, "a positive integer",
+         offsetof(struct scenario, measured_batch)},
+    };
     struct scenario *sc = ld->sc;
     yaml_node_t *v;
 
@@ -951,17 +957,8 @@ static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     if (ld_gpu(ld, v, "workload.measured_compute.gpu", &sc->measured_gpu))
         return -1;
     snprintf(ld->gpu_name, sizeof ld->gpu_name, "%s", sc->measured_gpu->name);
-    if (!(v = ld_get(ld, m, "step_s", NULL)))
-        return ld_missing(ld, at, "workload.measured_compute.step_s");
-    if (ld_num(ld, v, "workload.measured_compute.step_s", 0, 1, 1e6,
-               "a time in seconds in (0, 1e6]", &sc->measured_compute_s))
-        return -1;
     sc->measured_batch = sc->batch_per_gpu;
-    if ((v = ld_get(ld, m, "batch", NULL)) &&
-        ld_int(ld, v, "workload.measured_compute.batch", 1, 10000000, "a positive integer",
-               &sc->measured_batch))
-        return -1;
-    return 0;
+    return ld_keys(ld, m, "workload.measured_compute", at, keyv, 2, sc);
 }
 
 static int ld_measured_step(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
@@ -996,6 +993,13 @@ static int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
         "optimizer_bytes_per_param", "measured_compute", "measured_step", NULL
     };
+    static const struct key_spec keyv[] = {
+        {"grad_accum", KEY_INT, 0, 1, 0, 100000, "a positive integer",
+         offsetof(struct scenario, grad_accum)},
+        {"mfu", KEY_NUM, 0, 0, 1, 1, "a fraction in (0, 1]", offsetof(struct scenario, mfu)},
+        {"optimizer_bytes_per_param", KEY_NUM, 0, 0, 1, 1e4, "bytes per parameter in (0, 1e4]",
+         offsetof(struct scenario, optimizer_bytes_per_param)},
+    };
     struct scenario *sc = ld->sc;
     yaml_node_t *v, *k;
     int prec;
@@ -1019,15 +1023,7 @@ static int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
             return -1;
         sc->precision = (enum cat_prec)prec;
     }
-    if ((v = ld_get(ld, m, "grad_accum", NULL)) &&
-        ld_int(ld, v, "workload.grad_accum", 1, 100000, "a positive integer", &sc->grad_accum))
-        return -1;
-    if ((v = ld_get(ld, m, "mfu", NULL)) &&
-        ld_num(ld, v, "workload.mfu", 0, 1, 1, "a fraction in (0, 1]", &sc->mfu))
-        return -1;
-    if ((v = ld_get(ld, m, "optimizer_bytes_per_param", NULL)) &&
-        ld_num(ld, v, "workload.optimizer_bytes_per_param", 0, 1, 1e4,
-               "bytes per parameter in (0, 1e4]", &sc->optimizer_bytes_per_param))
+    if (ld_keys(ld, m, "workload", at, keyv, 3, sc))
         return -1;
     if ((v = ld_get(ld, m, "measured_compute", &k)) && ld_measured_compute(ld, v, k->start_mark))
         return -1;
