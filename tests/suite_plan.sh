@@ -278,3 +278,26 @@ else
         html_png_checks "$art/report.png"
     fi
 fi
+
+# The flags are parsed as dtplan's (cli/cliutil.c): --flag=VALUE, and the same error lines.
+"$bin" plan -q --top=3 "$f" > "$out/top-eq.txt" 2>&1
+"$bin" plan -q --top 3 "$f" > "$out/top-sp.txt" 2>&1
+if cmp -s "$out/top-eq.txt" "$out/top-sp.txt" && grep -q '^Top 3 by ' "$out/top-eq.txt"; then
+    echo "ok - plan --top=3 is --top 3"
+else
+    echo "FAIL - plan --top=3 differs from --top 3"
+fi
+for c in '--json=1|dtplan plan: --json: takes no value, found "1"' \
+         '--seed=x|dtplan plan: --seed: expected a non-negative integer, found "x"' \
+         '--frob|dtplan plan: unknown option "--frob" (try dtplan plan --help)' \
+         '--catalog=|dtplan plan: --catalog: expected a directory, found ""'; do
+    flag=${c%%|*}
+    want=${c#*|}
+    got=$("$bin" plan -q "$flag" "$f" 2>&1 > /dev/null)
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$got" = "$want" ]; then
+        echo "ok - plan $flag: status 2 and its error line"
+    else
+        echo "FAIL - plan $flag: got status $rc and \"$got\""
+    fi
+done
