@@ -301,3 +301,16 @@ for c in '--json=1|dtplan plan: --json: takes no value, found "1"' \
         echo "FAIL - plan $flag: got status $rc and \"$got\""
     fi
 done
+
+# No candidate meets the constraints: the CSV is its header, the trace and the report hold no
+# cluster but say why.
+f=tests/data/plan/budget.yaml
+"$bin" plan -q --csv --report "$out/none.html" --trace "$out/none.json" "$f" > "$out/none.csv" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(wc -l < "$out/none.csv")" -eq 1 ] &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["traceEvents"]==[]' "$out/none.json" &&
+    ! grep -q 'class="bar-row"' "$out/none.html" && grep -q 'No candidate meets the constraints' "$out/none.html"; then
+    echo "ok - plan with no feasible candidate: CSV header only, an empty trace, the reason in the report"
+else
+    echo "FAIL - plan with no feasible candidate: status $rc"
+fi
