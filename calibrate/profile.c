@@ -218,15 +218,26 @@ static const cJSON *get(const cJSON *o, const char *k)
     return cJSON_GetObjectItemCaseSensitive(o, k);
 }
 
+/* Member k of o into *v: 1 when there is a value to check, 0 when absent
+ * and optional or null and nullable, -1 (error set, expecting `expected`)
+ * when absent and required. */
+static int vget(struct vctx *c, const cJSON *o, const char *k, int required, int nullable,
+                const char *expected, const cJSON **v)
+{
+    *v = get(o, k);
+    if (!*v)
+        return required ? vfail(c, k, NULL, expected) : 0;
+    return nullable && cJSON_IsNull(*v) ? 0 : 1;
+}
+
 /* Number member in [lo, hi]; optional: absent is fine; nullable: null is fine. */
 static int vnum(struct vctx *c, const cJSON *o, const char *k, double lo, double hi, int required,
                 int nullable, const char *expected)
 {
-    const cJSON *v = get(o, k);
-    if (!v)
-        return required ? vfail(c, k, NULL, expected) : 0;
-    if (nullable && cJSON_IsNull(v))
-        return 0;
+    const cJSON *v;
+    int r = vget(c, o, k, required, nullable, expected, &v);
+    if (r <= 0)
+        return r;
     if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi))
         return vfail(c, k, v, expected);
     return 0;
@@ -235,9 +246,10 @@ static int vnum(struct vctx *c, const cJSON *o, const char *k, double lo, double
 static int vint(struct vctx *c, const cJSON *o, const char *k, int lo, int required,
                 const char *expected)
 {
-    const cJSON *v = get(o, k);
-    if (!v)
-        return required ? vfail(c, k, NULL, expected) : 0;
+    const cJSON *v;
+    int r = vget(c, o, k, required, 0, expected, &v);
+    if (r <= 0)
+        return r;
     if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo ||
         v->valuedouble > 1e9)
         return vfail(c, k, v, expected);
@@ -247,11 +259,10 @@ static int vint(struct vctx *c, const cJSON *o, const char *k, int lo, int requi
 static int vstr(struct vctx *c, const cJSON *o, const char *k, int required, int nullable,
                 const char *const *choices, const char *expected)
 {
-    const cJSON *v = get(o, k);
-    if (!v)
-        return required ? vfail(c, k, NULL, expected) : 0;
-    if (nullable && cJSON_IsNull(v))
-        return 0;
+    const cJSON *v;
+    int r = vget(c, o, k, required, nullable, expected, &v);
+    if (r <= 0)
+        return r;
     if (!cJSON_IsString(v))
         return vfail(c, k, v, expected);
     if (choices) {
@@ -263,56 +274,88 @@ static int vstr(struct vctx *c, const cJSON *o, const char *k, int required, int
     return 0;
 }
 
-/* Member k must be an array (or absent when optional); *out receives it. */
-static int varr(struct vctx *c, const cJSON *o, const char *k, int required, const cJSON **out)
+/* Member k must be of the type `is` accepts (or absent when optional);
+ * *out receives it. */
+static int vtyped(struct vctx *c, const cJSON *o, const char *k, int required,
+                  cJSON_bool (*is)(const cJSON *const), const char *expected, const cJSON **out)
 {
-    const cJSON *v = get(o, k);
+    const cJSON *v;
+    int r = vget(c, o, k, required, 0, expected, &v);
     *out = NULL;
-    if (!v)
-        return required ? vfail(c, k, NULL, "a list") : 0;
-    if (!cJSON_IsArray(v))
-        return vfail(c, k, v, "a list");
+    if (r <= 0)
+        return r;
+    if (!is(v))
+        return vfail(c, k, v, expected);
     *out = v;
     return 0;
 }
 
+static int varr(struct vctx *c, const cJSON *o, const char *k, int required, const cJSON **out)
+{
+    return vtyped(c, o, k, required, cJSON_IsArray, "a list", out);
+}
+
 static int vobj(struct vctx *c, const cJSON *o, const char *k, int required, const cJSON **out)
 {
-    const cJSON *v = get(o, k);
-    *out = NULL;
-    if (!v)
-        return required ? vfail(c, k, NULL, "an object") : 0;
-    if (!cJSON_IsObject(v))
-        return vfail(c, k, v, "an object");
-    *out = v;
+    return vtyped(c, o, k, required, cJSON_IsObject, "an object", out);
+}
+
+/* Check each item of arr (NULL: none) with fn, the path at k[i]. */
+static int vitems(struct vctx *c, const char *k, const cJSON *arr,
+                  int (*fn)(struct vctx *, const cJSON *))
+{
+    const cJSON *it;
+    int i = 0;
+
+    vpush_key(c, k);
+    cJSON_ArrayForEach(it, arr) {
+        vpush_idx(c, i++);
+        if (fn(c, it))
+            return -1;
+        vpop(c);
+    }
+    vpop(c);
     return 0;
+}
+
+static int v_pipeline_point(struct vctx *c, const cJSON *pt)
+{
+    if (!cJSON_IsObject(pt))
+        return vfail(c, NULL, pt, "an object");
+    return vint(c, pt, "workers", 1, 1, "a worker count >= 1") ||
+           vnum(c, pt, "time_s", 1e-12, 1e9, 1, 0, "a time in seconds > 0") ||
+           vnum(c, pt, "samples_per_s", 1e-12, 1e15, 1, 0, "a rate in samples/s > 0") ? -1 : 0;
+}
+
+static int v_collective_point(struct vctx *c, const cJSON *pt)
+{
+    if (!cJSON_IsObject(pt))
+        return vfail(c, NULL, pt, "an object");
+    return vnum(c, pt, "bytes", 0, 1e15, 1, 0, "a size in bytes >= 0") ||
+           vnum(c, pt, "time_s", 1e-12, 1e9, 1, 0, "a time in seconds > 0") ? -1 : 0;
+}
+
+static int v_gemm(struct vctx *c, const cJSON *it)
+{
+    static const char *const prec[] = {"fp32", "tf32", "fp16", "bf16", NULL};
+
+    if (!cJSON_IsObject(it))
+        return vfail(c, NULL, it, "an object");
+    return vstr(c, it, "precision", 1, 0, prec, "one of fp32, tf32, fp16, bf16") ||
+           vnum(c, it, "tflops", 1e-9, 1e6, 1, 0, "TFLOP/s > 0") ? -1 : 0;
 }
 
 static int v_pipeline(struct vctx *c, const cJSON *pl)
 {
     static const char *const qual[] = {"good", "poor", "underdetermined", NULL};
-    const cJSON *pts, *pt, *fit;
-    int i = 0;
+    const cJSON *pts, *fit;
 
     if (!cJSON_IsObject(pl))
         return vfail(c, NULL, pl, "an object");
     if (vstr(c, pl, "name", 1, 0, NULL, "a pipeline name") ||
         vstr(c, pl, "command", 0, 1, NULL, "a command or null") ||
-        varr(c, pl, "points", 1, &pts))
-        return -1;
-    vpush_key(c, "points");
-    cJSON_ArrayForEach(pt, pts) {
-        vpush_idx(c, i++);
-        if (!cJSON_IsObject(pt))
-            return vfail(c, NULL, pt, "an object");
-        if (vint(c, pt, "workers", 1, 1, "a worker count >= 1") ||
-            vnum(c, pt, "time_s", 1e-12, 1e9, 1, 0, "a time in seconds > 0") ||
-            vnum(c, pt, "samples_per_s", 1e-12, 1e15, 1, 0, "a rate in samples/s > 0"))
-            return -1;
-        vpop(c);
-    }
-    vpop(c);
-    if (vobj(c, pl, "fit", 0, &fit))
+        varr(c, pl, "points", 1, &pts) || vitems(c, "points", pts, v_pipeline_point) ||
+        vobj(c, pl, "fit", 0, &fit))
         return -1;
     if (fit) {
         vpush_key(c, "fit");
@@ -329,8 +372,7 @@ static int v_pipeline(struct vctx *c, const cJSON *pl)
 static int v_collective(struct vctx *c, const cJSON *co)
 {
     static const char *const tr[] = {"nccl", "mpi", NULL};
-    const cJSON *pts, *pt;
-    int i = 0;
+    const cJSON *pts;
 
     if (!cJSON_IsObject(co))
         return vfail(c, NULL, co, "an object");
@@ -343,25 +385,12 @@ static int v_collective(struct vctx *c, const cJSON *co)
         vnum(c, co, "bus_factor", 1e-9, 1e3, 0, 1, "a bus-bandwidth factor > 0 or null") ||
         varr(c, co, "points", 1, &pts))
         return -1;
-    vpush_key(c, "points");
-    cJSON_ArrayForEach(pt, pts) {
-        vpush_idx(c, i++);
-        if (!cJSON_IsObject(pt))
-            return vfail(c, NULL, pt, "an object");
-        if (vnum(c, pt, "bytes", 0, 1e15, 1, 0, "a size in bytes >= 0") ||
-            vnum(c, pt, "time_s", 1e-12, 1e9, 1, 0, "a time in seconds > 0"))
-            return -1;
-        vpop(c);
-    }
-    vpop(c);
-    return 0;
+    return vitems(c, "points", pts, v_collective_point);
 }
 
 static int v_root(struct vctx *c, const cJSON *root)
 {
-    static const char *const prec[] = {"fp32", "tf32", "fp16", "bf16", NULL};
-    const cJSON *v, *cpu, *arr, *gpu, *it;
-    int i;
+    const cJSON *v, *cpu, *arr, *gpu;
 
     if (!cJSON_IsObject(root))
         return vfail(c, NULL, root, "a profile object");
@@ -377,53 +406,22 @@ static int v_root(struct vctx *c, const cJSON *root)
         return -1;
     if (cpu) {
         vpush_key(c, "cpu");
-        if (varr(c, cpu, "pipelines", 0, &arr))
+        if (varr(c, cpu, "pipelines", 0, &arr) || vitems(c, "pipelines", arr, v_pipeline))
             return -1;
-        vpush_key(c, "pipelines");
-        i = 0;
-        cJSON_ArrayForEach(it, arr) {
-            vpush_idx(c, i++);
-            if (v_pipeline(c, it))
-                return -1;
-            vpop(c);
-        }
-        vpop(c);
         vpop(c);
     }
     if (vobj(c, root, "gpu", 0, &gpu))
         return -1;
     if (gpu) {
         vpush_key(c, "gpu");
-        if (varr(c, gpu, "gemm", 0, &arr))
-            return -1;
-        vpush_key(c, "gemm");
-        i = 0;
-        cJSON_ArrayForEach(it, arr) {
-            vpush_idx(c, i++);
-            if (!cJSON_IsObject(it))
-                return vfail(c, NULL, it, "an object");
-            if (vstr(c, it, "precision", 1, 0, prec, "one of fp32, tf32, fp16, bf16") ||
-                vnum(c, it, "tflops", 1e-9, 1e6, 1, 0, "TFLOP/s > 0"))
-                return -1;
-            vpop(c);
-        }
-        vpop(c);
-        if (vobj(c, gpu, "bandwidth", 0, &arr))
+        if (varr(c, gpu, "gemm", 0, &arr) || vitems(c, "gemm", arr, v_gemm) ||
+            vobj(c, gpu, "bandwidth", 0, &arr))
             return -1;
         vpop(c);
     }
     if (varr(c, root, "collectives", 0, &arr))
         return -1;
-    vpush_key(c, "collectives");
-    i = 0;
-    cJSON_ArrayForEach(it, arr) {
-        vpush_idx(c, i++);
-        if (v_collective(c, it))
-            return -1;
-        vpop(c);
-    }
-    vpop(c);
-    return 0;
+    return vitems(c, "collectives", arr, v_collective);
 }
 
 int profile_parse(const char *path, const char *text, size_t len, cJSON **root, struct dt_err *e)

@@ -10,30 +10,27 @@
  * This is the only place that prints errors and picks exit statuses
  * (docs/cli.md): 0 success, 1 simulation, planning or output error, 2 bad
  * flags or bad input (catalog, scenario, output path).  Everything it
- * allocates is freed on every path.
+ * allocates is freed on every path.  Flag parsing, the catalog search and
+ * the atomic outputs are shared with `dtplan plan` (cliutil.h).
  */
 #include <cJSON.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../calibrate/calibrate.h"
 #include "../catalog/catalog.h"
 #include "../planner/planner.h"
-#include "atomic.h"
-#include "html.h"
+#include "cliutil.h"
 #include "plan_cmd.h"
 #include "report.h"
 #include "scenario.h"
-#include "trace.h"
 
 #define DTPLAN_VERSION "0.1.0"
 #define STEPS_MAX 1000000
 
-enum { EXIT_PLAN = 1, EXIT_INPUT = 2 };
+enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
 static const char usage_line[] =
     "usage: dtplan [--json | --csv] [-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] [--seed N] [--steps N] [-q] SCENARIO.yaml";
@@ -78,26 +75,10 @@ struct options {
     const char *catalog;    /* NULL: search */
     const char *scenario;
     int have_seed;
-    unsigned long seed;
+    unsigned long long seed;
     int have_steps;
-    int steps;
+    unsigned long long steps;
 };
-
-/* Parse a decimal integer in [0, hi]: digits only, no sign, no blanks. */
-static int parse_uint(const char *s, unsigned long long hi, unsigned long long *out)
-{
-    char *end;
-    unsigned long long v;
-
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 /*
  * Parse argv into o.  Returns -1 when main should exit 0 (help, version),
@@ -105,299 +86,42 @@ static int parse_uint(const char *s, unsigned long long hi, unsigned long long *
  */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-    const char *scenario = NULL;
-    int npos = 0, only_pos = 0, saw_run = 0;
+    const struct cli_opt opts[] = {
+        {"--help", "-h", CLI_STOP, NULL, NULL, NULL, 0, 0},
+        {"--version", NULL, CLI_STOP, NULL, NULL, NULL, 0, 0},
+        {"--json", NULL, CLI_SWITCH, &o->json, NULL, NULL, 0, 0},
+        {"--csv", NULL, CLI_SWITCH, &o->csv, NULL, NULL, 0, 0},
+        {"--quiet", "-q", CLI_SWITCH, &o->quiet, NULL, NULL, 0, 0},
+        {"--trace", NULL, CLI_FILE, NULL, &o->trace, NULL, 0, 0},
+        {"--report", NULL, CLI_FILE, NULL, &o->report, NULL, 0, 0},
+        {"--output", "-o", CLI_FILE, NULL, &o->output, NULL, 0, 0},
+        {"--catalog", NULL, CLI_DIR, NULL, &o->catalog, NULL, 0, 0},
+        {"--seed", NULL, CLI_UINT, &o->have_seed, NULL, &o->seed, 0, ULONG_MAX},
+        {"--steps", NULL, CLI_UINT, &o->have_steps, NULL, &o->steps, 1, STEPS_MAX},
+    };
+    const struct cli_cmd cmd = {"dtplan", "run", opts, (int)(sizeof opts / sizeof opts[0])};
+    const struct cli_opt *stop = NULL;
+    struct dt_err e = {{0}};
+    int rc = cli_parse(&cmd, argc, argv, &o->scenario, &stop, &e);
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        const char *eq;
-        char flag[32];
-
-        if (only_pos || a[0] != '-' || a[1] == '\0') {
-            /* "dtplan run SCENARIO": the subcommand word, in first place only. */
-            if (npos == 0 && !saw_run && !only_pos && strcmp(a, "run") == 0) {
-                saw_run = 1;
-                continue;
-            }
-            if (npos == 1) {
-                fprintf(stderr, "dtplan: unexpected argument \"%s\" (try dtplan --help)\n", a);
-                return EXIT_INPUT;
-            }
-            scenario = a;
-            npos = 1;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_pos = 1;
-            continue;
-        }
-
-        /* --name=value */
-        eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        if (eq) {
-            size_t n = (size_t)(eq - a);
-            if (n >= sizeof flag)
-                n = sizeof flag - 1;
-            memcpy(flag, a, n);
-            flag[n] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(flag, sizeof flag, "%s", a);
-        }
-
-        if (!strcmp(flag, "-h") || !strcmp(flag, "--help")) {
-            if (val)
-                goto no_value;
-            usage(stdout);
-            return -1;
-        }
-        if (!strcmp(flag, "--version")) {
-            if (val)
-                goto no_value;
-            printf("dtplan " DTPLAN_VERSION "\n");
-            return -1;
-        }
-        if (!strcmp(flag, "--json")) {
-            if (val)
-                goto no_value;
-            o->json = 1;
-            continue;
-        }
-        if (!strcmp(flag, "--csv")) {
-            if (val)
-                goto no_value;
-            o->csv = 1;
-            continue;
-        }
-        if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
-            if (val)
-                goto no_value;
-            o->quiet = 1;
-            continue;
-        }
-
-        /* Flags with a value: --flag=VALUE or --flag VALUE. */
-        int is_output = !strcmp(flag, "-o") || !strcmp(flag, "--output");
-        int is_catalog = !strcmp(flag, "--catalog");
-        int is_seed = !strcmp(flag, "--seed");
-        int is_steps = !strcmp(flag, "--steps");
-        int is_trace = !strcmp(flag, "--trace");
-        int is_html = !strcmp(flag, "--report");
-        if (is_trace || is_html) {
-            if (!val && i + 1 < argc)
-                val = argv[++i];
-            if (!val || !*val) {
-                fprintf(stderr, "dtplan: %s: expected a file name, found %s\n", flag,
-                        val ? "\"\"" : "nothing");
-                return EXIT_INPUT;
-            }
-            if (is_trace)
-                o->trace = val;
-            else
-                o->report = val;
-            continue;
-        }
-        if (!is_output && !is_catalog && !is_seed && !is_steps) {
-            fprintf(stderr, "dtplan: unknown option \"%s\" (try dtplan --help)\n", a);
-            return EXIT_INPUT;
-        }
-        if (!val && i + 1 < argc)
-            val = argv[++i];
-        if (is_output || is_catalog) {
-            if (!val || !*val) {
-                fprintf(stderr, "dtplan: %s: expected a %s, found %s\n", flag,
-                        is_output ? "file name" : "directory", val ? "\"\"" : "nothing");
-                return EXIT_INPUT;
-            }
-            if (is_output)
-                o->output = val;
-            else
-                o->catalog = val;
-            continue;
-        }
-        unsigned long long v;
-        if (is_seed) {
-            if (!val || parse_uint(val, ULONG_MAX, &v) != 0) {
-                if (val)
-                    fprintf(stderr, "dtplan: --seed: expected a non-negative integer, found \"%s\"\n",
-                            val);
-                else
-                    fprintf(stderr, "dtplan: --seed: expected a non-negative integer, found nothing\n");
-                return EXIT_INPUT;
-            }
-            o->have_seed = 1;
-            o->seed = (unsigned long)v;
-            continue;
-        }
-        if (!val || parse_uint(val, STEPS_MAX, &v) != 0 || v < 1) {
-            if (val)
-                fprintf(stderr, "dtplan: --steps: expected an integer from 1 to %d, found \"%s\"\n",
-                        STEPS_MAX, val);
-            else
-                fprintf(stderr, "dtplan: --steps: expected an integer from 1 to %d, found nothing\n",
-                        STEPS_MAX);
-            return EXIT_INPUT;
-        }
-        o->have_steps = 1;
-        o->steps = (int)v;
-        continue;
-
-    no_value:
-        fprintf(stderr, "dtplan: %s: takes no value, found \"%s\"\n", flag, val);
+    if (rc == CLI_BAD) {
+        fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
-
+    if (rc == CLI_STOPPED) {
+        if (!strcmp(stop->name, "--help"))
+            usage(stdout);
+        else
+            printf("dtplan " DTPLAN_VERSION "\n");
+        return -1;
+    }
     if (o->json && o->csv) {
         fprintf(stderr, "dtplan: --csv: expected at most one of --json and --csv, found both\n");
         return EXIT_INPUT;
     }
-    if (npos == 0) {
+    if (!o->scenario) {
         fprintf(stderr, "%s\n", usage_line);
         return EXIT_INPUT;
-    }
-    o->scenario = scenario;
-    return 0;
-}
-
-/* dir/instances.csv is readable: dir looks like a catalog. */
-static int catalog_dir_ok(const char *dir)
-{
-    size_t n = strlen(dir) + sizeof "/instances.csv";
-    char *p = x_malloc(n);
-    int ok;
-
-    snprintf(p, n, "%s/instances.csv", dir);
-    ok = access(p, R_OK) == 0;
-    x_free(p);
-    return ok;
-}
-
-/* <directory of the running executable>/../catalog, or NULL. */
-static char *catalog_next_to_exe(void)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash;
-    size_t len;
-    char *dir;
-
-    if (n <= 0)
-        return NULL;
-    exe[n] = '\0';
-    slash = strrchr(exe, '/');
-    if (!slash)
-        return NULL;
-    *slash = '\0';
-    len = strlen(exe) + sizeof "/../catalog";
-    dir = x_malloc(len);
-    snprintf(dir, len, "%s/../catalog", exe);
-    return dir;
-}
-
-/*
- * The catalog directory: --catalog, else $DTPLAN_CATALOG (both taken as
- * given), else the first of <exe dir>/../catalog, DT_CATALOG_DIR (when
- * compiled in) and ./catalog that holds instances.csv.  Returns a string the
- * caller frees, or NULL with e->msg set.
- */
-static char *catalog_find(const struct options *o, struct dt_err *e)
-{
-    const char *env = getenv("DTPLAN_CATALOG");
-    char *cand[3] = {NULL, NULL, NULL};
-    char *found = NULL;
-    int nc = 0;
-
-    if (o->catalog)
-        return x_strdup(o->catalog);
-    if (env && *env)
-        return x_strdup(env);
-
-    if ((cand[nc] = catalog_next_to_exe()) != NULL)
-        nc++;
-#ifdef DT_CATALOG_DIR
-    cand[nc++] = x_strdup(DT_CATALOG_DIR);
-#endif
-    cand[nc++] = x_strdup("catalog");
-
-    for (int i = 0; i < nc && !found; i++)
-        if (catalog_dir_ok(cand[i])) {
-            found = cand[i];
-            cand[i] = NULL;
-        }
-    if (!found)
-        dt_errf(e, "dtplan: no catalog found (looked in %s%s%s%s%s); use --catalog DIR or set DTPLAN_CATALOG",
-                cand[0], nc > 1 ? ", " : "", nc > 1 ? cand[1] : "", nc > 2 ? ", " : "",
-                nc > 2 ? cand[2] : "");
-    for (int i = 0; i < nc; i++)
-        x_free(cand[i]);
-    return found;
-}
-
-/* Write the report to stdout or, atomically, to o->output. */
-static int write_report(const struct options *o, const struct plan_report *rep)
-{
-    struct dt_err e = {{0}};
-    char *tmp = NULL;
-    FILE *f = stdout;
-    int rc;
-
-    if (o->output) {
-        f = atomic_write_open(o->output, &tmp, &e);
-        if (!f) {
-            fprintf(stderr, "dtplan: %s\n", e.msg);
-            return EXIT_INPUT;
-        }
-    }
-    rc = o->json ? report_json(f, rep) : o->csv ? report_csv(f, rep) : report_table(f, rep);
-    if (!o->output) {
-        if (rc != 0 || fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "dtplan: cannot write the report to standard output: %s\n",
-                    strerror(errno ? errno : EIO));
-            return EXIT_PLAN;
-        }
-        return 0;
-    }
-    if (rc != 0) {
-        atomic_write_abort(f, tmp);
-        fprintf(stderr, "dtplan: %s: write failed\n", o->output);
-        return EXIT_PLAN;
-    }
-    if (atomic_write_commit(f, tmp, o->output, &e) != 0) {
-        fprintf(stderr, "dtplan: %s\n", e.msg);
-        return EXIT_PLAN;
-    }
-    return 0;
-}
-
-/* Write an extra output (--trace, --report) to path, atomically.  kind is
- * 't' for the trace, 'h' for the HTML report. */
-static int write_extra(const char *path, int kind, const struct plan_report *rep)
-{
-    struct dt_err e = {{0}};
-    char *tmp = NULL;
-    FILE *f = atomic_write_open(path, &tmp, &e);
-    int rc;
-
-    if (!f) {
-        fprintf(stderr, "dtplan: %s\n", e.msg);
-        return EXIT_INPUT;
-    }
-    if (kind == 't') {
-        rc = trace_write(f, rep, &e);
-    } else {
-        rc = html_write(f, rep);
-        if (rc)
-            dt_errf(&e, "%s: write failed", path);
-    }
-    if (rc != 0) {
-        atomic_write_abort(f, tmp);
-        fprintf(stderr, "dtplan: %s\n", e.msg);
-        return EXIT_PLAN;
-    }
-    if (atomic_write_commit(f, tmp, path, &e) != 0) {
-        fprintf(stderr, "dtplan: %s\n", e.msg);
-        return EXIT_PLAN;
     }
     return 0;
 }
@@ -430,7 +154,7 @@ int main(int argc, char **argv)
     if (rc)
         return rc;
 
-    catdir = catalog_find(&o, &e);
+    catdir = cli_catalog_find("dtplan", o.catalog, &e);
     if (!catdir) {
         fprintf(stderr, "%s\n", e.msg);
         rc = EXIT_INPUT;
@@ -447,14 +171,14 @@ int main(int argc, char **argv)
         goto out_scenario;
     }
     if (o.have_seed)
-        sc.seed = o.seed;
+        sc.seed = (unsigned long)o.seed;
     if (o.have_steps)
-        sc.steps = o.steps;
+        sc.steps = (int)o.steps;
     if (!o.quiet)
         fprintf(stderr, "dtplan: seed %lu\n", sc.seed);
 
     if (sc.nclusters == 0 && sc.plan.present) { /* a plan: section and no clusters: search */
-        struct plan_cmd_opts po = {o.json, o.output};
+        struct plan_cmd_opts po = {o.json, o.csv, o.output, o.trace, o.report};
         rc = plan_cmd_search(&sc, &po);
         goto out_report;
     }
@@ -463,11 +187,12 @@ int main(int argc, char **argv)
         rc = EXIT_PLAN;
         goto out_report;
     }
-    rc = write_report(&o, &rep);
+    rc = cli_write_output("dtplan", o.output,
+                          o.json ? cli_write_json : o.csv ? cli_write_csv : cli_write_table, &rep);
     if (rc == 0 && o.trace)
-        rc = write_extra(o.trace, 't', &rep);
+        rc = cli_write_output("dtplan", o.trace, cli_write_trace, &rep);
     if (rc == 0 && o.report)
-        rc = write_extra(o.report, 'h', &rep);
+        rc = cli_write_output("dtplan", o.report, cli_write_html, &rep);
 
 out_report:
     plan_report_free(&rep);

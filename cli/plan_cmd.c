@@ -10,127 +10,38 @@
  * bits as one process).  Rank 0 alone finishes and writes the report, which
  * is byte-identical to a single process's.
  *
- * Output: a table for people or one JSON object (--json); written atomically
- * with -o.  Exit status as dtplan's: 0, 1 planning or output error, 2 bad
- * flags or input.
+ * Output: a table for people, one JSON object (--json) or the ranked table
+ * as CSV (--csv); written atomically with -o.  --report and --trace write
+ * the HTML report (top N and Pareto front) and the Chrome trace (the
+ * recommended cluster) through the writers of `dtplan SCENARIO`, from one
+ * struct plan_report built from the search result (search_report).  Flags,
+ * the catalog search and atomic output: cliutil.h.  Exit status as dtplan's:
+ * 0, 1 planning or output error, 2 bad flags or input.
  */
 #include "plan_cmd.h"
 
 #include <cJSON.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../catalog/catalog.h"
 #include "../planner/search.h"
-#include "atomic.h"
+#include "cliutil.h"
 #include "mpienv.h"
 #include "report.h"
 #include "scenario.h"
 
-enum { EXIT_PLAN = 1, EXIT_INPUT = 2 };
+enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
 static const char usage_line[] =
-    "usage: dtplan plan [--json] [-o FILE] [--catalog DIR] [--seed N] [--steps N] [--top N] "
-    "[-q] SCENARIO.yaml";
+    "usage: dtplan plan [--json | --csv] [-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] "
+    "[--seed N] [--steps N] [--top N] [-q] SCENARIO.yaml";
 
 /* ---- the table --------------------------------------------------------- */
-
-#define MAXCOL 16
-
-struct tab {
-    int ncol;
-    const char *head[MAXCOL];
-    int right[MAXCOL];
-    char *(*rows)[MAXCOL];
-    int nrows;
-};
-
-static char *cellf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *cellf(const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return x_strdup(buf);
-}
-
-static char *cell_num(const char *fmt, double v)
-{
-    return isfinite(v) ? cellf(fmt, v) : x_strdup("-");
-}
-
-static char *cell_usd(double usd)
-{
-    if (!isfinite(usd))
-        return x_strdup("-");
-    return usd != 0 && fabs(usd) < 1e-4 ? cellf("%.3e", usd) : cellf("%.6f", usd);
-}
-
-static char *cell_duration(double s)
-{
-    long long t;
-
-    if (!isfinite(s) || s < 0)
-        return x_strdup("-");
-    if (s < 59.95)
-        return cellf("%.1f s", s);
-    if (s < 48 * 3600.0) {
-        t = llround(s);
-        if (t < 3600)
-            return cellf("%lldm%02llds", t / 60, t % 60);
-        t = llround(s / 60.0);
-        return cellf("%lldh%02lldm", t / 60, t % 60);
-    }
-    return cellf("%.1f d", s / 86400.0);
-}
-
-static void tab_print(FILE *f, const struct tab *t)
-{
-    size_t w[MAXCOL] = {0};
-
-    for (int c = 0; c < t->ncol; c++)
-        w[c] = strlen(t->head[c]);
-    for (int r = 0; r < t->nrows; r++)
-        for (int c = 0; c < t->ncol; c++)
-            if (strlen(t->rows[r][c]) > w[c])
-                w[c] = strlen(t->rows[r][c]);
-    for (int r = -1; r < t->nrows; r++) {
-        char line[4096];
-        size_t o = 0;
-        for (int c = 0; c < t->ncol; c++) {
-            const char *s = r < 0 ? t->head[c] : t->rows[r][c];
-            int pad = (int)(w[c] - strlen(s));
-            int n = t->right[c] ? snprintf(line + o, sizeof line - o, "%s%*s%s", c ? "  " : "",
-                                           pad, "", s)
-                                : snprintf(line + o, sizeof line - o, "%s%s%*s", c ? "  " : "",
-                                           s, pad, "");
-            if (n > 0)
-                o = o + (size_t)n < sizeof line ? o + (size_t)n : sizeof line - 1;
-        }
-        while (o > 0 && line[o - 1] == ' ')
-            line[--o] = 0;
-        fprintf(f, "%s\n", line);
-    }
-}
-
-static void tab_free(struct tab *t)
-{
-    for (int r = 0; r < t->nrows; r++)
-        for (int c = 0; c < t->ncol; c++)
-            x_free(t->rows[r][c]);
-    x_free(t->rows);
-}
 
 static const char *pick_head[] = {"#", "cluster", "strategy", "bucket MiB", "step ms", "GPU%",
                                   "CPU%", "NIC%", "samples/s", "$/h", "$/step", "to train",
@@ -167,37 +78,38 @@ static void pick_row(const char *mark, const struct search_pick *pk, char **row)
     row[0] = x_strdup(mark);
     row[1] = cell_groups(&pk->cl);
     row[2] = x_strdup(comm ? scenario_strategy_name(pk->sc.strategy) : "-");
-    row[3] = comm ? cell_num("%g", pk->sc.bucket_bytes / 1048576.0) : x_strdup("-");
-    row[4] = cell_num("%.1f", 1e3 * pc->res.step_mean_s);
-    row[5] = cell_num("%.0f", 100 * pc->res.util_gpu);
-    row[6] = cell_num("%.0f", 100 * pc->res.util_cpu);
-    row[7] = cell_num("%.0f", 100 * pc->res.util_nic);
-    row[8] = cell_num("%.1f", pc->res.samples_per_s);
-    row[9] = cell_num("%.3f", pc->price_usd_h);
-    row[10] = cell_usd(pc->cost_per_step_usd);
-    row[11] = cell_duration(pc->train_s);
-    row[12] = cell_num("%.2f", pc->cost_to_train_usd);
+    row[3] = comm ? report_cell_num("%g", pk->sc.bucket_bytes / 1048576.0) : x_strdup("-");
+    row[4] = report_cell_num("%.1f", 1e3 * pc->res.step_mean_s);
+    row[5] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
+    row[6] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
+    row[7] = report_cell_num("%.0f", 100 * pc->res.util_nic);
+    row[8] = report_cell_num("%.1f", pc->res.samples_per_s);
+    row[9] = report_cell_num("%.3f", pc->price_usd_h);
+    row[10] = report_cell_usd(pc->cost_per_step_usd);
+    row[11] = report_cell_duration(pc->train_s);
+    row[12] = report_cell_num("%.2f", pc->cost_to_train_usd);
     row[13] = x_strdup(plan_bound_name(pc->bound));
 }
 
 static void print_picks(FILE *f, const struct search_pick *pk, int n, const char *const *marks,
                         int numbered)
 {
-    struct tab t = {0};
+    char **cells = x_calloc((size_t)(n + 1) * PH_N, sizeof *cells);
+    int right[PH_N];
 
-    t.ncol = PH_N;
     for (int c = 0; c < PH_N; c++) {
-        t.head[c] = pick_head[c];
-        t.right[c] = c == 0 || (c >= 3 && c <= 12);
+        cells[c] = x_strdup(pick_head[c]);
+        right[c] = c == 0 || (c >= 3 && c <= 12);
     }
-    t.rows = x_calloc((size_t)n + 1, sizeof *t.rows);
     for (int i = 0; i < n; i++) {
         char num[16];
         snprintf(num, sizeof num, "%d", i + 1);
-        pick_row(numbered ? num : marks[i], &pk[i], t.rows[t.nrows++]);
+        pick_row(numbered ? num : marks[i], &pk[i], &cells[(size_t)(i + 1) * PH_N]);
     }
-    tab_print(f, &t);
-    tab_free(&t);
+    report_grid_print(f, cells, n + 1, PH_N, right, NULL);
+    for (size_t i = 0; i < (size_t)(n + 1) * PH_N; i++)
+        x_free(cells[i]);
+    x_free(cells);
 }
 
 static int write_table(FILE *f, const struct search_result *r, const struct search_list *l)
@@ -269,51 +181,29 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static void jnum(cJSON *o, const char *k, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, k, report_round6(v));
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
-static cJSON *jcluster(const struct sc_cluster *cl)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < cl->ngroups; i++) {
-        cJSON *g = cJSON_CreateObject();
-        cJSON_AddStringToObject(g, "role", scenario_role_name(cl->groups[i].role));
-        cJSON_AddStringToObject(g, "instance", cl->groups[i].inst->name);
-        cJSON_AddNumberToObject(g, "count", cl->groups[i].count);
-        cJSON_AddBoolToObject(g, "spot", cl->groups[i].spot);
-        cJSON_AddItemToArray(a, g);
-    }
-    return a;
-}
-
 static cJSON *jplan_cluster(const struct plan_cluster *pc, const struct scenario *s, int comm)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", pc->cl->name);
-    cJSON_AddItemToObject(o, "groups", jcluster(pc->cl));
+    cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl));
     if (comm) {
         cJSON_AddStringToObject(o, "strategy", scenario_strategy_name(s->strategy));
-        jnum(o, "bucket_mib", s->bucket_bytes / 1048576.0);
+        report_json_num(o, "bucket_mib", s->bucket_bytes / 1048576.0);
     }
-    jnum(o, "step_s", pc->res.step_mean_s);
-    jnum(o, "step_p95_s", pc->res.step_p95_s);
-    jnum(o, "compute_s", pc->res.compute_s);
-    jnum(o, "data_stall_s", pc->res.data_stall_s);
-    jnum(o, "exposed_comm_s", pc->res.exposed_comm_s);
-    jnum(o, "workers", pc->res.workers);
-    jnum(o, "samples_per_s", pc->res.samples_per_s);
-    jnum(o, "util_gpu", pc->res.util_gpu);
-    jnum(o, "util_cpu", pc->res.util_cpu);
-    jnum(o, "util_nic", pc->res.util_nic);
-    jnum(o, "price_usd_h", pc->price_usd_h);
-    jnum(o, "cost_per_step_usd", pc->cost_per_step_usd);
-    jnum(o, "train_s", pc->train_s);
-    jnum(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    report_json_num(o, "step_s", pc->res.step_mean_s);
+    report_json_num(o, "step_p95_s", pc->res.step_p95_s);
+    report_json_num(o, "compute_s", pc->res.compute_s);
+    report_json_num(o, "data_stall_s", pc->res.data_stall_s);
+    report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);
+    report_json_num(o, "workers", pc->res.workers);
+    report_json_num(o, "samples_per_s", pc->res.samples_per_s);
+    report_json_num(o, "util_gpu", pc->res.util_gpu);
+    report_json_num(o, "util_cpu", pc->res.util_cpu);
+    report_json_num(o, "util_nic", pc->res.util_nic);
+    report_json_num(o, "price_usd_h", pc->price_usd_h);
+    report_json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
+    report_json_num(o, "train_s", pc->train_s);
+    report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
     cJSON_AddBoolToObject(o, "feasible", pc->feasible);
     if (!pc->feasible)
         cJSON_AddStringToObject(o, "infeasible_why", pc->infeasible_why);
@@ -339,8 +229,8 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddStringToObject(o, "scenario", sc->name);
     cJSON_AddNumberToObject(o, "seed", (double)sc->seed);
     cJSON_AddStringToObject(o, "objective", scenario_objective_name(sc->objective));
-    jnum(o, "deadline_h", sc->deadline_h);
-    jnum(o, "budget_usd_h", sc->budget_usd_h);
+    report_json_num(o, "deadline_h", sc->deadline_h);
+    report_json_num(o, "budget_usd_h", sc->budget_usd_h);
     s = cJSON_AddObjectToObject(o, "search");
     cJSON_AddNumberToObject(s, "candidates", (double)r->candidates);
     cJSON_AddNumberToObject(s, "feasible", (double)r->feasible);
@@ -351,7 +241,7 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddNumberToObject(s, "pruned_gpus", (double)l->pruned_gpus);
     cJSON_AddNumberToObject(s, "skipped_unknown_peak", l->skipped_peak);
     cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
-    jnum(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
+    report_json_num(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
     cJSON_AddNumberToObject(s, "search_steps",
                             sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps);
     cJSON_AddNumberToObject(s, "search_warmup",
@@ -399,6 +289,128 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     return rc || ferror(f) ? -1 : 0;
 }
 
+/* ---- outputs ----------------------------------------------------------- */
+
+/* A pick's name with its strategy and bucket when it communicates (as the
+ * table's columns say), so that picks that differ only in those do not look
+ * alike in the CSV, HTML and trace: "4x p3.16xlarge, ring, 25 MiB". */
+static void pick_name(const struct search_pick *pk, char *out, size_t cap)
+{
+    const struct plan_cluster *pc = &pk->rep.clusters[0];
+    char buf[160];
+    size_t n;
+
+    if (pc->res.workers > 1 || pk->cl.ngroups > 1)
+        snprintf(buf, sizeof buf, "%s, %s, %g MiB", pk->cl.name,
+                 scenario_strategy_name(pk->sc.strategy), pk->sc.bucket_bytes / 1048576.0);
+    else
+        snprintf(buf, sizeof buf, "%s", pk->cl.name);
+    n = strlen(buf) < cap ? strlen(buf) : cap - 1;
+    memcpy(out, buf, n);
+    out[n] = '\0';
+}
+
+/*
+ * The search result as one struct plan_report for the CSV, HTML and trace
+ * writers: the top N in rank order, then the Pareto front's clusters that
+ * are not among them; the first is the recommended one.  The clusters are
+ * copies of the picks' results with their own named copy of the cluster
+ * (pick_name), in cls; rep lives no longer than r.  Free with
+ * search_report_free().
+ */
+struct search_report {
+    struct plan_report rep;
+    struct sc_cluster *cls;
+};
+
+static void search_report_add(struct search_report *s, const struct search_pick *pk)
+{
+    struct plan_cluster *pc = &s->rep.clusters[s->rep.nclusters];
+
+    *pc = pk->rep.clusters[0];
+    s->cls[s->rep.nclusters] = pk->cl;
+    pick_name(pk, s->cls[s->rep.nclusters].name, sizeof s->cls[0].name);
+    pc->cl = &s->cls[s->rep.nclusters];
+    s->rep.nclusters++;
+}
+
+static void search_report(const struct search_result *r, struct search_report *s)
+{
+    struct plan_report *rep = &s->rep;
+    size_t n = (size_t)(r->ntop + r->nfront) + 1;
+
+    memset(s, 0, sizeof *s);
+    rep->sc = r->sc;
+    rep->clusters = x_calloc(n, sizeof *rep->clusters);
+    s->cls = x_calloc(n, sizeof *s->cls);
+    for (int i = 0; i < r->ntop; i++)
+        search_report_add(s, &r->top[i]);
+    for (int i = 0; i < r->nfront; i++) {
+        int seen = 0;
+        for (int k = 0; k < r->ntop; k++)
+            seen |= r->top[k].index == r->front[i].index;
+        if (!seen)
+            search_report_add(s, &r->front[i]);
+    }
+    rep->solved_value = NAN;
+    rep->best = r->ntop > 0 ? 0 : -1;
+    rep->action = r->action;
+    /* The search's reason has room for more; cut at a character boundary. */
+    n = strlen(r->reason);
+    if (n >= sizeof rep->reason) {
+        n = sizeof rep->reason - 1;
+        while (n > 0 && ((unsigned char)r->reason[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(rep->reason, r->reason, n);
+    rep->reason[n] = '\0';
+}
+
+static void search_report_free(struct search_report *s)
+{
+    plan_report_free(&s->rep);
+    x_free(s->cls);
+}
+
+struct search_out {
+    const struct search_result *r;
+    const struct search_list *l;
+    int json;
+};
+
+static int write_main(FILE *f, const void *ctx, struct dt_err *e)
+{
+    const struct search_out *o = ctx;
+    (void)e;
+    return o->json ? write_json(f, o->r, o->l) : write_table(f, o->r, o->l);
+}
+
+/* The report (table, JSON or CSV), then --trace and --report, on rank 0. */
+static int write_outputs(const struct search_result *r, const struct search_list *l,
+                         const struct plan_cmd_opts *o)
+{
+    struct search_out so = {r, l, o->json};
+    struct search_report s;
+    struct plan_report ranked, recommended;
+    int rc;
+
+    search_report(r, &s);
+    ranked = s.rep;             /* the ranked table: the top N */
+    ranked.nclusters = r->ntop;
+    recommended = s.rep;        /* the trace: the first, if any */
+    recommended.nclusters = r->ntop > 0 ? 1 : 0;
+    if (o->csv)
+        rc = cli_write_output("dtplan", o->output, cli_write_csv, &ranked);
+    else
+        rc = cli_write_output("dtplan", o->output, write_main, &so);
+    if (rc == 0 && o->trace)
+        rc = cli_write_output("dtplan", o->trace, cli_write_trace, &recommended);
+    if (rc == 0 && o->report)
+        rc = cli_write_output("dtplan", o->report, cli_write_html, &s.rep);
+    search_report_free(&s);
+    return rc;
+}
+
 /* ---- running the search ------------------------------------------------ */
 
 int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
@@ -409,8 +421,6 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
     struct search_result r;
     struct dt_err e = {{0}};
     int rank, size, rc = EXIT_PLAN;
-    FILE *f = stdout;
-    char *tmp = NULL;
 
     if (mpienv_init(NULL, NULL) != 0)
         return EXIT_PLAN;
@@ -447,28 +457,7 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
         fprintf(stderr, "dtplan: %s\n", e.msg);
         goto free_list;
     }
-    if (o->output) {
-        f = atomic_write_open(o->output, &tmp, &e);
-        if (!f) {
-            fprintf(stderr, "dtplan: %s\n", e.msg);
-            rc = EXIT_INPUT;
-            goto free_result;
-        }
-    }
-    rc = o->json ? write_json(f, &r, &l) : write_table(f, &r, &l);
-    if (!o->output) {
-        rc = rc != 0 || fflush(stdout) != 0 || ferror(stdout) ? EXIT_PLAN : 0;
-        if (rc)
-            fprintf(stderr, "dtplan: cannot write the report to standard output\n");
-    } else if (rc != 0) {
-        atomic_write_abort(f, tmp);
-        fprintf(stderr, "dtplan: %s: write failed\n", o->output);
-        rc = EXIT_PLAN;
-    } else if (atomic_write_commit(f, tmp, o->output, &e) != 0) {
-        fprintf(stderr, "dtplan: %s\n", e.msg);
-        rc = EXIT_PLAN;
-    }
-free_result:
+    rc = write_outputs(&r, &l, o);
     search_result_free(&r);
 free_list:
     x_free(ev);
@@ -480,167 +469,73 @@ out:
 
 /* ---- flags ------------------------------------------------------------- */
 
-static int parse_uint(const char *s, unsigned long long hi, unsigned long long *out)
+static void usage(void)
 {
-    char *end;
-    unsigned long long v;
-
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int catalog_dir_ok(const char *dir)
-{
-    size_t n = strlen(dir) + sizeof "/instances.csv";
-    char *p = x_malloc(n);
-    int ok;
-
-    snprintf(p, n, "%s/instances.csv", dir);
-    ok = access(p, R_OK) == 0;
-    x_free(p);
-    return ok;
-}
-
-/* --catalog, $DTPLAN_CATALOG, <exe dir>/../catalog, ./catalog (as dtplan). */
-static int find_catalog(const char *given, char *out, size_t cap)
-{
-    const char *env = getenv("DTPLAN_CATALOG");
-    char exe[2048];
-    ssize_t n;
-
-    if (given) {
-        snprintf(out, cap, "%s", given);
-        return 0;
-    }
-    if (env && *env) {
-        snprintf(out, cap, "%s", env);
-        return 0;
-    }
-    n = readlink("/proc/self/exe", exe, sizeof exe - 1 - sizeof "/../catalog");
-    if (n > 0) {
-        char *slash;
-        exe[n] = 0;
-        slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            strcat(exe, "/../catalog");
-            snprintf(out, cap, "%s", exe);
-            if (catalog_dir_ok(out))
-                return 0;
-        }
-    }
-#ifdef DT_CATALOG_DIR
-    snprintf(out, cap, "%s", DT_CATALOG_DIR);
-    if (catalog_dir_ok(out))
-        return 0;
-#endif
-    snprintf(out, cap, "catalog");
-    return catalog_dir_ok(out) ? 0 : -1;
+    printf("%s\n\nSearch the catalog for the cluster that best meets the scenario's "
+           "objective (the plan: section\nlimits the search; see docs/plan.md).  Under "
+           "mpirun the sweep is split across the ranks.\n\n"
+           "  --top N        rows of the ranked table (overrides plan.top), 1..1000\n"
+           "  --csv          print the ranked table as CSV instead of the table\n"
+           "  --trace FILE   also write the simulated steps of the recommended cluster as a\n"
+           "                 Chrome trace (JSON)\n"
+           "  --report FILE  also write an HTML report with SVG charts of the top N and the\n"
+           "                 Pareto front\n"
+           "Other options as for dtplan (dtplan --help).\n", usage_line);
 }
 
 int plan_cmd_main(int argc, char **argv)
 {
     struct plan_cmd_opts o = {0};
     const char *scenario = NULL, *catarg = NULL;
-    int have_seed = 0, have_steps = 0, have_top = 0, quiet = 0, only_pos = 0, rc;
-    unsigned long seed = 0;
-    int steps = 0, top = 0;
-    char catdir[4096];
+    int have_seed = 0, have_steps = 0, have_top = 0, quiet = 0, rc;
+    unsigned long long seed = 0, steps = 0, top = 0;
+    const struct cli_opt opts[] = {
+        {"--help", "-h", CLI_STOP, NULL, NULL, NULL, 0, 0},
+        {"--json", NULL, CLI_SWITCH, &o.json, NULL, NULL, 0, 0},
+        {"--csv", NULL, CLI_SWITCH, &o.csv, NULL, NULL, 0, 0},
+        {"--quiet", "-q", CLI_SWITCH, &quiet, NULL, NULL, 0, 0},
+        {"--trace", NULL, CLI_FILE, NULL, &o.trace, NULL, 0, 0},
+        {"--report", NULL, CLI_FILE, NULL, &o.report, NULL, 0, 0},
+        {"--output", "-o", CLI_FILE, NULL, &o.output, NULL, 0, 0},
+        {"--catalog", NULL, CLI_DIR, NULL, &catarg, NULL, 0, 0},
+        {"--seed", NULL, CLI_UINT, &have_seed, NULL, &seed, 0, ULONG_MAX},
+        {"--steps", NULL, CLI_UINT, &have_steps, NULL, &steps, 1, 1000000},
+        {"--top", NULL, CLI_UINT, &have_top, NULL, &top, 1, 1000},
+    };
+    const struct cli_cmd cmd = {"dtplan plan", NULL, opts, (int)(sizeof opts / sizeof opts[0])};
+    const struct cli_opt *stop = NULL;
+    char *catdir;
     struct catalog cat;
     struct scenario sc;
     struct dt_err e = {{0}};
     cJSON_Hooks hooks = {x_malloc, x_free};
 
     cJSON_InitHooks(&hooks);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = NULL;
-        unsigned long long v;
-
-        if (only_pos || a[0] != '-' || a[1] == 0) {
-            if (scenario) {
-                fprintf(stderr, "dtplan plan: unexpected argument \"%s\" (try dtplan plan --help)\n", a);
-                return EXIT_INPUT;
-            }
-            scenario = a;
-            continue;
-        }
-        if (!strcmp(a, "--")) {
-            only_pos = 1;
-            continue;
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            printf("%s\n\nSearch the catalog for the cluster that best meets the scenario's "
-                   "objective (the plan: section\nlimits the search; see docs/plan.md).  Under "
-                   "mpirun the sweep is split across the ranks.\n\n"
-                   "  --top N   rows of the ranked table (overrides plan.top)\n"
-                   "Other options as for dtplan (dtplan --help).\n", usage_line);
-            return 0;
-        }
-        if (!strcmp(a, "--json")) {
-            o.json = 1;
-            continue;
-        }
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = 1;
-            continue;
-        }
-        if (strcmp(a, "-o") && strcmp(a, "--output") && strcmp(a, "--catalog") &&
-            strcmp(a, "--seed") && strcmp(a, "--steps") && strcmp(a, "--top")) {
-            fprintf(stderr, "dtplan plan: unknown option \"%s\" (try dtplan plan --help)\n", a);
-            return EXIT_INPUT;
-        }
-        if (i + 1 < argc)
-            val = argv[++i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--catalog")) {
-            if (!val || !*val) {
-                fprintf(stderr, "dtplan plan: %s: expected a %s, found %s\n", a,
-                        strcmp(a, "--catalog") ? "file name" : "directory", val ? "\"\"" : "nothing");
-                return EXIT_INPUT;
-            }
-            if (!strcmp(a, "--catalog"))
-                catarg = val;
-            else
-                o.output = val;
-        } else if (!strcmp(a, "--seed")) {
-            if (parse_uint(val, ULONG_MAX, &v)) {
-                fprintf(stderr, "dtplan plan: --seed: expected a non-negative integer, found %s%s%s\n",
-                        val ? "\"" : "", val ? val : "nothing", val ? "\"" : "");
-                return EXIT_INPUT;
-            }
-            have_seed = 1;
-            seed = (unsigned long)v;
-        } else {
-            int is_top = !strcmp(a, "--top");
-            unsigned long long hi = is_top ? 1000 : 1000000;
-            if (parse_uint(val, hi, &v) || v < 1) {
-                fprintf(stderr, "dtplan plan: %s: expected an integer from 1 to %llu, found %s%s%s\n",
-                        a, hi, val ? "\"" : "", val ? val : "nothing", val ? "\"" : "");
-                return EXIT_INPUT;
-            }
-            if (is_top) {
-                have_top = 1;
-                top = (int)v;
-            } else {
-                have_steps = 1;
-                steps = (int)v;
-            }
-        }
+    rc = cli_parse(&cmd, argc, argv, &scenario, &stop, &e);
+    if (rc == CLI_BAD) {
+        fprintf(stderr, "%s\n", e.msg);
+        return EXIT_INPUT;
+    }
+    if (rc == CLI_STOPPED) {
+        usage();
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_PLAN;
+    }
+    if (o.json && o.csv) {
+        fprintf(stderr, "dtplan plan: --csv: expected at most one of --json and --csv, found both\n");
+        return EXIT_INPUT;
     }
     if (!scenario) {
         fprintf(stderr, "%s\n", usage_line);
         return EXIT_INPUT;
     }
-    if (find_catalog(catarg, catdir, sizeof catdir) != 0) {
-        fprintf(stderr, "dtplan plan: no catalog found; use --catalog DIR or set DTPLAN_CATALOG\n");
+    catdir = cli_catalog_find("dtplan plan", catarg, &e);
+    if (!catdir) {
+        fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
-    if (catalog_load(&cat, catdir, &e) != 0) {
+    rc = catalog_load(&cat, catdir, &e);
+    x_free(catdir);
+    if (rc != 0) {
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
@@ -652,11 +547,11 @@ int plan_cmd_main(int argc, char **argv)
     if (!sc.plan.present)
         scenario_plan_defaults(&sc.plan);
     if (have_seed)
-        sc.seed = seed;
+        sc.seed = (unsigned long)seed;
     if (have_steps)
-        sc.steps = steps;
+        sc.steps = (int)steps;
     if (have_top)
-        sc.plan.top = top;
+        sc.plan.top = (int)top;
     if (!quiet && (!mpienv_launched() || getenv("OMPI_COMM_WORLD_RANK") == NULL ||
                    strcmp(getenv("OMPI_COMM_WORLD_RANK"), "0") == 0))
         fprintf(stderr, "dtplan: seed %lu\n", sc.seed);

@@ -10,7 +10,10 @@
 
 struct plan_cmd_opts {
     int json;               /* 1: one JSON object instead of the table */
+    int csv;                /* 1: the ranked table as CSV instead of the table */
     const char *output;     /* NULL: stdout; else written atomically */
+    const char *trace;      /* NULL, or the Chrome trace of the recommended cluster */
+    const char *report;     /* NULL, or the HTML report of the top N and the front */
 };
 
 /* argv[0] is "plan".  Returns the process exit status. */

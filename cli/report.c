@@ -104,8 +104,7 @@ static size_t text_width(const char *s)
 
 /* ---- cell formats -------------------------------------------------------- */
 
-/* A number with printf format fmt, or "-" when unknown. */
-static char *cell_num(const char *fmt, double v)
+char *report_cell_num(const char *fmt, double v)
 {
     if (!isfinite(v))
         return x_strdup("-");
@@ -115,18 +114,16 @@ static char *cell_num(const char *fmt, double v)
 /* Seconds shown as milliseconds with one decimal. */
 static char *cell_ms(double s)
 {
-    return cell_num("%.1f", s * 1e3);
+    return report_cell_num("%.1f", s * 1e3);
 }
 
 /* A fraction 0..1 shown as a whole percentage. */
 static char *cell_pct(double frac)
 {
-    return cell_num("%.0f", frac * 100.0);
+    return report_cell_num("%.0f", frac * 100.0);
 }
 
-/* Dollars per step: 6 decimals, or scientific below $0.0001 where 6
- * decimals would keep fewer than 2 significant digits. */
-static char *cell_usd_small(double usd)
+char *report_cell_usd(double usd)
 {
     if (!isfinite(usd))
         return x_strdup("-");
@@ -135,8 +132,7 @@ static char *cell_usd_small(double usd)
     return fmt_str("%.6f", usd);
 }
 
-/* A duration: "42.0 s", "12m05s", "5h07m", "3.2 d". */
-static char *cell_duration(double s)
+char *report_cell_duration(double s)
 {
     long long t;
 
@@ -246,42 +242,53 @@ static void table_row(const struct plan_report *rep, int i, char **row)
     row[COL_GPU] = cell_pct(r->util_gpu);
     row[COL_CPU] = cell_pct(r->util_cpu);
     row[COL_NIC] = cell_pct(r->util_nic);
-    row[COL_SPS] = cell_num("%.1f", r->samples_per_s);
-    row[COL_USD_H] = cell_num("%.3f", pc->price_usd_h);
-    row[COL_USD_STEP] = cell_usd_small(pc->cost_per_step_usd);
-    row[COL_EPOCH] = cell_duration(pc->epoch_s);
-    row[COL_USD_EPOCH] = cell_num("%.2f", pc->cost_per_epoch_usd);
-    row[COL_TRAIN] = cell_duration(pc->train_s);
-    row[COL_USD_TRAIN] = cell_num("%.2f", pc->cost_to_train_usd);
+    row[COL_SPS] = report_cell_num("%.1f", r->samples_per_s);
+    row[COL_USD_H] = report_cell_num("%.3f", pc->price_usd_h);
+    row[COL_USD_STEP] = report_cell_usd(pc->cost_per_step_usd);
+    row[COL_EPOCH] = report_cell_duration(pc->epoch_s);
+    row[COL_USD_EPOCH] = report_cell_num("%.2f", pc->cost_per_epoch_usd);
+    row[COL_TRAIN] = report_cell_duration(pc->train_s);
+    row[COL_USD_TRAIN] = report_cell_num("%.2f", pc->cost_to_train_usd);
     row[COL_BOTTLENECK] = x_strdup(pc->bound_text);
 }
 
-/* Write one line of cells; the last shown column is not padded and trailing
- * blanks are cut. */
-static void table_line(FILE *f, char **row, const size_t *width, const int *show)
+void report_grid_print(FILE *f, char **cells, int nrows, int ncol, const int *right,
+                       const int *show)
 {
-    struct rstr b = {0};
-    int first = 1;
+    size_t *width = x_calloc((size_t)ncol, sizeof *width);
 
-    for (int c = 0; c < NCOL; c++) {
-        if (!show[c])
-            continue;
-        size_t w = text_width(row[c]);
-        size_t pad = width[c] > w ? width[c] - w : 0;
-        if (!first)
-            rstr_addf(&b, "  ");
-        first = 0;
-        if (columns[c].align == ALIGN_RIGHT)
-            rstr_addf(&b, "%*s%s", (int)pad, "", row[c]);
-        else
-            rstr_addf(&b, "%s%*s", row[c], (int)pad, "");
+    for (int i = 0; i < nrows; i++)
+        for (int c = 0; c < ncol; c++) {
+            size_t w = text_width(cells[(size_t)i * (size_t)ncol + (size_t)c]);
+            if (w > width[c])
+                width[c] = w;
+        }
+    for (int i = 0; i < nrows; i++) {
+        char **row = &cells[(size_t)i * (size_t)ncol];
+        struct rstr b = {0};
+        int first = 1;
+
+        for (int c = 0; c < ncol; c++) {
+            if (show && !show[c])
+                continue;
+            size_t w = text_width(row[c]);
+            size_t pad = width[c] > w ? width[c] - w : 0;
+            if (!first)
+                rstr_addf(&b, "  ");
+            first = 0;
+            if (right[c])
+                rstr_addf(&b, "%*s%s", (int)pad, "", row[c]);
+            else
+                rstr_addf(&b, "%s%*s", row[c], (int)pad, "");
+        }
+        char *line = rstr_take(&b);
+        size_t n = strlen(line);
+        while (n > 0 && line[n - 1] == ' ')
+            line[--n] = '\0';
+        fprintf(f, "%s\n", line);
+        x_free(line);
     }
-    char *line = rstr_take(&b);
-    size_t n = strlen(line);
-    while (n > 0 && line[n - 1] == ' ')
-        line[--n] = '\0';
-    fprintf(f, "%s\n", line);
-    x_free(line);
+    x_free(width);
 }
 
 static void table_objective(FILE *f, const struct scenario *sc)
@@ -326,8 +333,7 @@ int report_table(FILE *f, const struct plan_report *rep)
     const struct scenario *sc = rep->sc;
     int n = rep->nclusters;
     char **cells = x_calloc((size_t)(n + 1) * NCOL, sizeof *cells);
-    size_t width[NCOL] = {0};
-    int show[NCOL];
+    int show[NCOL], right[NCOL];
     int any_infeasible = 0;
     const char *reco = "none";
 
@@ -351,14 +357,9 @@ int report_table(FILE *f, const struct plan_report *rep)
         if (!rep->clusters[i].feasible)
             any_infeasible = 1;
     }
-    for (int i = 0; i <= n; i++)
-        for (int c = 0; c < NCOL; c++) {
-            size_t w = text_width(cells[(size_t)i * NCOL + c]);
-            if (w > width[c])
-                width[c] = w;
-        }
-    for (int i = 0; i <= n; i++)
-        table_line(f, &cells[(size_t)i * NCOL], width, show);
+    for (int c = 0; c < NCOL; c++)
+        right[c] = columns[c].align == ALIGN_RIGHT;
+    report_grid_print(f, cells, n + 1, NCOL, right, show);
     if (n == 0)
         fprintf(f, "(no clusters)\n");
 
@@ -389,8 +390,7 @@ int report_table(FILE *f, const struct plan_report *rep)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-/* A double rounded to 6 significant digits, or null when unknown. */
-static void json_num(cJSON *o, const char *key, double v)
+void report_json_num(cJSON *o, const char *key, double v)
 {
     if (isfinite(v))
         cJSON_AddNumberToObject(o, key, report_round6(v));
@@ -398,7 +398,7 @@ static void json_num(cJSON *o, const char *key, double v)
         cJSON_AddNullToObject(o, key);
 }
 
-static cJSON *json_groups(const struct sc_cluster *cl)
+cJSON *report_json_groups(const struct sc_cluster *cl)
 {
     cJSON *arr = cJSON_CreateArray();
 
@@ -424,7 +424,7 @@ static cJSON *json_measured(const struct plan_report *rep, const struct plan_clu
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "instance", m[k].instance);
         cJSON_AddStringToObject(o, "what", m[k].what);
-        json_num(o, "value", m[k].value);
+        report_json_num(o, "value", m[k].value);
         cJSON_AddStringToObject(o, "unit", m[k].unit);
         cJSON_AddStringToObject(o, "profile", m[k].profile);
         cJSON_AddStringToObject(o, "detail", m[k].detail);
@@ -441,34 +441,34 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     cJSON *t;
 
     cJSON_AddStringToObject(o, "name", cluster_name(pc));
-    cJSON_AddItemToObject(o, "groups", json_groups(pc->cl));
+    cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl));
 
     t = cJSON_AddObjectToObject(o, "step_time_s");
-    json_num(t, "mean", r->step_mean_s);
-    json_num(t, "p50", r->step_p50_s);
-    json_num(t, "p95", r->step_p95_s);
+    report_json_num(t, "mean", r->step_mean_s);
+    report_json_num(t, "p50", r->step_p50_s);
+    report_json_num(t, "p95", r->step_p95_s);
 
     t = cJSON_AddObjectToObject(o, "breakdown_s");
-    json_num(t, "compute", r->compute_s);
-    json_num(t, "data_stall", r->data_stall_s);
-    json_num(t, "exposed_comm", r->exposed_comm_s);
-    json_num(t, "optimizer", r->optimizer_s);
+    report_json_num(t, "compute", r->compute_s);
+    report_json_num(t, "data_stall", r->data_stall_s);
+    report_json_num(t, "exposed_comm", r->exposed_comm_s);
+    report_json_num(t, "optimizer", r->optimizer_s);
 
     t = cJSON_AddObjectToObject(o, "utilization");
-    json_num(t, "gpu", r->util_gpu);
-    json_num(t, "cpu", r->util_cpu);
-    json_num(t, "nic", r->util_nic);
+    report_json_num(t, "gpu", r->util_gpu);
+    report_json_num(t, "cpu", r->util_cpu);
+    report_json_num(t, "nic", r->util_nic);
 
-    json_num(o, "samples_per_s", r->samples_per_s);
-    json_num(o, "workers", r->workers);
-    json_num(o, "scaling_efficiency", pc->scaling_eff);
-    json_num(o, "price_usd_per_h", pc->price_usd_h);
-    json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
-    json_num(o, "steps_per_epoch", pc->steps_per_epoch);
-    json_num(o, "epoch_s", pc->epoch_s);
-    json_num(o, "cost_per_epoch_usd", pc->cost_per_epoch_usd);
-    json_num(o, "time_to_train_s", pc->train_s);
-    json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    report_json_num(o, "samples_per_s", r->samples_per_s);
+    report_json_num(o, "workers", r->workers);
+    report_json_num(o, "scaling_efficiency", pc->scaling_eff);
+    report_json_num(o, "price_usd_per_h", pc->price_usd_h);
+    report_json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
+    report_json_num(o, "steps_per_epoch", pc->steps_per_epoch);
+    report_json_num(o, "epoch_s", pc->epoch_s);
+    report_json_num(o, "cost_per_epoch_usd", pc->cost_per_epoch_usd);
+    report_json_num(o, "time_to_train_s", pc->train_s);
+    report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
     cJSON_AddBoolToObject(o, "feasible", pc->feasible != 0);
     if (pc->feasible)
         cJSON_AddNullToObject(o, "infeasible_why");
@@ -494,8 +494,8 @@ static cJSON *json_report(const struct plan_report *rep)
     cJSON_AddNumberToObject(root, "warmup", sc ? sc->warmup : 0);
     if (sc) {
         cJSON_AddStringToObject(root, "objective", scenario_objective_name(sc->objective));
-        json_num(root, "deadline_h", sc->deadline_h);
-        json_num(root, "budget_usd_per_h", sc->budget_usd_h);
+        report_json_num(root, "deadline_h", sc->deadline_h);
+        report_json_num(root, "budget_usd_per_h", sc->budget_usd_h);
     } else {
         cJSON_AddNullToObject(root, "objective");
         cJSON_AddNullToObject(root, "deadline_h");
@@ -505,7 +505,7 @@ static cJSON *json_report(const struct plan_report *rep)
     if (isfinite(rep->solved_value)) {
         t = cJSON_AddObjectToObject(root, "solved");
         cJSON_AddStringToObject(t, "what", rep->solved_what);
-        json_num(t, "value", rep->solved_value);
+        report_json_num(t, "value", rep->solved_value);
     } else {
         cJSON_AddNullToObject(root, "solved");
     }

@@ -32,6 +32,28 @@ int report_json(FILE *f, const struct plan_report *rep);
  * error. */
 int report_csv(FILE *f, const struct plan_report *rep);
 
+/* Table cells, strings the caller frees with x_free: a number with printf
+ * format fmt; dollars (6 decimals, or scientific below $0.0001 where 6
+ * decimals would keep fewer than 2 significant digits); a duration ("42.0 s",
+ * "12m05s", "5h07m", "3.2 d").  Each is "-" when the value is unknown. */
+char *report_cell_num(const char *fmt, double v);
+char *report_cell_usd(double usd);
+char *report_cell_duration(double s);
+
+/* Print nrows rows of ncol cells (row-major; the first row is the header)
+ * as aligned columns two blanks apart: right[c] aligns column c right,
+ * show (NULL: all) leaves columns out; widths are the widest cell in
+ * terminal columns; trailing blanks are cut. */
+void report_grid_print(FILE *f, char **cells, int nrows, int ncol, const int *right,
+                       const int *show);
+
+/* For JSON writers (cJSON): add v to o under key, rounded to 6 significant
+ * digits, or null when not finite; the groups of cl as a new array of
+ * {role, instance, count, spot}. */
+struct cJSON;
+void report_json_num(struct cJSON *o, const char *key, double v);
+struct cJSON *report_json_groups(const struct sc_cluster *cl);
+
 /* v rounded to 6 significant digits (what report_json writes); NAN and
  * infinities are returned unchanged. */
 double report_round6(double v);

@@ -33,6 +33,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 #include <yaml.h>
@@ -494,6 +495,90 @@ static int ld_strdup(struct ld *ld, yaml_node_t *n, const char *field, char **ou
     return rc;
 }
 
+/*
+ * A mapping's scalar keys, read in table order so that the first bad one is
+ * the one reported: a number (ld_num's range and message), an integer
+ * (ld_int; KEY_INT_AUTO also takes "auto", which leaves the field alone) or a
+ * boolean, each stored at its offset in the target struct.  A required key
+ * that is absent is reported at mark `at`.
+ */
+enum key_kind { KEY_NUM, KEY_INT, KEY_INT_AUTO, KEY_BOOL };
+
+struct key_spec {
+    const char *key;
+    enum key_kind kind;
+    int required;
+    double lo;                  /* KEY_NUM: ld_num's lo, lo_open, hi; KEY_INT*: [lo, hi] */
+    int lo_open;
+    double hi;
+    const char *desc;           /* what is expected, for the error line */
+    size_t off;                 /* offsetof the double (KEY_NUM) or int in the target */
+};
+
+static int ld_keys(struct ld *ld, yaml_node_t *m, const char *path, yaml_mark_t at,
+                   const struct key_spec *t, size_t n, void *target)
+{
+    char f[FIELD_LEN];
+
+    for (size_t i = 0; i < n; i++) {
+        const struct key_spec *k = &t[i];
+        void *out = (char *)target + k->off;
+        yaml_node_t *v = ld_get(ld, m, k->key, NULL);
+        int rc = 0;
+
+        path_key(f, sizeof f, path, k->key);
+        if (!v) {
+            if (k->required)
+                return ld_missing(ld, at, f);
+            continue;
+        }
+        switch (k->kind) {
+        case KEY_NUM:
+            rc = ld_num(ld, v, f, k->lo, k->lo_open, k->hi, k->desc, out);
+            break;
+        case KEY_INT_AUTO:
+            if (scalar_is(v, "auto"))
+                break;
+            /* fall through */
+        case KEY_INT:
+            rc = ld_int(ld, v, f, (int)k->lo, (int)k->hi, k->desc, out);
+            break;
+        case KEY_BOOL:
+            rc = ld_bool(ld, v, f, out);
+            break;
+        }
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/*
+ * The required "name" of catalog entry idx into out (cap bytes), unique
+ * among the entries before it: the name of entry i is at
+ * first_name + i * stride.  what: "instance type" or "model"; list:
+ * "catalog.instances" or "catalog.models".
+ */
+static int ld_entry_name(struct ld *ld, yaml_node_t *m, const char *path, const char *what,
+                         const char *list, const char *first_name, size_t stride, int idx,
+                         char *out, size_t cap)
+{
+    char f[FIELD_LEN], desc[64];
+    yaml_node_t *v;
+
+    path_key(f, sizeof f, path, "name");
+    if (!(v = ld_get(ld, m, "name", NULL)))
+        return ld_missing(ld, m->start_mark, f);
+    snprintf(desc, sizeof desc, "a%s %s name", what[0] == 'i' ? "n" : "", what);
+    if (ld_str(ld, v, f, out, cap, 1, desc))
+        return -1;
+    for (int i = 0; i < idx; i++)
+        if (strcmp(first_name + (size_t)i * stride, out) == 0)
+            return ld_fail(ld, v->start_mark, f, "duplicate %s \"%s\", already defined by %s[%d]",
+                           what, out, list, i);
+    return 0;
+}
+
 /* The source of an inline catalog entry: the given text, or where it was defined. */
 static int ld_source(struct ld *ld, yaml_node_t *m, const char *path, char **out)
 {
@@ -551,6 +636,19 @@ static int ld_gpu(struct ld *ld, yaml_node_t *n, const char *field, const struct
                    list);
 }
 
+/* The error for an unknown reference to a WHAT (instance type, model) named
+ * name: with the catalog's suggestion sug, or where to define it (list). */
+static int ld_unknown_ref(struct ld *ld, yaml_node_t *n, const char *field, const char *what,
+                          const char *name, const char *sug, const char *list)
+{
+    if (*sug)
+        return ld_fail(ld, n->start_mark, field, "unknown %s \"%s\", did you mean %s?", what,
+                       name, sug);
+    return ld_fail(ld, n->start_mark, field,
+                   "unknown %s \"%s\", not in the catalog (define it under %s)", what, name,
+                   list);
+}
+
 static int ld_instance_ref(struct ld *ld, yaml_node_t *n, const char *field,
                            const struct cat_instance **out)
 {
@@ -558,16 +656,10 @@ static int ld_instance_ref(struct ld *ld, yaml_node_t *n, const char *field,
 
     if (ld_str(ld, n, field, name, sizeof name, 1, "an instance type name"))
         return -1;
-    *out = ld_find_instance(ld, name);
-    if (*out)
+    if ((*out = ld_find_instance(ld, name)) != NULL)
         return 0;
     catalog_suggest_instance(ld->cat, name, sug, sizeof sug);
-    if (*sug)
-        return ld_fail(ld, n->start_mark, field,
-                       "unknown instance type \"%s\", did you mean %s?", name, sug);
-    return ld_fail(ld, n->start_mark, field,
-                   "unknown instance type \"%s\", not in the catalog (define it under "
-                   "catalog.instances)", name);
+    return ld_unknown_ref(ld, n, field, "instance type", name, sug, "catalog.instances");
 }
 
 static int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
@@ -577,16 +669,10 @@ static int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
 
     if (ld_str(ld, n, field, name, sizeof name, 1, "a model name"))
         return -1;
-    *out = ld_find_model(ld, name);
-    if (*out)
+    if ((*out = ld_find_model(ld, name)) != NULL)
         return 0;
     catalog_suggest_model(ld->cat, name, sug, sizeof sug);
-    if (*sug)
-        return ld_fail(ld, n->start_mark, field, "unknown model \"%s\", did you mean %s?", name,
-                       sug);
-    return ld_fail(ld, n->start_mark, field,
-                   "unknown model \"%s\", not in the catalog (define it under catalog.models)",
-                   name);
+    return ld_unknown_ref(ld, n, field, "model", name, sug, "catalog.models");
 }
 
 /* ------------------------------------------------------ inline catalog */
@@ -640,10 +726,12 @@ static void inst_release(struct cat_instance *in)
     in->source = NULL;
 }
 
-/* One entry of catalog.instances into *in (strings owned by *in even on error). */
+/* One entry of catalog.instances into *entry, a struct cat_instance (strings
+ * owned by it even on error). */
 static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, int idx,
-                              struct cat_instance *in)
+                              void *entry)
 {
+    struct cat_instance *in = entry;
     static const char *const keys[] = {
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
         "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
@@ -651,7 +739,6 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
-    int i;
 
     memset(in, 0, sizeof *in);
     snprintf(in->cloud, sizeof in->cloud, "custom");
@@ -666,31 +753,28 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     if (ld_map(ld, m, path, keys))
         return -1;
 
-    path_key(f, sizeof f, path, "name");
-    if (!(v = ld_get(ld, m, "name", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_str(ld, v, f, in->name, sizeof in->name, 1, "an instance type name"))
-        return -1;
-    for (i = 0; i < idx; i++)
-        if (strcmp(ld->inst[i].name, in->name) == 0)
-            return ld_fail(ld, v->start_mark, f,
-                           "duplicate instance type \"%s\", already defined by "
-                           "catalog.instances[%d]", in->name, i);
+    static const struct key_spec sizes[] = {
+        {"vcpus", KEY_INT, 1, 1, 0, 65536, "a positive integer", offsetof(struct cat_instance, vcpus)},
+        {"memory_gib", KEY_NUM, 0, 0, 1, 1e6, "a size in GiB in (0, 1e6]",
+         offsetof(struct cat_instance, mem_gib)},
+        {"gpu_count", KEY_INT, 0, 0, 0, 64, "a non-negative integer",
+         offsetof(struct cat_instance, gpu_count)},
+    };
+    static const struct key_spec net_price[] = {
+        {"network_gbps", KEY_NUM, 0, 0, 1, 1e5, "a rate in Gbit/s in (0, 1e5]",
+         offsetof(struct cat_instance, net_gbps)},
+        {"efa", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_instance, efa)},
+        {"price_usd_h", KEY_NUM, 1, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]",
+         offsetof(struct cat_instance, price_usd_h)},
+        {"spot_usd_h", KEY_NUM, 0, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]",
+         offsetof(struct cat_instance, spot_usd_h)},
+        {"cpu_speed", KEY_NUM, 0, 0, 1, 1000, "a relative vCPU speed in (0, 1000]",
+         offsetof(struct cat_instance, cpu_speed)},
+    };
 
-    path_key(f, sizeof f, path, "vcpus");
-    if (!(v = ld_get(ld, m, "vcpus", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_int(ld, v, f, 1, 65536, "a positive integer", &in->vcpus))
-        return -1;
-
-    path_key(f, sizeof f, path, "memory_gib");
-    if ((v = ld_get(ld, m, "memory_gib", NULL)) &&
-        ld_num(ld, v, f, 0, 1, 1e6, "a size in GiB in (0, 1e6]", &in->mem_gib))
-        return -1;
-
-    path_key(f, sizeof f, path, "gpu_count");
-    if ((v = ld_get(ld, m, "gpu_count", NULL)) &&
-        ld_int(ld, v, f, 0, 64, "a non-negative integer", &in->gpu_count))
+    if (ld_entry_name(ld, m, path, "instance type", "catalog.instances", ld->inst[0].name,
+                      sizeof *ld->inst, idx, in->name, sizeof in->name) ||
+        ld_keys(ld, m, path, m->start_mark, sizes, 3, in))
         return -1;
 
     path_key(f, sizeof f, path, "gpu_model");
@@ -729,29 +813,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
         in->link = in->gpu_count <= 1 ? CAT_LINK_NONE : CAT_LINK_UNKNOWN;
     }
 
-    path_key(f, sizeof f, path, "network_gbps");
-    if ((v = ld_get(ld, m, "network_gbps", NULL)) &&
-        ld_num(ld, v, f, 0, 1, 1e5, "a rate in Gbit/s in (0, 1e5]", &in->net_gbps))
-        return -1;
-
-    path_key(f, sizeof f, path, "efa");
-    if ((v = ld_get(ld, m, "efa", NULL)) && ld_bool(ld, v, f, &in->efa))
-        return -1;
-
-    path_key(f, sizeof f, path, "price_usd_h");
-    if (!(v = ld_get(ld, m, "price_usd_h", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_num(ld, v, f, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]", &in->price_usd_h))
-        return -1;
-
-    path_key(f, sizeof f, path, "spot_usd_h");
-    if ((v = ld_get(ld, m, "spot_usd_h", NULL)) &&
-        ld_num(ld, v, f, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]", &in->spot_usd_h))
-        return -1;
-
-    path_key(f, sizeof f, path, "cpu_speed");
-    if ((v = ld_get(ld, m, "cpu_speed", NULL)) &&
-        ld_num(ld, v, f, 0, 1, 1000, "a relative vCPU speed in (0, 1000]", &in->cpu_speed))
+    if (ld_keys(ld, m, path, m->start_mark, net_price, 5, in))
         return -1;
 
     path_key(f, sizeof f, path, "profile");
@@ -772,11 +834,18 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
 }
 
 static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int idx,
-                           struct cat_model *md)
+                           void *entry)
 {
+    struct cat_model *md = entry;
     static const char *const keys[] = {
         "name", "family", "params", "fwd_gflops", "input", "sparse_params",
         "sparse_bytes_per_sample", "source", NULL
+    };
+    static const struct key_spec size[] = {
+        {"params", KEY_NUM, 1, 0, 1, 1e13, "a parameter count in (0, 1e13]",
+         offsetof(struct cat_model, params)},
+        {"fwd_gflops", KEY_NUM, 0, 0, 1, 1e9, "GFLOP per sample in (0, 1e9]",
+         offsetof(struct cat_model, fwd_gflops)},
     };
     char f[FIELD_LEN];
     yaml_node_t *v;
@@ -790,16 +859,9 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     if (ld_map(ld, m, path, keys))
         return -1;
 
-    path_key(f, sizeof f, path, "name");
-    if (!(v = ld_get(ld, m, "name", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_str(ld, v, f, md->name, sizeof md->name, 1, "a model name"))
+    if (ld_entry_name(ld, m, path, "model", "catalog.models", ld->models[0].name,
+                      sizeof *ld->models, idx, md->name, sizeof md->name))
         return -1;
-    for (i = 0; i < idx; i++)
-        if (strcmp(ld->models[i].name, md->name) == 0)
-            return ld_fail(ld, v->start_mark, f,
-                           "duplicate model \"%s\", already defined by catalog.models[%d]",
-                           md->name, i);
 
     path_key(f, sizeof f, path, "family");
     if ((v = ld_get(ld, m, "family", NULL))) {
@@ -808,15 +870,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         snprintf(md->family, sizeof md->family, "%s", family_names[i]);
     }
 
-    path_key(f, sizeof f, path, "params");
-    if (!(v = ld_get(ld, m, "params", NULL)))
-        return ld_missing(ld, m->start_mark, f);
-    if (ld_num(ld, v, f, 0, 1, 1e13, "a parameter count in (0, 1e13]", &md->params))
-        return -1;
-
-    path_key(f, sizeof f, path, "fwd_gflops");
-    if ((v = ld_get(ld, m, "fwd_gflops", NULL)) &&
-        ld_num(ld, v, f, 0, 1, 1e9, "GFLOP per sample in (0, 1e9]", &md->fwd_gflops))
+    if (ld_keys(ld, m, path, m->start_mark, size, 2, md))
         return -1;
 
     path_key(f, sizeof f, path, "input");
@@ -824,51 +878,60 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         ld_str(ld, v, f, md->input, sizeof md->input, 0, "an input description"))
         return -1;
 
-    path_key(f, sizeof f, path, "sparse_params");
-    if ((v = ld_get(ld, m, "sparse_params", NULL)) &&
-        ld_num(ld, v, f, 0, 0, md->params, "a count in [0, params]", &md->sparse_params))
-        return -1;
-
-    path_key(f, sizeof f, path, "sparse_bytes_per_sample");
-    if ((v = ld_get(ld, m, "sparse_bytes_per_sample", NULL)) &&
-        ld_num(ld, v, f, 0, 0, 1e12, "bytes in [0, 1e12]", &md->sparse_bytes_per_sample))
-        return -1;
+    {
+        const struct key_spec sparse[] = {
+            {"sparse_params", KEY_NUM, 0, 0, 0, md->params, "a count in [0, params]",
+             offsetof(struct cat_model, sparse_params)},
+            {"sparse_bytes_per_sample", KEY_NUM, 0, 0, 0, 1e12, "bytes in [0, 1e12]",
+             offsetof(struct cat_model, sparse_bytes_per_sample)},
+        };
+        if (ld_keys(ld, m, path, m->start_mark, sparse, 2, md))
+            return -1;
+    }
 
     return ld_source(ld, m, path, &md->source);
+}
+
+/* Each entry of the checked list v (path "catalog.instances" or
+ * "catalog.models") read by entry() into arr[i] (size bytes each); *count
+ * is the number of entries that own their strings, for freeing on error. */
+static int ld_inline_entries(struct ld *ld, yaml_node_t *v, const char *path, void *arr,
+                             size_t size, int *count,
+                             int (*entry)(struct ld *, yaml_node_t *, const char *, int, void *))
+{
+    char f[FIELD_LEN];
+
+    for (int i = 0; i < list_len(v); i++) {
+        path_idx(f, sizeof f, path, i);
+        *count = i + 1; /* entry i owns its strings from here on */
+        if (entry(ld, list_item(ld, v, i), f, i, (char *)arr + (size_t)i * size))
+            return -1;
+    }
+    return 0;
 }
 
 static int ld_catalog(struct ld *ld, yaml_node_t *m)
 {
     static const char *const keys[] = { "instances", "models", NULL };
-    char f[FIELD_LEN];
     yaml_node_t *v;
-    int i, n;
 
     if (ld_map(ld, m, "catalog", keys))
         return -1;
     if ((v = ld_get(ld, m, "instances", NULL))) {
         if (ld_list(ld, v, "catalog.instances", 0, SC_MAX_INLINE, "instance types"))
             return -1;
-        n = list_len(v);
-        ld->inst = x_calloc((size_t)n, sizeof *ld->inst);
-        for (i = 0; i < n; i++) {
-            path_idx(f, sizeof f, "catalog.instances", i);
-            ld->ninst = i + 1; /* entry i owns its strings from here on */
-            if (ld_inline_instance(ld, list_item(ld, v, i), f, i, &ld->inst[i]))
-                return -1;
-        }
+        ld->inst = x_calloc((size_t)list_len(v), sizeof *ld->inst);
+        if (ld_inline_entries(ld, v, "catalog.instances", ld->inst, sizeof *ld->inst, &ld->ninst,
+                              ld_inline_instance))
+            return -1;
     }
     if ((v = ld_get(ld, m, "models", NULL))) {
         if (ld_list(ld, v, "catalog.models", 0, SC_MAX_INLINE, "models"))
             return -1;
-        n = list_len(v);
-        ld->models = x_calloc((size_t)n, sizeof *ld->models);
-        for (i = 0; i < n; i++) {
-            path_idx(f, sizeof f, "catalog.models", i);
-            ld->nmodels = i + 1;
-            if (ld_inline_model(ld, list_item(ld, v, i), f, i, &ld->models[i]))
-                return -1;
-        }
+        ld->models = x_calloc((size_t)list_len(v), sizeof *ld->models);
+        if (ld_inline_entries(ld, v, "catalog.models", ld->models, sizeof *ld->models,
+                              &ld->nmodels, ld_inline_model))
+            return -1;
     }
     return 0;
 }
@@ -878,6 +941,12 @@ static int ld_catalog(struct ld *ld, yaml_node_t *m)
 static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
     static const char *const keys[] = { "gpu", "step_s", "batch", NULL };
+    static const struct key_spec keyv[] = {
+        {"step_s", KEY_NUM, 1, 0, 1, 1e6, "a time in seconds in (0, 1e6]",
+         offsetof(struct scenario, measured_compute_s)},
+        {"batch", KEY_INT, 0, 1, 0, 10000000, "a positive integer",
+         offsetof(struct scenario, measured_batch)},
+    };
     struct scenario *sc = ld->sc;
     yaml_node_t *v;
 
@@ -888,17 +957,8 @@ static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     if (ld_gpu(ld, v, "workload.measured_compute.gpu", &sc->measured_gpu))
         return -1;
     snprintf(ld->gpu_name, sizeof ld->gpu_name, "%s", sc->measured_gpu->name);
-    if (!(v = ld_get(ld, m, "step_s", NULL)))
-        return ld_missing(ld, at, "workload.measured_compute.step_s");
-    if (ld_num(ld, v, "workload.measured_compute.step_s", 0, 1, 1e6,
-               "a time in seconds in (0, 1e6]", &sc->measured_compute_s))
-        return -1;
     sc->measured_batch = sc->batch_per_gpu;
-    if ((v = ld_get(ld, m, "batch", NULL)) &&
-        ld_int(ld, v, "workload.measured_compute.batch", 1, 10000000, "a positive integer",
-               &sc->measured_batch))
-        return -1;
-    return 0;
+    return ld_keys(ld, m, "workload.measured_compute", at, keyv, 2, sc);
 }
 
 static int ld_measured_step(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
@@ -933,6 +993,13 @@ static int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
         "optimizer_bytes_per_param", "measured_compute", "measured_step", NULL
     };
+    static const struct key_spec keyv[] = {
+        {"grad_accum", KEY_INT, 0, 1, 0, 100000, "a positive integer",
+         offsetof(struct scenario, grad_accum)},
+        {"mfu", KEY_NUM, 0, 0, 1, 1, "a fraction in (0, 1]", offsetof(struct scenario, mfu)},
+        {"optimizer_bytes_per_param", KEY_NUM, 0, 0, 1, 1e4, "bytes per parameter in (0, 1e4]",
+         offsetof(struct scenario, optimizer_bytes_per_param)},
+    };
     struct scenario *sc = ld->sc;
     yaml_node_t *v, *k;
     int prec;
@@ -956,15 +1023,7 @@ static int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
             return -1;
         sc->precision = (enum cat_prec)prec;
     }
-    if ((v = ld_get(ld, m, "grad_accum", NULL)) &&
-        ld_int(ld, v, "workload.grad_accum", 1, 100000, "a positive integer", &sc->grad_accum))
-        return -1;
-    if ((v = ld_get(ld, m, "mfu", NULL)) &&
-        ld_num(ld, v, "workload.mfu", 0, 1, 1, "a fraction in (0, 1]", &sc->mfu))
-        return -1;
-    if ((v = ld_get(ld, m, "optimizer_bytes_per_param", NULL)) &&
-        ld_num(ld, v, "workload.optimizer_bytes_per_param", 0, 1, 1e4,
-               "bytes per parameter in (0, 1e4]", &sc->optimizer_bytes_per_param))
+    if (ld_keys(ld, m, "workload", at, keyv, 3, sc))
         return -1;
     if ((v = ld_get(ld, m, "measured_compute", &k)) && ld_measured_compute(ld, v, k->start_mark))
         return -1;

@@ -9,10 +9,15 @@ _dtplan()
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
     opts="--json --csv -o --output --trace --report --catalog --seed --steps -q --quiet -h --help --version"
 
-    # Subcommands with options of their own complete files only.
+    # dtplan plan: the options of dtplan less --version, and --top N.
+    # Other subcommands with options of their own complete files only.
     if [ "$COMP_CWORD" -gt 1 ]; then
         case ${COMP_WORDS[1]} in
-            calibrate|plan)
+            plan)
+                opts="${opts% --version} --top"
+                [ "$prev" = --top ] && return 0
+                ;;
+            calibrate)
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return 0
                 ;;

@@ -20,6 +20,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
 
+#include "plan_int.h"
 #include "resolve.h"
 
 const char *plan_action_name(enum plan_action a)
@@ -131,7 +132,7 @@ static int solve(const struct scenario *sc, struct plan_report *rep, struct reso
 
 /* ---- bottleneck -------------------------------------------------------- */
 
-static const struct sc_group *first_train(const struct sc_cluster *cl)
+const struct sc_group *plan_first_train(const struct sc_cluster *cl)
 {
     for (int i = 0; i < cl->ngroups; i++)
         if (cl->groups[i].role == SC_TRAIN)
@@ -139,7 +140,7 @@ static const struct sc_group *first_train(const struct sc_cluster *cl)
     return NULL;
 }
 
-static int has_role(const struct sc_cluster *cl, enum sc_role r)
+int plan_has_role(const struct sc_cluster *cl, enum sc_role r)
 {
     for (int i = 0; i < cl->ngroups; i++)
         if (cl->groups[i].role == r)
@@ -172,7 +173,7 @@ static double vcpu_needed_per_worker(const struct scenario *sc, const struct sim
 static void name_bound(const struct scenario *sc, struct plan_cluster *pc, double cpu_s)
 {
     const struct sim_result *r = &pc->res;
-    const struct sc_group *tg = first_train(pc->cl);
+    const struct sc_group *tg = plan_first_train(pc->cl);
     const struct cat_instance *in = tg->inst;
     int gpus = in->gpu_count;
     double busy = r->g[tg - pc->cl->groups].gpu_util; /* compute share of the step */
@@ -300,46 +301,41 @@ static double objective_value(const struct scenario *sc, const struct plan_clust
 
 /* ---- recommendation ---------------------------------------------------- */
 
-static double vcpu_per_gpu(const struct cat_instance *in)
+double plan_vcpu_per_gpu(const struct cat_instance *in)
 {
     return in->gpu_count > 0 ? (double)in->vcpus / in->gpu_count : in->vcpus;
 }
 
-/* Family of an instance name: "g5.8xlarge" -> "g5", "ml.p4d.24xlarge" -> "ml.p4d". */
-static void family_of(const char *name, char *buf, size_t len)
+size_t plan_family_len(const char *name)
 {
     const char *dot = strrchr(name, '.');
-    size_t n = dot ? (size_t)(dot - name) : strlen(name);
-    if (n >= len)
-        n = len - 1;
-    memcpy(buf, name, n);
-    buf[n] = 0;
+    return dot ? (size_t)(dot - name) : strlen(name);
 }
 
-/* A same-family instance with the same GPUs and more vCPUs per GPU, the
- * smallest such step up; NULL when none exists. */
-static const struct cat_instance *bigger_ratio(const struct catalog *cat, const struct cat_instance *in)
+const struct cat_instance *plan_bigger_ratio(const struct catalog *cat,
+                                             const struct cat_instance *in, int same_count)
 {
     const struct cat_instance *best = NULL;
-    char fam[64], f2[64];
+    size_t fl = plan_family_len(in->name);
 
     if (!cat)
         return NULL;
-    family_of(in->name, fam, sizeof fam);
     for (int i = 0; i < cat->ninstances; i++) {
         const struct cat_instance *c = &cat->instances[i];
-        family_of(c->name, f2, sizeof f2);
-        if (strcmp(fam, f2) || c->gpu_count != in->gpu_count || strcmp(c->gpu_model, in->gpu_model))
+        if (plan_family_len(c->name) != fl || strncmp(c->name, in->name, fl) != 0 ||
+            strcmp(c->gpu_model, in->gpu_model) != 0)
             continue;
-        if (vcpu_per_gpu(c) <= vcpu_per_gpu(in))
+        if (same_count ? c->gpu_count != in->gpu_count : c->gpu_count < 1)
             continue;
-        if (!best || vcpu_per_gpu(c) < vcpu_per_gpu(best))
+        if (plan_vcpu_per_gpu(c) <= plan_vcpu_per_gpu(in))
+            continue;
+        if (!best || plan_vcpu_per_gpu(c) < plan_vcpu_per_gpu(best))
             best = c;
     }
     return best;
 }
 
-static int train_nodes(const struct sc_cluster *cl)
+int plan_train_nodes(const struct sc_cluster *cl)
 {
     int n = 0;
     for (int i = 0; i < cl->ngroups; i++)
@@ -371,15 +367,15 @@ static void recommend(const struct scenario *sc, const struct catalog *cat, stru
         return;
     }
     best = &rep->clusters[rep->best];
-    ct = first_train(cur->cl);
-    bt = first_train(best->cl);
+    ct = plan_first_train(cur->cl);
+    bt = plan_first_train(best->cl);
     if (rep->best == 0)
         rep->action = PLAN_KEEP;
     else if (bt->inst->gpu_count == 0 && ct->inst->gpu_count > 0)
         rep->action = PLAN_CPU_ONLY;
-    else if (has_role(best->cl, SC_DATA) && !has_role(cur->cl, SC_DATA))
+    else if (plan_has_role(best->cl, SC_DATA) && !plan_has_role(cur->cl, SC_DATA))
         rep->action = PLAN_HETEROGENEOUS;
-    else if (train_nodes(best->cl) > train_nodes(cur->cl))
+    else if (plan_train_nodes(best->cl) > plan_train_nodes(cur->cl))
         rep->action = PLAN_SCALE_OUT;
     else
         rep->action = PLAN_SCALE_UP;
@@ -399,11 +395,11 @@ static void recommend(const struct scenario *sc, const struct catalog *cat, stru
             scenario_objective_name(sc->objective));
     }
     if (cur->bound == PLAN_BOUND_CPU && ct->inst->gpu_count > 0) {
-        const struct cat_instance *up = bigger_ratio(cat, ct->inst);
+        const struct cat_instance *up = plan_bigger_ratio(cat, ct->inst, 1);
         ADD(" %s has %.0f vCPU per GPU; another %s keeps that ratio and does not help.",
-            ct->inst->name, vcpu_per_gpu(ct->inst), ct->inst->name);
+            ct->inst->name, plan_vcpu_per_gpu(ct->inst), ct->inst->name);
         if (up)
-            ADD(" First scale up within the family: %s has %.0f vCPU per GPU.", up->name, vcpu_per_gpu(up));
+            ADD(" First scale up within the family: %s has %.0f vCPU per GPU.", up->name, plan_vcpu_per_gpu(up));
         else
             ADD(" No instance of the family has a larger CPU:GPU ratio, so add CPU nodes for "
                 "preprocessing (heterogeneous).");

@@ -24,18 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan_int.h"
+
 #define STATE_BYTES_PER_PARAM 16.0
 #define MEM_USABLE 0.90
 #define FRONT_MAX 25
 
 /* ---- names ------------------------------------------------------------- */
-
-/* Family of an instance name: "g5.8xlarge" -> "g5", "ml.p4d.24xlarge" -> "ml.p4d". */
-static size_t family_len(const char *name)
-{
-    const char *dot = strrchr(name, '.');
-    return dot ? (size_t)(dot - name) : strlen(name);
-}
 
 int search_name_matches(const char *pat, const char *type)
 {
@@ -43,7 +38,7 @@ int search_name_matches(const char *pat, const char *type)
 
     if (strcmp(pat, type) == 0)
         return 1;
-    if (family_len(type) == n && strncmp(pat, type, n) == 0)
+    if (plan_family_len(type) == n && strncmp(pat, type, n) == 0)
         return 1;
     /* names without a dot ("a2-highgpu-8g"): the family is what precedes a dash */
     return !strchr(type, '.') && strncmp(pat, type, n) == 0 && type[n] == '-';
@@ -424,29 +419,11 @@ static enum search_kind kind_of(const struct scenario *sc, const struct search_c
     return c->nodes > 1 ? SEARCH_SCALE_OUT : SEARCH_SINGLE;
 }
 
+/* The first train group (a candidate always has one). */
 static const struct sc_group *train_group(const struct sc_cluster *cl)
 {
-    for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == SC_TRAIN)
-            return &cl->groups[i];
-    return &cl->groups[0];
-}
-
-static int has_data(const struct sc_cluster *cl)
-{
-    for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == SC_DATA)
-            return 1;
-    return 0;
-}
-
-static int train_nodes(const struct sc_cluster *cl)
-{
-    int n = 0;
-    for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == SC_TRAIN)
-            n += cl->groups[i].count;
-    return n;
+    const struct sc_group *g = plan_first_train(cl);
+    return g ? g : &cl->groups[0];
 }
 
 static int same_cluster(const struct sc_cluster *a, const struct sc_cluster *b)
@@ -458,33 +435,6 @@ static int same_cluster(const struct sc_cluster *a, const struct sc_cluster *b)
             a->groups[i].count != b->groups[i].count)
             return 0;
     return 1;
-}
-
-static double vcpu_per_gpu(const struct cat_instance *in)
-{
-    return in->gpu_count > 0 ? (double)in->vcpus / in->gpu_count : in->vcpus;
-}
-
-/* A same-family instance with the same GPUs and more vCPUs per GPU, the
- * smallest such step up among the instances the plan considers. */
-static const struct cat_instance *bigger_ratio(const struct scenario *sc,
-                                               const struct cat_instance *in)
-{
-    const struct catalog *cat = sc->catalog;
-    const struct cat_instance *best = NULL;
-    size_t fl = family_len(in->name);
-
-    for (int i = 0; i < cat->ninstances; i++) {
-        const struct cat_instance *c = &cat->instances[i];
-        if (family_len(c->name) != fl || strncmp(c->name, in->name, fl) != 0 ||
-            strcmp(c->gpu_model, in->gpu_model) != 0 || c->gpu_count < 1)
-            continue;
-        if (vcpu_per_gpu(c) <= vcpu_per_gpu(in))
-            continue;
-        if (!best || vcpu_per_gpu(c) < vcpu_per_gpu(best))
-            best = c;
-    }
-    return best;
 }
 
 static void recommend(const struct scenario *sc, struct search_result *r)
@@ -500,9 +450,9 @@ static void recommend(const struct scenario *sc, struct search_result *r)
         r->action = PLAN_KEEP;
     else if (bt->inst->gpu_count == 0 && ct->inst->gpu_count > 0)
         r->action = PLAN_CPU_ONLY;
-    else if (has_data(best->cl) && !has_data(cur->cl))
+    else if (plan_has_role(best->cl, SC_DATA) && !plan_has_role(cur->cl, SC_DATA))
         r->action = PLAN_HETEROGENEOUS;
-    else if (train_nodes(best->cl) > train_nodes(cur->cl))
+    else if (plan_train_nodes(best->cl) > plan_train_nodes(cur->cl))
         r->action = PLAN_SCALE_OUT;
     else
         r->action = PLAN_SCALE_UP;
@@ -534,13 +484,13 @@ static void recommend(const struct scenario *sc, struct search_result *r)
     switch (cur->bound) {
     case PLAN_BOUND_CPU:
         if (ct->inst->gpu_count > 0) {
-            const struct cat_instance *up = bigger_ratio(sc, ct->inst);
+            const struct cat_instance *up = plan_bigger_ratio(sc->catalog, ct->inst, 0);
             ADD(" Try first: more vCPU per GPU, not more of the same nodes (%s has %.0f vCPU per "
-                "GPU; another %s keeps that ratio).", ct->inst->name, vcpu_per_gpu(ct->inst),
+                "GPU; another %s keeps that ratio).", ct->inst->name, plan_vcpu_per_gpu(ct->inst),
                 ct->inst->name);
             if (up)
                 ADD(" Scale up within the family: %s has %.0f vCPU per GPU; then add CPU data "
-                    "nodes (heterogeneous) if that is not enough.", up->name, vcpu_per_gpu(up));
+                    "nodes (heterogeneous) if that is not enough.", up->name, plan_vcpu_per_gpu(up));
             else
                 ADD(" No instance of the family has a larger CPU:GPU ratio: add CPU data nodes "
                     "for preprocessing (heterogeneous).");

@@ -19,11 +19,8 @@ art=tests/out/html
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtplan-html.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-ok() { echo "ok - html: $1"; }
-fail() { echo "FAIL - html: $1"; }
-check() { d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
-has() { grep -q -- "$1" "$2"; }
-count() { grep -o -- "$1" "$2" | wc -l | tr -d ' '; }
+html_tag=html
+. tests/html_check.sh
 
 if [ ! -x "$DT" ]; then
     fail "$DT is not built"
@@ -79,23 +76,13 @@ check "an unwritable report path exits 2" [ $rc -eq 2 ]
 cp "$H" "$art/report.html"
 
 # ---- rendered by a browser -------------------------------------------------
-CHROME=""
-for c in chromium chromium-browser; do
-    if command -v "$c" > /dev/null 2>&1; then CHROME=$c; break; fi
-done
+html_find_chrome
 if [ -z "$CHROME" ]; then
     echo "skip - html: chromium not installed"
     exit 0
 fi
 url="file://$(cd "$art" && pwd)/report.html"
-# A fresh profile each time; no sandbox (root in CI); no GPU.
-run_chrome() {
-    prof=$(mktemp -d "$tmp/profile.XXXXXX")
-    timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --no-first-run --user-data-dir="$prof" --hide-scrollbars --window-size=1100,2600 "$@"
-}
-rm -f "$art/report.png" "$art/report.dom.html"
-run_chrome --dump-dom "$url" > "$art/report.dom.html" 2> "$tmp/chrome-dom.log"
+html_render "$url" "$art/report.dom.html" "$art/report.png"
 check "chromium dumps the rendered DOM" [ -s "$art/report.dom.html" ]
 D="$art/report.dom.html"
 check "the DOM has the four charts" [ "$(count '<svg id="chart-' "$D")" -eq 4 ]
@@ -103,26 +90,7 @@ check "the DOM has a bar row per cluster" [ "$(count 'class="bar-row"' "$D")" -e
 check "the DOM has the axis titles and legends" \
     sh -c "grep -q 'cost per step (USD)' '$D' && grep -q 'class=\"legend\"' '$D'"
 check "the DOM has the recommendation" has 'id="recommendation"' "$D"
-
-(cd "$tmp" && run_chrome --screenshot="$tmp/shot.png" "$url") > "$tmp/chrome-shot.log" 2>&1
-[ -s "$tmp/shot.png" ] && cp "$tmp/shot.png" "$art/report.png"
 check "chromium writes a screenshot ($art/report.png)" [ -s "$art/report.png" ]
 if [ -s "$art/report.png" ]; then
-    # Bar fill colours: compute #4e79a7, exposed communication #e15759
-    # (also the Pareto front).
-    png=$(perl tests/png_check.pl "$art/report.png" 4e79a7 e15759 2> "$tmp/png.err")
-    echo "# $png"
-    w=$(echo "$png" | sed -n 's/.*w=\([0-9]*\).*/\1/p')
-    h=$(echo "$png" | sed -n 's/.* h=\([0-9]*\).*/\1/p')
-    colours=$(echo "$png" | sed -n 's/.*colours=\([0-9]*\).*/\1/p')
-    nonwhite=$(echo "$png" | sed -n 's/.*nonwhite=0\.\([0-9]*\).*/\1/p')
-    blue=$(echo "$png" | sed -n 's/.*4e79a7=\([0-9]*\).*/\1/p')
-    red=$(echo "$png" | sed -n 's/.*e15759=\([0-9]*\).*/\1/p')
-    check "the PNG decodes, 1100 x 2600" [ "${w:-0}" -eq 1100 -a "${h:-0}" -eq 2600 ]
-    check "the PNG is not blank: many colours (${colours:-0})" [ "${colours:-0}" -ge 50 ]
-    check "the PNG is not blank: over 3% of the pixels are not white (0.${nonwhite:-0})" \
-        [ "${nonwhite:-0}" -ge 0300 ]
-    check "the compute bars are drawn (${blue:-0} pixels of #4e79a7)" [ "${blue:-0}" -ge 5000 ]
-    check "communication bars and the Pareto front are drawn (${red:-0} pixels of #e15759)" \
-        [ "${red:-0}" -ge 300 ]
+    html_png_checks "$art/report.png"
 fi

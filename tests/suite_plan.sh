@@ -112,3 +112,205 @@ if cmp -s "$out/written.txt" "$out/deadline.1.txt"; then
 else
     echo "FAIL - plan -o FILE differs from standard output"
 fi
+
+# ---- the outputs of dtplan SCENARIO for a search: --csv, --report, --trace ----
+f=tests/data/plan/deadline.yaml
+"$bin" plan -q --json "$f" > "$out/o.json" 2>&1
+"$bin" plan -q --csv "$f" > "$out/o.csv" 2> "$out/csv.err"
+rc=$?
+ntop=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["top"]))' "$out/o.json")
+if [ $rc -eq 0 ] && [ ! -s "$out/csv.err" ] && [ "$(wc -l < "$out/o.csv")" -eq $((ntop + 1)) ]; then
+    echo "ok - plan --csv: a header and one line per row of the ranked table ($ntop)"
+else
+    echo "FAIL - plan --csv: status $rc, $(wc -l < "$out/o.csv") lines for $ntop rows"
+fi
+# Rows in rank order: the step time and cost per step of row i are those of top[i] in the JSON,
+# the first row alone is recommended, every line has the 27 fields of docs/output.md.
+same=$(perl -MJSON::PP -MText::ParseWords -e '
+    local $/; open my $j, "<", $ARGV[0] or die; my $r = decode_json(<$j>); close $j;
+    open my $c, "<", $ARGV[1] or die; my @l = split /\n/, <$c>; shift @l;
+    my $bad = @l == @{$r->{top}} ? 0 : 1;
+    for my $i (0 .. $#l) {
+        my @f = parse_line(",", 0, $l[$i]);
+        my $k = $r->{top}[$i];
+        $bad++ unless @f == 27 && index($f[0], $k->{name}) == 0 && $f[4] == $k->{step_s}
+            && $f[18] == $k->{cost_per_step_usd} && $f[2] eq ($i == 0 ? "yes" : "no")
+            && $f[24] eq $k->{bound};
+    }
+    print $bad;' "$out/o.json" "$out/o.csv" 2>&1)
+if [ "$same" = 0 ]; then
+    echo "ok - plan --csv agrees with --json on the ranked rows, their order and the recommendation"
+else
+    echo "FAIL - plan --csv and --json disagree: $same"
+fi
+names=$(perl -MText::ParseWords -ne 'my @f = parse_line(",", 0, $_); print "$f[0]\n"' "$out/o.csv")
+if [ "$(echo "$names" | wc -l)" -eq $((ntop + 1)) ] && [ -z "$(echo "$names" | sort | uniq -d)" ]; then
+    echo "ok - plan --csv: cluster names are distinct (strategy and bucket in the name)"
+else
+    echo "FAIL - plan --csv: two rows share a cluster name"
+fi
+"$bin" -q --csv "$f" > "$out/o3.csv" 2>&1
+"$bin" plan -q --csv -o "$out/o2.csv" "$f" > /dev/null 2>&1
+if cmp -s "$out/o.csv" "$out/o2.csv" && cmp -s "$out/o.csv" "$out/o3.csv"; then
+    echo "ok - plan --csv: the same with -o FILE and as dtplan --csv SCENARIO"
+else
+    echo "FAIL - plan --csv: -o FILE or dtplan --csv SCENARIO differ"
+fi
+got=$("$bin" plan -q --csv --json "$f" 2>&1 > /dev/null)
+rc=$?
+want='dtplan plan: --csv: expected at most one of --json and --csv, found both'
+if [ $rc -eq 2 ] && [ "$got" = "$want" ]; then
+    echo "ok - plan --csv --json: status 2 and its error line"
+else
+    echo "FAIL - plan --csv --json: got status $rc and \"$got\""
+fi
+
+# --report and --trace: the report on stdout is unchanged; the files are complete and
+# deterministic, and the same under mpirun.
+"$bin" plan -q --report "$out/r.html" --trace "$out/t.json" "$f" > "$out/rt.txt" 2> "$out/rt.err"
+rc=$?
+if [ $rc -eq 0 ] && [ ! -s "$out/rt.err" ] && cmp -s "$out/rt.txt" "$out/deadline.1.txt"; then
+    echo "ok - plan --report --trace: status 0, the same table on stdout"
+else
+    echo "FAIL - plan --report --trace: status $rc: $(head -1 "$out/rt.err")"
+fi
+"$bin" plan -q --report "$out/r2.html" --trace "$out/t2.json" "$f" > /dev/null 2>&1
+if cmp -s "$out/r.html" "$out/r2.html" && cmp -s "$out/t.json" "$out/t2.json"; then
+    echo "ok - plan --report --trace: two runs write the same files byte for byte"
+else
+    echo "FAIL - plan --report --trace: two runs differ"
+fi
+"$bin" -q --report "$out/r3.html" --trace "$out/t3.json" "$f" > /dev/null 2>&1
+if cmp -s "$out/r.html" "$out/r3.html" && cmp -s "$out/t.json" "$out/t3.json"; then
+    echo "ok - dtplan --report --trace SCENARIO (plan: section, no clusters) writes the same files"
+else
+    echo "FAIL - dtplan --report --trace SCENARIO differs from dtplan plan"
+fi
+# The clusters of the HTML: the top N, then the Pareto front's that are not in it.
+nhtml=$(python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+key=lambda p:(p["name"],p.get("strategy"),p.get("bucket_mib"))
+top=[key(p) for p in d["top"]]
+print(len(top)+len([p for p in d["front"] if key(p) not in top]))' "$out/o.json")
+H="$out/r.html"
+if [ "$(grep -c 'class="bar-row"' "$H")" -eq "$nhtml" ] &&
+    [ "$(grep -o '<g class="point' "$H" | wc -l)" -eq "$nhtml" ]; then
+    echo "ok - plan --report: a breakdown bar and a cost point for each of the top $ntop and the front ($nhtml)"
+else
+    echo "FAIL - plan --report: expected $nhtml bar rows and points"
+fi
+if grep -q 'id="chart-pareto"' "$H" && grep -q 'class="point front' "$H" &&
+    grep -q 'id="chart-scaling-throughput"' "$H" && grep -q 'id="chart-scaling-efficiency"' "$H"; then
+    echo "ok - plan --report: the Pareto chart and the scaling curve (one instance type at several sizes)"
+else
+    echo "FAIL - plan --report: a chart is missing"
+fi
+reason=$(python3 -c 'import json,sys,html; print(html.escape(json.load(open(sys.argv[1]))["recommendation"]["reason"]))' "$out/o.json")
+if grep -q '<section id="recommendation">' "$H" && grep -qF -- "$reason" "$H" &&
+    grep -q 'class="cluster-label best"' "$H"; then
+    echo "ok - plan --report: the recommendation text, and the recommended cluster marked"
+else
+    echo "FAIL - plan --report: the recommendation is missing"
+fi
+if python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); r=json.load(open(sys.argv[2]))
+names=[e["args"]["name"] for e in d["traceEvents"] if e.get("name")=="process_name"]
+want="cluster "+r["recommendation"]["cluster"]
+assert len(names)==1 and names[0].startswith(want), (names, want)
+assert any(e.get("ph")=="X" for e in d["traceEvents"])' "$out/t.json" "$out/o.json" 2> "$out/t.err"; then
+    echo "ok - plan --trace: a Chrome trace of the recommended cluster only"
+else
+    echo "FAIL - plan --trace: $(tail -1 "$out/t.err")"
+fi
+if command -v mpirun > /dev/null 2>&1; then
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    mpirun --allow-run-as-root --oversubscribe --bind-to none -x ASAN_OPTIONS -np 2 \
+        "$bin" plan -q --csv --report "$out/rm.html" --trace "$out/tm.json" "$f" \
+        > "$out/m.csv" 2> "$out/mpi2.err"
+    rc=$?
+    if [ $rc -eq 0 ] && cmp -s "$out/m.csv" "$out/o.csv" && cmp -s "$out/rm.html" "$out/r.html" &&
+        cmp -s "$out/tm.json" "$out/t.json"; then
+        echo "ok - plan --csv --report --trace under mpirun -np 2: byte-identical to one process"
+    else
+        echo "FAIL - plan --csv --report --trace under mpirun -np 2: status $rc or a file differs"
+    fi
+fi
+rm -rf "$out/missing"
+"$bin" plan -q --report "$out/missing/r.html" "$f" > /dev/null 2> "$out/miss.err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$out/missing" ] && [ "$(wc -l < "$out/miss.err")" -eq 1 ]; then
+    echo "ok - plan --report into a missing directory: status 2, one line, no file"
+else
+    echo "FAIL - plan --report into a missing directory: status $rc"
+fi
+got=$("$bin" plan -q "$f" --trace 2>&1 > /dev/null)
+rc=$?
+if [ $rc -eq 2 ] && [ "$got" = 'dtplan plan: --trace: expected a file name, found nothing' ]; then
+    echo "ok - plan --trace without a file: status 2 and its error line"
+else
+    echo "FAIL - plan --trace without a file: got status $rc and \"$got\""
+fi
+
+# Rendered by a browser (the checks of tests/suite_html.sh).
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtplan-plan.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+html_tag="plan html"
+. tests/html_check.sh
+html_find_chrome
+if [ -z "$CHROME" ]; then
+    echo "skip - plan html: chromium not installed"
+else
+    art=tests/out/plan/html
+    mkdir -p "$art"
+    cp "$H" "$art/report.html"
+    html_render "file://$(cd "$art" && pwd)/report.html" "$art/report.dom.html" "$art/report.png"
+    D="$art/report.dom.html"
+    check "chromium dumps the rendered DOM" [ -s "$D" ]
+    if [ -s "$D" ]; then
+        check "the DOM has the four charts" [ "$(count '<svg id="chart-' "$D")" -eq 4 ]
+        check "the DOM has a bar row per cluster" [ "$(count 'class="bar-row"' "$D")" -eq "$nhtml" ]
+        check "the DOM has the recommendation" has 'id="recommendation"' "$D"
+    fi
+    check "chromium writes a screenshot ($art/report.png)" [ -s "$art/report.png" ]
+    if [ -s "$art/report.png" ]; then
+        html_png_checks "$art/report.png"
+    fi
+fi
+
+# The flags are parsed as dtplan's (cli/cliutil.c): --flag=VALUE, and the same error lines.
+"$bin" plan -q --top=3 "$f" > "$out/top-eq.txt" 2>&1
+"$bin" plan -q --top 3 "$f" > "$out/top-sp.txt" 2>&1
+if cmp -s "$out/top-eq.txt" "$out/top-sp.txt" && grep -q '^Top 3 by ' "$out/top-eq.txt"; then
+    echo "ok - plan --top=3 is --top 3"
+else
+    echo "FAIL - plan --top=3 differs from --top 3"
+fi
+for c in '--json=1|dtplan plan: --json: takes no value, found "1"' \
+         '--seed=x|dtplan plan: --seed: expected a non-negative integer, found "x"' \
+         '--frob|dtplan plan: unknown option "--frob" (try dtplan plan --help)' \
+         '--catalog=|dtplan plan: --catalog: expected a directory, found ""'; do
+    flag=${c%%|*}
+    want=${c#*|}
+    got=$("$bin" plan -q "$flag" "$f" 2>&1 > /dev/null)
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$got" = "$want" ]; then
+        echo "ok - plan $flag: status 2 and its error line"
+    else
+        echo "FAIL - plan $flag: got status $rc and \"$got\""
+    fi
+done
+
+# No candidate meets the constraints: the CSV is its header, the trace and the report hold no
+# cluster but say why.
+f=tests/data/plan/budget.yaml
+"$bin" plan -q --csv --report "$out/none.html" --trace "$out/none.json" "$f" > "$out/none.csv" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(wc -l < "$out/none.csv")" -eq 1 ] &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["traceEvents"]==[]' "$out/none.json" &&
+    ! grep -q 'class="bar-row"' "$out/none.html" && grep -q 'No candidate meets the constraints' "$out/none.html"; then
+    echo "ok - plan with no feasible candidate: CSV header only, an empty trace, the reason in the report"
+else
+    echo "FAIL - plan with no feasible candidate: status $rc"
+fi

@@ -59,6 +59,19 @@ for o in --json --csv --output --trace --report --catalog --seed --steps --quiet
     check "--help, the man page and the completion all list $o" \
         sh -c "grep -q -- '$o' '$tmp/help' && grep -q -- '$(echo "$o" | sed 's/-/\\\\-/g')' docs/dtplan.1 && grep -q -- '$o' completions/dtplan.bash"
 done
+"$DT" plan --help > "$tmp/plan-help" 2>&1
+plan_comp() { # the completions of `dtplan plan WORD`
+    bash -c '. completions/dtplan.bash; COMP_WORDS=(dtplan plan "$1"); COMP_CWORD=2; _dtplan;
+             printf "%s\n" "${COMPREPLY[@]}"' dtplan "$1"
+}
+plan_lists() { # plan_lists OPTION: plan --help, the man page and the plan completion have it
+    grep -q -- "$1" "$tmp/plan-help" &&
+        grep -qF -- "$(echo "$1" | sed 's/-/\\-/g')" docs/dtplan.1 &&
+        [ "$(plan_comp "$1")" = "$1" ]
+}
+for o in --json --csv --trace --report --catalog --seed --steps --top; do
+    check "dtplan plan --help, the man page and the plan completion all list $o" plan_lists "$o"
+done
 if command -v groff > /dev/null 2>&1; then
     groff -man -Tutf8 -ww -z docs/dtplan.1 > "$tmp/groff.out" 2>&1
     check "the man page renders without warnings" [ $? -eq 0 -a ! -s "$tmp/groff.out" ]
