@@ -1105,17 +1105,6 @@ static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     if ((v = ld_get(ld, m, "epochs", NULL)) &&
         ld_num(ld, v, "input.epochs", 0, 1, 1e6, "a number of epochs in (0, 1e6]", &sc->epochs))
         return -1;
-    if ((v = ld_get(ld, m, "data_workers", NULL)) &&
-        ld_int(ld, v, "input.data_workers", 1, 100000, "a positive integer", &sc->data_workers))
-        return -1;
-    if ((v = ld_get(ld, m, "service_send_cpu_s_per_byte", NULL)) &&
-        ld_num(ld, v, "input.service_send_cpu_s_per_byte", 0, 0, 1e-3,
-               "seconds per byte in [0, 1e-3]", &sc->service_send_cpu_s_per_byte))
-        return -1;
-    if ((v = ld_get(ld, m, "service_recv_cpu_s_per_byte", NULL)) &&
-        ld_num(ld, v, "input.service_recv_cpu_s_per_byte", 0, 0, 1e-3,
-               "seconds per byte in [0, 1e-3]", &sc->service_recv_cpu_s_per_byte))
-        return -1;
     return 0;
 }
 

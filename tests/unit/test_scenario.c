@@ -209,6 +209,20 @@ static void the_full_scenario_sets_every_field(void)
     catalog_free(&cat);
 }
 
+static void auto_worker_counts_are_accepted(void)
+{
+    struct catalog cat;
+    struct scenario sc;
+
+    if (load_ok("tests/data/scenario_ok/data_workers_auto.yaml", &sc, &cat))
+        return;
+    T_CHECK(sc.loader_workers == -1 && sc.data_workers == -1,
+            "loader_workers: auto and data_workers: auto load as -1 (got %d, %d)", sc.loader_workers,
+            sc.data_workers);
+    scenario_free(&sc);
+    catalog_free(&cat);
+}
+
 static void the_minimal_scenario_takes_every_default(void)
 {
     struct catalog cat;
@@ -472,6 +486,7 @@ int main(void)
 {
     T_RUN(the_full_scenario_sets_every_field);
     T_RUN(the_minimal_scenario_takes_every_default);
+    T_RUN(auto_worker_counts_are_accepted);
     T_RUN(cpu_training_can_solve_for_compute);
     T_RUN(every_bad_file_gives_its_error_line);
     T_RUN(an_unknown_price_is_an_error_only_where_used);
