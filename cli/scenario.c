@@ -1113,7 +1113,7 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
     static const char *const keys[] = {
         "strategy", "bucket_mb", "overlap", "precision", "ps", NULL
     };
-    static const char *const ps_keys[] = { "count", "placement", NULL };
+    static const char *const ps_keys[] = { "count", "placement", "pipeline", NULL };
     struct scenario *sc = ld->sc;
     yaml_node_t *v, *w;
     double mib;
@@ -1150,6 +1150,9 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
                 return -1;
             sc->ps_place = (enum sc_ps_place)i;
         }
+        if ((w = ld_get(ld, v, "pipeline", NULL)) &&
+            ld_bool(ld, w, "gradients.ps.pipeline", &sc->ps_pipeline))
+            return -1;
     }
     return 0;
 }
@@ -1877,6 +1880,7 @@ static void sc_defaults(struct scenario *sc, const char *path)
     sc->grad_precision = CAT_FP32;
     sc->ps_count = 1;
     sc->ps_place = SC_PS_COLOCATED;
+    sc->ps_pipeline = 1;
     sc->clusters = NULL;
     sc->nclusters = 0;
     sc->fabric_oversub = 1;

@@ -119,6 +119,9 @@ struct scenario {
     enum cat_prec grad_precision;      /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
     enum sc_ps_place ps_place;
+    int ps_pipeline;            /* 1: a worker pushes bucket b+1 while pulling bucket b
+                                   (gradients.ps.pipeline, default true); 0: one bucket
+                                   at a time */
 
     /* clusters to compare */
     struct sc_cluster *clusters;

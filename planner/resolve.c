@@ -386,6 +386,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->c.ps_dedicated = (cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC) &&
                           sc->ps_place == SC_PS_DEDICATED;
     cfg->c.ps_servers = sc->ps_count;
+    cfg->c.ps_serial = !sc->ps_pipeline;
     if (cfg->c.ps_dedicated)
         for (int i = 0; i < cl->ngroups; i++)
             if (cl->groups[i].role == SC_PS && cl->groups[i].count > cfg->c.ps_servers)

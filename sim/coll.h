@@ -39,6 +39,7 @@ struct coll_ctx {
     double ps_alpha_net;
     int ps_servers;       /* shards */
     int ps_dedicated;
+    int ps_serial;        /* 1: every phase in one lane: bucket by bucket */
     double ps_reduce_s_per_byte;
     int r_fabric;         /* -1 for a non-blocking fabric */
 };

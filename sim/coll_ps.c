@@ -12,7 +12,8 @@
  * Uncontended, dedicated: push max(S/B_w, N S/(P B_ps)) and the same for the
  * pull (BytePS's non-colocated PS: max(M/B, nM/(kB)), Jiang et al. OSDI'20).
  * Lanes: intra reduce 0, push 1, sum 2, pull and broadcast 3, so the pull of
- * one bucket overlaps the push of the next.
+ * one bucket overlaps the push of the next.  A serial PS (ps_serial: a worker
+ * waits for bucket b's pull before it pushes b+1) puts every phase in lane 0.
  */
 #include "coll.h"
 
@@ -91,6 +92,9 @@ static int ps_build(const struct coll_ctx *ctx, double bytes, struct coll_phase 
 out:
     if (g > 1)
         intra(ctx, &ph[np++], 3, bytes);
+    if (ctx->ps_serial)
+        for (int i = 0; i < np; i++)
+            ph[i].lane = 0;
     return np;
 }
 

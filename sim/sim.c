@@ -666,6 +666,7 @@ static void build_chain(struct sim *s, struct chain *c)
         }
     }
     ctx->ps_dedicated = cfg->c.ps_dedicated;
+    ctx->ps_serial = cfg->c.ps_serial;
     ctx->ps_servers = cfg->c.ps_dedicated ? cfg->c.ps_servers : coll_nodes(ctx);
     ctx->ps_reduce_s_per_byte = cfg->w.ps_reduce_s_per_byte;
 

@@ -72,6 +72,8 @@ struct sim_comm {
     int overlap;                /* 1: buckets start during backward */
     int ps_servers;             /* number of servers (shards); dedicated: PS nodes count */
     int ps_dedicated;           /* 1: servers are the SIM_PS group; 0: colocated on train nodes */
+    int ps_serial;              /* 1: a worker finishes bucket b's pull before pushing b+1
+                                   (no pipelining across buckets); 0: pipelined */
 };
 
 struct sim_config {

@@ -200,7 +200,9 @@ sub scenario_yaml {
     $y .= sprintf("input:\n  cpu_s_per_sample: %.6g\n  loader_workers: %d\n  prefetch: %d\n",
                   $m->{loader_s}, $c->{lw}, $c->{lw} ? $c->{prefetch} : 0);
     $y .= "gradients:\n  strategy: $strat\n  bucket_mb: $c->{bucket}\n  overlap: false\n";
-    $y .= "  ps: {count: $c->{servers}, placement: dedicated}\n" if $ps;
+    # The trainer's worker pulls bucket b before it pushes b+1 (ps_exchange
+    # in trainer.c): a serial parameter server.
+    $y .= "  ps: {count: $c->{servers}, placement: dedicated, pipeline: false}\n" if $ps;
     $y .= "clusters:\n  - name: single\n    strategy: ring\n    groups:\n      - {role: train, instance: emu.host, count: 1}\n";
     $y .= "  - name: cluster\n    groups:\n      - {role: train, instance: emu.host, count: $c->{hosts}}\n";
     $y .= "      - {role: ps, instance: emu.host, count: $c->{servers}}\n" if $ps;

@@ -256,6 +256,30 @@ static void dedicated_parameter_servers_see_incast(void)
     T_NEAR(step_of(&c), 2 * (a + S / B), 1e-9, "sync PS, 8 workers, 8 servers");
 }
 
+static void a_serial_ps_does_one_bucket_at_a_time(void)
+{
+    struct sim_config c;
+    double S = 100e6, B = 1e9, a = 20e-6;
+    int n = 2, p = 2, nb = 4;
+
+    comm_only(&c, SIM_PS_SYNC, n, 0, S);
+    c.ngroups = 2;
+    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = p, .vcpus = 8, .loader_vcpus = 0,
+                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = a};
+    c.c.ps_dedicated = 1;
+    c.c.ps_servers = p;
+    c.c.bucket_bytes = S / nb;
+    /* 2 workers, 2 servers, 4 buckets of 25 MB: a worker's push of one bucket
+     * sends 25 MB at 1 GB/s (each server receives 2 x 12.5 MB: as fast), so
+     * push and pull take a + 25 ms each.  Serial: 4 x 2 x (a + 25 ms). */
+    c.c.ps_serial = 1;
+    T_NEAR(step_of(&c), nb * 2 * (a + S / nb / B), 1e-9, "serial PS, 4 buckets: 8 phases in a row");
+    /* Pipelined: bucket b+1's push runs beside bucket b's pull (full duplex),
+     * so 5 phase times: push 0, then 3 x (push b+1 | pull b), then pull 3. */
+    c.c.ps_serial = 0;
+    T_NEAR(step_of(&c), (nb + 1) * (a + S / nb / B), 1e-9, "pipelined PS, 4 buckets: 5 phase times");
+}
+
 /* Compute-only step with an input pipeline. */
 static void pipeline(struct sim_config *c, int prefetch)
 {
@@ -352,6 +376,7 @@ int main(void)
     T_RUN(tree_and_halving_doubling_match_their_closed_forms);
     T_RUN(hierarchical_matches_its_closed_form);
     T_RUN(dedicated_parameter_servers_see_incast);
+    T_RUN(a_serial_ps_does_one_bucket_at_a_time);
     T_RUN(prefetch_overlaps_loading_with_compute);
     T_RUN(identical_ranks_cost_the_same_to_simulate);
     T_RUN(same_seed_same_result_other_seed_other_jitter);
