@@ -326,8 +326,20 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                 g->loader_vcpus = 0;
             if (in->gpu_count == 0) {
                 /* CPU training: the loader's workers take their vCPUs from
-                 * the compute (docs/model.md). */
-                int lw = sc->loader_workers > 0 ? sc->loader_workers : (in->vcpus + 3) / 4;
+                 * the compute (docs/model.md).  auto splits the vCPUs so
+                 * that loading and computing a batch take the same time, as
+                 * an autotuned input pipeline settles: L = V c / (c + x),
+                 * c and x the vCPU-seconds per batch of each. */
+                int lw = sc->loader_workers;
+                if (lw <= 0) {
+                    double cps = isnan(o->cpu_s_per_sample) ? sc->cpu_s_per_sample : o->cpu_s_per_sample;
+                    double c = cps * sc->batch_per_gpu * sc->grad_accum / g->core_speed, x = 0;
+                    if (compute_time(sc, in, 1, o, &x, e))
+                        return -1;
+                    lw = c + x > 0 ? (int)lround(in->vcpus * c / (c + x)) : (in->vcpus + 3) / 4;
+                    if (lw < 1)
+                        lw = 1;
+                }
                 if (lw >= in->vcpus)
                     lw = in->vcpus - 1;
                 g->loader_vcpus = lw;

@@ -40,6 +40,8 @@ struct coll_ctx {
     int ps_servers;       /* shards */
     int ps_dedicated;
     int ps_serial;        /* 1: every phase in one lane: bucket by bucket */
+    double ps_incast;     /* worker nodes whose pushes meet at the servers at once:
+                             all of them (sync), fewer when asynchronous */
     double ps_reduce_s_per_byte;
     int r_fabric;         /* -1 for a non-blocking fabric */
 };

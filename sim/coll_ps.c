@@ -11,6 +11,8 @@
  * the same CPU that preprocesses data.
  * Uncontended, dedicated: push max(S/B_w, N S/(P B_ps)) and the same for the
  * pull (BytePS's non-colocated PS: max(M/B, nM/(kB)), Jiang et al. OSDI'20).
+ * Asynchronous workers (ps_incast < n): the server-side multiplicities use
+ * the number of nodes pushing at once instead of n (sim.c, sim_run).
  * Lanes: intra reduce 0, push 1, sum 2, pull and broadcast 3, so the pull of
  * one bucket overlaps the push of the next.  A serial PS (ps_serial: a worker
  * waits for bucket b's pull before it pushes b+1) puts every phase in lane 0.
@@ -42,6 +44,9 @@ static int ps_build(const struct coll_ctx *ctx, double bytes, struct coll_phase 
 {
     int n = coll_nodes(ctx), g = coll_max_wpn(ctx), np = 0;
     double a = coll_alpha_net(ctx);
+    /* Nodes whose pushes meet at a server: n when synchronous (the caller
+     * may leave it 0), fewer when asynchronous workers drift apart. */
+    double inc = ctx->ps_incast > 0 ? ctx->ps_incast : n;
 
     if (g > 1)
         intra(ctx, &ph[np++], 0, bytes);
@@ -58,12 +63,12 @@ static int ps_build(const struct coll_ctx *ctx, double bytes, struct coll_phase 
             coll_use(push, ctx->tg[i].r_tx, s);
             coll_use(pull, ctx->tg[i].r_rx, s);
         }
-        coll_use(push, ctx->r_ps_rx, n * per_node);
-        coll_use(pull, ctx->r_ps_tx, n * per_node);
-        coll_use(push, ctx->r_fabric, (double)n * s);
-        coll_use(pull, ctx->r_fabric, (double)n * s);
+        coll_use(push, ctx->r_ps_rx, inc * per_node);
+        coll_use(pull, ctx->r_ps_tx, inc * per_node);
+        coll_use(push, ctx->r_fabric, inc * s);
+        coll_use(pull, ctx->r_fabric, inc * s);
         /* Each shard sums n copies of S/s bytes. */
-        phase_init(sum, 2, 0, n * bytes / s * ctx->ps_reduce_s_per_byte);
+        phase_init(sum, 2, 0, inc * bytes / s * ctx->ps_reduce_s_per_byte);
         coll_use(sum, ctx->r_ps_cpu, per_node);
         if (sum->amount <= 0)
             sum->nuse = 0;
@@ -77,13 +82,13 @@ static int ps_build(const struct coll_ctx *ctx, double bytes, struct coll_phase 
         phase_init(push, 1, a, bytes / n);
         phase_init(pull, 3, a, bytes / n);
         for (int i = 0; i < ctx->ntg; i++) {
-            coll_use(push, ctx->tg[i].r_tx, n - 1);
-            coll_use(push, ctx->tg[i].r_rx, n - 1);
-            coll_use(pull, ctx->tg[i].r_tx, n - 1);
+            coll_use(push, ctx->tg[i].r_tx, n - 1);   /* its own shards out */
+            coll_use(push, ctx->tg[i].r_rx, inc - 1); /* other workers' shards in */
+            coll_use(pull, ctx->tg[i].r_tx, inc - 1);
             coll_use(pull, ctx->tg[i].r_rx, n - 1);
         }
-        coll_use(push, ctx->r_fabric, (double)n * (n - 1));
-        coll_use(pull, ctx->r_fabric, (double)n * (n - 1));
+        coll_use(push, ctx->r_fabric, (double)n * (inc - 1));
+        coll_use(pull, ctx->r_fabric, (double)n * (inc - 1));
         /* The local server sums n shards of S/n: S bytes on this node's CPU. */
         phase_init(sum, 2, 0, bytes * ctx->ps_reduce_s_per_byte);
         for (int i = 0; i < ctx->ntg; i++)

@@ -280,6 +280,31 @@ static void a_serial_ps_does_one_bucket_at_a_time(void)
     T_NEAR(step_of(&c), (nb + 1) * (a + S / nb / B), 1e-9, "pipelined PS, 4 buckets: 5 phase times");
 }
 
+static void async_workers_drift_apart_at_the_server(void)
+{
+    struct sim_config c;
+    double S = 100e6, B = 1e9, u = S / B, d;
+
+    comm_only(&c, SIM_PS_ASYNC, 2, 0, S);
+    c.groups[0].net_alpha_s = 0;
+    c.ngroups = 2;
+    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = 1, .vcpus = 8, .loader_vcpus = 0,
+                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = 0};
+    c.c.ps_dedicated = 1;
+    c.c.ps_servers = 1;
+    /* Two async workers, one server, u = S/B.  A push meets the other
+     * worker's push with probability d (its push time over its step), so
+     * push and pull take (1 + d) u each.  No compute: d = 1/2 whatever the
+     * contention, step = 2 (1 + 1/2) u = 3u (lockstep would be 4u). */
+    T_NEAR(step_of(&c), 3 * u, 1e-3, "async PS, 2 workers, no compute: 3 S/B");
+    /* Compute C = u: d (C + 2(1+d)u) = (1+d)u, so 2d^2 + 2d - 1 = 0,
+     * d = (sqrt(3) - 1)/2, step = u + 2(1+d)u = (2 + sqrt(3)) u. */
+    c.groups[0].fwd_s = u / 3;
+    c.groups[0].bwd_s = 2 * u / 3;
+    d = (sqrt(3) - 1) / 2;
+    T_NEAR(step_of(&c), u + 2 * (1 + d) * u, 1e-3, "async PS, 2 workers, compute = S/B: (2+sqrt 3) S/B");
+}
+
 /* Compute-only step with an input pipeline. */
 static void pipeline(struct sim_config *c, int prefetch)
 {
@@ -377,6 +402,7 @@ int main(void)
     T_RUN(hierarchical_matches_its_closed_form);
     T_RUN(dedicated_parameter_servers_see_incast);
     T_RUN(a_serial_ps_does_one_bucket_at_a_time);
+    T_RUN(async_workers_drift_apart_at_the_server);
     T_RUN(prefetch_overlaps_loading_with_compute);
     T_RUN(identical_ranks_cost_the_same_to_simulate);
     T_RUN(same_seed_same_result_other_seed_other_jitter);
