@@ -20,21 +20,6 @@
 #include "../../cli/scenario.h"
 #include "../../planner/search.h"
 
-/* A check on a case the model is known to miss (as in test_seeds.c). */
-#define XFAIL(cond, why, ...)                                                  \
-    do {                                                                       \
-        if (cond) {                                                            \
-            T_CHECK(0, "XPASS, remove the xfail mark (%s):", why);             \
-            printf("#   ");                                                    \
-            printf(__VA_ARGS__);                                               \
-            printf("\n");                                                      \
-        } else {                                                               \
-            printf("xfail - ");                                                \
-            printf(__VA_ARGS__);                                               \
-            printf(" [known gap: %s]\n", why);                                 \
-        }                                                                      \
-    } while (0)
-
 static struct catalog cat;
 
 struct run {
