@@ -378,15 +378,19 @@ static void free_instance_strings(struct cat_instance *in)
 {
     x_free(in->intra_link_text);
     x_free(in->source);
+    x_free(in->profile);
     in->intra_link_text = NULL;
     in->source = NULL;
+    in->profile = NULL;
 }
+
+static int optional_col(const struct table *t, const char *name);
 
 static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
     char *gpus_path = join_path(dir, "gpus.csv");
-    int r, rc = -1, *lines;
+    int r, rc = -1, *lines, prof_col;
 
     if (table_open(&t, dir, "instances.csv", inst_cols, I_N, e) != 0) {
         x_free(gpus_path);
@@ -394,6 +398,7 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
     }
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->instances = x_calloc((size_t)t.csv.nrows, sizeof *cat->instances);
+    prof_col = optional_col(&t, "profile");
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_instance *in = &cat->instances[cat->ninstances];
@@ -418,6 +423,10 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
         in->intra_link_text = x_strdup(cell(&t, row, I_LINK)->text);
         in->link = catalog_parse_link(in->intra_link_text);
         in->cpu_speed = NAN;            /* not a CSV column: set inline or by a profile */
+        if (prof_col >= 0 && prof_col < row->nfields && row->fields[prof_col].text[0]) {
+            const char *p = row->fields[prof_col].text;
+            in->profile = p[0] == '/' ? x_strdup(p) : join_path(dir, p);
+        }
         lines[cat->ninstances] = row->line;
         cat->ninstances++;
     }
@@ -699,6 +708,7 @@ void catalog_put_instance(struct catalog *cat, struct cat_instance *in)
         *slot = *in;
         in->intra_link_text = NULL;     /* ownership moved to the catalog */
         in->source = NULL;
+        in->profile = NULL;
     }
     slot->cloud[sizeof slot->cloud - 1] = '\0';
     slot->gpu_model[sizeof slot->gpu_model - 1] = '\0';

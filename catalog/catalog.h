@@ -58,6 +58,9 @@ struct cat_instance {
     double cpu_speed;           /* speed of one vCPU relative to the reference core of the
                                    scenario's cpu_s_per_sample; NAN = unknown, taken as 1
                                    (set inline or by a calibration profile) */
+    char *profile;              /* calibration profile of this type (optional instances.csv
+                                   column `profile`, relative to the catalog directory),
+                                   NULL when none */
 };
 
 /* One model of the zoo (catalog/models.csv). */

@@ -718,6 +718,36 @@ static int ld_profile(struct ld *ld, yaml_node_t *v, const char *field, const ch
     return 0;
 }
 
+/*
+ * Profiles named by the catalog (instances.csv's profile column), for the
+ * instance types the scenario did not give one for.  Loaded for every such
+ * type, so a catalog search uses them too; a bad one is reported by its own
+ * FILE:LINE:COL line.
+ */
+static int ld_catalog_profiles(struct ld *ld)
+{
+    struct scenario *sc = ld->sc;
+
+    for (int i = 0; i < ld->cat->ninstances; i++) {
+        const struct cat_instance *in = &ld->cat->instances[i];
+        struct prof_measured m;
+        int have = 0;
+
+        if (!in->profile)
+            continue;
+        for (int k = 0; k < sc->nprofiles && !have; k++)
+            have = strcmp(sc->profiles[k].instance, in->name) == 0;
+        if (have)
+            continue;
+        if (profile_load(in->profile, &m, ld->e))
+            return -1;
+        snprintf(m.instance, sizeof m.instance, "%s", in->name);
+        sc->profiles = x_realloc(sc->profiles, (size_t)(sc->nprofiles + 1) * sizeof *sc->profiles);
+        sc->profiles[sc->nprofiles++] = m;
+    }
+    return 0;
+}
+
 static void inst_release(struct cat_instance *in)
 {
     x_free(in->intra_link_text);
@@ -1661,7 +1691,7 @@ static int ld_root(struct ld *ld)
         return -1;
     if ((v = ld_get(ld, r, "plan", NULL)) && ld_plan(ld, v))
         return -1;
-    return 0;
+    return ld_catalog_profiles(ld);
 }
 
 /*

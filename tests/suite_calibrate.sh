@@ -186,6 +186,24 @@ check "the measured numbers change the prediction" sh -c \
 check "the table names the measured numbers and their profile" \
     grep -q 'Measured: one-v100: p3.2xlarge (tests/data/profiles/p3_2xlarge.json): cpu_speed 2 x reference core, gemm_fp32_tflops 10 TFLOP/s' "$tmp/measured.txt"
 check "without a profile nothing is said to be measured" sh -c "! grep -q Measured '$tmp/nominal.txt'"
+
+# ---- a catalog naming a profile (instances.csv's optional profile column) -----
+mkdir -p "$tmp/cat"
+cp catalog/gpus.csv catalog/models.csv "$tmp/cat/"
+cp tests/data/profiles/p3_2xlarge.json "$tmp/cat/p3.json"
+awk -F, '{ sub(/\r$/, "") } NR == 1 { print $0 ",profile"; next }
+         $2 == "p3.2xlarge" { print $0 ",p3.json"; next } { print $0 "," }' \
+    catalog/instances.csv > "$tmp/cat/instances.csv"
+"$DT" -q --catalog "$tmp/cat" tests/data/profiles/without_profile.yaml > "$tmp/catprof.txt" 2>&1
+rc=$?
+check "a catalog row naming a profile plans (exit 0)" [ $rc -eq 0 ]
+check "the catalog's profile is applied and named" \
+    grep -q "Measured: one-v100: p3.2xlarge ($tmp/cat/p3.json): cpu_speed 2 x reference core, gemm_fp32_tflops 10 TFLOP/s" "$tmp/catprof.txt"
+printf '{"schema_version": 1,\n "cpu": 7}\n' > "$tmp/cat/p3.json"
+"$DT" -q --catalog "$tmp/cat" tests/data/profiles/without_profile.yaml > "$tmp/catbad.txt" 2>&1
+rc=$?
+check "a bad profile named by the catalog: exit 2, one line naming the profile file" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/catbad.txt') -eq 1 ] && grep -q '^$tmp/cat/p3.json:' '$tmp/catbad.txt'"
 "$DT" -q --json tests/data/profiles/with_profile.yaml > "$tmp/m.json" 2>/dev/null
 check "--json lists the measured numbers per cluster" \
     [ "$(json "$tmp/m.json" 'join ";", map { "$_->{instance},$_->{what},$_->{value}" } @{$d->{clusters}[1]{measured}}')" = \
