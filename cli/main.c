@@ -40,6 +40,8 @@ static void usage(FILE *f)
     fprintf(f,
             "%s\n"
             "       dtplan run [OPTIONS] SCENARIO.yaml\n"
+            "       dtplan plan [OPTIONS] SCENARIO.yaml      (search the catalog; dtplan plan --help)\n"
+            "       dtplan calibrate [OPTIONS] -o PROFILE    (measure this machine; dtplan calibrate --help)\n"
             "\n"
             "Predict the training step time and cost of each cluster in SCENARIO.yaml and\n"
             "recommend one.\n"
