@@ -375,10 +375,19 @@ static int by_objective(const void *a, const void *b)
 
 static int front_train;
 
+/* x to 30 bits of mantissa (about 1e-9 relative): candidates whose times or
+ * costs differ by floating-point noise alone tie on the Pareto front. */
+static double q30(double x)
+{
+    int ex;
+    double m = frexp(x, &ex);
+    return isfinite(x) ? ldexp(nearbyint(ldexp(m, 30)), ex - 30) : x;
+}
+
 static void front_xy(const struct search_eval *v, double *x, double *y)
 {
-    *x = front_train ? v->train_s : v->step_s;
-    *y = front_train ? v->cost_to_train_usd : v->cost_per_step_usd;
+    *x = q30(front_train ? v->train_s : v->step_s);
+    *y = q30(front_train ? v->cost_to_train_usd : v->cost_per_step_usd);
 }
 
 static int by_time(const void *a, const void *b)

@@ -914,7 +914,7 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
         worker_start_step(&s, i);
 
     while (!all_done(&s)) {
-        double t_flow, t_ev, t_next;
+        double t_flow, t_ev, t_next, dt_flow;
         struct evq_event ev;
 
         if (s.mm.dirty) {
@@ -922,14 +922,18 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
             if (cfg->trace)
                 sim_trace_loads(cfg->trace, s.now, &s.mm);
         }
-        t_flow = s.now + mm_next_completion(&s.mm);
+        dt_flow = mm_next_completion(&s.mm);
+        t_flow = s.now + dt_flow;
         t_ev = evq_peek_time(&s.q);
         t_next = t_flow < t_ev ? t_flow : t_ev;
         if (!isfinite(t_next)) {
             dt_errf(e, "sim: no progress at t=%.6f s (a resource has zero capacity?)", s.now);
             goto out;
         }
-        mm_advance(&s.mm, t_next - s.now);
+        /* Advance the flows by their own dt when they finish first: at a
+         * large clock, s.now + dt may round back to s.now, and advancing by
+         * the difference would then never finish them. */
+        mm_advance(&s.mm, t_flow < t_ev ? dt_flow : t_next - s.now);
         s.now = t_next;
         /* Flows that finish now, in id order (deterministic). */
         for (int id = 0; id < s.mm.nflows; id++) {

@@ -208,6 +208,20 @@ static void ring_matches_its_closed_form(void)
     T_NEAR(step_of(&c), 2.0 * 7 * (2e-6 + S / (8 * 1e11)), 1e-9, "ring inside one 8-GPU node");
 }
 
+static void flows_finish_after_a_very_long_compute(void)
+{
+    struct sim_config c;
+    double S = 1e3, B = 1e9, a = 20e-6;
+
+    /* A collective of 1 kB after 1e9 s of compute: at that clock 1e9 + 1e-6
+     * rounds to 1e9, and the loop must still finish the flows. */
+    comm_only(&c, SIM_RING, 2, 0, S);
+    c.groups[0].fwd_s = 1e9 / 3;
+    c.groups[0].bwd_s = 2e9 / 3;
+    c.steps = 2;
+    T_NEAR(step_of(&c), 1e9 + 2 * (a + S / (2 * B)), 1e-9, "a 1 kB ring after 1e9 s of compute");
+}
+
 static void tree_and_halving_doubling_match_their_closed_forms(void)
 {
     struct sim_config c;
@@ -399,6 +413,7 @@ int main(void)
     T_RUN(three_resources_classic_case);
     T_RUN(ring_matches_its_closed_form);
     T_RUN(tree_and_halving_doubling_match_their_closed_forms);
+    T_RUN(flows_finish_after_a_very_long_compute);
     T_RUN(hierarchical_matches_its_closed_form);
     T_RUN(dedicated_parameter_servers_see_incast);
     T_RUN(a_serial_ps_does_one_bucket_at_a_time);
