@@ -80,6 +80,11 @@ struct calib_xy {
 };
 int calib_fit_alpha_beta(const struct calib_xy *pts, int n, cJSON *obj);
 
+/* --resume: the earlier time of the point of `bytes` in the entry of `prev`
+ * (an array of collectives[] entries) that matches `entry` by name,
+ * transport, ranks and hosts; -1 when there is none (fit.c). */
+double calib_previous_time(const cJSON *prev, const cJSON *entry, double bytes);
+
 /* Parts.  out is the array or object to fill (NULL on ranks other than 0). */
 int calib_cpu_run(struct calib_ctx *c, const char *user_cmd, cJSON *pipelines, char *msg, size_t msglen);
 int calib_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t msglen);

@@ -211,3 +211,31 @@ free_p:
     x_free(p);
     return rc;
 }
+
+/*
+ * --resume: the time of the point of `bytes` in the earlier profile's entry
+ * with the same name, transport, ranks and hosts as `entry`, or -1.
+ */
+double calib_previous_time(const cJSON *prev, const cJSON *entry, double bytes)
+{
+    const cJSON *e, *p;
+    const char *keys[] = {"name", "transport", "ranks", "hosts"};
+
+    cJSON_ArrayForEach(e, prev) {
+        int same = 1;
+        for (int k = 0; k < 4; k++)
+            if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(e, keys[k]),
+                               cJSON_GetObjectItemCaseSensitive(entry, keys[k]), 1))
+                same = 0;
+        if (!same)
+            continue;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(e, "points")) {
+            const cJSON *pb = cJSON_GetObjectItemCaseSensitive(p, "bytes");
+            const cJSON *pt = cJSON_GetObjectItemCaseSensitive(p, "time_s");
+            if (cJSON_IsNumber(pb) && pb->valuedouble == bytes && cJSON_IsNumber(pt) &&
+                pt->valuedouble > 0)
+                return pt->valuedouble;
+        }
+    }
+    return -1;
+}

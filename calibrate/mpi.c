@@ -108,30 +108,6 @@ static double mpi_gamma(struct mpi_bench *b)
     return best / (double)(n * sizeof(float));
 }
 
-/* Time of a previous point of the same benchmark (rank 0), or -1. */
-static double mpi_previous(const cJSON *prev, const cJSON *entry, double bytes)
-{
-    const cJSON *e, *p;
-    const char *keys[] = {"name", "transport", "ranks", "hosts"};
-
-    cJSON_ArrayForEach(e, prev) {
-        int same = 1;
-        for (int k = 0; k < 4; k++)
-            if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(e, keys[k]),
-                               cJSON_GetObjectItemCaseSensitive(entry, keys[k]), 1))
-                same = 0;
-        if (!same)
-            continue;
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(e, "points")) {
-            const cJSON *pb = cJSON_GetObjectItemCaseSensitive(p, "bytes");
-            const cJSON *pt = cJSON_GetObjectItemCaseSensitive(p, "time_s");
-            if (cJSON_IsNumber(pb) && pb->valuedouble == bytes && cJSON_IsNumber(pt) &&
-                pt->valuedouble > 0)
-                return pt->valuedouble;
-        }
-    }
-    return -1;
-}
 
 /*
  * Time of one operation of `bytes` on the slowest rank, after one untimed
@@ -276,7 +252,7 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
             size_t bytes = (size_t)s & ~(size_t)3;
             double t = -1;
             if (c->rank == 0 && c->previous && e)
-                t = mpi_previous(c->previous, e, (double)bytes);
+                t = calib_previous_time(c->previous, e, (double)bytes);
             MPI_Bcast(&t, 1, MPI_DOUBLE, 0, b.comm);
             if (c->rank == 0) {
                 snprintf(what, sizeof what, "mpi %s %zu B", m->name, bytes);

@@ -87,30 +87,6 @@ static double nccl_time(struct nccl_bench *b, const struct nccl_coll *m, size_t 
     return all ? -1 : sum / b->size;
 }
 
-/* Time of a previous point of the same collective (rank 0), or -1. */
-static double nccl_previous(const cJSON *prev, const cJSON *entry, double bytes)
-{
-    const cJSON *e, *p;
-    const char *keys[] = {"name", "transport", "ranks", "hosts"};
-
-    cJSON_ArrayForEach(e, prev) {
-        int same = 1;
-        for (int k = 0; k < 4; k++)
-            if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(e, keys[k]),
-                               cJSON_GetObjectItemCaseSensitive(entry, keys[k]), 1))
-                same = 0;
-        if (!same)
-            continue;
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(e, "points")) {
-            const cJSON *pb = cJSON_GetObjectItemCaseSensitive(p, "bytes");
-            const cJSON *pt = cJSON_GetObjectItemCaseSensitive(p, "time_s");
-            if (cJSON_IsNumber(pb) && pb->valuedouble == bytes && cJSON_IsNumber(pt) &&
-                pt->valuedouble > 0)
-                return pt->valuedouble;
-        }
-    }
-    return -1;
-}
 
 static int nccl_hosts(int mpi)
 {
@@ -245,7 +221,7 @@ extern "C" int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
                 continue;
             }
             if (b.rank == 0 && c->previous && e)
-                t = nccl_previous(c->previous, e, (double)bytes);
+                t = calib_previous_time(c->previous, e, (double)bytes);
             if (b.mpi)
                 MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
             if (b.rank == 0) {
