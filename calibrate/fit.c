@@ -239,3 +239,20 @@ double calib_previous_time(const cJSON *prev, const cJSON *entry, double bytes)
     }
     return -1;
 }
+
+/*
+ * Append one measured point to a collective's points[] with nccl-tests'
+ * algbw (bytes / time) and busbw (algbw x the collective's bus factor),
+ * then let the command checkpoint.
+ */
+void calib_add_point(struct calib_ctx *c, cJSON *pts, double bytes, double time_s, double bus)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(p, "bytes", bytes);
+    cJSON_AddNumberToObject(p, "time_s", time_s);
+    cJSON_AddNumberToObject(p, "algbw_GBps", bytes / time_s / 1e9);
+    cJSON_AddNumberToObject(p, "busbw_GBps", bytes / time_s / 1e9 * bus);
+    cJSON_AddItemToArray(pts, p);
+    if (c->checkpoint)
+        c->checkpoint(c->checkpoint_arg);
+}

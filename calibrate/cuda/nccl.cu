@@ -235,16 +235,8 @@ extern "C" int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
                 rc = CALIB_ERROR;
                 break;
             }
-            if (pts) {
-                cJSON *p = cJSON_CreateObject();
-                cJSON_AddNumberToObject(p, "bytes", (double)bytes);
-                cJSON_AddNumberToObject(p, "time_s", t);
-                cJSON_AddNumberToObject(p, "algbw_GBps", bytes / t / 1e9);
-                cJSON_AddNumberToObject(p, "busbw_GBps", bytes / t / 1e9 * bus);
-                cJSON_AddItemToArray(pts, p);
-                if (c->checkpoint)
-                    c->checkpoint(c->checkpoint_arg);
-            }
+            if (pts)
+                calib_add_point(c, pts, (double)bytes, t, bus);
             done += 1;
         }
         if (e && rc == CALIB_OK) {
