@@ -20,7 +20,10 @@ step.
 Without mpirun (or with --strategy none) it runs one rank without DDP: the
 single-host measurement.  --measure-loader N times N samples of the input
 pipeline on one thread (decode, augment, collate) and prints the cost per
-sample instead of training.
+sample instead of training.  --measure-allreduce MB times gloo all-reduces
+of MB megabytes of float32 alone (no model, no loader) across the ranks and
+prints the median: the collective's speed on the emulated link without
+training beside it.
 
 Rank 0 prints one line per step and, last, one JSON line: mean, p50 and p95
 step time after the warm-up, the mean load (waiting for the batch), forward +
@@ -31,7 +34,7 @@ Usage: python3 validate/ddp_train.py [--model resnet18] [--batch 16]
   [--crop 64] [--img 96] [--images 512] [--data DIR] [--bucket-mb 25]
   [--loader-workers 0] [--prefetch 2] [--steps 15] [--warmup 3] [--seed 1]
   [--classes 100] [--strategy ddp|none] [--master ADDR] [--port N]
-  [--ifname IF] [--measure-loader N]
+  [--ifname IF] [--measure-loader N] [--measure-allreduce MB]
 """
 import json
 import os
@@ -48,7 +51,7 @@ def parse_args(argv):
     o = {"model": "resnet18", "batch": 16, "crop": 64, "img": 96, "images": 512, "data": "",
          "bucket-mb": 25.0, "loader-workers": 0, "prefetch": 2, "steps": 15, "warmup": 3, "seed": 1,
          "classes": 100, "strategy": "ddp", "master": "127.0.0.1", "port": 29511, "ifname": "",
-         "measure-loader": 0}
+         "measure-loader": 0, "measure-allreduce": 0.0}
     ints = {"batch": 1, "crop": 8, "img": 8, "images": 1, "loader-workers": 0, "prefetch": 1, "steps": 1,
             "warmup": 0, "seed": 0, "classes": 2, "port": 1024, "measure-loader": 0}
     i = 0
@@ -68,7 +71,7 @@ def parse_args(argv):
             if n < ints[k]:
                 die("%s: expected at least %d, found \"%s\"" % (f, ints[k], v))
             o[k] = n
-        elif k == "bucket-mb":
+        elif k in ("bucket-mb", "measure-allreduce"):
             try:
                 x = float(v)
             except ValueError:
@@ -217,6 +220,22 @@ def main():
             os.environ["GLOO_SOCKET_IFNAME"] = o["ifname"]
         dist.init_process_group("gloo", init_method="tcp://%s:%d" % (o["master"], o["port"]),
                                 rank=rank, world_size=size)
+
+    if o["measure-allreduce"]:
+        if not distributed:
+            die("--measure-allreduce: expected at least 2 ranks under mpirun, found %d" % size)
+        t = torch.ones(int(o["measure-allreduce"] * 1e6 / 4))
+        ts = []
+        for _ in range(o["warmup"] + o["steps"]):
+            dist.barrier()
+            t0 = time.perf_counter()
+            dist.all_reduce(t)
+            ts.append(time.perf_counter() - t0)
+        if rank == 0:
+            print(json.dumps({"ranks": size, "allreduce_mb": o["measure-allreduce"],
+                              "p50_s": quantile(ts[o["warmup"]:], 0.5)}), flush=True)
+        dist.destroy_process_group()
+        return 0
 
     if not hasattr(torchvision.models, o["model"]):
         die("--model: expected a torchvision model name (resnet18, mobilenet_v2, ...), found \"%s\"" % o["model"])

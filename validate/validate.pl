@@ -25,6 +25,9 @@
 #
 # Usage: perl validate/validate.pl [--matrix FILE] [--out DIR] [--steps N]
 #        [--only NAME,NAME] [--no-published]
+#        perl validate/validate.pl --render JSON [--out DIR] [--prefix P]
+#        (writes the report of an earlier run again, from its JSON, in the
+#        current format; runs nothing)
 # Needs root (network namespaces), mpirun, and $BUILD/dtplan and
 # $BUILD/validate/trainer (make).  Exit status: 0 when every configuration ran,
 # 1 when one failed, 2 for bad flags, 3 when namespaces cannot be made here.
@@ -59,7 +62,17 @@ while (@ARGV) {
         $opt{steps} = $v;
     }
     elsif ($f eq '--only') { $opt{only} = $v }
+    elsif ($f eq '--render') { $opt{render} = $v }
     else { print STDERR "validate.pl: $f: unknown flag\n"; exit 2 }
+}
+if (defined $opt{render}) {
+    open(my $fh, '<', $opt{render}) or do { print STDERR "validate.pl: --render: cannot open $opt{render}: $!\n"; exit 2 };
+    local $/;
+    my $r = eval { decode_json(<$fh>) } or do { print STDERR "validate.pl: --render: $opt{render}: expected a report in JSON\n"; exit 2 };
+    close $fh;
+    $r->{by_workload} = by_workload($r->{rows});
+    write_reports($r);
+    exit 0;
 }
 -x $dtplan && -x $trainer or do { print STDERR "validate.pl: build first: $dtplan, $trainer\n"; exit 2 };
 
@@ -236,6 +249,9 @@ sub scenario_yaml {
     return $y;
 }
 
+# The load average before and after: the runs assume a quiet machine.
+sub loadavg { open(my $fh, '<', '/proc/loadavg') or return undef; my @f = split ' ', <$fh>; close $fh; return "@f[0..2]" }
+my $load_before = loadavg();
 my @rows;
 my $failed = 0;
 for my $c (@cfgs) {
@@ -353,10 +369,12 @@ my $dtv = `$dtplan --version 2>/dev/null`; chomp $dtv;
 my $gitv = `git -C $root rev-parse --short HEAD 2>/dev/null`; chomp $gitv;
 my $date = strftime('%Y-%m-%dT%H:%M:%SZ', gmtime);
 my $report = {
-    date => $date, machine => { kernel => $uname, cpu => $cpu, cores => $ncpu + 0 },
+    date => $date, machine => { kernel => $uname, cpu => $cpu, cores => $ncpu + 0,
+                                load_average_before => $load_before, load_average_after => loadavg() },
     versions => { dtplan => $dtv, commit => $gitv, mpi => $mpiv },
     steps => $opt{steps} + 0, warmup => $WARMUP, statistic => 'median step time (p50)',
     rows => \@rows, mape_pct => $mape, max_error_pct => $max, ranking => \@rank, failed => $failed,
+    by_workload => by_workload(\@rows),
 };
 
 # published and seed cases, predicted against their published numbers
@@ -366,22 +384,44 @@ if ($opt{published} && -f "$root/validate/published.pl") {
     $report->{published} = $pj if $pj;
 }
 
-make_path($opt{out});
-my $json = JSON::PP->new->canonical->pretty->encode($report);
-my $md = markdown($report);
-for my $f ([ "$opt{out}/$opt{prefix}.json", $json ], [ "$opt{out}/$opt{prefix}.md", $md ]) {
-    open(my $fh, '>', "$f->[0].tmp") or die "validate.pl: $f->[0]: $!\n";
-    print $fh $f->[1];
-    close $fh or die "validate.pl: $f->[0]: $!\n";
-    rename("$f->[0].tmp", $f->[0]) or die "validate.pl: $f->[0]: $!\n";
-}
-print $md;
+write_reports($report);
 exit($failed ? 1 : 0);
+
+sub write_reports {
+    my ($r) = @_;
+    make_path($opt{out});
+    my $json = JSON::PP->new->canonical->pretty->encode($r);
+    my $md = markdown($r);
+    for my $f ([ "$opt{out}/$opt{prefix}.json", $json ], [ "$opt{out}/$opt{prefix}.md", $md ]) {
+        open(my $fh, '>', "$f->[0].tmp") or die "validate.pl: $f->[0]: $!\n";
+        print $fh $f->[1];
+        close $fh or die "validate.pl: $f->[0]: $!\n";
+        rename("$f->[0].tmp", $f->[0]) or die "validate.pl: $f->[0]: $!\n";
+    }
+    print $md;
+}
+
+# MAPE and the largest error of each workload (the trainer, PyTorch DDP).
+sub by_workload {
+    my ($rows) = @_;
+    my %w;
+    for my $x (@$rows) {
+        my $k = $x->{config}{workload} // 'mlp';
+        my $e = abs($x->{error_pct});
+        $w{$k}{n}++;
+        $w{$k}{sum} += $e;
+        $w{$k}{max} = $e if $e > ($w{$k}{max} // 0);
+    }
+    return { map { $_ => { configurations => $w{$_}{n}, mape_pct => $w{$_}{sum} / $w{$_}{n},
+                           max_error_pct => $w{$_}{max} } } keys %w };
+}
 
 sub markdown {
     my ($r) = @_;
     my $s = "# dtplan validation: predicted against measured step times\n\n";
     $s .= "Date: $r->{date}  \nMachine: $r->{machine}{cpu}, $r->{machine}{cores} cores, $r->{machine}{kernel}  \n";
+    $s .= "Load average (1, 5, 15 min) before the runs: $r->{machine}{load_average_before}, after: $r->{machine}{load_average_after}  \n"
+        if defined $r->{machine}{load_average_before};
     $s .= "Versions: dtplan $r->{versions}{dtplan} ($r->{versions}{commit}), $r->{versions}{mpi}  \n";
     $s .= "Statistic: $r->{statistic} over $r->{steps} steps after $r->{warmup} warm-up steps\n\n";
     $s .= "## Real runs on emulated hosts\n\n";
@@ -397,8 +437,14 @@ sub markdown {
                       ? sprintf('%.1f', $w->{inputs}{link_tcp_mbit}) : '-', $c->{bucket}, $c->{lw},
                       1e3 * $w->{predicted_s}, 1e3 * $w->{measured_s}, $w->{error_pct});
     }
-    $s .= sprintf("\nMAPE: %s  \nLargest error: %.1f%%  \nFailed runs: %d\n", defined $r->{mape_pct}
+    $s .= sprintf("\nMAPE: %s  \nLargest error: %.1f%%  \nFailed runs: %d  \n", defined $r->{mape_pct}
                   ? sprintf('%.1f%%', $r->{mape_pct}) : '-', $r->{max_error_pct}, $r->{failed});
+    for my $k (sort keys %{$r->{by_workload} // {}}) {
+        my $b = $r->{by_workload}{$k};
+        $s .= sprintf("%s: %d configurations, MAPE %.1f%%, largest error %.1f%%  \n",
+                      $k eq 'ddp' ? 'PyTorch DDP' : 'MPI trainer', $b->{configurations}, $b->{mape_pct},
+                      $b->{max_error_pct});
+    }
     $s .= "\n## Ranking within groups (configurations that differ only in the cluster)\n\n";
     $s .= "| group | predicted order | measured order | same |\n|---|---|---|---|\n";
     for my $g (@{$r->{ranking}}) {
