@@ -234,8 +234,9 @@ def main():
         if rank == 0:
             print(json.dumps({"ranks": size, "allreduce_mb": o["measure-allreduce"],
                               "p50_s": quantile(ts[o["warmup"]:], 0.5)}), flush=True)
-        dist.destroy_process_group()
-        return 0
+        dist.barrier()
+        sys.stdout.flush()
+        os._exit(0)
 
     if not hasattr(torchvision.models, o["model"]):
         die("--model: expected a torchvision model name (resnet18, mobilenet_v2, ...), found \"%s\"" % o["model"])
@@ -293,8 +294,12 @@ def main():
                           "p95_step_s": quantile(steps, 0.95), "load_s": mine[0], "fwd_bwd_s": mine[1],
                           "optim_s": mine[2], "compute_s": mine[1] + mine[2], "loss": float(loss)}), flush=True)
     if distributed:
+        # Every rank has its figures; leave without gloo's teardown, which
+        # once left a rank spinning after its peer had exited.
         dist.barrier()
-        dist.destroy_process_group()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
     return 0
 
 
