@@ -15,12 +15,19 @@
 #   4. creates the emulated hosts (validate/hosts.sh), measures the link with a
 #      plain TCP transfer, runs the trainer across them with mpirun (the
 #      measurement);
+# A configuration with workload=ddp runs PyTorch DistributedDataParallel
+# (validate/ddp_train.py: a torchvision model, a JPEG-decoding DataLoader,
+# gloo) in place of the trainer, the same four steps; it needs Debian's
+# python3-torch and python3-torchvision ($PYTHON, default /usr/bin/python3).
 # then prints and writes the table (predicted, measured, error), the MAPE, the
 # largest error and, for each group of configurations that differ only in the
 # cluster, whether the predicted ranking equals the measured one.
 #
 # Usage: perl validate/validate.pl [--matrix FILE] [--out DIR] [--steps N]
 #        [--only NAME,NAME] [--no-published]
+#        perl validate/validate.pl --render JSON [--out DIR] [--prefix P]
+#        (writes the report of an earlier run again, from its JSON, in the
+#        current format; runs nothing)
 # Needs root (network namespaces), mpirun, and $BUILD/dtplan and
 # $BUILD/validate/trainer (make).  Exit status: 0 when every configuration ran,
 # 1 when one failed, 2 for bad flags, 3 when namespaces cannot be made here.
@@ -36,6 +43,10 @@ my $root = getcwd();
 my $build = $ENV{BUILD} // 'build';
 my $dtplan = "$root/$build/dtplan";
 my $trainer = "$root/$build/validate/trainer";
+my $python = $ENV{PYTHON} // '/usr/bin/python3';
+my $ddp = "$root/validate/ddp_train.py";
+# the JPEG files of the DDP runs, made once (ddp_train.py) and kept
+my $ddp_data = "$root/$build/validate/ddp-jpeg";
 my %opt = (matrix => "$root/validate/matrix.txt", out => "$root/results", steps => 15, only => '',
            published => 1, prefix => 'validation');
 while (@ARGV) {
@@ -51,7 +62,17 @@ while (@ARGV) {
         $opt{steps} = $v;
     }
     elsif ($f eq '--only') { $opt{only} = $v }
+    elsif ($f eq '--render') { $opt{render} = $v }
     else { print STDERR "validate.pl: $f: unknown flag\n"; exit 2 }
+}
+if (defined $opt{render}) {
+    open(my $fh, '<', $opt{render}) or do { print STDERR "validate.pl: --render: cannot open $opt{render}: $!\n"; exit 2 };
+    local $/;
+    my $r = eval { decode_json(<$fh>) } or do { print STDERR "validate.pl: --render: $opt{render}: expected a report in JSON\n"; exit 2 };
+    close $fh;
+    $r->{by_workload} = by_workload($r->{rows});
+    write_reports($r);
+    exit 0;
 }
 -x $dtplan && -x $trainer or do { print STDERR "validate.pl: build first: $dtplan, $trainer\n"; exit 2 };
 
@@ -101,7 +122,10 @@ sub last_json {
 # ---- the matrix ----
 # Each line: NAME GROUP key=value ...; keys: hosts (train hosts), servers (PS
 # hosts), rate (Mbit/s), strategy, bucket (MiB), lw (loader workers), batch,
-# width, layers, decode (passes), img, crop, prefetch.
+# width, layers, decode (passes), img, crop, prefetch; workload (mlp: the
+# trainer, ddp: PyTorch DDP) and model (a torchvision model, for ddp).
+# workload=ddp has its own defaults: batch 16, img 224 (the JPEG files' side),
+# crop 64 (the model's input).
 my @cfgs;
 open(my $mf, '<', $opt{matrix}) or die "validate.pl: $opt{matrix}: cannot open: $!\n";
 my $ln = 0;
@@ -112,12 +136,16 @@ while (my $line = <$mf>) {
     my ($name, $group, @kv) = split ' ', $line;
     my %c = (name => $name, group => $group, hosts => 2, servers => 0, rate => 100, strategy => 'ring',
              bucket => 25, lw => 0, batch => 32, width => 256, layers => 2, decode => 4, img => 40,
-             crop => 32, prefetch => 2);
+             crop => 32, prefetch => 2, workload => 'mlp', model => 'resnet18');
+    if (grep { $_ eq 'workload=ddp' } @kv) { @c{qw(batch img crop)} = (16, 224, 64) }
     for my $p (@kv) {
         my ($k, $v) = split /=/, $p, 2;
         exists $c{$k} && defined $v or die "$opt{matrix}:$ln: $p: unknown key or missing value\n";
         $c{$k} = $v;
     }
+    $c{workload} =~ /^(mlp|ddp)$/ or die "$opt{matrix}:$ln: workload: expected mlp or ddp, found \"$c{workload}\"\n";
+    $c{workload} eq 'mlp' || ($c{strategy} eq 'ring' && !$c{servers})
+        or die "$opt{matrix}:$ln: strategy: expected ring for workload=ddp, found \"$c{strategy}\"\n";
     push @cfgs, \%c;
 }
 close $mf;
@@ -138,6 +166,9 @@ $SIG{INT} = $SIG{TERM} = sub {
 
 sub model_flags {
     my ($c) = @_;
+    return ('--model', $c->{model}, '--batch', $c->{batch}, '--img', $c->{img}, '--crop', $c->{crop},
+            '--loader-workers', $c->{lw}, '--prefetch', $c->{prefetch}, '--data', $ddp_data)
+        if $c->{workload} eq 'ddp';
     return ('--batch', $c->{batch}, '--width', $c->{width}, '--layers', $c->{layers}, '--decode-passes',
             $c->{decode}, '--img', $c->{img}, '--crop', $c->{crop}, '--loader-workers', $c->{lw},
             '--prefetch', $c->{prefetch});
@@ -147,9 +178,11 @@ sub model_flags {
 my %loader_cost;
 sub loader_cost {
     my ($c) = @_;
-    my $key = "$c->{decode}/$c->{img}/$c->{crop}";
+    my $key = "$c->{workload}/$c->{decode}/$c->{img}/$c->{crop}/$c->{batch}";
     return $loader_cost{$key} if exists $loader_cost{$key};
-    my ($rc, $out) = run_cmd(@MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi", $trainer, '--measure-loader', 400, '--decode-passes', $c->{decode},
+    my ($rc, $out) = $c->{workload} eq 'ddp'
+        ? run_cmd(@NICE, $python, $ddp, '--measure-loader', 512, model_flags($c))
+        : run_cmd(@MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi", $trainer, '--measure-loader', 400, '--decode-passes', $c->{decode},
                              '--img', $c->{img}, '--crop', $c->{crop});
     my $j = last_json($out);
     die "validate.pl: loader measurement failed:\n$out\n" if $rc || !$j;
@@ -163,7 +196,9 @@ sub single_rank {
     my @fh;
     for my $i (1 .. $c->{hosts}) {
         mkdir "$tmp/ompi$i";
-        open(my $fh, '-|', @MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi$i", $trainer, '--strategy', 'none', '--steps', $opt{steps}, '--warmup',
+        my @cmd = $c->{workload} eq 'ddp' ? (@NICE, $python, $ddp)
+            : (@MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi$i", $trainer);
+        open(my $fh, '-|', @cmd, '--strategy', 'none', '--steps', $opt{steps}, '--warmup',
              $WARMUP, '--seed', $i, model_flags($c)) or return undef;
         push @fh, $fh;
     }
@@ -187,19 +222,23 @@ sub scenario_yaml {
     my ($c, $m) = @_;
     my $strat = $c->{strategy};
     my $ps = $strat =~ /^ps_/;
+    my $ddpw = $c->{workload} eq 'ddp';
+    my $mname = $ddpw ? "emu-$c->{model}" : 'emu-mlp';
     my $y = "name: $c->{name}\n";
     $y .= "catalog:\n  instances:\n";
     $y .= sprintf("    - {name: emu.host, vcpus: 2, network_gbps: %.6g, price_usd_h: 1.0, cpu_speed: %.6g,\n" .
                   "       source: \"emulated host: network namespace, tbf-shaped link\"}\n", $c->{rate} / 1000,
                   $m->{cpu_speed});
     $y .= "  models:\n";
-    $y .= sprintf("    - {name: emu-mlp, family: mlp, params: %d, fwd_gflops: %.9g, input: \"%dx%dx3\"}\n",
-                  $m->{params}, $m->{fwd_flops} / 1e9, $c->{crop}, $c->{crop});
-    $y .= "workload:\n  model: emu-mlp\n  batch_per_gpu: $c->{batch}\n  optimizer_bytes_per_param: 12\n";
+    $y .= sprintf("    - {name: %s, family: %s, params: %d, fwd_gflops: %.9g, input: \"%dx%dx3\"}\n",
+                  $mname, $ddpw ? 'cnn' : 'mlp', $m->{params}, $m->{fwd_flops} / 1e9, $c->{crop}, $c->{crop});
+    $y .= "workload:\n  model: $mname\n  batch_per_gpu: $c->{batch}\n  optimizer_bytes_per_param: 12\n";
     $y .= sprintf("  measured_step: {cluster: single, step_s: %.6g, solve_for: compute}\n", $m->{single_step_s});
     $y .= sprintf("input:\n  cpu_s_per_sample: %.6g\n  loader_workers: %d\n  prefetch: %d\n",
                   $m->{loader_s}, $c->{lw}, $c->{lw} ? $c->{prefetch} : 0);
-    $y .= "gradients:\n  strategy: $strat\n  bucket_mb: $c->{bucket}\n  overlap: false\n";
+    # The trainer shares gradients after backward; DDP all-reduces each
+    # bucket as soon as its gradients are ready, during the backward pass.
+    $y .= "gradients:\n  strategy: $strat\n  bucket_mb: $c->{bucket}\n  overlap: " . ($ddpw ? 'true' : 'false') . "\n";
     # The trainer's worker pulls bucket b before it pushes b+1 (ps_exchange
     # in trainer.c): a serial parameter server.
     $y .= "  ps: {count: $c->{servers}, placement: dedicated, pipeline: false}\n" if $ps;
@@ -210,6 +249,9 @@ sub scenario_yaml {
     return $y;
 }
 
+# The load average before and after: the runs assume a quiet machine.
+sub loadavg { open(my $fh, '<', '/proc/loadavg') or return undef; my @f = split ' ', <$fh>; close $fh; return "@f[0..2]" }
+my $load_before = loadavg();
 my @rows;
 my $failed = 0;
 for my $c (@cfgs) {
@@ -266,10 +308,18 @@ for my $c (@cfgs) {
     my @args = ('--strategy', $c->{strategy}, '--bucket-mb', $c->{bucket}, '--steps', $opt{steps}, '--warmup',
                 $WARMUP, model_flags($c));
     push @args, ('--servers', $c->{servers}) if $c->{servers} > 0;
+    my @prog = ($trainer);
+    if ($c->{workload} eq 'ddp') {
+        # gloo over the emulated link (eth0 in each namespace); rank 0's
+        # host is the rendezvous
+        @prog = ($python, $ddp);
+        @args = ('--bucket-mb', $c->{bucket}, '--steps', $opt{steps}, '--warmup', $WARMUP, model_flags($c),
+                 '--master', "$NET.1", '--port', 29400 + int(rand(500)), '--ifname', 'eth0');
+    }
     # A launch that fails before the summary (Open MPI's daemons starting
     # on hosts that share a machine) is launched again, at most three times.
     for my $try (1 .. 3) {
-        ($rc, $out) = run_cmd(@MPI, '-np', $nh, '--host', join(',', @hosts), $trainer, @args);
+        ($rc, $out) = run_cmd(@MPI, '-np', $nh, '--host', join(',', @hosts), @prog, @args);
         last unless $rc && !last_json($out);
         print STDERR "validate: $c->{name}: the launch failed before the summary (status $rc), again\n";
     }
@@ -285,7 +335,8 @@ for my $c (@cfgs) {
                     link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0 },
         predicted_s => $pred + 0, measured_s => $meas + 0,
         predicted_breakdown_s => $pc->{breakdown_s}, measured_breakdown_s => {
-            load => $j->{load_s}, compute => $j->{compute_s}, comm => $j->{comm_s}, optim => $j->{optim_s} },
+            load => $j->{load_s}, compute => $j->{compute_s}, comm => $j->{comm_s}, optim => $j->{optim_s},
+            fwd_bwd => $j->{fwd_bwd_s} },
         measured_mean_s => $j->{mean_step_s}, measured_p95_s => $j->{p95_step_s},
         error_pct => 100 * ($pred - $meas) / $meas,
         scenario => $yaml,
@@ -318,10 +369,12 @@ my $dtv = `$dtplan --version 2>/dev/null`; chomp $dtv;
 my $gitv = `git -C $root rev-parse --short HEAD 2>/dev/null`; chomp $gitv;
 my $date = strftime('%Y-%m-%dT%H:%M:%SZ', gmtime);
 my $report = {
-    date => $date, machine => { kernel => $uname, cpu => $cpu, cores => $ncpu + 0 },
+    date => $date, machine => { kernel => $uname, cpu => $cpu, cores => $ncpu + 0,
+                                load_average_before => $load_before, load_average_after => loadavg() },
     versions => { dtplan => $dtv, commit => $gitv, mpi => $mpiv },
     steps => $opt{steps} + 0, warmup => $WARMUP, statistic => 'median step time (p50)',
     rows => \@rows, mape_pct => $mape, max_error_pct => $max, ranking => \@rank, failed => $failed,
+    by_workload => by_workload(\@rows),
 };
 
 # published and seed cases, predicted against their published numbers
@@ -331,37 +384,67 @@ if ($opt{published} && -f "$root/validate/published.pl") {
     $report->{published} = $pj if $pj;
 }
 
-make_path($opt{out});
-my $json = JSON::PP->new->canonical->pretty->encode($report);
-my $md = markdown($report);
-for my $f ([ "$opt{out}/$opt{prefix}.json", $json ], [ "$opt{out}/$opt{prefix}.md", $md ]) {
-    open(my $fh, '>', "$f->[0].tmp") or die "validate.pl: $f->[0]: $!\n";
-    print $fh $f->[1];
-    close $fh or die "validate.pl: $f->[0]: $!\n";
-    rename("$f->[0].tmp", $f->[0]) or die "validate.pl: $f->[0]: $!\n";
-}
-print $md;
+write_reports($report);
 exit($failed ? 1 : 0);
+
+sub write_reports {
+    my ($r) = @_;
+    make_path($opt{out});
+    my $json = JSON::PP->new->canonical->pretty->encode($r);
+    my $md = markdown($r);
+    for my $f ([ "$opt{out}/$opt{prefix}.json", $json ], [ "$opt{out}/$opt{prefix}.md", $md ]) {
+        open(my $fh, '>', "$f->[0].tmp") or die "validate.pl: $f->[0]: $!\n";
+        print $fh $f->[1];
+        close $fh or die "validate.pl: $f->[0]: $!\n";
+        rename("$f->[0].tmp", $f->[0]) or die "validate.pl: $f->[0]: $!\n";
+    }
+    print $md;
+}
+
+# MAPE and the largest error of each workload (the trainer, PyTorch DDP).
+sub by_workload {
+    my ($rows) = @_;
+    my %w;
+    for my $x (@$rows) {
+        my $k = $x->{config}{workload} // 'mlp';
+        my $e = abs($x->{error_pct});
+        $w{$k}{n}++;
+        $w{$k}{sum} += $e;
+        $w{$k}{max} = $e if $e > ($w{$k}{max} // 0);
+    }
+    return { map { $_ => { configurations => $w{$_}{n}, mape_pct => $w{$_}{sum} / $w{$_}{n},
+                           max_error_pct => $w{$_}{max} } } keys %w };
+}
 
 sub markdown {
     my ($r) = @_;
     my $s = "# dtplan validation: predicted against measured step times\n\n";
     $s .= "Date: $r->{date}  \nMachine: $r->{machine}{cpu}, $r->{machine}{cores} cores, $r->{machine}{kernel}  \n";
+    $s .= "Load average (1, 5, 15 min) before the runs: $r->{machine}{load_average_before}, after: $r->{machine}{load_average_after}  \n"
+        if defined $r->{machine}{load_average_before};
     $s .= "Versions: dtplan $r->{versions}{dtplan} ($r->{versions}{commit}), $r->{versions}{mpi}  \n";
     $s .= "Statistic: $r->{statistic} over $r->{steps} steps after $r->{warmup} warm-up steps\n\n";
     $s .= "## Real runs on emulated hosts\n\n";
-    $s .= "| configuration | group | cluster | strategy | link Mbit/s (TCP) | bucket MiB | loader workers | predicted ms | measured ms | error % |\n";
-    $s .= "|---|---|---|---|---|---|---|---|---|---|\n";
+    $s .= "| configuration | group | workload | cluster | strategy | link Mbit/s (TCP) | bucket MiB | loader workers | predicted ms | measured ms | error % |\n";
+    $s .= "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for my $w (@{$r->{rows}}) {
         my $c = $w->{config};
         my $cl = "$c->{hosts} workers" . ($c->{servers} ? " + $c->{servers} PS" : '');
-        $s .= sprintf("| %s | %s | %s | %s | %d (%s) | %s | %d | %.1f | %.1f | %+.1f |\n", $w->{name}, $w->{group},
-                      $cl, $c->{strategy}, $c->{rate}, defined $w->{inputs}{link_tcp_mbit}
+        my $wl = ($c->{workload} // 'mlp') eq 'ddp' ? "PyTorch DDP $c->{model}, batch $c->{batch}"
+            : "MPI trainer (MLP $c->{layers}x$c->{width}, batch $c->{batch})";
+        $s .= sprintf("| %s | %s | %s | %s | %s | %d (%s) | %s | %d | %.1f | %.1f | %+.1f |\n", $w->{name}, $w->{group},
+                      $wl, $cl, $c->{strategy}, $c->{rate}, defined $w->{inputs}{link_tcp_mbit}
                       ? sprintf('%.1f', $w->{inputs}{link_tcp_mbit}) : '-', $c->{bucket}, $c->{lw},
                       1e3 * $w->{predicted_s}, 1e3 * $w->{measured_s}, $w->{error_pct});
     }
-    $s .= sprintf("\nMAPE: %s  \nLargest error: %.1f%%  \nFailed runs: %d\n", defined $r->{mape_pct}
+    $s .= sprintf("\nMAPE: %s  \nLargest error: %.1f%%  \nFailed runs: %d  \n", defined $r->{mape_pct}
                   ? sprintf('%.1f%%', $r->{mape_pct}) : '-', $r->{max_error_pct}, $r->{failed});
+    for my $k (sort keys %{$r->{by_workload} // {}}) {
+        my $b = $r->{by_workload}{$k};
+        $s .= sprintf("%s: %d configurations, MAPE %.1f%%, largest error %.1f%%  \n",
+                      $k eq 'ddp' ? 'PyTorch DDP' : 'MPI trainer', $b->{configurations}, $b->{mape_pct},
+                      $b->{max_error_pct});
+    }
     $s .= "\n## Ranking within groups (configurations that differ only in the cluster)\n\n";
     $s .= "| group | predicted order | measured order | same |\n|---|---|---|---|\n";
     for my $g (@{$r->{ranking}}) {
@@ -373,10 +456,13 @@ sub markdown {
     for my $w (@{$r->{rows}}) {
         my $pb = $w->{predicted_breakdown_s} // {};
         my $mb = $w->{measured_breakdown_s};
-        $s .= sprintf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f |\n", $w->{name},
+        $s .= sprintf("| %s | %.1f | %.1f | %.1f | %.1f | %s |\n", $w->{name},
                       1e3 * (($pb->{compute} // 0) + ($pb->{data_stall} // 0)), 1e3 * ($pb->{exposed_comm} // 0),
-                      1e3 * $mb->{compute}, 1e3 * $mb->{load}, 1e3 * $mb->{comm});
+                      1e3 * $mb->{compute}, 1e3 * $mb->{load}, defined $mb->{comm} ? sprintf('%.1f', 1e3 * $mb->{comm}) : '-');
     }
+    $s .= "\nFor PyTorch DDP the measured compute is forward + backward + optimizer and includes the all-reduce\n" .
+          "time the backward pass waits for; DDP gives no separate communication time.\n"
+        if grep { ($_->{config}{workload} // '') eq 'ddp' } @{$r->{rows}};
     if ($r->{published}) {
         $s .= "\n## Published and seed cases\n\n";
         $s .= "| case | source | cluster | predicted | published | error % | inputs |\n|---|---|---|---|---|---|---|\n";
