@@ -91,6 +91,10 @@ int calib_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t msglen);
 int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen);
 int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen);
 
+/* Fit a collectives[] entry's points, add link_GBps, append a poor-fit
+ * warning "PART NAME: poor fit (REASON)" to msg; 1 when poor (fit.c). */
+int calib_fit_entry(cJSON *e, const char *part, char *msg, size_t msglen);
+
 /* Append a point {bytes, time_s, algbw_GBps, busbw_GBps} to pts and
  * checkpoint (fit.c). */
 void calib_add_point(struct calib_ctx *c, cJSON *pts, double bytes, double time_s, double bus);

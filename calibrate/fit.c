@@ -256,3 +256,37 @@ void calib_add_point(struct calib_ctx *c, cJSON *pts, double bytes, double time_
     if (c->checkpoint)
         c->checkpoint(c->checkpoint_arg);
 }
+
+/*
+ * Fit a collectives[] entry's points (calib_fit_alpha_beta), add the link
+ * rate the fit implies (link_GBps = bus_factor / beta), and append
+ * "PART NAME: poor fit (REASON)" to msg when the fit is poor.  Returns 1
+ * for a poor fit, else 0.
+ */
+int calib_fit_entry(cJSON *e, const char *part, char *msg, size_t msglen)
+{
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(e, "points"), *p;
+    const cJSON *bf = cJSON_GetObjectItemCaseSensitive(e, "bus_factor");
+    double bus = cJSON_IsNumber(bf) ? bf->valuedouble : 1;
+    struct calib_xy *xy = x_malloc(sizeof *xy * (size_t)(cJSON_GetArraySize(pts) + 1));
+    int n = 0, poor = 0;
+
+    cJSON_ArrayForEach(p, pts) {
+        xy[n].bytes = cJSON_GetObjectItem(p, "bytes")->valuedouble;
+        xy[n].time_s = cJSON_GetObjectItem(p, "time_s")->valuedouble;
+        n++;
+    }
+    if (calib_fit_alpha_beta(xy, n, e) == 0) {
+        double beta = cJSON_GetObjectItem(e, "beta_s_per_byte")->valuedouble;
+        cJSON_AddNumberToObject(e, "link_GBps", beta > 0 ? bus / beta / 1e9 : 0);
+        if (cJSON_IsTrue(cJSON_GetObjectItem(e, "poor_fit"))) {
+            size_t used = strlen(msg);
+            poor = 1;
+            snprintf(msg + used, msglen - used, "%s%s %s: poor fit (%s)", used ? "; " : "", part,
+                     cJSON_GetObjectItem(e, "name")->valuestring,
+                     cJSON_GetObjectItem(e, "poor_fit_reason")->valuestring);
+        }
+    }
+    x_free(xy);
+    return poor;
+}

@@ -142,33 +142,6 @@ static int mpi_hosts(MPI_Comm comm)
     return hosts;
 }
 
-/* Fit the points of entry e and add the fit fields; 1 when the fit is poor. */
-static int mpi_fit(cJSON *e, double bus_factor, char *warn, size_t warnlen)
-{
-    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(e, "points"), *p;
-    struct calib_xy *xy = x_malloc(sizeof *xy * (size_t)(cJSON_GetArraySize(pts) + 1));
-    int n = 0, poor = 0;
-
-    cJSON_ArrayForEach(p, pts) {
-        xy[n].bytes = cJSON_GetObjectItem(p, "bytes")->valuedouble;
-        xy[n].time_s = cJSON_GetObjectItem(p, "time_s")->valuedouble;
-        n++;
-    }
-    if (calib_fit_alpha_beta(xy, n, e) == 0) {
-        double beta = cJSON_GetObjectItem(e, "beta_s_per_byte")->valuedouble;
-        cJSON_AddNumberToObject(e, "link_GBps", beta > 0 ? bus_factor / beta / 1e9 : 0);
-        if (cJSON_IsTrue(cJSON_GetObjectItem(e, "poor_fit"))) {
-            size_t used = strlen(warn);
-            poor = 1;
-            snprintf(warn + used, warnlen - used, "%smpi %s: poor fit (%s)", used ? "; " : "",
-                     cJSON_GetObjectItem(e, "name")->valuestring,
-                     cJSON_GetObjectItem(e, "poor_fit_reason")->valuestring);
-        }
-    }
-    x_free(xy);
-    return poor;
-}
-
 int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
 {
     struct mpi_bench b;
@@ -269,13 +242,8 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
                 calib_add_point(c, pts, (double)bytes, t, bus);
             done += 1;
         }
-        if (e && rc == CALIB_OK) {
-            char warn[512] = "";
-            if (mpi_fit(e, bus, warn, sizeof warn)) {
-                size_t used = strlen(msg);
-                snprintf(msg + used, msglen - used, "%s%s", used ? "; " : "", warn);
-            }
-        }
+        if (e && rc == CALIB_OK)
+            calib_fit_entry(e, "mpi", msg, msglen);
     }
     if (c->rank == 0 && rc == CALIB_OK)
         c->progress(c->progress_arg, "mpi done", 1);

@@ -239,27 +239,8 @@ extern "C" int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
                 calib_add_point(c, pts, (double)bytes, t, bus);
             done += 1;
         }
-        if (e && rc == CALIB_OK) {
-            const cJSON *p;
-            int n = 0;
-            struct calib_xy *xy =
-                (struct calib_xy *)malloc(sizeof *xy * (size_t)(cJSON_GetArraySize(pts) + 1));
-            cJSON_ArrayForEach(p, pts) {
-                xy[n].bytes = cJSON_GetObjectItem(p, "bytes")->valuedouble;
-                xy[n].time_s = cJSON_GetObjectItem(p, "time_s")->valuedouble;
-                n++;
-            }
-            if (xy && calib_fit_alpha_beta(xy, n, e) == 0) {
-                double beta = cJSON_GetObjectItem(e, "beta_s_per_byte")->valuedouble;
-                cJSON_AddNumberToObject(e, "link_GBps", beta > 0 ? bus / beta / 1e9 : 0);
-                if (cJSON_IsTrue(cJSON_GetObjectItem(e, "poor_fit"))) {
-                    size_t used = strlen(msg);
-                    snprintf(msg + used, msglen - used, "%snccl %s: poor fit (%s)", used ? "; " : "",
-                             m->name, cJSON_GetObjectItem(e, "poor_fit_reason")->valuestring);
-                }
-            }
-            free(xy);
-        }
+        if (e && rc == CALIB_OK)
+            calib_fit_entry(e, "nccl", msg, msglen);
     }
     if (b.rank == 0 && rc == CALIB_OK)
         c->progress(c->progress_arg, "nccl done", 1);
