@@ -101,6 +101,18 @@ static int bad_flag(const char *flag, const char *expected, const char *found)
 }
 
 /* Returns 0 to go on, -1 to exit 0 (help), or EXIT_INPUT after one line. */
+
+/* The part a part flag selects (--cpu, --gpu, --nccl, --mpi), or 0. */
+static int part_flag(const char *flag)
+{
+    static const struct { const char *flag; int part; } parts[] = {
+        {"--cpu", PART_CPU}, {"--gpu", PART_GPU}, {"--nccl", PART_NCCL}, {"--mpi", PART_MPI}};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (!strcmp(flag, parts[i].flag))
+            return parts[i].part;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, struct cal_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -139,18 +151,9 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
             NO_VALUE();
             usage(stdout);
             return -1;
-        } else if (!strcmp(flag, "--cpu")) {
+        } else if (part_flag(flag)) {
             NO_VALUE();
-            o->parts |= PART_CPU;
-        } else if (!strcmp(flag, "--gpu")) {
-            NO_VALUE();
-            o->parts |= PART_GPU;
-        } else if (!strcmp(flag, "--nccl")) {
-            NO_VALUE();
-            o->parts |= PART_NCCL;
-        } else if (!strcmp(flag, "--mpi")) {
-            NO_VALUE();
-            o->parts |= PART_MPI;
+            o->parts |= part_flag(flag);
         } else if (!strcmp(flag, "--quick")) {
             NO_VALUE();
             o->quick = 1;
