@@ -9,6 +9,7 @@
  *   gpu (CUDA)   gpu.gemm[], gpu.bandwidth, gpu.model/driver/cuda
  *   nccl (CUDA)  collectives[] with transport "nccl"
  *   mpi.c        collectives[] with transport "mpi"
+ *   cmdcoll.c    collectives[] with transport "cmd" (--coll-cmd: the user's own)
  *
  * Every part returns CALIB_OK, CALIB_SKIPPED (with a one-line reason in msg:
  * "no CUDA device", "built without CUDA", "needs 2 or more MPI ranks"), or
@@ -90,6 +91,17 @@ int calib_cpu_run(struct calib_ctx *c, const char *user_cmd, cJSON *pipelines, c
 int calib_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t msglen);
 int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen);
 int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen);
+
+/* --coll-cmd: the user's collective, timed by their own command (cmdcoll.c). */
+struct calib_cmdcoll {
+    const char *cmd;         /* run by /bin/sh once per size */
+    const char *name;        /* allreduce, allgather, reducescatter, broadcast */
+    int ranks, hosts;        /* what the command spans (recorded, DTPLAN_RANKS) */
+};
+int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON *collectives,
+                      char *msg, size_t msglen);
+/* 1 when name is a collective --coll-name accepts. */
+int calib_cmdcoll_valid_name(const char *name);
 
 /* Fit a collectives[] entry's points, add link_GBps, append a poor-fit
  * warning "PART NAME: poor fit (REASON)" to msg; 1 when poor (fit.c). */

@@ -3,8 +3,10 @@
  * calibration profile (docs/calibrate.md, docs/profile.md).
  *
  *   dtplan calibrate [--cpu] [--gpu] [--nccl] [--mpi] [--cmd "COMMAND"]
- *                    [--quick] [--seed N] [--instance NAME] [--resume]
- *                    -o PROFILE.json
+ *                    [--coll-cmd "COMMAND" [--coll-name NAME] [--coll-ranks K]
+ *                    [--coll-hosts H]] [--minbytes B] [--maxbytes B]
+ *                    [--stepfactor F] [--quick] [--seed N] [--instance NAME]
+ *                    [--resume] -o PROFILE.json
  *
  * The command owns the profile document; each part (calib.h) fills its
  * section.  After every measured point the whole document is written to
@@ -38,7 +40,7 @@
 #define CAL_VERSION "0.1.0"
 
 enum { EXIT_FAIL = 1, EXIT_INPUT = 2 };
-enum { PART_CPU = 1, PART_GPU = 2, PART_NCCL = 4, PART_MPI = 8, PART_ALL = 15 };
+enum { PART_CPU = 1, PART_GPU = 2, PART_NCCL = 4, PART_MPI = 8, PART_ALL = 15, PART_CMDCOLL = 16 };
 
 struct cal_opts {
     int parts;
@@ -48,6 +50,8 @@ struct cal_opts {
     const char *out;
     const char *cmd;
     const char *instance;
+    struct calib_cmdcoll coll;   /* coll.cmd NULL without --coll-cmd */
+    double min_bytes, max_bytes, step_factor; /* 0: each part's default */
 };
 
 /* Progress and checkpoint state, shared by the callbacks. */
@@ -67,8 +71,10 @@ struct cal_state {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: dtplan calibrate [--cpu] [--gpu] [--nccl] [--mpi] [--cmd \"COMMAND\"] [--quick]\n"
-            "                        [--seed N] [--instance NAME] [--resume] -o PROFILE.json\n"
+            "usage: dtplan calibrate [--cpu] [--gpu] [--nccl] [--mpi] [--cmd \"COMMAND\"]\n"
+            "                        [--coll-cmd \"COMMAND\" [--coll-name NAME] [--coll-ranks K]\n"
+            "                        [--coll-hosts H]] [--minbytes B] [--maxbytes B] [--stepfactor F]\n"
+            "                        [--quick] [--seed N] [--instance NAME] [--resume] -o PROFILE.json\n"
             "\n"
             "Measure this machine and write a calibration profile (docs/calibrate.md).\n"
             "With no part flags, every part this machine can run; parts it cannot run are\n"
@@ -81,6 +87,14 @@ static void usage(FILE *f)
             "  --mpi              MPI collectives (needs 2 or more ranks)\n"
             "  --cmd \"COMMAND\"    also time COMMAND processing $DTPLAN_SAMPLES samples with\n"
             "                     $DTPLAN_WORKERS workers (run by /bin/sh; implies --cpu)\n"
+            "  --coll-cmd \"COMMAND\"  time your own collective: COMMAND runs it on $DTPLAN_BYTES\n"
+            "                     bytes $DTPLAN_ITERS times and prints the seconds of one\n"
+            "                     (a number, or JSON with time_s) as its last line\n"
+            "  --coll-name NAME   allreduce (default), allgather, reducescatter or broadcast\n"
+            "  --coll-ranks K     ranks the command spans (default 2; $DTPLAN_RANKS)\n"
+            "  --coll-hosts H     hosts the command spans (default: as many as ranks)\n"
+            "  --minbytes B, --maxbytes B, --stepfactor F\n"
+            "                     collective sizes, as nccl-tests' -b -e -f (K, M, G suffixes)\n"
             "  --quick            few sizes and repetitions (tests, smoke checks)\n"
             "  --seed N           seed of the synthetic data (default 1)\n"
             "  --instance NAME    the instance type measured (names it in the profile)\n"
@@ -100,6 +114,38 @@ static int bad_flag(const char *flag, const char *expected, const char *found)
     return EXIT_INPUT;
 }
 
+/* A size such as 4096, 64K, 1.5M or 1G (powers of 1024); -1 if malformed. */
+static double parse_size(const char *v)
+{
+    char *end;
+    double x;
+
+    errno = 0;
+    x = strtod(v, &end);
+    if (end == v || errno || !(x > 0) || !isfinite(x))
+        return -1;
+    switch (*end) {
+    case 'K': case 'k': x *= 1024; end++; break;
+    case 'M': case 'm': x *= 1024 * 1024; end++; break;
+    case 'G': case 'g': x *= 1024.0 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    return *end || x > 64.0 * 1024 * 1024 * 1024 ? -1 : x;
+}
+
+/* A count in [lo, hi]; -1 if malformed. */
+static int parse_count(const char *v, int lo, int hi)
+{
+    char *end;
+    long x;
+
+    errno = 0;
+    x = strtol(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end || errno || x < lo || x > hi)
+        return -1;
+    return (int)x;
+}
+
 /* Returns 0 to go on, -1 to exit 0 (help), or EXIT_INPUT after one line. */
 
 /* The part a part flag selects (--cpu, --gpu, --nccl, --mpi), or 0. */
@@ -117,6 +163,8 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->seed = 1;
+    o->coll.name = "allreduce";
+    o->coll.ranks = 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL, *eq;
         char flag[32];
@@ -166,6 +214,45 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
                 return bad_flag(flag, "a shell command", val);
             o->cmd = val;
             o->parts |= PART_CPU;
+        } else if (!strcmp(flag, "--coll-cmd")) {
+            TAKE_VALUE("a shell command");
+            if (!*val)
+                return bad_flag(flag, "a shell command", val);
+            o->coll.cmd = val;
+            o->parts |= PART_CMDCOLL;
+        } else if (!strcmp(flag, "--coll-name")) {
+            TAKE_VALUE("a collective name");
+            if (!calib_cmdcoll_valid_name(val))
+                return bad_flag(flag, "one of allreduce, allgather, reducescatter, broadcast", val);
+            o->coll.name = val;
+        } else if (!strcmp(flag, "--coll-ranks") || !strcmp(flag, "--coll-hosts")) {
+            int k;
+            TAKE_VALUE("a count");
+            k = parse_count(val, flag[7] == 'r' ? 2 : 1, 1 << 20);
+            if (k < 0)
+                return bad_flag(flag, flag[7] == 'r' ? "an integer of at least 2" : "a positive integer",
+                                val);
+            if (flag[7] == 'r')
+                o->coll.ranks = k;
+            else
+                o->coll.hosts = k;
+        } else if (!strcmp(flag, "--minbytes") || !strcmp(flag, "--maxbytes")) {
+            double b;
+            TAKE_VALUE("a size in bytes");
+            b = parse_size(val);
+            if (b < 4)
+                return bad_flag(flag, "a size of at least 4 bytes, up to 64G (suffixes K, M, G)", val);
+            if (flag[3] == 'i')
+                o->min_bytes = b;
+            else
+                o->max_bytes = b;
+        } else if (!strcmp(flag, "--stepfactor")) {
+            char *end;
+            TAKE_VALUE("a factor above 1");
+            errno = 0;
+            o->step_factor = strtod(val, &end);
+            if (end == val || *end || errno || !(o->step_factor > 1) || o->step_factor > 1024)
+                return bad_flag(flag, "a factor above 1 and at most 1024", val);
         } else if (!strcmp(flag, "--instance")) {
             TAKE_VALUE("an instance type name");
             if (!*val || strlen(val) >= 64)
@@ -187,7 +274,9 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
             o->out = val;
         } else {
             fprintf(stderr, "dtplan calibrate: %s: unknown flag, expected one of --cpu, --gpu, "
-                    "--nccl, --mpi, --cmd, --quick, --seed, --instance, --resume, -o, --help\n",
+                    "--nccl, --mpi, --cmd, --coll-cmd, --coll-name, --coll-ranks, --coll-hosts, "
+                    "--minbytes, --maxbytes, --stepfactor, --quick, --seed, --instance, --resume, "
+                    "-o, --help\n",
                     flag);
             return EXIT_INPUT;
         }
@@ -196,6 +285,18 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
     }
     if (!o->out)
         return bad_flag("-o", "a profile path", NULL);
+    if (o->min_bytes > 0 && o->max_bytes > 0 && o->max_bytes < o->min_bytes) {
+        fprintf(stderr, "dtplan calibrate: --maxbytes: expected at least --minbytes (%.0f), found %.0f\n",
+                o->min_bytes, o->max_bytes);
+        return EXIT_INPUT;
+    }
+    if (!o->coll.cmd && (o->coll.hosts || o->coll.ranks != 2 || strcmp(o->coll.name, "allreduce"))) {
+        fprintf(stderr, "dtplan calibrate: --coll-name, --coll-ranks, --coll-hosts: expected with "
+                "--coll-cmd, found no --coll-cmd\n");
+        return EXIT_INPUT;
+    }
+    if (!o->coll.hosts)
+        o->coll.hosts = o->coll.ranks;
     if (!o->parts)
         o->parts = PART_ALL;
     return 0;
@@ -501,6 +602,9 @@ int calibrate_main(int argc, char **argv)
     c.progress_arg = &s;
     c.checkpoint = checkpoint;
     c.checkpoint_arg = &s;
+    c.min_bytes = o.min_bytes;
+    c.max_bytes = o.max_bytes;
+    c.step_factor = o.step_factor;
 
     if ((o.parts & PART_CPU) && s.rank == 0) {
         part_begin(&s, "cpu");
@@ -540,6 +644,16 @@ int calibrate_main(int argc, char **argv)
                                             : NULL, msg, sizeof msg);
         failed |= rc == CALIB_ERROR;
         part_end(&s, doc, "mpi", rc, msg);
+    }
+
+    if ((o.parts & PART_CMDCOLL) && s.rank == 0) {
+        part_begin(&s, "coll-cmd");
+        c.previous = cJSON_GetObjectItemCaseSensitive(prev, "collectives");
+        msg[0] = '\0';
+        rc = calib_cmdcoll_run(&c, &o.coll, cJSON_GetObjectItemCaseSensitive(doc, "collectives"), msg,
+                               sizeof msg);
+        failed |= rc == CALIB_ERROR;
+        part_end(&s, doc, "coll-cmd", rc, msg);
     }
 
     if (s.rank == 0) {

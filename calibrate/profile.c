@@ -371,13 +371,13 @@ static int v_pipeline(struct vctx *c, const cJSON *pl)
 
 static int v_collective(struct vctx *c, const cJSON *co)
 {
-    static const char *const tr[] = {"nccl", "mpi", NULL};
+    static const char *const tr[] = {"nccl", "mpi", "cmd", NULL};
     const cJSON *pts;
 
     if (!cJSON_IsObject(co))
         return vfail(c, NULL, co, "an object");
     if (vstr(c, co, "name", 1, 0, NULL, "a collective name") ||
-        vstr(c, co, "transport", 1, 0, tr, "one of nccl, mpi") ||
+        vstr(c, co, "transport", 1, 0, tr, "one of nccl, mpi, cmd") ||
         vint(c, co, "ranks", 1, 1, "a rank count >= 1") ||
         vint(c, co, "hosts", 1, 1, "a host count >= 1") ||
         vnum(c, co, "alpha_s", -1e3, 1e3, 0, 1, "a latency in seconds or null") ||
@@ -626,8 +626,10 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
                 m->gemm_tflops[p] = t;
     }
 
-    /* Links: the collective with the most ranks wins, a ring all-reduce on a
-     * tie (the simulator's ring model); fits marked poor are not used. */
+    /* Links: the user's own collective (transport "cmd", --coll-cmd) wins,
+     * as it is what the workload shares its gradients with; then the
+     * collective with the most ranks, a ring all-reduce on a tie (the
+     * simulator's ring model).  Fits marked poor are not used. */
     arr = get(root, "collectives");
     cJSON_ArrayForEach(it, arr) {
         int k = (int)num_or_nan(it, "ranks"), hosts = (int)num_or_nan(it, "hosts"), score;
@@ -637,7 +639,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
             coll_to_link(nm, k, num_or_nan(it, "alpha_s"), num_or_nan(it, "beta_s_per_byte"),
                          num_or_nan(it, "bus_factor"), &a, &B))
             continue;
-        score = 2 * k + (strstr(nm, "ring") != NULL);
+        score = 2 * k + (strstr(nm, "ring") != NULL) + (strcmp(tr, "cmd") ? 0 : 1 << 24);
         if (hosts > 1 && score > best_net) {
             best_net = score;
             m->net_alpha_s = a;

@@ -145,6 +145,67 @@ check "--cmd adds a cmd pipeline with the command and a fit" \
 rc=$?
 check "a failing --cmd exits 1 and names its status" sh -c "[ $rc -eq 1 ] && grep -q 'status 3' '$tmp/err'"
 
+# ---- --coll-cmd ---------------------------------------------------------------
+# a user's collective: 20 us + 10 ns per byte, after a line of chatter; the
+# JSON form at sizes up to 64 KiB, a bare number above
+cat > "$tmp/coll.sh" <<'SH'
+echo "$DTPLAN_BYTES $DTPLAN_ITERS $DTPLAN_RANKS" >> "$LOG"
+echo "starting $DTPLAN_RANKS ranks"
+if [ "$DTPLAN_BYTES" -le 65536 ]; then
+    awk -v b="$DTPLAN_BYTES" 'BEGIN { printf "{\"ranks\": 4, \"time_s\": %.9g}\n", 2e-5 + b * 1e-8 }'
+else
+    awk -v b="$DTPLAN_BYTES" 'BEGIN { printf "%.9g\n", 2e-5 + b * 1e-8 }'
+fi
+SH
+: > "$tmp/coll.log"
+LOG="$tmp/coll.log" "$DT" calibrate --coll-cmd "LOG=$tmp/coll.log sh $tmp/coll.sh" --coll-ranks 4 \
+    --minbytes 1K --maxbytes 1M --stepfactor 4 -o "$tmp/cc.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "--coll-cmd exits 0" [ $rc -eq 0 ]
+check "--coll-cmd ran the command at 1K..1M by x4 with DTPLAN_ITERS and DTPLAN_RANKS" \
+    [ "$(tr '\n' ' ' < "$tmp/coll.log")" = "1024 10 4 4096 10 4 16384 10 4 65536 10 4 262144 10 4 1048576 10 4 " ]
+check "--coll-cmd alone runs no other part" \
+    [ "$(json "$tmp/cc.json" 'scalar(@{$d->{cpu}{pipelines}}) . " " . join(",", sort keys %{$d->{parts}})')" = "0 coll-cmd" ]
+check "--coll-cmd records a cmd allreduce on 4 ranks with nccl-tests' bus factor" \
+    [ "$(json "$tmp/cc.json" 'my $c = $d->{collectives}[0]; "$c->{transport} $c->{name} $c->{ranks} $c->{hosts} $c->{bus_factor}"')" = "cmd allreduce 4 4 1.5" ]
+check "--coll-cmd's fit recovers alpha 20 us and beta 10 ns/B" \
+    [ "$(json "$tmp/cc.json" 'my $c = $d->{collectives}[0]; sprintf("%.1f %.2f", $c->{alpha_s} * 1e6, $c->{beta_s_per_byte} * 1e9)')" = "20.0 10.00" ]
+"$DT" calibrate --coll-cmd "echo no time here" --quick -o "$tmp/cf.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "a --coll-cmd that prints no time exits 1 and says what it expected" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'expected the command.s last line to be the seconds of one operation' '$tmp/err'"
+check "... and leaves no collective without points in the profile" \
+    [ "$(json "$tmp/cf.json" 'scalar(@{$d->{collectives}})')" = 0 ]
+"$DT" calibrate --coll-cmd "exit 4" --quick -o "$tmp/cf.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "a failing --coll-cmd exits 1 and names its status" sh -c "[ $rc -eq 1 ] && grep -q 'status 4' '$tmp/err'"
+for args in "--coll-name max --coll-cmd true" "--coll-ranks 1 --coll-cmd true" "--coll-hosts 2" \
+            "--maxbytes 1Q --coll-cmd true" "--minbytes 1M --maxbytes 1K --coll-cmd true" \
+            "--stepfactor 1 --coll-cmd true"; do
+    # shellcheck disable=SC2086
+    "$DT" calibrate $args -o "$tmp/x.json" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    check "\"$args\" exits 2 with one line naming what was expected" \
+        sh -c "[ $rc -eq 2 ] && [ \"\$(wc -l < '$tmp/err')\" -eq 1 ] && grep -q 'expected' '$tmp/err'"
+done
+# a scenario naming the profile: the measured link replaces the nominal one
+cp "$tmp/cc.json" "$tmp/ccp.json"
+perl -MJSON::PP -i -0pe '$d = decode_json($_); $d->{instance} = "emu.host"; $_ = JSON::PP->new->encode($d)' "$tmp/ccp.json"
+cat > "$tmp/cc.yaml" <<YAML
+catalog:
+  instances:
+    - {name: emu.host, vcpus: 2, network_gbps: 1, price_usd_h: 1.0, source: "test", profile: "$tmp/ccp.json"}
+workload: {model: resnet18, batch_per_gpu: 16}
+input: {cpu_s_per_sample: 0.001}
+gradients: {strategy: ring}
+clusters:
+  - {name: two, groups: [{role: train, instance: emu.host, count: 2}]}
+YAML
+"$DT" -q "$tmp/cc.yaml" > "$tmp/cc.txt" 2>&1
+rc=$?
+check "a scenario naming a --coll-cmd profile plans (exit 0)" [ $rc -eq 0 ]
+check "its table names the link the command measured (1.5 / 10 ns per byte)" grep -q "emu.host ($tmp/ccp.json): nic_gbytes_s 0.15 GB/s" "$tmp/cc.txt"
+
 # ---- killed, then resumed -----------------------------------------------------
 cp "$tmp/p.json" "$tmp/k.json"
 cp "$tmp/k.json" "$tmp/k.orig"

@@ -22,7 +22,8 @@ single-host measurement.  --measure-loader N times N samples of the input
 pipeline on one thread (decode, augment, collate) and prints the cost per
 sample instead of training.  --measure-allreduce MB times gloo all-reduces
 of MB megabytes of float32 alone (no model, no loader) across the ranks and
-prints the median: the collective's speed on the emulated link without
+prints the median (as p50_s and time_s, the form `dtplan calibrate
+--coll-cmd` reads): the collective's speed on the emulated link without
 training beside it.
 
 Rank 0 prints one line per step and, last, one JSON line: mean, p50 and p95
@@ -232,8 +233,9 @@ def main():
             dist.all_reduce(t)
             ts.append(time.perf_counter() - t0)
         if rank == 0:
-            print(json.dumps({"ranks": size, "allreduce_mb": o["measure-allreduce"],
-                              "p50_s": quantile(ts[o["warmup"]:], 0.5)}), flush=True)
+            p50 = quantile(ts[o["warmup"]:], 0.5)
+            print(json.dumps({"ranks": size, "allreduce_mb": o["measure-allreduce"], "p50_s": p50,
+                              "time_s": p50}), flush=True)
         dist.barrier()
         sys.stdout.flush()
         os._exit(0)

@@ -6,8 +6,14 @@
 #   1. measures what a user would have on one machine: the loader's CPU time
 #      per sample (trainer --measure-loader) and one rank's step time with the
 #      configuration's model, batch and loader (trainer --strategy none);
-#   2. writes a scenario: the emulated host as an inline instance (vCPUs, the
-#      link's nominal rate, price), the model inline (parameters, forward
+#   2. calibrates the network once per link rate, as a user of the cluster
+#      would before predicting: `dtplan calibrate` across two emulated hosts,
+#      --mpi for the trainer (it shares gradients with MPI), --coll-cmd
+#      timing gloo's all-reduce for PyTorch DDP (ddp_train.py
+#      --measure-allreduce); with --nominal, no calibration: the link's
+#      nominal rate;
+#      then writes a scenario: the emulated host as an inline instance (vCPUs,
+#      the link's nominal rate, price, the profile), the model inline (parameters, forward
 #      FLOPs), the single-rank step as workload.measured_step with
 #      solve_for: compute, the loader cost as input.cpu_s_per_sample, and two
 #      clusters: the single host and the configuration's cluster;
@@ -24,7 +30,7 @@
 # cluster, whether the predicted ranking equals the measured one.
 #
 # Usage: perl validate/validate.pl [--matrix FILE] [--out DIR] [--steps N]
-#        [--only NAME,NAME] [--no-published]
+#        [--only NAME,NAME] [--no-published] [--nominal]
 #        perl validate/validate.pl --render JSON [--out DIR] [--prefix P]
 #        (writes the report of an earlier run again, from its JSON, in the
 #        current format; runs nothing)
@@ -48,10 +54,11 @@ my $ddp = "$root/validate/ddp_train.py";
 # the JPEG files of the DDP runs, made once (ddp_train.py) and kept
 my $ddp_data = "$root/$build/validate/ddp-jpeg";
 my %opt = (matrix => "$root/validate/matrix.txt", out => "$root/results", steps => 15, only => '',
-           published => 1, prefix => 'validation');
+           published => 1, prefix => 'validation', nominal => 0);
 while (@ARGV) {
     my $f = shift @ARGV;
     if ($f eq '--no-published') { $opt{published} = 0; next; }
+    if ($f eq '--nominal') { $opt{nominal} = 1; next; }
     my $v = shift @ARGV;
     die "validate.pl: $f: expected a value\n" unless defined $v;
     if ($f eq '--matrix') { $opt{matrix} = $v }
@@ -85,11 +92,14 @@ my $NS = $ENV{VALIDATE_NS} // 'dvh';
 # emulated put protocol Open MPI streams a large message after one handshake;
 # with it, control messages queue behind the peer's data on a shaped link and
 # a bidirectional exchange runs at about half the link rate.
+# --bind-to none: each emulated host's daemon would otherwise bind its one
+# rank to core 0, so that every host's rank shares one core of the machine
+# (and so would the single-rank copies, each started by its own mpirun).
 # The machine may be shared with other work: the trainers run at a raised
 # priority (nice -10) when allowed, the single-host measurements and the real
 # runs alike, so that both see the same machine.
 my @NICE = (getpwuid($<) eq 'root' || $< == 0) ? ('nice', '-n', '-10') : ();
-my @MPI = (@NICE, 'mpirun', '--allow-run-as-root', '--oversubscribe', '--mca', 'plm_rsh_agent',
+my @MPI = (@NICE, 'mpirun', '--allow-run-as-root', '--oversubscribe', '--bind-to', 'none', '--mca', 'plm_rsh_agent',
            "$root/validate/agent.sh", '--mca', 'btl', 'tcp,self', '--mca', 'btl_tcp_if_include',
            "$NET.0/24", '--mca', 'oob_tcp_if_include', "$NET.0/24", '--mca', 'btl_tcp_flags',
            'send,inplace', '--mca', 'pml_ob1_send_pipeline_depth', '64', '--mca',
@@ -99,7 +109,7 @@ my @MPI = (@NICE, 'mpirun', '--allow-run-as-root', '--oversubscribe', '--mca', '
 # (validate/agent.sh gives each emulated host its own under this TMPDIR).
 mkdir "$tmp/ompi";
 $ENV{TMPDIR} = "$tmp/ompi";
-my @MPI_LOCAL = (@NICE, 'mpirun', '--allow-run-as-root', '--oversubscribe', '-np', '1', '--mca', 'btl', 'self');
+my @MPI_LOCAL = (@NICE, 'mpirun', '--allow-run-as-root', '--oversubscribe', '--bind-to', 'none', '-np', '1', '--mca', 'btl', 'self');
 
 my $CHILD = 0; # the command run_cmd waits for, killed on an interrupt
 sub run_cmd {
@@ -218,6 +228,52 @@ sub single_rank {
     return $j;
 }
 
+# ---- the network, once per workload and link rate: dtplan calibrate ----
+# Two emulated hosts on the configuration's link; the MPI trainer's
+# collectives (dtplan calibrate --mpi under mpirun: ring, MPI_Allreduce, PS),
+# or gloo's all-reduce for DDP, timed through ddp_train.py by
+# `dtplan calibrate --coll-cmd`.  The profile's fitted link then replaces
+# the nominal rate in the scenario.  Returns the profile's path, or undef.
+my (%net_profile, %net_link);
+sub net_profile {
+    my ($c) = @_;
+    my $key = "$c->{workload}-$c->{rate}";
+    return $net_profile{$key} if exists $net_profile{$key};
+    my $prof = "$tmp/profile-$key.json";
+    my @h = ('--host', "$NET.1,$NET.2");
+    my ($rc, $out);
+    if (system('sh', "$root/validate/hosts.sh", 'up', 2, $c->{rate}) != 0) {
+        print STDERR "validate.pl: $key: cannot create the hosts to calibrate\n";
+        return $net_profile{$key} = undef;
+    }
+    if ($c->{workload} eq 'ddp') {
+        my $cmd = join(' ', @MPI, '-np', 2, @h, $python, $ddp, '--measure-allreduce',
+                       '$(awk "BEGIN{print $DTPLAN_BYTES/1e6}")', '--steps', '$DTPLAN_ITERS', '--warmup', 1,
+                       '--master', "$NET.1", '--port', '$((29000 + DTPLAN_BYTES % 997))', '--ifname', 'eth0',
+                       '--data', $ddp_data);
+        ($rc, $out) = run_cmd($dtplan, 'calibrate', '--coll-cmd', $cmd, '--coll-ranks', 2, '--minbytes', '64K',
+                              '--maxbytes', '16M', '--instance', 'emu.host', '-o', $prof);
+    } else {
+        ($rc, $out) = run_cmd(@MPI, '-np', 2, @h, $dtplan, 'calibrate', '--mpi', '--quick', '--instance',
+                              'emu.host', '-o', $prof);
+    }
+    system('sh', "$root/validate/hosts.sh", 'down');
+    if ($rc || !-f $prof) {
+        print STDERR "validate.pl: $key: the network calibration failed (status $rc)\n$out";
+        return $net_profile{$key} = undef;
+    }
+    my $j = eval { local $/; open(my $fh, '<', $prof) or die; decode_json(<$fh>) };
+    my ($best) = grep { $_->{transport} eq ($c->{workload} eq 'ddp' ? 'cmd' : 'mpi') &&
+                        $_->{name} =~ /allreduce/ && ($_->{link_GBps} // 0) > 0 } @{$j->{collectives} // []};
+    if ($best) {
+        $net_link{$key} = { transport => $best->{transport}, collective => $best->{name},
+                            link_mbit => $best->{link_GBps} * 8e3, alpha_s => $best->{alpha_s} };
+        printf STDERR "validate: %s: calibrated %s %s: %.1f Mbit/s (nominal %s)\n", $key, $best->{transport},
+            $best->{name}, $best->{link_GBps} * 8e3, $c->{rate};
+    }
+    return $net_profile{$key} = $prof;
+}
+
 sub scenario_yaml {
     my ($c, $m) = @_;
     my $strat = $c->{strategy};
@@ -227,8 +283,8 @@ sub scenario_yaml {
     my $y = "name: $c->{name}\n";
     $y .= "catalog:\n  instances:\n";
     $y .= sprintf("    - {name: emu.host, vcpus: 2, network_gbps: %.6g, price_usd_h: 1.0, cpu_speed: %.6g,\n" .
-                  "       source: \"emulated host: network namespace, tbf-shaped link\"}\n", $c->{rate} / 1000,
-                  $m->{cpu_speed});
+                  "       source: \"emulated host: network namespace, tbf-shaped link\"%s}\n", $c->{rate} / 1000,
+                  $m->{cpu_speed}, $m->{profile} ? ", profile: \"$m->{profile}\"" : '');
     $y .= "  models:\n";
     $y .= sprintf("    - {name: %s, family: %s, params: %d, fwd_gflops: %.9g, input: \"%dx%dx3\"}\n",
                   $mname, $ddpw ? 'cnn' : 'mlp', $m->{params}, $m->{fwd_flops} / 1e9, $c->{crop}, $c->{crop});
@@ -274,6 +330,10 @@ for my $c (@cfgs) {
     $m{params} = $j->{params};
     $m{fwd_flops} = $j->{fwd_flops_per_sample};
     my ($rc, $out);
+    if (!$opt{nominal}) {
+        $m{profile} = net_profile($c);
+        if (!$m{profile}) { $failed++; next; }
+    }
     # 2-3. the scenario and the prediction
     my $yaml = scenario_yaml($c, \%m);
     my $yf = "$tmp/$c->{name}.yaml";
@@ -332,7 +392,8 @@ for my $c (@cfgs) {
         inputs => { loader_s_per_sample => $m{loader_s} + 0, single_rank_step_s => $m{single_step_s} + 0,
                     cpu_speed => $m{cpu_speed} + 0, params => $m{params} + 0, fwd_gflops => $m{fwd_flops} / 1e9,
                     solved_compute_s => $p->{solved} ? $p->{solved}{value} : undef,
-                    link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0 },
+                    link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0,
+                    link_calibrated => $m{profile} ? $net_link{"$c->{workload}-$c->{rate}"} : undef },
         predicted_s => $pred + 0, measured_s => $meas + 0,
         predicted_breakdown_s => $pc->{breakdown_s}, measured_breakdown_s => {
             load => $j->{load_s}, compute => $j->{compute_s}, comm => $j->{comm_s}, optim => $j->{optim_s},
@@ -425,16 +486,18 @@ sub markdown {
     $s .= "Versions: dtplan $r->{versions}{dtplan} ($r->{versions}{commit}), $r->{versions}{mpi}  \n";
     $s .= "Statistic: $r->{statistic} over $r->{steps} steps after $r->{warmup} warm-up steps\n\n";
     $s .= "## Real runs on emulated hosts\n\n";
-    $s .= "| configuration | group | workload | cluster | strategy | link Mbit/s (TCP) | bucket MiB | loader workers | predicted ms | measured ms | error % |\n";
+    $s .= "| configuration | group | workload | cluster | strategy | link Mbit/s (TCP; calibrated) | bucket MiB | loader workers | predicted ms | measured ms | error % |\n";
     $s .= "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for my $w (@{$r->{rows}}) {
         my $c = $w->{config};
         my $cl = "$c->{hosts} workers" . ($c->{servers} ? " + $c->{servers} PS" : '');
         my $wl = ($c->{workload} // 'mlp') eq 'ddp' ? "PyTorch DDP $c->{model}, batch $c->{batch}"
             : "MPI trainer (MLP $c->{layers}x$c->{width}, batch $c->{batch})";
-        $s .= sprintf("| %s | %s | %s | %s | %s | %d (%s) | %s | %d | %.1f | %.1f | %+.1f |\n", $w->{name}, $w->{group},
+        my $cal = $w->{inputs}{link_calibrated};
+        $s .= sprintf("| %s | %s | %s | %s | %s | %d (%s; %s) | %s | %d | %.1f | %.1f | %+.1f |\n", $w->{name}, $w->{group},
                       $wl, $cl, $c->{strategy}, $c->{rate}, defined $w->{inputs}{link_tcp_mbit}
-                      ? sprintf('%.1f', $w->{inputs}{link_tcp_mbit}) : '-', $c->{bucket}, $c->{lw},
+                      ? sprintf('%.1f', $w->{inputs}{link_tcp_mbit}) : '-',
+                      $cal ? sprintf('%.1f %s', $cal->{link_mbit}, $cal->{transport}) : 'nominal', $c->{bucket}, $c->{lw},
                       1e3 * $w->{predicted_s}, 1e3 * $w->{measured_s}, $w->{error_pct});
     }
     $s .= sprintf("\nMAPE: %s  \nLargest error: %.1f%%  \nFailed runs: %d  \n", defined $r->{mape_pct}

@@ -1,0 +1,214 @@
+/*
+ * cmdcoll.c - "--coll-cmd": time the user's own collective.
+ *
+ * The MPI and NCCL parts measure dtplan's own benchmarks.  A workload that
+ * shares its gradients through another stack (PyTorch's gloo or NCCL process
+ * groups, Horovod, a vendor library) moves them at that stack's speed, which
+ * on CPU hosts can be far from the link's: gloo's TCP transport, for one,
+ * reaches about half of a 1 Gbit/s link when the hosts' cores are busy with
+ * the kernel's network processing.  This part runs the user's command once
+ * per message size and reads the time of one operation from it, so that the
+ * profile holds the collective the workload really uses.
+ *
+ * The command runs under /bin/sh with
+ *     DTPLAN_BYTES   the message size in bytes (a multiple of 4)
+ *     DTPLAN_ITERS   how many operations it should time (10; 3 with --quick)
+ *     DTPLAN_RANKS   --coll-ranks, for its launcher
+ * and launches the collective across the ranks itself (mpirun, torchrun).
+ * Its last output line that reads as a time is the result: a number of
+ * seconds, or a JSON object with "time_s".  The points are fitted like the
+ * other collectives' (calib_fit_entry) and recorded with transport "cmd".
+ */
+#include "calib.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../sim/xmem.h"
+
+#define CC_MIN_BYTES (64.0 * 1024)
+#define CC_MAX_BYTES (64.0 * 1024 * 1024)
+#define CC_MAX_QUICK (4.0 * 1024 * 1024)
+#define CC_OUT_CAP (1 << 20) /* output kept from the command */
+
+/* nccl-tests' bus-bandwidth factor of a collective on k ranks, 0 if unknown. */
+static double cc_bus_factor(const char *name, int k)
+{
+    if (!strcmp(name, "allreduce"))
+        return 2.0 * (k - 1) / k;
+    if (!strcmp(name, "allgather") || !strcmp(name, "reducescatter"))
+        return (double)(k - 1) / k;
+    if (!strcmp(name, "broadcast"))
+        return 1;
+    return 0;
+}
+
+int calib_cmdcoll_valid_name(const char *name)
+{
+    return cc_bus_factor(name, 2) > 0;
+}
+
+/* The time the output reports: the last line that is a number or a JSON
+ * object with a positive "time_s".  -1 if none. */
+static double cc_parse(char *out)
+{
+    char *line = out + strlen(out);
+
+    while (line > out) {
+        char *end, *start;
+        double t;
+        while (line > out && (line[-1] == '\n' || line[-1] == '\r' || line[-1] == ' '))
+            *--line = '\0';
+        start = line;
+        while (start > out && start[-1] != '\n')
+            start--;
+        if (*start == '{') {
+            cJSON *j = cJSON_Parse(start);
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "time_s");
+            t = cJSON_IsNumber(v) ? v->valuedouble : -1;
+            cJSON_Delete(j);
+            if (t > 0 && isfinite(t))
+                return t;
+        } else if (*start) {
+            errno = 0;
+            t = strtod(start, &end);
+            while (*end == ' ' || *end == '\t')
+                end++;
+            if (end != start && !*end && !errno && t > 0 && isfinite(t))
+                return t;
+        }
+        line = start;
+    }
+    return -1;
+}
+
+/* Run the command for one size; *t the time it reports.  0 or -1 with msg. */
+static int cc_run(const char *cmd, int ranks, size_t bytes, int iters, double *t, char *msg,
+                  size_t msglen)
+{
+    int fd[2], st;
+    pid_t pid;
+    char *out = x_malloc(CC_OUT_CAP);
+    size_t n = 0;
+    ssize_t r;
+
+    fflush(NULL);
+    if (pipe(fd)) {
+        snprintf(msg, msglen, "--coll-cmd: pipe: %s", strerror(errno));
+        x_free(out);
+        return -1;
+    }
+    pid = fork();
+    if (pid < 0) {
+        snprintf(msg, msglen, "--coll-cmd: cannot fork: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        x_free(out);
+        return -1;
+    }
+    if (pid == 0) {
+        char b[32], it[32], k[32];
+        snprintf(b, sizeof b, "%zu", bytes);
+        snprintf(it, sizeof it, "%d", iters);
+        snprintf(k, sizeof k, "%d", ranks);
+        setenv("DTPLAN_BYTES", b, 1);
+        setenv("DTPLAN_ITERS", it, 1);
+        setenv("DTPLAN_RANKS", k, 1);
+        close(fd[0]);
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    /* Keep the last CC_OUT_CAP - 1 bytes: the result is at the end. */
+    for (;;) {
+        r = read(fd[0], out + n, CC_OUT_CAP - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+        if (n == CC_OUT_CAP - 1) {
+            memmove(out, out + n / 2, n - n / 2);
+            n -= n / 2;
+        }
+    }
+    out[n] = '\0';
+    close(fd[0]);
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) {
+            snprintf(msg, msglen, "--coll-cmd: waitpid: %s", strerror(errno));
+            x_free(out);
+            return -1;
+        }
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        if (WIFEXITED(st))
+            snprintf(msg, msglen, "--coll-cmd: the command exited with status %d (DTPLAN_BYTES=%zu)",
+                     WEXITSTATUS(st), bytes);
+        else
+            snprintf(msg, msglen, "--coll-cmd: the command was killed by signal %d (DTPLAN_BYTES=%zu)",
+                     WTERMSIG(st), bytes);
+        x_free(out);
+        return -1;
+    }
+    *t = cc_parse(out);
+    x_free(out);
+    if (*t < 0) {
+        snprintf(msg, msglen, "--coll-cmd: expected the command's last line to be the seconds of one "
+                 "operation (a number, or JSON with \"time_s\"), found none (DTPLAN_BYTES=%zu)", bytes);
+        return -1;
+    }
+    return 0;
+}
+
+int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON *collectives,
+                      char *msg, size_t msglen)
+{
+    double lo = c->min_bytes > 0 ? c->min_bytes : CC_MIN_BYTES;
+    double hi = c->max_bytes > 0 ? c->max_bytes : c->quick ? CC_MAX_QUICK : CC_MAX_BYTES;
+    double step = c->step_factor > 0 ? c->step_factor : 4, total = 0, done = 0;
+    double bus = cc_bus_factor(o->name, o->ranks);
+    int iters = c->quick ? 3 : 10;
+    cJSON *e, *pts;
+    char what[96];
+
+    if (lo < 4 || hi < lo || step <= 1) {
+        snprintf(msg, msglen, "--coll-cmd: sizes %.0f to %.0f B by x%g: expected 4 B <= min <= max "
+                 "and a factor above 1", lo, hi, step);
+        return CALIB_ERROR;
+    }
+    for (double s = lo; s <= hi * (1 + 1e-9); s *= step)
+        total += 1;
+    e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "name", o->name);
+    cJSON_AddStringToObject(e, "transport", "cmd");
+    cJSON_AddStringToObject(e, "command", o->cmd);
+    cJSON_AddNumberToObject(e, "ranks", o->ranks);
+    cJSON_AddNumberToObject(e, "hosts", o->hosts);
+    cJSON_AddNumberToObject(e, "bus_factor", bus);
+    cJSON_AddNumberToObject(e, "iters", iters);
+    pts = cJSON_AddArrayToObject(e, "points");
+    cJSON_AddItemToArray(collectives, e);
+    for (double s = lo; s <= hi * (1 + 1e-9); s *= step) {
+        size_t bytes = (size_t)s & ~(size_t)3;
+        double t = c->previous ? calib_previous_time(c->previous, e, (double)bytes) : -1;
+        snprintf(what, sizeof what, "cmd %s %zu B", o->name, bytes);
+        c->progress(c->progress_arg, what, done / total);
+        if (t < 0 && cc_run(o->cmd, o->ranks, bytes, iters, &t, msg, msglen)) {
+            if (cJSON_GetArraySize(pts) == 0) /* nothing measured: no entry */
+                cJSON_DeleteItemFromArray(collectives, cJSON_GetArraySize(collectives) - 1);
+            return CALIB_ERROR;
+        }
+        calib_add_point(c, pts, (double)bytes, t, bus);
+        done += 1;
+    }
+    c->progress(c->progress_arg, "cmd done", 1);
+    calib_fit_entry(e, "cmd", msg, msglen);
+    return CALIB_OK;
+}
