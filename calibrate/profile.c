@@ -572,6 +572,11 @@ static int coll_to_link(const char *name, int k, double alpha, double beta, doub
     } else if (strstr(n, "broadcast")) {
         steps = 1;
         factor = 1;
+    } else if (strstr(n, "pushpull")) {
+        /* push, then pull: one message each way; the part's bus factor
+         * (2 max(1, w/s)) carries the servers' incast */
+        steps = 2;
+        factor = 2;
     } else {
         return -1;
     }
@@ -587,7 +592,7 @@ static int coll_to_link(const char *name, int k, double alpha, double beta, doub
 void profile_summarize(const cJSON *root, const char *path, struct prof_measured *m)
 {
     const cJSON *v, *it, *arr;
-    int best_net = -1, best_intra = -1;
+    int best_net = -1, best_intra = -1, best_ps = -1;
 
     memset(m, 0, sizeof *m);
     snprintf(m->path, sizeof m->path, "%s", path);
@@ -595,6 +600,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
     for (int p = 0; p < CAT_NPREC; p++)
         m->gemm_tflops[p] = NAN;
     m->net_alpha_s = m->net_Bps = m->intra_alpha_s = m->intra_Bps = NAN;
+    m->net_ps_alpha_s = m->net_ps_Bps = NAN;
     if (cJSON_IsString(v = get(root, "instance")))
         snprintf(m->instance, sizeof m->instance, "%s", v->valuestring);
     if (cJSON_IsString(v = get(root, "host")))
@@ -640,7 +646,16 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
                          num_or_nan(it, "bus_factor"), &a, &B))
             continue;
         score = 2 * k + (strstr(nm, "ring") != NULL) + (strcmp(tr, "cmd") ? 0 : 1 << 24);
-        if (hosts > 1 && score > best_net) {
+        if (strstr(nm, "pushpull")) {
+            /* parameter servers' one-way streams: the link of PS strategies */
+            if (hosts > 1 && score > best_ps) {
+                best_ps = score;
+                m->net_ps_alpha_s = a;
+                m->net_ps_Bps = B;
+                snprintf(m->net_ps_from, sizeof m->net_ps_from, "%s %s, %d ranks on %d hosts", tr,
+                         nm, k, hosts);
+            }
+        } else if (hosts > 1 && score > best_net) {
             best_net = score;
             m->net_alpha_s = a;
             m->net_Bps = B;

@@ -45,6 +45,9 @@ struct prof_measured {
     double net_alpha_s;        /* per-message latency across hosts, s */
     double net_Bps;            /* bus bandwidth across hosts per rank, bytes/s */
     char net_from[64];         /* e.g. "mpi allreduce, 2 ranks on 2 hosts" */
+    double net_ps_alpha_s;     /* the same from a parameter-server push/pull, for PS strategies */
+    double net_ps_Bps;
+    char net_ps_from[64];
     double intra_alpha_s;      /* per-hop latency between GPUs of one host, s */
     double intra_Bps;          /* bus bandwidth between GPUs of one host, bytes/s */
     char intra_from[64];

@@ -79,13 +79,22 @@ static double profile_gemm(const struct scenario *sc, const struct prof_measured
     return m->gemm_tflops[sc->precision];
 }
 
+/* The network link a profile gives a strategy: parameter servers' one-way
+ * streams from a push/pull fit when there is one, else the collectives'. */
+static int profile_ps_link(const struct prof_measured *m, int is_ps)
+{
+    return is_ps && m->net_ps_Bps > 0;
+}
+
 /*
  * Measured values override nominal ones (docs/profile.md): vCPU speed from
  * the built-in pipeline's USL fit, the GEMM rate as the GPU's peak (compute
  * time scales by nominal peak / measured rate; mfu still applies), network
- * and GPU-link latency and bandwidth from the collectives' alpha-beta fits.
+ * and GPU-link latency and bandwidth from the collectives' alpha-beta fits
+ * (a push/pull fit for the parameter-server strategies).
  */
-static void apply_profile(const struct scenario *sc, const struct sc_group *sg, struct sim_group *g)
+static void apply_profile(const struct scenario *sc, const struct sc_group *sg, struct sim_group *g,
+                          int is_ps)
 {
     const struct prof_measured *m = profile_of(sc, sg->inst);
     double v;
@@ -103,7 +112,10 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
             g->bwd_s *= peak / (v * 1e12);
         }
     }
-    if (m->net_Bps > 0 && g->nic_Bps > 0) {
+    if (profile_ps_link(m, is_ps) && g->nic_Bps > 0) {
+        g->nic_Bps = m->net_ps_Bps;
+        g->net_alpha_s = m->net_ps_alpha_s;
+    } else if (m->net_Bps > 0 && g->nic_Bps > 0) {
         g->nic_Bps = m->net_Bps;
         g->net_alpha_s = m->net_alpha_s;
     }
@@ -137,7 +149,7 @@ static void measured_add(struct plan_measured *out, int max, int *n, const char 
 int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
                   const struct sim_config *cfg, struct plan_measured *out, int max)
 {
-    int n = 0;
+    int n = 0, is_ps = cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC;
 
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         const struct cat_instance *in = cl->groups[i].inst;
@@ -158,11 +170,12 @@ int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
             measured_add(out, max, &n, in->name, what, profile_gemm(sc, m, in), "TFLOP/s", m->path,
                          "best cuBLAS GEMM", 0);
         }
-        if (m->net_Bps > 0 && g->nic_Bps > 0) {
+        if ((m->net_Bps > 0 || profile_ps_link(m, is_ps)) && g->nic_Bps > 0) {
+            const char *from = profile_ps_link(m, is_ps) ? m->net_ps_from : m->net_from;
             measured_add(out, max, &n, in->name, "nic_gbytes_s", g->nic_Bps / 1e9, "GB/s", m->path,
-                         m->net_from, 0);
+                         from, 0);
             measured_add(out, max, &n, in->name, "net_alpha_us", g->net_alpha_s * 1e6, "us",
-                         m->path, m->net_from, 0);
+                         m->path, from, 0);
         }
         if (m->intra_Bps > 0 && g->gpus > 1) {
             measured_add(out, max, &n, in->name, "gpu_link_gbytes_s", g->intra_Bps / 1e9, "GB/s",
@@ -364,7 +377,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
             if (sg->role == SC_DATA && sc->data_workers > 0 && sc->data_workers < in->vcpus)
                 g->loader_vcpus = sc->data_workers;
         }
-        apply_profile(sc, sg, g);
+        apply_profile(sc, sg, g, is_ps);
     }
     if (auto_workers < 1)
         auto_workers = 1;

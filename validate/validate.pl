@@ -252,7 +252,7 @@ sub net_profile {
                        '--master', "$NET.1", '--port', '$((29000 + DTPLAN_BYTES % 997))', '--ifname', 'eth0',
                        '--data', $ddp_data);
         ($rc, $out) = run_cmd($dtplan, 'calibrate', '--coll-cmd', $cmd, '--coll-ranks', 2, '--minbytes', '64K',
-                              '--maxbytes', '16M', '--instance', 'emu.host', '-o', $prof);
+                              '--maxbytes', '64M', '--instance', 'emu.host', '-o', $prof);
     } else {
         ($rc, $out) = run_cmd(@MPI, '-np', 2, @h, $dtplan, 'calibrate', '--mpi', '--quick', '--instance',
                               'emu.host', '-o', $prof);
@@ -263,11 +263,13 @@ sub net_profile {
         return $net_profile{$key} = undef;
     }
     my $j = eval { local $/; open(my $fh, '<', $prof) or die; decode_json(<$fh>) };
-    my ($best) = grep { $_->{transport} eq ($c->{workload} eq 'ddp' ? 'cmd' : 'mpi') &&
-                        $_->{name} =~ /allreduce/ && ($_->{link_GBps} // 0) > 0 } @{$j->{collectives} // []};
-    if ($best) {
-        $net_link{$key} = { transport => $best->{transport}, collective => $best->{name},
-                            link_mbit => $best->{link_GBps} * 8e3, alpha_s => $best->{alpha_s} };
+    my $tr = $c->{workload} eq 'ddp' ? 'cmd' : 'mpi';
+    for my $kind ('allreduce', 'pushpull') {
+        my ($best) = grep { $_->{transport} eq $tr && $_->{name} =~ /$kind/ && !$_->{poor_fit} &&
+                            ($_->{link_GBps} // 0) > 0 } @{$j->{collectives} // []};
+        next unless $best;
+        $net_link{$key}{$kind} = { transport => $best->{transport}, collective => $best->{name},
+                                   link_mbit => $best->{link_GBps} * 8e3, alpha_s => $best->{alpha_s} };
         printf STDERR "validate: %s: calibrated %s %s: %.1f Mbit/s (nominal %s)\n", $key, $best->{transport},
             $best->{name}, $best->{link_GBps} * 8e3, $c->{rate};
     }
@@ -393,7 +395,10 @@ for my $c (@cfgs) {
                     cpu_speed => $m{cpu_speed} + 0, params => $m{params} + 0, fwd_gflops => $m{fwd_flops} / 1e9,
                     solved_compute_s => $p->{solved} ? $p->{solved}{value} : undef,
                     link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0,
-                    link_calibrated => $m{profile} ? $net_link{"$c->{workload}-$c->{rate}"} : undef },
+                    link_calibrated => $m{profile} ? $net_link{"$c->{workload}-$c->{rate}"}{
+                        $c->{strategy} =~ /^ps_/ && $net_link{"$c->{workload}-$c->{rate}"}{pushpull}
+                        ? 'pushpull' : 'allreduce'} : undef,
+                    profile => $m{profile} ? "$opt{prefix}-profiles/$c->{workload}-$c->{rate}.json" : undef },
         predicted_s => $pred + 0, measured_s => $meas + 0,
         predicted_breakdown_s => $pc->{breakdown_s}, measured_breakdown_s => {
             load => $j->{load_s}, compute => $j->{compute_s}, comm => $j->{comm_s}, optim => $j->{optim_s},
@@ -445,6 +450,21 @@ if ($opt{published} && -f "$root/validate/published.pl") {
     $report->{published} = $pj if $pj;
 }
 
+# the network profiles the predictions used, kept beside the report
+# (OUT/PREFIX-profiles/KEY.json, named in each row's inputs)
+for my $key (sort keys %net_profile) {
+    my $src = $net_profile{$key} or next;
+    my $dir = "$opt{out}/$opt{prefix}-profiles";
+    make_path($dir);
+    open(my $in, '<', $src) or next;
+    local $/;
+    my $text = <$in>;
+    close $in;
+    open(my $out, '>', "$dir/$key.json.tmp") or die "validate.pl: $dir/$key.json: $!\n";
+    print $out $text;
+    close $out or die "validate.pl: $dir/$key.json: $!\n";
+    rename("$dir/$key.json.tmp", "$dir/$key.json") or die "validate.pl: $dir/$key.json: $!\n";
+}
 write_reports($report);
 exit($failed ? 1 : 0);
 
@@ -497,7 +517,7 @@ sub markdown {
         $s .= sprintf("| %s | %s | %s | %s | %s | %d (%s; %s) | %s | %d | %.1f | %.1f | %+.1f |\n", $w->{name}, $w->{group},
                       $wl, $cl, $c->{strategy}, $c->{rate}, defined $w->{inputs}{link_tcp_mbit}
                       ? sprintf('%.1f', $w->{inputs}{link_tcp_mbit}) : '-',
-                      $cal ? sprintf('%.1f %s', $cal->{link_mbit}, $cal->{transport}) : 'nominal', $c->{bucket}, $c->{lw},
+                      $cal ? sprintf('%.1f %s %s', $cal->{link_mbit}, $cal->{transport}, $cal->{collective}) : 'nominal', $c->{bucket}, $c->{lw},
                       1e3 * $w->{predicted_s}, 1e3 * $w->{measured_s}, $w->{error_pct});
     }
     $s .= sprintf("\nMAPE: %s  \nLargest error: %.1f%%  \nFailed runs: %d  \n", defined $r->{mape_pct}

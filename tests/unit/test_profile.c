@@ -96,6 +96,41 @@ static void mpi_part_entries_validate_and_the_ring_wins_a_tie(void)
     cJSON_Delete(root);
 }
 
+/*
+ * A parameter-server push/pull over 2 hosts gives the PS strategies' link:
+ * bus factor 2 over beta 2.5e-8 s/B = 80 MB/s, hop alpha 1e-4 / 2; a
+ * --coll-cmd all-reduce (the workload's own stack) outranks the MPI ring
+ * for the other strategies, even on fewer ranks.
+ */
+static void push_pull_sets_the_ps_link_and_a_cmd_collective_wins(void)
+{
+    static const char text[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\", \"instance\": \"x\",\n"
+        " \"collectives\": [\n"
+        "  {\"name\": \"ring_allreduce\", \"transport\": \"mpi\", \"ranks\": 4, \"hosts\": 4,\n"
+        "   \"bus_factor\": 1.5, \"alpha_s\": 6e-5, \"beta_s_per_byte\": 1e-8, \"points\": []},\n"
+        "  {\"name\": \"ps_pushpull\", \"transport\": \"mpi\", \"ranks\": 2, \"hosts\": 2,\n"
+        "   \"bus_factor\": 2, \"alpha_s\": 1e-4, \"beta_s_per_byte\": 2.5e-8, \"points\": []},\n"
+        "  {\"name\": \"allreduce\", \"transport\": \"cmd\", \"command\": \"x\", \"ranks\": 2,\n"
+        "   \"hosts\": 2, \"bus_factor\": 1, \"alpha_s\": 2e-4, \"beta_s_per_byte\": 2e-8,\n"
+        "   \"points\": []}]}\n";
+    cJSON *root = NULL;
+    struct prof_measured m;
+    struct dt_err e;
+
+    T_CHECK(profile_parse("mem.json", text, strlen(text), &root, &e) == 0,
+            "a cmd transport is valid (%s)", root ? "" : e.msg);
+    if (!root)
+        return;
+    profile_summarize(root, "mem.json", &m);
+    T_NEAR(m.net_ps_Bps / 1e6, 80.0, 1e-9, "PS link from the push/pull: 2 / 2.5e-8 s/B = 80 MB/s");
+    T_NEAR(m.net_ps_alpha_s, 5e-5, 1e-15, "PS hop latency alpha / 2 = 50 us");
+    T_CHECK(strstr(m.net_ps_from, "ps_pushpull") != NULL, "named (%s)", m.net_ps_from);
+    T_CHECK(strstr(m.net_from, "cmd allreduce") != NULL, "the cmd all-reduce wins (%s)", m.net_from);
+    T_NEAR(m.net_Bps / 1e6, 50.0, 1e-9, "its bus factor 1 over 2e-8 s/B = 50 MB/s");
+    cJSON_Delete(root);
+}
+
 struct bad_case {
     const char *file, *want;
 };
@@ -110,7 +145,7 @@ static void bad_profiles_give_one_line_with_file_line_and_column(void)
          "in seconds > 0, found -1"},
         {"tests/bad/profile_transport.json",
          "tests/bad/profile_transport.json:5:54: collectives[0].transport: expected one of nccl, "
-         "mpi, found \"tcp\""},
+         "mpi, cmd, found \"tcp\""},
         {"tests/bad/profile_syntax.json",
          "tests/bad/profile_syntax.json:5:27: document: expected valid JSON, found \"}\""},
         {"tests/bad/profile_no_host.json",
@@ -234,6 +269,7 @@ int main(void)
     T_RUN(a_profile_is_reduced_to_the_planners_numbers);
     T_RUN(collective_fits_become_link_latency_and_bandwidth);
     T_RUN(mpi_part_entries_validate_and_the_ring_wins_a_tie);
+    T_RUN(push_pull_sets_the_ps_link_and_a_cmd_collective_wins);
     T_RUN(bad_profiles_give_one_line_with_file_line_and_column);
     T_RUN(text_that_is_not_a_profile_is_refused);
     T_RUN(a_profile_round_trips_through_the_atomic_writer);
