@@ -100,6 +100,9 @@ struct calib_cmdcoll {
 };
 int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON *collectives,
                       char *msg, size_t msglen);
+/* A user command's wait status: 0 when it exited 0, else 1 with msg
+ * "FLAG: the command exited with status N (CTX)" or "... killed by signal N". */
+int calib_cmd_failed(int st, const char *flag, const char *ctx, char *msg, size_t msglen);
 /* 1 when name is a collective --coll-name accepts. */
 int calib_cmdcoll_valid_name(const char *name);
 

@@ -53,6 +53,17 @@ int calib_cmdcoll_valid_name(const char *name)
     return cc_bus_factor(name, 2) > 0;
 }
 
+int calib_cmd_failed(int st, const char *flag, const char *ctx, char *msg, size_t msglen)
+{
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    if (WIFEXITED(st))
+        snprintf(msg, msglen, "%s: the command exited with status %d (%s)", flag, WEXITSTATUS(st), ctx);
+    else
+        snprintf(msg, msglen, "%s: the command was killed by signal %d (%s)", flag, WTERMSIG(st), ctx);
+    return 1;
+}
+
 /* The time the output reports: the last line that is a number or a JSON
  * object with a positive "time_s".  -1 if none. */
 static double cc_parse(char *out)
@@ -147,15 +158,13 @@ static int cc_run(const char *cmd, int ranks, size_t bytes, int iters, double *t
             x_free(out);
             return -1;
         }
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        if (WIFEXITED(st))
-            snprintf(msg, msglen, "--coll-cmd: the command exited with status %d (DTPLAN_BYTES=%zu)",
-                     WEXITSTATUS(st), bytes);
-        else
-            snprintf(msg, msglen, "--coll-cmd: the command was killed by signal %d (DTPLAN_BYTES=%zu)",
-                     WTERMSIG(st), bytes);
-        x_free(out);
-        return -1;
+    {
+        char ctx[48];
+        snprintf(ctx, sizeof ctx, "DTPLAN_BYTES=%zu", bytes);
+        if (calib_cmd_failed(st, "--coll-cmd", ctx, msg, msglen)) {
+            x_free(out);
+            return -1;
+        }
     }
     *t = cc_parse(out);
     x_free(out);

@@ -147,16 +147,11 @@ static int run_cmd(const char *cmd, int workers, long samples, double *t, char *
             return -1;
         }
     *t = now_s() - t0;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        if (WIFEXITED(st))
-            snprintf(msg, msglen, "--cmd: the command exited with status %d (DTPLAN_WORKERS=%d)",
-                     WEXITSTATUS(st), workers);
-        else
-            snprintf(msg, msglen, "--cmd: the command was killed by signal %d (DTPLAN_WORKERS=%d)",
-                     WTERMSIG(st), workers);
-        return -1;
+    {
+        char ctx[48];
+        snprintf(ctx, sizeof ctx, "DTPLAN_WORKERS=%d", workers);
+        return calib_cmd_failed(st, "--cmd", ctx, msg, msglen) ? -1 : 0;
     }
-    return 0;
 }
 
 /* Fit the USL to the pipeline's points and (re)write its "fit" object. */

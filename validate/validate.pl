@@ -251,11 +251,16 @@ sub net_profile {
                        '$(awk "BEGIN{print $DTPLAN_BYTES/1e6}")', '--steps', '$DTPLAN_ITERS', '--warmup', 1,
                        '--master', "$NET.1", '--port', '$((29000 + DTPLAN_BYTES % 997))', '--ifname', 'eth0',
                        '--data', $ddp_data);
-        ($rc, $out) = run_cmd($dtplan, 'calibrate', '--coll-cmd', $cmd, '--coll-ranks', 2, '--minbytes', '64K',
-                              '--maxbytes', '64M', '--instance', 'emu.host', '-o', $prof);
-    } else {
-        ($rc, $out) = run_cmd(@MPI, '-np', 2, @h, $dtplan, 'calibrate', '--mpi', '--quick', '--instance',
+        # 1 to 64 MiB by x2, the sizes DDP's buckets have (its first is
+        # 1 MiB); 3 timed operations each (--quick) keep it to about a minute
+        ($rc, $out) = run_cmd($dtplan, 'calibrate', '--coll-cmd', $cmd, '--coll-ranks', 2, '--quick',
+                              '--minbytes', '1M', '--maxbytes', '64M', '--stepfactor', 2, '--instance',
                               'emu.host', '-o', $prof);
+    } else {
+        # 8 B to 8 MiB by x4 (--quick's sizes, up to the trainers' 3.4 and
+        # 8.4 MB gradients)
+        ($rc, $out) = run_cmd(@MPI, '-np', 2, @h, $dtplan, 'calibrate', '--mpi', '--quick', '--maxbytes', '8M',
+                              '--instance', 'emu.host', '-o', $prof);
     }
     system('sh', "$root/validate/hosts.sh", 'down');
     if ($rc || !-f $prof) {
