@@ -589,6 +589,57 @@ static int coll_to_link(const char *name, int k, double alpha, double beta, doub
     return 0;
 }
 
+/* Keep entry `it`'s points (sorted by size; the later of equal sizes wins). */
+static void curve_from(const cJSON *it, int chunks, struct prof_curve *c)
+{
+    const cJSON *p;
+
+    memset(c, 0, sizeof *c);
+    c->alpha_s = num_or_nan(it, "alpha_s");
+    c->bus_factor = num_or_nan(it, "bus_factor");
+    c->chunks = chunks > 0 ? chunks : 1;
+    if (!(c->bus_factor > 0) || isnan(c->alpha_s))
+        return;
+    cJSON_ArrayForEach(p, get(it, "points")) {
+        double b = num_or_nan(p, "bytes"), t = num_or_nan(p, "time_s");
+        int i;
+        if (!(b > 0) || !(t > 0) || c->npts == PROF_MAX_POINTS)
+            continue;
+        for (i = c->npts; i > 0 && c->bytes[i - 1] > b; i--) {
+            c->bytes[i] = c->bytes[i - 1];
+            c->time_s[i] = c->time_s[i - 1];
+        }
+        if (i > 0 && c->bytes[i - 1] == b) { /* a repeated size: keep the later time */
+            memmove(&c->bytes[i], &c->bytes[i + 1], sizeof(double) * (size_t)(c->npts - i));
+            memmove(&c->time_s[i], &c->time_s[i + 1], sizeof(double) * (size_t)(c->npts - i));
+            c->time_s[i - 1] = t;
+            continue;
+        }
+        c->bytes[i] = b;
+        c->time_s[i] = t;
+        c->npts++;
+    }
+}
+
+double profile_link_at(const struct prof_curve *c, double msg_bytes, double fitted, double line)
+{
+    double S = msg_bytes * c->chunks, t, f;
+    int i;
+
+    if (c->npts < 2 || !(S >= c->bytes[0]) || !(S <= c->bytes[c->npts - 1]))
+        return fitted;
+    for (i = 0; i + 2 < c->npts && c->bytes[i + 1] < S; i++)
+        ;
+    f = (log(S) - log(c->bytes[i])) / (log(c->bytes[i + 1]) - log(c->bytes[i]));
+    t = exp(log(c->time_s[i]) + f * (log(c->time_s[i + 1]) - log(c->time_s[i])));
+    if (!(t - c->alpha_s > 0))
+        return fitted;
+    /* Never above the line rate: a size that ran faster did so on a burst
+     * after the idle gap between timed operations (a token bucket's), which
+     * back-to-back buckets do not get. */
+    return fmin(line > 0 ? line : INFINITY, c->bus_factor * S / (t - c->alpha_s));
+}
+
 void profile_summarize(const cJSON *root, const char *path, struct prof_measured *m)
 {
     const cJSON *v, *it, *arr;
@@ -650,6 +701,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
             /* parameter servers' one-way streams: the link of PS strategies */
             if (hosts > 1 && score > best_ps) {
                 best_ps = score;
+                curve_from(it, (int)num_or_nan(it, "servers"), &m->ps_curve);
                 m->net_ps_alpha_s = a;
                 m->net_ps_Bps = B;
                 snprintf(m->net_ps_from, sizeof m->net_ps_from, "%s %s, %d ranks on %d hosts", tr,
@@ -657,6 +709,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
             }
         } else if (hosts > 1 && score > best_net) {
             best_net = score;
+            curve_from(it, k, &m->net_curve);
             m->net_alpha_s = a;
             m->net_Bps = B;
             snprintf(m->net_from, sizeof m->net_from, "%s %s, %d ranks on %d hosts", tr, nm, k,

@@ -31,6 +31,22 @@
 
 struct cJSON;
 
+/*
+ * The measured points of the collective a link was taken from, so that the
+ * planner can read the link at the message size a workload sends (fits
+ * average over sizes; on a shaped or CPU-bound link the rate moves with the
+ * size).  bytes ascending; chunks: the messages one operation's S bytes are
+ * cut into per hop (ring all-reduce: its ranks; push/pull: its servers).
+ */
+#define PROF_MAX_POINTS 64
+struct prof_curve {
+    int npts;
+    double bytes[PROF_MAX_POINTS], time_s[PROF_MAX_POINTS];
+    double alpha_s;            /* the fit's latency of one whole operation */
+    double bus_factor;
+    int chunks;
+};
+
 /* What a profile measured, in the planner's units; NAN where it has nothing. */
 struct prof_measured {
     char path[256];            /* the profile file, as named */
@@ -48,6 +64,7 @@ struct prof_measured {
     double net_ps_alpha_s;     /* the same from a parameter-server push/pull, for PS strategies */
     double net_ps_Bps;
     char net_ps_from[64];
+    struct prof_curve net_curve, ps_curve; /* their points; npts 0 if none */
     double intra_alpha_s;      /* per-hop latency between GPUs of one host, s */
     double intra_Bps;          /* bus bandwidth between GPUs of one host, bytes/s */
     char intra_from[64];
@@ -73,5 +90,15 @@ int profile_load(const char *path, struct prof_measured *m, struct dt_err *e);
  * X(n)/n of the profile's fit over PROFILE_REF_SAMPLES_PER_S (lambda alone
  * when the fit has no sigma/kappa).  NAN without a CPU fit. */
 double profile_cpu_speed(const struct prof_measured *m, double n);
+
+/*
+ * The per-rank link rate the curve shows for messages of msg_bytes per hop:
+ * the operation's time at chunks x msg_bytes, interpolated in log-log
+ * between the two measured sizes around it, less the fit's latency, as
+ * bus_factor x S / (t - alpha), at most `line` (the nominal line rate;
+ * <= 0 if unknown).  `fitted` (the fit's rate) outside the measured sizes
+ * or when the curve has fewer than 2 points.
+ */
+double profile_link_at(const struct prof_curve *c, double msg_bytes, double fitted, double line);
 
 #endif

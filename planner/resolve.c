@@ -187,6 +187,37 @@ int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
     return n;
 }
 
+/*
+ * A profile's link, read at the message size this workload sends per hop:
+ * a mean bucket (the gradient bytes over the buckets) cut into one message
+ * per rank of a ring or per server of a PS.  A fitted line averages over
+ * sizes; a link whose rate moves with size (a shaped link's queue, a
+ * CPU-bound transport) is best read where the workload is
+ * (profile_link_at, docs/profile.md).
+ */
+static void link_at_message_size(const struct scenario *sc, const struct sc_cluster *cl, int k,
+                                 int is_ps, struct sim_config *cfg)
+{
+    double grad = cfg->w.grad_bytes, nb, msg;
+
+    if (!(grad > 0) || !(cfg->c.bucket_bytes > 0))
+        return;
+    nb = ceil(grad / cfg->c.bucket_bytes);
+    msg = grad / nb / (is_ps ? (cfg->c.ps_servers > 0 ? cfg->c.ps_servers : 1) : (k > 1 ? k : 1));
+    for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
+        const struct cat_instance *in = cl->groups[i].inst;
+        const struct prof_measured *m = profile_of(sc, in);
+        struct sim_group *g = &cfg->groups[i];
+        double line = in->net_gbps > 0 ? in->net_gbps * 1e9 / 8 * NIC_EFF : 0;
+        if (!m || !(g->nic_Bps > 0))
+            continue;
+        if (profile_ps_link(m, is_ps))
+            g->nic_Bps = profile_link_at(&m->ps_curve, msg, g->nic_Bps, line);
+        else if (m->net_Bps > 0)
+            g->nic_Bps = profile_link_at(&m->net_curve, msg, g->nic_Bps, line);
+    }
+}
+
 /* -------------------------------------------------------------- resolve */
 
 static int wpn_of(const struct cat_instance *in)
@@ -416,6 +447,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         for (int i = 0; i < cl->ngroups; i++)
             if (cl->groups[i].role == SC_PS && cl->groups[i].count > cfg->c.ps_servers)
                 cfg->c.ps_servers = cl->groups[i].count;
+    link_at_message_size(sc, cl, k, is_ps, cfg);
     cfg->fabric_oversub = sc->fabric_oversub;
     cfg->steps = sc->steps;
     cfg->warmup = sc->warmup;

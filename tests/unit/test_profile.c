@@ -131,6 +131,38 @@ static void push_pull_sets_the_ps_link_and_a_cmd_collective_wins(void)
     cJSON_Delete(root);
 }
 
+/*
+ * The link read at a workload's message size: points of a 2-rank ring
+ * (chunks 2, bus factor 1, alpha 1e-4 s) at 1 MB/s up to 1 MB and 0.5 MB/s
+ * at 4 MB.  Messages of 0.5 MB per hop are S = 1 MB: exactly the measured
+ * point, (1 MB) / (1.1 s - 0.1 ms); 1 MB per hop (S = 2 MB) interpolates in
+ * log-log between 1 MB (1.0001 s) and 4 MB (8.0001 s); sizes outside the
+ * measured range keep the fitted rate; none is read above the line rate.
+ */
+static void the_link_is_read_at_the_message_size(void)
+{
+    struct prof_curve c;
+    double t2;
+
+    memset(&c, 0, sizeof c);
+    c.npts = 3;
+    c.bytes[0] = 1e4, c.time_s[0] = 1e-4 + 1e-2;
+    c.bytes[1] = 1e6, c.time_s[1] = 1e-4 + 1.1;
+    c.bytes[2] = 4e6, c.time_s[2] = 1e-4 + 8.0;
+    c.alpha_s = 1e-4;
+    c.bus_factor = 1;
+    c.chunks = 2;
+    T_NEAR(profile_link_at(&c, 0.5e6, 7.0, 0), 1e6 / 1.1, 1e-6, "at a measured size: that point's rate");
+    T_NEAR(profile_link_at(&c, 0.5e6, 7.0, 0.8e6), 0.8e6, 1e-9, "never above the line rate");
+    t2 = exp(log(1.1001) + 0.5 * (log(8.0001) - log(1.1001)));
+    T_NEAR(profile_link_at(&c, 1e6, 7.0, 1e9), 2e6 / (t2 - 1e-4), 1e-6,
+           "between two sizes: log-log interpolation of the time");
+    T_NEAR(profile_link_at(&c, 4e6, 7.0, 0), 7.0, 0, "past the largest size: the fitted rate");
+    T_NEAR(profile_link_at(&c, 1e3, 7.0, 0), 7.0, 0, "below the smallest size: the fitted rate");
+    c.npts = 1;
+    T_NEAR(profile_link_at(&c, 0.5e6, 7.0, 0), 7.0, 0, "one point: the fitted rate");
+}
+
 struct bad_case {
     const char *file, *want;
 };
@@ -270,6 +302,7 @@ int main(void)
     T_RUN(collective_fits_become_link_latency_and_bandwidth);
     T_RUN(mpi_part_entries_validate_and_the_ring_wins_a_tie);
     T_RUN(push_pull_sets_the_ps_link_and_a_cmd_collective_wins);
+    T_RUN(the_link_is_read_at_the_message_size);
     T_RUN(bad_profiles_give_one_line_with_file_line_and_column);
     T_RUN(text_that_is_not_a_profile_is_refused);
     T_RUN(a_profile_round_trips_through_the_atomic_writer);
