@@ -90,9 +90,9 @@ clean:
 # data-parallel trainer whose step times dtplan's predictions are checked
 # against.  `make validate` runs the full matrix; `make test` runs a subset.
 VALIDATE_BIN := $(BUILD)/validate/trainer
-$(VALIDATE_BIN): validate/trainer.c
+$(VALIDATE_BIN): validate/trainer.c $(BUILD)/libdt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS) -lpthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libdt.a $(LDLIBS) -lpthread
 test: $(VALIDATE_BIN)
 validate: all $(VALIDATE_BIN)
 	@BUILD=$(BUILD) perl validate/validate.pl

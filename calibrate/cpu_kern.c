@@ -257,8 +257,14 @@ static void crop_box(int w, int h, uint64_t *st, int *x0, int *y0, int *cw, int 
 
 void cpuk_augment(const unsigned char *rgb, int w, int h, uint64_t seed, long idx, float *out)
 {
+    cpuk_augment_to(rgb, w, h, seed, idx, CPUK_OUT, out);
+}
+
+void cpuk_augment_to(const unsigned char *rgb, int w, int h, uint64_t seed, long idx, int side,
+                     float *out)
+{
     uint64_t st = seed ^ ((uint64_t)idx * 0xd1b54a32d192ed03ULL);
-    const int O = CPUK_OUT;
+    const int O = side;
     const size_t plane = (size_t)O * O;
     int x0, y0, cw, ch;
     double bright, contrast, sat, gray_sum = 0;

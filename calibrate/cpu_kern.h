@@ -59,6 +59,10 @@ int cpuk_decode(const struct cpuk_enc *e, unsigned char *rgb);
 /* Crop, resize, flip, jitter and normalise decoded rgb into out
  * (CPUK_OUT_FLOATS floats), choices drawn for (seed, idx). */
 void cpuk_augment(const unsigned char *rgb, int w, int h, uint64_t seed, long idx, float *out);
+/* The same to a side x side output (3 x side x side floats): the trainer of
+ * the validation loop feeds its small model with it. */
+void cpuk_augment_to(const unsigned char *rgb, int w, int h, uint64_t seed, long idx, int side,
+                     float *out);
 
 /* Decode then augment: one sample.  Returns 0 or -1 (corrupt stream). */
 int cpuk_sample(const struct cpuk_enc *e, struct cpuk_scratch *s, uint64_t seed, long idx,

@@ -4,8 +4,8 @@
  *
  * Each worker rank runs real training steps: a CPU input pipeline prepares a
  * batch of samples (a synthetic image "decoded", randomly cropped, flipped and
- * normalised: prep_sample(), the one function to swap for the calibration's
- * CPU kernels), a dense model (an MLP, fully connected layers with ReLU and a
+ * normalised by the calibration's CPU kernels, calibrate/cpu_kern.c:
+ * prep_sample()), a dense model (an MLP, fully connected layers with ReLU and a
  * softmax cross-entropy loss, forward and backward with cblas_sgemm from GSL's
  * CBLAS) computes gradients, and the gradients are shared bucket by bucket
  * after backward, by a ring all-reduce of the worker ranks (MPI_Sendrecv:
@@ -37,6 +37,12 @@
 #include <gsl/gsl_cblas.h>
 #include <mpi.h>
 
+#include "../calibrate/cpu_kern.h"
+
+/* Distinct source images, encoded once before the steps (cpuk_encode is not
+ * part of a loader's work; decoding is). */
+#define NIMG 16
+
 enum strategy { ST_NONE, ST_RING, ST_PS_SYNC, ST_PS_ASYNC };
 
 struct opts {
@@ -46,7 +52,7 @@ struct opts {
     int classes;          /* output units */
     int img_px;           /* side of the synthetic source image */
     int crop_px;          /* side of the crop fed to the model (x3 channels) */
-    int decode_passes;    /* passes of the decode-like kernel per pixel */
+    int decode_passes;    /* times each sample's image is decoded (a costlier codec) */
     int steps;            /* measured steps */
     int warmup;           /* steps run first and not measured */
     enum strategy strat;
@@ -86,37 +92,51 @@ static uint32_t rng_next(uint32_t *s)
 }
 
 /*
- * The input pipeline for one sample: "decode" a synthetic img x img x 3 image
- * (a data-dependent integer kernel of decode_passes passes per byte, standing
- * for entropy decoding and the inverse transform), take a random crop of crop
- * x crop, flip it horizontally with probability 1/2, and normalise to floats
- * of mean 0 and unit scale.  `tmp` holds img*img*3 bytes.
+ * The input pipeline for one sample, with the kernels `dtplan calibrate --cpu`
+ * times (calibrate/cpu_kern.c): Huffman-decode source image id % NIMG
+ * (img x img x 3, decode_passes times: the cost of a heavier codec), then a
+ * random resized crop with bilinear resize to crop x crop, a flip with
+ * probability 1/2, colour jitter, and normalisation to planar floats; every
+ * choice drawn for (seed, id).
  */
-static void prep_sample(uint32_t seed, const struct opts *o, unsigned char *tmp, float *out)
+static void prep_sample(uint32_t id, const struct opts *o, const struct cpuk_enc *imgs,
+                        struct cpuk_scratch *scr, float *out)
 {
-    int n = o->img_px * o->img_px * 3, cx, cy, flip;
-    uint32_t s = seed * 2654435761u + 1;
-    uint32_t acc = rng_next(&s);
+    const struct cpuk_enc *e = &imgs[id % NIMG];
+    size_t need = (size_t)e->w * e->h * 3;
 
-    for (int i = 0; i < n; i++) {
-        uint32_t v = acc + (uint32_t)i;
-        for (int p = 0; p < o->decode_passes; p++)
-            v = (v * 1103515245u + 12345u) ^ (v >> 7);
-        acc = v;
-        tmp[i] = (unsigned char)(v >> 24);
+    if (scr->cap < need) {
+        free(scr->rgb);
+        scr->rgb = xmalloc(need);
+        scr->cap = need;
     }
-    cx = (int)(rng_next(&s) % (uint32_t)(o->img_px - o->crop_px + 1));
-    cy = (int)(rng_next(&s) % (uint32_t)(o->img_px - o->crop_px + 1));
-    flip = (int)(rng_next(&s) & 1);
-    for (int y = 0; y < o->crop_px; y++)
-        for (int x = 0; x < o->crop_px; x++) {
-            int sx = flip ? o->crop_px - 1 - x : x;
-            const unsigned char *px = tmp + ((size_t)(cy + y) * o->img_px + cx + sx) * 3;
-            float *q = out + ((size_t)y * o->crop_px + x) * 3;
-            q[0] = (px[0] - 124.0f) / 58.0f;
-            q[1] = (px[1] - 116.0f) / 57.0f;
-            q[2] = (px[2] - 104.0f) / 57.0f;
+    for (int p = 0; p < (o->decode_passes > 0 ? o->decode_passes : 1); p++)
+        if (cpuk_decode(e, scr->rgb)) {
+            fprintf(stderr, "trainer: a source image failed to decode\n");
+            MPI_Abort(MPI_COMM_WORLD, 1);
         }
+    cpuk_augment_to(scr->rgb, e->w, e->h, o->seed, (long)id, o->crop_px, out);
+}
+
+/* The NIMG source images of the seed, encoded. */
+static struct cpuk_enc *make_images(const struct opts *o)
+{
+    struct cpuk_enc *imgs = xmalloc(sizeof *imgs * NIMG);
+    unsigned char *rgb = xmalloc((size_t)o->img_px * o->img_px * 3);
+
+    for (int i = 0; i < NIMG; i++) {
+        cpuk_synth(o->seed, i, o->img_px, o->img_px, rgb);
+        cpuk_encode(rgb, o->img_px, o->img_px, &imgs[i]);
+    }
+    free(rgb);
+    return imgs;
+}
+
+static void free_images(struct cpuk_enc *imgs)
+{
+    for (int i = 0; i < NIMG; i++)
+        cpuk_enc_free(&imgs[i]);
+    free(imgs);
 }
 
 /* ---- input pipeline: a batch, and a bounded queue filled by a thread ---- */
@@ -130,7 +150,8 @@ struct loader {
     const struct opts *o;
     int in_dim;
     uint32_t next_sample;        /* sample counter: the seed of the next sample */
-    unsigned char *tmp;
+    const struct cpuk_enc *imgs; /* the source images */
+    struct cpuk_scratch scr;     /* the decoded image */
     /* queue of prefetch batches (thread mode) */
     struct batch *q;
     int qcap, qhead, qlen, stop;
@@ -143,7 +164,7 @@ static void load_batch(struct loader *l, struct batch *b)
 {
     for (int i = 0; i < l->o->batch; i++) {
         uint32_t id = l->next_sample++;
-        prep_sample(id, l->o, l->tmp, b->x + (size_t)i * l->in_dim);
+        prep_sample(id, l->o, l->imgs, &l->scr, b->x + (size_t)i * l->in_dim);
         b->label[i] = (int)(id % (uint32_t)l->o->classes);
     }
 }
@@ -199,13 +220,14 @@ static void batch_alloc(struct batch *b, int batch, int in_dim)
     b->label = xmalloc(sizeof(int) * (size_t)batch);
 }
 
-static void loader_start(struct loader *l, const struct opts *o, int in_dim, uint32_t first)
+static void loader_start(struct loader *l, const struct opts *o, const struct cpuk_enc *imgs, int in_dim,
+                         uint32_t first)
 {
     memset(l, 0, sizeof *l);
     l->o = o;
     l->in_dim = in_dim;
     l->next_sample = first;
-    l->tmp = xmalloc((size_t)o->img_px * o->img_px * 3);
+    l->imgs = imgs;
     if (o->loader_workers == 0)
         return;
     l->qcap = o->prefetch > 0 ? o->prefetch : 1;
@@ -235,7 +257,7 @@ static void loader_stop(struct loader *l)
         pthread_cond_destroy(&l->not_full);
         pthread_cond_destroy(&l->not_empty);
     }
-    free(l->tmp);
+    free(l->scr.rgb);
 }
 
 /* ---- the model: an MLP in one flat parameter array ---- */
@@ -517,7 +539,7 @@ static int parse_int(const char *flag, const char *v, int lo, int hi, int *out)
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
     *o = (struct opts){.batch = 32, .width = 256, .layers = 2, .classes = 10, .img_px = 40,
-                       .crop_px = 32, .decode_passes = 4, .steps = 20, .warmup = 3,
+                       .crop_px = 32, .decode_passes = 1, .steps = 20, .warmup = 3,
                        .strat = ST_RING, .servers = 1, .bucket_mb = 25, .loader_workers = 0,
                        .prefetch = 2, .seed = 1, .measure_loader = 0};
     for (int i = 1; i < argc; i++) {
@@ -534,7 +556,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         else if (!strcmp(f, "--classes")) rc = parse_int(f, v, 2, 1 << 16, &o->classes);
         else if (!strcmp(f, "--img")) rc = parse_int(f, v, 1, 4096, &o->img_px);
         else if (!strcmp(f, "--crop")) rc = parse_int(f, v, 1, 4096, &o->crop_px);
-        else if (!strcmp(f, "--decode-passes")) rc = parse_int(f, v, 0, 100000, &o->decode_passes);
+        else if (!strcmp(f, "--decode-passes")) rc = parse_int(f, v, 1, 100000, &o->decode_passes);
         else if (!strcmp(f, "--steps")) rc = parse_int(f, v, 1, 1000000, &o->steps);
         else if (!strcmp(f, "--warmup")) rc = parse_int(f, v, 0, 1000000, &o->warmup);
         else if (!strcmp(f, "--servers")) rc = parse_int(f, v, 1, 64, &o->servers);
@@ -594,6 +616,7 @@ int main(int argc, char **argv)
     struct opts o;
     int rank, size, nworkers, rc = 0;
     int in_dim;
+    struct cpuk_enc *imgs;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -604,22 +627,24 @@ int main(int argc, char **argv)
     }
     in_dim = o.crop_px * o.crop_px * 3;
 
+    imgs = make_images(&o);
     if (o.measure_loader > 0) {
         float *x = xmalloc(sizeof(float) * (size_t)in_dim);
-        unsigned char *img = xmalloc((size_t)o.img_px * o.img_px * 3);
+        struct cpuk_scratch scr = {NULL, 0};
         double t0, t1;
         int warm = o.measure_loader / 10 + 1;
         for (int i = 0; i < warm; i++)
-            prep_sample((uint32_t)i, &o, img, x);
+            prep_sample((uint32_t)i, &o, imgs, &scr, x);
         t0 = now_s();
         for (int i = 0; i < o.measure_loader; i++)
-            prep_sample((uint32_t)(i + warm), &o, img, x);
+            prep_sample((uint32_t)(i + warm), &o, imgs, &scr, x);
         t1 = now_s();
         if (rank == 0)
             printf("{\"loader_s_per_sample\": %.9g, \"samples\": %d}\n", (t1 - t0) / o.measure_loader,
                    o.measure_loader);
-        free(img);
+        free(scr.rgb);
         free(x);
+        free_images(imgs);
         MPI_Finalize();
         return 0;
     }
@@ -667,7 +692,7 @@ int main(int argc, char **argv)
             struct loader l;
             struct batch b;
             batch_alloc(&b, o.batch, in_dim);
-            loader_start(&l, &o, in_dim, (uint32_t)rank * 100000000u + o.seed);
+            loader_start(&l, &o, imgs, in_dim, (uint32_t)rank * 100000000u + o.seed);
             if (o.strat != ST_PS_ASYNC)
                 MPI_Barrier(wcomm);
             for (int s = 0; s < total; s++) {
@@ -744,6 +769,7 @@ int main(int argc, char **argv)
         mlp_free(&m);
         MPI_Comm_free(&wcomm);
     }
+    free_images(imgs);
     MPI_Finalize();
     return rc;
 }

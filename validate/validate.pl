@@ -132,7 +132,7 @@ sub last_json {
 # ---- the matrix ----
 # Each line: NAME GROUP key=value ...; keys: hosts (train hosts), servers (PS
 # hosts), rate (Mbit/s), strategy, bucket (MiB), lw (loader workers), batch,
-# width, layers, decode (passes), img, crop, prefetch; workload (mlp: the
+# width, layers, decode (times each image is decoded), img, crop, prefetch; workload (mlp: the
 # trainer, ddp: PyTorch DDP) and model (a torchvision model, for ddp).
 # workload=ddp has its own defaults: batch 16, img 224 (the JPEG files' side),
 # crop 64 (the model's input).
@@ -145,7 +145,7 @@ while (my $line = <$mf>) {
     next unless $line =~ /\S/;
     my ($name, $group, @kv) = split ' ', $line;
     my %c = (name => $name, group => $group, hosts => 2, servers => 0, rate => 100, strategy => 'ring',
-             bucket => 25, lw => 0, batch => 32, width => 256, layers => 2, decode => 4, img => 40,
+             bucket => 25, lw => 0, batch => 32, width => 256, layers => 2, decode => 1, img => 40,
              crop => 32, prefetch => 2, workload => 'mlp', model => 'resnet18');
     if (grep { $_ eq 'workload=ddp' } @kv) { @c{qw(batch img crop)} = (16, 224, 64) }
     for my $p (@kv) {
