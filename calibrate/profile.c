@@ -580,8 +580,10 @@ static int coll_to_link(const char *name, int k, double alpha, double beta, doub
     } else {
         return -1;
     }
-    if (k < 2 || !(beta > 0) || !(alpha >= 0))
+    if (k < 2 || !(beta > 0) || isnan(alpha))
         return -1;
+    if (alpha < 0)
+        alpha = 0; /* an intercept below zero is the fit's noise: no latency */
     if (bus_factor > 0)
         factor = bus_factor; /* the part's own factor, when it wrote one */
     *hop_alpha = alpha / steps;
@@ -595,7 +597,7 @@ static void curve_from(const cJSON *it, int chunks, struct prof_curve *c)
     const cJSON *p;
 
     memset(c, 0, sizeof *c);
-    c->alpha_s = num_or_nan(it, "alpha_s");
+    c->alpha_s = fmax(0, num_or_nan(it, "alpha_s")); /* as coll_to_link: not below zero */
     c->bus_factor = num_or_nan(it, "bus_factor");
     c->chunks = chunks > 0 ? chunks : 1;
     if (!(c->bus_factor > 0) || isnan(c->alpha_s))
