@@ -63,6 +63,22 @@ static void collective_fits_become_link_latency_and_bandwidth(void)
            "vCPU speed at 4 workers: X(4)/4 over the reference");
 }
 
+/* Validate a profile held in text (a check named `what`) and summarize it
+ * into *m; -1 when it does not validate. */
+static int summarize_text(const char *text, const char *what, struct prof_measured *m)
+{
+    cJSON *root = NULL;
+    struct dt_err e;
+
+    T_CHECK(profile_parse("mem.json", text, strlen(text), &root, &e) == 0, "%s (%s)", what,
+            root ? "" : e.msg);
+    if (!root)
+        return -1;
+    profile_summarize(root, "mem.json", m);
+    cJSON_Delete(root);
+    return 0;
+}
+
 /*
  * The MPI part's entries: a checkpoint taken before the fit has no alpha or
  * beta and is valid; with two all-reduces over 2 ranks on 2 hosts the ring
@@ -80,20 +96,14 @@ static void mpi_part_entries_validate_and_the_ring_wins_a_tie(void)
         "   \"bus_factor\": 1, \"alpha_s\": 4e-5, \"beta_s_per_byte\": 2e-9, \"points\": []},\n"
         "  {\"name\": \"ps_pushpull\", \"transport\": \"mpi\", \"ranks\": 2, \"hosts\": 2,\n"
         "   \"points\": [{\"bytes\": 8, \"time_s\": 1e-5}]}]}\n";
-    cJSON *root = NULL;
     struct prof_measured m;
-    struct dt_err e;
 
-    T_CHECK(profile_parse("mem.json", text, strlen(text), &root, &e) == 0,
-            "entries without a fit yet are valid (%s)", root ? "" : e.msg);
-    if (!root)
+    if (summarize_text(text, "entries without a fit yet are valid", &m))
         return;
-    profile_summarize(root, "mem.json", &m);
     T_CHECK(strstr(m.net_from, "ring_allreduce") != NULL, "the ring all-reduce is used (%s)",
             m.net_from);
     T_NEAR(m.net_Bps / 1e9, 0.5, 1e-12, "bandwidth from its bus_factor: 0.5 GB/s");
     T_NEAR(m.net_alpha_s, 2e-5, 1e-12, "hop latency 20 us");
-    cJSON_Delete(root);
 }
 
 /*
@@ -115,22 +125,16 @@ static void push_pull_sets_the_ps_link_and_a_cmd_collective_wins(void)
         "  {\"name\": \"allreduce\", \"transport\": \"cmd\", \"command\": \"x\", \"ranks\": 2,\n"
         "   \"hosts\": 2, \"bus_factor\": 1, \"alpha_s\": -2e-4, \"beta_s_per_byte\": 2e-8,\n"
         "   \"points\": []}]}\n";
-    cJSON *root = NULL;
     struct prof_measured m;
-    struct dt_err e;
 
-    T_CHECK(profile_parse("mem.json", text, strlen(text), &root, &e) == 0,
-            "a cmd transport is valid (%s)", root ? "" : e.msg);
-    if (!root)
+    if (summarize_text(text, "a cmd transport is valid", &m))
         return;
-    profile_summarize(root, "mem.json", &m);
     T_NEAR(m.net_ps_Bps / 1e6, 80.0, 1e-9, "PS link from the push/pull: 2 / 2.5e-8 s/B = 80 MB/s");
     T_NEAR(m.net_ps_alpha_s, 5e-5, 1e-15, "PS hop latency alpha / 2 = 50 us");
     T_CHECK(strstr(m.net_ps_from, "ps_pushpull") != NULL, "named (%s)", m.net_ps_from);
     T_CHECK(strstr(m.net_from, "cmd allreduce") != NULL, "the cmd all-reduce wins (%s)", m.net_from);
     T_NEAR(m.net_Bps / 1e6, 50.0, 1e-9, "its bus factor 1 over 2e-8 s/B = 50 MB/s");
     T_NEAR(m.net_alpha_s, 0, 0, "a fitted alpha below zero (noise) is taken as no latency");
-    cJSON_Delete(root);
 }
 
 /*
