@@ -18,7 +18,15 @@ _dtplan()
                 [ "$prev" = --top ] && return 0
                 ;;
             calibrate)
-                COMPREPLY=($(compgen -f -- "$cur"))
+                if [[ $cur == -* ]]; then
+                    COMPREPLY=($(compgen -W "--cpu --gpu --nccl --mpi --cmd --coll-cmd --coll-name
+                        --coll-ranks --coll-hosts --minbytes --maxbytes --stepfactor --quick --seed
+                        --instance --resume -o --output -h --help" -- "$cur"))
+                elif [ "$prev" = --coll-name ]; then
+                    COMPREPLY=($(compgen -W "allreduce allgather reducescatter broadcast" -- "$cur"))
+                else
+                    COMPREPLY=($(compgen -f -- "$cur"))
+                fi
                 return 0
                 ;;
         esac

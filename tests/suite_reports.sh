@@ -72,6 +72,16 @@ plan_lists() { # plan_lists OPTION: plan --help, the man page and the plan compl
 for o in --json --csv --trace --report --catalog --seed --steps --top; do
     check "dtplan plan --help, the man page and the plan completion all list $o" plan_lists "$o"
 done
+"$DT" calibrate --help > "$tmp/cal-help" 2>&1
+cal_lists() { # cal_lists OPTION: calibrate --help and the calibrate completion have it
+    grep -q -- "$1" "$tmp/cal-help" &&
+        bash -c '. completions/dtplan.bash; COMP_WORDS=(dtplan calibrate "$1"); COMP_CWORD=2; _dtplan;
+                 printf "%s\n" "${COMPREPLY[@]}"' dtplan "$1" | grep -qx -- "$1"
+}
+for o in --cpu --gpu --nccl --mpi --cmd --coll-cmd --coll-name --coll-ranks --coll-hosts --minbytes \
+         --maxbytes --stepfactor --quick --seed --instance --resume --output; do
+    check "dtplan calibrate --help and its completion both list $o" cal_lists "$o"
+done
 if command -v groff > /dev/null 2>&1; then
     groff -man -Tutf8 -ww -z docs/dtplan.1 > "$tmp/groff.out" 2>&1
     check "the man page renders without warnings" [ $? -eq 0 -a ! -s "$tmp/groff.out" ]
