@@ -2,7 +2,8 @@
 # suite_validate.sh - a two-configuration run of the validation loop
 # (validate/validate.pl, docs/validation.md), so that it cannot break
 # silently: the project's own trainer on two emulated hosts with links of 50
-# and 200 Mbit/s, each predicted by dtplan from single-rank measurements and
+# and 200 Mbit/s, each predicted by dtplan from single-rank measurements and a
+# network calibration of the two hosts (dtplan calibrate --mpi under mpirun),
 # then measured.  Checks that the loop ran end to end, that every number is
 # there and that the predicted ranking equals the measured one (a 4x
 # difference in link rate on a communication-bound step).  It prints the
@@ -53,4 +54,22 @@ perl -MJSON::PP -e '
     print $g && $g->{same} ? "ok" : "FAIL", " - validate: predicted ranking equals the measured one\n";
     print $g && $g->{measured}[0] eq "sub-ring2-200" ? "ok" : "FAIL",
         " - validate: the 200 Mbit/s cluster measured faster than the 50 Mbit/s one\n";
+    my $cal = grep { my $l = $_->{inputs}{link_calibrated};
+                     $l && $l->{transport} eq "mpi" && $l->{link_mbit} > 0 &&
+                     $_->{scenario} =~ /profile: / } @rows;
+    print $cal == 2 ? "ok" : "FAIL",
+        " - validate: both predictions used a network calibration of their link (found $cal)\n";
+    for my $w (@rows) {
+        my $l = $w->{inputs}{link_calibrated} or next;
+        printf "# %s: calibrated %s %s: %.1f Mbit/s (nominal %d)\n", $w->{name}, $l->{transport},
+            $l->{collective}, $l->{link_mbit}, $w->{config}{rate};
+    }
 ' "$tmp/subset.json"
+for r in 50 200; do
+    check_prof=FAIL
+    [ -s "$tmp/subset-profiles/mlp-$r.json" ] && perl -MJSON::PP -e '
+        local $/; open my $f, "<", $ARGV[0] or exit 1; my $d = decode_json(<$f>);
+        exit((grep { $_->{transport} eq "mpi" && $_->{hosts} == 2 } @{$d->{collectives}}) ? 0 : 1)' \
+        "$tmp/subset-profiles/mlp-$r.json" && check_prof=ok
+    echo "$check_prof - validate: the $r Mbit/s profile is kept, with MPI collectives across 2 hosts"
+done
