@@ -226,26 +226,19 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
                 return bad_flag(flag, "one of allreduce, allgather, reducescatter, broadcast", val);
             o->coll.name = val;
         } else if (!strcmp(flag, "--coll-ranks") || !strcmp(flag, "--coll-hosts")) {
-            int k;
+            int ranks = !strcmp(flag, "--coll-ranks"), k;
             TAKE_VALUE("a count");
-            k = parse_count(val, flag[7] == 'r' ? 2 : 1, 1 << 20);
+            k = parse_count(val, ranks ? 2 : 1, 1 << 20);
             if (k < 0)
-                return bad_flag(flag, flag[7] == 'r' ? "an integer of at least 2" : "a positive integer",
-                                val);
-            if (flag[7] == 'r')
-                o->coll.ranks = k;
-            else
-                o->coll.hosts = k;
+                return bad_flag(flag, ranks ? "an integer of at least 2" : "a positive integer", val);
+            *(ranks ? &o->coll.ranks : &o->coll.hosts) = k;
         } else if (!strcmp(flag, "--minbytes") || !strcmp(flag, "--maxbytes")) {
             double b;
             TAKE_VALUE("a size in bytes");
             b = parse_size(val);
             if (b < 4)
                 return bad_flag(flag, "a size of at least 4 bytes, up to 64G (suffixes K, M, G)", val);
-            if (flag[3] == 'i')
-                o->min_bytes = b;
-            else
-                o->max_bytes = b;
+            *(!strcmp(flag, "--minbytes") ? &o->min_bytes : &o->max_bytes) = b;
         } else if (!strcmp(flag, "--stepfactor")) {
             char *end;
             TAKE_VALUE("a factor above 1");

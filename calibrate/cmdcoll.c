@@ -30,21 +30,23 @@
 #include <unistd.h>
 
 #include "../sim/xmem.h"
+#include "profile.h"
 
 #define CC_MIN_BYTES (64.0 * 1024)
 #define CC_MAX_BYTES (64.0 * 1024 * 1024)
 #define CC_MAX_QUICK (4.0 * 1024 * 1024)
 #define CC_OUT_CAP (1 << 20) /* output kept from the command */
 
-/* nccl-tests' bus-bandwidth factor of a collective on k ranks, 0 if unknown. */
+/* nccl-tests' bus-bandwidth factor of a collective on k ranks
+ * (profile_coll_shape), 0 for a name --coll-name does not take. */
 static double cc_bus_factor(const char *name, int k)
 {
-    if (!strcmp(name, "allreduce"))
-        return 2.0 * (k - 1) / k;
-    if (!strcmp(name, "allgather") || !strcmp(name, "reducescatter"))
-        return (double)(k - 1) / k;
-    if (!strcmp(name, "broadcast"))
-        return 1;
+    static const char *const names[] = {"allreduce", "allgather", "reducescatter", "broadcast"};
+    double steps, factor;
+
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(name, names[i]))
+            return profile_coll_shape(name, k, &steps, &factor) ? 0 : factor;
     return 0;
 }
 

@@ -550,36 +550,40 @@ static void norm_name(const char *s, char *out, size_t cap)
     out[n] = '\0';
 }
 
-/*
- * Per-hop latency and per-rank bus bandwidth from t = alpha + beta S of a
- * collective over k ranks (nccl-tests' bus-bandwidth factors,
- * docs/profile.md): all-reduce as a ring, 2(k-1) steps of S/k; all-gather
- * and reduce-scatter (k-1) steps of S/k; broadcast pipelined, 1 step of S.
- */
-static int coll_to_link(const char *name, int k, double alpha, double beta, double bus_factor,
-                        double *hop_alpha, double *Bps)
+int profile_coll_shape(const char *name, int k, double *steps, double *factor)
 {
     char n[64];
-    double steps, factor;
 
     norm_name(name, n, sizeof n);
     if (strstr(n, "allreduce")) {
-        steps = 2.0 * (k - 1);
-        factor = 2.0 * (k - 1) / k;
+        *steps = 2.0 * (k - 1);
+        *factor = 2.0 * (k - 1) / k;
     } else if (strstr(n, "allgather") || strstr(n, "reducescatter")) {
-        steps = k - 1;
-        factor = (double)(k - 1) / k;
+        *steps = k - 1;
+        *factor = (double)(k - 1) / k;
     } else if (strstr(n, "broadcast")) {
-        steps = 1;
-        factor = 1;
+        *steps = 1;
+        *factor = 1;
     } else if (strstr(n, "pushpull")) {
         /* push, then pull: one message each way; the part's bus factor
          * (2 max(1, w/s)) carries the servers' incast */
-        steps = 2;
-        factor = 2;
+        *steps = 2;
+        *factor = 2;
     } else {
         return -1;
     }
+    return 0;
+}
+
+/* Per-hop latency and per-rank bus bandwidth from t = alpha + beta S of a
+ * collective over k ranks (profile_coll_shape, docs/profile.md). */
+static int coll_to_link(const char *name, int k, double alpha, double beta, double bus_factor,
+                        double *hop_alpha, double *Bps)
+{
+    double steps, factor;
+
+    if (profile_coll_shape(name, k, &steps, &factor))
+        return -1;
     if (k < 2 || !(beta > 0) || isnan(alpha))
         return -1;
     if (alpha < 0)
@@ -595,28 +599,27 @@ static int coll_to_link(const char *name, int k, double alpha, double beta, doub
 static void curve_from(const cJSON *it, int chunks, struct prof_curve *c)
 {
     const cJSON *p;
+    double alpha = num_or_nan(it, "alpha_s");
 
     memset(c, 0, sizeof *c);
-    c->alpha_s = fmax(0, num_or_nan(it, "alpha_s")); /* as coll_to_link: not below zero */
     c->bus_factor = num_or_nan(it, "bus_factor");
     c->chunks = chunks > 0 ? chunks : 1;
-    if (!(c->bus_factor > 0) || isnan(c->alpha_s))
+    if (!(c->bus_factor > 0) || isnan(alpha))
         return;
+    c->alpha_s = fmax(0, alpha); /* as coll_to_link: not below zero */
     cJSON_ArrayForEach(p, get(it, "points")) {
         double b = num_or_nan(p, "bytes"), t = num_or_nan(p, "time_s");
-        int i;
-        if (!(b > 0) || !(t > 0) || c->npts == PROF_MAX_POINTS)
+        int i, n = c->npts;
+        if (!(b > 0) || !(t > 0) || n == PROF_MAX_POINTS)
             continue;
-        for (i = c->npts; i > 0 && c->bytes[i - 1] > b; i--) {
-            c->bytes[i] = c->bytes[i - 1];
-            c->time_s[i] = c->time_s[i - 1];
-        }
-        if (i > 0 && c->bytes[i - 1] == b) { /* a repeated size: keep the later time */
-            memmove(&c->bytes[i], &c->bytes[i + 1], sizeof(double) * (size_t)(c->npts - i));
-            memmove(&c->time_s[i], &c->time_s[i + 1], sizeof(double) * (size_t)(c->npts - i));
+        for (i = 0; i < n && c->bytes[i] <= b; i++)
+            ;
+        if (i > 0 && c->bytes[i - 1] == b) { /* a size again: the later time wins */
             c->time_s[i - 1] = t;
             continue;
         }
+        memmove(&c->bytes[i + 1], &c->bytes[i], sizeof(double) * (size_t)(n - i));
+        memmove(&c->time_s[i + 1], &c->time_s[i], sizeof(double) * (size_t)(n - i));
         c->bytes[i] = b;
         c->time_s[i] = t;
         c->npts++;

@@ -80,6 +80,14 @@ int profile_parse(const char *path, const char *text, size_t len, struct cJSON *
 /* Write root to PATH atomically (PATH.tmp.PID, then rename).  0 or -1. */
 int profile_write(const char *path, const struct cJSON *root, struct dt_err *e);
 
+/*
+ * The ring steps and nccl-tests' bus-bandwidth factor of a collective over
+ * k ranks, by name (matched without case, '_' or '-'): all-reduce 2(k-1)
+ * steps, factor 2(k-1)/k; all-gather and reduce-scatter k-1 and (k-1)/k;
+ * broadcast 1 and 1; a PS push/pull 2 and 2.  0, or -1 for another name.
+ */
+int profile_coll_shape(const char *name, int k, double *steps, double *factor);
+
 /* Reduce a validated tree. */
 void profile_summarize(const struct cJSON *root, const char *path, struct prof_measured *m);
 
