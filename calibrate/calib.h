@@ -86,6 +86,15 @@ int calib_fit_alpha_beta(const struct calib_xy *pts, int n, cJSON *obj);
  * transport, ranks and hosts; -1 when there is none (fit.c). */
 double calib_previous_time(const cJSON *prev, const cJSON *entry, double bytes);
 
+/*
+ * The start of one point of a collective sweep, on rank 0: report progress
+ * ("PART NAME BYTES B", done of total) and return --resume's earlier time
+ * of the point in `entry` (calib_previous_time), or -1 to measure it.
+ * -1 on other ranks (fit.c).
+ */
+double calib_point_start(struct calib_ctx *c, const cJSON *entry, const char *part,
+                         const char *name, size_t bytes, double done, double total);
+
 /* Parts.  out is the array or object to fill (NULL on ranks other than 0). */
 int calib_cpu_run(struct calib_ctx *c, const char *user_cmd, cJSON *pipelines, char *msg, size_t msglen);
 int calib_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t msglen);

@@ -187,7 +187,6 @@ int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON 
     double bus = cc_bus_factor(o->name, o->ranks);
     int iters = c->quick ? 3 : 10;
     cJSON *e, *pts;
-    char what[96];
 
     if (lo < 4 || hi < lo || step <= 1) {
         snprintf(msg, msglen, "--coll-cmd: sizes %.0f to %.0f B by x%g: expected 4 B <= min <= max "
@@ -208,9 +207,7 @@ int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON 
     cJSON_AddItemToArray(collectives, e);
     for (double s = lo; s <= hi * (1 + 1e-9); s *= step) {
         size_t bytes = (size_t)s & ~(size_t)3;
-        double t = c->previous ? calib_previous_time(c->previous, e, (double)bytes) : -1;
-        snprintf(what, sizeof what, "cmd %s %zu B", o->name, bytes);
-        c->progress(c->progress_arg, what, done / total);
+        double t = calib_point_start(c, e, "cmd", o->name, bytes, done, total);
         if (t < 0 && cc_run(o->cmd, o->ranks, bytes, iters, &t, msg, msglen)) {
             if (cJSON_GetArraySize(pts) == 0) /* nothing measured: no entry */
                 cJSON_DeleteItemFromArray(collectives, cJSON_GetArraySize(collectives) - 1);

@@ -240,6 +240,18 @@ double calib_previous_time(const cJSON *prev, const cJSON *entry, double bytes)
     return -1;
 }
 
+double calib_point_start(struct calib_ctx *c, const cJSON *entry, const char *part,
+                         const char *name, size_t bytes, double done, double total)
+{
+    char what[96];
+
+    if (c->rank != 0)
+        return -1;
+    snprintf(what, sizeof what, "%s %s %zu B", part, name, bytes);
+    c->progress(c->progress_arg, what, done / total);
+    return c->previous && entry ? calib_previous_time(c->previous, entry, (double)bytes) : -1;
+}
+
 /*
  * Append one measured point to a collective's points[] with nccl-tests'
  * algbw (bytes / time) and busbw (algbw x the collective's bus factor),

@@ -195,7 +195,6 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
         const char *why = "";
         cJSON *e = NULL, *pts = NULL;
         double bus = m->bus_factor(&b);
-        char what[96];
 
         if (m->usable(&b, &why)) {
             size_t used = strlen(msg);
@@ -223,14 +222,8 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
                 m->run(&b, (size_t)s & ~(size_t)3);
         for (double s = min_bytes; s <= max_bytes * (1 + 1e-9) && rc == CALIB_OK; s *= step) {
             size_t bytes = (size_t)s & ~(size_t)3;
-            double t = -1;
-            if (c->rank == 0 && c->previous && e)
-                t = calib_previous_time(c->previous, e, (double)bytes);
+            double t = calib_point_start(c, e, "mpi", m->name, bytes, done, total);
             MPI_Bcast(&t, 1, MPI_DOUBLE, 0, b.comm);
-            if (c->rank == 0) {
-                snprintf(what, sizeof what, "mpi %s %zu B", m->name, bytes);
-                c->progress(c->progress_arg, what, done / total);
-            }
             if (t < 0)
                 t = mpi_time(&b, m, bytes, bytes < MPI_SMALL_BYTES ? iters * MPI_SMALL_MORE : iters);
             if (t < 0) {

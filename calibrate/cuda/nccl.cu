@@ -131,7 +131,6 @@ extern "C" int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
     int warmup = c->quick ? 1 : 5;
     double min_bytes, max_bytes, step, done = 0, total = 0;
     ncclResult_t nr = ncclSuccess;
-    char what[96];
 
     msg[0] = 0;
     memset(&b, 0, sizeof b);
@@ -220,14 +219,9 @@ extern "C" int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
                 done += 1;
                 continue;
             }
-            if (b.rank == 0 && c->previous && e)
-                t = calib_previous_time(c->previous, e, (double)bytes);
+            t = calib_point_start(c, e, "nccl", m->name, bytes, done, total);
             if (b.mpi)
                 MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-            if (b.rank == 0) {
-                snprintf(what, sizeof what, "nccl %s %zu B", m->name, bytes);
-                c->progress(c->progress_arg, what, done / total);
-            }
             if (t < 0)
                 t = nccl_time(&b, m, bytes, iters);
             if (t < 0) {
