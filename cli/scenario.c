@@ -75,6 +75,7 @@ struct ld {
     /* nodes kept for checks that need later sections */
     yaml_node_t *ms_cluster;                 /* workload.measured_step.cluster */
     yaml_node_t *solve_node;                 /* workload.measured_step.solve_for */
+    yaml_node_t *receive_node;               /* gradients.ps.receive */
 };
 
 static const char *const strategy_names[] = {
@@ -85,6 +86,7 @@ static const char *const objective_names[] = {
     "step_time", "cost_per_step", "cost_to_train", NULL
 };
 static const char *const place_names[] = { "colocated", "dedicated", NULL };
+static const char *const receive_names[] = { "together", "in_turn", NULL };
 static const char *const prec_names[] = { "fp32", "tf32", "fp16", "bf16", NULL };
 static const char *const grad_prec_names[] = { "fp32", "fp16", "bf16", NULL };
 static const enum cat_prec grad_prec_values[] = { CAT_FP32, CAT_FP16, CAT_BF16 };
@@ -1143,7 +1145,7 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
     static const char *const keys[] = {
         "strategy", "bucket_mb", "overlap", "precision", "ps", NULL
     };
-    static const char *const ps_keys[] = { "count", "placement", "pipeline", NULL };
+    static const char *const ps_keys[] = { "count", "placement", "pipeline", "receive", NULL };
     struct scenario *sc = ld->sc;
     yaml_node_t *v, *w;
     double mib;
@@ -1183,6 +1185,16 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
         if ((w = ld_get(ld, v, "pipeline", NULL)) &&
             ld_bool(ld, w, "gradients.ps.pipeline", &sc->ps_pipeline))
             return -1;
+        if ((w = ld_get(ld, v, "receive", NULL))) {
+            if (ld_enum(ld, w, "gradients.ps.receive", receive_names, &i))
+                return -1;
+            sc->ps_receive = (enum sc_ps_receive)i;
+            ld->receive_node = w;
+            if (sc->ps_receive == SC_PS_IN_TURN && sc->ps_place != SC_PS_DEDICATED)
+                return ld_fail(ld, w->start_mark, "gradients.ps.receive",
+                               "expected together with gradients.ps.placement colocated "
+                               "(in_turn is modelled for dedicated servers), found \"in_turn\"");
+        }
     }
     return 0;
 }
@@ -1314,6 +1326,10 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
     if (!ntrain)
         return ld_fail(ld, gl->start_mark, f,
                        "expected at least one group with role train, found none");
+    if (strategy == SC_PS_ASYNC && sc->ps_receive == SC_PS_IN_TURN)
+        return ld_fail(ld, ld->receive_node->start_mark, "gradients.ps.receive",
+                       "expected together with %s ps_async (in_turn is modelled for ps_sync), "
+                       "found \"in_turn\"", sf);
     if (is_ps(strategy) && sc->ps_place == SC_PS_DEDICATED && !nps)
         return ld_fail(ld, gl->start_mark, f,
                        "expected a group with role ps (%s %s with gradients.ps.placement "
@@ -1911,6 +1927,7 @@ static void sc_defaults(struct scenario *sc, const char *path)
     sc->ps_count = 1;
     sc->ps_place = SC_PS_COLOCATED;
     sc->ps_pipeline = 1;
+    sc->ps_receive = SC_PS_TOGETHER;
     sc->clusters = NULL;
     sc->nclusters = 0;
     sc->fabric_oversub = 1;

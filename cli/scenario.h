@@ -29,6 +29,8 @@ enum sc_strategy {
 
 enum sc_ps_place { SC_PS_COLOCATED = 0, SC_PS_DEDICATED };
 
+enum sc_ps_receive { SC_PS_TOGETHER = 0, SC_PS_IN_TURN };
+
 enum sc_objective { SC_OBJ_TIME = 0, SC_OBJ_COST_STEP, SC_OBJ_COST_TRAIN };
 
 enum sc_solve { SC_SOLVE_NONE = 0, SC_SOLVE_CPU, SC_SOLVE_COMPUTE };
@@ -122,6 +124,7 @@ struct scenario {
     int ps_pipeline;            /* 1: a worker pushes bucket b+1 while pulling bucket b
                                    (gradients.ps.pipeline, default true); 0: one bucket
                                    at a time */
+    enum sc_ps_receive ps_receive;     /* gradients.ps.receive: together (default) or in_turn */
 
     /* clusters to compare */
     struct sc_cluster *clusters;

@@ -443,6 +443,11 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                           sc->ps_place == SC_PS_DEDICATED;
     cfg->c.ps_servers = sc->ps_count;
     cfg->c.ps_serial = !sc->ps_pipeline;
+    /* In turn is modelled for synchronous dedicated servers; the planner's
+     * other candidates (asynchronous, colocated) keep servers that take every
+     * push at once (docs/scenario.md). */
+    cfg->c.ps_in_turn = sc->ps_receive == SC_PS_IN_TURN && cfg->c.strategy == SIM_PS_SYNC &&
+                        cfg->c.ps_dedicated;
     if (cfg->c.ps_dedicated)
         for (int i = 0; i < cl->ngroups; i++)
             if (cl->groups[i].role == SC_PS && cl->groups[i].count > cfg->c.ps_servers)

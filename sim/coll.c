@@ -2,6 +2,7 @@
  * coll.c - the table of gradient-sharing algorithms and helpers they share.
  */
 #include "coll.h"
+#include "xmem.h"
 
 #include <math.h>
 #include <string.h>
@@ -103,4 +104,60 @@ int ilog2_ceil(int n)
     while ((1 << l) < n)
         l++;
     return l;
+}
+
+/*
+ * E[max load] = sum over m >= 0 of P(max > m).  P(max <= m) comes from the
+ * bins taken one at a time: given t balls already placed, the next of the
+ * remaining r bins gets Binomial(balls - t, 1/r) of them.  The table holds
+ * probabilities only (no factorials), so it neither overflows nor loses
+ * precision; the cost is bins x balls x m per value of m, and m stops once
+ * P(max > m) < 1e-12.
+ */
+double coll_expected_max_load(int balls, int bins)
+{
+    double *h, *nh, e;
+    int m;
+
+    if (balls <= 0 || bins <= 0)
+        return 0;
+    if (balls == 1 || bins == 1)
+        return bins == 1 ? balls : 1;
+    h = x_malloc(sizeof(double) * (size_t)(balls + 1));
+    nh = x_malloc(sizeof(double) * (size_t)(balls + 1));
+    e = (balls + bins - 1) / bins; /* the largest bin holds at least this many */
+    for (m = (balls + bins - 1) / bins;; m++) {
+        double le;
+        memset(h, 0, sizeof(double) * (size_t)(balls + 1));
+        h[0] = 1;
+        for (int j = 0; j < bins; j++) {
+            double q = 1.0 / (bins - j);
+            memset(nh, 0, sizeof(double) * (size_t)(balls + 1));
+            for (int t = 0; t <= balls; t++) {
+                int r = balls - t, kmax;
+                double pk;
+                if (h[t] == 0)
+                    continue;
+                if (j == bins - 1) { /* the last bin takes every ball left */
+                    if (r <= m)
+                        nh[balls] += h[t];
+                    continue;
+                }
+                kmax = r < m ? r : m;
+                pk = pow(1 - q, r); /* P(k = 0) */
+                for (int k = 0; k <= kmax; k++) {
+                    nh[t + k] += h[t] * pk;
+                    pk *= (double)(r - k) / (k + 1) * q / (1 - q);
+                }
+            }
+            memcpy(h, nh, sizeof(double) * (size_t)(balls + 1));
+        }
+        le = 1 - h[balls]; /* P(max > m) */
+        if (le < 1e-12 || m >= balls)
+            break;
+        e += le;
+    }
+    x_free(h);
+    x_free(nh);
+    return e;
 }

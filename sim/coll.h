@@ -40,6 +40,8 @@ struct coll_ctx {
     int ps_servers;       /* shards */
     int ps_dedicated;
     int ps_serial;        /* 1: every phase in one lane: bucket by bucket */
+    double ps_turn_weight;/* > 0: servers take pushes in turn; a worker's transmit
+                             carries this many shard times per push (coll_ps.c) */
     double ps_incast;     /* worker nodes whose pushes meet at the servers at once:
                              all of them (sync), fewer when asynchronous */
     double ps_reduce_s_per_byte;
@@ -76,5 +78,8 @@ void coll_use(struct coll_phase *ph, int res, double w);
  * NIC in both directions: the shape of ring, tree and halving-doubling. */
 void coll_flat_phase(const struct coll_ctx *ctx, struct coll_phase *ph, double amount, double lat_s);
 int ilog2_ceil(int n);
+/* Expected largest bin when `balls` balls fall uniformly and independently
+ * into `bins` bins (exact; 1 for one ball, 0 for none). */
+double coll_expected_max_load(int balls, int bins);
 
 #endif

@@ -13,6 +13,14 @@
  * pull (BytePS's non-colocated PS: max(M/B, nM/(kB)), Jiang et al. OSDI'20).
  * Asynchronous workers (ps_incast < n): the server-side multiplicities use
  * the number of nodes pushing at once instead of n (sim.c, sim_run).
+ * Servers that take pushes in turn (ps_turn_weight > 0; a loop of blocking
+ * receives from any worker, for shards above the transport's eager limit):
+ * each server receives the n shards one after the other, in an order of its
+ * own, so in each of the n rounds the s servers pick workers at random and a
+ * worker picked by c servers at once sends c shards through its NIC.  The
+ * push then takes n E[max c] shard times on the workers' links instead of
+ * s (E[max c] from coll_expected_max_load(s, n): 1.5 for 2 servers and 2
+ * workers); the server side moves the same n shards either way.
  * Lanes: intra reduce 0, push 1, sum 2, pull and broadcast 3, so the pull of
  * one bucket overlaps the push of the next.  A serial PS (ps_serial: a worker
  * waits for bucket b's pull before it pushes b+1) puts every phase in lane 0.
@@ -60,7 +68,7 @@ static int ps_build(const struct coll_ctx *ctx, double bytes, struct coll_phase 
         phase_init(push, 1, a, bytes / s);
         phase_init(pull, 3, a, bytes / s);
         for (int i = 0; i < ctx->ntg; i++) {
-            coll_use(push, ctx->tg[i].r_tx, s);
+            coll_use(push, ctx->tg[i].r_tx, ctx->ps_turn_weight > 0 ? ctx->ps_turn_weight : s);
             coll_use(pull, ctx->tg[i].r_rx, s);
         }
         coll_use(push, ctx->r_ps_rx, inc * per_node);

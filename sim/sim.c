@@ -170,6 +170,8 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
     } else if (nps > 0) {
         return dt_errf(e, "sim: a ps group needs strategy ps_sync or ps_async with dedicated servers");
     }
+    if (cfg->c.ps_in_turn && !(cfg->c.strategy == SIM_PS_SYNC && cfg->c.ps_dedicated))
+        return dt_errf(e, "sim: servers that take pushes in turn are modelled for ps_sync with dedicated servers only");
     if (!(cfg->w.batch > 0) || bad_num(cfg->w.grad_bytes) || bad_num(cfg->w.cpu_s_per_sample) ||
         bad_num(cfg->w.prep_bytes) || bad_num(cfg->w.ps_reduce_s_per_byte) ||
         bad_num(cfg->w.send_cpu_s_per_byte) || bad_num(cfg->w.recv_cpu_s_per_byte))
@@ -673,6 +675,8 @@ static void build_chain(struct sim *s, struct chain *c)
      * the probability that node is pushing (mean field, see sim_run). */
     ctx->ps_incast = is_async(cfg) ? 1 + (coll_nodes(ctx) - 1) * s->ps_duty : coll_nodes(ctx);
     ctx->ps_servers = cfg->c.ps_dedicated ? cfg->c.ps_servers : coll_nodes(ctx);
+    if (cfg->c.ps_in_turn)
+        ctx->ps_turn_weight = coll_nodes(ctx) * coll_expected_max_load(ctx->ps_servers, coll_nodes(ctx));
     ctx->ps_reduce_s_per_byte = cfg->w.ps_reduce_s_per_byte;
 
     nb = total > 0 ? (int)ceil(total / cfg->c.bucket_bytes - 1e-9) : 1;

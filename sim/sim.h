@@ -74,6 +74,8 @@ struct sim_comm {
     int ps_dedicated;           /* 1: servers are the SIM_PS group; 0: colocated on train nodes */
     int ps_serial;              /* 1: a worker finishes bucket b's pull before pushing b+1
                                    (no pipelining across buckets); 0: pipelined */
+    int ps_in_turn;             /* 1: a synchronous dedicated server takes one worker's push
+                                   at a time, in random order (coll_ps.c); 0: all at once */
 };
 
 struct sim_config {

@@ -303,8 +303,10 @@ sub scenario_yaml {
     # bucket as soon as its gradients are ready, during the backward pass.
     $y .= "gradients:\n  strategy: $strat\n  bucket_mb: $c->{bucket}\n  overlap: " . ($ddpw ? 'true' : 'false') . "\n";
     # The trainer's worker pulls bucket b before it pushes b+1 (ps_exchange
-    # in trainer.c): a serial parameter server.
-    $y .= "  ps: {count: $c->{servers}, placement: dedicated, pipeline: false}\n" if $ps;
+    # in trainer.c): a serial parameter server.  Its synchronous server takes
+    # the workers' pushes one blocking receive at a time (ps_serve): in turn.
+    $y .= "  ps: {count: $c->{servers}, placement: dedicated, pipeline: false"
+        . ($c->{strategy} eq 'ps_sync' ? ', receive: in_turn' : '') . "}\n" if $ps;
     $y .= "clusters:\n  - name: single\n    strategy: ring\n    groups:\n      - {role: train, instance: emu.host, count: 1}\n";
     $y .= "  - name: cluster\n    groups:\n      - {role: train, instance: emu.host, count: $c->{hosts}}\n";
     $y .= "      - {role: ps, instance: emu.host, count: $c->{servers}}\n" if $ps;

@@ -5,7 +5,9 @@
  */
 #include "t.h"
 
+#include <gsl/gsl_rng.h>
 #include <math.h>
+#include <string.h>
 
 #include "../../sim/coll.h"
 #include "../../sim/evq.h"
@@ -270,6 +272,81 @@ static void dedicated_parameter_servers_see_incast(void)
     T_NEAR(step_of(&c), 2 * (a + S / B), 1e-9, "sync PS, 8 workers, 8 servers");
 }
 
+static void expected_max_load_matches_hand_counts(void)
+{
+    gsl_rng *r;
+    double mean = 0, sq = 0;
+    int trials = 20000, counts[64];
+
+    T_NEAR(coll_expected_max_load(1, 8), 1, 0, "one ball");
+    T_NEAR(coll_expected_max_load(5, 1), 5, 0, "one bin");
+    T_NEAR(coll_expected_max_load(0, 4), 0, 0, "no balls");
+    /* Two balls: together with probability 1/n. */
+    T_NEAR(coll_expected_max_load(2, 2), 1.5, 1e-12, "2 balls, 2 bins");
+    T_NEAR(coll_expected_max_load(2, 8), 1.125, 1e-12, "2 balls, 8 bins");
+    /* 3 in 3: all apart 6/27 (1), all together 3/27 (3), else 2: 51/27. */
+    T_NEAR(coll_expected_max_load(3, 3), 51.0 / 27, 1e-12, "3 balls, 3 bins");
+    /* 4 in 2: split 2-2 with 6/16, 3-1 with 8/16, 4-0 with 2/16: 44/16. */
+    T_NEAR(coll_expected_max_load(4, 2), 44.0 / 16, 1e-12, "4 balls, 2 bins");
+    /* 64 in 64 against a seeded sample, within 4 standard errors. */
+    r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    for (int t = 0; t < trials; t++) {
+        int mx = 0;
+        memset(counts, 0, sizeof counts);
+        for (int b = 0; b < 64; b++) {
+            int c = ++counts[gsl_rng_uniform_int(r, 64)];
+            mx = c > mx ? c : mx;
+        }
+        mean += mx;
+        sq += (double)mx * mx;
+    }
+    gsl_rng_free(r);
+    mean /= trials;
+    T_NEAR(coll_expected_max_load(64, 64), mean, 4 * sqrt((sq / trials - mean * mean) / trials),
+           "64 balls, 64 bins against %d samples", trials);
+}
+
+static void servers_taking_pushes_in_turn_collide_on_worker_links(void)
+{
+    struct sim_config c;
+    double S = 100e6, B = 1e9, a = 20e-6;
+    int n = 2, p = 2;
+
+    comm_only(&c, SIM_PS_SYNC, n, 0, S);
+    c.ngroups = 2;
+    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = p, .vcpus = 8, .loader_vcpus = 0,
+                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = a};
+    c.c.ps_dedicated = 1;
+    c.c.ps_servers = p;
+    c.c.ps_in_turn = 1;
+    /* 2 workers, 2 servers: in each of the 2 rounds both servers take the
+     * same worker with probability 1/2, and that worker sends two shards of
+     * S/2 at once: push 2 x 1.5 x S/(2B) = 1.5 S/B; the pull (all at once)
+     * S/B.  Taken together the push would be S/B. */
+    T_NEAR(step_of(&c), 2 * a + 2.5 * S / B, 1e-9, "in turn, 2 workers, 2 servers");
+    c.c.ps_in_turn = 0;
+    T_NEAR(step_of(&c), 2 * (a + S / B), 1e-9, "together, 2 workers, 2 servers");
+    /* 8 workers, 2 servers: collisions with probability 1/8 per round,
+     * 8 x 1.125 x S/(2B) = 4.5 S/B against the servers' 8 S/(2B) = 4 S/B. */
+    comm_only(&c, SIM_PS_SYNC, 8, 0, S);
+    c.ngroups = 2;
+    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = p, .vcpus = 8, .loader_vcpus = 0,
+                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = a};
+    c.c.ps_dedicated = 1;
+    c.c.ps_servers = p;
+    c.c.ps_in_turn = 1;
+    T_NEAR(step_of(&c), 2 * a + 4.5 * S / B + 4 * S / B, 1e-9, "in turn, 8 workers, 2 servers");
+    /* One server on a link 10x faster: taken in turn it receives at the
+     * workers' rate, 8 S/B; taken together, 8 S/(10 B) < S/B, so S/B. */
+    c.groups[1].count = 1;
+    c.groups[1].nic_Bps = 10 * B;
+    c.c.ps_servers = 1;
+    T_NEAR(step_of(&c), 2 * a + 8 * S / B + S / B, 1e-9, "in turn, one fast server");
+    c.c.ps_in_turn = 0;
+    T_NEAR(step_of(&c), 2 * a + S / B + S / B, 1e-9, "together, one fast server");
+}
+
 static void a_serial_ps_does_one_bucket_at_a_time(void)
 {
     struct sim_config c;
@@ -417,6 +494,8 @@ int main(void)
     T_RUN(hierarchical_matches_its_closed_form);
     T_RUN(dedicated_parameter_servers_see_incast);
     T_RUN(a_serial_ps_does_one_bucket_at_a_time);
+    T_RUN(expected_max_load_matches_hand_counts);
+    T_RUN(servers_taking_pushes_in_turn_collide_on_worker_links);
     T_RUN(async_workers_drift_apart_at_the_server);
     T_RUN(prefetch_overlaps_loading_with_compute);
     T_RUN(identical_ranks_cost_the_same_to_simulate);
