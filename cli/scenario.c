@@ -1190,10 +1190,6 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
                 return -1;
             sc->ps_receive = (enum sc_ps_receive)i;
             ld->receive_node = w;
-            if (sc->ps_receive == SC_PS_IN_TURN && sc->ps_place != SC_PS_DEDICATED)
-                return ld_fail(ld, w->start_mark, "gradients.ps.receive",
-                               "expected together with gradients.ps.placement colocated "
-                               "(in_turn is modelled for dedicated servers), found \"in_turn\"");
         }
     }
     return 0;
@@ -1326,10 +1322,16 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
     if (!ntrain)
         return ld_fail(ld, gl->start_mark, f,
                        "expected at least one group with role train, found none");
+    /* In turn is modelled for synchronous dedicated servers; a plan's search
+     * may still try the others (planner/resolve.c keeps them together). */
     if (strategy == SC_PS_ASYNC && sc->ps_receive == SC_PS_IN_TURN)
         return ld_fail(ld, ld->receive_node->start_mark, "gradients.ps.receive",
                        "expected together with %s ps_async (in_turn is modelled for ps_sync), "
                        "found \"in_turn\"", sf);
+    if (strategy == SC_PS_SYNC && sc->ps_receive == SC_PS_IN_TURN && sc->ps_place != SC_PS_DEDICATED)
+        return ld_fail(ld, ld->receive_node->start_mark, "gradients.ps.receive",
+                       "expected together with gradients.ps.placement colocated (in_turn is "
+                       "modelled for dedicated servers), found \"in_turn\"");
     if (is_ps(strategy) && sc->ps_place == SC_PS_DEDICATED && !nps)
         return ld_fail(ld, gl->start_mark, f,
                        "expected a group with role ps (%s %s with gradients.ps.placement "

@@ -5,6 +5,9 @@
 #include "t.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "../../catalog/catalog.h"
@@ -76,6 +79,56 @@ static void dense_models_exchange_all_parameters(void)
     scenario_free(&sc);
 }
 
+static void in_turn_servers_apply_to_sync_dedicated_only(void)
+{
+    struct scenario sc;
+    struct sim_config cfg;
+    struct dt_err e;
+    struct sc_cluster async;
+    char path[] = "/tmp/dtplan-test-resolve.XXXXXX";
+    int fd;
+    FILE *f;
+
+    if (scenario_load(&sc, "scenarios/seeds/s5-deepfm-ctr.yaml", &cat, &e)) {
+        T_CHECK(0, "s5 loads: %s", e.msg);
+        return;
+    }
+    T_CHECK(plan_resolve(&sc, find(&sc, "cpu-ps"), &cfg, &e) == 0 && !cfg.c.ps_in_turn,
+            "together by default");
+    sc.ps_receive = SC_PS_IN_TURN;
+    T_CHECK(plan_resolve(&sc, find(&sc, "cpu-ps"), &cfg, &e) == 0 && cfg.c.ps_in_turn,
+            "in_turn reaches the simulator for sync PS on dedicated servers");
+    T_CHECK(plan_resolve(&sc, find(&sc, "gpu-horovod"), &cfg, &e) == 0 && !cfg.c.ps_in_turn,
+            "and not a ring cluster");
+    async = *find(&sc, "cpu-ps");
+    async.strategy = SC_PS_ASYNC;
+    T_CHECK(plan_resolve(&sc, &async, &cfg, &e) == 0 && !cfg.c.ps_in_turn,
+            "nor an asynchronous candidate of a plan search");
+    scenario_free(&sc);
+
+    /* A plan may say in_turn with the default (colocated) placement: its
+     * search tries dedicated servers too. */
+    fd = mkstemp(path);
+    f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        T_CHECK(0, "temporary scenario");
+        return;
+    }
+    fputs("workload: {model: resnet50, batch_per_gpu: 64}\n"
+          "input: {cpu_s_per_sample: 0.002}\n"
+          "gradients: {ps: {receive: in_turn}}\n"
+          "plan: {max_nodes: 2, max_ps: 1, strategies: [ring, ps_sync]}\n", f);
+    fclose(f);
+    e.msg[0] = 0;
+    if (scenario_load(&sc, path, &cat, &e) == 0) {
+        T_CHECK(sc.ps_receive == SC_PS_IN_TURN, "a plan with receive: in_turn loads");
+        scenario_free(&sc);
+    } else {
+        T_CHECK(0, "a plan with receive: in_turn loads: %s", e.msg);
+    }
+    unlink(path);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -86,6 +139,7 @@ int main(void)
     }
     T_RUN(sparse_tables_send_only_touched_rows);
     T_RUN(dense_models_exchange_all_parameters);
+    T_RUN(in_turn_servers_apply_to_sync_dedicated_only);
     catalog_free(&cat);
     return T_DONE();
 }
