@@ -181,6 +181,18 @@ static void comm_only(struct sim_config *c, enum sim_strategy st, int nodes, int
     c->seed = 1;
 }
 
+/* comm_only with p dedicated parameter-server nodes of the workers' link. */
+static void comm_only_ps(struct sim_config *c, enum sim_strategy st, int nodes, int p, double S)
+{
+    comm_only(c, st, nodes, 0, S);
+    c->ngroups = 2;
+    c->groups[1] = (struct sim_group){.role = SIM_PS, .count = p, .vcpus = 8, .loader_vcpus = 0,
+                                      .core_speed = 1, .nic_Bps = c->groups[0].nic_Bps,
+                                      .net_alpha_s = c->groups[0].net_alpha_s};
+    c->c.ps_dedicated = 1;
+    c->c.ps_servers = p;
+}
+
 static double step_of(const struct sim_config *c)
 {
     struct sim_result r;
@@ -256,12 +268,7 @@ static void dedicated_parameter_servers_see_incast(void)
     double S = 100e6, B = 1e9, a = 20e-6;
     int n = 8, p = 2;
 
-    comm_only(&c, SIM_PS_SYNC, n, 0, S);
-    c.ngroups = 2;
-    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = p, .vcpus = 8, .loader_vcpus = 0,
-                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = a};
-    c.c.ps_dedicated = 1;
-    c.c.ps_servers = p;
+    comm_only_ps(&c, SIM_PS_SYNC, n, p, S);
     /* Push: each PS node receives n*S/p = 400 MB at 1 GB/s = 0.4 s (the
      * workers' S at 1 GB/s would take 0.1 s); pull the same; no summation
      * cost; push and pull of a single bucket are sequential. */
@@ -313,12 +320,7 @@ static void servers_taking_pushes_in_turn_collide_on_worker_links(void)
     double S = 100e6, B = 1e9, a = 20e-6;
     int n = 2, p = 2;
 
-    comm_only(&c, SIM_PS_SYNC, n, 0, S);
-    c.ngroups = 2;
-    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = p, .vcpus = 8, .loader_vcpus = 0,
-                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = a};
-    c.c.ps_dedicated = 1;
-    c.c.ps_servers = p;
+    comm_only_ps(&c, SIM_PS_SYNC, n, p, S);
     c.c.ps_in_turn = 1;
     /* 2 workers, 2 servers: in each of the 2 rounds both servers take the
      * same worker with probability 1/2, and that worker sends two shards of
@@ -329,12 +331,7 @@ static void servers_taking_pushes_in_turn_collide_on_worker_links(void)
     T_NEAR(step_of(&c), 2 * (a + S / B), 1e-9, "together, 2 workers, 2 servers");
     /* 8 workers, 2 servers: collisions with probability 1/8 per round,
      * 8 x 1.125 x S/(2B) = 4.5 S/B against the servers' 8 S/(2B) = 4 S/B. */
-    comm_only(&c, SIM_PS_SYNC, 8, 0, S);
-    c.ngroups = 2;
-    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = p, .vcpus = 8, .loader_vcpus = 0,
-                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = a};
-    c.c.ps_dedicated = 1;
-    c.c.ps_servers = p;
+    comm_only_ps(&c, SIM_PS_SYNC, 8, p, S);
     c.c.ps_in_turn = 1;
     T_NEAR(step_of(&c), 2 * a + 4.5 * S / B + 4 * S / B, 1e-9, "in turn, 8 workers, 2 servers");
     /* One server on a link 10x faster: taken in turn it receives at the
@@ -353,12 +350,7 @@ static void a_serial_ps_does_one_bucket_at_a_time(void)
     double S = 100e6, B = 1e9, a = 20e-6;
     int n = 2, p = 2, nb = 4;
 
-    comm_only(&c, SIM_PS_SYNC, n, 0, S);
-    c.ngroups = 2;
-    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = p, .vcpus = 8, .loader_vcpus = 0,
-                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = a};
-    c.c.ps_dedicated = 1;
-    c.c.ps_servers = p;
+    comm_only_ps(&c, SIM_PS_SYNC, n, p, S);
     c.c.bucket_bytes = S / nb;
     /* 2 workers, 2 servers, 4 buckets of 25 MB: a worker's push of one bucket
      * sends 25 MB at 1 GB/s (each server receives 2 x 12.5 MB: as fast), so
@@ -376,13 +368,8 @@ static void async_workers_drift_apart_at_the_server(void)
     struct sim_config c;
     double S = 100e6, B = 1e9, u = S / B, d;
 
-    comm_only(&c, SIM_PS_ASYNC, 2, 0, S);
-    c.groups[0].net_alpha_s = 0;
-    c.ngroups = 2;
-    c.groups[1] = (struct sim_group){.role = SIM_PS, .count = 1, .vcpus = 8, .loader_vcpus = 0,
-                                     .core_speed = 1, .nic_Bps = B, .net_alpha_s = 0};
-    c.c.ps_dedicated = 1;
-    c.c.ps_servers = 1;
+    comm_only_ps(&c, SIM_PS_ASYNC, 2, 1, S);
+    c.groups[0].net_alpha_s = c.groups[1].net_alpha_s = 0;
     /* Two async workers, one server, u = S/B.  A push meets the other
      * worker's push with probability d (its push time over its step), so
      * push and pull take (1 + d) u each.  No compute: d = 1/2 whatever the
