@@ -1143,7 +1143,7 @@ static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 static int ld_gradients(struct ld *ld, yaml_node_t *m)
 {
     static const char *const keys[] = {
-        "strategy", "bucket_mb", "overlap", "precision", "ps", NULL
+        "strategy", "bucket_mb", "buckets_mb", "overlap", "precision", "ps", NULL
     };
     static const char *const ps_keys[] = { "count", "placement", "pipeline", "receive", NULL };
     struct scenario *sc = ld->sc;
@@ -1163,6 +1163,18 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
                    &mib))
             return -1;
         sc->bucket_bytes = mib * 1048576.0;
+    }
+    if ((v = ld_get(ld, m, "buckets_mb", NULL))) {
+        char f[64];
+        if (ld_list(ld, v, "gradients.buckets_mb", 1, SC_MAX_BUCKET_LIST, "sizes"))
+            return -1;
+        sc->nbucket_list = list_len(v);
+        for (i = 0; i < sc->nbucket_list; i++) {
+            path_idx(f, sizeof f, "gradients.buckets_mb", i);
+            if (ld_num(ld, list_item(ld, v, i), f, 0, 1, 65536, "a size in MiB in (0, 65536]", &mib))
+                return -1;
+            sc->bucket_list[i] = mib * 1048576.0;
+        }
     }
     if ((v = ld_get(ld, m, "overlap", NULL)) && ld_bool(ld, v, "gradients.overlap", &sc->overlap))
         return -1;
@@ -1924,6 +1936,7 @@ static void sc_defaults(struct scenario *sc, const char *path)
     sc->epochs = 1;
     sc->strategy = SC_RING;
     sc->bucket_bytes = 25.0 * 1048576.0;
+    sc->nbucket_list = 0;
     sc->overlap = 1;
     sc->grad_precision = CAT_FP32;
     sc->ps_count = 1;

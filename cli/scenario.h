@@ -27,6 +27,8 @@ enum sc_strategy {
     SC_PS_ASYNC           /* parameter server, asynchronous (no barrier) */
 };
 
+#define SC_MAX_BUCKET_LIST 1024
+
 enum sc_ps_place { SC_PS_COLOCATED = 0, SC_PS_DEDICATED };
 
 enum sc_ps_receive { SC_PS_TOGETHER = 0, SC_PS_IN_TURN };
@@ -117,6 +119,8 @@ struct scenario {
     /* gradient sharing */
     enum sc_strategy strategy;
     double bucket_bytes;               /* default 25 MiB */
+    double bucket_list[SC_MAX_BUCKET_LIST]; /* gradients.buckets_mb: sizes in release order, bytes */
+    int nbucket_list;                  /* 0: every bucket bucket_bytes */
     int overlap;                       /* 1: buckets overlap the backward pass */
     enum cat_prec grad_precision;      /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */

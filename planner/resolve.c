@@ -202,7 +202,7 @@ static void link_at_message_size(const struct scenario *sc, const struct sc_clus
 
     if (!(grad > 0) || !(cfg->c.bucket_bytes > 0))
         return;
-    nb = ceil(grad / cfg->c.bucket_bytes);
+    nb = sim_bucket_count(&cfg->c, grad);
     msg = grad / nb / (is_ps ? (cfg->c.ps_servers > 0 ? cfg->c.ps_servers : 1) : (k > 1 ? k : 1));
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         const struct cat_instance *in = cl->groups[i].inst;
@@ -438,6 +438,8 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     case SC_PS_ASYNC: cfg->c.strategy = SIM_PS_ASYNC; break;
     }
     cfg->c.bucket_bytes = sc->bucket_bytes;
+    cfg->c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
+    cfg->c.nbucket_list = sc->nbucket_list;
     cfg->c.overlap = sc->overlap;
     cfg->c.ps_dedicated = (cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC) &&
                           sc->ps_place == SC_PS_DEDICATED;

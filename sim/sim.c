@@ -179,6 +179,12 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
     if (cfg->w.loader_workers < 1 || cfg->w.prefetch < 0)
         return dt_errf(e, "sim: loader workers %d (expected >= 1), prefetch %d (expected >= 0)",
                        cfg->w.loader_workers, cfg->w.prefetch);
+    if (cfg->c.nbucket_list < 0 || (cfg->c.nbucket_list > 0 && !cfg->c.bucket_list))
+        return dt_errf(e, "sim: %d listed buckets without their sizes", cfg->c.nbucket_list);
+    for (int b = 0; b < cfg->c.nbucket_list; b++)
+        if (!(cfg->c.bucket_list[b] > 0) || !isfinite(cfg->c.bucket_list[b]))
+            return dt_errf(e, "sim: listed bucket %d of %g bytes, expected a positive size", b,
+                           cfg->c.bucket_list[b]);
     if (!(cfg->c.bucket_bytes > 0) || !isfinite(cfg->c.bucket_bytes))
         return dt_errf(e, "sim: bucket size must be positive");
     if (cfg->w.grad_bytes / cfg->c.bucket_bytes > 1e6)
@@ -635,6 +641,29 @@ static void build_producers(struct sim *s, struct worker *w)
     }
 }
 
+/* Bucket b's size when grad_bytes are cut as listed, then in bucket_bytes;
+ * the last bucket holds what is left. */
+static double bucket_cap(const struct sim_comm *c, int b)
+{
+    return b < c->nbucket_list ? c->bucket_list[b] : c->bucket_bytes;
+}
+
+int sim_bucket_count(const struct sim_comm *c, double grad_bytes)
+{
+    double left = grad_bytes;
+    int b;
+
+    if (!(c->bucket_bytes > 0))
+        return 1;
+    for (b = 0; b < c->nbucket_list; b++) {
+        left -= c->bucket_list[b];
+        if (left <= 1e-9 * grad_bytes)
+            return b + 1;
+    }
+    b += (int)ceil(left / c->bucket_bytes - 1e-9);
+    return b > 0 ? b : 1;
+}
+
 static void build_chain(struct sim *s, struct chain *c)
 {
     const struct sim_config *cfg = s->cfg;
@@ -679,14 +708,14 @@ static void build_chain(struct sim *s, struct chain *c)
         ctx->ps_turn_weight = coll_nodes(ctx) * coll_expected_max_load(ctx->ps_servers, coll_nodes(ctx));
     ctx->ps_reduce_s_per_byte = cfg->w.ps_reduce_s_per_byte;
 
-    nb = total > 0 ? (int)ceil(total / cfg->c.bucket_bytes - 1e-9) : 1;
-    if (nb < 1)
-        nb = 1;
+    /* Buckets in the order backward releases them (sim_bucket_count). */
+    nb = sim_bucket_count(&cfg->c, total);
     c->nb = nb;
     c->bbytes = x_calloc((size_t)nb, sizeof *c->bbytes);
     left = total;
     for (int b = 0; b < nb; b++) {
-        c->bbytes[b] = left < cfg->c.bucket_bytes ? left : cfg->c.bucket_bytes;
+        double cap = bucket_cap(&cfg->c, b);
+        c->bbytes[b] = left < cap ? left : cap;
         left -= c->bbytes[b];
     }
     c->ph = x_calloc((size_t)nb * COLL_MAX_PHASES, sizeof *c->ph);

@@ -69,6 +69,10 @@ struct sim_workload {
 struct sim_comm {
     enum sim_strategy strategy;
     double bucket_bytes;        /* gradient bucket size, bytes, > 0 */
+    const double *bucket_list;  /* sizes of the first buckets in the order backward
+                                   releases them (PyTorch DDP's, say), bytes; later
+                                   ones bucket_bytes; NULL: all bucket_bytes */
+    int nbucket_list;
     int overlap;                /* 1: buckets start during backward */
     int ps_servers;             /* number of servers (shards); dedicated: PS nodes count */
     int ps_dedicated;           /* 1: servers are the SIM_PS group; 0: colocated on train nodes */
@@ -116,6 +120,9 @@ struct sim_result {
 
 /* Validate cfg (asserts of the core turn into an error record here). */
 int sim_check(const struct sim_config *cfg, struct dt_err *e);
+
+/* Gradient buckets per step for grad_bytes (the first may be smaller). */
+int sim_bucket_count(const struct sim_comm *c, double grad_bytes);
 
 /* Run the simulation.  Deterministic for a given cfg (seed included). */
 int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err *e);

@@ -32,7 +32,7 @@ backward (with the overlapped all-reduce when distributed) and optimizer
 parts, the parameters and forward FLOPs per sample of the model.
 
 Usage: python3 validate/ddp_train.py [--model resnet18] [--batch 16]
-  [--crop 64] [--img 96] [--images 512] [--data DIR] [--bucket-mb 25]
+  [--crop 64] [--img 96] [--images 512] [--data DIR] [--bucket-mb 25] [--first-bucket-mb 1]
   [--loader-workers 0] [--prefetch 2] [--steps 15] [--warmup 3] [--seed 1]
   [--classes 100] [--strategy ddp|none] [--master ADDR] [--port N]
   [--ifname IF] [--measure-loader N] [--measure-allreduce MB]
@@ -50,7 +50,7 @@ def die(msg):
 
 def parse_args(argv):
     o = {"model": "resnet18", "batch": 16, "crop": 64, "img": 96, "images": 512, "data": "",
-         "bucket-mb": 25.0, "loader-workers": 0, "prefetch": 2, "steps": 15, "warmup": 3, "seed": 1,
+         "bucket-mb": 25.0, "first-bucket-mb": 1.0, "loader-workers": 0, "prefetch": 2, "steps": 15, "warmup": 3, "seed": 1,
          "classes": 100, "strategy": "ddp", "master": "127.0.0.1", "port": 29511, "ifname": "",
          "measure-loader": 0, "measure-allreduce": 0.0}
     ints = {"batch": 1, "crop": 8, "img": 8, "images": 1, "loader-workers": 0, "prefetch": 1, "steps": 1,
@@ -72,7 +72,7 @@ def parse_args(argv):
             if n < ints[k]:
                 die("%s: expected at least %d, found \"%s\"" % (f, ints[k], v))
             o[k] = n
-        elif k in ("bucket-mb", "measure-allreduce"):
+        elif k in ("bucket-mb", "first-bucket-mb", "measure-allreduce"):
             try:
                 x = float(v)
             except ValueError:
@@ -146,6 +146,20 @@ def dataset(o, d):
             return x, i % classes
 
     return Jpegs()
+
+
+def ddp_buckets(model, cap_mb, first_mb):
+    """The gradient buckets DDP forms once it has seen a backward pass, in the
+    order they are all-reduced: parameters taken in the order their gradients
+    appear (the reverse of registration for these sequential models), whole
+    tensors, the first bucket closed at first_mb (DDP's default: 1 MiB,
+    dist._DEFAULT_FIRST_BUCKET_BYTES), the others at bucket_cap_mb.  Sizes in
+    bytes."""
+    import torch.distributed as dist
+    ps = list(model.parameters())[::-1]
+    idx, _ = dist._compute_bucket_assignment_by_size(
+        ps, [int(first_mb * 1024 * 1024), int(cap_mb * 1024 * 1024)], [False] * len(ps))
+    return [sum(ps[i].numel() * ps[i].element_size() for i in b) for b in idx]
 
 
 def fwd_flops(model, crop):
@@ -244,9 +258,11 @@ def main():
         die("--model: expected a torchvision model name (resnet18, mobilenet_v2, ...), found \"%s\"" % o["model"])
     model = getattr(torchvision.models, o["model"])(num_classes=o["classes"])
     params = sum(p.numel() for p in model.parameters())
+    buckets = ddp_buckets(model, o["bucket-mb"], o["first-bucket-mb"])
     flops = fwd_flops(model, o["crop"])
     net = model
     if distributed:
+        dist._DEFAULT_FIRST_BUCKET_BYTES = int(o["first-bucket-mb"] * 1024 * 1024)
         net = torch.nn.parallel.DistributedDataParallel(model, bucket_cap_mb=o["bucket-mb"])
     opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9, weight_decay=1e-4)
     lossf = torch.nn.CrossEntropyLoss()
@@ -294,7 +310,8 @@ def main():
                           "batch": o["batch"], "bucket_mb": o["bucket-mb"], "loader_workers": o["loader-workers"],
                           "steps": n, "mean_step_s": sum(steps) / n, "p50_step_s": quantile(steps, 0.5),
                           "p95_step_s": quantile(steps, 0.95), "load_s": mine[0], "fwd_bwd_s": mine[1],
-                          "optim_s": mine[2], "compute_s": mine[1] + mine[2], "loss": float(loss)}), flush=True)
+                          "optim_s": mine[2], "compute_s": mine[1] + mine[2], "buckets_bytes": buckets,
+                          "loss": float(loss)}), flush=True)
     if distributed:
         # Every rank has its figures; leave without gloo's teardown, which
         # once left a rank spinning after its peer had exited.

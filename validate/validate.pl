@@ -146,7 +146,7 @@ while (my $line = <$mf>) {
     my ($name, $group, @kv) = split ' ', $line;
     my %c = (name => $name, group => $group, hosts => 2, servers => 0, rate => 100, strategy => 'ring',
              bucket => 25, lw => 0, batch => 32, width => 256, layers => 2, decode => 1, img => 40,
-             crop => 32, prefetch => 2, workload => 'mlp', model => 'resnet18');
+             crop => 32, prefetch => 2, workload => 'mlp', model => 'resnet18', first => 1);
     if (grep { $_ eq 'workload=ddp' } @kv) { @c{qw(batch img crop)} = (16, 224, 64) }
     for my $p (@kv) {
         my ($k, $v) = split /=/, $p, 2;
@@ -208,8 +208,11 @@ sub single_rank {
         mkdir "$tmp/ompi$i";
         my @cmd = $c->{workload} eq 'ddp' ? (@NICE, $python, $ddp)
             : (@MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi$i", $trainer);
+        # DDP's bucket cap too: the single run reports the buckets DDP forms
         open(my $fh, '-|', @cmd, '--strategy', 'none', '--steps', $opt{steps}, '--warmup',
-             $WARMUP, '--seed', $i, model_flags($c)) or return undef;
+             $WARMUP, '--seed', $i, model_flags($c),
+             $c->{workload} eq 'ddp' ? ('--bucket-mb', $c->{bucket}, '--first-bucket-mb', $c->{first}) : ())
+            or return undef;
         push @fh, $fh;
     }
     my ($sum, $n, $j) = (0, 0, undef);
@@ -302,6 +305,10 @@ sub scenario_yaml {
     # The trainer shares gradients after backward; DDP all-reduces each
     # bucket as soon as its gradients are ready, during the backward pass.
     $y .= "gradients:\n  strategy: $strat\n  bucket_mb: $c->{bucket}\n  overlap: " . ($ddpw ? 'true' : 'false') . "\n";
+    # DDP's own buckets (whole tensors, the first closed at 1 MiB), as the
+    # single-rank run reports them from the model.
+    $y .= "  buckets_mb: [" . join(', ', map { sprintf('%.6g', $_ / 1048576) } @{$m->{buckets}}) . "]\n"
+        if $ddpw && $m->{buckets} && @{$m->{buckets}};
     # The trainer's worker pulls bucket b before it pushes b+1 (ps_exchange
     # in trainer.c): a serial parameter server.  Its synchronous server takes
     # the workers' pushes one blocking receive at a time (ps_serve): in turn.
@@ -338,6 +345,7 @@ for my $c (@cfgs) {
     $m{single_step_s} = $j->{p50_step_s};
     $m{params} = $j->{params};
     $m{fwd_flops} = $j->{fwd_flops_per_sample};
+    $m{buckets} = $j->{buckets_bytes};
     my ($rc, $out);
     if (!$opt{nominal}) {
         $m{profile} = net_profile($c);
@@ -382,7 +390,7 @@ for my $c (@cfgs) {
         # gloo over the emulated link (eth0 in each namespace); rank 0's
         # host is the rendezvous
         @prog = ($python, $ddp);
-        @args = ('--bucket-mb', $c->{bucket}, '--steps', $opt{steps}, '--warmup', $WARMUP, model_flags($c),
+        @args = ('--bucket-mb', $c->{bucket}, '--first-bucket-mb', $c->{first}, '--steps', $opt{steps}, '--warmup', $WARMUP, model_flags($c),
                  '--master', "$NET.1", '--port', 29400 + int(rand(500)), '--ifname', 'eth0');
     }
     # A launch that fails before the summary (Open MPI's daemons starting
@@ -400,6 +408,7 @@ for my $c (@cfgs) {
         name => $c->{name}, group => $c->{group}, config => {%$c},
         inputs => { loader_s_per_sample => $m{loader_s} + 0, single_rank_step_s => $m{single_step_s} + 0,
                     cpu_speed => $m{cpu_speed} + 0, params => $m{params} + 0, fwd_gflops => $m{fwd_flops} / 1e9,
+                    $m{buckets} ? (buckets_mb => [map { $_ / 1048576 } @{$m{buckets}}]) : (),
                     solved_compute_s => $p->{solved} ? $p->{solved}{value} : undef,
                     link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0,
                     link_calibrated => $m{profile} ? $net_link{"$c->{workload}-$c->{rate}"}{

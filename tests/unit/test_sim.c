@@ -344,6 +344,47 @@ static void servers_taking_pushes_in_turn_collide_on_worker_links(void)
     T_NEAR(step_of(&c), 2 * a + S / B + S / B, 1e-9, "together, one fast server");
 }
 
+static void listed_buckets_come_first(void)
+{
+    struct sim_config c;
+    double S = 100e6, B = 1e9, a = 20e-6;
+    double list[2] = {10e6, 20e6}, longer[3] = {60e6, 60e6, 60e6};
+    struct sim_comm cc = {.bucket_bytes = 40e6};
+
+    T_CHECK(sim_bucket_count(&cc, S) == 3, "100 MB in 40 MB buckets: 3 (got %d)", sim_bucket_count(&cc, S));
+    cc.bucket_list = list;
+    cc.nbucket_list = 2;
+    /* 10 and 20 MB listed, then 40 MB and the last 30 MB. */
+    T_CHECK(sim_bucket_count(&cc, S) == 4, "listed 10 + 20, then 40 + 30: 4 (got %d)", sim_bucket_count(&cc, S));
+    T_CHECK(sim_bucket_count(&cc, 25e6) == 2, "25 MB ends in the second listed bucket (got %d)",
+            sim_bucket_count(&cc, 25e6));
+    cc.bucket_list = longer;
+    cc.nbucket_list = 3;
+    T_CHECK(sim_bucket_count(&cc, S) == 2, "a list longer than the gradient ends with it (got %d)",
+            sim_bucket_count(&cc, S));
+
+    /* Ring over 2 nodes without overlap, buckets in a row: each bucket b
+     * takes 2(a + S_b/(2B)), so 4 buckets take 8a + S/B whatever the sizes. */
+    comm_only(&c, SIM_RING, 2, 0, S);
+    c.c.bucket_bytes = 40e6;
+    c.c.bucket_list = list;
+    c.c.nbucket_list = 2;
+    T_NEAR(step_of(&c), 8 * a + S / B, 1e-9, "ring, 2 nodes, buckets 10, 20, 40, 30 MB");
+    /* With overlap and a backward pass of 1 s releasing bytes in
+     * proportion: the listed 10 MB bucket is out at 0.1 s, and everything
+     * but the last 30 MB bucket is shared before backward ends, so the step
+     * is 1 s + the last bucket, 2(a + 15 ms). */
+    c.c.overlap = 1;
+    c.groups[0].bwd_s = 1;
+    T_NEAR(step_of(&c), 1 + 2 * (a + 30e6 / (2 * B)), 1e-9, "overlapped: only the last bucket is exposed");
+    c.c.nbucket_list = -1;
+    {
+        struct sim_result r;
+        struct dt_err e;
+        T_CHECK(sim_run(&c, &r, &e) != 0, "a negative list length is refused");
+    }
+}
+
 static void a_serial_ps_does_one_bucket_at_a_time(void)
 {
     struct sim_config c;
@@ -482,6 +523,7 @@ int main(void)
     T_RUN(dedicated_parameter_servers_see_incast);
     T_RUN(a_serial_ps_does_one_bucket_at_a_time);
     T_RUN(expected_max_load_matches_hand_counts);
+    T_RUN(listed_buckets_come_first);
     T_RUN(servers_taking_pushes_in_turn_collide_on_worker_links);
     T_RUN(async_workers_drift_apart_at_the_server);
     T_RUN(prefetch_overlaps_loading_with_compute);
