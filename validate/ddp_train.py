@@ -191,6 +191,13 @@ def fwd_flops(model, crop):
     return total[0]
 
 
+def cv(v):
+    """The spread of rank 0's step times, robust to a machine's bursts:
+    1.4826 x the median absolute deviation over the median."""
+    med = quantile(v, 0.5)
+    return 1.4826 * quantile([abs(x - med) for x in v], 0.5) / med if med > 0 else 0.0
+
+
 def quantile(v, q):
     v = sorted(v)
     if not v:
@@ -309,7 +316,8 @@ def main():
         print(json.dumps({"ranks": size, "model": o["model"], "params": params, "fwd_flops_per_sample": flops,
                           "batch": o["batch"], "bucket_mb": o["bucket-mb"], "loader_workers": o["loader-workers"],
                           "steps": n, "mean_step_s": sum(steps) / n, "p50_step_s": quantile(steps, 0.5),
-                          "p95_step_s": quantile(steps, 0.95), "load_s": mine[0], "fwd_bwd_s": mine[1],
+                          "p95_step_s": quantile(steps, 0.95), "cv_step": cv(steps),
+                          "load_s": mine[0], "fwd_bwd_s": mine[1],
                           "optim_s": mine[2], "compute_s": mine[1] + mine[2], "buckets_bytes": buckets,
                           "loss": float(loss)}), flush=True)
     if distributed:

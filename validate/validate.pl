@@ -215,7 +215,7 @@ sub single_rank {
             or return undef;
         push @fh, $fh;
     }
-    my ($sum, $n, $j) = (0, 0, undef);
+    my ($sum, $cv, $n, $j) = (0, 0, 0, undef);
     for my $fh (@fh) {
         local $/;
         my $out = <$fh> // '';
@@ -223,11 +223,13 @@ sub single_rank {
         my $r = last_json($out);
         next if $? || !$r;
         $sum += $r->{p50_step_s};
+        $cv += $r->{cv_step} // 0;
         $n++;
         $j = $r;
     }
     return undef unless $n == $c->{hosts};
     $j->{p50_step_s} = $sum / $n;
+    $j->{cv_step} = $cv / $n;
     return $j;
 }
 
@@ -317,7 +319,10 @@ sub scenario_yaml {
     $y .= "clusters:\n  - name: single\n    strategy: ring\n    groups:\n      - {role: train, instance: emu.host, count: 1}\n";
     $y .= "  - name: cluster\n    groups:\n      - {role: train, instance: emu.host, count: $c->{hosts}}\n";
     $y .= "      - {role: ps, instance: emu.host, count: $c->{servers}}\n" if $ps;
-    $y .= "simulation: {seed: 1, steps: 20, warmup: 3, jitter_cv: 0}\n";
+    # The single-host steps' spread (a robust coefficient of variation) as
+    # the jitter: a synchronous step waits for the slowest host.  200
+    # simulated steps make the predicted median steady.
+    $y .= sprintf("simulation: {seed: 1, steps: 200, warmup: 3, jitter_cv: %.4g}\n", ($m->{jitter} // 0) < 0.99 ? ($m->{jitter} // 0) : 0.99);
     return $y;
 }
 
@@ -346,6 +351,7 @@ for my $c (@cfgs) {
     $m{params} = $j->{params};
     $m{fwd_flops} = $j->{fwd_flops_per_sample};
     $m{buckets} = $j->{buckets_bytes};
+    $m{jitter} = $j->{cv_step};
     my ($rc, $out);
     if (!$opt{nominal}) {
         $m{profile} = net_profile($c);
@@ -409,6 +415,7 @@ for my $c (@cfgs) {
         inputs => { loader_s_per_sample => $m{loader_s} + 0, single_rank_step_s => $m{single_step_s} + 0,
                     cpu_speed => $m{cpu_speed} + 0, params => $m{params} + 0, fwd_gflops => $m{fwd_flops} / 1e9,
                     $m{buckets} ? (buckets_mb => [map { $_ / 1048576 } @{$m{buckets}}]) : (),
+                    jitter_cv => ($m{jitter} // 0) + 0,
                     solved_compute_s => $p->{solved} ? $p->{solved}{value} : undef,
                     link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0,
                     link_calibrated => $m{profile} ? $net_link{"$c->{workload}-$c->{rate}"}{
