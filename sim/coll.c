@@ -121,12 +121,15 @@ double coll_expected_max_load(int balls, int bins)
 
     if (balls <= 0 || bins <= 0)
         return 0;
-    if (balls == 1 || bins == 1)
-        return bins == 1 ? balls : 1;
+    if (bins == 1)
+        return balls;
+    if (balls == 1)
+        return 1;
     h = x_malloc(sizeof(double) * (size_t)(balls + 1));
     nh = x_malloc(sizeof(double) * (size_t)(balls + 1));
-    e = (balls + bins - 1) / bins; /* the largest bin holds at least this many */
-    for (m = (balls + bins - 1) / bins;; m++) {
+    /* P(max > m) = 1 below ceil(balls / bins): the largest bin holds at least that. */
+    m = (balls + bins - 1) / bins;
+    for (e = m;; m++) {
         double le;
         memset(h, 0, sizeof(double) * (size_t)(balls + 1));
         h[0] = 1;

@@ -121,7 +121,7 @@ struct sim_result {
 /* Validate cfg (asserts of the core turn into an error record here). */
 int sim_check(const struct sim_config *cfg, struct dt_err *e);
 
-/* Gradient buckets per step for grad_bytes (the first may be smaller). */
+/* Gradient buckets per step for grad_bytes: the listed ones, then bucket_bytes each. */
 int sim_bucket_count(const struct sim_comm *c, double grad_bytes);
 
 /* Run the simulation.  Deterministic for a given cfg (seed included). */

@@ -34,13 +34,14 @@ up() {
     # a burst of at least 4 ms of traffic and 32 KiB: tbf needs rate/HZ
     burst=$(( rate * 1000 / 8 * 4 / 1000 ))
     [ "$burst" -lt 32768 ] && burst=32768
+    MTU=9000
     down
     ip link add "$BR" type bridge || return 1
     # Jumbo frames, as cluster networks use: with 1500-byte frames the
     # kernel's per-packet work for the veth, bridge and tbf path took 74% of
     # this 2-core machine for two 280 Mbit/s streams (softirq), stealing the
     # cores the emulated hosts compute on; with 9000 bytes, 6%.
-    ip link set "$BR" mtu 9000 || return 1
+    ip link set "$BR" mtu "$MTU" || return 1
     ip addr add "$NET.254/24" dev "$BR" || return 1
     ip link set "$BR" up || return 1
     i=1
@@ -48,8 +49,8 @@ up() {
         ns=$PFX$i
         ip netns add "$ns" || return 1
         ip link add "v$ns" type veth peer name eth0 netns "$ns" || return 1
-        ip link set "v$ns" mtu 9000 || return 1
-        ip -n "$ns" link set eth0 mtu 9000 || return 1
+        ip link set "v$ns" mtu "$MTU" || return 1
+        ip -n "$ns" link set eth0 mtu "$MTU" || return 1
         ip link set "v$ns" master "$BR" || return 1
         ip link set "v$ns" up || return 1
         ip -n "$ns" addr add "$NET.$i/24" dev eth0 || return 1

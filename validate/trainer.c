@@ -611,6 +611,19 @@ static double quantile(const double *sorted, int n, double q)
     return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
 }
 
+/* The spread of sorted step times, robust to a machine's bursts: 1.4826 x
+ * the median absolute deviation over the median (0 when the median is 0). */
+static double robust_cv(const double *sorted, int n)
+{
+    double med = quantile(sorted, n, 0.5), mad, *dev = xmalloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        dev[i] = fabs(sorted[i] - med);
+    qsort(dev, (size_t)n, sizeof(double), cmp_double);
+    mad = quantile(dev, n, 0.5);
+    free(dev);
+    return med > 0 ? 1.4826 * mad / med : 0;
+}
+
 int main(int argc, char **argv)
 {
     struct opts o;
@@ -749,23 +762,15 @@ int main(int argc, char **argv)
             }
             MPI_Reduce(mine, all, 5, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
             if (rank == 0) {
-                double *v = step_s + o.warmup, med, *dev = xmalloc(sizeof(double) * (size_t)n), cvr;
+                double *v = step_s + o.warmup;
                 qsort(v, (size_t)n, sizeof(double), cmp_double);
-                /* The spread of rank 0's steps, robust to a machine's bursts:
-                 * 1.4826 x the median absolute deviation over the median. */
-                med = quantile(v, n, 0.5);
-                for (int i = 0; i < n; i++)
-                    dev[i] = fabs(v[i] - med);
-                qsort(dev, (size_t)n, sizeof(double), cmp_double);
-                cvr = med > 0 ? 1.4826 * quantile(dev, n, 0.5) / med : 0;
-                free(dev);
                 printf("{\"ranks\": %d, \"workers\": %d, \"params\": %zu, \"fwd_flops_per_sample\": %.6g, "
                        "\"buckets\": %d, \"steps\": %d, \"mean_step_s\": %.6g, \"p50_step_s\": %.6g, "
                        "\"p95_step_s\": %.6g, \"load_s\": %.6g, \"compute_s\": %.6g, \"comm_s\": %.6g, "
                        "\"optim_s\": %.6g, \"cv_step\": %.6g, \"loss\": %.6g}\n",
                        size, nworkers, np, mlp_fwd_flops(&m), bk.n, n, all[0] / nworkers,
                        quantile(v, n, 0.5), quantile(v, n, 0.95), all[1] / nworkers,
-                       all[2] / nworkers, all[3] / nworkers, all[4] / nworkers, cvr, loss);
+                       all[2] / nworkers, all[3] / nworkers, all[4] / nworkers, robust_cv(v, n), loss);
             }
         }
         free(step_s);

@@ -176,8 +176,10 @@ $SIG{INT} = $SIG{TERM} = sub {
 
 sub model_flags {
     my ($c) = @_;
+    # DDP's bucket sizes too: the single-host run reports the buckets DDP forms
     return ('--model', $c->{model}, '--batch', $c->{batch}, '--img', $c->{img}, '--crop', $c->{crop},
-            '--loader-workers', $c->{lw}, '--prefetch', $c->{prefetch}, '--data', $ddp_data)
+            '--loader-workers', $c->{lw}, '--prefetch', $c->{prefetch}, '--data', $ddp_data,
+            '--bucket-mb', $c->{bucket}, '--first-bucket-mb', $c->{first})
         if $c->{workload} eq 'ddp';
     return ('--batch', $c->{batch}, '--width', $c->{width}, '--layers', $c->{layers}, '--decode-passes',
             $c->{decode}, '--img', $c->{img}, '--crop', $c->{crop}, '--loader-workers', $c->{lw},
@@ -208,11 +210,8 @@ sub single_rank {
         mkdir "$tmp/ompi$i";
         my @cmd = $c->{workload} eq 'ddp' ? (@NICE, $python, $ddp)
             : (@MPI_LOCAL, '--mca', 'orte_tmpdir_base', "$tmp/ompi$i", $trainer);
-        # DDP's bucket cap too: the single run reports the buckets DDP forms
         open(my $fh, '-|', @cmd, '--strategy', 'none', '--steps', $opt{steps}, '--warmup',
-             $WARMUP, '--seed', $i, model_flags($c),
-             $c->{workload} eq 'ddp' ? ('--bucket-mb', $c->{bucket}, '--first-bucket-mb', $c->{first}) : ())
-            or return undef;
+             $WARMUP, '--seed', $i, model_flags($c)) or return undef;
         push @fh, $fh;
     }
     my ($sum, $cv, $n, $j) = (0, 0, 0, undef);
@@ -322,7 +321,7 @@ sub scenario_yaml {
     # The single-host steps' spread (a robust coefficient of variation) as
     # the jitter: a synchronous step waits for the slowest host.  200
     # simulated steps make the predicted median steady.
-    $y .= sprintf("simulation: {seed: 1, steps: 200, warmup: 3, jitter_cv: %.4g}\n", ($m->{jitter} // 0) < 0.99 ? ($m->{jitter} // 0) : 0.99);
+    $y .= sprintf("simulation: {seed: 1, steps: 200, warmup: 3, jitter_cv: %.4g}\n", $m->{jitter});
     return $y;
 }
 
@@ -351,7 +350,7 @@ for my $c (@cfgs) {
     $m{params} = $j->{params};
     $m{fwd_flops} = $j->{fwd_flops_per_sample};
     $m{buckets} = $j->{buckets_bytes};
-    $m{jitter} = $j->{cv_step};
+    $m{jitter} = $j->{cv_step} < 0.99 ? $j->{cv_step} : 0.99;   # dtplan takes at most 1
     my ($rc, $out);
     if (!$opt{nominal}) {
         $m{profile} = net_profile($c);
@@ -396,7 +395,7 @@ for my $c (@cfgs) {
         # gloo over the emulated link (eth0 in each namespace); rank 0's
         # host is the rendezvous
         @prog = ($python, $ddp);
-        @args = ('--bucket-mb', $c->{bucket}, '--first-bucket-mb', $c->{first}, '--steps', $opt{steps}, '--warmup', $WARMUP, model_flags($c),
+        @args = ('--steps', $opt{steps}, '--warmup', $WARMUP, model_flags($c),
                  '--master', "$NET.1", '--port', 29400 + int(rand(500)), '--ifname', 'eth0');
     }
     # A launch that fails before the summary (Open MPI's daemons starting
@@ -415,7 +414,7 @@ for my $c (@cfgs) {
         inputs => { loader_s_per_sample => $m{loader_s} + 0, single_rank_step_s => $m{single_step_s} + 0,
                     cpu_speed => $m{cpu_speed} + 0, params => $m{params} + 0, fwd_gflops => $m{fwd_flops} / 1e9,
                     $m{buckets} ? (buckets_mb => [map { $_ / 1048576 } @{$m{buckets}}]) : (),
-                    jitter_cv => ($m{jitter} // 0) + 0,
+                    jitter_cv => $m{jitter} + 0,
                     solved_compute_s => $p->{solved} ? $p->{solved}{value} : undef,
                     link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0,
                     link_calibrated => $m{profile} ? $net_link{"$c->{workload}-$c->{rate}"}{
