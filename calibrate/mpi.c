@@ -15,7 +15,8 @@
  * pull the average below what the link allows).  algbw = S / t and busbw = algbw x the benchmark's bus factor,
  * in GB/s of 1e9 bytes.  Each entry gets the alpha-beta fit of fit.c, the
  * link rate that fit implies (bus factor / beta), and the local reduction
- * cost per byte (gamma) measured on rank 0.
+ * cost per byte (gamma) measured on rank 0.  With two or more PS workers,
+ * the PS entry also gets the pull overlap (mpi_ps_overlap).
  *
  * Every rank must call calib_mpi_run (it is collective).  Only rank 0 gets
  * a non-NULL collectives array and writes into it; decisions that depend on
@@ -128,6 +129,36 @@ static double mpi_time(struct mpi_bench *b, const struct mpi_coll *m, size_t byt
     return all ? -1 : slowest;
 }
 
+/*
+ * The PS entry's pull_overlap (mpi_ps_overlap at the largest size, at most
+ * 32 MiB): the two times and the fraction of the pull after which the first
+ * worker has its gradients, (2 b2b / sync - 1), kept within [1/w, 1] (the
+ * last worker still pushes its turn; no pull ends before it starts).
+ * Collective; e is non-NULL on rank 0 only.  0, or -1 on an MPI error.
+ */
+#define MPI_OVERLAP_MAX_BYTES ((size_t)32 << 20)
+static int mpi_pull_overlap(struct mpi_bench *b, cJSON *e, size_t bytes, int reps)
+{
+    int w = b->size - b->servers;
+    double sync_s, b2b_s, f;
+
+    if (bytes > MPI_OVERLAP_MAX_BYTES)
+        bytes = MPI_OVERLAP_MAX_BYTES;
+    if (mpi_ps_overlap(b, bytes, reps, &sync_s, &b2b_s))
+        return -1;
+    if (e) {
+        cJSON *o = cJSON_AddObjectToObject(e, "pull_overlap");
+        f = fmin(1, fmax(1.0 / w, 2 * b2b_s / sync_s - 1));
+        cJSON_AddNumberToObject(o, "workers", w);
+        cJSON_AddNumberToObject(o, "bytes", (double)bytes);
+        cJSON_AddNumberToObject(o, "reps", reps);
+        cJSON_AddNumberToObject(o, "sync_s", sync_s);
+        cJSON_AddNumberToObject(o, "back_to_back_s", b2b_s);
+        cJSON_AddNumberToObject(o, "first_pull_frac", f);
+    }
+    return 0;
+}
+
 static int mpi_hosts(MPI_Comm comm)
 {
     MPI_Comm local;
@@ -237,6 +268,9 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
         }
         if (e && rc == CALIB_OK)
             calib_fit_entry(e, "mpi", msg, msglen);
+        if (m == &mpi_ps && rc == CALIB_OK && b.size - b.servers > 1 &&
+            mpi_pull_overlap(&b, e, (size_t)max_bytes & ~(size_t)3, iters))
+            rc = CALIB_ERROR;
     }
     if (c->rank == 0 && rc == CALIB_OK)
         c->progress(c->progress_arg, "mpi done", 1);

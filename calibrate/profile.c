@@ -372,7 +372,7 @@ static int v_pipeline(struct vctx *c, const cJSON *pl)
 static int v_collective(struct vctx *c, const cJSON *co)
 {
     static const char *const tr[] = {"nccl", "mpi", "cmd", NULL};
-    const cJSON *pts;
+    const cJSON *pts, *ov;
 
     if (!cJSON_IsObject(co))
         return vfail(c, NULL, co, "an object");
@@ -383,8 +383,15 @@ static int v_collective(struct vctx *c, const cJSON *co)
         vnum(c, co, "alpha_s", -1e3, 1e3, 0, 1, "a latency in seconds or null") ||
         vnum(c, co, "beta_s_per_byte", -1, 1, 0, 1, "seconds per byte or null") ||
         vnum(c, co, "bus_factor", 1e-9, 1e3, 0, 1, "a bus-bandwidth factor > 0 or null") ||
-        varr(c, co, "points", 1, &pts))
+        varr(c, co, "points", 1, &pts) ||
+        vobj(c, co, "pull_overlap", 0, &ov))
         return -1;
+    if (ov) {
+        vpush_key(c, "pull_overlap");
+        if (vnum(c, ov, "first_pull_frac", 1e-6, 1, 1, 0, "a fraction in (0, 1]"))
+            return -1;
+        vpop(c);
+    }
     return vitems(c, "points", pts, v_collective_point);
 }
 
@@ -656,7 +663,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
     for (int p = 0; p < CAT_NPREC; p++)
         m->gemm_tflops[p] = NAN;
     m->net_alpha_s = m->net_Bps = m->intra_alpha_s = m->intra_Bps = NAN;
-    m->net_ps_alpha_s = m->net_ps_Bps = NAN;
+    m->net_ps_alpha_s = m->net_ps_Bps = m->ps_first_pull_frac = NAN;
     if (cJSON_IsString(v = get(root, "instance")))
         snprintf(m->instance, sizeof m->instance, "%s", v->valuestring);
     if (cJSON_IsString(v = get(root, "host")))
@@ -709,6 +716,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
                 curve_from(it, (int)num_or_nan(it, "servers"), &m->ps_curve);
                 m->net_ps_alpha_s = a;
                 m->net_ps_Bps = B;
+                m->ps_first_pull_frac = num_or_nan(get(it, "pull_overlap"), "first_pull_frac");
                 snprintf(m->net_ps_from, sizeof m->net_ps_from, "%s %s, %d ranks on %d hosts", tr,
                          nm, k, hosts);
             }

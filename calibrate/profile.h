@@ -64,6 +64,8 @@ struct prof_measured {
     double net_ps_alpha_s;     /* the same from a parameter-server push/pull, for PS strategies */
     double net_ps_Bps;
     char net_ps_from[64];
+    double ps_first_pull_frac; /* of a pull to several workers, when the first
+                                  ends (pull_overlap); NAN if not measured */
     struct prof_curve net_curve, ps_curve; /* their points; npts 0 if none */
     double intra_alpha_s;      /* per-hop latency between GPUs of one host, s */
     double intra_Bps;          /* bus bandwidth between GPUs of one host, bytes/s */

@@ -451,9 +451,17 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->c.ps_in_turn = sc->ps_receive == SC_PS_IN_TURN && cfg->c.strategy == SIM_PS_SYNC &&
                         cfg->c.ps_dedicated;
     if (cfg->c.ps_dedicated)
-        for (int i = 0; i < cl->ngroups; i++)
-            if (cl->groups[i].role == SC_PS && cl->groups[i].count > cfg->c.ps_servers)
+        for (int i = 0; i < cl->ngroups; i++) {
+            const struct prof_measured *m = profile_of(sc, cl->groups[i].inst);
+            if (cl->groups[i].role != SC_PS)
+                continue;
+            if (cl->groups[i].count > cfg->c.ps_servers)
                 cfg->c.ps_servers = cl->groups[i].count;
+            /* How unevenly the servers' pulls end, as calibrated on the
+             * servers' instance type: a synchronous step waits for the first. */
+            if (m && m->ps_first_pull_frac > 0 && cfg->c.strategy == SIM_PS_SYNC)
+                cfg->c.ps_first_pull = m->ps_first_pull_frac;
+        }
     link_at_message_size(sc, cl, k, is_ps, cfg);
     cfg->fabric_oversub = sc->fabric_oversub;
     cfg->steps = sc->steps;

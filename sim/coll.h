@@ -45,6 +45,8 @@ struct coll_ctx {
     double ps_incast;     /* worker nodes whose pushes meet at the servers at once:
                              all of them (sync), fewer when asynchronous */
     double ps_reduce_s_per_byte;
+    double ps_first_pull; /* (0, 1]: the pull ends, for the chain, at this fraction
+                             (coll_ps.c); 0: when every pull ends */
     int r_fabric;         /* -1 for a non-blocking fabric */
 };
 

@@ -21,6 +21,14 @@
  * push then takes n E[max c] shard times on the workers' links instead of
  * s (E[max c] from coll_expected_max_load(s, n): 1.5 for 2 servers and 2
  * workers); the server side moves the same n shards either way.
+ * Pulls that do not end together (ps_first_pull f, calibrated: a sender's
+ * FIFO lets one stream run ahead): the first worker to have its pull steps
+ * on and pushes its next gradients while the others still pull, on links
+ * the pull does not use (workers' transmit, servers' receive).  A
+ * synchronous step then waits only for the first pull, f of the pull time;
+ * the others' tails run in its shadow and are not carried as flows.  f is
+ * no less than 1/n: the last worker's pull still ends before its turn to
+ * push, after the n-1 others.
  * Lanes: intra reduce 0, push 1, sum 2, pull and broadcast 3, so the pull of
  * one bucket overlaps the push of the next.  A serial PS (ps_serial: a worker
  * waits for bucket b's pull before it pushes b+1) puts every phase in lane 0.
@@ -67,6 +75,8 @@ static int ps_build(const struct coll_ctx *ctx, double bytes, struct coll_phase 
             a = ctx->ps_alpha_net;
         phase_init(push, 1, a, bytes / s);
         phase_init(pull, 3, a, bytes / s);
+        if (ctx->ps_first_pull > 0)
+            pull->amount *= fmax(ctx->ps_first_pull, 1.0 / n);
         for (int i = 0; i < ctx->ntg; i++) {
             coll_use(push, ctx->tg[i].r_tx, ctx->ps_turn_weight > 0 ? ctx->ps_turn_weight : s);
             coll_use(pull, ctx->tg[i].r_rx, s);

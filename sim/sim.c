@@ -172,6 +172,10 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
     }
     if (cfg->c.ps_in_turn && !(cfg->c.strategy == SIM_PS_SYNC && cfg->c.ps_dedicated))
         return dt_errf(e, "sim: servers that take pushes in turn are modelled for ps_sync with dedicated servers only");
+    if (!(cfg->c.ps_first_pull >= 0 && cfg->c.ps_first_pull <= 1) ||
+        (cfg->c.ps_first_pull > 0 && !(cfg->c.strategy == SIM_PS_SYNC && cfg->c.ps_dedicated)))
+        return dt_errf(e, "sim: first pull at %g of the pull, expected 0, or a fraction in (0, 1] "
+                       "with ps_sync and dedicated servers", cfg->c.ps_first_pull);
     if (!(cfg->w.batch > 0) || bad_num(cfg->w.grad_bytes) || bad_num(cfg->w.cpu_s_per_sample) ||
         bad_num(cfg->w.prep_bytes) || bad_num(cfg->w.ps_reduce_s_per_byte) ||
         bad_num(cfg->w.send_cpu_s_per_byte) || bad_num(cfg->w.recv_cpu_s_per_byte))
@@ -707,6 +711,7 @@ static void build_chain(struct sim *s, struct chain *c)
     if (cfg->c.ps_in_turn)
         ctx->ps_turn_weight = coll_nodes(ctx) * coll_expected_max_load(ctx->ps_servers, coll_nodes(ctx));
     ctx->ps_reduce_s_per_byte = cfg->w.ps_reduce_s_per_byte;
+    ctx->ps_first_pull = cfg->c.ps_first_pull;
 
     /* Buckets in the order backward releases them (sim_bucket_count). */
     nb = sim_bucket_count(&cfg->c, total);

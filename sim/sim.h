@@ -80,6 +80,9 @@ struct sim_comm {
                                    (no pipelining across buckets); 0: pipelined */
     int ps_in_turn;             /* 1: a synchronous dedicated server takes one worker's push
                                    at a time, in random order (coll_ps.c); 0: all at once */
+    double ps_first_pull;       /* synchronous dedicated servers: of the pull time, when the
+                                   first worker has its pull (calibrated pull_overlap;
+                                   coll_ps.c); 0: the pulls end together */
 };
 
 struct sim_config {

@@ -239,14 +239,21 @@ sub single_rank {
 # `dtplan calibrate --coll-cmd`.  The profile's fitted link then replaces
 # the nominal rate in the scenario.  Returns the profile's path, or undef.
 my (%net_profile, %net_link);
+# Synchronous PS calibrates on three hosts, so that a server pulls to two
+# workers and the profile gets how unevenly those pulls end (pull_overlap).
+sub net_key {
+    my ($c) = @_;
+    my $nh = $c->{strategy} eq 'ps_sync' ? 3 : 2;
+    return ("$c->{workload}-$c->{rate}" . ($nh > 2 ? "-h$nh" : ''), $nh);
+}
 sub net_profile {
     my ($c) = @_;
-    my $key = "$c->{workload}-$c->{rate}";
+    my ($key, $nh) = net_key($c);
     return $net_profile{$key} if exists $net_profile{$key};
     my $prof = "$tmp/profile-$key.json";
-    my @h = ('--host', "$NET.1,$NET.2");
+    my @h = ('--host', join(',', map { "$NET.$_" } 1 .. $nh));
     my ($rc, $out);
-    if (system('sh', "$root/validate/hosts.sh", 'up', 2, $c->{rate}) != 0) {
+    if (system('sh', "$root/validate/hosts.sh", 'up', $nh, $c->{rate}) != 0) {
         print STDERR "validate.pl: $key: cannot create the hosts to calibrate\n";
         return $net_profile{$key} = undef;
     }
@@ -263,7 +270,7 @@ sub net_profile {
     } else {
         # 8 B to 8 MiB by x4 (--quick's sizes, up to the trainers' 3.4 and
         # 8.4 MB gradients)
-        ($rc, $out) = run_cmd(@MPI, '-np', 2, @h, $dtplan, 'calibrate', '--mpi', '--quick', '--maxbytes', '8M',
+        ($rc, $out) = run_cmd(@MPI, '-np', $nh, @h, $dtplan, 'calibrate', '--mpi', '--quick', '--maxbytes', '8M',
                               '--instance', 'emu.host', '-o', $prof);
     }
     system('sh', "$root/validate/hosts.sh", 'down');
@@ -281,6 +288,12 @@ sub net_profile {
                                    link_mbit => $best->{link_GBps} * 8e3, alpha_s => $best->{alpha_s} };
         printf STDERR "validate: %s: calibrated %s %s: %.1f Mbit/s (nominal %s)\n", $key, $best->{transport},
             $best->{name}, $best->{link_GBps} * 8e3, $c->{rate};
+    }
+    my ($ps) = grep { $_->{name} =~ /pushpull/ && $_->{pull_overlap} } @{$j->{collectives} // []};
+    if ($ps) {
+        $net_link{$key}{first_pull_frac} = $ps->{pull_overlap}{first_pull_frac};
+        printf STDERR "validate: %s: first of %d pulls ends at %.3f of the pull\n", $key,
+            $ps->{pull_overlap}{workers}, $ps->{pull_overlap}{first_pull_frac};
     }
     return $net_profile{$key} = $prof;
 }
@@ -409,6 +422,7 @@ for my $c (@cfgs) {
     $j = last_json($out);
     if ($rc || !$j) { print STDERR "validate.pl: $c->{name}: the real run failed (status $rc)\n$out"; $failed++; next; }
     my $meas = $j->{p50_step_s};
+    my ($nk) = net_key($c);
     push @rows, {
         name => $c->{name}, group => $c->{group}, config => {%$c},
         inputs => { loader_s_per_sample => $m{loader_s} + 0, single_rank_step_s => $m{single_step_s} + 0,
@@ -417,10 +431,10 @@ for my $c (@cfgs) {
                     jitter_cv => $m{jitter} + 0,
                     solved_compute_s => $p->{solved} ? $p->{solved}{value} : undef,
                     link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0,
-                    link_calibrated => $m{profile} ? $net_link{"$c->{workload}-$c->{rate}"}{
-                        $c->{strategy} =~ /^ps_/ && $net_link{"$c->{workload}-$c->{rate}"}{pushpull}
-                        ? 'pushpull' : 'allreduce'} : undef,
-                    profile => $m{profile} ? "$opt{prefix}-profiles/$c->{workload}-$c->{rate}.json" : undef },
+                    link_calibrated => $m{profile} ? $net_link{$nk}{
+                        $c->{strategy} =~ /^ps_/ && $net_link{$nk}{pushpull} ? 'pushpull' : 'allreduce'} : undef,
+                    first_pull_frac => $m{profile} ? $net_link{$nk}{first_pull_frac} : undef,
+                    profile => $m{profile} ? "$opt{prefix}-profiles/$nk.json" : undef },
         predicted_s => $pred + 0, measured_s => $meas + 0,
         predicted_breakdown_s => $pc->{breakdown_s}, measured_breakdown_s => {
             load => $j->{load_s}, compute => $j->{compute_s}, comm => $j->{comm_s}, optim => $j->{optim_s},

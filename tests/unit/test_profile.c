@@ -200,6 +200,36 @@ static void bad_profiles_give_one_line_with_file_line_and_column(void)
     }
 }
 
+/* A push/pull over 3 hosts (2 workers) carries how unevenly its pulls end;
+ * a fraction outside (0, 1] is refused, naming the field. */
+static void pull_overlap_is_read_from_the_push_pull(void)
+{
+    static const char good[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\", \"instance\": \"x\",\n"
+        " \"collectives\": [\n"
+        "  {\"name\": \"ps_pushpull\", \"transport\": \"mpi\", \"ranks\": 3, \"hosts\": 3,\n"
+        "   \"bus_factor\": 4, \"alpha_s\": 1e-4, \"beta_s_per_byte\": 5e-8, \"points\": [],\n"
+        "   \"pull_overlap\": {\"workers\": 2, \"sync_s\": 1.35, \"back_to_back_s\": 1.28,\n"
+        "                    \"first_pull_frac\": 0.9}}]}\n";
+    static const char bad[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\",\n"
+        " \"collectives\": [\n"
+        "  {\"name\": \"ps_pushpull\", \"transport\": \"mpi\", \"ranks\": 3, \"hosts\": 3,\n"
+        "   \"points\": [], \"pull_overlap\": {\"first_pull_frac\": 1.5}}]}\n";
+    struct prof_measured m;
+    cJSON *root = NULL;
+    struct dt_err e;
+
+    if (summarize_text(good, "a pull_overlap is valid", &m))
+        return;
+    T_NEAR(m.ps_first_pull_frac, 0.9, 0, "first pull at 0.9 of the pull");
+    summarize_text("{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\"}", "no collectives", &m);
+    T_CHECK(isnan(m.ps_first_pull_frac), "not measured: NAN");
+    T_CHECK(profile_parse("mem.json", bad, strlen(bad), &root, &e) == -1 &&
+                strstr(e.msg, "collectives[0].pull_overlap.first_pull_frac: expected a fraction in (0, 1]"),
+            "1.5 refused: %s", e.msg);
+}
+
 static void text_that_is_not_a_profile_is_refused(void)
 {
     static const char *const texts[] = {"[1, 2]", "{\"schema_version\": \"1\", \"host\": \"h\"}",
@@ -308,6 +338,7 @@ int main(void)
     T_RUN(collective_fits_become_link_latency_and_bandwidth);
     T_RUN(mpi_part_entries_validate_and_the_ring_wins_a_tie);
     T_RUN(push_pull_sets_the_ps_link_and_a_cmd_collective_wins);
+    T_RUN(pull_overlap_is_read_from_the_push_pull);
     T_RUN(the_link_is_read_at_the_message_size);
     T_RUN(bad_profiles_give_one_line_with_file_line_and_column);
     T_RUN(text_that_is_not_a_profile_is_refused);

@@ -344,6 +344,32 @@ static void servers_taking_pushes_in_turn_collide_on_worker_links(void)
     T_NEAR(step_of(&c), 2 * a + S / B + S / B, 1e-9, "together, one fast server");
 }
 
+static void a_step_waits_for_the_first_pull_only(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    struct dt_err e;
+    double S = 100e6, B = 1e9, a = 20e-6;
+
+    /* 2 workers, 1 server: push 2 S/B (the server's receive), pull 2 S/B
+     * (its transmit); the first pull ends at 0.75 of it: 1.5 S/B. */
+    comm_only_ps(&c, SIM_PS_SYNC, 2, 1, S);
+    T_NEAR(step_of(&c), 2 * a + 4 * S / B, 1e-9, "pulls that end together");
+    c.c.ps_first_pull = 0.75;
+    T_NEAR(step_of(&c), 2 * a + 3.5 * S / B, 1e-9, "the first pull at 0.75");
+    /* Never before 1/n: the last of 4 workers still pulls before its turn
+     * to push comes, after the 3 others: 4 S/B push, 4 S/B x 1/4 pull. */
+    comm_only_ps(&c, SIM_PS_SYNC, 4, 1, S);
+    c.c.ps_first_pull = 0.1;
+    T_NEAR(step_of(&c), 2 * a + 5 * S / B, 1e-9, "the first pull no earlier than 1/n");
+    /* Synchronous dedicated servers only; a fraction in [0, 1]. */
+    c.c.ps_first_pull = 1.5;
+    T_CHECK(sim_run(&c, &r, &e) == -1 && strstr(e.msg, "first pull"), "above 1 rejected");
+    c.c.ps_first_pull = 0.8;
+    c.c.strategy = SIM_PS_ASYNC;
+    T_CHECK(sim_run(&c, &r, &e) == -1 && strstr(e.msg, "ps_sync"), "asynchronous rejected");
+}
+
 static void listed_buckets_come_first(void)
 {
     struct sim_config c;
@@ -525,6 +551,7 @@ int main(void)
     T_RUN(expected_max_load_matches_hand_counts);
     T_RUN(listed_buckets_come_first);
     T_RUN(servers_taking_pushes_in_turn_collide_on_worker_links);
+    T_RUN(a_step_waits_for_the_first_pull_only);
     T_RUN(async_workers_drift_apart_at_the_server);
     T_RUN(prefetch_overlaps_loading_with_compute);
     T_RUN(identical_ranks_cost_the_same_to_simulate);
