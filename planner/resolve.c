@@ -177,6 +177,9 @@ int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
             measured_add(out, max, &n, in->name, "net_alpha_us", g->net_alpha_s * 1e6, "us",
                          m->path, from, 0);
         }
+        if (g->role == SIM_PS && cfg->c.ps_first_pull > 0 && m->ps_first_pull_frac > 0)
+            measured_add(out, max, &n, in->name, "ps_first_pull_frac", cfg->c.ps_first_pull,
+                         "of the pull", m->path, "pull_overlap of the push/pull", 0);
         if (m->intra_Bps > 0 && g->gpus > 1) {
             measured_add(out, max, &n, in->name, "gpu_link_gbytes_s", g->intra_Bps / 1e9, "GB/s",
                          m->path, m->intra_from, 0);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "../../calibrate/profile.h"
 #include "../../catalog/catalog.h"
 #include "../../cli/scenario.h"
 #include "../../planner/planner.h"
@@ -104,6 +105,30 @@ static void in_turn_servers_apply_to_sync_dedicated_only(void)
     async.strategy = SC_PS_ASYNC;
     T_CHECK(plan_resolve(&sc, &async, &cfg, &e) == 0 && !cfg.c.ps_in_turn,
             "nor an asynchronous candidate of a plan search");
+
+    /* A profile of the servers' instance type with a pull overlap: the
+     * synchronous step waits for the first pull; asynchronous, no. */
+    {
+        struct prof_measured m, *keep = sc.profiles;
+        int nkeep = sc.nprofiles;
+        memset(&m, 0, sizeof m);
+        snprintf(m.instance, sizeof m.instance, "c5.18xlarge");
+        m.cpu_lambda = m.net_Bps = m.net_ps_Bps = m.intra_Bps = NAN;
+        for (int p = 0; p < CAT_NPREC; p++)
+            m.gemm_tflops[p] = NAN;
+        m.ps_first_pull_frac = 0.8;
+        sc.profiles = &m;
+        sc.nprofiles = 1;
+        T_CHECK(plan_resolve(&sc, find(&sc, "cpu-ps"), &cfg, &e) == 0 && cfg.c.ps_first_pull == 0.8,
+                "the calibrated first pull reaches a sync PS (%g)", cfg.c.ps_first_pull);
+        T_CHECK(plan_resolve(&sc, &async, &cfg, &e) == 0 && cfg.c.ps_first_pull == 0,
+                "not an asynchronous one (%g)", cfg.c.ps_first_pull);
+        m.ps_first_pull_frac = NAN;
+        T_CHECK(plan_resolve(&sc, find(&sc, "cpu-ps"), &cfg, &e) == 0 && cfg.c.ps_first_pull == 0,
+                "not measured: the pulls end together");
+        sc.profiles = keep;
+        sc.nprofiles = nkeep;
+    }
     scenario_free(&sc);
 
     /* A plan may say in_turn with the default (colocated) placement: its
