@@ -132,8 +132,9 @@ static double mpi_time(struct mpi_bench *b, const struct mpi_coll *m, size_t byt
 /*
  * The PS entry's pull_overlap (mpi_ps_overlap at the largest size, at most
  * 32 MiB): the two times and the fraction of the pull after which the first
- * worker has its gradients, (2 b2b / sync - 1), kept within [1/w, 1] (the
- * last worker still pushes its turn; no pull ends before it starts).
+ * worker has its gradients, (2 b2b / sync - 1), kept within [1/w, 1]: even
+ * a first pull at once leaves the back-to-back operation the push and the
+ * last worker's share of the pull (docs/model.md).
  * Collective; e is non-NULL on rank 0 only.  0, or -1 on an MPI error.
  */
 #define MPI_OVERLAP_MAX_BYTES ((size_t)32 << 20)
