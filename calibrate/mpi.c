@@ -16,7 +16,7 @@
  * in GB/s of 1e9 bytes.  Each entry gets the alpha-beta fit of fit.c, the
  * link rate that fit implies (bus factor / beta), and the local reduction
  * cost per byte (gamma) measured on rank 0.  With two or more PS workers,
- * the PS entry also gets the pull overlap (mpi_ps_overlap).
+ * the PS entry also gets the pull overlap (mpi_pull_overlap).
  *
  * Every rank must call calib_mpi_run (it is collective).  Only rank 0 gets
  * a non-NULL collectives array and writes into it; decisions that depend on
@@ -130,9 +130,11 @@ static double mpi_time(struct mpi_bench *b, const struct mpi_coll *m, size_t byt
 }
 
 /*
- * The PS entry's pull_overlap (mpi_ps_overlap at the largest size, at most
- * 32 MiB): the two times and the fraction of the pull after which the first
- * worker has its gradients, (2 b2b / sync - 1), kept within [1/w, 1]: even
+ * The PS entry's pull_overlap at the largest size, at most 32 MiB: the
+ * push/pull timed with a barrier after each operation (sync) and back to
+ * back (mpi_ps_open), the two in a row so that they see the same link.  With
+ * push and pull of P each, sync = 2P and b2b = f P + P when the first pull
+ * ends at f of the pull, so f = 2 b2b / sync - 1, kept within [1/w, 1]: even
  * a first pull at once leaves the back-to-back operation the push and the
  * last worker's share of the pull (docs/model.md).
  * Collective; e is non-NULL on rank 0 only.  0, or -1 on an MPI error.
@@ -141,21 +143,22 @@ static double mpi_time(struct mpi_bench *b, const struct mpi_coll *m, size_t byt
 static int mpi_pull_overlap(struct mpi_bench *b, cJSON *e, size_t bytes, int reps)
 {
     int w = b->size - b->servers;
-    double sync_s, b2b_s, f;
+    double sync_s, b2b_s;
 
     if (bytes > MPI_OVERLAP_MAX_BYTES)
         bytes = MPI_OVERLAP_MAX_BYTES;
-    if (mpi_ps_overlap(b, bytes, reps, &sync_s, &b2b_s))
+    sync_s = mpi_time(b, &mpi_ps, bytes, reps);
+    b2b_s = sync_s < 0 ? -1 : mpi_time(b, &mpi_ps_open, bytes, reps);
+    if (b2b_s < 0)
         return -1;
     if (e) {
         cJSON *o = cJSON_AddObjectToObject(e, "pull_overlap");
-        f = fmin(1, fmax(1.0 / w, 2 * b2b_s / sync_s - 1));
         cJSON_AddNumberToObject(o, "workers", w);
         cJSON_AddNumberToObject(o, "bytes", (double)bytes);
         cJSON_AddNumberToObject(o, "reps", reps);
         cJSON_AddNumberToObject(o, "sync_s", sync_s);
         cJSON_AddNumberToObject(o, "back_to_back_s", b2b_s);
-        cJSON_AddNumberToObject(o, "first_pull_frac", f);
+        cJSON_AddNumberToObject(o, "first_pull_frac", fmin(1, fmax(1.0 / w, 2 * b2b_s / sync_s - 1)));
     }
     return 0;
 }

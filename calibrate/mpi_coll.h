@@ -37,14 +37,12 @@ struct mpi_coll {
 extern const struct mpi_coll mpi_ring, mpi_allreduce, mpi_ps;
 
 /*
- * The PS push/pull of `bytes`, `reps` times after one untimed operation:
- * first each ending with a barrier (*sync_s, per operation), then back to
- * back (*b2b_s), as workers step when nothing else keeps them apart; the
- * slowest rank's times.  With push and pull of one size, the first pull
- * ends at (2 b2b / sync - 1) of the pull time (docs/collectives.md).
- * Collective.  0, or -1 when MPI reports an error.
+ * The PS push/pull without the barrier that ends each of mpi_ps's
+ * operations when there are two or more workers: timed back to back, a
+ * worker whose pull ends first pushes the next operation while the others
+ * still pull (mpi.c, pull_overlap; docs/collectives.md).
  */
-int mpi_ps_overlap(struct mpi_bench *b, size_t bytes, int reps, double *sync_s, double *b2b_s);
+extern const struct mpi_coll mpi_ps_open;
 
 /* dst[i] += src[i] for n floats: the reduction of every benchmark. */
 void mpi_sum(float *dst, const float *src, size_t n);

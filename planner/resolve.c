@@ -455,9 +455,10 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                         cfg->c.ps_dedicated;
     if (cfg->c.ps_dedicated)
         for (int i = 0; i < cl->ngroups; i++) {
-            const struct prof_measured *m = profile_of(sc, cl->groups[i].inst);
+            const struct prof_measured *m;
             if (cl->groups[i].role != SC_PS)
                 continue;
+            m = profile_of(sc, cl->groups[i].inst);
             if (cl->groups[i].count > cfg->c.ps_servers)
                 cfg->c.ps_servers = cl->groups[i].count;
             /* How unevenly the servers' pulls end, as calibrated on the

@@ -130,6 +130,8 @@ static int bad_num(double x)
 int sim_check(const struct sim_config *cfg, struct dt_err *e)
 {
     int ntrain = 0, nps = 0, ndata = 0;
+    /* what the in-turn and first-pull models describe */
+    int sync_dedicated = cfg->c.strategy == SIM_PS_SYNC && cfg->c.ps_dedicated;
 
     if (cfg->ngroups < 1 || cfg->ngroups > SIM_MAX_GROUPS)
         return dt_errf(e, "sim: %d groups, expected 1 to %d", cfg->ngroups, SIM_MAX_GROUPS);
@@ -170,10 +172,10 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
     } else if (nps > 0) {
         return dt_errf(e, "sim: a ps group needs strategy ps_sync or ps_async with dedicated servers");
     }
-    if (cfg->c.ps_in_turn && !(cfg->c.strategy == SIM_PS_SYNC && cfg->c.ps_dedicated))
+    if (cfg->c.ps_in_turn && !sync_dedicated)
         return dt_errf(e, "sim: servers that take pushes in turn are modelled for ps_sync with dedicated servers only");
     if (!(cfg->c.ps_first_pull >= 0 && cfg->c.ps_first_pull <= 1) ||
-        (cfg->c.ps_first_pull > 0 && !(cfg->c.strategy == SIM_PS_SYNC && cfg->c.ps_dedicated)))
+        (cfg->c.ps_first_pull > 0 && !sync_dedicated))
         return dt_errf(e, "sim: first pull at %g of the pull, expected 0, or a fraction in (0, 1] "
                        "with ps_sync and dedicated servers", cfg->c.ps_first_pull);
     if (!(cfg->w.batch > 0) || bad_num(cfg->w.grad_bytes) || bad_num(cfg->w.cpu_s_per_sample) ||
