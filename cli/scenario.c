@@ -1143,7 +1143,7 @@ static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 static int ld_gradients(struct ld *ld, yaml_node_t *m)
 {
     static const char *const keys[] = {
-        "strategy", "bucket_mb", "buckets_mb", "overlap", "precision", "ps", NULL
+        "strategy", "bucket_mb", "buckets_mb", "overlap", "cycle_ms", "precision", "ps", NULL
     };
     static const char *const ps_keys[] = { "count", "placement", "pipeline", "receive", NULL };
     struct scenario *sc = ld->sc;
@@ -1177,6 +1177,9 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
         }
     }
     if ((v = ld_get(ld, m, "overlap", NULL)) && ld_bool(ld, v, "gradients.overlap", &sc->overlap))
+        return -1;
+    if ((v = ld_get(ld, m, "cycle_ms", NULL)) &&
+        ld_num(ld, v, "gradients.cycle_ms", 0, 0, 10000, "a period in ms in [0, 10000]", &sc->cycle_ms))
         return -1;
     if ((v = ld_get(ld, m, "precision", NULL))) {
         if (ld_enum(ld, v, "gradients.precision", grad_prec_names, &i))
@@ -1938,6 +1941,7 @@ static void sc_defaults(struct scenario *sc, const char *path)
     sc->bucket_bytes = 25.0 * 1048576.0;
     sc->nbucket_list = 0;
     sc->overlap = 1;
+    sc->cycle_ms = 0;
     sc->grad_precision = CAT_FP32;
     sc->ps_count = 1;
     sc->ps_place = SC_PS_COLOCATED;

@@ -122,6 +122,8 @@ struct scenario {
     double bucket_list[SC_MAX_BUCKET_LIST]; /* gradients.buckets_mb: sizes in release order, bytes */
     int nbucket_list;                  /* 0: every bucket bucket_bytes */
     int overlap;                       /* 1: buckets overlap the backward pass */
+    double cycle_ms;                   /* all-reduce strategies: background loop period
+                                          (Horovod's HOROVOD_CYCLE_TIME), ms; 0: none */
     enum cat_prec grad_precision;      /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
     enum sc_ps_place ps_place;

@@ -444,6 +444,10 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
     cfg->c.nbucket_list = sc->nbucket_list;
     cfg->c.overlap = sc->overlap;
+    /* Horovod's background loop runs the all-reduce family; servers are not
+     * driven by it (docs/scenario.md). */
+    cfg->c.cycle_s = cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC
+                         ? 0 : sc->cycle_ms / 1000;
     cfg->c.ps_dedicated = (cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC) &&
                           sc->ps_place == SC_PS_DEDICATED;
     cfg->c.ps_servers = sc->ps_count;

@@ -33,7 +33,7 @@
 #include "maxmin.h"
 #include "trace.h"
 
-enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW };
+enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW, EV_TICK };
 enum { FL_STAGE, FL_PHASE };
 enum { W_WAIT_BATCH, W_FWD, W_BWD, W_WAIT_COMM, W_OPT, W_DONE };
 
@@ -81,6 +81,9 @@ struct chain {
     int last_in_lane[COLL_MAX_PHASES];
     int *ready_cnt;            /* per bucket: members that released it */
     char *started, *done;      /* nb x nph */
+    char *ticked;              /* per bucket: a tick of the background loop has seen it
+                                  ready (sim_comm.cycle_s > 0) */
+    int tick_pending;          /* an EV_TICK is queued for this chain */
     int buckets_done;
 };
 
@@ -174,6 +177,10 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
     }
     if (cfg->c.ps_in_turn && !sync_dedicated)
         return dt_errf(e, "sim: servers that take pushes in turn are modelled for ps_sync with dedicated servers only");
+    if (!(cfg->c.cycle_s >= 0 && cfg->c.cycle_s <= 10) ||
+        (cfg->c.cycle_s > 0 && (cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC)))
+        return dt_errf(e, "sim: background cycle of %g s, expected 0, or up to 10 s with an "
+                       "all-reduce strategy", cfg->c.cycle_s);
     if (!(cfg->c.ps_first_pull >= 0 && cfg->c.ps_first_pull <= 1) ||
         (cfg->c.ps_first_pull > 0 && !sync_dedicated))
         return dt_errf(e, "sim: first pull at %g of the pull, expected 0, or a fraction in (0, 1] "
@@ -332,7 +339,8 @@ static void chain_try(struct sim *s, int ci, int b, int p)
 
     if (b >= c->nb || p >= c->nph || c->started[b * c->nph + p])
         return;
-    if (p == 0 ? c->ready_cnt[b] < c->nmem : !c->done[b * c->nph + p - 1])
+    if (p == 0 ? c->ready_cnt[b] < c->nmem || (s->cfg->c.cycle_s > 0 && !c->ticked[b])
+               : !c->done[b * c->nph + p - 1])
         return;
     ph = &c->ph[b * c->nph + p];
     lane = ph->lane;
@@ -360,6 +368,7 @@ static void chain_bucket_done(struct sim *s, int ci)
     memset(c->ready_cnt, 0, (size_t)c->nb * sizeof *c->ready_cnt);
     memset(c->started, 0, (size_t)c->nb * c->nph);
     memset(c->done, 0, (size_t)c->nb * c->nph);
+    memset(c->ticked, 0, (size_t)c->nb);
     for (int i = 0; i < c->nmem; i++)
         worker_start_opt(s, c->mem[i]);
 }
@@ -394,7 +403,30 @@ static void chain_bucket_ready(struct sim *s, int ci, int b)
             chain_bucket_done(s, ci);
         return;
     }
+    /* A background loop (Horovod's) starts what is ready on its next tick. */
+    if (s->cfg->c.cycle_s > 0) {
+        double cyc = s->cfg->c.cycle_s;
+        if (c->ready_cnt[b] == c->nmem && !c->tick_pending) {
+            c->tick_pending = 1;
+            evq_push(&s->q, cyc * (floor(s->now / cyc) + 1), EV_TICK, ci, 0, 0);
+        }
+        return;
+    }
     chain_try(s, ci, b, 0);
+}
+
+/* A tick of the background loop: every bucket all members have released
+ * starts now. */
+static void chain_tick(struct sim *s, int ci)
+{
+    struct chain *c = &s->ch[ci];
+
+    c->tick_pending = 0;
+    for (int b = 0; b < c->nb; b++)
+        if (c->ready_cnt[b] == c->nmem && !c->ticked[b]) {
+            c->ticked[b] = 1;
+            chain_try(s, ci, b, 0);
+        }
 }
 
 /* ---- workers ----------------------------------------------------------- */
@@ -745,6 +777,7 @@ static void build_chain(struct sim *s, struct chain *c)
     c->ready_cnt = x_calloc((size_t)nb, sizeof *c->ready_cnt);
     c->started = x_calloc((size_t)nb * (c->nph ? c->nph : 1), 1);
     c->done = x_calloc((size_t)nb * (c->nph ? c->nph : 1), 1);
+    c->ticked = x_calloc((size_t)nb, 1);
 }
 
 static void sim_free(struct sim *s)
@@ -757,6 +790,7 @@ static void sim_free(struct sim *s)
         x_free(s->ch[i].ready_cnt);
         x_free(s->ch[i].started);
         x_free(s->ch[i].done);
+        x_free(s->ch[i].ticked);
     }
     x_free(s->busy0);
     evq_free(&s->q);
@@ -895,6 +929,7 @@ static void handle_event(struct sim *s, const struct evq_event *ev)
     case EV_OPT_DONE: worker_opt_done(s, ev->a); break;
     case EV_PHASE_LAT: phase_flow(s, ev->a, ev->b, ev->c); break;
     case EV_STAGE_NOW: stage_done(s, ev->a, ev->b, ev->c); break;
+    case EV_TICK: chain_tick(s, ev->a); break;
     default: assert(0);
     }
 }

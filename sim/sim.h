@@ -83,6 +83,9 @@ struct sim_comm {
     double ps_first_pull;       /* synchronous dedicated servers: of the pull time, when the
                                    first worker has its pull (calibrated pull_overlap;
                                    coll_ps.c); 0: the pulls end together */
+    double cycle_s;             /* all-reduce strategies: a bucket all members released starts
+                                   on the next tick of a background loop of this period, ticks
+                                   at whole multiples of it (Horovod's cycle time); 0: at once */
 };
 
 struct sim_config {

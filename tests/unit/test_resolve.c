@@ -33,8 +33,8 @@ static void sparse_tables_send_only_touched_rows(void)
     const struct cat_model *m = catalog_find_model(&cat, "deepfm");
     double dense, touched;
 
-    if (scenario_load(&sc, "scenarios/seeds/s5-deepfm-ctr.yaml", &cat, &e)) {
-        T_CHECK(0, "s5 loads: %s", e.msg);
+    if (scenario_load(&sc, "tests/data/deepfm-ps-sync.yaml", &cat, &e)) {
+        T_CHECK(0, "deepfm-ps-sync loads: %s", e.msg);
         return;
     }
     T_CHECK(m && m->sparse_params == 11e6 && m->sparse_bytes_per_sample == 1716,
@@ -90,8 +90,8 @@ static void in_turn_servers_apply_to_sync_dedicated_only(void)
     int fd;
     FILE *f;
 
-    if (scenario_load(&sc, "scenarios/seeds/s5-deepfm-ctr.yaml", &cat, &e)) {
-        T_CHECK(0, "s5 loads: %s", e.msg);
+    if (scenario_load(&sc, "tests/data/deepfm-ps-sync.yaml", &cat, &e)) {
+        T_CHECK(0, "deepfm-ps-sync loads: %s", e.msg);
         return;
     }
     T_CHECK(plan_resolve(&sc, find(&sc, "cpu-ps"), &cfg, &e) == 0 && !cfg.c.ps_in_turn,

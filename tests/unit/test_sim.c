@@ -236,6 +236,34 @@ static void flows_finish_after_a_very_long_compute(void)
     T_NEAR(step_of(&c), 1e9 + 2 * (a + S / (2 * B)), 1e-9, "a 1 kB ring after 1e9 s of compute");
 }
 
+/* Horovod's background loop: a bucket waits for the loop's next tick, so a
+ * step shorter than the cycle lasts one cycle and one a little longer two. */
+static void collectives_wait_for_the_next_tick(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    struct dt_err e;
+    double S = 1e3, B = 1e9, a = 20e-6, cyc = 5e-3, comm = 2 * (a + S / (2 * B));
+
+    comm_only(&c, SIM_RING, 2, 0, S);
+    c.groups[0].fwd_s = 0.4e-3;
+    c.groups[0].bwd_s = 0.6e-3;
+    c.steps = 6;
+    T_NEAR(step_of(&c), 1e-3 + comm, 1e-9, "no cycle: compute and the ring");
+    c.c.cycle_s = cyc;
+    /* Ready at 1 ms, started at the 5 ms tick; every later step likewise. */
+    T_NEAR(step_of(&c), cyc, 1e-9, "1 ms of compute on a 5 ms cycle: one cycle per step");
+    c.groups[0].fwd_s = 2.4e-3;
+    c.groups[0].bwd_s = 3.6e-3;
+    T_NEAR(step_of(&c), 2 * cyc, 1e-9, "6 ms of compute on a 5 ms cycle: two cycles per step");
+    c.c.strategy = SIM_PS_ASYNC;
+    T_CHECK(sim_run(&c, &r, &e) != 0 && strstr(e.msg, "cycle"),
+            "a cycle with parameter servers is rejected: %s", e.msg);
+    comm_only(&c, SIM_RING, 2, 0, S);
+    c.c.cycle_s = -1;
+    T_CHECK(sim_run(&c, &r, &e) != 0, "a negative cycle is rejected: %s", e.msg);
+}
+
 static void tree_and_halving_doubling_match_their_closed_forms(void)
 {
     struct sim_config c;
@@ -545,6 +573,7 @@ int main(void)
     T_RUN(ring_matches_its_closed_form);
     T_RUN(tree_and_halving_doubling_match_their_closed_forms);
     T_RUN(flows_finish_after_a_very_long_compute);
+    T_RUN(collectives_wait_for_the_next_tick);
     T_RUN(hierarchical_matches_its_closed_form);
     T_RUN(dedicated_parameter_servers_see_incast);
     T_RUN(a_serial_ps_does_one_bucket_at_a_time);
