@@ -216,24 +216,21 @@ static void name_bound(const struct scenario *sc, struct plan_cluster *pc, doubl
                      100 * busy, need);
         }
     } else if (r->exposed_comm_s > 0.05 * r->step_mean_s) {
-        int ps = pc->cfg.c.strategy == SIM_PS_SYNC || pc->cfg.c.strategy == SIM_PS_ASYNC;
+        int ps = sim_is_ps(pc->cfg.c.strategy);
         int nodes = 0;
         for (int i = 0; i < pc->cl->ngroups; i++)
             if (pc->cl->groups[i].role == SC_TRAIN)
                 nodes += pc->cl->groups[i].count;
         pc->bound = ps ? PLAN_BOUND_PS : nodes > 1 ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
         const char *kind = ps ? "parameter-server" : nodes > 1 ? "network" : "GPU-link";
+        char cyc[64] = "";
         if (pc->cfg.c.cycle_s > 0)
-            snprintf(pc->bound_text, sizeof pc->bound_text,
-                     "%s-bound: %.1f ms of each %.1f ms step is exposed gradient communication, "
-                     "started on the ticks of a %.3g ms background cycle (busiest NIC %.0f%%); "
-                     "%.60s busy %.0f%%", kind, 1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s,
-                     1e3 * pc->cfg.c.cycle_s, 100 * r->util_nic, what, 100 * busy);
-        else
-            snprintf(pc->bound_text, sizeof pc->bound_text,
-                     "%s-bound: %.1f ms of each %.1f ms step is exposed gradient communication "
-                     "(busiest NIC %.0f%%); %s busy %.0f%%", kind, 1e3 * r->exposed_comm_s,
-                     1e3 * r->step_mean_s, 100 * r->util_nic, what, 100 * busy);
+            snprintf(cyc, sizeof cyc, ", started on the ticks of a %.3g ms background cycle",
+                     1e3 * pc->cfg.c.cycle_s);
+        snprintf(pc->bound_text, sizeof pc->bound_text,
+                 "%s-bound: %.1f ms of each %.1f ms step is exposed gradient communication%.63s "
+                 "(busiest NIC %.0f%%); %.60s busy %.0f%%", kind, 1e3 * r->exposed_comm_s,
+                 1e3 * r->step_mean_s, cyc, 100 * r->util_nic, what, 100 * busy);
     } else {
         pc->bound = PLAN_BOUND_COMPUTE;
         snprintf(pc->bound_text, sizeof pc->bound_text, "compute-bound: %s busy %.0f%%", what,

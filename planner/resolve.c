@@ -149,7 +149,7 @@ static void measured_add(struct plan_measured *out, int max, int *n, const char 
 int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
                   const struct sim_config *cfg, struct plan_measured *out, int max)
 {
-    int n = 0, is_ps = cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC;
+    int n = 0, is_ps = sim_is_ps(cfg->c.strategy);
 
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         const struct cat_instance *in = cl->groups[i].inst;
@@ -446,10 +446,8 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->c.overlap = sc->overlap;
     /* Horovod's background loop runs the all-reduce family; servers are not
      * driven by it (docs/scenario.md). */
-    cfg->c.cycle_s = cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC
-                         ? 0 : sc->cycle_ms / 1000;
-    cfg->c.ps_dedicated = (cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC) &&
-                          sc->ps_place == SC_PS_DEDICATED;
+    cfg->c.cycle_s = is_ps ? 0 : sc->cycle_ms / 1000;
+    cfg->c.ps_dedicated = is_ps && sc->ps_place == SC_PS_DEDICATED;
     cfg->c.ps_servers = sc->ps_count;
     cfg->c.ps_serial = !sc->ps_pipeline;
     /* In turn is modelled for synchronous dedicated servers; the planner's

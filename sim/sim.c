@@ -167,7 +167,7 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
         return dt_errf(e, "sim: no train group");
     if (cfg->c.strategy >= SIM_NSTRATEGY)
         return dt_errf(e, "sim: unknown strategy %d", (int)cfg->c.strategy);
-    if ((cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC) && cfg->c.ps_dedicated) {
+    if (sim_is_ps(cfg->c.strategy) && cfg->c.ps_dedicated) {
         if (nps != 1)
             return dt_errf(e, "sim: a dedicated parameter server needs exactly one ps group, found %d", nps);
         if (cfg->c.ps_servers < 1)
@@ -178,7 +178,7 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
     if (cfg->c.ps_in_turn && !sync_dedicated)
         return dt_errf(e, "sim: servers that take pushes in turn are modelled for ps_sync with dedicated servers only");
     if (!(cfg->c.cycle_s >= 0 && cfg->c.cycle_s <= 10) ||
-        (cfg->c.cycle_s > 0 && (cfg->c.strategy == SIM_PS_SYNC || cfg->c.strategy == SIM_PS_ASYNC)))
+        (cfg->c.cycle_s > 0 && sim_is_ps(cfg->c.strategy)))
         return dt_errf(e, "sim: background cycle of %g s, expected 0, or up to 10 s with an "
                        "all-reduce strategy", cfg->c.cycle_s);
     if (!(cfg->c.ps_first_pull >= 0 && cfg->c.ps_first_pull <= 1) ||

@@ -135,4 +135,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err 
 
 const char *sim_strategy_name(enum sim_strategy s);
 
+/* 1 for the parameter-server strategies, 0 for the all-reduce family. */
+static inline int sim_is_ps(enum sim_strategy s) { return s == SIM_PS_SYNC || s == SIM_PS_ASYNC; }
+
 #endif
