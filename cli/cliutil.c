@@ -215,46 +215,89 @@ char *cli_catalog_find(const char *cmd, const char *given, struct dt_err *e)
     return found;
 }
 
-int cli_write_output(const char *cmd, const char *path, cli_writer fn, const void *ctx)
+/* Write one output on standard output; the exit status. */
+static int write_stdout(const char *cmd, cli_writer fn, const void *ctx)
 {
     struct dt_err e = {{0}};
-    char *tmp = NULL;
-    FILE *f = stdout;
     int rc;
 
-    if (path) {
-        f = atomic_write_open(path, &tmp, &e);
-        if (!f) {
-            fprintf(stderr, "%s: %s\n", cmd, e.msg);
-            return CLI_EXIT_INPUT;
-        }
-    }
     errno = 0;
-    rc = fn(f, ctx, &e);
-    if (!path) {
-        if (rc != 0 || fflush(stdout) != 0 || ferror(stdout)) {
-            if (rc != 0 && e.msg[0])
-                fprintf(stderr, "%s: %s\n", cmd, e.msg);
-            else
-                fprintf(stderr, "%s: cannot write the report to standard output: %s\n", cmd,
-                        strerror(errno ? errno : EIO));
-            return CLI_EXIT_PLAN;
-        }
-        return 0;
-    }
-    if (rc != 0) {
-        atomic_write_abort(f, tmp);
-        if (e.msg[0])
+    rc = fn(stdout, ctx, &e);
+    if (rc != 0 || fflush(stdout) != 0 || ferror(stdout)) {
+        if (rc != 0 && e.msg[0])
             fprintf(stderr, "%s: %s\n", cmd, e.msg);
         else
-            fprintf(stderr, "%s: %s: write failed\n", cmd, path);
-        return CLI_EXIT_PLAN;
-    }
-    if (atomic_write_commit(f, tmp, path, &e) != 0) {
-        fprintf(stderr, "%s: %s\n", cmd, e.msg);
+            fprintf(stderr, "%s: cannot write the report to standard output: %s\n", cmd,
+                    strerror(errno ? errno : EIO));
         return CLI_EXIT_PLAN;
     }
     return 0;
+}
+
+int cli_write_outputs(const char *cmd, const struct cli_output *outs, int n)
+{
+    struct dt_err e = {{0}};
+    FILE *f[CLI_MAX_OUTPUTS] = {0};
+    char *tmp[CLI_MAX_OUTPUTS] = {0};
+    int rc = 0, i, to_stdout = -1;
+
+    if (n > CLI_MAX_OUTPUTS)
+        n = CLI_MAX_OUTPUTS;
+    /* Create every temporary first: a path that cannot be created fails
+     * the run before anything is written. */
+    for (i = 0; i < n; i++) {
+        if (!outs[i].fn)
+            continue;
+        if (!outs[i].path) {
+            to_stdout = i;
+            continue;
+        }
+        f[i] = atomic_write_open(outs[i].path, &tmp[i], &e);
+        if (!f[i]) {
+            fprintf(stderr, "%s: %s\n", cmd, e.msg);
+            rc = CLI_EXIT_INPUT;
+            goto abort;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        if (!f[i])
+            continue;
+        errno = 0;
+        e.msg[0] = '\0';
+        if (outs[i].fn(f[i], outs[i].ctx, &e) != 0 || ferror(f[i])) {
+            if (e.msg[0])
+                fprintf(stderr, "%s: %s\n", cmd, e.msg);
+            else
+                fprintf(stderr, "%s: %s: write failed\n", cmd, outs[i].path);
+            rc = CLI_EXIT_PLAN;
+            goto abort;
+        }
+    }
+    /* All written: publish them, then print on standard output. */
+    for (i = 0; i < n; i++) {
+        if (!f[i])
+            continue;
+        if (atomic_write_commit(f[i], tmp[i], outs[i].path, &e) != 0) {
+            f[i] = NULL;
+            fprintf(stderr, "%s: %s\n", cmd, e.msg);
+            rc = CLI_EXIT_PLAN;
+            goto abort;
+        }
+        f[i] = NULL;
+    }
+    return to_stdout >= 0 ? write_stdout(cmd, outs[to_stdout].fn, outs[to_stdout].ctx) : 0;
+
+abort:
+    for (i = 0; i < n; i++)
+        if (f[i])
+            atomic_write_abort(f[i], tmp[i]);
+    return rc;
+}
+
+int cli_write_output(const char *cmd, const char *path, cli_writer fn, const void *ctx)
+{
+    struct cli_output o = {path, fn, ctx};
+    return cli_write_outputs(cmd, &o, 1);
 }
 
 int cli_write_table(FILE *f, const void *ctx, struct dt_err *e)

@@ -88,6 +88,25 @@ typedef int (*cli_writer)(FILE *f, const void *ctx, struct dt_err *e);
  */
 int cli_write_output(const char *cmd, const char *path, cli_writer fn, const void *ctx);
 
+/* One output of a run: fn writes ctx to path, or to standard output when
+ * path is NULL; an entry with fn NULL is skipped. */
+struct cli_output {
+    const char *path;
+    cli_writer fn;
+    const void *ctx;
+};
+#define CLI_MAX_OUTPUTS 4
+
+/*
+ * Write the outputs of one run all or nothing: every file is written to its
+ * temporary first, and only when all of them are written are they renamed
+ * into place; then the one on standard output, if any, is printed.  A path
+ * that cannot be created, or a failed write, leaves none of the files and
+ * prints nothing on standard output.  Same messages and exit statuses as
+ * cli_write_output.
+ */
+int cli_write_outputs(const char *cmd, const struct cli_output *outs, int n);
+
 /* Writers of a struct plan_report (ctx) for cli_write_output: the table,
  * JSON and CSV of report.h, the trace of trace.h, the HTML of html.h. */
 int cli_write_table(FILE *f, const void *ctx, struct dt_err *e);

@@ -189,12 +189,14 @@ int main(int argc, char **argv)
         rc = EXIT_PLAN;
         goto out_report;
     }
-    rc = cli_write_output("dtplan", o.output,
-                          o.json ? cli_write_json : o.csv ? cli_write_csv : cli_write_table, &rep);
-    if (rc == 0 && o.trace)
-        rc = cli_write_output("dtplan", o.trace, cli_write_trace, &rep);
-    if (rc == 0 && o.report)
-        rc = cli_write_output("dtplan", o.report, cli_write_html, &rep);
+    {
+        struct cli_output outs[] = {
+            {o.output, o.json ? cli_write_json : o.csv ? cli_write_csv : cli_write_table, &rep},
+            {o.trace, o.trace ? cli_write_trace : NULL, &rep},
+            {o.report, o.report ? cli_write_html : NULL, &rep},
+        };
+        rc = cli_write_outputs("dtplan", outs, 3);
+    }
 
 out_report:
     plan_report_free(&rep);

@@ -385,7 +385,7 @@ static int write_main(FILE *f, const void *ctx, struct dt_err *e)
     return o->json ? write_json(f, o->r, o->l) : write_table(f, o->r, o->l);
 }
 
-/* The report (table, JSON or CSV), then --trace and --report, on rank 0. */
+/* The report (table, JSON or CSV), --trace and --report, all or nothing, on rank 0. */
 static int write_outputs(const struct search_result *r, const struct search_list *l,
                          const struct plan_cmd_opts *o)
 {
@@ -399,14 +399,14 @@ static int write_outputs(const struct search_result *r, const struct search_list
     ranked.nclusters = r->ntop;
     recommended = s.rep;        /* the trace: the first, if any */
     recommended.nclusters = r->ntop > 0 ? 1 : 0;
-    if (o->csv)
-        rc = cli_write_output("dtplan", o->output, cli_write_csv, &ranked);
-    else
-        rc = cli_write_output("dtplan", o->output, write_main, &so);
-    if (rc == 0 && o->trace)
-        rc = cli_write_output("dtplan", o->trace, cli_write_trace, &recommended);
-    if (rc == 0 && o->report)
-        rc = cli_write_output("dtplan", o->report, cli_write_html, &s.rep);
+    {
+        struct cli_output outs[] = {
+            {o->output, o->csv ? cli_write_csv : write_main, o->csv ? (const void *)&ranked : &so},
+            {o->trace, o->trace ? cli_write_trace : NULL, &recommended},
+            {o->report, o->report ? cli_write_html : NULL, &s.rep},
+        };
+        rc = cli_write_outputs("dtplan", outs, 3);
+    }
     search_report_free(&s);
     return rc;
 }

@@ -145,6 +145,21 @@ check "a good run replaces an existing -o file" is_json "$tmp/o/keep.json"
 rc=$?
 check "-o into a missing directory exits 2 with one line" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 ]
 
+# The outputs of a run are all or nothing: a --report or --trace path that
+# cannot be created leaves no -o file and prints no table.
+for extra in --report --trace; do
+    "$DT" -q -o "$tmp/o/both.json" $extra "$tmp/no-such-dir/x" "$sc" > /dev/null 2> "$tmp/err"
+    rc=$?
+    check "$extra into a missing directory exits 2 with one line" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 ]
+    check "$extra into a missing directory leaves no -o file" [ ! -e "$tmp/o/both.json" ]
+    "$DT" -q $extra "$tmp/no-such-dir/x" "$sc" > "$tmp/out" 2> /dev/null
+    check "$extra into a missing directory prints no table" [ ! -s "$tmp/out" ]
+done
+"$DT" -q -o "$tmp/o/both.json" --report "$tmp/o/both.html" --trace "$tmp/o/both.trace.json" "$sc" \
+    > /dev/null 2>&1
+check "-o, --report and --trace together write all three" \
+    [ -s "$tmp/o/both.json" -a -s "$tmp/o/both.html" -a -s "$tmp/o/both.trace.json" ]
+
 # ---- determinism ---------------------------------------------------------------
 "$DT" -q --seed 5 "$sc" > "$tmp/a.txt"
 "$DT" -q --seed 5 "$sc" > "$tmp/b.txt"

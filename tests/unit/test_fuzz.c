@@ -1,0 +1,686 @@
+/*
+ * test_fuzz.c - mutation testing of the dtplan binary on bad input.
+ *
+ * Takes the scenarios of the repository, damages each one a few ways at a
+ * time (lines deleted, duplicated, swapped or re-indented, the file cut
+ * short, a stray byte, a key misspelt, a value replaced by a hostile one:
+ * NaN, infinities, huge and negative numbers, anchors, tags, empty flows,
+ * very long strings), runs `$BUILD/dtplan --json -q -o OUT` on the result
+ * and checks what docs/cli.md promises of any input:
+ *
+ *   - the process exits (no signal, no sanitizer report) with 0, 1 or 2;
+ *   - on failure it prints one error line that starts with the name of an
+ *     existing file (the scenario, or the catalog or profile it names), and
+ *     writes no output file;
+ *   - on success the output file is one JSON object with clusters[] and a
+ *     recommendation, and a second run writes the same bytes.
+ *
+ * The mutations come from a seeded GSL generator, so every run tries the
+ * same cases; DT_FUZZ_N sets how many (default 240) and DT_FUZZ_SEED the
+ * seed.  A failing case is kept as tests/out/fuzz/fail-N.yaml with the
+ * command that failed.  Under `make check` the binary is the sanitized one.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <gsl/gsl_rng.h>
+
+#include "t.h"
+
+#define MAX_SEEDS 64
+#define PATHLEN 4096
+#define MAX_FAIL_SHOWN 20
+
+/* Where the cases run: $DT_FUZZ_DIR or tests/out/fuzz. */
+static char out_dir[1024], out_path[PATHLEN], err_path[PATHLEN];
+
+struct buf {
+    char *p;
+    size_t n, cap;
+};
+
+static void buf_reserve(struct buf *b, size_t n)
+{
+    if (n + 1 <= b->cap)
+        return;
+    while (b->cap < n + 1)
+        b->cap = b->cap ? 2 * b->cap : 4096;
+    b->p = realloc(b->p, b->cap);
+    if (!b->p) {
+        perror("test_fuzz");
+        exit(2);
+    }
+}
+
+static void buf_set(struct buf *b, const char *s, size_t n)
+{
+    buf_reserve(b, n);
+    memcpy(b->p, s, n);
+    b->n = n;
+    b->p[n] = '\0';
+}
+
+/* Replace [at, at + len) of b by s (n bytes). */
+static void buf_splice(struct buf *b, size_t at, size_t len, const char *s, size_t n)
+{
+    buf_reserve(b, b->n - len + n);
+    memmove(b->p + at + n, b->p + at + len, b->n - at - len + 1);
+    memcpy(b->p + at, s, n);
+    b->n = b->n - len + n;
+}
+
+static int read_file(const char *path, struct buf *b)
+{
+    FILE *f = fopen(path, "rb");
+    char tmp[4096];
+    size_t k;
+
+    if (!f)
+        return -1;
+    b->n = 0;
+    buf_reserve(b, 0);
+    while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        buf_reserve(b, b->n + k);
+        memcpy(b->p + b->n, tmp, k);
+        b->n += k;
+    }
+    b->p[b->n] = '\0';
+    fclose(f);
+    return 0;
+}
+
+static int write_file(const char *path, const struct buf *b)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    if (fwrite(b->p, 1, b->n, f) != b->n) {
+        fclose(f);
+        return -1;
+    }
+    return fclose(f);
+}
+
+/* ---------------------------------------------------------- mutations */
+
+/* Start and end (past the newline) of line `i` of b; the count of lines. */
+static size_t line_count(const struct buf *b)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < b->n; i++)
+        k += b->p[i] == '\n';
+    return k + (b->n > 0 && b->p[b->n - 1] != '\n');
+}
+
+static void line_span(const struct buf *b, size_t line, size_t *s, size_t *e)
+{
+    size_t i = 0, k = 0;
+    while (k < line && i < b->n)
+        k += b->p[i++] == '\n';
+    *s = i;
+    while (i < b->n && b->p[i] != '\n')
+        i++;
+    *e = i < b->n ? i + 1 : i;
+}
+
+static const char *const hostile[] = {
+    "nan", ".nan", "NaN", ".inf", "-.inf", "inf", "1e309", "-1e309", "1e-400", "0", "-0",
+    "-1", "-0.5", "4294967296", "9223372036854775808", "-2147483649", "0x7fffffff", "1_000",
+    "", "~", "null", "[]", "{}", "[1, 2]", "{a: 1}", "\"\"", "''", "true", "yes", "&a x",
+    "*a", "*nosuch", "!!binary aGVsbG8=", "!!float x", "|\n  block", ">-", "- item",
+    "\"unterminated", "'unterminated", "{unterminated", "[unterminated", "a: b: c",
+    "p3.2xlarg", "ml.p4d.24xlarge", "c5.18xlarge", "resnet50", "bert-large", "none",
+    "1e6", "100000000", "0.000000001", "3.5e38", "12345678901234567890123",
+};
+
+static const char stray[] = {'\0', '\t', '\r', '\xff', '\xc3', ':', '{', '}', '[', ']', '"',
+                             '\'', '&', '*', '!', '%', '|', '>', '-', '#', '\n', ' ', ',', '@'};
+
+/* A long string value, to look for fixed-size buffers. */
+static void long_value(char *out, size_t cap, gsl_rng *r)
+{
+    size_t n = 200 + gsl_rng_uniform_int(r, cap - 201);
+    for (size_t i = 0; i < n; i++)
+        out[i] = (char)('a' + gsl_rng_uniform_int(r, 26));
+    out[n] = '\0';
+}
+
+enum kind { K_YAML, K_CSV, K_JSON };
+
+/* The span of a value on line [s, e) of a file of kind k: after the first
+ * ':' in YAML and JSON, up to a separator; a comma-separated field in CSV. */
+static int value_span(const struct buf *b, enum kind k, size_t s, size_t e, gsl_rng *r,
+                      size_t *vs, size_t *ve)
+{
+    if (k == K_CSV) {
+        size_t nf = 1, f, i = s;
+        for (size_t j = s; j < e; j++)
+            nf += b->p[j] == ',';
+        f = gsl_rng_uniform_int(r, nf);
+        for (size_t seen = 0; seen < f; i++)
+            seen += b->p[i] == ',';
+        *vs = i;
+        while (i < e && b->p[i] != ',' && b->p[i] != '\n')
+            i++;
+        *ve = i;
+        return 0;
+    } else {
+        char *colon = memchr(b->p + s, ':', e - s);
+        size_t i;
+        if (!colon)
+            return -1;
+        i = (size_t)(colon - b->p) + 1;
+        while (i < e && b->p[i] == ' ')
+            i++;
+        *vs = i;
+        /* the scalar ends at a flow separator, a comment or the line's end */
+        while (i < e && b->p[i] != ',' && b->p[i] != '}' && b->p[i] != '\n' &&
+               (k == K_JSON || b->p[i] != '#'))
+            i++;
+        while (i > *vs && b->p[i - 1] == ' ')
+            i--;
+        *ve = i;
+        return 0;
+    }
+}
+
+static void mutate_once(struct buf *b, enum kind kd, gsl_rng *r, char *what, size_t wcap)
+{
+    size_t nl = line_count(b), s, e, s2, e2;
+    unsigned long op = gsl_rng_uniform_int(r, 9);
+    char tmp[8192];
+
+    if (nl == 0 || b->n == 0) {
+        buf_set(b, "x", 1);
+        snprintf(what, wcap, "replaced the empty file");
+        return;
+    }
+    line_span(b, gsl_rng_uniform_int(r, nl), &s, &e);
+    switch (op) {
+    case 0: /* delete a line */
+        buf_splice(b, s, e - s, "", 0);
+        snprintf(what, wcap, "deleted a line");
+        break;
+    case 1: { /* duplicate a line */
+        size_t n = e - s < sizeof tmp ? e - s : sizeof tmp - 1;
+        memcpy(tmp, b->p + s, n);
+        buf_splice(b, e, 0, tmp, n);
+        snprintf(what, wcap, "duplicated a line");
+        break;
+    }
+    case 2: { /* swap a line with the next */
+        size_t n;
+        if (e >= b->n)
+            break;
+        s2 = e;
+        e2 = e;
+        while (e2 < b->n && b->p[e2] != '\n')
+            e2++;
+        if (e2 < b->n)
+            e2++;
+        n = e2 - s;
+        if (n >= sizeof tmp)
+            break;
+        memcpy(tmp, b->p + s2, e2 - s2);
+        memcpy(tmp + (e2 - s2), b->p + s, e - s);
+        memcpy(b->p + s, tmp, n);
+        snprintf(what, wcap, "swapped two lines");
+        break;
+    }
+    case 3: /* cut the file short */
+        b->n = gsl_rng_uniform_int(r, b->n);
+        b->p[b->n] = '\0';
+        snprintf(what, wcap, "cut at byte %zu", b->n);
+        break;
+    case 4: { /* a stray byte */
+        char c = stray[gsl_rng_uniform_int(r, sizeof stray)];
+        size_t at = gsl_rng_uniform_int(r, b->n + 1);
+        buf_splice(b, at, 0, &c, 1);
+        snprintf(what, wcap, "inserted byte 0x%02x at %zu", (unsigned char)c, at);
+        break;
+    }
+    case 5: /* re-indent a line */
+        if (gsl_rng_uniform_int(r, 2) && s < b->n && b->p[s] == ' ') {
+            buf_splice(b, s, 1, "", 0);
+            snprintf(what, wcap, "dedented a line");
+        } else {
+            buf_splice(b, s, 0, "  ", gsl_rng_uniform_int(r, 2) + 1);
+            snprintf(what, wcap, "indented a line");
+        }
+        break;
+    case 6: { /* misspell a key (a header name in CSV) */
+        char *colon;
+        size_t k0 = s;
+        if (kd == K_CSV)
+            line_span(b, 0, &s, &e);
+        colon = kd == K_CSV ? memchr(b->p + s, ',', e - s) : memchr(b->p + s, ':', e - s);
+        while (k0 < e && strchr(" -{\"", b->p[k0]))
+            k0++;
+        if (!colon || (size_t)(colon - b->p) <= k0)
+            break;
+        b->p[k0 + gsl_rng_uniform_int(r, (size_t)(colon - b->p) - k0)] = (char)('a' + gsl_rng_uniform_int(r, 26));
+        snprintf(what, wcap, "misspelt a key");
+        break;
+    }
+    default: { /* replace a value */
+        size_t vs, ve;
+        const char *v;
+        if (value_span(b, kd, s, e, r, &vs, &ve))
+            break;
+        if (op == 7 || gsl_rng_uniform_int(r, 8) != 0) {
+            v = hostile[gsl_rng_uniform_int(r, sizeof hostile / sizeof hostile[0])];
+        } else {
+            long_value(tmp, 5000, r);
+            v = tmp;
+        }
+        buf_splice(b, vs, ve - vs, v, strlen(v));
+        snprintf(what, wcap, "value -> \"%.40s\"", v);
+        break;
+    }
+    }
+}
+
+/* ------------------------------------------------------------ running */
+
+/* Run argv with stdout to /dev/null and stderr to err_path; the wait status. */
+static int run(char *const argv[])
+{
+    pid_t pid = fork();
+    int st;
+
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int dn = open("/dev/null", O_RDWR), ef = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (dn < 0 || ef < 0)
+            _exit(127);
+        dup2(dn, 0);
+        dup2(dn, 1);
+        dup2(ef, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return st;
+}
+
+/* The first error line names a file that exists: "PATH:LINE:COL: ..." or
+ * "PATH: ...". */
+static int names_a_file(const char *line)
+{
+    const char *c = strchr(line, ':');
+    char path[4096];
+    struct stat sb;
+
+    if (!c || c == line || (size_t)(c - line) >= sizeof path)
+        return 0;
+    memcpy(path, line, (size_t)(c - line));
+    path[c - line] = '\0';
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static int lines_in(const struct buf *b)
+{
+    int k = 0;
+    for (size_t i = 0; i < b->n; i++)
+        k += b->p[i] == '\n';
+    return k + (b->n > 0 && b->p[b->n - 1] != '\n');
+}
+
+/* What is wrong with the run of one case, or NULL.  strict: the command
+ * line is good and asks for a JSON report in the -o file, so a failure is
+ * the input's and its line names a file; else (odd command lines) only the
+ * exit, the single line and the absence of output on failure are checked. */
+static const char *judge(int st, int strict, char *why, size_t cap)
+{
+    struct buf err = {0}, out = {0};
+    struct stat sb;
+    int have_out = stat(out_path, &sb) == 0, rc;
+    const char *bad = NULL;
+
+    if (read_file(err_path, &err))
+        buf_set(&err, "", 0);
+    if (st < 0) {
+        snprintf(why, cap, "could not run dtplan");
+        bad = why;
+    } else if (WIFSIGNALED(st)) {
+        snprintf(why, cap, "killed by signal %d", WTERMSIG(st));
+        bad = why;
+    } else if ((rc = WEXITSTATUS(st)) > 2) {
+        snprintf(why, cap, "exit status %d (expected 0, 1 or 2)", rc);
+        bad = why;
+    } else if (strstr(err.p, "Sanitizer") || strstr(err.p, "runtime error:")) {
+        snprintf(why, cap, "sanitizer report");
+        bad = why;
+    } else if (rc != 0) {
+        char *nl = strchr(err.p, '\n');
+        if (nl)
+            *nl = '\0';
+        if (have_out)
+            snprintf(why, cap, "exit status %d but the -o file was written", rc), bad = why;
+        else if (lines_in(&err) != 1)
+            snprintf(why, cap, "exit status %d with %d lines on stderr (expected one)", rc, lines_in(&err)),
+                bad = why;
+        else if (strict && !names_a_file(err.p))
+            snprintf(why, cap, "error line does not start with a file: \"%.120s\"", err.p), bad = why;
+    } else if (strict) {
+        cJSON *j = NULL;
+        if (!have_out || read_file(out_path, &out))
+            snprintf(why, cap, "exit status 0 but no -o file"), bad = why;
+        else if (!(j = cJSON_Parse(out.p)) || !cJSON_IsArray(cJSON_GetObjectItem(j, "clusters")) ||
+                 !cJSON_IsObject(cJSON_GetObjectItem(j, "recommendation")))
+            snprintf(why, cap, "exit status 0 but the output is not the report object"), bad = why;
+        cJSON_Delete(j);
+    }
+    free(err.p);
+    free(out.p);
+    return bad;
+}
+
+/* ------------------------------------------------------------ driver */
+
+struct tally {
+    int n, rc[3], fail;
+};
+
+/* Run one case, judge it, keep the damaged file when it fails. */
+static void one_case(const char *label, int c, char *const argv[], int strict, const struct buf *damaged,
+                     const char *const what[3], struct tally *t)
+{
+    char why[512], keep[PATHLEN + 64];
+    int st;
+
+    unlink(out_path);
+    st = run(argv);
+    t->n++;
+    if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) <= 2)
+        t->rc[WEXITSTATUS(st)]++;
+    if (!judge(st, strict, why, sizeof why)) {
+        /* A report must come out the same, byte for byte, when run again. */
+        struct buf first = {0}, again = {0};
+        if (!strict || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || read_file(out_path, &first))
+            return;
+        unlink(out_path);
+        st = run(argv);
+        if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0 && !read_file(out_path, &again) &&
+              again.n == first.n && memcmp(again.p, first.p, first.n) == 0))
+            snprintf(why, sizeof why, "a second run did not give the same report");
+        else
+            why[0] = '\0';
+        free(first.p);
+        free(again.p);
+        if (!why[0])
+            return;
+    }
+    t->fail++;
+    snprintf(keep, sizeof keep, "%s/fail-%s-%d.txt", out_dir, label, c);
+    if (damaged)
+        write_file(keep, damaged);
+    if (t->fail <= MAX_FAIL_SHOWN) {
+        char cmd[1024] = "";
+        for (int i = 0; argv[i]; i++) {
+            strncat(cmd, argv[i], sizeof cmd - strlen(cmd) - 2);
+            strncat(cmd, " ", sizeof cmd - strlen(cmd) - 1);
+        }
+        T_CHECK(0, "fuzz %s case %d (%s%s%s%s%s): %s; command: %s%s%s", label, c, what[0],
+                what[1][0] ? ", " : "", what[1], what[2][0] ? ", " : "", what[2], why, cmd,
+                damaged ? "; damaged file kept as " : "", damaged ? keep : "");
+    }
+}
+
+static void tally_report(const char *label, const char *what, const struct tally *t, unsigned long seed,
+                         int need_both)
+{
+    T_CHECK(t->fail == 0, "fuzz %s: %d %s (seed %lu): exit 0 %d times, 1 %d times, 2 %d times; "
+            "%d broke a promise", label, t->n, what, seed, t->rc[0], t->rc[1], t->rc[2], t->fail);
+    if (need_both)
+        T_CHECK(t->rc[0] > 0 && t->rc[2] > 0, "fuzz %s: the cases reach both the report and the error path",
+                label);
+}
+
+/* Damage `src` 1-3 times into `dst`; what was done goes to what[]. */
+static int damage(const char *src, const char *dst, enum kind k, gsl_rng *r, struct buf *b,
+                  char what[3][160])
+{
+    int n = 1 + (int)gsl_rng_uniform_int(r, 3);
+    for (int m = 0; m < 3; m++)
+        what[m][0] = '\0';
+    if (read_file(src, b))
+        return -1;
+    for (int m = 0; m < n; m++)
+        mutate_once(b, k, r, what[m], sizeof what[m]);
+    return write_file(dst, b);
+}
+
+static int copy_file(const char *src, const char *dst)
+{
+    struct buf b = {0};
+    int rc = read_file(src, &b) || write_file(dst, &b) ? -1 : 0;
+    free(b.p);
+    return rc;
+}
+
+static int glob_scenarios(char *seeds[MAX_SEEDS])
+{
+    static const char *const pats[] = {"scenarios/seeds/*.yaml", "scenarios/*.yaml",
+                                       "tests/data/scenario_ok/*.yaml", "tests/data/cli/*.yaml",
+                                       "tests/data/*.yaml", "tests/data/profiles/*.yaml"};
+    int n = 0;
+    for (size_t p = 0; p < sizeof pats / sizeof pats[0]; p++) {
+        glob_t g;
+        if (glob(pats[p], 0, NULL, &g) != 0)
+            continue;
+        for (size_t i = 0; i < g.gl_pathc && n < MAX_SEEDS; i++)
+            if (!strstr(g.gl_pathv[i], "plan-")) /* searches are dtplan plan's; too slow here */
+                seeds[n++] = strdup(g.gl_pathv[i]);
+        globfree(&g);
+    }
+    return n;
+}
+
+static char bin[PATHLEN];
+static int ncases;
+static unsigned long fuzz_seed;
+
+/* Scenario files: every scenario of the repository, damaged. */
+static void damaged_scenarios_never_crash(void)
+{
+    char *seeds[MAX_SEEDS], what[3][160], path[PATHLEN + 16];
+    const char *whatp[3] = {what[0], what[1], what[2]};
+    char *argv[] = {bin, "--json", "-q", "--steps", "4", "-o", out_path, path, NULL};
+    int nseeds = glob_scenarios(seeds);
+    struct tally t = {0};
+    struct buf b = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+    gsl_rng_set(r, fuzz_seed);
+    snprintf(path, sizeof path, "%s/case.yaml", out_dir);
+    T_CHECK(nseeds >= 8, "fuzz: %d scenarios to damage", nseeds);
+    for (int c = 0; nseeds > 0 && c < ncases; c++) {
+        if (damage(seeds[c % nseeds], path, K_YAML, r, &b, what)) {
+            T_CHECK(0, "fuzz: cannot copy %s to %s", seeds[c % nseeds], path);
+            break;
+        }
+        strncat(what[2][0] ? what[2] : what[1][0] ? what[1] : what[0], " in ",
+                sizeof what[0] - strlen(what[0]) - 1);
+        strncat(what[2][0] ? what[2] : what[1][0] ? what[1] : what[0], seeds[c % nseeds],
+                sizeof what[0] - strlen(what[0]) - 1);
+        one_case("scenario", c, argv, 1, &b, whatp, &t);
+    }
+    unlink(path);
+    tally_report("scenario", "damaged scenarios", &t, fuzz_seed, 1);
+    gsl_rng_free(r);
+    for (int i = 0; i < nseeds; i++)
+        free(seeds[i]);
+    free(b.p);
+}
+
+/* Catalog files: one of instances.csv, gpus.csv, models.csv damaged in a
+ * copy of the catalog, read through --catalog. */
+static void damaged_catalogs_never_crash(void)
+{
+    static const char *const files[] = {"instances.csv", "gpus.csv", "models.csv"};
+    static const char *const scen[] = {"scenarios/seeds/s1-hetero-tfdata-resnet50.yaml",
+                                       "scenarios/seeds/s4-cassava-t4.yaml",
+                                       "scenarios/seeds/s6-gradient-sharing.yaml"};
+    char cat[PATHLEN + 16], src[PATHLEN + 32], dst[PATHLEN + 32], what[3][160];
+    const char *whatp[3] = {what[0], what[1], what[2]};
+    char *argv[] = {bin, "--json", "-q", "--steps", "4", "--catalog", cat, "-o", out_path, NULL, NULL};
+    struct tally t = {0};
+    struct buf b = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+    gsl_rng_set(r, fuzz_seed + 1);
+    snprintf(cat, sizeof cat, "%s/catalog", out_dir);
+    mkdir(cat, 0755);
+    for (int c = 0; c < ncases / 4; c++) {
+        int f = c % 3;
+        for (int i = 0; i < 3; i++) {
+            snprintf(src, sizeof src, "catalog/%s", files[i]);
+            snprintf(dst, sizeof dst, "%s/%s", cat, files[i]);
+            if (i == f ? damage(src, dst, K_CSV, r, &b, what) : copy_file(src, dst)) {
+                T_CHECK(0, "fuzz: cannot copy %s to %s", src, dst);
+                goto out;
+            }
+        }
+        strncat(what[0], " in ", sizeof what[0] - strlen(what[0]) - 1);
+        strncat(what[0], files[f], sizeof what[0] - strlen(what[0]) - 1);
+        argv[9] = (char *)scen[c % 3];
+        one_case("catalog", c, argv, 1, &b, whatp, &t);
+    }
+out:
+    for (int i = 0; i < 3; i++) {
+        snprintf(dst, sizeof dst, "%s/%s", cat, files[i]);
+        unlink(dst);
+    }
+    rmdir(cat);
+    tally_report("catalog", "damaged catalogs", &t, fuzz_seed + 1, 1);
+    gsl_rng_free(r);
+    free(b.p);
+}
+
+/* Calibration profiles: the two JSON profiles a test scenario names, one of
+ * them damaged, next to a copy of the scenario. */
+static void damaged_profiles_never_crash(void)
+{
+    static const char *const files[] = {"p3_2xlarge.json", "lab_cpu.json"};
+    char dir[PATHLEN + 16], src[PATHLEN + 64], dst[PATHLEN + 64], scen[PATHLEN + 64], what[3][160];
+    const char *whatp[3] = {what[0], what[1], what[2]};
+    char *argv[] = {bin, "--json", "-q", "-o", out_path, scen, NULL};
+    struct tally t = {0};
+    struct buf b = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+    gsl_rng_set(r, fuzz_seed + 2);
+    snprintf(dir, sizeof dir, "%s/profiles", out_dir);
+    snprintf(scen, sizeof scen, "%s/with_profile.yaml", dir);
+    mkdir(dir, 0755);
+    if (copy_file("tests/data/profiles/with_profile.yaml", scen)) {
+        T_CHECK(0, "fuzz: cannot copy the profile scenario to %s", scen);
+        goto out;
+    }
+    for (int c = 0; c < ncases / 4; c++) {
+        int f = c % 2;
+        for (int i = 0; i < 2; i++) {
+            snprintf(src, sizeof src, "tests/data/profiles/%s", files[i]);
+            snprintf(dst, sizeof dst, "%s/%s", dir, files[i]);
+            if (i == f ? damage(src, dst, K_JSON, r, &b, what) : copy_file(src, dst)) {
+                T_CHECK(0, "fuzz: cannot copy %s to %s", src, dst);
+                goto out;
+            }
+        }
+        strncat(what[0], " in ", sizeof what[0] - strlen(what[0]) - 1);
+        strncat(what[0], files[f], sizeof what[0] - strlen(what[0]) - 1);
+        one_case("profile", c, argv, 1, &b, whatp, &t);
+    }
+out:
+    for (int i = 0; i < 2; i++) {
+        snprintf(dst, sizeof dst, "%s/%s", dir, files[i]);
+        unlink(dst);
+    }
+    unlink(scen);
+    rmdir(dir);
+    tally_report("profile", "damaged profiles", &t, fuzz_seed + 2, 1);
+    gsl_rng_free(r);
+    free(b.p);
+}
+
+/* Flags: random command lines from the options of docs/cli.md and hostile
+ * values, in front of a good scenario. */
+static void odd_command_lines_never_crash(void)
+{
+    static const char *const opts[] = {"--json", "--csv", "-o", "--output", "--trace", "--report",
+                                       "--catalog", "--seed", "--steps", "-q", "--quiet", "--help",
+                                       "--version", "-x", "--", "-", "run", "plan", "--nosuch"};
+    static const char *const vals[] = {"0", "1", "-1", "1000001", "99999999999999999999", "1e3",
+                                       "abc", "", "nan", "/nonexistent/dir/file", "catalog", "3",
+                                       "scenarios/seeds/s2-hetero-grpc-mnist.yaml"};
+    char *argv[16], what[3][160] = {"", "", ""}, trace[PATHLEN + 16], report[PATHLEN + 16];
+    const char *whatp[3] = {what[0], what[1], what[2]};
+    struct tally t = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+    gsl_rng_set(r, fuzz_seed + 3);
+    snprintf(trace, sizeof trace, "%s/trace.json", out_dir);
+    snprintf(report, sizeof report, "%s/report.html", out_dir);
+    for (int c = 0; c < ncases / 4; c++) {
+        int n = 0, k = (int)gsl_rng_uniform_int(r, 5);
+        argv[n++] = bin;
+        for (int i = 0; i < k; i++) {
+            const char *o = opts[gsl_rng_uniform_int(r, sizeof opts / sizeof opts[0])];
+            argv[n++] = (char *)o;
+            if (!strcmp(o, "-o") || !strcmp(o, "--output"))
+                argv[n++] = out_path;
+            else if (!strcmp(o, "--trace"))
+                argv[n++] = gsl_rng_uniform_int(r, 2) ? trace : (char *)vals[9];
+            else if (!strcmp(o, "--report"))
+                argv[n++] = gsl_rng_uniform_int(r, 2) ? report : (char *)vals[9];
+            else if (!strcmp(o, "--catalog") || !strcmp(o, "--seed") || !strcmp(o, "--steps"))
+                argv[n++] = (char *)vals[gsl_rng_uniform_int(r, sizeof vals / sizeof vals[0])];
+        }
+        if (gsl_rng_uniform_int(r, 4))
+            argv[n++] = "tests/data/cli/tiny.yaml";
+        argv[n] = NULL;
+        snprintf(what[0], sizeof what[0], "%d options", k);
+        one_case("flags", c, argv, 0, NULL, whatp, &t);
+        unlink(trace);
+        unlink(report);
+    }
+    tally_report("flags", "odd command lines", &t, fuzz_seed + 3, 0);
+    gsl_rng_free(r);
+}
+
+int main(void)
+{
+    const char *bdir = getenv("BUILD"), *ns = getenv("DT_FUZZ_N"), *ss = getenv("DT_FUZZ_SEED"),
+               *dir = getenv("DT_FUZZ_DIR");
+    struct stat sb;
+
+    snprintf(out_dir, sizeof out_dir, "%s", dir && *dir ? dir : "tests/out/fuzz");
+    snprintf(out_path, sizeof out_path, "%s/out.json", out_dir);
+    snprintf(err_path, sizeof err_path, "%s/stderr.txt", out_dir);
+    snprintf(bin, sizeof bin, "%s/dtplan", bdir && *bdir ? bdir : "build");
+    ncases = ns ? atoi(ns) : 240;
+    fuzz_seed = ss ? strtoul(ss, NULL, 10) : 20261121UL;
+    if (stat(bin, &sb) != 0) {
+        T_CHECK(0, "fuzz: %s does not exist (run make)", bin);
+        return T_DONE();
+    }
+    mkdir("tests/out", 0755);
+    mkdir(out_dir, 0755);
+    T_RUN(damaged_scenarios_never_crash);
+    T_RUN(damaged_catalogs_never_crash);
+    T_RUN(damaged_profiles_never_crash);
+    T_RUN(odd_command_lines_never_crash);
+    unlink(out_path);
+    unlink(err_path);
+    return T_DONE();
+}
