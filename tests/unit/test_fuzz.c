@@ -1,8 +1,9 @@
 /*
  * test_fuzz.c - mutation testing of the dtplan binary on bad input.
  *
- * Takes the scenarios of the repository, damages each one a few ways at a
- * time (lines deleted, duplicated, swapped or re-indented, the file cut
+ * Takes the scenarios of the repository (and the plan scenarios of the
+ * tests, the catalog's CSV files and two calibration profiles), damages each
+ * one a few ways at a time (lines deleted, duplicated, swapped or re-indented, the file cut
  * short, a stray byte, a key misspelt, a value replaced by a hostile one:
  * NaN, infinities, huge and negative numbers, anchors, tags, empty flows,
  * very long strings), runs `$BUILD/dtplan --json -q -o OUT` on the result
@@ -16,9 +17,13 @@
  *     recommendation, and a second run writes the same bytes.
  *
  * The mutations come from a seeded GSL generator, so every run tries the
- * same cases; DT_FUZZ_N sets how many (default 240) and DT_FUZZ_SEED the
- * seed.  A failing case is kept as tests/out/fuzz/fail-N.yaml with the
- * command that failed.  Under `make check` the binary is the sanitized one.
+ * same cases; DT_FUZZ_N sets how many (default 240 damaged scenarios, a
+ * quarter of that of each other kind), DT_FUZZ_SEED the seed, DT_FUZZ_ONLY
+ * the kinds (scenario, plan, catalog, profile, flags), DT_FUZZ_DIR where
+ * the cases run (default tests/out/fuzz).  A failing case is kept there as
+ * fail-KIND-N.txt and its command line printed.  A case that runs past
+ * CASE_TIMEOUT_S dies of SIGALRM and fails.  Under `make check` the binary is
+ * the sanitized one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +39,7 @@
 #include "t.h"
 
 #define MAX_SEEDS 64
+#define CASE_TIMEOUT_S 120
 #define PATHLEN 4096
 #define MAX_FAIL_SHOWN 20
 
@@ -303,6 +309,7 @@ static int run(char *const argv[])
         dup2(dn, 0);
         dup2(dn, 1);
         dup2(ef, 2);
+        alarm(CASE_TIMEOUT_S); /* kept across exec: a case that hangs dies of SIGALRM */
         execv(argv[0], argv);
         _exit(127);
     }
@@ -336,9 +343,11 @@ static int lines_in(const struct buf *b)
 }
 
 /* What is wrong with the run of one case, or NULL.  strict: the command
- * line is good and asks for a JSON report in the -o file, so a failure is
- * the input's and its line names a file; else (odd command lines) only the
- * exit, the single line and the absence of output on failure are checked. */
+ * line is good and asks for a JSON report in the -o file (1: dtplan's, with
+ * clusters[] and a recommendation; 2: dtplan plan's, with search and
+ * recommendation), so a failure is the input's and its line names a file;
+ * 0 (odd command lines): only the exit, the single line and the absence of
+ * output on failure are checked. */
 static const char *judge(int st, int strict, char *why, size_t cap)
 {
     struct buf err = {0}, out = {0};
@@ -375,8 +384,11 @@ static const char *judge(int st, int strict, char *why, size_t cap)
         cJSON *j = NULL;
         if (!have_out || read_file(out_path, &out))
             snprintf(why, cap, "exit status 0 but no -o file"), bad = why;
-        else if (!(j = cJSON_Parse(out.p)) || !cJSON_IsArray(cJSON_GetObjectItem(j, "clusters")) ||
-                 !cJSON_IsObject(cJSON_GetObjectItem(j, "recommendation")))
+        else if (!(j = cJSON_Parse(out.p)) ||
+                 (strict == 1 && (!cJSON_IsArray(cJSON_GetObjectItem(j, "clusters")) ||
+                                  !cJSON_IsObject(cJSON_GetObjectItem(j, "recommendation")))) ||
+                 (strict == 2 && (!cJSON_IsObject(cJSON_GetObjectItem(j, "search")) ||
+                                  !cJSON_GetObjectItem(j, "recommendation"))))
             snprintf(why, cap, "exit status 0 but the output is not the report object"), bad = why;
         cJSON_Delete(j);
     }
@@ -490,37 +502,69 @@ static char bin[PATHLEN];
 static int ncases;
 static unsigned long fuzz_seed;
 
-/* Scenario files: every scenario of the repository, damaged. */
-static void damaged_scenarios_never_crash(void)
+/* Damage each of seeds[] in turn and run `argv` on it (argv[path_at] is the
+ * damaged file); strict as for judge(). */
+static void damage_and_run(const char *label, char **seeds, int nseeds, int ncase, char **argv,
+                           int path_at, int strict, unsigned long seed)
 {
-    char *seeds[MAX_SEEDS], what[3][160], path[PATHLEN + 16];
+    char what[3][160], path[PATHLEN + 16];
     const char *whatp[3] = {what[0], what[1], what[2]};
-    char *argv[] = {bin, "--json", "-q", "--steps", "4", "-o", out_path, path, NULL};
-    int nseeds = glob_scenarios(seeds);
     struct tally t = {0};
     struct buf b = {0};
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
-    gsl_rng_set(r, fuzz_seed);
+    gsl_rng_set(r, seed);
     snprintf(path, sizeof path, "%s/case.yaml", out_dir);
-    T_CHECK(nseeds >= 8, "fuzz: %d scenarios to damage", nseeds);
-    for (int c = 0; nseeds > 0 && c < ncases; c++) {
-        if (damage(seeds[c % nseeds], path, K_YAML, r, &b, what)) {
-            T_CHECK(0, "fuzz: cannot copy %s to %s", seeds[c % nseeds], path);
+    argv[path_at] = path;
+    for (int c = 0; nseeds > 0 && c < ncase; c++) {
+        const char *src = seeds[c % nseeds];
+        char *last;
+        if (damage(src, path, K_YAML, r, &b, what)) {
+            T_CHECK(0, "fuzz: cannot copy %s to %s", src, path);
             break;
         }
-        strncat(what[2][0] ? what[2] : what[1][0] ? what[1] : what[0], " in ",
-                sizeof what[0] - strlen(what[0]) - 1);
-        strncat(what[2][0] ? what[2] : what[1][0] ? what[1] : what[0], seeds[c % nseeds],
-                sizeof what[0] - strlen(what[0]) - 1);
-        one_case("scenario", c, argv, 1, &b, whatp, &t);
+        last = what[2][0] ? what[2] : what[1][0] ? what[1] : what[0];
+        strncat(last, " in ", sizeof what[0] - strlen(last) - 1);
+        strncat(last, src, sizeof what[0] - strlen(last) - 1);
+        one_case(label, c, argv, strict, &b, whatp, &t);
     }
     unlink(path);
-    tally_report("scenario", "damaged scenarios", &t, fuzz_seed, 1);
+    tally_report(label, "damaged scenarios", &t, seed, 1);
     gsl_rng_free(r);
+    free(b.p);
+}
+
+/* Scenario files: every scenario of the repository, damaged. */
+static void damaged_scenarios_never_crash(void)
+{
+    char *seeds[MAX_SEEDS];
+    char *argv[] = {bin, "--json", "-q", "--steps", "4", "-o", out_path, NULL, NULL};
+    int nseeds = glob_scenarios(seeds);
+
+    T_CHECK(nseeds >= 8, "fuzz: %d scenarios to damage", nseeds);
+    damage_and_run("scenario", seeds, nseeds, ncases, argv, 7, 1, fuzz_seed);
     for (int i = 0; i < nseeds; i++)
         free(seeds[i]);
-    free(b.p);
+}
+
+/* Searches: the plan scenarios of the tests, damaged, through dtplan plan
+ * (a damaged search space must be refused or searched, never hang). */
+static void damaged_searches_never_crash(void)
+{
+    char *seeds[MAX_SEEDS];
+    char *argv[] = {bin, "plan", "--json", "-q", "-o", out_path, NULL, NULL};
+    int nseeds = 0;
+    glob_t g;
+
+    if (glob("tests/data/plan/*.yaml", 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc && nseeds < MAX_SEEDS; i++)
+            seeds[nseeds++] = strdup(g.gl_pathv[i]);
+        globfree(&g);
+    }
+    T_CHECK(nseeds >= 4, "fuzz: %d plan scenarios to damage", nseeds);
+    damage_and_run("plan", seeds, nseeds, ncases / 4, argv, 6, 2, fuzz_seed + 4);
+    for (int i = 0; i < nseeds; i++)
+        free(seeds[i]);
 }
 
 /* Catalog files: one of instances.csv, gpus.csv, models.csv damaged in a
@@ -661,7 +705,7 @@ static void odd_command_lines_never_crash(void)
 int main(void)
 {
     const char *bdir = getenv("BUILD"), *ns = getenv("DT_FUZZ_N"), *ss = getenv("DT_FUZZ_SEED"),
-               *dir = getenv("DT_FUZZ_DIR");
+               *dir = getenv("DT_FUZZ_DIR"), *only;
     struct stat sb;
 
     snprintf(out_dir, sizeof out_dir, "%s", dir && *dir ? dir : "tests/out/fuzz");
@@ -676,10 +720,17 @@ int main(void)
     }
     mkdir("tests/out", 0755);
     mkdir(out_dir, 0755);
-    T_RUN(damaged_scenarios_never_crash);
-    T_RUN(damaged_catalogs_never_crash);
-    T_RUN(damaged_profiles_never_crash);
-    T_RUN(odd_command_lines_never_crash);
+    only = getenv("DT_FUZZ_ONLY");
+    if (!only || strstr(only, "scenario"))
+        T_RUN(damaged_scenarios_never_crash);
+    if (!only || strstr(only, "plan"))
+        T_RUN(damaged_searches_never_crash);
+    if (!only || strstr(only, "catalog"))
+        T_RUN(damaged_catalogs_never_crash);
+    if (!only || strstr(only, "profile"))
+        T_RUN(damaged_profiles_never_crash);
+    if (!only || strstr(only, "flags"))
+        T_RUN(odd_command_lines_never_crash);
     unlink(out_path);
     unlink(err_path);
     return T_DONE();
