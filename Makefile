@@ -79,6 +79,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 docs/dtplan.1 $(DESTDIR)$(PREFIX)/share/man/man1/dtplan.1
 	install -m 644 completions/dtplan.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dtplan
+	if [ -n "$(GPU_SO)" ]; then install -d $(DESTDIR)$(PREFIX)/lib/dtplan && \
+	    install -m 755 $(GPU_SO) $(DESTDIR)$(PREFIX)/lib/dtplan/; fi
 
 clean:
 	rm -rf build build-san build-* dtplan tests/out

@@ -50,7 +50,7 @@ template <class F> static double gpu_time(F fn, int warm, int iters)
     return ms * 1e-3 / iters;
 }
 
-extern "C" int calib_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t msglen)
+extern "C" int dtgpu_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t msglen)
 {
     int rc = CALIB_OK, ndev = 0, drv = 0, rt = 0, cublas_ver = 0;
     cudaError_t err = cudaGetDeviceCount(&ndev);

@@ -124,7 +124,7 @@ static size_t nccl_bytes(const struct nccl_coll *m, size_t s, int nranks)
     return (send > recv ? send : recv) * sizeof(float);
 }
 
-extern "C" int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
+extern "C" int dtgpu_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
 {
     struct nccl_bench b;
     int rc = CALIB_OK, ndev = 0, inited = 0, hosts, version = 0, iters = c->quick ? 5 : 20;
