@@ -100,22 +100,24 @@ static int load(char *why, size_t whylen)
     return state > 0 ? 0 : -1;
 }
 
-int calib_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t msglen)
+/* Run a part of the object, or skip it with why it cannot be loaded. */
+static int run_part(const dtgpu_part_fn *fn, const char *what, struct calib_ctx *c, cJSON *out,
+                    char *msg, size_t msglen)
 {
     char why[512];
     if (load(why, sizeof why) != 0) {
-        snprintf(msg, msglen, "GPU calibration skipped: cannot load the CUDA part: %s", why);
+        snprintf(msg, msglen, "%s calibration skipped: cannot load the CUDA part: %s", what, why);
         return CALIB_SKIPPED;
     }
-    return gpu_run(c, gpu, msg, msglen);
+    return (*fn)(c, out, msg, msglen);
+}
+
+int calib_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t msglen)
+{
+    return run_part(&gpu_run, "GPU", c, gpu, msg, msglen);
 }
 
 int calib_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
 {
-    char why[512];
-    if (load(why, sizeof why) != 0) {
-        snprintf(msg, msglen, "NCCL calibration skipped: cannot load the CUDA part: %s", why);
-        return CALIB_SKIPPED;
-    }
-    return nccl_run(c, collectives, msg, msglen);
+    return run_part(&nccl_run, "NCCL", c, collectives, msg, msglen);
 }

@@ -567,6 +567,46 @@ static void damaged_searches_never_crash(void)
         free(seeds[i]);
 }
 
+/* Copy files[] of src_dir into dir, one of them (in turn) damaged as kind k,
+ * and run argv, ncase times; argv[scen_at] cycles through scen[] when nscen
+ * > 0.  The copies are removed at the end. */
+static void damage_one_of(const char *label, const char *src_dir, const char *const files[], int nfiles,
+                          enum kind k, const char *dir, char **argv, int scen_at,
+                          const char *const scen[], int nscen, int ncase, unsigned long seed)
+{
+    char src[PATHLEN + 64], dst[PATHLEN + 64], what[3][160];
+    const char *whatp[3] = {what[0], what[1], what[2]};
+    struct tally t = {0};
+    struct buf b = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+    gsl_rng_set(r, seed);
+    for (int c = 0; c < ncase; c++) {
+        int f = c % nfiles, bad = 0;
+        for (int i = 0; i < nfiles && !bad; i++) {
+            snprintf(src, sizeof src, "%s/%s", src_dir, files[i]);
+            snprintf(dst, sizeof dst, "%s/%s", dir, files[i]);
+            bad = i == f ? damage(src, dst, k, r, &b, what) : copy_file(src, dst);
+        }
+        if (bad) {
+            T_CHECK(0, "fuzz: cannot copy %s to %s", src, dst);
+            break;
+        }
+        strncat(what[0], " in ", sizeof what[0] - strlen(what[0]) - 1);
+        strncat(what[0], files[f], sizeof what[0] - strlen(what[0]) - 1);
+        if (nscen > 0)
+            argv[scen_at] = (char *)scen[c % nscen];
+        one_case(label, c, argv, 1, &b, whatp, &t);
+    }
+    for (int i = 0; i < nfiles; i++) {
+        snprintf(dst, sizeof dst, "%s/%s", dir, files[i]);
+        unlink(dst);
+    }
+    tally_report(label, "damaged files", &t, seed, 1);
+    gsl_rng_free(r);
+    free(b.p);
+}
+
 /* Catalog files: one of instances.csv, gpus.csv, models.csv damaged in a
  * copy of the catalog, read through --catalog. */
 static void damaged_catalogs_never_crash(void)
@@ -575,40 +615,13 @@ static void damaged_catalogs_never_crash(void)
     static const char *const scen[] = {"scenarios/seeds/s1-hetero-tfdata-resnet50.yaml",
                                        "scenarios/seeds/s4-cassava-t4.yaml",
                                        "scenarios/seeds/s6-gradient-sharing.yaml"};
-    char cat[PATHLEN + 16], src[PATHLEN + 32], dst[PATHLEN + 32], what[3][160];
-    const char *whatp[3] = {what[0], what[1], what[2]};
+    char cat[PATHLEN + 16];
     char *argv[] = {bin, "--json", "-q", "--steps", "4", "--catalog", cat, "-o", out_path, NULL, NULL};
-    struct tally t = {0};
-    struct buf b = {0};
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
-    gsl_rng_set(r, fuzz_seed + 1);
     snprintf(cat, sizeof cat, "%s/catalog", out_dir);
     mkdir(cat, 0755);
-    for (int c = 0; c < ncases / 4; c++) {
-        int f = c % 3;
-        for (int i = 0; i < 3; i++) {
-            snprintf(src, sizeof src, "catalog/%s", files[i]);
-            snprintf(dst, sizeof dst, "%s/%s", cat, files[i]);
-            if (i == f ? damage(src, dst, K_CSV, r, &b, what) : copy_file(src, dst)) {
-                T_CHECK(0, "fuzz: cannot copy %s to %s", src, dst);
-                goto out;
-            }
-        }
-        strncat(what[0], " in ", sizeof what[0] - strlen(what[0]) - 1);
-        strncat(what[0], files[f], sizeof what[0] - strlen(what[0]) - 1);
-        argv[9] = (char *)scen[c % 3];
-        one_case("catalog", c, argv, 1, &b, whatp, &t);
-    }
-out:
-    for (int i = 0; i < 3; i++) {
-        snprintf(dst, sizeof dst, "%s/%s", cat, files[i]);
-        unlink(dst);
-    }
+    damage_one_of("catalog", "catalog", files, 3, K_CSV, cat, argv, 9, scen, 3, ncases / 4, fuzz_seed + 1);
     rmdir(cat);
-    tally_report("catalog", "damaged catalogs", &t, fuzz_seed + 1, 1);
-    gsl_rng_free(r);
-    free(b.p);
 }
 
 /* Calibration profiles: the two JSON profiles a test scenario names, one of
@@ -616,45 +629,19 @@ out:
 static void damaged_profiles_never_crash(void)
 {
     static const char *const files[] = {"p3_2xlarge.json", "lab_cpu.json"};
-    char dir[PATHLEN + 16], src[PATHLEN + 64], dst[PATHLEN + 64], scen[PATHLEN + 64], what[3][160];
-    const char *whatp[3] = {what[0], what[1], what[2]};
+    char dir[PATHLEN + 16], scen[PATHLEN + 64];
     char *argv[] = {bin, "--json", "-q", "-o", out_path, scen, NULL};
-    struct tally t = {0};
-    struct buf b = {0};
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
-    gsl_rng_set(r, fuzz_seed + 2);
     snprintf(dir, sizeof dir, "%s/profiles", out_dir);
     snprintf(scen, sizeof scen, "%s/with_profile.yaml", dir);
     mkdir(dir, 0755);
-    if (copy_file("tests/data/profiles/with_profile.yaml", scen)) {
+    if (copy_file("tests/data/profiles/with_profile.yaml", scen) == 0)
+        damage_one_of("profile", "tests/data/profiles", files, 2, K_JSON, dir, argv, 0, NULL, 0,
+                      ncases / 4, fuzz_seed + 2);
+    else
         T_CHECK(0, "fuzz: cannot copy the profile scenario to %s", scen);
-        goto out;
-    }
-    for (int c = 0; c < ncases / 4; c++) {
-        int f = c % 2;
-        for (int i = 0; i < 2; i++) {
-            snprintf(src, sizeof src, "tests/data/profiles/%s", files[i]);
-            snprintf(dst, sizeof dst, "%s/%s", dir, files[i]);
-            if (i == f ? damage(src, dst, K_JSON, r, &b, what) : copy_file(src, dst)) {
-                T_CHECK(0, "fuzz: cannot copy %s to %s", src, dst);
-                goto out;
-            }
-        }
-        strncat(what[0], " in ", sizeof what[0] - strlen(what[0]) - 1);
-        strncat(what[0], files[f], sizeof what[0] - strlen(what[0]) - 1);
-        one_case("profile", c, argv, 1, &b, whatp, &t);
-    }
-out:
-    for (int i = 0; i < 2; i++) {
-        snprintf(dst, sizeof dst, "%s/%s", dir, files[i]);
-        unlink(dst);
-    }
     unlink(scen);
     rmdir(dir);
-    tally_report("profile", "damaged profiles", &t, fuzz_seed + 2, 1);
-    gsl_rng_free(r);
-    free(b.p);
 }
 
 /* Flags: random command lines from the options of docs/cli.md and hostile
