@@ -435,10 +435,14 @@ int plan_run(const struct scenario *sc, struct plan_report *rep, struct dt_err *
         struct plan_cluster *pc = &rep->clusters[i];
         pc->cl = &sc->clusters[i];
         if (resolve_cluster(sc, pc->cl, &o, &pc->cfg, e) || sim_run(&pc->cfg, &pc->res, e)) {
-            char msg[sizeof e->msg];
+            char msg[sizeof e->msg], head[sizeof e->msg];
             snprintf(msg, sizeof msg, "%s", e->msg);
             plan_report_free(rep);
-            return dt_errf(e, "cluster %s: %s", sc->clusters[i].name, msg);
+            /* resolve_cluster's messages name the cluster already */
+            snprintf(head, sizeof head, "cluster %s: ", sc->clusters[i].name);
+            if (strncmp(msg, head, strlen(head)) == 0)
+                return dt_errf(e, "%s", msg);
+            return dt_errf(e, "%s%s", head, msg);
         }
         costs(sc, pc);
         name_bound(sc, pc, cpu_s);

@@ -160,6 +160,12 @@ done
 check "-o, --report and --trace together write all three" \
     [ -s "$tmp/o/both.json" -a -s "$tmp/o/both.html" -a -s "$tmp/o/both.trace.json" ]
 
+# A cluster that loads but cannot be simulated: exit 1, one line naming it once.
+"$DT" -q tests/data/cli/no_network.yaml > /dev/null 2> "$tmp/err"
+rc=$?
+check "a cluster with no network bandwidth exits 1 with one line naming it once" \
+    [ $rc -eq 1 -a "$(cat "$tmp/err")" = "dtplan: cluster two: box: network bandwidth unknown in the catalog; define network_gbps inline" ]
+
 # ---- determinism ---------------------------------------------------------------
 "$DT" -q --seed 5 "$sc" > "$tmp/a.txt"
 "$DT" -q --seed 5 "$sc" > "$tmp/b.txt"
