@@ -264,7 +264,7 @@ int cli_write_outputs(const char *cmd, const struct cli_output *outs, int n)
             continue;
         errno = 0;
         e.msg[0] = '\0';
-        if (outs[i].fn(f[i], outs[i].ctx, &e) != 0 || ferror(f[i])) {
+        if (outs[i].fn(f[i], outs[i].ctx, &e) != 0 || fflush(f[i]) != 0 || ferror(f[i])) {
             if (e.msg[0])
                 fprintf(stderr, "%s: %s\n", cmd, e.msg);
             else

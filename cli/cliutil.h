@@ -101,9 +101,10 @@ struct cli_output {
  * Write the outputs of one run all or nothing: every file is written to its
  * temporary first, and only when all of them are written are they renamed
  * into place; then the one on standard output, if any, is printed.  A path
- * that cannot be created, or a failed write, leaves none of the files and
- * prints nothing on standard output.  Same messages and exit statuses as
- * cli_write_output.
+ * that cannot be created, or a failed write or flush, leaves none of the
+ * files and prints nothing on standard output; only an fsync or rename that
+ * fails after others were renamed leaves those.  Same messages and exit
+ * statuses as cli_write_output.
  */
 int cli_write_outputs(const char *cmd, const struct cli_output *outs, int n);
 

@@ -263,9 +263,10 @@ static void mutate_once(struct buf *b, enum kind kd, gsl_rng *r, char *what, siz
         break;
     case 6: { /* misspell a key (a header name in CSV) */
         char *colon;
-        size_t k0 = s;
+        size_t k0;
         if (kd == K_CSV)
             line_span(b, 0, &s, &e);
+        k0 = s;
         colon = kd == K_CSV ? memchr(b->p + s, ',', e - s) : memchr(b->p + s, ':', e - s);
         while (k0 < e && strchr(" -{\"", b->p[k0]))
             k0++;
