@@ -5,7 +5,8 @@
  *
  * The object is looked for at $DTPLAN_GPU_LIB when set, then next to the
  * running program, then one directory up (the test programs live in
- * build/tests/), then in DTPLAN_GPU_LIBDIR, where `make install` puts it.
+ * build/tests/), then in ../lib/dtplan from the program (where `make
+ * install` puts it, whatever PREFIX), then in DTPLAN_GPU_LIBDIR.
  * When it cannot be loaded both parts report themselves skipped, with
  * dlerror's reason, as a build without CUDA does.
  */
@@ -74,6 +75,10 @@ static int load(char *why, size_t whylen)
                 if (!h && (slash = strrchr(exe, '/')) != NULL) {
                     *slash = '\0';
                     h = try_open(exe, NULL, failed, sizeof failed);
+                    if (!h && strlen(exe) + sizeof "/lib/dtplan" <= sizeof exe) {
+                        strcat(exe, "/lib/dtplan"); /* PREFIX/bin/dtplan -> PREFIX/lib/dtplan */
+                        h = try_open(exe, NULL, failed, sizeof failed);
+                    }
                 }
             }
         }
