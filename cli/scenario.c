@@ -1333,6 +1333,9 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
             return -1;
         ntrain += c->groups[i].role == SC_TRAIN;
         nps += c->groups[i].role == SC_PS;
+        if (c->groups[i].role == SC_PS && nps > 1)
+            return ld_fail(ld, list_item(ld, gl, i)->start_mark, gp,
+                           "expected at most one group with role ps in a cluster, found a second");
     }
     if (!ntrain)
         return ld_fail(ld, gl->start_mark, f,
