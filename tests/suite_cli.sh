@@ -161,10 +161,10 @@ check "-o, --report and --trace together write all three" \
     [ -s "$tmp/o/both.json" -a -s "$tmp/o/both.html" -a -s "$tmp/o/both.trace.json" ]
 
 # A cluster that loads but cannot be simulated: exit 1, one line naming it once.
-"$DT" -q tests/data/cli/no_network.yaml > /dev/null 2> "$tmp/err"
+"$DT" -q tests/data/cli/unknown_peak.yaml > /dev/null 2> "$tmp/err"
 rc=$?
-check "a cluster with no network bandwidth exits 1 with one line naming it once" \
-    [ $rc -eq 1 -a "$(cat "$tmp/err")" = "dtplan: cluster two: box: network bandwidth unknown in the catalog; define network_gbps inline" ]
+check "a GPU without a known peak exits 1 with one line naming the cluster once" \
+    [ $rc -eq 1 -a "$(cat "$tmp/err")" = "dtplan: cluster one-g5: g5.xlarge: peak fp32 FLOP/s of A10G unknown in the catalog; give workload.measured_compute or define the GPU" ]
 
 # ---- determinism ---------------------------------------------------------------
 "$DT" -q --seed 5 "$sc" > "$tmp/a.txt"

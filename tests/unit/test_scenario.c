@@ -362,13 +362,14 @@ static void an_unknown_price_is_an_error_only_where_used(void)
         "workload: {model: resnet50, batch_per_gpu: 8}\n"
         "input: {cpu_s_per_sample: 0.001}\n"
         "clusters: [{name: a, groups: [{instance: p3.2xlarge}]}]\n";
+    /* One node: the bandwidth it does not define is not needed. */
     static const char defined[] =
         "catalog: {instances: [{name: noprice.x, vcpus: 16, price_usd_h: 0.5}]}\n"
         "workload: {model: resnet50, batch_per_gpu: 8}\n"
         "input: {cpu_s_per_sample: 0.001}\n"
         "clusters:\n"
         "  - name: a\n"
-        "    groups: [{instance: p3.2xlarge}, {role: data, instance: noprice.x}]\n";
+        "    groups: [{instance: noprice.x}]\n";
     struct catalog cat;
     struct cat_instance in;
     struct scenario sc;
@@ -414,7 +415,7 @@ static void an_unknown_price_is_an_error_only_where_used(void)
         int rc = scenario_load(&sc, path, &cat, &e);
         T_CHECK(rc == 0, "defining the price inline makes the instance usable");
         if (rc == 0) {
-            const struct cat_instance *np = sc.clusters[0].groups[1].inst;
+            const struct cat_instance *np = sc.clusters[0].groups[0].inst;
             T_NEAR(np->price_usd_h, 0.5, TOL, "the inline price");
             T_CHECK(isnan(np->mem_gib) && isnan(np->net_gbps) && isnan(np->spot_usd_h) &&
                         isnan(np->cpu_speed) && np->efa == 0 && np->gpu_count == 0,
