@@ -1336,26 +1336,22 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
         if (c->groups[i].role == SC_PS && nps > 1)
             return ld_fail(ld, list_item(ld, gl, i)->start_mark, gp,
                            "expected at most one group with role ps in a cluster, found a second");
-    }
-    if (!ntrain)
-        return ld_fail(ld, gl->start_mark, f,
-                       "expected at least one group with role train, found none");
-    /* More than one node: gradients or batches cross the network, whose
-     * bandwidth must be known (planner/resolve.c checks the same for the
-     * clusters a search builds). */
-    for (i = 0; i < c->ngroups; i++) {
-        const struct sc_group *g = &c->groups[i];
-        if ((c->ngroups > 1 || g->count > 1) && isnan(g->inst->net_gbps)) {
+        /* More than one node: gradients or batches cross the network, whose
+         * bandwidth must be known (planner/resolve.c checks the same for the
+         * clusters a search builds). */
+        if ((c->ngroups > 1 || c->groups[i].count > 1) && isnan(c->groups[i].inst->net_gbps)) {
             yaml_node_t *iv = ld_get(ld, list_item(ld, gl, i), "instance", NULL);
             char ip[FIELD_LEN];
-            path_idx(gp, sizeof gp, f, i);
             path_key(ip, sizeof ip, gp, "instance");
             return ld_fail(ld, iv ? iv->start_mark : gl->start_mark, ip,
                            "network bandwidth of \"%s\" is unknown in the catalog and the cluster "
                            "spans more than one node, define network_gbps under catalog.instances",
-                           g->inst->name);
+                           c->groups[i].inst->name);
         }
     }
+    if (!ntrain)
+        return ld_fail(ld, gl->start_mark, f,
+                       "expected at least one group with role train, found none");
     /* In turn is modelled for synchronous dedicated servers; a plan's search
      * may still try the others (planner/resolve.c keeps them together). */
     if (strategy == SC_PS_ASYNC && sc->ps_receive == SC_PS_IN_TURN)

@@ -38,6 +38,14 @@ const char *plan_bound_name(enum plan_bound b)
 
 /* ---- solving for the unknown input ------------------------------------- */
 
+/* Name the cluster in front of an error of resolve_cluster or sim_run; -1. */
+static int cluster_err(struct dt_err *e, const struct sc_cluster *cl)
+{
+    char msg[sizeof e->msg];
+    snprintf(msg, sizeof msg, "%s", e->msg);
+    return dt_errf(e, "cluster %s: %s", cl->name, msg);
+}
+
 struct solve_ctx {
     const struct scenario *sc;
     const struct sc_cluster *cl;
@@ -77,7 +85,7 @@ static int solve(const struct scenario *sc, struct plan_report *rep, struct reso
 
     flo = solve_f(lo, &c);
     if (c.failed)
-        return -1;
+        return cluster_err(e, c.cl);
     if (flo >= 0)
         return dt_errf(e, "measured_step: %.4g s on cluster %s is not above what the cluster "
                        "takes with no %s (%.4g s); it cannot be explained by %s",
@@ -90,7 +98,7 @@ static int solve(const struct scenario *sc, struct plan_report *rep, struct reso
     for (fhi = solve_f(hi, &c); !c.failed && fhi < 0 && hi < 1e12; fhi = solve_f(hi, &c))
         hi *= 2;
     if (c.failed)
-        return -1;
+        return cluster_err(e, c.cl);
     if (fhi < 0)
         return dt_errf(e, "measured_step: no input reproduces %.4g s on cluster %s",
                        sc->measured_step_s, c.cl->name);
@@ -108,7 +116,7 @@ static int solve(const struct scenario *sc, struct plan_report *rep, struct reso
     } while (status == GSL_CONTINUE && iter < 200);
     gsl_root_fsolver_free(s);
     if (c.failed)
-        return -1;
+        return cluster_err(e, c.cl);
     if (status != GSL_SUCCESS)
         return dt_errf(e, "measured_step: the solver did not converge (%s)", gsl_strerror(status));
     if (c.what == SC_SOLVE_CPU) {
@@ -119,7 +127,7 @@ static int solve(const struct scenario *sc, struct plan_report *rep, struct reso
         struct sim_config cfg;
         o->compute_scale = x;
         if (resolve_cluster(sc, c.cl, o, &cfg, e))
-            return -1;
+            return cluster_err(e, c.cl);
         for (int i = 0; i < cfg.ngroups; i++)
             if (cfg.groups[i].role == SIM_TRAIN) {
                 rep->solved_value = cfg.groups[i].fwd_s + cfg.groups[i].bwd_s;
@@ -435,14 +443,8 @@ int plan_run(const struct scenario *sc, struct plan_report *rep, struct dt_err *
         struct plan_cluster *pc = &rep->clusters[i];
         pc->cl = &sc->clusters[i];
         if (resolve_cluster(sc, pc->cl, &o, &pc->cfg, e) || sim_run(&pc->cfg, &pc->res, e)) {
-            char msg[sizeof e->msg], head[sizeof e->msg];
-            snprintf(msg, sizeof msg, "%s", e->msg);
             plan_report_free(rep);
-            /* resolve_cluster's messages name the cluster already */
-            snprintf(head, sizeof head, "cluster %s: ", sc->clusters[i].name);
-            if (strncmp(msg, head, strlen(head)) == 0)
-                return dt_errf(e, "%s", msg);
-            return dt_errf(e, "%s%s", head, msg);
+            return cluster_err(e, &sc->clusters[i]);
         }
         costs(sc, pc);
         name_bound(sc, pc, cpu_s);

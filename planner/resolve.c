@@ -334,18 +334,18 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         g->role = sg->role == SC_TRAIN ? SIM_TRAIN : sg->role == SC_DATA ? SIM_DATA : SIM_PS;
         g->count = sg->count;
         if (in->vcpus < 0 || in->gpu_count < 0)
-            return dt_errf(e, "cluster %s: %s: vCPU or GPU count unknown in the catalog", cl->name, in->name);
+            return dt_errf(e, "%s: vCPU or GPU count unknown in the catalog", in->name);
         g->gpus = sg->role == SC_TRAIN ? in->gpu_count : 0;
         g->vcpus = in->vcpus;
         g->core_speed = isnan(in->cpu_speed) ? 1.0 : in->cpu_speed;
         g->price_usd_h = sg->spot ? in->spot_usd_h : in->price_usd_h;
         if (isnan(g->price_usd_h))
-            return dt_errf(e, "cluster %s: %s: %s price unknown in the catalog", cl->name, in->name,
+            return dt_errf(e, "%s: %s price unknown in the catalog", in->name,
                            sg->spot ? "spot" : "on-demand");
         if (isnan(in->net_gbps)) {
             if (networked)
-                return dt_errf(e, "cluster %s: %s: network bandwidth unknown in the catalog; "
-                               "define network_gbps inline", cl->name, in->name);
+                return dt_errf(e, "%s: network bandwidth unknown in the catalog; "
+                               "define network_gbps inline", in->name);
             g->nic_Bps = 0;
         } else {
             g->nic_Bps = in->net_gbps * 1e9 / 8 * NIC_EFF;
@@ -354,7 +354,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         if (g->gpus > 0) {
             const struct cat_gpu *gpu = in->gpu;
             if (!gpu)
-                return dt_errf(e, "cluster %s: %s: GPU %s not in the catalog", cl->name, in->name, in->gpu_model);
+                return dt_errf(e, "%s: GPU %s not in the catalog", in->name, in->gpu_model);
             g->pcie_Bps = isnan(gpu->pcie_gbs_dir) ? 0 : gpu->pcie_gbs_dir * 1e9 * PCIE_EFF;
             if (g->gpus > 1) {
                 int nvl = (in->link == CAT_LINK_NVLINK || in->link == CAT_LINK_NVSWITCH) &&
@@ -362,7 +362,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                 g->intra_Bps = nvl ? gpu->nvlink_gbs_dir * 1e9 * NVLINK_EFF : g->pcie_Bps;
                 g->intra_alpha_s = nvl ? ALPHA_NVLINK : ALPHA_PCIE;
                 if (!(g->intra_Bps > 0))
-                    return dt_errf(e, "cluster %s: %s: GPU-to-GPU bandwidth unknown", cl->name, in->name);
+                    return dt_errf(e, "%s: GPU-to-GPU bandwidth unknown", in->name);
             }
         }
         if (sg->role == SC_TRAIN) {

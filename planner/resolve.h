@@ -12,6 +12,7 @@ struct resolve_opts {
     double compute_scale;      /* multiplies compute time (1 = as resolved) */
 };
 
+/* Errors name the instance type, not the cluster: callers prefix it. */
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e);
 /* Dense peak FLOP/s of one worker of instance `in` (a GPU, or `vcpus` vCPUs). */
