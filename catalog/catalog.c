@@ -385,12 +385,29 @@ static void free_instance_strings(struct cat_instance *in)
 }
 
 static int optional_col(const struct table *t, const char *name);
+static int get_opt_num(double *out, const struct table *t, const struct csv_row *r, int k,
+                       struct dt_err *e);
+
+/* The optional cpu_ghz column (field k, -1 when the header lacks it): a
+ * clock in (0, 10] GHz, or empty for unknown (NAN). */
+static int get_ghz(double *out, const struct table *t, const struct csv_row *r, int k,
+                   struct dt_err *e)
+{
+    *out = NAN;
+    if (k < 0 || k >= r->nfields)
+        return 0;
+    if (get_opt_num(out, t, r, k, e))
+        return -1;
+    if (!isnan(*out) && !(*out > 0 && *out <= 10))
+        return field_err(e, t, &r->fields[k], "cpu_ghz", "a clock in GHz in (0, 10]");
+    return 0;
+}
 
 static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
     char *gpus_path = join_path(dir, "gpus.csv");
-    int r, rc = -1, *lines, prof_col;
+    int r, rc = -1, *lines, prof_col, ghz_col;
 
     if (table_open(&t, dir, "instances.csv", inst_cols, I_N, e) != 0) {
         x_free(gpus_path);
@@ -399,6 +416,7 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->instances = x_calloc((size_t)t.csv.nrows, sizeof *cat->instances);
     prof_col = optional_col(&t, "profile");
+    ghz_col = optional_col(&t, "cpu_ghz");
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_instance *in = &cat->instances[cat->ninstances];
@@ -423,6 +441,8 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
         in->intra_link_text = x_strdup(cell(&t, row, I_LINK)->text);
         in->link = catalog_parse_link(in->intra_link_text);
         in->cpu_speed = NAN;            /* not a CSV column: set inline or by a profile */
+        if (get_ghz(&in->cpu_ghz, &t, row, ghz_col, e))
+            goto free_lines;
         if (prof_col >= 0 && prof_col < row->nfields && row->fields[prof_col].text[0]) {
             const char *p = row->fields[prof_col].text;
             in->profile = p[0] == '/' ? x_strdup(p) : join_path(dir, p);

@@ -37,6 +37,12 @@ struct cat_gpu {
     char *source;               /* where the numbers come from */
 };
 
+/* Clock of the reference core, GHz: the unit of input.cpu_s_per_sample is one
+ * vCPU of the machine PROFILE_REF_SAMPLES_PER_S was measured on (an AMD EPYC
+ * KVM vCPU, 2.6 GHz nominal; docs/profile.md).  A vCPU whose processor holds
+ * f GHz with every core busy counts as f / CAT_REF_CPU_GHZ reference cores. */
+#define CAT_REF_CPU_GHZ 2.6
+
 /* One instance type (catalog/instances.csv, same columns as the research data). */
 struct cat_instance {
     char cloud[24];
@@ -55,9 +61,12 @@ struct cat_instance {
     char region[32];
     char *source;
     const struct cat_gpu *gpu;  /* resolved gpu_model, NULL if CPU-only or not in gpus.csv */
+    double cpu_ghz;             /* sustained all-core turbo clock of the processor, GHz
+                                   (optional instances.csv column cpu_ghz); NAN unknown */
     double cpu_speed;           /* speed of one vCPU relative to the reference core of the
-                                   scenario's cpu_s_per_sample; NAN = unknown, taken as 1
-                                   (set inline or by a calibration profile) */
+                                   scenario's cpu_s_per_sample; NAN = unknown: cpu_ghz /
+                                   CAT_REF_CPU_GHZ when the clock is known, else 1 (set
+                                   inline or by a calibration profile) */
     char *profile;              /* calibration profile of this type (optional instances.csv
                                    column `profile`, relative to the catalog directory),
                                    NULL when none */

@@ -70,6 +70,7 @@ struct ld {
     /* names to resolve once the catalog is final (pointers may move on put) */
     char model_name[48];
     char gpu_name[32];                       /* measured_compute.gpu, "" if absent */
+    char cpu_on_name[64];                    /* input.cpu_measured_on, "" if absent */
     char (*group_inst)[64];                  /* [cluster * SC_MAX_GROUPS + group] */
 
     /* nodes kept for checks that need later sections */
@@ -767,7 +768,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     static const char *const keys[] = {
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
         "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
-        "cloud", "region", "source", "profile", NULL
+        "cpu_ghz", "cloud", "region", "source", "profile", NULL
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
@@ -782,6 +783,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     in->price_usd_h = NAN;
     in->spot_usd_h = NAN;
     in->cpu_speed = NAN;
+    in->cpu_ghz = NAN;
     if (ld_map(ld, m, path, keys))
         return -1;
 
@@ -802,6 +804,8 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
          offsetof(struct cat_instance, spot_usd_h)},
         {"cpu_speed", KEY_NUM, 0, 0, 1, 1000, "a relative vCPU speed in (0, 1000]",
          offsetof(struct cat_instance, cpu_speed)},
+        {"cpu_ghz", KEY_NUM, 0, 0, 1, 10, "a clock in GHz in (0, 10]",
+         offsetof(struct cat_instance, cpu_ghz)},
     };
 
     if (ld_entry_name(ld, m, path, "instance type", "catalog.instances", ld->inst[0].name,
@@ -845,7 +849,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
         in->link = in->gpu_count <= 1 ? CAT_LINK_NONE : CAT_LINK_UNKNOWN;
     }
 
-    if (ld_keys(ld, m, path, m->start_mark, net_price, 5, in))
+    if (ld_keys(ld, m, path, m->start_mark, net_price, 6, in))
         return -1;
 
     path_key(f, sizeof f, path, "profile");
@@ -1072,8 +1076,8 @@ static int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
     static const char *const keys[] = {
-        "cpu_s_per_sample", "raw_bytes", "prep_bytes", "loader_workers", "prefetch",
-        "reserved_vcpus_per_gpu", "data_workers", "local_with_data_nodes",
+        "cpu_s_per_sample", "cpu_measured_on", "raw_bytes", "prep_bytes", "loader_workers",
+        "prefetch", "reserved_vcpus_per_gpu", "data_workers", "local_with_data_nodes",
         "service_send_cpu_s_per_byte", "service_recv_cpu_s_per_byte", "dataset_samples", "epochs",
         NULL
     };
@@ -1096,6 +1100,16 @@ static int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     if (!m)
         return 0;
 
+    if ((v = ld_get(ld, m, "cpu_measured_on", NULL))) {
+        if (sc->solve_for == SC_SOLVE_CPU)
+            return ld_fail(ld, v->start_mark, "input.cpu_measured_on",
+                           "expected no value when workload.measured_step.solve_for is cpu_cost "
+                           "(the solved cost is in reference cores), found %s",
+                           ld_found(v, fb, sizeof fb));
+        if (ld_instance_ref(ld, v, "input.cpu_measured_on", &sc->cpu_measured_on))
+            return -1;
+        snprintf(ld->cpu_on_name, sizeof ld->cpu_on_name, "%s", sc->cpu_measured_on->name);
+    }
     if ((v = ld_get(ld, m, "raw_bytes", NULL)) &&
         ld_num(ld, v, "input.raw_bytes", 0, 0, 1e10, "a number of bytes in [0, 1e10]",
                &sc->raw_bytes))
@@ -1764,6 +1778,7 @@ static void ld_commit(struct ld *ld)
     sc->catalog = ld->cat;
     sc->model = catalog_find_model(ld->cat, ld->model_name);
     sc->measured_gpu = *ld->gpu_name ? catalog_find_gpu(ld->cat, ld->gpu_name) : NULL;
+    sc->cpu_measured_on = *ld->cpu_on_name ? catalog_find_instance(ld->cat, ld->cpu_on_name) : NULL;
     for (i = 0; i < sc->nclusters; i++)
         for (j = 0; j < sc->clusters[i].ngroups; j++)
             sc->clusters[i].groups[j].inst =

@@ -103,7 +103,10 @@ struct scenario {
     enum sc_solve solve_for;           /* which unknown the measurement determines */
 
     /* input pipeline */
-    double cpu_s_per_sample;           /* reference-core seconds per sample; NAN if solved for */
+    double cpu_s_per_sample;           /* seconds per sample on one vCPU of cpu_measured_on, or
+                                          of the reference core when that is NULL; NAN if
+                                          solved for */
+    const struct cat_instance *cpu_measured_on; /* input.cpu_measured_on, NULL when absent */
     double raw_bytes;                  /* bytes per sample read from storage */
     double prep_bytes;                 /* bytes per sample after preprocessing */
     int loader_workers;                /* per GPU; -1 = auto (all vCPUs spread over the GPUs) */

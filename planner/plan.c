@@ -165,14 +165,15 @@ static double cluster_vcpus(const struct sc_cluster *cl, enum sc_role r)
     return v;
 }
 
-/* vCPUs (reference cores) one worker's input needs to keep its compute busy. */
+/* vCPUs of the train instance (at its speed in reference cores) one worker's
+ * input needs to keep its compute busy. */
 static double vcpu_needed_per_worker(const struct scenario *sc, const struct sim_config *cfg,
                                      double cpu_s)
 {
     for (int i = 0; i < cfg->ngroups; i++)
         if (cfg->groups[i].role == SIM_TRAIN) {
             double busy = cfg->groups[i].fwd_s + cfg->groups[i].bwd_s + cfg->groups[i].opt_s;
-            return busy > 0 ? cfg->w.batch * cpu_s / busy : INFINITY;
+            return busy > 0 ? cfg->w.batch * cpu_s / (busy * cfg->groups[i].core_speed) : INFINITY;
         }
     (void)sc;
     return NAN;
@@ -436,7 +437,7 @@ int plan_run(const struct scenario *sc, struct plan_report *rep, struct dt_err *
     rep->best = -1;
     if (sc->measured_cluster >= 0 && sc->solve_for != SC_SOLVE_NONE && solve(sc, rep, &o, e))
         return -1;
-    cpu_s = isnan(o.cpu_s_per_sample) ? sc->cpu_s_per_sample : o.cpu_s_per_sample;
+    cpu_s = resolve_cpu_s_per_sample(sc, &o);
     rep->nclusters = sc->nclusters;
     rep->clusters = x_calloc((size_t)sc->nclusters, sizeof *rep->clusters);
     for (int i = 0; i < sc->nclusters; i++) {

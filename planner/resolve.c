@@ -228,6 +228,24 @@ static int wpn_of(const struct cat_instance *in)
     return in->gpu_count > 0 ? in->gpu_count : 1;
 }
 
+double resolve_vcpu_speed(const struct cat_instance *in)
+{
+    if (!isnan(in->cpu_speed))
+        return in->cpu_speed;
+    if (!isnan(in->cpu_ghz))
+        return in->cpu_ghz / CAT_REF_CPU_GHZ;
+    return 1.0;
+}
+
+double resolve_cpu_s_per_sample(const struct scenario *sc, const struct resolve_opts *o)
+{
+    if (o && !isnan(o->cpu_s_per_sample))
+        return o->cpu_s_per_sample;
+    if (sc->cpu_measured_on)
+        return sc->cpu_s_per_sample * resolve_vcpu_speed(sc->cpu_measured_on);
+    return sc->cpu_s_per_sample;
+}
+
 double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double vcpus)
 {
     if (in->gpu_count > 0) {
@@ -337,7 +355,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
             return dt_errf(e, "%s: vCPU or GPU count unknown in the catalog", in->name);
         g->gpus = sg->role == SC_TRAIN ? in->gpu_count : 0;
         g->vcpus = in->vcpus;
-        g->core_speed = isnan(in->cpu_speed) ? 1.0 : in->cpu_speed;
+        g->core_speed = resolve_vcpu_speed(in);
         g->price_usd_h = sg->spot ? in->spot_usd_h : in->price_usd_h;
         if (isnan(g->price_usd_h))
             return dt_errf(e, "%s: %s price unknown in the catalog", in->name,
@@ -379,7 +397,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                  * c and x the vCPU-seconds per batch of each. */
                 int lw = sc->loader_workers;
                 if (lw <= 0) {
-                    double cps = isnan(o->cpu_s_per_sample) ? sc->cpu_s_per_sample : o->cpu_s_per_sample;
+                    double cps = resolve_cpu_s_per_sample(sc, o);
                     double c = cps * sc->batch_per_gpu * sc->grad_accum / g->core_speed, x = 0;
                     if (compute_time(sc, in, 1, o, &x, e))
                         return -1;
@@ -418,7 +436,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 
     cfg->w.batch = (double)sc->batch_per_gpu * sc->grad_accum;
     cfg->w.grad_bytes = xparams * (sc->grad_precision == CAT_FP32 ? 4.0 : 2.0);
-    cfg->w.cpu_s_per_sample = isnan(o->cpu_s_per_sample) ? sc->cpu_s_per_sample : o->cpu_s_per_sample;
+    cfg->w.cpu_s_per_sample = resolve_cpu_s_per_sample(sc, o);
     cfg->w.prep_bytes = sc->prep_bytes;
     cfg->w.send_cpu_s_per_byte = sc->service_send_cpu_s_per_byte;
     cfg->w.recv_cpu_s_per_byte = sc->service_recv_cpu_s_per_byte;

@@ -15,6 +15,12 @@ struct resolve_opts {
 /* Errors name the instance type, not the cluster: callers prefix it. */
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e);
+/* Speed of one vCPU of `in` in reference cores, without a profile: its
+ * cpu_speed, else cpu_ghz / CAT_REF_CPU_GHZ, else 1 (docs/model.md). */
+double resolve_vcpu_speed(const struct cat_instance *in);
+/* Reference-core seconds per sample: the solved value in o when there is one,
+ * else input.cpu_s_per_sample converted from a vCPU of input.cpu_measured_on. */
+double resolve_cpu_s_per_sample(const struct scenario *sc, const struct resolve_opts *o);
 /* Dense peak FLOP/s of one worker of instance `in` (a GPU, or `vcpus` vCPUs). */
 double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double vcpus);
 

@@ -140,6 +140,26 @@ static void an_empty_field_reads_as_nan_not_zero(void)
     T_CHECK(in->gpu && strcmp(in->gpu->name, "H200") == 0, "p5en.48xlarge resolves to H200");
     T_CHECK(isnan(in->cpu_speed), "cpu_speed, not a CSV column, loads as NAN (got %g)",
             in->cpu_speed);
+    T_CHECK(isnan(in->cpu_ghz), "p5en.48xlarge: no published all-core clock, cpu_ghz NAN (got %g)",
+            in->cpu_ghz);
+}
+
+/* The optional cpu_ghz column: the processor's sustained all-core clock. */
+static void cpu_clocks_are_the_all_core_figures(void)
+{
+    static const struct { const char *name; double ghz; } want[] = {
+        {"p3.2xlarge", 2.7},     /* E5-2686 v4 */
+        {"ml.p4d.24xlarge", 3.6}, /* 8275CL, not its 3.0 GHz base */
+        {"c5.9xlarge", 3.4},     /* 8124M */
+        {"a2-highgpu-8g", 2.9},  /* 8273CL (GCP's all-core column) */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const struct cat_instance *in = catalog_find_instance(&cat, want[i].name);
+        T_CHECK(in && in->cpu_ghz == want[i].ghz, "%s cpu_ghz %g (want %g)", want[i].name,
+                in ? in->cpu_ghz : NAN, want[i].ghz);
+    }
+    T_CHECK(isnan(catalog_find_instance(&cat, "g5.xlarge")->cpu_ghz),
+            "g5.xlarge: AWS gives no all-core clock for the EPYC 7R32, cpu_ghz NAN");
 }
 
 static void links_parse_from_the_free_text_column(void)
@@ -466,6 +486,12 @@ static void each_bad_fixture_gives_its_exact_error(void)
     expect_load_error("bad_family",
         BAD_DIR "bad_family/models.csv:2:10: family: expected one of cnn, transformer, ctr, "
         "mlp, found \"rnn\"");
+    expect_load_error("bad_ghz",
+        BAD_DIR "bad_ghz/instances.csv:2:100: cpu_ghz: expected a non-negative number, "
+        "found \"3.6GHz\"");
+    expect_load_error("zero_ghz",
+        BAD_DIR "zero_ghz/instances.csv:2:100: cpu_ghz: expected a clock in GHz in (0, 10], "
+        "found \"0\"");
     expect_load_error("no_such_dir",
         BAD_DIR "no_such_dir/gpus.csv: cannot open: No such file or directory");
 }
@@ -487,6 +513,7 @@ int main(void)
         T_RUN(every_shared_instance_type_is_found);
         T_RUN(instance_rows_carry_the_shared_values);
         T_RUN(an_empty_field_reads_as_nan_not_zero);
+        T_RUN(cpu_clocks_are_the_all_core_figures);
         T_RUN(links_parse_from_the_free_text_column);
         T_RUN(every_gpu_instance_resolves_to_a_gpu_row);
         T_RUN(gpu_rows_hold_dense_peaks_and_unknowns);

@@ -308,7 +308,9 @@ static void a_scenario_naming_a_profile_uses_the_measured_numbers(void)
     T_CHECK(sc.nprofiles == 0, "no profile");
     plan_resolve(&sc, &sc.clusters[0], &cfg, &e);
     fwd_nominal = cfg.groups[0].fwd_s;
-    T_NEAR(cfg.groups[0].core_speed, 1, 1e-12, "nominal vCPU speed 1");
+    /* p3.2xlarge: Xeon E5-2686 v4, 2.7 GHz all-core in the catalog. */
+    T_NEAR(cfg.groups[0].core_speed, 2.7 / CAT_REF_CPU_GHZ, 1e-12,
+           "nominal vCPU speed from the catalog's clock: %g", cfg.groups[0].core_speed);
     T_CHECK(plan_measured(&sc, &sc.clusters[0], &cfg, m, 8) == 0, "nothing measured");
     scenario_free(&sc);
 

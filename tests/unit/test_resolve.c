@@ -14,6 +14,7 @@
 #include "../../catalog/catalog.h"
 #include "../../cli/scenario.h"
 #include "../../planner/planner.h"
+#include "../../planner/resolve.h"
 
 static struct catalog cat;
 
@@ -154,6 +155,67 @@ static void in_turn_servers_apply_to_sync_dedicated_only(void)
     unlink(path);
 }
 
+/* Speed of a vCPU without a profile: cpu_speed, else the all-core clock over
+ * the reference core's 2.6 GHz, else 1; input.cpu_measured_on converts the
+ * scenario's cost from that instance's vCPUs to reference cores. */
+static void vcpu_speed_follows_the_all_core_clock(void)
+{
+    struct scenario sc;
+    struct sim_config cfg;
+    struct dt_err e;
+    struct resolve_opts o = {NAN, 1.0};
+    char path[] = "/tmp/dtplan-test-resolve.XXXXXX";
+    const struct sc_cluster *c;
+    int fd;
+    FILE *f;
+
+    fd = mkstemp(path);
+    f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        T_CHECK(0, "temporary scenario");
+        return;
+    }
+    fputs("catalog:\n"
+          "  instances:\n"
+          "    - {name: fast.cpu, vcpus: 16, price_usd_h: 1, network_gbps: 25, cpu_ghz: 3.9}\n"
+          "    - {name: rated.cpu, vcpus: 16, price_usd_h: 1, network_gbps: 25, cpu_ghz: 3.9,"
+          " cpu_speed: 2}\n"
+          "workload: {model: mnist-cnn, batch_per_gpu: 1024}\n"
+          "input: {cpu_s_per_sample: 0.002, cpu_measured_on: p3.2xlarge, prep_bytes: 3136}\n"
+          "clusters:\n"
+          "  - name: hetero\n"
+          "    groups:\n"
+          "      - {role: train, instance: p3.2xlarge, count: 1}\n"
+          "      - {role: data, instance: c5.9xlarge, count: 1}\n", f);
+    fclose(f);
+    if (scenario_load(&sc, path, &cat, &e)) {
+        T_CHECK(0, "clock scenario loads: %s", e.msg);
+        unlink(path);
+        return;
+    }
+    unlink(path);
+    T_NEAR(resolve_vcpu_speed(catalog_find_instance(sc.catalog, "fast.cpu")), 1.5, 1e-12,
+           "inline cpu_ghz 3.9: 1.5 reference cores per vCPU");
+    T_NEAR(resolve_vcpu_speed(catalog_find_instance(sc.catalog, "rated.cpu")), 2, 1e-12,
+           "inline cpu_speed wins over cpu_ghz");
+    T_NEAR(resolve_vcpu_speed(catalog_find_instance(sc.catalog, "g5.xlarge")), 1, 1e-12,
+           "unknown clock: one reference core");
+    T_CHECK(sc.cpu_measured_on && strcmp(sc.cpu_measured_on->name, "p3.2xlarge") == 0,
+            "cpu_measured_on names p3.2xlarge");
+    T_NEAR(resolve_cpu_s_per_sample(&sc, &o), 0.002 * 2.7 / 2.6, 1e-15,
+           "0.002 s on a 2.7 GHz vCPU is %g s on the reference core",
+           resolve_cpu_s_per_sample(&sc, &o));
+    o.cpu_s_per_sample = 0.001;
+    T_NEAR(resolve_cpu_s_per_sample(&sc, &o), 0.001, 0, "a solved value is already in reference cores");
+    o.cpu_s_per_sample = NAN;
+    c = find(&sc, "hetero");
+    T_CHECK(c && plan_resolve(&sc, c, &cfg, &e) == 0, "hetero resolves");
+    T_NEAR(cfg.groups[0].core_speed, 2.7 / 2.6, 1e-12, "p3.2xlarge vCPU %g", cfg.groups[0].core_speed);
+    T_NEAR(cfg.groups[1].core_speed, 3.4 / 2.6, 1e-12, "c5.9xlarge vCPU %g", cfg.groups[1].core_speed);
+    T_NEAR(cfg.w.cpu_s_per_sample, 0.002 * 2.7 / 2.6, 1e-15, "the simulator gets reference-core seconds");
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -165,6 +227,7 @@ int main(void)
     T_RUN(sparse_tables_send_only_touched_rows);
     T_RUN(dense_models_exchange_all_parameters);
     T_RUN(in_turn_servers_apply_to_sync_dedicated_only);
+    T_RUN(vcpu_speed_follows_the_all_core_clock);
     catalog_free(&cat);
     return T_DONE();
 }
