@@ -185,7 +185,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, const struct scenario
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", pc->cl->name);
-    cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl));
+    cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl, &pc->cfg));
     if (comm) {
         cJSON_AddStringToObject(o, "strategy", scenario_strategy_name(s->strategy));
         report_json_num(o, "bucket_mib", s->bucket_bytes / 1048576.0);

@@ -398,7 +398,7 @@ void report_json_num(cJSON *o, const char *key, double v)
         cJSON_AddNullToObject(o, key);
 }
 
-cJSON *report_json_groups(const struct sc_cluster *cl)
+cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_config *cfg)
 {
     cJSON *arr = cJSON_CreateArray();
 
@@ -409,6 +409,7 @@ cJSON *report_json_groups(const struct sc_cluster *cl)
         cJSON_AddStringToObject(o, "instance", g->inst ? g->inst->name : "");
         cJSON_AddNumberToObject(o, "count", g->count);
         cJSON_AddBoolToObject(o, "spot", g->spot);
+        report_json_num(o, "vcpu_speed", i < cfg->ngroups ? cfg->groups[i].core_speed : NAN);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -441,7 +442,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     cJSON *t;
 
     cJSON_AddStringToObject(o, "name", cluster_name(pc));
-    cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl));
+    cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl, &pc->cfg));
 
     t = cJSON_AddObjectToObject(o, "step_time_s");
     report_json_num(t, "mean", r->step_mean_s);

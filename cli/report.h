@@ -49,10 +49,12 @@ void report_grid_print(FILE *f, char **cells, int nrows, int ncol, const int *ri
 
 /* For JSON writers (cJSON): add v to o under key, rounded to 6 significant
  * digits, or null when not finite; the groups of cl as a new array of
- * {role, instance, count, spot}. */
+ * {role, instance, count, spot, vcpu_speed} (vcpu_speed from cfg, the
+ * resolved cluster: one vCPU in reference cores). */
 struct cJSON;
+struct sim_config;
 void report_json_num(struct cJSON *o, const char *key, double v);
-struct cJSON *report_json_groups(const struct sc_cluster *cl);
+struct cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_config *cfg);
 
 /* v rounded to 6 significant digits (what report_json writes); NAN and
  * infinities are returned unchanged. */
