@@ -436,13 +436,12 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
             get_num(&in->spot_usd_h, &t, row, I_SPOT, e) ||
             get_text(in->region, sizeof in->region, 0, &t, row, I_REGION, e) ||
             resolve_gpu(in, cat, &t, row, gpus_path, e) ||
+            get_ghz(&in->cpu_ghz, &t, row, ghz_col, e) ||
             get_source(&in->source, &t, row, I_SOURCE, e))
             goto free_lines;
         in->intra_link_text = x_strdup(cell(&t, row, I_LINK)->text);
         in->link = catalog_parse_link(in->intra_link_text);
         in->cpu_speed = NAN;            /* not a CSV column: set inline or by a profile */
-        if (get_ghz(&in->cpu_ghz, &t, row, ghz_col, e))
-            goto free_lines;
         if (prof_col >= 0 && prof_col < row->nfields && row->fields[prof_col].text[0]) {
             const char *p = row->fields[prof_col].text;
             in->profile = p[0] == '/' ? x_strdup(p) : join_path(dir, p);

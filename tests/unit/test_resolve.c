@@ -26,6 +26,24 @@ static const struct sc_cluster *find(const struct scenario *sc, const char *name
     return NULL;
 }
 
+/* Load a scenario from text through a temporary file; 0 or -1 with e set. */
+static int load_text(struct scenario *sc, const char *text, struct dt_err *e)
+{
+    char path[] = "/tmp/dtplan-test-resolve.XXXXXX";
+    int fd = mkstemp(path), rc;
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+    if (!f) {
+        snprintf(e->msg, sizeof e->msg, "cannot write a temporary scenario");
+        return -1;
+    }
+    fputs(text, f);
+    fclose(f);
+    rc = scenario_load(sc, path, &cat, e);
+    unlink(path);
+    return rc;
+}
+
 static void sparse_tables_send_only_touched_rows(void)
 {
     struct scenario sc;
@@ -87,9 +105,6 @@ static void in_turn_servers_apply_to_sync_dedicated_only(void)
     struct sim_config cfg;
     struct dt_err e;
     struct sc_cluster async;
-    char path[] = "/tmp/dtplan-test-resolve.XXXXXX";
-    int fd;
-    FILE *f;
 
     if (scenario_load(&sc, "tests/data/deepfm-ps-sync.yaml", &cat, &e)) {
         T_CHECK(0, "deepfm-ps-sync loads: %s", e.msg);
@@ -134,25 +149,17 @@ static void in_turn_servers_apply_to_sync_dedicated_only(void)
 
     /* A plan may say in_turn with the default (colocated) placement: its
      * search tries dedicated servers too. */
-    fd = mkstemp(path);
-    f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        T_CHECK(0, "temporary scenario");
-        return;
-    }
-    fputs("workload: {model: resnet50, batch_per_gpu: 64}\n"
-          "input: {cpu_s_per_sample: 0.002}\n"
-          "gradients: {ps: {receive: in_turn}}\n"
-          "plan: {max_nodes: 2, max_ps: 1, strategies: [ring, ps_sync]}\n", f);
-    fclose(f);
     e.msg[0] = 0;
-    if (scenario_load(&sc, path, &cat, &e) == 0) {
+    if (load_text(&sc, "workload: {model: resnet50, batch_per_gpu: 64}\n"
+                       "input: {cpu_s_per_sample: 0.002}\n"
+                       "gradients: {ps: {receive: in_turn}}\n"
+                       "plan: {max_nodes: 2, max_ps: 1, strategies: [ring, ps_sync]}\n",
+                  &e) == 0) {
         T_CHECK(sc.ps_receive == SC_PS_IN_TURN, "a plan with receive: in_turn loads");
         scenario_free(&sc);
     } else {
         T_CHECK(0, "a plan with receive: in_turn loads: %s", e.msg);
     }
-    unlink(path);
 }
 
 /* Speed of a vCPU without a profile: cpu_speed, else the all-core clock over
@@ -164,36 +171,25 @@ static void vcpu_speed_follows_the_all_core_clock(void)
     struct sim_config cfg;
     struct dt_err e;
     struct resolve_opts o = {NAN, 1.0};
-    char path[] = "/tmp/dtplan-test-resolve.XXXXXX";
     const struct sc_cluster *c;
-    int fd;
-    FILE *f;
 
-    fd = mkstemp(path);
-    f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        T_CHECK(0, "temporary scenario");
-        return;
-    }
-    fputs("catalog:\n"
-          "  instances:\n"
-          "    - {name: fast.cpu, vcpus: 16, price_usd_h: 1, network_gbps: 25, cpu_ghz: 3.9}\n"
-          "    - {name: rated.cpu, vcpus: 16, price_usd_h: 1, network_gbps: 25, cpu_ghz: 3.9,"
-          " cpu_speed: 2}\n"
-          "workload: {model: mnist-cnn, batch_per_gpu: 1024}\n"
-          "input: {cpu_s_per_sample: 0.002, cpu_measured_on: p3.2xlarge, prep_bytes: 3136}\n"
-          "clusters:\n"
-          "  - name: hetero\n"
-          "    groups:\n"
-          "      - {role: train, instance: p3.2xlarge, count: 1}\n"
-          "      - {role: data, instance: c5.9xlarge, count: 1}\n", f);
-    fclose(f);
-    if (scenario_load(&sc, path, &cat, &e)) {
+    if (load_text(&sc,
+                  "catalog:\n"
+                  "  instances:\n"
+                  "    - {name: fast.cpu, vcpus: 16, price_usd_h: 1, network_gbps: 25, cpu_ghz: 3.9}\n"
+                  "    - {name: rated.cpu, vcpus: 16, price_usd_h: 1, network_gbps: 25, cpu_ghz: 3.9,"
+                  " cpu_speed: 2}\n"
+                  "workload: {model: mnist-cnn, batch_per_gpu: 1024}\n"
+                  "input: {cpu_s_per_sample: 0.002, cpu_measured_on: p3.2xlarge, prep_bytes: 3136}\n"
+                  "clusters:\n"
+                  "  - name: hetero\n"
+                  "    groups:\n"
+                  "      - {role: train, instance: p3.2xlarge, count: 1}\n"
+                  "      - {role: data, instance: c5.9xlarge, count: 1}\n",
+                  &e)) {
         T_CHECK(0, "clock scenario loads: %s", e.msg);
-        unlink(path);
         return;
     }
-    unlink(path);
     T_NEAR(resolve_vcpu_speed(catalog_find_instance(sc.catalog, "fast.cpu")), 1.5, 1e-12,
            "inline cpu_ghz 3.9: 1.5 reference cores per vCPU");
     T_NEAR(resolve_vcpu_speed(catalog_find_instance(sc.catalog, "rated.cpu")), 2, 1e-12,
