@@ -849,7 +849,8 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
         in->link = in->gpu_count <= 1 ? CAT_LINK_NONE : CAT_LINK_UNKNOWN;
     }
 
-    if (ld_keys(ld, m, path, m->start_mark, net_price, 6, in))
+    if (ld_keys(ld, m, path, m->start_mark, net_price,
+                sizeof net_price / sizeof net_price[0], in))
         return -1;
 
     path_key(f, sizeof f, path, "profile");
