@@ -167,19 +167,19 @@ static double cluster_vcpus(const struct sc_cluster *cl, enum sc_role r)
 
 /* vCPUs of the train instance (at its speed in reference cores) one worker's
  * input needs to keep its compute busy. */
-static double vcpu_needed_per_worker(const struct scenario *sc, const struct sim_config *cfg,
-                                     double cpu_s)
+static double vcpu_needed_per_worker(const struct sim_config *cfg)
 {
     for (int i = 0; i < cfg->ngroups; i++)
         if (cfg->groups[i].role == SIM_TRAIN) {
             double busy = cfg->groups[i].fwd_s + cfg->groups[i].bwd_s + cfg->groups[i].opt_s;
-            return busy > 0 ? cfg->w.batch * cpu_s / (busy * cfg->groups[i].core_speed) : INFINITY;
+            return busy > 0 ? cfg->w.batch * cfg->w.cpu_s_per_sample /
+                                  (busy * cfg->groups[i].core_speed)
+                            : INFINITY;
         }
-    (void)sc;
     return NAN;
 }
 
-static void name_bound(const struct scenario *sc, struct plan_cluster *pc, double cpu_s)
+static void name_bound(struct plan_cluster *pc)
 {
     const struct sim_result *r = &pc->res;
     const struct sc_group *tg = plan_first_train(pc->cl);
@@ -217,7 +217,7 @@ static void name_bound(const struct scenario *sc, struct plan_cluster *pc, doubl
                      100 * worst, what, 100 * busy);
         } else {
             double v = cluster_vcpus(pc->cl, SC_TRAIN) + cluster_vcpus(pc->cl, SC_DATA);
-            double need = vcpu_needed_per_worker(sc, &pc->cfg, cpu_s);
+            double need = vcpu_needed_per_worker(&pc->cfg);
             pc->bound = PLAN_BOUND_CPU;
             snprintf(pc->bound_text, sizeof pc->bound_text,
                      "CPU-bound: %.0f vCPU (%.1f per worker) keep %s busy %.0f%%; the input "
@@ -429,7 +429,6 @@ static void recommend(const struct scenario *sc, const struct catalog *cat, stru
 int plan_run(const struct scenario *sc, struct plan_report *rep, struct dt_err *e)
 {
     struct resolve_opts o = {NAN, 1.0};
-    double cpu_s;
 
     memset(rep, 0, sizeof *rep);
     rep->sc = sc;
@@ -437,7 +436,6 @@ int plan_run(const struct scenario *sc, struct plan_report *rep, struct dt_err *
     rep->best = -1;
     if (sc->measured_cluster >= 0 && sc->solve_for != SC_SOLVE_NONE && solve(sc, rep, &o, e))
         return -1;
-    cpu_s = resolve_cpu_s_per_sample(sc, &o);
     rep->nclusters = sc->nclusters;
     rep->clusters = x_calloc((size_t)sc->nclusters, sizeof *rep->clusters);
     for (int i = 0; i < sc->nclusters; i++) {
@@ -448,7 +446,7 @@ int plan_run(const struct scenario *sc, struct plan_report *rep, struct dt_err *
             return cluster_err(e, &sc->clusters[i]);
         }
         costs(sc, pc);
-        name_bound(sc, pc, cpu_s);
+        name_bound(pc);
     }
     recommend(sc, sc->catalog, rep);
     return 0;

@@ -44,46 +44,66 @@ static void *try_open(const char *dir, const char *path, char *why, size_t whyle
     return h;
 }
 
+/* Strip the last component of path in place; 0 when it has none. */
+static int to_parent(char *path)
+{
+    char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    return 1;
+}
+
+/* Open the object from the first directory that has it: the program's, its
+ * parent, the parent's lib/dtplan, DTPLAN_GPU_LIBDIR.  NULL with why set by
+ * the last that failed to load. */
+static void *open_near_program(char *why, size_t whylen)
+{
+    char exe[PATH_MAX], up[PATH_MAX], lib[PATH_MAX + sizeof "/lib/dtplan"];
+    const char *dirs[4];
+    int nd = 0;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    void *h = NULL;
+
+    if (n > 0) {
+        exe[n] = '\0';
+        if (to_parent(exe)) {
+            dirs[nd++] = exe;
+            snprintf(up, sizeof up, "%s", exe);
+            if (to_parent(up)) {
+                dirs[nd++] = up;
+                snprintf(lib, sizeof lib, "%s/lib/dtplan", up); /* PREFIX/bin -> PREFIX/lib/dtplan */
+                dirs[nd++] = lib;
+            }
+        }
+    }
+    dirs[nd++] = DTPLAN_GPU_LIBDIR;
+    for (int i = 0; !h && i < nd; i++)
+        h = try_open(dirs[i], NULL, why, whylen);
+    return h;
+}
+
 /* 0 when the parts are loaded; else -1 with why set. */
 static int load(char *why, size_t whylen)
 {
     static const struct dtgpu_host host = {calib_point_start, calib_fit_entry, calib_add_point};
     static int state; /* 0 not tried, 1 loaded, -1 failed */
     static char failed[512];
-    char exe[PATH_MAX];
     const char *env = getenv("DTPLAN_GPU_LIB");
-    void *h = NULL;
+    void *h;
     dtgpu_init_fn init;
-    ssize_t n;
 
     if (state) {
         snprintf(why, whylen, "%s", failed);
         return state > 0 ? 0 : -1;
     }
-    snprintf(failed, sizeof failed, "%s not found next to dtplan or in %s", DTGPU_LIB, DTPLAN_GPU_LIBDIR);
     if (env && *env) {
         snprintf(failed, sizeof failed, "DTPLAN_GPU_LIB=%s: no such file", env);
         h = try_open(NULL, env, failed, sizeof failed);
     } else {
-        n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n > 0) {
-            char *slash;
-            exe[n] = '\0';
-            if ((slash = strrchr(exe, '/')) != NULL) {
-                *slash = '\0';
-                h = try_open(exe, NULL, failed, sizeof failed);
-                if (!h && (slash = strrchr(exe, '/')) != NULL) {
-                    *slash = '\0';
-                    h = try_open(exe, NULL, failed, sizeof failed);
-                    if (!h && strlen(exe) + sizeof "/lib/dtplan" <= sizeof exe) {
-                        strcat(exe, "/lib/dtplan"); /* PREFIX/bin/dtplan -> PREFIX/lib/dtplan */
-                        h = try_open(exe, NULL, failed, sizeof failed);
-                    }
-                }
-            }
-        }
-        if (!h)
-            h = try_open(DTPLAN_GPU_LIBDIR, NULL, failed, sizeof failed);
+        snprintf(failed, sizeof failed, "%s not found next to dtplan or in %s", DTGPU_LIB,
+                 DTPLAN_GPU_LIBDIR);
+        h = open_near_program(failed, sizeof failed);
     }
     if (h) {
         /* POSIX's way to take a function out of dlsym's void *. */
