@@ -18,13 +18,62 @@ LDLIBS  += $(PKG_LIBS) -lm
 BUILD   ?= build
 SAN     :=
 
-SIM_SRC     := $(wildcard sim/*.c)
-CATALOG_SRC := $(wildcard catalog/*.c)
-PLANNER_SRC := $(wildcard planner/*.c)
-CLI_SRC     := $(filter-out cli/main.c,$(wildcard cli/*.c))
-CALIB_SRC   := $(wildcard calibrate/*.c)
-LIB_SRC     := $(SIM_SRC) $(CATALOG_SRC) $(PLANNER_SRC) $(CLI_SRC) $(CALIB_SRC)
-LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# Program rules name their layer's archives in a second expansion.
+.SECONDEXPANSION:
+
+# One archive per layer.  Layers run one way (docs/architecture.md):
+#   base <- sim <- catalog <- scenario <- planner <- (cli, calibrate)
+# A program links its own layer and those below it, highest first, so a call
+# that reaches up a layer has nothing to resolve against and fails to link.
+LAYERS        := base sim catalog scenario planner calibrate cli
+base_SRC      := $(wildcard base/*.c)
+sim_SRC       := $(wildcard sim/*.c)
+catalog_SRC   := $(wildcard catalog/*.c)
+scenario_SRC  := $(wildcard scenario/*.c)
+planner_SRC   := $(wildcard planner/*.c)
+calibrate_SRC := $(wildcard calibrate/*.c)
+cli_SRC       := $(filter-out cli/main.c,$(wildcard cli/*.c))
+$(foreach l,$(LAYERS),$(eval $(l)_OBJ := $$($(l)_SRC:%.c=$$(BUILD)/%.o)))
+
+# What each layer links: itself and everything below it.
+base_LINK      := base
+sim_LINK       := sim base
+catalog_LINK   := catalog sim base
+scenario_LINK  := scenario catalog sim base
+planner_LINK   := planner scenario catalog sim base
+calibrate_LINK := calibrate catalog sim base
+cli_LINK       := cli calibrate planner scenario catalog sim base
+ARCHIVES = $(foreach l,$($(1)_LINK),$(BUILD)/libdt-$(l).a)
+
+# The system libraries a layer may use: the core gets GSL and libm only, so
+# a simulator that reached for YAML, JSON or MPI would not link either.
+GSL_LIBS       := $(shell pkg-config --libs gsl 2>/dev/null) -lm
+base_LIBS      := $(LDLIBS)
+sim_LIBS       := $(GSL_LIBS)
+catalog_LIBS   := $(shell pkg-config --libs gsl libcjson 2>/dev/null) -lm
+scenario_LIBS  := $(catalog_LIBS)
+planner_LIBS   := $(catalog_LIBS)
+calibrate_LIBS := $(LDLIBS)
+cli_LIBS       := $(LDLIBS)
+
+# The layer of each test and benchmark program (default: the front end,
+# which links everything).  A test of a layer links without those above it.
+LAYER_test_sim        := sim
+LAYER_bench_sim       := sim
+LAYER_bench_trace     := sim
+LAYER_predict         := catalog
+LAYER_test_catalog    := catalog
+LAYER_test_plan       := planner
+LAYER_test_calib_cpu  := calibrate
+LAYER_test_calib_gpu  := calibrate
+LAYER_test_calib_mpi  := calibrate
+LAYER_test_fit        := calibrate
+LAYER_calib_mpi_main  := calibrate
+LAYER_bench_cpu_kern  := calibrate
+LAYER_trainer         := calibrate
+LAYER_tcprate         := base
+layer_of = $(or $(LAYER_$(1)),cli)
+
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC   := $(wildcard bench/*.c)
@@ -34,30 +83,38 @@ all: $(BUILD)/dtplan dtplan
 
 # Optional parts (CUDA calibration kernels, ...) add rules and objects here.
 -include calibrate/calibrate.mk
+LIB_OBJ     := $(foreach l,$(LAYERS),$($(l)_OBJ))
 
 # ./dtplan points at the default build only, never at build-san's.
 dtplan: $(BUILD)/dtplan
 	@if [ "$(BUILD)" = build ]; then ln -sf build/dtplan dtplan; fi
 
-$(BUILD)/libdt.a: $(LIB_OBJ)
-	@mkdir -p $(dir $@)
-	@rm -f $@
-	$(AR) rcs $@ $^
+define LAYER_ARCHIVE
+$$(BUILD)/libdt-$(1).a: $$($(1)_OBJ)
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call LAYER_ARCHIVE,$(l))))
 
-$(BUILD)/dtplan: $(BUILD)/cli/main.o $(BUILD)/libdt.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/dtplan: $(BUILD)/cli/main.o $(call ARCHIVES,cli)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(cli_LIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdt.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libdt.a $(LDLIBS)
+# A program of layer L: its source, then L's archives, then L's libraries.
+LINK_PROG = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call ARCHIVES,$(call layer_of,$(1))) \
+	    $($(call layer_of,$(1))_LIBS)
 
-$(BUILD)/bench/%: bench/%.c $(BUILD)/libdt.a
+$(BUILD)/tests/%: tests/unit/%.c $$(call ARCHIVES,$$(call layer_of,$$*))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libdt.a $(LDLIBS)
+	$(call LINK_PROG,$*)
+
+$(BUILD)/bench/%: bench/%.c $$(call ARCHIVES,$$(call layer_of,$$*))
+	@mkdir -p $(dir $@)
+	$(call LINK_PROG,$*)
 
 units: $(UNIT_BIN)
 
@@ -92,9 +149,9 @@ clean:
 # data-parallel trainer whose step times dtplan's predictions are checked
 # against.  `make validate` runs the full matrix; `make test` runs a subset.
 VALIDATE_BIN := $(BUILD)/validate/trainer
-$(VALIDATE_BIN): validate/trainer.c $(BUILD)/libdt.a
+$(VALIDATE_BIN): validate/trainer.c $(call ARCHIVES,calibrate)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libdt.a $(LDLIBS) -lpthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call ARCHIVES,calibrate) $(calibrate_LIBS) -lpthread
 test: $(VALIDATE_BIN)
 validate: all $(VALIDATE_BIN)
 	@BUILD=$(BUILD) perl validate/validate.pl

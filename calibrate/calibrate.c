@@ -33,9 +33,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../cli/mpienv.h"
+#include "../base/mpienv.h"
 #include "calib.h"
-#include "profile.h"
+#include "../catalog/profile.h"
 
 #define CAL_VERSION "0.1.0"
 

@@ -17,9 +17,10 @@ ifneq ($(NVCC),)
 # CUDA libraries.
 CUDA_OBJ  := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard calibrate/cuda/*.cu))
 GPU_SO    := $(BUILD)/libdtplan-gpu.so
-LIB_OBJ   += $(BUILD)/calibrate/cuda/dl.o
+calibrate_OBJ += $(BUILD)/calibrate/cuda/dl.o
 CUDA_LIBDIRS := $(sort $(wildcard $(CUDA_HOME)/lib64) $(wildcard $(CUDA_HOME)/lib) $(wildcard $(NCCL_HOME)/lib64) $(wildcard $(NCCL_HOME)/lib))
-LDLIBS    += -ldl
+calibrate_LIBS += -ldl
+cli_LIBS  += -ldl
 NVCCFLAGS ?= -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror,-fPIC -I$(NCCL_HOME)/include \
              $(filter -I%,$(PKG_CFLAGS))
 
@@ -36,13 +37,13 @@ $(BUILD)/calibrate/cuda/dl.o: CFLAGS += -DDTPLAN_GPU_LIBDIR='"$(PREFIX)/lib/dtpl
 all: $(GPU_SO)
 units: $(GPU_SO)
 else
-LIB_OBJ   += $(BUILD)/calibrate/cuda/none.o
+calibrate_OBJ += $(BUILD)/calibrate/cuda/none.o
 endif
 
 # Programs of tests/suite_netns.sh, built with the unit tests.
 NETNS_BIN := $(BUILD)/netns/tcprate $(BUILD)/netns/calib_mpi_main $(BUILD)/netns/predict
 units: $(NETNS_BIN)
 
-$(BUILD)/netns/%: tests/netns/%.c $(BUILD)/libdt.a
+$(BUILD)/netns/%: tests/netns/%.c $$(call ARCHIVES,$$(call layer_of,$$*))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libdt.a $(LDLIBS)
+	$(call LINK_PROG,$*)

@@ -29,8 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../sim/xmem.h"
-#include "profile.h"
+#include "../base/xmem.h"
+#include "../catalog/profile.h"
 
 #define CC_MIN_BYTES (64.0 * 1024)
 #define CC_MAX_BYTES (64.0 * 1024 * 1024)

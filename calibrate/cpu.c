@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "cpu_pipe.h"
-#include "usl.h"
+#include "usl_fit.h"
 
 #define MAX_LEVELS 24
 #define BATCH_FULL 32

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../sim/xmem.h"
+#include "../base/xmem.h"
 
 #define MAXBITS 15
 

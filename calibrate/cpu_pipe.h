@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "../sim/xmem.h"
+#include "../base/xmem.h"
 #include "cpu_kern.h"
 
 #define CPU_PIPE_W 320   /* synthetic image width, pixels */

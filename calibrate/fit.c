@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/xmem.h"
+#include "../base/xmem.h"
 
 #define FIT_PIECE_RMS 0.05   /* try two pieces above this relative RMS residual */
 #define FIT_PIECE_GAIN 0.7   /* keep two pieces when they cut the RMS to this fraction */

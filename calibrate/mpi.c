@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../sim/xmem.h"
+#include "../base/xmem.h"
 #include "mpi_coll.h"
 
 #define MPI_MAX_DEFAULT (256.0 * 1024 * 1024)

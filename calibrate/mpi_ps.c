@@ -18,7 +18,7 @@
  */
 #include "mpi_coll.h"
 
-#include "../sim/xmem.h"
+#include "../base/xmem.h"
 
 #define PS_TAG_PUSH 10
 #define PS_TAG_PULL 11

@@ -14,6 +14,7 @@
  */
 #include "catalog.h"
 #include "csv.h"
+#include "../base/names.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -467,21 +468,18 @@ static const char *const model_cols[M_N] = {
     "name", "family", "params", "fwd_gflops", "input", "sparse_params",
     "sparse_bytes_per_sample", "source"};
 
-static const char *const families[] = {"cnn", "transformer", "ctr", "mlp"};
-
 static int get_family(char *dst, size_t cap, const struct table *t, const struct csv_row *r,
                       struct dt_err *e)
 {
     const struct csv_field *fld = cell(t, r, M_FAMILY);
-    size_t k;
+    char oneof[96] = "one of ";
 
-    for (k = 0; k < sizeof families / sizeof families[0]; k++) {
-        if (strcmp(fld->text, families[k]) == 0) {
-            snprintf(dst, cap, "%s", families[k]);
-            return 0;
-        }
+    if (names_parse(catalog_family_name, fld->text) >= 0) {
+        snprintf(dst, cap, "%s", fld->text);
+        return 0;
     }
-    return field_err(e, t, fld, t->cols[M_FAMILY], "one of cnn, transformer, ctr, mlp");
+    names_join(catalog_family_name, oneof + 7, sizeof oneof - 7);
+    return field_err(e, t, fld, t->cols[M_FAMILY], oneof);
 }
 
 /* Field index of an optional column, -1 when the header lacks it. */
@@ -689,6 +687,24 @@ static void suggest(const char *base, int n, size_t stride, const char *q, char 
                               base + (size_t)best_i[j] * stride);
 }
 
+size_t catalog_family_len(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+int catalog_name_matches(const char *pat, const char *type)
+{
+    size_t n = strlen(pat);
+
+    if (strcmp(pat, type) == 0)
+        return 1;
+    if (catalog_family_len(type) == n && strncmp(pat, type, n) == 0)
+        return 1;
+    /* names without a dot ("a2-highgpu-8g"): the family is what precedes a dash */
+    return !strchr(type, '.') && strncmp(pat, type, n) == 0 && type[n] == '-';
+}
+
 void catalog_suggest_instance(const struct catalog *cat, const char *name, char *buf, size_t len)
 {
     if (len)
@@ -811,14 +827,8 @@ const char *catalog_link_name(enum cat_link l)
     return "unknown";
 }
 
-const char *catalog_prec_name(enum cat_prec p)
-{
-    switch (p) {
-    case CAT_FP32: return "fp32";
-    case CAT_TF32: return "tf32";
-    case CAT_FP16: return "fp16";
-    case CAT_BF16: return "bf16";
-    case CAT_NPREC: break;
-    }
-    return "unknown";
-}
+static const char *const precs[CAT_NPREC + 1] = { "fp32", "tf32", "fp16", "bf16", NULL };
+static const char *const families[] = { "cnn", "transformer", "ctr", "mlp", NULL };
+
+const char *catalog_prec_name(int p) { return NAMES_AT(precs, p); }
+const char *catalog_family_name(int f) { return NAMES_AT(families, f); }

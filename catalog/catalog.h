@@ -14,7 +14,7 @@
 #ifndef DT_CATALOG_H
 #define DT_CATALOG_H
 
-#include "../sim/xmem.h"
+#include "../base/xmem.h"
 
 enum cat_link {
     CAT_LINK_UNKNOWN = 0, /* column empty */
@@ -108,6 +108,14 @@ const struct cat_model *catalog_find_model(const struct catalog *cat, const char
 
 /* Nearest known names (edit distance, case-insensitive), comma separated,
  * at most 3, into buf; "" when nothing is close. */
+/* Length of the family of an instance name: "g5.8xlarge" -> 2 ("g5"),
+ * "ml.p4d.24xlarge" -> 6 ("ml.p4d"); the whole name without a dot. */
+size_t catalog_family_len(const char *name);
+
+/* Nonzero when `pat` (an instance type, or a family such as "g5" or
+ * "ml.p4d") names instance type `type`. */
+int catalog_name_matches(const char *pat, const char *type);
+
 void catalog_suggest_instance(const struct catalog *cat, const char *name, char *buf, size_t len);
 void catalog_suggest_model(const struct catalog *cat, const char *name, char *buf, size_t len);
 
@@ -120,6 +128,8 @@ void catalog_put_model(struct catalog *cat, struct cat_model *m);
 /* Parse the free-text link column into enum cat_link. */
 enum cat_link catalog_parse_link(const char *text);
 const char *catalog_link_name(enum cat_link l);
-const char *catalog_prec_name(enum cat_prec p);
+/* Closed sets (base/names.h): the i-th name, NULL past the end. */
+const char *catalog_prec_name(int p);     /* enum cat_prec */
+const char *catalog_family_name(int f);   /* model families: cnn, transformer, ctr, mlp */
 
 #endif

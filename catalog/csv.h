@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#include "../sim/xmem.h"
+#include "../base/xmem.h"
 
 struct csv_field {
     const char *text;   /* unquoted value, NUL-terminated; "" for an empty field */

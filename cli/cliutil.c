@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "atomic.h"
+#include "../base/atomic.h"
 #include "html.h"
 #include "report.h"
 #include "trace.h"

@@ -22,7 +22,7 @@
 
 #include <stdio.h>
 
-#include "../sim/xmem.h"
+#include "../base/xmem.h"
 
 /* Exit statuses (docs/cli.md). */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_PLAN = 1, CLI_EXIT_INPUT = 2 };

@@ -459,7 +459,7 @@ static const struct cat_instance *scaling_type(const struct plan_cluster *pc)
         return NULL;
     for (int g = 0; g < pc->cl->ngroups; g++) {
         const struct sc_group *sg = &pc->cl->groups[g];
-        if (sg->role != SC_TRAIN || !sg->inst || (t && t != sg->inst))
+        if (sg->role != SIM_TRAIN || !sg->inst || (t && t != sg->inst))
             return NULL;
         t = sg->inst;
     }
@@ -645,11 +645,11 @@ static void cell_group_list(FILE *f, const struct sc_cluster *cl)
         const struct sc_group *sg = &cl->groups[g];
         fprintf(f, "%s%dx ", g ? " + " : "", sg->count);
         html_escape(f, sg->inst ? sg->inst->name : "?");
-        if (sg->role != SC_TRAIN || sg->spot) {
+        if (sg->role != SIM_TRAIN || sg->spot) {
             fprintf(f, " (");
-            if (sg->role != SC_TRAIN)
-                html_escape(f, scenario_role_name(sg->role));
-            fprintf(f, "%s%s)", sg->role != SC_TRAIN && sg->spot ? ", " : "", sg->spot ? "spot" : "");
+            if (sg->role != SIM_TRAIN)
+                html_escape(f, sim_role_name(sg->role));
+            fprintf(f, "%s%s)", sg->role != SIM_TRAIN && sg->spot ? ", " : "", sg->spot ? "spot" : "");
         }
     }
 }

@@ -31,7 +31,7 @@
 #include "../catalog/catalog.h"
 #include "../planner/search.h"
 #include "cliutil.h"
-#include "mpienv.h"
+#include "../base/mpienv.h"
 #include "report.h"
 #include "scenario.h"
 
@@ -59,8 +59,8 @@ static char *cell_groups(const struct sc_cluster *cl)
     for (int i = 0; i < cl->ngroups && o < sizeof buf; i++) {
         const struct sc_group *g = &cl->groups[i];
         int n = snprintf(buf + o, sizeof buf - o, "%s%dx %s%s%s", i ? " + " : "", g->count,
-                         g->inst->name, g->role == SC_TRAIN ? "" : " ",
-                         g->role == SC_TRAIN ? "" : scenario_role_name(g->role));
+                         g->inst->name, g->role == SIM_TRAIN ? "" : " ",
+                         g->role == SIM_TRAIN ? "" : sim_role_name(g->role));
         if (n > 0)
             o += (size_t)n;
         spot |= g->spot;
@@ -77,7 +77,7 @@ static void pick_row(const char *mark, const struct search_pick *pk, char **row)
 
     row[0] = x_strdup(mark);
     row[1] = cell_groups(&pk->cl);
-    row[2] = x_strdup(comm ? scenario_strategy_name(pk->sc.strategy) : "-");
+    row[2] = x_strdup(comm ? sim_strategy_name(pk->sc.strategy) : "-");
     row[3] = comm ? report_cell_num("%g", pk->sc.bucket_bytes / 1048576.0) : x_strdup("-");
     row[4] = report_cell_num("%.1f", 1e3 * pc->res.step_mean_s);
     row[5] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
@@ -187,7 +187,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, const struct scenario
     cJSON_AddStringToObject(o, "name", pc->cl->name);
     cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl, &pc->cfg));
     if (comm) {
-        cJSON_AddStringToObject(o, "strategy", scenario_strategy_name(s->strategy));
+        cJSON_AddStringToObject(o, "strategy", sim_strategy_name(s->strategy));
         report_json_num(o, "bucket_mib", s->bucket_bytes / 1048576.0);
     }
     report_json_num(o, "step_s", pc->res.step_mean_s);
@@ -302,7 +302,7 @@ static void pick_name(const struct search_pick *pk, char *out, size_t cap)
 
     if (pc->res.workers > 1 || pk->cl.ngroups > 1)
         snprintf(buf, sizeof buf, "%s, %s, %g MiB", pk->cl.name,
-                 scenario_strategy_name(pk->sc.strategy), pk->sc.bucket_bytes / 1048576.0);
+                 sim_strategy_name(pk->sc.strategy), pk->sc.bucket_bytes / 1048576.0);
     else
         snprintf(buf, sizeof buf, "%s", pk->cl.name);
     n = strlen(buf) < cap ? strlen(buf) : cap - 1;

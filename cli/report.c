@@ -160,10 +160,10 @@ static char *cell_groups(const struct sc_cluster *cl)
     for (int i = 0; i < cl->ngroups; i++) {
         const struct sc_group *g = &cl->groups[i];
         rstr_addf(&b, "%s%dx %s", i ? " + " : "", g->count, g->inst ? g->inst->name : "?");
-        if (g->role != SC_TRAIN && g->spot)
-            rstr_addf(&b, " (%s, spot)", scenario_role_name(g->role));
-        else if (g->role != SC_TRAIN)
-            rstr_addf(&b, " (%s)", scenario_role_name(g->role));
+        if (g->role != SIM_TRAIN && g->spot)
+            rstr_addf(&b, " (%s, spot)", sim_role_name(g->role));
+        else if (g->role != SIM_TRAIN)
+            rstr_addf(&b, " (%s)", sim_role_name(g->role));
         else if (g->spot)
             rstr_addf(&b, " (spot)");
     }
@@ -405,7 +405,7 @@ cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_config *
     for (int i = 0; cl && i < cl->ngroups; i++) {
         const struct sc_group *g = &cl->groups[i];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "role", scenario_role_name(g->role));
+        cJSON_AddStringToObject(o, "role", sim_role_name(g->role));
         cJSON_AddStringToObject(o, "instance", g->inst ? g->inst->name : "");
         cJSON_AddNumberToObject(o, "count", g->count);
         cJSON_AddBoolToObject(o, "spot", g->spot);

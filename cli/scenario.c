@@ -38,7 +38,10 @@
 #include <strings.h>
 #include <yaml.h>
 
-#include "../planner/search.h"
+#include "../base/names.h"
+#include "../base/units.h"
+
+
 
 #define SC_MAX_FILE_BYTES ((size_t)16 << 20) /* a scenario is a few KiB */
 #define SC_MAX_CLUSTERS 64
@@ -79,20 +82,6 @@ struct ld {
     yaml_node_t *receive_node;               /* gradients.ps.receive */
 };
 
-static const char *const strategy_names[] = {
-    "ring", "tree", "halving_doubling", "hierarchical", "ps_sync", "ps_async", NULL
-};
-static const char *const role_names[] = { "train", "data", "ps", NULL };
-static const char *const objective_names[] = {
-    "step_time", "cost_per_step", "cost_to_train", NULL
-};
-static const char *const place_names[] = { "colocated", "dedicated", NULL };
-static const char *const receive_names[] = { "together", "in_turn", NULL };
-static const char *const prec_names[] = { "fp32", "tf32", "fp16", "bf16", NULL };
-static const char *const grad_prec_names[] = { "fp32", "fp16", "bf16", NULL };
-static const enum cat_prec grad_prec_values[] = { CAT_FP32, CAT_FP16, CAT_BF16 };
-static const char *const solve_names[] = { "cpu_cost", "compute", NULL };
-static const char *const family_names[] = { "cnn", "transformer", "ctr", "mlp", NULL };
 
 /* ---------------------------------------------------------------- messages */
 
@@ -441,19 +430,20 @@ static int ld_bool(struct ld *ld, yaml_node_t *n, const char *field, int *out)
                    ld_found(n, fb, sizeof fb));
 }
 
-/* One of a closed set: *out gets the index in names. */
-static int ld_enum(struct ld *ld, yaml_node_t *n, const char *field, const char *const *names,
+/* One of a closed set (base/names.h): *out gets the index of the name. */
+static int ld_enum(struct ld *ld, yaml_node_t *n, const char *field, const char *(*name)(int),
                    int *out)
 {
     char fb[FOUND_LEN], list[LIST_LEN];
+    const char *nm;
     int i;
 
-    for (i = 0; names[i]; i++)
-        if (scalar_is(n, names[i])) {
+    for (i = 0; (nm = name(i)) != NULL; i++)
+        if (scalar_is(n, nm)) {
             *out = i;
             return 0;
         }
-    join_names(list, sizeof list, names);
+    names_join(name, list, sizeof list);
     return ld_fail(ld, n->start_mark, field, "expected one of %s, found %s", list,
                    ld_found(n, fb, sizeof fb));
 }
@@ -902,9 +892,9 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
 
     path_key(f, sizeof f, path, "family");
     if ((v = ld_get(ld, m, "family", NULL))) {
-        if (ld_enum(ld, v, f, family_names, &i))
+        if (ld_enum(ld, v, f, catalog_family_name, &i))
             return -1;
-        snprintf(md->family, sizeof md->family, "%s", family_names[i]);
+        snprintf(md->family, sizeof md->family, "%s", catalog_family_name(i));
     }
 
     if (ld_keys(ld, m, path, m->start_mark, size, 2, md))
@@ -1017,7 +1007,7 @@ static int ld_measured_step(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         return -1;
     if (!(v = ld_get(ld, m, "solve_for", NULL)))
         return ld_missing(ld, at, "workload.measured_step.solve_for");
-    if (ld_enum(ld, v, "workload.measured_step.solve_for", solve_names, &solve))
+    if (ld_enum(ld, v, "workload.measured_step.solve_for", scenario_solve_name, &solve))
         return -1;
     sc->solve_for = solve == 0 ? SC_SOLVE_CPU : SC_SOLVE_COMPUTE;
     ld->solve_node = v;
@@ -1056,7 +1046,7 @@ static int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         return -1;
 
     if ((v = ld_get(ld, m, "precision", NULL))) {
-        if (ld_enum(ld, v, "workload.precision", prec_names, &prec))
+        if (ld_enum(ld, v, "workload.precision", catalog_prec_name, &prec))
             return -1;
         sc->precision = (enum cat_prec)prec;
     }
@@ -1169,15 +1159,15 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
     if (ld_map(ld, m, "gradients", keys))
         return -1;
     if ((v = ld_get(ld, m, "strategy", NULL))) {
-        if (ld_enum(ld, v, "gradients.strategy", strategy_names, &i))
+        if (ld_enum(ld, v, "gradients.strategy", sim_strategy_name, &i))
             return -1;
-        sc->strategy = (enum sc_strategy)i;
+        sc->strategy = (enum sim_strategy)i;
     }
     if ((v = ld_get(ld, m, "bucket_mb", NULL))) {
         if (ld_num(ld, v, "gradients.bucket_mb", 0, 1, 65536, "a size in MiB in (0, 65536]",
                    &mib))
             return -1;
-        sc->bucket_bytes = mib * 1048576.0;
+        sc->bucket_bytes = mib * DT_MIB;
     }
     if ((v = ld_get(ld, m, "buckets_mb", NULL))) {
         char f[64];
@@ -1188,7 +1178,7 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
             path_idx(f, sizeof f, "gradients.buckets_mb", i);
             if (ld_num(ld, list_item(ld, v, i), f, 0, 1, 65536, "a size in MiB in (0, 65536]", &mib))
                 return -1;
-            sc->bucket_list[i] = mib * 1048576.0;
+            sc->bucket_list[i] = mib * DT_MIB;
         }
     }
     if ((v = ld_get(ld, m, "overlap", NULL)) && ld_bool(ld, v, "gradients.overlap", &sc->overlap))
@@ -1197,9 +1187,9 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
         ld_num(ld, v, "gradients.cycle_ms", 0, 0, 10000, "a period in ms in [0, 10000]", &sc->cycle_ms))
         return -1;
     if ((v = ld_get(ld, m, "precision", NULL))) {
-        if (ld_enum(ld, v, "gradients.precision", grad_prec_names, &i))
+        if (ld_enum(ld, v, "gradients.precision", scenario_grad_prec_name, &i))
             return -1;
-        sc->grad_precision = grad_prec_values[i];
+        sc->grad_precision = scenario_grad_prec_value(i);
     }
     if ((v = ld_get(ld, m, "ps", NULL))) {
         if (ld_map(ld, v, "gradients.ps", ps_keys))
@@ -1208,7 +1198,7 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
             ld_int(ld, w, "gradients.ps.count", 1, 4096, "a positive integer", &sc->ps_count))
             return -1;
         if ((w = ld_get(ld, v, "placement", NULL))) {
-            if (ld_enum(ld, w, "gradients.ps.placement", place_names, &i))
+            if (ld_enum(ld, w, "gradients.ps.placement", scenario_ps_place_name, &i))
                 return -1;
             sc->ps_place = (enum sc_ps_place)i;
         }
@@ -1216,7 +1206,7 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
             ld_bool(ld, w, "gradients.ps.pipeline", &sc->ps_pipeline))
             return -1;
         if ((w = ld_get(ld, v, "receive", NULL))) {
-            if (ld_enum(ld, w, "gradients.ps.receive", receive_names, &i))
+            if (ld_enum(ld, w, "gradients.ps.receive", scenario_ps_receive_name, &i))
                 return -1;
             sc->ps_receive = (enum sc_ps_receive)i;
             ld->receive_node = w;
@@ -1225,16 +1215,11 @@ static int ld_gradients(struct ld *ld, yaml_node_t *m)
     return 0;
 }
 
-static int is_ps(enum sc_strategy s)
-{
-    return s == SC_PS_SYNC || s == SC_PS_ASYNC;
-}
-
 /*
  * One group of a cluster.  strategy is the cluster's effective strategy and
  * strategy_field names where it was set, for messages.
  */
-static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, enum sc_strategy strategy,
+static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, enum sim_strategy strategy,
                     const char *strategy_field, struct sc_group *g, char *inst_name)
 {
     static const char *const keys[] = { "role", "instance", "count", "spot", NULL };
@@ -1242,7 +1227,7 @@ static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, enum sc_str
     char f[FIELD_LEN];
     yaml_node_t *v, *iv, *sv;
     const struct cat_instance *in;
-    int role = SC_TRAIN;
+    int role = SIM_TRAIN;
 
     if (ld_map(ld, m, path, keys))
         return -1;
@@ -1250,14 +1235,14 @@ static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, enum sc_str
     g->spot = 0;
 
     path_key(f, sizeof f, path, "role");
-    if ((v = ld_get(ld, m, "role", NULL)) && ld_enum(ld, v, f, role_names, &role))
+    if ((v = ld_get(ld, m, "role", NULL)) && ld_enum(ld, v, f, sim_role_name, &role))
         return -1;
-    g->role = (enum sc_role)role;
-    if (g->role == SC_PS && !is_ps(strategy))
+    g->role = (enum sim_role)role;
+    if (g->role == SIM_PS && !sim_is_ps(strategy))
         return ld_fail(ld, v->start_mark, f,
                        "a ps group needs %s ps_sync or ps_async, found \"%s\"", strategy_field,
-                       scenario_strategy_name(strategy));
-    if (g->role == SC_PS && sc->ps_place != SC_PS_DEDICATED)
+                       sim_strategy_name(strategy));
+    if (g->role == SIM_PS && sc->ps_place != SC_PS_DEDICATED)
         return ld_fail(ld, v->start_mark, f,
                        "a ps group needs gradients.ps.placement dedicated, found \"colocated\"");
 
@@ -1276,11 +1261,11 @@ static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, enum sc_str
         return ld_fail(ld, iv->start_mark, f,
                        "vCPU count of \"%s\" is unknown in the catalog, define it under "
                        "catalog.instances with vcpus", in->name);
-    if (g->role == SC_TRAIN && in->gpu_count < 0)
+    if (g->role == SIM_TRAIN && in->gpu_count < 0)
         return ld_fail(ld, iv->start_mark, f,
                        "GPU count of \"%s\" is unknown in the catalog, define it under "
                        "catalog.instances with gpu_count", in->name);
-    if (g->role == SC_TRAIN && in->gpu_count > 0 && !in->gpu)
+    if (g->role == SIM_TRAIN && in->gpu_count > 0 && !in->gpu)
         return ld_fail(ld, iv->start_mark, f,
                        "GPU model \"%s\" of \"%s\" is not in the catalog's GPUs", in->gpu_model,
                        in->name);
@@ -1306,7 +1291,7 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
     struct scenario *sc = ld->sc;
     struct sc_cluster *c = &sc->clusters[ci];
     char path[FIELD_LEN], f[FIELD_LEN], gp[FIELD_LEN], sf[FIELD_LEN];
-    enum sc_strategy strategy = sc->strategy;
+    enum sim_strategy strategy = sc->strategy;
     yaml_node_t *v, *gl;
     int i, ntrain = 0, nps = 0;
 
@@ -1329,9 +1314,9 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
     snprintf(sf, sizeof sf, "gradients.strategy");
     path_key(f, sizeof f, path, "strategy");
     if ((v = ld_get(ld, m, "strategy", NULL))) {
-        if (ld_enum(ld, v, f, strategy_names, &c->strategy))
+        if (ld_enum(ld, v, f, sim_strategy_name, &c->strategy))
             return -1;
-        strategy = (enum sc_strategy)c->strategy;
+        strategy = (enum sim_strategy)c->strategy;
         snprintf(sf, sizeof sf, "%s", f);
     }
 
@@ -1346,9 +1331,9 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
         if (ld_group(ld, list_item(ld, gl, i), gp, strategy, sf, &c->groups[i],
                      ld->group_inst[ci * SC_MAX_GROUPS + i]))
             return -1;
-        ntrain += c->groups[i].role == SC_TRAIN;
-        nps += c->groups[i].role == SC_PS;
-        if (c->groups[i].role == SC_PS && nps > 1)
+        ntrain += c->groups[i].role == SIM_TRAIN;
+        nps += c->groups[i].role == SIM_PS;
+        if (c->groups[i].role == SIM_PS && nps > 1)
             return ld_fail(ld, list_item(ld, gl, i)->start_mark, gp,
                            "expected at most one group with role ps in a cluster, found a second");
         /* More than one node: gradients or batches cross the network, whose
@@ -1369,18 +1354,18 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
                        "expected at least one group with role train, found none");
     /* In turn is modelled for synchronous dedicated servers; a plan's search
      * may still try the others (planner/resolve.c keeps them together). */
-    if (strategy == SC_PS_ASYNC && sc->ps_receive == SC_PS_IN_TURN)
+    if (strategy == SIM_PS_ASYNC && sc->ps_receive == SC_PS_IN_TURN)
         return ld_fail(ld, ld->receive_node->start_mark, "gradients.ps.receive",
                        "expected together with %s ps_async (in_turn is modelled for ps_sync), "
                        "found \"in_turn\"", sf);
-    if (strategy == SC_PS_SYNC && sc->ps_receive == SC_PS_IN_TURN && sc->ps_place != SC_PS_DEDICATED)
+    if (strategy == SIM_PS_SYNC && sc->ps_receive == SC_PS_IN_TURN && sc->ps_place != SC_PS_DEDICATED)
         return ld_fail(ld, ld->receive_node->start_mark, "gradients.ps.receive",
                        "expected together with gradients.ps.placement colocated (in_turn is "
                        "modelled for dedicated servers), found \"in_turn\"");
-    if (is_ps(strategy) && sc->ps_place == SC_PS_DEDICATED && !nps)
+    if (sim_is_ps(strategy) && sc->ps_place == SC_PS_DEDICATED && !nps)
         return ld_fail(ld, gl->start_mark, f,
                        "expected a group with role ps (%s %s with gradients.ps.placement "
-                       "dedicated), found none", sf, scenario_strategy_name(strategy));
+                       "dedicated), found none", sf, sim_strategy_name(strategy));
     return 0;
 }
 
@@ -1426,7 +1411,7 @@ static int ld_objective(struct ld *ld, yaml_node_t *m)
     if (ld_map(ld, m, "objective", keys))
         return -1;
     if ((v = ld_get(ld, m, "minimize", NULL))) {
-        if (ld_enum(ld, v, "objective.minimize", objective_names, &o))
+        if (ld_enum(ld, v, "objective.minimize", scenario_objective_name, &o))
             return -1;
         sc->objective = (enum sc_objective)o;
         if (sc->objective == SC_OBJ_COST_TRAIN && isnan(sc->dataset_samples))
@@ -1513,21 +1498,6 @@ static int ld_measured_cluster(struct ld *ld)
  * The plan: section (docs/plan.md): what the catalog search may consider.
  * Parsed last, so that it can check the objective and input sections.
  */
-void scenario_plan_defaults(struct sc_plan *p)
-{
-    memset(p, 0, sizeof *p);
-    p->spot = 0;
-    p->max_nodes = 8;
-    p->max_gpus = -1;
-    p->max_data_nodes = 4;
-    p->max_ps = 2;
-    p->strategies = (1u << SC_RING) | (1u << SC_HIERARCHICAL) | (1u << SC_PS_SYNC);
-    p->nbuckets = 0;               /* none given: the scenario's gradients.bucket_mb */
-    p->cpu_training = 1;
-    p->top = 10;
-    p->search_steps = 0;           /* 0: the scenario's simulation.steps */
-    p->search_warmup = -1;         /* -1: the scenario's simulation.warmup */
-}
 
 /* Some inline or catalog instance type is selected by pattern pat. */
 static int ld_plan_name_known(struct ld *ld, const char *pat, char *near, size_t cap)
@@ -1535,10 +1505,10 @@ static int ld_plan_name_known(struct ld *ld, const char *pat, char *near, size_t
     int i;
 
     for (i = 0; i < ld->ninst; i++)
-        if (search_name_matches(pat, ld->inst[i].name))
+        if (catalog_name_matches(pat, ld->inst[i].name))
             return 1;
     for (i = 0; i < ld->cat->ninstances; i++)
-        if (search_name_matches(pat, ld->cat->instances[i].name))
+        if (catalog_name_matches(pat, ld->cat->instances[i].name))
             return 1;
     catalog_suggest_instance(ld->cat, pat, near, cap);
     return 0;
@@ -1641,12 +1611,12 @@ static int ld_plan(struct ld *ld, yaml_node_t *m)
         ld_int(ld, v, "plan.max_ps", 0, 4096, "a non-negative integer", &p->max_ps))
         return -1;
     if ((v = ld_get(ld, m, "strategies", NULL))) {
-        if (ld_list(ld, v, "plan.strategies", 1, 6, "strategies"))
+        if (ld_list(ld, v, "plan.strategies", 1, SIM_NSTRATEGY, "strategies"))
             return -1;
         p->strategies = 0;
         for (i = 0; i < list_len(v); i++) {
             path_idx(f, sizeof f, "plan.strategies", i);
-            if (ld_enum(ld, list_item(ld, v, i), f, strategy_names, &s))
+            if (ld_enum(ld, list_item(ld, v, i), f, sim_strategy_name, &s))
                 return -1;
             p->strategies |= 1u << s;
         }
@@ -1661,7 +1631,7 @@ static int ld_plan(struct ld *ld, yaml_node_t *m)
             if (ld_num(ld, list_item(ld, v, i), f, 0, 1, 65536, "a size in MiB in (0, 65536]",
                        &mib))
                 return -1;
-            p->bucket_bytes[i] = mib * 1048576.0;
+            p->bucket_bytes[i] = mib * DT_MIB;
         }
     }
     if ((v = ld_get(ld, m, "cpu_training", NULL)) &&
@@ -1928,71 +1898,21 @@ free_parser:
     return rc;
 }
 
-/* Every field at its default; name from the file name without its extension. */
+/* Every field at its default; the name is the file name without its extension. */
 static void sc_defaults(struct scenario *sc, const char *path)
 {
     const char *base = strrchr(path, '/'), *dot;
+    char name[sizeof sc->name];
     size_t n;
 
-    memset(sc, 0, sizeof *sc);
-    sc->catalog = NULL;
     base = base ? base + 1 : path;
     dot = strrchr(base, '.');
     n = (dot && dot != base) ? (size_t)(dot - base) : strlen(base);
-    if (n >= sizeof sc->name)
-        n = sizeof sc->name - 1;
-    memcpy(sc->name, base, n);
-    sc->name[n] = '\0';
-
-    sc->model = NULL;
-    sc->batch_per_gpu = 0;
-    sc->precision = CAT_FP32;
-    sc->grad_accum = 1;
-    sc->mfu = NAN;
-    sc->optimizer_bytes_per_param = NAN;
-    sc->measured_gpu = NULL;
-    sc->measured_compute_s = NAN;
-    sc->measured_batch = 0;
-    sc->measured_cluster = -1;
-    sc->measured_step_s = NAN;
-    sc->solve_for = SC_SOLVE_NONE;
-    sc->cpu_s_per_sample = NAN;
-    sc->raw_bytes = 0;
-    sc->prep_bytes = 0;
-    sc->loader_workers = -1;
-    sc->prefetch = 2;
-    sc->reserved_vcpus_per_gpu = 0;
-    sc->data_workers = -1;
-    sc->local_with_data_nodes = 1;
-    sc->service_send_cpu_s_per_byte = 0;
-    sc->service_recv_cpu_s_per_byte = 0;
-    sc->dataset_samples = NAN;
-    sc->epochs = 1;
-    sc->strategy = SC_RING;
-    sc->bucket_bytes = 25.0 * 1048576.0;
-    sc->nbucket_list = 0;
-    sc->overlap = 1;
-    sc->cycle_ms = 0;
-    sc->grad_precision = CAT_FP32;
-    sc->ps_count = 1;
-    sc->ps_place = SC_PS_COLOCATED;
-    sc->ps_pipeline = 1;
-    sc->ps_receive = SC_PS_TOGETHER;
-    sc->clusters = NULL;
-    sc->nclusters = 0;
-    sc->fabric_oversub = 1;
-    sc->objective = SC_OBJ_TIME;
-    sc->deadline_h = NAN;
-    sc->budget_usd_h = NAN;
-    sc->max_data_channels = -1;
-    sc->data_workers = -1;
-    sc->service_send_cpu_s_per_byte = 0;
-    sc->service_recv_cpu_s_per_byte = 0;
-    sc->max_data_channels = -1;
-    sc->seed = 1;
-    sc->steps = 20;
-    sc->warmup = 3;
-    sc->jitter_cv = 0.02;
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, base, n);
+    name[n] = '\0';
+    scenario_defaults(sc, name);
 }
 
 int scenario_load(struct scenario *sc, const char *path, struct catalog *cat, struct dt_err *e)
@@ -2068,34 +1988,4 @@ out:
         sc_defaults(sc, path);
     }
     return rc;
-}
-
-void scenario_free(struct scenario *sc)
-{
-    if (!sc)
-        return;
-    x_free(sc->clusters);
-    sc->clusters = NULL;
-    sc->nclusters = 0;
-    x_free(sc->profiles);
-    sc->profiles = NULL;
-    sc->nprofiles = 0;
-}
-
-const char *scenario_strategy_name(enum sc_strategy s)
-{
-    return (unsigned)s < sizeof strategy_names / sizeof *strategy_names - 1 ? strategy_names[s]
-                                                                             : "?";
-}
-
-const char *scenario_role_name(enum sc_role r)
-{
-    return (unsigned)r < sizeof role_names / sizeof *role_names - 1 ? role_names[r] : "?";
-}
-
-const char *scenario_objective_name(enum sc_objective o)
-{
-    return (unsigned)o < sizeof objective_names / sizeof *objective_names - 1
-               ? objective_names[o]
-               : "?";
 }

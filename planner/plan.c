@@ -143,12 +143,12 @@ static int solve(const struct scenario *sc, struct plan_report *rep, struct reso
 const struct sc_group *plan_first_train(const struct sc_cluster *cl)
 {
     for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == SC_TRAIN)
+        if (cl->groups[i].role == SIM_TRAIN)
             return &cl->groups[i];
     return NULL;
 }
 
-int plan_has_role(const struct sc_cluster *cl, enum sc_role r)
+int plan_has_role(const struct sc_cluster *cl, enum sim_role r)
 {
     for (int i = 0; i < cl->ngroups; i++)
         if (cl->groups[i].role == r)
@@ -156,7 +156,7 @@ int plan_has_role(const struct sc_cluster *cl, enum sc_role r)
     return 0;
 }
 
-static double cluster_vcpus(const struct sc_cluster *cl, enum sc_role r)
+static double cluster_vcpus(const struct sc_cluster *cl, enum sim_role r)
 {
     double v = 0;
     for (int i = 0; i < cl->ngroups; i++)
@@ -216,7 +216,7 @@ static void name_bound(struct plan_cluster *pc)
                      "PCIe-bound: host-to-device copies keep PCIe %.0f%% busy; %s busy %.0f%%",
                      100 * worst, what, 100 * busy);
         } else {
-            double v = cluster_vcpus(pc->cl, SC_TRAIN) + cluster_vcpus(pc->cl, SC_DATA);
+            double v = cluster_vcpus(pc->cl, SIM_TRAIN) + cluster_vcpus(pc->cl, SIM_DATA);
             double need = vcpu_needed_per_worker(&pc->cfg);
             pc->bound = PLAN_BOUND_CPU;
             snprintf(pc->bound_text, sizeof pc->bound_text,
@@ -228,7 +228,7 @@ static void name_bound(struct plan_cluster *pc)
         int ps = sim_is_ps(pc->cfg.c.strategy);
         int nodes = 0;
         for (int i = 0; i < pc->cl->ngroups; i++)
-            if (pc->cl->groups[i].role == SC_TRAIN)
+            if (pc->cl->groups[i].role == SIM_TRAIN)
                 nodes += pc->cl->groups[i].count;
         pc->bound = ps ? PLAN_BOUND_PS : nodes > 1 ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
         const char *kind = ps ? "parameter-server" : nodes > 1 ? "network" : "GPU-link";
@@ -318,23 +318,17 @@ double plan_vcpu_per_gpu(const struct cat_instance *in)
     return in->gpu_count > 0 ? (double)in->vcpus / in->gpu_count : in->vcpus;
 }
 
-size_t plan_family_len(const char *name)
-{
-    const char *dot = strrchr(name, '.');
-    return dot ? (size_t)(dot - name) : strlen(name);
-}
-
 const struct cat_instance *plan_bigger_ratio(const struct catalog *cat,
                                              const struct cat_instance *in, int same_count)
 {
     const struct cat_instance *best = NULL;
-    size_t fl = plan_family_len(in->name);
+    size_t fl = catalog_family_len(in->name);
 
     if (!cat)
         return NULL;
     for (int i = 0; i < cat->ninstances; i++) {
         const struct cat_instance *c = &cat->instances[i];
-        if (plan_family_len(c->name) != fl || strncmp(c->name, in->name, fl) != 0 ||
+        if (catalog_family_len(c->name) != fl || strncmp(c->name, in->name, fl) != 0 ||
             strcmp(c->gpu_model, in->gpu_model) != 0)
             continue;
         if (same_count ? c->gpu_count != in->gpu_count : c->gpu_count < 1)
@@ -351,7 +345,7 @@ int plan_train_nodes(const struct sc_cluster *cl)
 {
     int n = 0;
     for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == SC_TRAIN)
+        if (cl->groups[i].role == SIM_TRAIN)
             n += cl->groups[i].count;
     return n;
 }
@@ -385,7 +379,7 @@ static void recommend(const struct scenario *sc, const struct catalog *cat, stru
         rep->action = PLAN_KEEP;
     else if (bt->inst->gpu_count == 0 && ct->inst->gpu_count > 0)
         rep->action = PLAN_CPU_ONLY;
-    else if (plan_has_role(best->cl, SC_DATA) && !plan_has_role(cur->cl, SC_DATA))
+    else if (plan_has_role(best->cl, SIM_DATA) && !plan_has_role(cur->cl, SIM_DATA))
         rep->action = PLAN_HETEROGENEOUS;
     else if (plan_train_nodes(best->cl) > plan_train_nodes(cur->cl))
         rep->action = PLAN_SCALE_OUT;

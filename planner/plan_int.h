@@ -13,17 +13,13 @@
 const struct sc_group *plan_first_train(const struct sc_cluster *cl);
 
 /* 1 when cl has a group of role r. */
-int plan_has_role(const struct sc_cluster *cl, enum sc_role r);
+int plan_has_role(const struct sc_cluster *cl, enum sim_role r);
 
 /* Train nodes of cl, all train groups together. */
 int plan_train_nodes(const struct sc_cluster *cl);
 
 /* vCPUs per GPU of an instance type (its vCPUs for a CPU instance). */
 double plan_vcpu_per_gpu(const struct cat_instance *in);
-
-/* Length of the family of an instance name: "g5.8xlarge" -> 2 ("g5"),
- * "ml.p4d.24xlarge" -> 6 ("ml.p4d"); the whole name without a dot. */
-size_t plan_family_len(const char *name);
 
 /*
  * The same-family instance of cat with the same GPU model and more vCPUs per

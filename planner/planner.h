@@ -12,7 +12,7 @@
 #ifndef DT_PLANNER_H
 #define DT_PLANNER_H
 
-#include "../cli/scenario.h"
+#include "../scenario/scenario.h"
 #include "../sim/sim.h"
 
 enum plan_action {

@@ -330,13 +330,13 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 {
     double opt_bytes = isnan(sc->optimizer_bytes_per_param) ? DEFAULT_OPT_BYTES
                                                              : sc->optimizer_bytes_per_param;
-    enum sc_strategy strat = cl->strategy >= 0 ? (enum sc_strategy)cl->strategy : sc->strategy;
-    int is_ps = strat == SC_PS_SYNC || strat == SC_PS_ASYNC;
+    enum sim_strategy strat = cl->strategy >= 0 ? (enum sim_strategy)cl->strategy : sc->strategy;
+    int is_ps = sim_is_ps(strat);
     double xparams, uparams;
     int auto_workers = -1, k = 0;
 
     for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == SC_TRAIN)
+        if (cl->groups[i].role == SIM_TRAIN)
             k += cl->groups[i].count * wpn_of(cl->groups[i].inst);
     sparse_grads(sc->model, (double)sc->batch_per_gpu * sc->grad_accum, k, is_ps, &xparams,
                  &uparams);
@@ -349,11 +349,11 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         struct sim_group *g = &cfg->groups[i];
         int networked = cl->ngroups > 1 || sg->count > 1;
 
-        g->role = sg->role == SC_TRAIN ? SIM_TRAIN : sg->role == SC_DATA ? SIM_DATA : SIM_PS;
+        g->role = sg->role;
         g->count = sg->count;
         if (in->vcpus < 0 || in->gpu_count < 0)
             return dt_errf(e, "%s: vCPU or GPU count unknown in the catalog", in->name);
-        g->gpus = sg->role == SC_TRAIN ? in->gpu_count : 0;
+        g->gpus = sg->role == SIM_TRAIN ? in->gpu_count : 0;
         g->vcpus = in->vcpus;
         g->core_speed = resolve_vcpu_speed(in);
         g->price_usd_h = sg->spot ? in->spot_usd_h : in->price_usd_h;
@@ -383,7 +383,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     return dt_errf(e, "%s: GPU-to-GPU bandwidth unknown", in->name);
             }
         }
-        if (sg->role == SC_TRAIN) {
+        if (sg->role == SIM_TRAIN) {
             double t = 0, reserved = (double)sc->reserved_vcpus_per_gpu * wpn_of(in);
             double cvcpus = in->vcpus; /* vCPUs a CPU train node computes with */
             g->loader_vcpus = in->vcpus - reserved;
@@ -426,7 +426,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
             }
         } else {
             g->loader_vcpus = in->vcpus;
-            if (sg->role == SC_DATA && sc->data_workers > 0 && sc->data_workers < in->vcpus)
+            if (sg->role == SIM_DATA && sc->data_workers > 0 && sc->data_workers < in->vcpus)
                 g->loader_vcpus = sc->data_workers;
         }
         apply_profile(sc, sg, g, is_ps);
@@ -450,14 +450,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->w.local_with_data_nodes = sc->local_with_data_nodes;
     cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
 
-    switch (strat) {
-    case SC_RING: cfg->c.strategy = SIM_RING; break;
-    case SC_TREE: cfg->c.strategy = SIM_TREE; break;
-    case SC_HALVING_DOUBLING: cfg->c.strategy = SIM_HALVING_DOUBLING; break;
-    case SC_HIERARCHICAL: cfg->c.strategy = SIM_HIERARCHICAL; break;
-    case SC_PS_SYNC: cfg->c.strategy = SIM_PS_SYNC; break;
-    case SC_PS_ASYNC: cfg->c.strategy = SIM_PS_ASYNC; break;
-    }
+    cfg->c.strategy = strat;
     cfg->c.bucket_bytes = sc->bucket_bytes;
     cfg->c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
     cfg->c.nbucket_list = sc->nbucket_list;
@@ -476,7 +469,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     if (cfg->c.ps_dedicated)
         for (int i = 0; i < cl->ngroups; i++) {
             const struct prof_measured *m;
-            if (cl->groups[i].role != SC_PS)
+            if (cl->groups[i].role != SIM_PS)
                 continue;
             m = profile_of(sc, cl->groups[i].inst);
             if (cl->groups[i].count > cfg->c.ps_servers)

@@ -32,18 +32,6 @@
 
 /* ---- names ------------------------------------------------------------- */
 
-int search_name_matches(const char *pat, const char *type)
-{
-    size_t n = strlen(pat);
-
-    if (strcmp(pat, type) == 0)
-        return 1;
-    if (plan_family_len(type) == n && strncmp(pat, type, n) == 0)
-        return 1;
-    /* names without a dot ("a2-highgpu-8g"): the family is what precedes a dash */
-    return !strchr(type, '.') && strncmp(pat, type, n) == 0 && type[n] == '-';
-}
-
 const char *search_kind_name(enum search_kind k)
 {
     static const char *n[] = {"single node", "scale-out", "heterogeneous", "CPU only"};
@@ -58,7 +46,7 @@ static int considered(const struct scenario *sc, const struct cat_instance *in)
     int ok = p->ninstances == 0;
 
     for (int i = 0; i < p->ninstances && !ok; i++)
-        ok = search_name_matches(p->instances[i], in->name);
+        ok = catalog_name_matches(p->instances[i], in->name);
     if (ok && p->nregions > 0) {
         ok = 0;
         for (int i = 0; i < p->nregions && !ok; i++)
@@ -112,11 +100,6 @@ static void push(struct search_list *l, const struct search_cand *c)
         l->c = x_realloc(l->c, (size_t)l->cap * sizeof *l->c);
     }
     l->c[l->n++] = *c;
-}
-
-static int is_ps(int s)
-{
-    return s == SC_PS_SYNC || s == SC_PS_ASYNC;
 }
 
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e)
@@ -174,15 +157,15 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                     continue;
                 for (int nd = di ? 1 : 0; nd <= (di ? p->max_data_nodes : 0); nd = next_count(nd)) {
                     double price1 = price0 + (di ? nd * group_price(sc, di) : 0);
-                    for (int s = 0; s <= SC_PS_ASYNC; s++) {
+                    for (int s = 0; s <= SIM_PS_ASYNC; s++) {
                         if (!(p->strategies & (1u << s)))
                             continue;
                         if (single && (p->strategies & ((1u << s) - 1)))
                             continue; /* one worker shares nothing: one strategy is enough */
-                        if (s == SC_HIERARCHICAL && (wpn == 1 || nodes == 1) &&
-                            (p->strategies & (1u << SC_RING)))
+                        if (s == SIM_HIERARCHICAL && (wpn == 1 || nodes == 1) &&
+                            (p->strategies & (1u << SIM_RING)))
                             continue; /* one GPU per node or one node: hierarchical is the ring */
-                        for (int q = -1; q < (is_ps(s) ? cat->ninstances : 0); q++) {
+                        for (int q = -1; q < (sim_is_ps(s) ? cat->ninstances : 0); q++) {
                             const struct cat_instance *qi = q >= 0 ? &cat->instances[q] : NULL;
                             if (qi && (qi->gpu_count != 0 || !considered(sc, qi) ||
                                        isnan(qi->net_gbps) || !multi_node_ok ||
@@ -246,13 +229,13 @@ static void build(const struct scenario *base, const struct search_cand *c, int 
 
     memset(cl, 0, sizeof *cl);
     cl->strategy = c->strategy;
-    cl->groups[g++] = (struct sc_group){SC_TRAIN, &cat->instances[c->train], c->nodes,
+    cl->groups[g++] = (struct sc_group){SIM_TRAIN, &cat->instances[c->train], c->nodes,
                                         c->spot && !isnan(cat->instances[c->train].spot_usd_h)};
     if (c->data >= 0)
-        cl->groups[g++] = (struct sc_group){SC_DATA, &cat->instances[c->data], c->ndata,
+        cl->groups[g++] = (struct sc_group){SIM_DATA, &cat->instances[c->data], c->ndata,
                                             c->spot && !isnan(cat->instances[c->data].spot_usd_h)};
     if (c->ps >= 0)
-        cl->groups[g++] = (struct sc_group){SC_PS, &cat->instances[c->ps], c->nps,
+        cl->groups[g++] = (struct sc_group){SIM_PS, &cat->instances[c->ps], c->nps,
                                             c->spot && !isnan(cat->instances[c->ps].spot_usd_h)};
     cl->ngroups = g;
     if (full)
@@ -263,10 +246,10 @@ static void build(const struct scenario *base, const struct search_cand *c, int 
     s->nclusters = 1;
     s->measured_cluster = -1;
     s->solve_for = SC_SOLVE_NONE;
-    s->strategy = (enum sc_strategy)c->strategy;
+    s->strategy = (enum sim_strategy)c->strategy;
     if (p->nbuckets > 0)
         s->bucket_bytes = p->bucket_bytes[c->bucket];
-    if (is_ps(c->strategy)) {
+    if (sim_is_ps(c->strategy)) {
         s->ps_place = c->ps >= 0 ? SC_PS_DEDICATED : SC_PS_COLOCATED;
         s->ps_count = c->ps >= 0 ? c->nps : c->nodes;
     }
@@ -459,7 +442,7 @@ static void recommend(const struct scenario *sc, struct search_result *r)
         r->action = PLAN_KEEP;
     else if (bt->inst->gpu_count == 0 && ct->inst->gpu_count > 0)
         r->action = PLAN_CPU_ONLY;
-    else if (plan_has_role(best->cl, SC_DATA) && !plan_has_role(cur->cl, SC_DATA))
+    else if (plan_has_role(best->cl, SIM_DATA) && !plan_has_role(cur->cl, SIM_DATA))
         r->action = PLAN_HETEROGENEOUS;
     else if (plan_train_nodes(best->cl) > plan_train_nodes(cur->cl))
         r->action = PLAN_SCALE_OUT;
@@ -475,7 +458,7 @@ static void recommend(const struct scenario *sc, struct search_result *r)
     } else {
         ADD(" Best for %s: %s (%s, %s), step %.1f ms -> %.1f ms, $%.3g -> $%.3g per step",
             scenario_objective_name(sc->objective), best->cl->name,
-            scenario_strategy_name(r->top[0].sc.strategy), plan_action_name(r->action),
+            sim_strategy_name(r->top[0].sc.strategy), plan_action_name(r->action),
             1e3 * cur->res.step_mean_s, 1e3 * best->res.step_mean_s, cur->cost_per_step_usd,
             best->cost_per_step_usd);
         if (!isnan(best->train_s) && !isnan(cur->train_s))

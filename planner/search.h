@@ -37,7 +37,7 @@ struct search_cand {
     int ndata;              /* data nodes (0 when data < 0) */
     int ps;                 /* dedicated PS instance index, -1 colocated or no PS */
     int nps;                /* dedicated PS nodes */
-    int strategy;           /* enum sc_strategy */
+    int strategy;           /* enum sim_strategy */
     int bucket;             /* index into plan.bucket_bytes */
     int spot;               /* 1: every group at the spot price */
 };
@@ -97,9 +97,6 @@ struct search_result {
     char reason[2048];
 };
 
-/* Nonzero when the plan name `pat` (an instance type, or a family such as
- * "g5" or "ml.p4d") selects instance type `type`. */
-int search_name_matches(const char *pat, const char *type);
 
 /*
  * The scenario every other call takes: a copy of sc with the input that

@@ -1,23 +1,37 @@
 /*
  * coll.c - the table of gradient-sharing algorithms and helpers they share.
+ * The table is the one place the strategies are listed: their names, which
+ * are parameter-server ones, and the file that builds each.  A new algorithm
+ * is one file, one enum sim_strategy value (sim.h) and one line here.
  */
 #include "coll.h"
-#include "xmem.h"
+#include "../base/xmem.h"
 
 #include <math.h>
 #include <string.h>
 
+static const struct coll_ops *const table[SIM_NSTRATEGY] = {
+    [SIM_RING] = &coll_ring,
+    [SIM_TREE] = &coll_tree,
+    [SIM_HALVING_DOUBLING] = &coll_hd,
+    [SIM_HIERARCHICAL] = &coll_hier,
+    [SIM_PS_SYNC] = &coll_ps_sync,
+    [SIM_PS_ASYNC] = &coll_ps_async,
+};
+
 const struct coll_ops *coll_for(enum sim_strategy s)
 {
-    switch (s) {
-    case SIM_RING: return &coll_ring;
-    case SIM_TREE: return &coll_tree;
-    case SIM_HALVING_DOUBLING: return &coll_hd;
-    case SIM_HIERARCHICAL: return &coll_hier;
-    case SIM_PS_SYNC:
-    case SIM_PS_ASYNC: return &coll_ps;
-    default: return NULL;
-    }
+    return (unsigned)s < SIM_NSTRATEGY ? table[s] : NULL;
+}
+
+const char *sim_strategy_name(int s)
+{
+    return s >= 0 && s < SIM_NSTRATEGY ? table[s]->name : NULL;
+}
+
+int sim_is_ps(int s)
+{
+    return s >= 0 && s < SIM_NSTRATEGY && table[s]->is_ps;
 }
 
 int coll_ranks(const struct coll_ctx *ctx)

@@ -60,12 +60,14 @@ struct coll_phase {
 };
 
 struct coll_ops {
-    const char *name;
+    const char *name;     /* as the scenario spells the strategy */
+    int is_ps;            /* 1: a parameter-server strategy (push/pull, servers) */
     /* Fill up to COLL_MAX_PHASES phases for a bucket of `bytes`; return the count. */
     int (*build)(const struct coll_ctx *ctx, double bytes, struct coll_phase *ph);
 };
 
-extern const struct coll_ops coll_ring, coll_tree, coll_hd, coll_hier, coll_ps;
+/* One per algorithm file; coll.c's table maps enum sim_strategy to them. */
+extern const struct coll_ops coll_ring, coll_tree, coll_hd, coll_hier, coll_ps_sync, coll_ps_async;
 const struct coll_ops *coll_for(enum sim_strategy s);
 
 /* Shared helpers for the algorithm files (coll.c). */

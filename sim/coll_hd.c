@@ -20,4 +20,4 @@ static int hd_build(const struct coll_ctx *ctx, double bytes, struct coll_phase 
     return 1;
 }
 
-const struct coll_ops coll_hd = {"halving_doubling", hd_build};
+const struct coll_ops coll_hd = {"halving_doubling", 0, hd_build};

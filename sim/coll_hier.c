@@ -49,4 +49,4 @@ static int hier_build(const struct coll_ctx *ctx, double bytes, struct coll_phas
     return np;
 }
 
-const struct coll_ops coll_hier = {"hierarchical", hier_build};
+const struct coll_ops coll_hier = {"hierarchical", 0, hier_build};

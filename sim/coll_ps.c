@@ -121,4 +121,7 @@ out:
     return np;
 }
 
-const struct coll_ops coll_ps = {"parameter_server", ps_build};
+/* Synchronous and asynchronous servers move the same bytes; the step model
+ * (sim.c) decides whether workers wait for each other. */
+const struct coll_ops coll_ps_sync = {"ps_sync", 1, ps_build};
+const struct coll_ops coll_ps_async = {"ps_async", 1, ps_build};

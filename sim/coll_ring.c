@@ -26,4 +26,4 @@ static int ring_build(const struct coll_ctx *ctx, double bytes, struct coll_phas
     return 1;
 }
 
-const struct coll_ops coll_ring = {"ring", ring_build};
+const struct coll_ops coll_ring = {"ring", 0, ring_build};

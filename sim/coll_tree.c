@@ -21,4 +21,4 @@ static int tree_build(const struct coll_ctx *ctx, double bytes, struct coll_phas
     return 1;
 }
 
-const struct coll_ops coll_tree = {"tree", tree_build};
+const struct coll_ops coll_tree = {"tree", 0, tree_build};

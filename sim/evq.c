@@ -5,7 +5,7 @@
 
 #include <math.h>
 
-#include "xmem.h"
+#include "../base/xmem.h"
 
 void evq_init(struct evq *q)
 {

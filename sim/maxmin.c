@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "xmem.h"
+#include "../base/xmem.h"
 
 void mm_init(struct maxmin *m)
 {

@@ -32,6 +32,7 @@
 #include "evq.h"
 #include "maxmin.h"
 #include "trace.h"
+#include "../base/names.h"
 
 enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW, EV_TICK };
 enum { FL_STAGE, FL_PHASE };
@@ -108,12 +109,9 @@ struct sim {
     int window_open;
 };
 
-const char *sim_strategy_name(enum sim_strategy s)
-{
-    static const char *names[] = {"ring", "tree", "halving_doubling", "hierarchical",
-                                  "ps_sync", "ps_async"};
-    return (s >= 0 && s < SIM_NSTRATEGY) ? names[s] : "?";
-}
+static const char *const roles[] = { "train", "data", "ps", NULL };
+
+const char *sim_role_name(int r) { return NAMES_AT(roles, r); }
 
 static int wpn(const struct sim_group *g)
 {

@@ -16,7 +16,7 @@
 #ifndef DT_SIM_H
 #define DT_SIM_H
 
-#include "xmem.h"
+#include "../base/xmem.h"
 
 #define SIM_MAX_GROUPS 8
 
@@ -133,9 +133,12 @@ int sim_bucket_count(const struct sim_comm *c, double grad_bytes);
 /* Run the simulation.  Deterministic for a given cfg (seed included). */
 int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err *e);
 
-const char *sim_strategy_name(enum sim_strategy s);
+/* The closed sets of the core (base/names.h): the i-th name, NULL past the
+ * end.  Strategies are listed once, in coll.c's table. */
+const char *sim_strategy_name(int s);
+const char *sim_role_name(int r);
 
 /* 1 for the parameter-server strategies, 0 for the all-reduce family. */
-static inline int sim_is_ps(enum sim_strategy s) { return s == SIM_PS_SYNC || s == SIM_PS_ASYNC; }
+int sim_is_ps(int s);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include "../../calibrate/cpu_kern.h"
 #include "../../calibrate/cpu_pipe.h"
-#include "../../calibrate/usl.h"
+#include "../../calibrate/usl_fit.h"
 #include "t.h"
 
 /*

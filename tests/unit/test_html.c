@@ -56,7 +56,7 @@ static void fixture(void)
         snprintf(cl[i].name, sizeof cl[i].name, "%c<x>", 'A' + i);
         cl[i].ngroups = 1;
         /* A, B, C: gpu.a at 1, 2, 4 nodes; D, E: gpu.b at one node each. */
-        cl[i].groups[0] = (struct sc_group){SC_TRAIN, i < 3 ? &i1 : &i2, count[i], 0};
+        cl[i].groups[0] = (struct sc_group){SIM_TRAIN, i < 3 ? &i1 : &i2, count[i], 0};
         pc[i].cl = &cl[i];
         pc[i].res.step_mean_s = step[i];
         pc[i].res.step_p95_s = step[i];

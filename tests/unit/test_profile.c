@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../calibrate/profile.h"
+#include "../../catalog/profile.h"
 #include "../../catalog/catalog.h"
 #include "../../cli/scenario.h"
 #include "../../planner/planner.h"

@@ -37,11 +37,11 @@ static void fixture(void)
     memset(clusters, 0, sizeof clusters);
     snprintf(clusters[0].name, sizeof clusters[0].name, "single");
     clusters[0].ngroups = 1;
-    clusters[0].groups[0] = (struct sc_group){SC_TRAIN, &inst_gpu, 1, 0};
+    clusters[0].groups[0] = (struct sc_group){SIM_TRAIN, &inst_gpu, 1, 0};
     snprintf(clusters[1].name, sizeof clusters[1].name, "hetero");
     clusters[1].ngroups = 2;
-    clusters[1].groups[0] = (struct sc_group){SC_TRAIN, &inst_gpu, 1, 0};
-    clusters[1].groups[1] = (struct sc_group){SC_DATA, &inst_cpu, 2, 1};
+    clusters[1].groups[0] = (struct sc_group){SIM_TRAIN, &inst_gpu, 1, 0};
+    clusters[1].groups[1] = (struct sc_group){SIM_DATA, &inst_cpu, 2, 1};
 
     memset(&sc, 0, sizeof sc);
     snprintf(sc.name, sizeof sc.name, "report-fixture");

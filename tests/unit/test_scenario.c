@@ -5,6 +5,7 @@
  * the catalog rules (inline definitions, unknown prices).  Run from the
  * repository root: it loads the real catalog from catalog/.
  */
+#include "../../base/names.h"
 #include "../../cli/scenario.h"
 #include "t.h"
 
@@ -160,7 +161,7 @@ static void the_full_scenario_sets_every_field(void)
     T_NEAR(sc.service_recv_cpu_s_per_byte, 2.0e-9, TOL, "service_recv_cpu_s_per_byte");
     T_NEAR(sc.dataset_samples, 1281167, TOL, "dataset_samples");
     T_NEAR(sc.epochs, 90, TOL, "epochs");
-    T_CHECK(sc.strategy == SC_PS_SYNC, "strategy ps_sync");
+    T_CHECK(sc.strategy == SIM_PS_SYNC, "strategy ps_sync");
     T_NEAR(sc.bucket_bytes, 50 * MIB, TOL, "bucket_bytes = 50 MiB = 50 * 2^20 bytes");
     T_CHECK(sc.overlap == 0, "overlap: no reads as false");
     T_CHECK(sc.grad_precision == CAT_BF16, "gradient precision bf16");
@@ -171,26 +172,26 @@ static void the_full_scenario_sets_every_field(void)
         c = &sc.clusters[0];
         T_CHECK(strcmp(c->name, "homogeneous") == 0 && c->ngroups == 2 && c->strategy == -1,
                 "clusters[0] uses the scenario's strategy");
-        T_CHECK(c->groups[0].role == SC_TRAIN && c->groups[0].count == 2 && !c->groups[0].spot &&
+        T_CHECK(c->groups[0].role == SIM_TRAIN && c->groups[0].count == 2 && !c->groups[0].spot &&
                     c->groups[0].inst == catalog_find_instance(&cat, "p3.8xlarge"),
                 "clusters[0].groups[0]: 2 x p3.8xlarge train, on demand");
-        T_CHECK(c->groups[1].role == SC_PS && c->groups[1].count == 1 &&
+        T_CHECK(c->groups[1].role == SIM_PS && c->groups[1].count == 1 &&
                     c->groups[1].inst == c5,
                 "clusters[0].groups[1]: a ps group on the replaced c5.9xlarge, count 1");
         c = &sc.clusters[1];
         T_CHECK(strcmp(c->name, "hetero") == 0 && c->ngroups == 3 && c->strategy == -1,
                 "clusters[1]");
-        T_CHECK(c->groups[0].role == SC_TRAIN && c->groups[0].inst == my &&
+        T_CHECK(c->groups[0].role == SIM_TRAIN && c->groups[0].inst == my &&
                     c->groups[0].count == 1 && c->groups[0].spot == 1,
                 "clusters[1].groups[0]: role defaults to train, the inline my.node, spot");
-        T_CHECK(c->groups[1].role == SC_DATA && c->groups[1].count == 4 && c->groups[1].spot == 1 &&
+        T_CHECK(c->groups[1].role == SIM_DATA && c->groups[1].count == 4 && c->groups[1].spot == 1 &&
                     c->groups[1].inst == catalog_find_instance(&cat, "c5.18xlarge"),
                 "clusters[1].groups[1]: 4 spot data nodes (spot: yes)");
-        T_CHECK(c->groups[2].role == SC_PS && c->groups[2].count == 2 &&
+        T_CHECK(c->groups[2].role == SIM_PS && c->groups[2].count == 2 &&
                     c->groups[2].inst == catalog_find_instance(&cat, "ml.c5.9xlarge"),
                 "clusters[1].groups[2]: 2 ps nodes");
         c = &sc.clusters[2];
-        T_CHECK(strcmp(c->name, "allreduce") == 0 && c->strategy == SC_HIERARCHICAL &&
+        T_CHECK(strcmp(c->name, "allreduce") == 0 && c->strategy == SIM_HIERARCHICAL &&
                     c->ngroups == 1 && c->groups[0].count == 2,
                 "clusters[2] has its own strategy and needs no ps group");
     }
@@ -254,7 +255,7 @@ static void the_minimal_scenario_takes_every_default(void)
             "data-service CPU costs default to 0");
     T_CHECK(isnan(sc.dataset_samples), "dataset_samples defaults to NAN");
     T_NEAR(sc.epochs, 1, TOL, "epochs defaults to 1");
-    T_CHECK(sc.strategy == SC_RING, "strategy defaults to ring");
+    T_CHECK(sc.strategy == SIM_RING, "strategy defaults to ring");
     T_NEAR(sc.bucket_bytes, 25 * MIB, TOL, "bucket defaults to 25 MiB = 26214400 bytes");
     T_CHECK(sc.overlap == 1, "overlap defaults to true");
     T_CHECK(sc.grad_precision == CAT_FP32, "gradient precision defaults to fp32");
@@ -263,7 +264,7 @@ static void the_minimal_scenario_takes_every_default(void)
     T_CHECK(sc.nclusters == 1 && strcmp(sc.clusters[0].name, "one") == 0 &&
                 sc.clusters[0].ngroups == 1 && sc.clusters[0].strategy == -1,
             "one cluster of one group, with the scenario's strategy");
-    T_CHECK(sc.clusters[0].groups[0].role == SC_TRAIN && sc.clusters[0].groups[0].count == 1 &&
+    T_CHECK(sc.clusters[0].groups[0].role == SIM_TRAIN && sc.clusters[0].groups[0].count == 1 &&
                 sc.clusters[0].groups[0].spot == 0 &&
                 sc.clusters[0].groups[0].inst == catalog_find_instance(&cat, "p3.2xlarge"),
             "a group defaults to one on-demand train node");
@@ -292,7 +293,7 @@ static void cpu_training_can_solve_for_compute(void)
     T_NEAR(sc.measured_step_s, 0.5, TOL, "measured step_s");
     T_NEAR(sc.cpu_s_per_sample, 1e-4, TOL, "cpu_s_per_sample given as 1e-4");
     T_CHECK(sc.loader_workers == -1, "loader_workers: auto is -1");
-    T_CHECK(sc.strategy == SC_HIERARCHICAL, "strategy hierarchical");
+    T_CHECK(sc.strategy == SIM_HIERARCHICAL, "strategy hierarchical");
     T_CHECK(sc.nclusters == 2 && sc.clusters[0].groups[0].inst->gpu_count == 0 &&
                 sc.clusters[0].groups[0].count == 4,
             "a CPU-only instance may train");
@@ -467,20 +468,29 @@ static void the_same_file_loads_twice_into_one_catalog(void)
 
 static void enum_names_match_the_file_format(void)
 {
-    T_CHECK(strcmp(scenario_strategy_name(SC_RING), "ring") == 0 &&
-                strcmp(scenario_strategy_name(SC_HALVING_DOUBLING), "halving_doubling") == 0 &&
-                strcmp(scenario_strategy_name(SC_PS_ASYNC), "ps_async") == 0,
+    T_CHECK(strcmp(sim_strategy_name(SIM_RING), "ring") == 0 &&
+                strcmp(sim_strategy_name(SIM_HALVING_DOUBLING), "halving_doubling") == 0 &&
+                strcmp(sim_strategy_name(SIM_PS_ASYNC), "ps_async") == 0,
             "strategy names");
-    T_CHECK(strcmp(scenario_role_name(SC_TRAIN), "train") == 0 &&
-                strcmp(scenario_role_name(SC_DATA), "data") == 0 &&
-                strcmp(scenario_role_name(SC_PS), "ps") == 0,
+    T_CHECK(strcmp(sim_role_name(SIM_TRAIN), "train") == 0 &&
+                strcmp(sim_role_name(SIM_DATA), "data") == 0 &&
+                strcmp(sim_role_name(SIM_PS), "ps") == 0,
             "role names");
     T_CHECK(strcmp(scenario_objective_name(SC_OBJ_TIME), "step_time") == 0 &&
                 strcmp(scenario_objective_name(SC_OBJ_COST_STEP), "cost_per_step") == 0 &&
                 strcmp(scenario_objective_name(SC_OBJ_COST_TRAIN), "cost_to_train") == 0,
             "objective names");
-    T_CHECK(strcmp(scenario_strategy_name((enum sc_strategy)99), "?") == 0,
-            "an out-of-range value names as ?");
+    T_CHECK(sim_strategy_name(99) == NULL && sim_strategy_name(-1) == NULL &&
+                sim_role_name(SIM_PS + 1) == NULL && scenario_objective_name(3) == NULL,
+            "a value past the end of a set has no name (the sets are iterated to it)");
+    T_CHECK(sim_is_ps(SIM_PS_SYNC) && sim_is_ps(SIM_PS_ASYNC) && !sim_is_ps(SIM_RING) &&
+                !sim_is_ps(SIM_HIERARCHICAL) && !sim_is_ps(SIM_NSTRATEGY),
+            "the strategy table marks exactly the parameter-server strategies");
+    T_CHECK(names_parse(sim_strategy_name, "hierarchical") == SIM_HIERARCHICAL &&
+                names_parse(sim_strategy_name, "ps") == -1 &&
+                names_parse(scenario_ps_receive_name, "in_turn") == SC_PS_IN_TURN &&
+                names_parse(catalog_prec_name, "bf16") == CAT_BF16,
+            "a name parses to its value, and a name outside the set to -1");
 }
 
 int main(void)

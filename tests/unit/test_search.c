@@ -99,14 +99,14 @@ static int find(const struct run *u, const char *type, int nodes, int s)
 
 static void plan_names_select_types_and_families(void)
 {
-    T_CHECK(search_name_matches("g5", "g5.12xlarge"), "g5 selects g5.12xlarge");
-    T_CHECK(!search_name_matches("g6", "g6e.12xlarge"), "g6 does not select g6e.12xlarge");
-    T_CHECK(search_name_matches("ml.p4d", "ml.p4d.24xlarge"), "ml.p4d selects ml.p4d.24xlarge");
-    T_CHECK(!search_name_matches("p4d", "ml.p4d.24xlarge"), "p4d does not select the SageMaker type");
-    T_CHECK(search_name_matches("p3.2xlarge", "p3.2xlarge"), "a type selects itself");
-    T_CHECK(!search_name_matches("p3.2xlarge", "p3.8xlarge"), "a type selects no other type");
-    T_CHECK(search_name_matches("a2", "a2-highgpu-8g"), "a2 selects a2-highgpu-8g (no dot: dash)");
-    T_CHECK(!search_name_matches("a2-high", "a2-highgpu-8g"), "a partial word selects nothing");
+    T_CHECK(catalog_name_matches("g5", "g5.12xlarge"), "g5 selects g5.12xlarge");
+    T_CHECK(!catalog_name_matches("g6", "g6e.12xlarge"), "g6 does not select g6e.12xlarge");
+    T_CHECK(catalog_name_matches("ml.p4d", "ml.p4d.24xlarge"), "ml.p4d selects ml.p4d.24xlarge");
+    T_CHECK(!catalog_name_matches("p4d", "ml.p4d.24xlarge"), "p4d does not select the SageMaker type");
+    T_CHECK(catalog_name_matches("p3.2xlarge", "p3.2xlarge"), "a type selects itself");
+    T_CHECK(!catalog_name_matches("p3.2xlarge", "p3.8xlarge"), "a type selects no other type");
+    T_CHECK(catalog_name_matches("a2", "a2-highgpu-8g"), "a2 selects a2-highgpu-8g (no dot: dash)");
+    T_CHECK(!catalog_name_matches("a2-high", "a2-highgpu-8g"), "a partial word selects nothing");
 }
 
 static void memory_fit_prunes_what_cannot_hold_the_model(void)
@@ -261,13 +261,13 @@ static void a_measured_step_is_carried_into_every_candidate(void)
     u.sc.plan.ninstances = 2;
     snprintf(u.sc.plan.instances[0], sizeof u.sc.plan.instances[0], "ml.p4d.24xlarge");
     snprintf(u.sc.plan.instances[1], sizeof u.sc.plan.instances[1], "ml.c5.18xlarge");
-    u.sc.plan.strategies = 1u << SC_RING;
+    u.sc.plan.strategies = 1u << SIM_RING;
     if (search(&u))
         goto out;
     T_CHECK(u.sc.solve_for == SC_SOLVE_NONE && u.sc.cpu_s_per_sample > 0,
             "the solved CPU cost %.6g s per sample is in the searched scenario",
             u.sc.cpu_s_per_sample);
-    i = find(&u, "ml.p4d.24xlarge", 1, SC_RING);
+    i = find(&u, "ml.p4d.24xlarge", 1, SIM_RING);
     T_CHECK(i >= 0 && fabs(u.ev[i].step_s - 0.192) < 0.192 * 1e-3,
             "the measured cluster, found by the search, predicts the measured 192 ms (%.2f ms)",
             i >= 0 ? 1e3 * u.ev[i].step_s : NAN);
@@ -301,7 +301,7 @@ static void cpu_bound_vision_more_vcpu_per_gpu_wins(void)
     T_CHECK(u.r.action == PLAN_HETEROGENEOUS || u.r.action == PLAN_SCALE_UP,
             "recommended action is heterogeneous or scale up (got %s)", plan_action_name(u.r.action));
     /* more of the same small nodes do not fix it: 4x g4dn.xlarge alone is still CPU-bound */
-    same = find(&u, "g4dn.xlarge", 4, SC_RING);
+    same = find(&u, "g4dn.xlarge", 4, SIM_RING);
     T_CHECK(same >= 0 && u.ev[same].bound == PLAN_BOUND_CPU &&
                 u.ev[same].objective > u.ev[u.r.top[0].index].objective,
             "4x g4dn.xlarge alone stays CPU-bound and costs more to train");
@@ -323,7 +323,7 @@ static void comm_bound_model_fewer_larger_nvlink_instances_win(void)
     T_CHECK(strcmp(bi->name, "p3.16xlarge") == 0 && train(&u.r.top[0])->count == 1,
             "best for step time on 8 V100s: 1x p3.16xlarge (got %s)", u.r.top[0].cl.name);
     T_CHECK(bi->link == CAT_LINK_NVLINK && bi->gpu_count == 8, "its 8 GPUs share NVLink");
-    small = find(&u, "p3.2xlarge", 8, SC_RING);
+    small = find(&u, "p3.2xlarge", 8, SIM_RING);
     T_CHECK(small >= 0 && u.ev[small].bound == PLAN_BOUND_NETWORK,
             "8x p3.2xlarge on 10 Gbit/s is network-bound");
     T_CHECK(small >= 0 && u.ev[small].objective > 2 * u.ev[u.r.top[0].index].objective,

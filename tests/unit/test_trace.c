@@ -259,13 +259,13 @@ static int fixture(void)
     memset(clusters, 0, sizeof clusters);
     snprintf(clusters[0].name, sizeof clusters[0].name, "hetero\\one");
     clusters[0].ngroups = 2;
-    clusters[0].groups[0] = (struct sc_group){SC_TRAIN, &inst_gpu, 2, 0};
-    clusters[0].groups[1] = (struct sc_group){SC_DATA, &inst_cpu, 1, 0};
+    clusters[0].groups[0] = (struct sc_group){SIM_TRAIN, &inst_gpu, 2, 0};
+    clusters[0].groups[1] = (struct sc_group){SIM_DATA, &inst_cpu, 1, 0};
     snprintf(clusters[1].name, sizeof clusters[1].name, "async");
     clusters[1].ngroups = 3;
-    clusters[1].groups[0] = (struct sc_group){SC_TRAIN, &inst_gpu, 2, 0};
-    clusters[1].groups[1] = (struct sc_group){SC_TRAIN, &inst_gpu, 2, 0};
-    clusters[1].groups[2] = (struct sc_group){SC_PS, &inst_cpu, 1, 0};
+    clusters[1].groups[0] = (struct sc_group){SIM_TRAIN, &inst_gpu, 2, 0};
+    clusters[1].groups[1] = (struct sc_group){SIM_TRAIN, &inst_gpu, 2, 0};
+    clusters[1].groups[2] = (struct sc_group){SIM_PS, &inst_cpu, 1, 0};
     memset(&sc, 0, sizeof sc);
     snprintf(sc.name, sizeof sc.name, "trace-fixture");
     sc.seed = 11;

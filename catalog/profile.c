@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/atomic.h"
+#include "../base/atomic.h"
 #include "usl.h"
+#include "../base/names.h"
 
 #define PROFILE_MAX_BYTES ((size_t)64 << 20)
 #define VP_DEPTH 8
@@ -257,22 +258,29 @@ static int vint(struct vctx *c, const cJSON *o, const char *k, int lo, int requi
 }
 
 static int vstr(struct vctx *c, const cJSON *o, const char *k, int required, int nullable,
-                const char *const *choices, const char *expected)
+                const char *(*choices)(int), const char *expected)
 {
+    char oneof[160];
     const cJSON *v;
-    int r = vget(c, o, k, required, nullable, expected, &v);
+    int r;
+
+    if (choices) {  /* a closed set: "one of a, b, c" */
+        memcpy(oneof, "one of ", 8);
+        names_join(choices, oneof + 7, sizeof oneof - 7);
+        expected = oneof;
+    }
+    r = vget(c, o, k, required, nullable, expected, &v);
     if (r <= 0)
         return r;
     if (!cJSON_IsString(v))
         return vfail(c, k, v, expected);
-    if (choices) {
-        for (int i = 0; choices[i]; i++)
-            if (!strcmp(v->valuestring, choices[i]))
-                return 0;
+    if (choices && names_parse(choices, v->valuestring) < 0)
         return vfail(c, k, v, expected);
-    }
     return 0;
 }
+
+static const char *const transports[] = {"nccl", "mpi", "cmd", NULL};
+static const char *transport_name(int i) { return NAMES_AT(transports, i); }
 
 /* Member k must be of the type `is` accepts (or absent when optional);
  * *out receives it. */
@@ -337,17 +345,15 @@ static int v_collective_point(struct vctx *c, const cJSON *pt)
 
 static int v_gemm(struct vctx *c, const cJSON *it)
 {
-    static const char *const prec[] = {"fp32", "tf32", "fp16", "bf16", NULL};
 
     if (!cJSON_IsObject(it))
         return vfail(c, NULL, it, "an object");
-    return vstr(c, it, "precision", 1, 0, prec, "one of fp32, tf32, fp16, bf16") ||
+    return vstr(c, it, "precision", 1, 0, catalog_prec_name, NULL) ||
            vnum(c, it, "tflops", 1e-9, 1e6, 1, 0, "TFLOP/s > 0") ? -1 : 0;
 }
 
 static int v_pipeline(struct vctx *c, const cJSON *pl)
 {
-    static const char *const qual[] = {"good", "poor", "underdetermined", NULL};
     const cJSON *pts, *fit;
 
     if (!cJSON_IsObject(pl))
@@ -362,7 +368,7 @@ static int v_pipeline(struct vctx *c, const cJSON *pl)
         if (vnum(c, fit, "lambda_samples_per_s", 1e-12, 1e15, 1, 0, "a rate in samples/s > 0") ||
             vnum(c, fit, "sigma", -1e6, 1e6, 0, 1, "a number or null") ||
             vnum(c, fit, "kappa", -1e6, 1e6, 0, 1, "a number or null") ||
-            vstr(c, fit, "quality", 1, 0, qual, "one of good, poor, underdetermined"))
+            vstr(c, fit, "quality", 1, 0, usl_quality_name, NULL))
             return -1;
         vpop(c);
     }
@@ -371,13 +377,12 @@ static int v_pipeline(struct vctx *c, const cJSON *pl)
 
 static int v_collective(struct vctx *c, const cJSON *co)
 {
-    static const char *const tr[] = {"nccl", "mpi", "cmd", NULL};
     const cJSON *pts, *ov;
 
     if (!cJSON_IsObject(co))
         return vfail(c, NULL, co, "an object");
     if (vstr(c, co, "name", 1, 0, NULL, "a collective name") ||
-        vstr(c, co, "transport", 1, 0, tr, "one of nccl, mpi, cmd") ||
+        vstr(c, co, "transport", 1, 0, transport_name, NULL) ||
         vint(c, co, "ranks", 1, 1, "a rank count >= 1") ||
         vint(c, co, "hosts", 1, 1, "a host count >= 1") ||
         vnum(c, co, "alpha_s", -1e3, 1e3, 0, 1, "a latency in seconds or null") ||
@@ -687,12 +692,10 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
 
     arr = get(get(root, "gpu"), "gemm");
     cJSON_ArrayForEach(it, arr) {
-        static const char *const prec[CAT_NPREC] = {"fp32", "tf32", "fp16", "bf16"};
-        const char *pn = get(it, "precision")->valuestring;
+        int p = names_parse(catalog_prec_name, get(it, "precision")->valuestring);
         double t = num_or_nan(it, "tflops");
-        for (int p = 0; p < CAT_NPREC; p++)
-            if (!strcmp(pn, prec[p]) && (isnan(m->gemm_tflops[p]) || t > m->gemm_tflops[p]))
-                m->gemm_tflops[p] = t;
+        if (p >= 0 && (isnan(m->gemm_tflops[p]) || t > m->gemm_tflops[p]))
+            m->gemm_tflops[p] = t;
     }
 
     /* Links: the user's own collective (transport "cmd", --coll-cmd) wins,

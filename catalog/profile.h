@@ -16,8 +16,8 @@
 
 #include <stddef.h>
 
-#include "../catalog/catalog.h"
-#include "../sim/xmem.h"
+#include "catalog.h"
+#include "../base/xmem.h"
 
 #define PROFILE_SCHEMA_VERSION 1
 

@@ -1,11 +1,11 @@
 /*
- * usl.c - universal scalability law fit (usl.h) with GSL's nonlinear least
- * squares.  Residuals are absolute (samples/s); the covariance of the
- * parameters is (J^T J)^-1 scaled by chi^2 / dof, as gsl_multifit_nlinear's
- * documentation prescribes for unweighted data, and the 95% half-widths are
- * t(0.975, dof) times the standard errors.
+ * usl_fit.c - the universal scalability law (catalog/usl.h) fitted with GSL's
+ * nonlinear least squares.  Residuals are absolute (samples/s); the
+ * covariance of the parameters is (J^T J)^-1 scaled by chi^2 / dof, as
+ * gsl_multifit_nlinear's documentation prescribes for unweighted data, and
+ * the 95% half-widths are t(0.975, dof) times the standard errors.
  */
-#include "usl.h"
+#include "usl_fit.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
@@ -24,21 +24,6 @@ struct usl_data {
     const double *n, *x;
     int npts;
 };
-
-double usl_eval(double lambda, double sigma, double kappa, double n)
-{
-    return lambda * n / (1 + sigma * (n - 1) + kappa * n * (n - 1));
-}
-
-const char *usl_quality_name(enum usl_quality q)
-{
-    switch (q) {
-    case USL_GOOD: return "good";
-    case USL_POOR: return "poor";
-    case USL_UNDERDETERMINED: return "underdetermined";
-    }
-    return "poor";
-}
 
 static int usl_f(const gsl_vector *p, void *arg, gsl_vector *f)
 {

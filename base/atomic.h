@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 
-#include "../sim/xmem.h"
+#include "xmem.h"
 
 /*
  * Create PATH.tmp.PID (exclusive, mode 0666 less the umask) and return a

@@ -1,0 +1,120 @@
+/*
+ * scenario.c - the scenario model's defaults, its release, and the closed
+ * sets it owns (scenario.h).  docs/scenario.md lists the same defaults for
+ * users; a change here changes that page.
+ */
+#include "scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/names.h"
+#include "../base/units.h"
+
+void scenario_defaults(struct scenario *sc, const char *name)
+{
+    memset(sc, 0, sizeof *sc);
+    snprintf(sc->name, sizeof sc->name, "%s", name ? name : "");
+    sc->catalog = NULL;
+
+    sc->model = NULL;
+    sc->batch_per_gpu = 0;
+    sc->precision = CAT_FP32;
+    sc->grad_accum = 1;
+    sc->mfu = NAN;
+    sc->optimizer_bytes_per_param = NAN;
+    sc->measured_gpu = NULL;
+    sc->measured_compute_s = NAN;
+    sc->measured_batch = 0;
+    sc->measured_cluster = -1;
+    sc->measured_step_s = NAN;
+    sc->solve_for = SC_SOLVE_NONE;
+
+    sc->cpu_s_per_sample = NAN;
+    sc->raw_bytes = 0;
+    sc->prep_bytes = 0;
+    sc->loader_workers = -1;
+    sc->prefetch = 2;
+    sc->reserved_vcpus_per_gpu = 0;
+    sc->data_workers = -1;
+    sc->local_with_data_nodes = 1;
+    sc->service_send_cpu_s_per_byte = 0;
+    sc->service_recv_cpu_s_per_byte = 0;
+    sc->dataset_samples = NAN;
+    sc->epochs = 1;
+
+    sc->strategy = SIM_RING;
+    sc->bucket_bytes = 25.0 * DT_MIB;
+    sc->nbucket_list = 0;
+    sc->overlap = 1;
+    sc->cycle_ms = 0;
+    sc->grad_precision = CAT_FP32;
+    sc->ps_count = 1;
+    sc->ps_place = SC_PS_COLOCATED;
+    sc->ps_pipeline = 1;
+    sc->ps_receive = SC_PS_TOGETHER;
+
+    sc->clusters = NULL;
+    sc->nclusters = 0;
+    sc->fabric_oversub = 1;
+
+    sc->objective = SC_OBJ_TIME;
+    sc->deadline_h = NAN;
+    sc->budget_usd_h = NAN;
+    sc->max_data_channels = -1;
+
+    sc->seed = 1;
+    sc->steps = 20;
+    sc->warmup = 3;
+    sc->jitter_cv = 0.02;
+}
+
+void scenario_free(struct scenario *sc)
+{
+    if (!sc)
+        return;
+    x_free(sc->clusters);
+    sc->clusters = NULL;
+    sc->nclusters = 0;
+    x_free(sc->profiles);
+    sc->profiles = NULL;
+    sc->nprofiles = 0;
+}
+
+void scenario_plan_defaults(struct sc_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->spot = 0;
+    p->max_nodes = 8;
+    p->max_gpus = -1;
+    p->max_data_nodes = 4;
+    p->max_ps = 2;
+    p->strategies = (1u << SIM_RING) | (1u << SIM_HIERARCHICAL) | (1u << SIM_PS_SYNC);
+    p->nbuckets = 0;               /* none given: the scenario's gradients.bucket_mb */
+    p->cpu_training = 1;
+    p->top = 10;
+    p->search_steps = 0;           /* 0: the scenario's simulation.steps */
+    p->search_warmup = -1;         /* -1: the scenario's simulation.warmup */
+}
+
+/* ---- closed sets -------------------------------------------------------- */
+
+static const char *const objectives[] = { "step_time", "cost_per_step", "cost_to_train", NULL };
+static const char *const places[] = { "colocated", "dedicated", NULL };
+static const char *const receives[] = { "together", "in_turn", NULL };
+static const char *const solves[] = { "cpu_cost", "compute", NULL };
+static const char *const grad_precs[] = { "fp32", "fp16", "bf16", NULL };
+static const enum cat_prec grad_prec_values[] = { CAT_FP32, CAT_FP16, CAT_BF16 };
+
+const char *scenario_objective_name(int o) { return NAMES_AT(objectives, o); }
+int scenario_objective_parse(const char *s) { return names_parse(scenario_objective_name, s); }
+const char *scenario_ps_place_name(int p) { return NAMES_AT(places, p); }
+const char *scenario_ps_receive_name(int r) { return NAMES_AT(receives, r); }
+const char *scenario_solve_name(int s) { return NAMES_AT(solves, s); }
+const char *scenario_grad_prec_name(int i) { return NAMES_AT(grad_precs, i); }
+
+enum cat_prec scenario_grad_prec_value(int i)
+{
+    return scenario_grad_prec_name(i) ? grad_prec_values[i] : CAT_FP32;
+}

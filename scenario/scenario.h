@@ -1,0 +1,184 @@
+/*
+ * scenario.h - the scenario model: what the user asks dtplan, as plain
+ * structs (docs/scenario.md has every field, unit and default).
+ *
+ * Kept apart in the spirit of SimGrid's separate inputs: the workload and
+ * its input pipeline (what the program does), gradient sharing (how it
+ * communicates), the clusters and their groups (what runs where, naming
+ * catalog instance types), the objective, the simulation settings and the
+ * search space.  Nothing here parses: the front end (cli/ld*.c) fills it
+ * from YAML, and a program or a test may fill it directly, starting from
+ * scenario_defaults().  Names resolve to catalog entries, which the struct
+ * points at but does not own.  The closed sets of this layer (objectives,
+ * server placements, receive orders, solved unknowns, gradient precisions)
+ * are defined here once, each with its _name and _parse functions.
+ */
+#ifndef DT_SCENARIO_H
+#define DT_SCENARIO_H
+
+#include "../catalog/catalog.h"
+#include "../catalog/profile.h"
+#include "../sim/sim.h"
+
+#define SC_MAX_GROUPS 8
+
+#define SC_MAX_BUCKET_LIST 1024
+
+enum sc_ps_place { SC_PS_COLOCATED = 0, SC_PS_DEDICATED };
+
+enum sc_ps_receive { SC_PS_TOGETHER = 0, SC_PS_IN_TURN };
+
+enum sc_objective { SC_OBJ_TIME = 0, SC_OBJ_COST_STEP, SC_OBJ_COST_TRAIN };
+
+enum sc_solve { SC_SOLVE_NONE = 0, SC_SOLVE_CPU, SC_SOLVE_COMPUTE };
+
+#define SC_PLAN_MAX_NAMES 64
+#define SC_PLAN_MAX_REGIONS 16
+#define SC_PLAN_MAX_BUCKETS 8
+
+/*
+ * The plan: section, the catalog search (docs/plan.md).  Instance names are
+ * kept as written (types or families) and matched against the catalog by
+ * planner/search.c; the loader has checked that each matches something.
+ */
+struct sc_plan {
+    int present;                       /* 1: the scenario has a plan: section */
+    int ninstances;                    /* 0: every instance type of the catalog */
+    char instances[SC_PLAN_MAX_NAMES][64]; /* instance types or families ("g5", "p4d.24xlarge") */
+    int nregions;                      /* 0: any region */
+    char regions[SC_PLAN_MAX_REGIONS][32];
+    int spot;                          /* 1: also consider spot prices */
+    int max_nodes;                     /* train nodes per cluster, >= 1 (default 8) */
+    int max_gpus;                      /* GPUs per cluster; -1 none */
+    int max_data_nodes;                /* data nodes per cluster, >= 0 (default 4) */
+    int max_ps;                        /* dedicated parameter servers, >= 0 (default 2) */
+    unsigned strategies;               /* bit (1 << enum sim_strategy) per strategy to try */
+    int nbuckets;
+    double bucket_bytes[SC_PLAN_MAX_BUCKETS];
+    int cpu_training;                  /* 1: CPU instances may be train nodes (default 1) */
+    int top;                           /* rows of the ranked table (default 10) */
+    int search_steps;                  /* measured steps per candidate in the sweep; 0 = simulation.steps */
+    int search_warmup;                 /* warm-up steps per candidate in the sweep; -1 = simulation.warmup */
+};
+
+struct sc_group {
+    enum sim_role role;
+    const struct cat_instance *inst;   /* resolved, never NULL after load */
+    int count;                         /* nodes, >= 1 */
+    int spot;                          /* 1: price at the spot rate */
+};
+
+struct sc_cluster {
+    char name[64];
+    int strategy;                      /* enum sim_strategy for this cluster, -1: the scenario's */
+    int ngroups;
+    struct sc_group groups[SC_MAX_GROUPS];
+};
+
+struct scenario {
+    char name[96];
+    const struct catalog *catalog;     /* the catalog names were resolved against (not owned) */
+
+    /* workload */
+    const struct cat_model *model;     /* resolved */
+    int batch_per_gpu;                 /* samples per worker per micro-batch, >= 1 */
+    enum cat_prec precision;           /* compute precision */
+    int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
+    double mfu;                        /* achieved fraction of peak FLOP/s; NAN = default */
+    double optimizer_bytes_per_param;  /* memory traffic of the update, bytes/param; NAN = default */
+
+    /* measured compute: step_s of fwd+bwd at batch on one `gpu` (NAN if absent) */
+    const struct cat_gpu *measured_gpu;
+    double measured_compute_s;
+    int measured_batch;
+
+    /* measured step time of one of the clusters below; solve for one input */
+    int measured_cluster;              /* index into clusters, -1 if absent */
+    double measured_step_s;
+    enum sc_solve solve_for;           /* which unknown the measurement determines */
+
+    /* input pipeline */
+    double cpu_s_per_sample;           /* seconds per sample on one vCPU of cpu_measured_on, or
+                                          of the reference core when that is NULL; NAN if
+                                          solved for */
+    const struct cat_instance *cpu_measured_on; /* input.cpu_measured_on, NULL when absent */
+    double raw_bytes;                  /* bytes per sample read from storage */
+    double prep_bytes;                 /* bytes per sample after preprocessing */
+    int loader_workers;                /* per GPU; -1 = auto (all vCPUs spread over the GPUs) */
+    int prefetch;                      /* batches ready ahead; 0 = no overlap */
+    int reserved_vcpus_per_gpu;        /* vCPUs the training process itself keeps (default 0) */
+    int data_workers;                  /* preprocessing processes per data node; -1 = one per vCPU */
+    int local_with_data_nodes;         /* 1: train nodes keep preprocessing when data nodes exist */
+    double service_send_cpu_s_per_byte;/* data service: CPU s per byte to serialize/compress (default 0) */
+    double service_recv_cpu_s_per_byte;/* data service: CPU s per byte to receive/decompress on the GPU node (default 0) */
+    double dataset_samples;            /* NAN unknown */
+    double epochs;                     /* default 1 */
+
+    /* gradient sharing */
+    enum sim_strategy strategy;
+    double bucket_bytes;               /* default 25 MiB */
+    double bucket_list[SC_MAX_BUCKET_LIST]; /* gradients.buckets_mb: sizes in release order, bytes */
+    int nbucket_list;                  /* 0: every bucket bucket_bytes */
+    int overlap;                       /* 1: buckets overlap the backward pass */
+    double cycle_ms;                   /* all-reduce strategies: background loop period
+                                          (Horovod's HOROVOD_CYCLE_TIME), ms; 0: none */
+    enum cat_prec grad_precision;      /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
+    int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
+    enum sc_ps_place ps_place;
+    int ps_pipeline;            /* 1: a worker pushes bucket b+1 while pulling bucket b
+                                   (gradients.ps.pipeline, default true); 0: one bucket
+                                   at a time */
+    enum sc_ps_receive ps_receive;     /* gradients.ps.receive: together (default) or in_turn */
+
+    /* clusters to compare */
+    struct sc_cluster *clusters;
+    int nclusters;
+    double fabric_oversub;             /* >= 1; 1 = non-blocking */
+
+    /* objective */
+    enum sc_objective objective;
+    double deadline_h;                 /* NAN none */
+    double budget_usd_h;               /* NAN none */
+    int max_data_channels;             /* data channels (one per worker) allowed per job; -1 none */
+
+    /* simulation */
+    unsigned long seed;
+    int steps;                         /* measured steps (default 20) */
+    int warmup;                        /* discarded steps (default 3) */
+    double jitter_cv;                  /* per-step compute jitter, coefficient of variation (default 0.02) */
+
+    /* catalog search (plan: section; clusters may then be absent) */
+    struct sc_plan plan;
+    /* calibration profiles (docs/profile.md): measured values of instance
+     * types, from `profile:` and catalog.instances[].profile; instance holds
+     * the type each applies to (the first one named wins) */
+    struct prof_measured *profiles;
+    int nprofiles;
+};
+
+/*
+ * Every field at its default (docs/scenario.md): no model, no clusters, ring
+ * all-reduce with 25 MiB buckets overlapping backward, minimum step time,
+ * 20 measured steps after 3 warm-up steps, seed 1.  name is copied (cut to
+ * fit); NULL leaves it empty.
+ */
+void scenario_defaults(struct scenario *sc, const char *name);
+
+/* Free what the scenario owns (clusters, profiles) and empty those lists;
+ * NULL is a no-op.  The catalog entries it points at are not freed. */
+void scenario_free(struct scenario *sc);
+
+/* The plan: section's defaults (docs/plan.md), for a search without one. */
+void scenario_plan_defaults(struct sc_plan *p);
+
+/* The closed sets: the i-th name (NULL past the end) and the index of a
+ * name (-1 when it is none of them). */
+const char *scenario_objective_name(int o);
+int scenario_objective_parse(const char *s);
+const char *scenario_ps_place_name(int p);
+const char *scenario_ps_receive_name(int r);
+const char *scenario_solve_name(int s);           /* index 0 is SC_SOLVE_CPU */
+const char *scenario_grad_prec_name(int i);       /* fp32, fp16, bf16 */
+enum cat_prec scenario_grad_prec_value(int i);
+
+#endif

@@ -1,0 +1,93 @@
+#!/bin/sh
+# The layers run one way (docs/architecture.md):
+#   base <- sim <- catalog <- scenario <- planner <- (cli, calibrate)
+# 1. No file of a layer includes a header of a layer above it (or of a
+#    layer beside it: cli and calibrate do not include each other).
+# 2. The simulation core includes no YAML, JSON, MPI or CUDA header.
+# 3. The build enforces it: an object that calls up a layer does not link
+#    against its own layer's archives, and does against the layer above.
+# Prints "ok - ..." / "FAIL - ..." lines for tests/run.sh.  Run from the
+# repository root after make; BUILD defaults to build.
+BUILD=${BUILD:-build}
+status=0
+
+# The layers each layer may include, itself included.
+allowed() {
+    case $1 in
+    base) echo "base" ;;
+    sim) echo "sim base" ;;
+    catalog) echo "catalog sim base" ;;
+    scenario) echo "scenario catalog sim base" ;;
+    planner) echo "planner scenario catalog sim base" ;;
+    calibrate) echo "calibrate catalog sim base" ;;
+    cli) echo "cli calibrate planner scenario catalog sim base" ;;
+    esac
+}
+
+for layer in base sim catalog scenario planner calibrate cli; do
+    bad=""
+    ok_dirs=$(allowed "$layer")
+    for f in $(find "$layer" -name '*.[ch]' -o -name '*.cu' | sort); do
+        # the folder an include lands in, from the including file's folder
+        dir=$(dirname "$f")
+        for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+            target=$(cd "$dir" 2>/dev/null && cd "$(dirname "$inc")" 2>/dev/null && pwd)
+            top=$(pwd)
+            rel=${target#"$top"/}
+            to=${rel%%/*}
+            case " $ok_dirs " in
+            *" $to "*) ;;
+            *) bad="$bad $f:$inc" ;;
+            esac
+        done
+    done
+    if [ -z "$bad" ]; then
+        echo "ok - layers: $layer includes only $(echo "$ok_dirs" | sed 's/ /, /g')"
+    else
+        echo "FAIL - layers: $layer reaches up:$bad"
+        status=1
+    fi
+done
+
+core=$(grep -lE '#[[:space:]]*include[[:space:]]*<(yaml|cJSON|mpi|cuda|nccl|cublas)' sim/*.[ch] base/xmem.[ch] 2>/dev/null)
+if [ -z "$core" ]; then
+    echo "ok - layers: the simulation core includes no YAML, JSON, MPI or CUDA header"
+else
+    echo "FAIL - layers: the simulation core includes a front-end header: $core"
+    status=1
+fi
+
+# An object that calls the catalog from the simulator's layer must not link.
+if [ -f "$BUILD/libdt-sim.a" ] && [ -f "$BUILD/libdt-catalog.a" ]; then
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtplan-layers.XXXXXX") || exit 1
+    trap 'rm -rf "$tmp"' EXIT
+    cat > "$tmp/up.c" <<'EOF'
+#include <stddef.h>
+struct catalog;
+const void *catalog_find_gpu(const struct catalog *cat, const char *name);
+int main(void) { return catalog_find_gpu(NULL, "A100") != NULL; }
+EOF
+    gsl=$(pkg-config --libs gsl 2>/dev/null)
+    cjson=$(pkg-config --libs libcjson 2>/dev/null)
+    if ${CC:-cc} -o "$tmp/up" "$tmp/up.c" "$BUILD/libdt-sim.a" "$BUILD/libdt-base.a" \
+        $gsl -lm >"$tmp/log" 2>&1; then
+        echo "FAIL - layers: a call up from the sim layer linked against sim and base alone"
+        status=1
+    elif grep -q 'undefined reference to .catalog_find_gpu' "$tmp/log"; then
+        echo "ok - layers: a call up from the sim layer fails to link (catalog_find_gpu undefined)"
+    else
+        echo "FAIL - layers: the upward link failed for another reason: $(head -n 1 "$tmp/log")"
+        status=1
+    fi
+    if ${CC:-cc} -o "$tmp/up" "$tmp/up.c" "$BUILD/libdt-catalog.a" "$BUILD/libdt-sim.a" \
+        "$BUILD/libdt-base.a" $gsl $cjson -lm >"$tmp/log" 2>&1; then
+        echo "ok - layers: the same call links with the catalog layer's archives"
+    else
+        echo "FAIL - layers: the catalog layer's archives do not link: $(head -n 1 "$tmp/log")"
+        status=1
+    fi
+else
+    echo "FAIL - layers: $BUILD/libdt-sim.a or libdt-catalog.a is missing (run make)"
+    status=1
+fi
+exit $status

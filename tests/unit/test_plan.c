@@ -1,0 +1,131 @@
+/*
+ * test_plan.c - the planner driven from the scenario model alone: a scenario
+ * built in C from scenario_defaults(), no YAML.  This program links the
+ * planner layer and those below it only (Makefile: LAYER_test_plan), so it
+ * also shows that the planner needs nothing from the front end.
+ */
+#include "t.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../../base/units.h"
+#include "../../catalog/catalog.h"
+#include "../../planner/planner.h"
+#include "../../scenario/scenario.h"
+
+static struct catalog cat;
+
+/* ResNet-50, batch 64 per GPU in fp16, 2 ms of input work per sample on the
+ * reference core, on 1 and on 2 x p3.16xlarge (8 V100 each). */
+static void build(struct scenario *sc, struct sc_cluster cl[2])
+{
+    scenario_defaults(sc, "built-in-c");
+    sc->catalog = &cat;
+    sc->model = catalog_find_model(&cat, "resnet50");
+    sc->batch_per_gpu = 64;
+    sc->precision = CAT_FP16;
+    sc->cpu_s_per_sample = 0.002;
+    sc->prep_bytes = 224 * 224 * 3;
+    memset(cl, 0, 2 * sizeof *cl);
+    for (int i = 0; i < 2; i++) {
+        snprintf(cl[i].name, sizeof cl[i].name, "%d-p3.16xlarge", i + 1);
+        cl[i].strategy = -1;
+        cl[i].ngroups = 1;
+        cl[i].groups[0].role = SIM_TRAIN;
+        cl[i].groups[0].inst = catalog_find_instance(&cat, "p3.16xlarge");
+        cl[i].groups[0].count = i + 1;
+    }
+    sc->clusters = cl;
+    sc->nclusters = 2;
+}
+
+static void defaults_are_the_documented_ones(void)
+{
+    struct scenario sc;
+
+    scenario_defaults(&sc, "x");
+    /* docs/scenario.md: ring, 25 MiB buckets overlapping backward, fp32
+     * gradients, minimum step time, 20 steps after 3 of warm-up, seed 1 */
+    T_CHECK(strcmp(sc.name, "x") == 0 && sc.strategy == SIM_RING &&
+                sc.bucket_bytes == 25 * DT_MIB && sc.overlap == 1 &&
+                sc.grad_precision == CAT_FP32 && sc.objective == SC_OBJ_TIME && sc.steps == 20 &&
+                sc.warmup == 3 && sc.seed == 1 && sc.grad_accum == 1 && sc.prefetch == 2 &&
+                sc.loader_workers == -1 && sc.measured_cluster == -1 &&
+                isnan(sc.measured_step_s) && isnan(sc.dataset_samples) && sc.nclusters == 0,
+            "scenario_defaults sets the documented defaults");
+    scenario_free(&sc);
+    T_CHECK(sc.clusters == NULL && sc.nclusters == 0, "scenario_free of a default scenario is safe");
+}
+
+static void a_scenario_built_in_c_plans(void)
+{
+    struct scenario sc;
+    struct sc_cluster cl[2];
+    struct plan_report rep;
+    struct dt_err e;
+
+    build(&sc, cl);
+    T_CHECK(sc.model && cl[0].groups[0].inst, "the catalog has resnet50 and p3.16xlarge");
+    if (!sc.model || !cl[0].groups[0].inst)
+        return;
+    if (plan_run(&sc, &rep, &e)) {
+        T_CHECK(0, "plan_run: %s", e.msg);
+        return;
+    }
+    T_CHECK(rep.nclusters == 2, "both clusters are simulated");
+    const struct sim_result *one = &rep.clusters[0].res, *two = &rep.clusters[1].res;
+    T_CHECK(one->workers == 8 && two->workers == 16, "8 and 16 data-parallel workers");
+    /* Twice the GPUs at the same batch per GPU: the same work per GPU plus a
+     * ring that now crosses the network, so a step is no shorter and at most
+     * twice the samples come out per second. */
+    T_CHECK(two->step_mean_s >= one->step_mean_s &&
+                two->samples_per_s <= 2 * one->samples_per_s * (1 + 1e-9),
+            "a second node adds communication to the step (%.1f ms vs %.1f ms)",
+            1e3 * two->step_mean_s, 1e3 * one->step_mean_s);
+    T_CHECK(two->exposed_comm_s > one->exposed_comm_s,
+            "the exposed communication grows when the ring crosses the network");
+    /* samples/s = workers x batch / step time */
+    T_NEAR(one->samples_per_s, 8 * 64 / one->step_mean_s, 1e-9,
+           "samples/s is workers x batch over the mean step");
+    T_NEAR(rep.clusters[1].price_usd_h, 2 * rep.clusters[0].price_usd_h, 1e-12,
+           "two nodes cost twice one per hour");
+    T_CHECK(rep.best >= 0 && rep.best < 2 && rep.reason[0] != '\0',
+            "a cluster is recommended, with a reason");
+    plan_report_free(&rep);
+}
+
+static void the_plan_is_deterministic(void)
+{
+    struct scenario sc;
+    struct sc_cluster cl[2];
+    struct plan_report a, b;
+    struct dt_err e;
+
+    build(&sc, cl);
+    if (!sc.model || plan_run(&sc, &a, &e) || plan_run(&sc, &b, &e)) {
+        T_CHECK(0, "plan_run twice");
+        return;
+    }
+    T_CHECK(a.clusters[1].res.step_mean_s == b.clusters[1].res.step_mean_s &&
+                a.clusters[1].res.step_p95_s == b.clusters[1].res.step_p95_s &&
+                strcmp(a.reason, b.reason) == 0,
+            "the same scenario and seed give the same result, bit for bit");
+    plan_report_free(&a);
+    plan_report_free(&b);
+}
+
+int main(void)
+{
+    struct dt_err e;
+
+    if (catalog_load(&cat, "catalog", &e)) {
+        printf("FAIL - catalog: %s\n", e.msg);
+        return 1;
+    }
+    T_RUN(defaults_are_the_documented_ones);
+    T_RUN(a_scenario_built_in_c_plans);
+    T_RUN(the_plan_is_deterministic);
+    catalog_free(&cat);
+    return T_DONE();
+}
