@@ -7,7 +7,8 @@
 # 3. The build enforces it: an object that calls up a layer does not link
 #    against its own layer's archives, and does against the layer above.
 # Prints "ok - ..." / "FAIL - ..." lines for tests/run.sh.  Run from the
-# repository root after make; BUILD defaults to build.
+# repository root after make; BUILD defaults to build, and LDFLAGS is
+# passed to the link (make check sets the sanitizers there).
 BUILD=${BUILD:-build}
 status=0
 
@@ -69,7 +70,7 @@ int main(void) { return catalog_find_gpu(NULL, "A100") != NULL; }
 EOF
     gsl=$(pkg-config --libs gsl 2>/dev/null)
     cjson=$(pkg-config --libs libcjson 2>/dev/null)
-    if ${CC:-cc} -o "$tmp/up" "$tmp/up.c" "$BUILD/libdt-sim.a" "$BUILD/libdt-base.a" \
+    if ${CC:-cc} $LDFLAGS -o "$tmp/up" "$tmp/up.c" "$BUILD/libdt-sim.a" "$BUILD/libdt-base.a" \
         $gsl -lm >"$tmp/log" 2>&1; then
         echo "FAIL - layers: a call up from the sim layer linked against sim and base alone"
         status=1
@@ -79,7 +80,7 @@ EOF
         echo "FAIL - layers: the upward link failed for another reason: $(head -n 1 "$tmp/log")"
         status=1
     fi
-    if ${CC:-cc} -o "$tmp/up" "$tmp/up.c" "$BUILD/libdt-catalog.a" "$BUILD/libdt-sim.a" \
+    if ${CC:-cc} $LDFLAGS -o "$tmp/up" "$tmp/up.c" "$BUILD/libdt-catalog.a" "$BUILD/libdt-sim.a" \
         "$BUILD/libdt-base.a" $gsl $cjson -lm >"$tmp/log" 2>&1; then
         echo "ok - layers: the same call links with the catalog layer's archives"
     else

@@ -1,0 +1,393 @@
+/*
+ * ld_catalog.c - the scenario's names resolved against the catalog, its
+ * inline catalog entries (catalog.instances, catalog.models) and its
+ * calibration profiles.
+ *
+ * Inline definitions are first validated into a pending list that shadows
+ * the catalog.  Only when the whole file is valid are they added to the
+ * catalog (scenario.c's commit), so a failed load leaves the catalog exactly
+ * as it was.  A name costs a linear search of the catalog.
+ */
+#include "ld.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/names.h"
+#include "../base/units.h"
+
+/* ------------------------------------------------------ names and catalog */
+
+static const struct cat_instance *ld_find_instance(struct ld *ld, const char *name)
+{
+    int i;
+
+    for (i = 0; i < ld->ninst; i++)
+        if (strcmp(ld->inst[i].name, name) == 0)
+            return &ld->inst[i];
+    return catalog_find_instance(ld->cat, name);
+}
+
+static const struct cat_model *ld_find_model(struct ld *ld, const char *name)
+{
+    int i;
+
+    for (i = 0; i < ld->nmodels; i++)
+        if (strcmp(ld->models[i].name, name) == 0)
+            return &ld->models[i];
+    return catalog_find_model(ld->cat, name);
+}
+
+/* A GPU model of the catalog; unknown names list the known ones. */
+int ld_gpu(struct ld *ld, yaml_node_t *n, const char *field, const struct cat_gpu **out)
+{
+    char name[32], list[LIST_LEN] = "";
+    int i;
+
+    if (ld_str(ld, n, field, name, sizeof name, 1, "a GPU model"))
+        return -1;
+    *out = catalog_find_gpu(ld->cat, name);
+    if (*out)
+        return 0;
+    for (i = 0; i < ld->cat->ngpus; i++)
+        ld_list_add(list, sizeof list, ld->cat->gpus[i].name);
+    return ld_fail(ld, n->start_mark, field, "unknown GPU model \"%s\", expected one of %s", name,
+                   list);
+}
+
+/* The error for an unknown reference to a WHAT (instance type, model) named
+ * name: with the catalog's suggestion sug, or where to define it (list). */
+static int ld_unknown_ref(struct ld *ld, yaml_node_t *n, const char *field, const char *what,
+                          const char *name, const char *sug, const char *list)
+{
+    if (*sug)
+        return ld_fail(ld, n->start_mark, field, "unknown %s \"%s\", did you mean %s?", what,
+                       name, sug);
+    return ld_fail(ld, n->start_mark, field,
+                   "unknown %s \"%s\", not in the catalog (define it under %s)", what, name,
+                   list);
+}
+
+int ld_instance_ref(struct ld *ld, yaml_node_t *n, const char *field,
+                    const struct cat_instance **out)
+{
+    char name[64], sug[LIST_LEN];
+
+    if (ld_str(ld, n, field, name, sizeof name, 1, "an instance type name"))
+        return -1;
+    if ((*out = ld_find_instance(ld, name)) != NULL)
+        return 0;
+    catalog_suggest_instance(ld->cat, name, sug, sizeof sug);
+    return ld_unknown_ref(ld, n, field, "instance type", name, sug, "catalog.instances");
+}
+
+int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
+                 const struct cat_model **out)
+{
+    char name[48], sug[LIST_LEN];
+
+    if (ld_str(ld, n, field, name, sizeof name, 1, "a model name"))
+        return -1;
+    if ((*out = ld_find_model(ld, name)) != NULL)
+        return 0;
+    catalog_suggest_model(ld->cat, name, sug, sizeof sug);
+    return ld_unknown_ref(ld, n, field, "model", name, sug, "catalog.models");
+}
+
+/* ------------------------------------------------------ inline catalog */
+
+/*
+ * A calibration profile named by the scenario (`profile:`, for the instance
+ * type the profile names) or by an inline instance type (for that type).
+ * A relative path is taken from the scenario's directory.  A file that
+ * cannot be read is reported at the scenario's node; a bad profile by its
+ * own FILE:LINE:COL line (catalog/profile.c).
+ */
+int ld_profile(struct ld *ld, yaml_node_t *v, const char *field, const char *instance)
+{
+    char rel[SC_MAX_TEXT], path[SC_MAX_TEXT + 256], fb[FOUND_LEN];
+    const char *slash = strrchr(ld->file, '/');
+    struct prof_measured m;
+    struct scenario *sc = ld->sc;
+    FILE *f;
+
+    if (ld_str(ld, v, field, rel, sizeof rel, 1, "a profile path"))
+        return -1;
+    if (rel[0] == '/' || !slash)
+        snprintf(path, sizeof path, "%s", rel);
+    else
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - ld->file), ld->file, rel);
+    if (!(f = fopen(path, "rb")))
+        return ld_fail(ld, v->start_mark, field, "expected a readable profile, found %s (%s: %s)",
+                       ld_found(v, fb, sizeof fb), path, strerror(errno));
+    fclose(f);
+    if (profile_load(path, &m, ld->e))
+        return -1;
+    if (instance) {
+        snprintf(m.instance, sizeof m.instance, "%s", instance);
+    } else if (!m.instance[0]) {
+        return ld_fail(ld, v->start_mark, field, "expected a profile naming its instance type "
+                       "(dtplan calibrate --instance NAME), found %s", ld_found(v, fb, sizeof fb));
+    } else if (!ld_find_instance(ld, m.instance)) {
+        return ld_fail(ld, v->start_mark, field, "expected a profile of a known instance type, "
+                       "found one of \"%s\" in %s", m.instance, path);
+    }
+    sc->profiles = x_realloc(sc->profiles, (size_t)(sc->nprofiles + 1) * sizeof *sc->profiles);
+    sc->profiles[sc->nprofiles++] = m;
+    return 0;
+}
+
+/*
+ * Profiles named by the catalog (instances.csv's profile column), for the
+ * instance types the scenario did not give one for.  Loaded for every such
+ * type, so a catalog search uses them too; a bad one is reported by its own
+ * FILE:LINE:COL line.
+ */
+int ld_catalog_profiles(struct ld *ld)
+{
+    struct scenario *sc = ld->sc;
+
+    for (int i = 0; i < ld->cat->ninstances; i++) {
+        const struct cat_instance *in = &ld->cat->instances[i];
+        struct prof_measured m;
+        int have = 0;
+
+        if (!in->profile)
+            continue;
+        for (int k = 0; k < sc->nprofiles && !have; k++)
+            have = strcmp(sc->profiles[k].instance, in->name) == 0;
+        if (have)
+            continue;
+        if (profile_load(in->profile, &m, ld->e))
+            return -1;
+        snprintf(m.instance, sizeof m.instance, "%s", in->name);
+        sc->profiles = x_realloc(sc->profiles, (size_t)(sc->nprofiles + 1) * sizeof *sc->profiles);
+        sc->profiles[sc->nprofiles++] = m;
+    }
+    return 0;
+}
+
+void ld_inst_release(struct cat_instance *in)
+{
+    x_free(in->intra_link_text);
+    x_free(in->source);
+    in->intra_link_text = NULL;
+    in->source = NULL;
+}
+
+/* One entry of catalog.instances into *entry, a struct cat_instance (strings
+ * owned by it even on error). */
+static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, int idx,
+                              void *entry)
+{
+    struct cat_instance *in = entry;
+    static const char *const keys[] = {
+        "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
+        "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
+        "cpu_ghz", "cloud", "region", "source", "profile", NULL
+    };
+    char f[FIELD_LEN], fb[FOUND_LEN];
+    yaml_node_t *v, *gm;
+
+    memset(in, 0, sizeof *in);
+    snprintf(in->cloud, sizeof in->cloud, "custom");
+    in->vcpus = -1;
+    in->mem_gib = NAN;
+    in->gpu_mem_gib = NAN;
+    in->net_gbps = NAN;
+    in->efa = 0;
+    in->price_usd_h = NAN;
+    in->spot_usd_h = NAN;
+    in->cpu_speed = NAN;
+    in->cpu_ghz = NAN;
+    if (ld_map(ld, m, path, keys))
+        return -1;
+
+    static const struct key_spec sizes[] = {
+        {"vcpus", KEY_INT, 1, 1, 0, 65536, "a positive integer", offsetof(struct cat_instance, vcpus)},
+        {"memory_gib", KEY_NUM, 0, 0, 1, 1e6, "a size in GiB in (0, 1e6]",
+         offsetof(struct cat_instance, mem_gib)},
+        {"gpu_count", KEY_INT, 0, 0, 0, 64, "a non-negative integer",
+         offsetof(struct cat_instance, gpu_count)},
+    };
+    static const struct key_spec net_price[] = {
+        {"network_gbps", KEY_NUM, 0, 0, 1, 1e5, "a rate in Gbit/s in (0, 1e5]",
+         offsetof(struct cat_instance, net_gbps)},
+        {"efa", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_instance, efa)},
+        {"price_usd_h", KEY_NUM, 1, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]",
+         offsetof(struct cat_instance, price_usd_h)},
+        {"spot_usd_h", KEY_NUM, 0, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]",
+         offsetof(struct cat_instance, spot_usd_h)},
+        {"cpu_speed", KEY_NUM, 0, 0, 1, 1000, "a relative vCPU speed in (0, 1000]",
+         offsetof(struct cat_instance, cpu_speed)},
+        {"cpu_ghz", KEY_NUM, 0, 0, 1, 10, "a clock in GHz in (0, 10]",
+         offsetof(struct cat_instance, cpu_ghz)},
+    };
+
+    if (ld_entry_name(ld, m, path, "instance type", "catalog.instances", ld->inst[0].name,
+                      sizeof *ld->inst, idx, in->name, sizeof in->name) ||
+        ld_keys(ld, m, path, m->start_mark, sizes, 3, in))
+        return -1;
+
+    ld_path_key(f, sizeof f, path, "gpu_model");
+    gm = ld_get(ld, m, "gpu_model", NULL);
+    if (in->gpu_count > 0 && !gm)
+        return ld_fail(ld, m->start_mark, f, "missing required field (gpu_count is %d)",
+                       in->gpu_count);
+    if (gm && in->gpu_count == 0)
+        return ld_fail(ld, gm->start_mark, f, "expected no GPU model with gpu_count 0, found %s",
+                       ld_found(gm, fb, sizeof fb));
+    if (gm) {
+        if (ld_gpu(ld, gm, f, &in->gpu))
+            return -1;
+        snprintf(in->gpu_model, sizeof in->gpu_model, "%s", in->gpu->name);
+        in->gpu_mem_gib = in->gpu->mem_gib;
+    } else
+        in->gpu_mem_gib = 0;
+
+    ld_path_key(f, sizeof f, path, "gpu_mem_gib");
+    if ((v = ld_get(ld, m, "gpu_mem_gib", NULL))) {
+        if (in->gpu_count == 0)
+            return ld_fail(ld, v->start_mark, f,
+                           "expected no GPU memory with gpu_count 0, found %s",
+                           ld_found(v, fb, sizeof fb));
+        if (ld_num(ld, v, f, 0, 1, 1e4, "a size in GiB in (0, 1e4]", &in->gpu_mem_gib))
+            return -1;
+    }
+
+    ld_path_key(f, sizeof f, path, "intra_node_link");
+    if ((v = ld_get(ld, m, "intra_node_link", NULL))) {
+        if (ld_strdup(ld, v, f, &in->intra_link_text))
+            return -1;
+        in->link = catalog_parse_link(in->intra_link_text);
+    } else {
+        in->intra_link_text = x_strdup("");
+        in->link = in->gpu_count <= 1 ? CAT_LINK_NONE : CAT_LINK_UNKNOWN;
+    }
+
+    if (ld_keys(ld, m, path, m->start_mark, net_price,
+                sizeof net_price / sizeof net_price[0], in))
+        return -1;
+
+    ld_path_key(f, sizeof f, path, "profile");
+    if ((v = ld_get(ld, m, "profile", NULL)) && ld_profile(ld, v, f, in->name))
+        return -1;
+
+    ld_path_key(f, sizeof f, path, "cloud");
+    if ((v = ld_get(ld, m, "cloud", NULL)) &&
+        ld_str(ld, v, f, in->cloud, sizeof in->cloud, 1, "a cloud name"))
+        return -1;
+
+    ld_path_key(f, sizeof f, path, "region");
+    if ((v = ld_get(ld, m, "region", NULL)) &&
+        ld_str(ld, v, f, in->region, sizeof in->region, 0, "a region name"))
+        return -1;
+
+    return ld_source(ld, m, path, &in->source);
+}
+
+static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int idx,
+                           void *entry)
+{
+    struct cat_model *md = entry;
+    static const char *const keys[] = {
+        "name", "family", "params", "fwd_gflops", "input", "sparse_params",
+        "sparse_bytes_per_sample", "source", NULL
+    };
+    static const struct key_spec size[] = {
+        {"params", KEY_NUM, 1, 0, 1, 1e13, "a parameter count in (0, 1e13]",
+         offsetof(struct cat_model, params)},
+        {"fwd_gflops", KEY_NUM, 0, 0, 1, 1e9, "GFLOP per sample in (0, 1e9]",
+         offsetof(struct cat_model, fwd_gflops)},
+    };
+    char f[FIELD_LEN];
+    yaml_node_t *v;
+    int i;
+
+    memset(md, 0, sizeof *md);
+    md->fwd_gflops = NAN;
+    md->sparse_params = NAN;
+    md->sparse_bytes_per_sample = NAN;
+    md->act_mib_per_sample = NAN;
+    if (ld_map(ld, m, path, keys))
+        return -1;
+
+    if (ld_entry_name(ld, m, path, "model", "catalog.models", ld->models[0].name,
+                      sizeof *ld->models, idx, md->name, sizeof md->name))
+        return -1;
+
+    ld_path_key(f, sizeof f, path, "family");
+    if ((v = ld_get(ld, m, "family", NULL))) {
+        if (ld_enum(ld, v, f, catalog_family_name, &i))
+            return -1;
+        snprintf(md->family, sizeof md->family, "%s", catalog_family_name(i));
+    }
+
+    if (ld_keys(ld, m, path, m->start_mark, size, 2, md))
+        return -1;
+
+    ld_path_key(f, sizeof f, path, "input");
+    if ((v = ld_get(ld, m, "input", NULL)) &&
+        ld_str(ld, v, f, md->input, sizeof md->input, 0, "an input description"))
+        return -1;
+
+    {
+        const struct key_spec sparse[] = {
+            {"sparse_params", KEY_NUM, 0, 0, 0, md->params, "a count in [0, params]",
+             offsetof(struct cat_model, sparse_params)},
+            {"sparse_bytes_per_sample", KEY_NUM, 0, 0, 0, 1e12, "bytes in [0, 1e12]",
+             offsetof(struct cat_model, sparse_bytes_per_sample)},
+        };
+        if (ld_keys(ld, m, path, m->start_mark, sparse, 2, md))
+            return -1;
+    }
+
+    return ld_source(ld, m, path, &md->source);
+}
+
+/* Each entry of the checked list v (path "catalog.instances" or
+ * "catalog.models") read by entry() into arr[i] (size bytes each); *count
+ * is the number of entries that own their strings, for freeing on error. */
+static int ld_inline_entries(struct ld *ld, yaml_node_t *v, const char *path, void *arr,
+                             size_t size, int *count,
+                             int (*entry)(struct ld *, yaml_node_t *, const char *, int, void *))
+{
+    char f[FIELD_LEN];
+
+    for (int i = 0; i < ld_list_len(v); i++) {
+        ld_path_idx(f, sizeof f, path, i);
+        *count = i + 1; /* entry i owns its strings from here on */
+        if (entry(ld, ld_list_item(ld, v, i), f, i, (char *)arr + (size_t)i * size))
+            return -1;
+    }
+    return 0;
+}
+
+int ld_catalog(struct ld *ld, yaml_node_t *m)
+{
+    static const char *const keys[] = { "instances", "models", NULL };
+    yaml_node_t *v;
+
+    if (ld_map(ld, m, "catalog", keys))
+        return -1;
+    if ((v = ld_get(ld, m, "instances", NULL))) {
+        if (ld_list(ld, v, "catalog.instances", 0, SC_MAX_INLINE, "instance types"))
+            return -1;
+        ld->inst = x_calloc((size_t)ld_list_len(v), sizeof *ld->inst);
+        if (ld_inline_entries(ld, v, "catalog.instances", ld->inst, sizeof *ld->inst, &ld->ninst,
+                              ld_inline_instance))
+            return -1;
+    }
+    if ((v = ld_get(ld, m, "models", NULL))) {
+        if (ld_list(ld, v, "catalog.models", 0, SC_MAX_INLINE, "models"))
+            return -1;
+        ld->models = x_calloc((size_t)ld_list_len(v), sizeof *ld->models);
+        if (ld_inline_entries(ld, v, "catalog.models", ld->models, sizeof *ld->models,
+                              &ld->nmodels, ld_inline_model))
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,197 @@
+/*
+ * ld_plan.c - the plan: section (docs/plan.md): what the catalog search may
+ * consider.  Parsed last, so that it can check the objective and input
+ * sections.
+ */
+#include "ld.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/names.h"
+#include "../base/units.h"
+
+/* ------------------------------------------------------ plan: the search */
+
+/*
+ * The plan: section (docs/plan.md): what the catalog search may consider.
+ * Parsed last, so that it can check the objective and input sections.
+ */
+
+/* Some inline or catalog instance type is selected by pattern pat. */
+static int ld_plan_name_known(struct ld *ld, const char *pat, char *near, size_t cap)
+{
+    int i;
+
+    for (i = 0; i < ld->ninst; i++)
+        if (catalog_name_matches(pat, ld->inst[i].name))
+            return 1;
+    for (i = 0; i < ld->cat->ninstances; i++)
+        if (catalog_name_matches(pat, ld->cat->instances[i].name))
+            return 1;
+    catalog_suggest_instance(ld->cat, pat, near, cap);
+    return 0;
+}
+
+static int ld_plan_names(struct ld *ld, yaml_node_t *l, const char *field)
+{
+    struct sc_plan *p = &ld->sc->plan;
+    char f[FIELD_LEN], near[LIST_LEN];
+    int i;
+
+    if (ld_list(ld, l, field, 1, SC_PLAN_MAX_NAMES, "instance types or families"))
+        return -1;
+    p->ninstances = ld_list_len(l);
+    for (i = 0; i < p->ninstances; i++) {
+        yaml_node_t *v = ld_list_item(ld, l, i);
+        ld_path_idx(f, sizeof f, field, i);
+        if (ld_str(ld, v, f, p->instances[i], sizeof p->instances[i], 1,
+                   "an instance type or family"))
+            return -1;
+        if (!ld_plan_name_known(ld, p->instances[i], near, sizeof near))
+            return ld_fail(ld, v->start_mark, f,
+                           "expected an instance type or family of the catalog, found \"%s\"%s%s%s",
+                           p->instances[i], *near ? " (did you mean " : "", near,
+                           *near ? "?)" : "");
+    }
+    return 0;
+}
+
+static int ld_plan_regions(struct ld *ld, yaml_node_t *l)
+{
+    struct sc_plan *p = &ld->sc->plan;
+    char f[FIELD_LEN], list[LIST_LEN] = "";
+    int i, k, j;
+
+    if (ld_list(ld, l, "plan.regions", 1, SC_PLAN_MAX_REGIONS, "regions"))
+        return -1;
+    p->nregions = ld_list_len(l);
+    for (i = 0; i < p->nregions; i++) {
+        yaml_node_t *v = ld_list_item(ld, l, i);
+        int found = 0;
+        ld_path_idx(f, sizeof f, "plan.regions", i);
+        if (ld_str(ld, v, f, p->regions[i], sizeof p->regions[i], 1, "a region"))
+            return -1;
+        for (k = 0; k < ld->ninst && !found; k++)
+            found = strcmp(ld->inst[k].region, p->regions[i]) == 0;
+        for (k = 0; k < ld->cat->ninstances && !found; k++)
+            found = strcmp(ld->cat->instances[k].region, p->regions[i]) == 0;
+        if (found)
+            continue;
+        for (k = 0; k < ld->cat->ninstances; k++) {
+            for (j = 0; j < k; j++)
+                if (strcmp(ld->cat->instances[j].region, ld->cat->instances[k].region) == 0)
+                    break;
+            if (j == k && ld->cat->instances[k].region[0])
+                ld_list_add(list, sizeof list, ld->cat->instances[k].region);
+        }
+        return ld_fail(ld, v->start_mark, f, "expected a region of the catalog (%s), found \"%s\"", list,
+                       p->regions[i]);
+    }
+    return 0;
+}
+
+int ld_plan(struct ld *ld, yaml_node_t *m)
+{
+    static const char *const keys[] = {
+        "instances", "regions", "spot", "max_nodes", "max_gpus", "max_data_nodes", "max_ps",
+        "strategies", "bucket_mb", "cpu_training", "budget_usd_h", "deadline_h",
+        "max_data_channels", "top", "search_steps", "search_warmup", NULL
+    };
+    struct scenario *sc = ld->sc;
+    struct sc_plan *p = &sc->plan;
+    char f[FIELD_LEN];
+    yaml_node_t *v, *k;
+    int i, s;
+
+    scenario_plan_defaults(p);
+    p->present = 1;
+    if (m->type == YAML_SCALAR_NODE && m->data.scalar.length == 0)
+        return 0; /* "plan:" alone: every default */
+    if (ld_map(ld, m, "plan", keys))
+        return -1;
+    if ((v = ld_get(ld, m, "instances", NULL)) && ld_plan_names(ld, v, "plan.instances"))
+        return -1;
+    if ((v = ld_get(ld, m, "regions", NULL)) && ld_plan_regions(ld, v))
+        return -1;
+    if ((v = ld_get(ld, m, "spot", NULL)) && ld_bool(ld, v, "plan.spot", &p->spot))
+        return -1;
+    if ((v = ld_get(ld, m, "max_nodes", NULL)) &&
+        ld_int(ld, v, "plan.max_nodes", 1, 4096, "a positive integer", &p->max_nodes))
+        return -1;
+    if ((v = ld_get(ld, m, "max_gpus", NULL)) &&
+        ld_int(ld, v, "plan.max_gpus", 1, 1000000, "a positive integer", &p->max_gpus))
+        return -1;
+    if ((v = ld_get(ld, m, "max_data_nodes", NULL)) &&
+        ld_int(ld, v, "plan.max_data_nodes", 0, 4096, "a non-negative integer",
+               &p->max_data_nodes))
+        return -1;
+    if ((v = ld_get(ld, m, "max_ps", NULL)) &&
+        ld_int(ld, v, "plan.max_ps", 0, 4096, "a non-negative integer", &p->max_ps))
+        return -1;
+    if ((v = ld_get(ld, m, "strategies", NULL))) {
+        if (ld_list(ld, v, "plan.strategies", 1, SIM_NSTRATEGY, "strategies"))
+            return -1;
+        p->strategies = 0;
+        for (i = 0; i < ld_list_len(v); i++) {
+            ld_path_idx(f, sizeof f, "plan.strategies", i);
+            if (ld_enum(ld, ld_list_item(ld, v, i), f, sim_strategy_name, &s))
+                return -1;
+            p->strategies |= 1u << s;
+        }
+    }
+    if ((v = ld_get(ld, m, "bucket_mb", NULL))) {
+        if (ld_list(ld, v, "plan.bucket_mb", 1, SC_PLAN_MAX_BUCKETS, "sizes"))
+            return -1;
+        p->nbuckets = ld_list_len(v);
+        for (i = 0; i < p->nbuckets; i++) {
+            double mib;
+            ld_path_idx(f, sizeof f, "plan.bucket_mb", i);
+            if (ld_num(ld, ld_list_item(ld, v, i), f, 0, 1, 65536, "a size in MiB in (0, 65536]",
+                       &mib))
+                return -1;
+            p->bucket_bytes[i] = mib * DT_MIB;
+        }
+    }
+    if ((v = ld_get(ld, m, "cpu_training", NULL)) &&
+        ld_bool(ld, v, "plan.cpu_training", &p->cpu_training))
+        return -1;
+    if ((v = ld_get(ld, m, "budget_usd_h", &k))) {
+        if (!isnan(sc->budget_usd_h))
+            return ld_fail(ld, k->start_mark, "plan.budget_usd_h",
+                           "expected one budget, found objective.budget_usd_h too");
+        if (ld_num(ld, v, "plan.budget_usd_h", 0, 1, 1e9, "USD per hour in (0, 1e9]",
+                   &sc->budget_usd_h))
+            return -1;
+    }
+    if ((v = ld_get(ld, m, "deadline_h", &k))) {
+        if (!isnan(sc->deadline_h))
+            return ld_fail(ld, k->start_mark, "plan.deadline_h",
+                           "expected one deadline, found objective.deadline_h too");
+        if (ld_num(ld, v, "plan.deadline_h", 0, 1, 1e6, "hours in (0, 1e6]", &sc->deadline_h))
+            return -1;
+        if (isnan(sc->dataset_samples))
+            return ld_fail(ld, v->start_mark, "plan.deadline_h",
+                           "expected input.dataset_samples with a deadline, found none");
+    }
+    if ((v = ld_get(ld, m, "max_data_channels", &k))) {
+        if (sc->max_data_channels > 0)
+            return ld_fail(ld, k->start_mark, "plan.max_data_channels",
+                           "expected one limit, found objective.max_data_channels too");
+        if (ld_int(ld, v, "plan.max_data_channels", 1, 1000000, "a positive integer",
+                   &sc->max_data_channels))
+            return -1;
+    }
+    if ((v = ld_get(ld, m, "top", NULL)) &&
+        ld_int(ld, v, "plan.top", 1, 1000, "a positive integer", &p->top))
+        return -1;
+    if ((v = ld_get(ld, m, "search_steps", NULL)) &&
+        ld_int(ld, v, "plan.search_steps", 1, 100000, "a positive integer", &p->search_steps))
+        return -1;
+    if ((v = ld_get(ld, m, "search_warmup", NULL)) &&
+        ld_int(ld, v, "plan.search_warmup", 0, 10000, "a non-negative integer",
+               &p->search_warmup))
+        return -1;
+    return 0;
+}
