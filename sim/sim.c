@@ -5,9 +5,9 @@
  * once, their number carried as multiplicities on shared resources):
  *   - a worker per train group: wait for a batch, forward, backward (which
  *     releases gradient buckets), wait for the last bucket, optimizer;
- *   - input producers per train group: the local loader (CPU, then host to
- *     device) and one per data group (data-node CPU, network, host to
- *     device), running ahead of the worker up to the prefetch depth;
+ *   - input producers per train group, built by the input pipelines
+ *     (pipe.h: the local loader, and data nodes as a service through the
+ *     NIC), running ahead of the worker up to the prefetch depth;
  *   - a collective chain: per gradient bucket, the phases of the chosen
  *     algorithm (coll_*.c), started when every member released the bucket
  *     (synchronous) or its own worker did (asynchronous PS).
@@ -16,6 +16,9 @@
  * SimGrid's solve loop does.  Events are O(log n); each flow-set change
  * re-solves the sharing, O(flows x uses).  Cost per simulated step is
  * O(buckets x phases), independent of the number of GPUs.
+ *
+ * sim_check.c validates a config and sim_stats.c turns a finished run into
+ * struct sim_result; sim_int.h holds the state they share.
  */
 #include "sim.h"
 
@@ -25,194 +28,19 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
-#include "coll.h"
-#include "evq.h"
-#include "maxmin.h"
+#include "sim_int.h"
 #include "trace.h"
 #include "../base/names.h"
 
-enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW, EV_TICK };
-enum { FL_STAGE, FL_PHASE };
-enum { W_WAIT_BATCH, W_FWD, W_BWD, W_WAIT_COMM, W_OPT, W_DONE };
-
-#define MAX_STAGES 4
-#define MAX_PROD (1 + SIM_MAX_GROUPS)
-
-struct stage {
-    double amount;
-    double bound;
-    int nuse;
-    struct mm_use use[MM_MAX_USE];
-};
-
-struct producer {
-    int nst;
-    struct stage st[MAX_STAGES];
-    int busy[MAX_STAGES];      /* 1 while a batch is in the stage */
-    int queued[MAX_STAGES];    /* batches waiting for the stage */
-    int inflight;              /* batches inside this producer */
-};
-
-struct worker {
-    int g;                     /* index in cfg->groups */
-    int chain;
-    int state;
-    int step;                  /* current step, 0-based */
-    double m;                  /* jitter multiplier of this step */
-    int ready;                 /* batches ready */
-    int nprod;
-    struct producer prod[MAX_PROD];
-    double t_wait0, t_bwd_end, t_fwd0;
-    double stall, compute, exposed, opt;   /* sums over measured steps */
-    double *end;               /* end time of each step */
-    double ranks;              /* workers in the group */
-};
-
-struct chain {
-    int nmem;
-    int mem[SIM_MAX_GROUPS];   /* worker indexes */
-    struct coll_ctx ctx;
-    int nb;                    /* buckets per step */
-    double *bbytes;            /* size of each bucket */
-    int nph;                   /* phases per bucket (same for every size) */
-    struct coll_phase *ph;     /* nb x nph */
-    int last_in_lane[COLL_MAX_PHASES];
-    int *ready_cnt;            /* per bucket: members that released it */
-    char *started, *done;      /* nb x nph */
-    char *ticked;              /* per bucket: a tick of the background loop has seen it
-                                  ready (sim_comm.cycle_s > 0) */
-    int tick_pending;          /* an EV_TICK is queued for this chain */
-    int buckets_done;
-};
-
-struct sim {
-    const struct sim_config *cfg;
-    struct evq q;
-    struct maxmin mm;
-    gsl_rng *rng;
-    double ps_duty;         /* asynchronous PS: fraction of a step a worker pushes (1: lockstep) */
-    double now;
-    long events;
-    int nw;
-    struct worker w[SIM_MAX_GROUPS];
-    int nch;
-    struct chain ch[SIM_MAX_GROUPS];
-    int r_cpu[SIM_MAX_GROUPS], r_pcie[SIM_MAX_GROUPS], r_tx[SIM_MAX_GROUPS],
-        r_rx[SIM_MAX_GROUPS], r_intra[SIM_MAX_GROUPS], r_fabric;
-    int total_steps;
-    int global_done;           /* steps finished by every worker */
-    double *busy0;             /* resource busy at the start of the window */
-    double t0, t1;             /* measured window */
-    int window_open;
-};
 
 static const char *const roles[] = { "train", "data", "ps", NULL };
 
 const char *sim_role_name(int r) { return NAMES_AT(roles, r); }
 
-static int wpn(const struct sim_group *g)
+int sim_workers_per_node(const struct sim_group *g)
 {
     return g->gpus > 0 ? g->gpus : 1;
-}
-
-static int is_async(const struct sim_config *cfg)
-{
-    return cfg->c.strategy == SIM_PS_ASYNC;
-}
-
-static int bad_num(double x)
-{
-    return !isfinite(x) || x < 0;
-}
-
-int sim_check(const struct sim_config *cfg, struct dt_err *e)
-{
-    int ntrain = 0, nps = 0, ndata = 0;
-    /* what the in-turn and first-pull models describe */
-    int sync_dedicated = cfg->c.strategy == SIM_PS_SYNC && cfg->c.ps_dedicated;
-
-    if (cfg->ngroups < 1 || cfg->ngroups > SIM_MAX_GROUPS)
-        return dt_errf(e, "sim: %d groups, expected 1 to %d", cfg->ngroups, SIM_MAX_GROUPS);
-    for (int i = 0; i < cfg->ngroups; i++) {
-        const struct sim_group *g = &cfg->groups[i];
-        if (g->count < 1)
-            return dt_errf(e, "sim: group %d has %d nodes, expected at least 1", i, g->count);
-        if (g->gpus < 0 || bad_num(g->vcpus) || bad_num(g->loader_vcpus) ||
-            !(g->core_speed > 0) || bad_num(g->nic_Bps) || bad_num(g->intra_Bps) ||
-            bad_num(g->pcie_Bps) || bad_num(g->net_alpha_s) || bad_num(g->intra_alpha_s) ||
-            bad_num(g->fwd_s) || bad_num(g->bwd_s) || bad_num(g->opt_s) || bad_num(g->price_usd_h))
-            return dt_errf(e, "sim: group %d has a negative, infinite or unknown number", i);
-        if (g->role == SIM_TRAIN) {
-            ntrain++;
-            if (g->gpus > 1 && !(g->intra_Bps > 0))
-                return dt_errf(e, "sim: group %d has %d GPUs but no GPU-to-GPU bandwidth", i, g->gpus);
-            if (g->gpus > 0 && cfg->w.prep_bytes > 0 && !(g->pcie_Bps > 0))
-                return dt_errf(e, "sim: group %d has no host-to-device bandwidth", i);
-        } else if (g->role == SIM_PS) {
-            nps++;
-        } else {
-            ndata++;
-            if (!(g->loader_vcpus > 0))
-                return dt_errf(e, "sim: data group %d has no vCPUs for preprocessing", i);
-        }
-        if ((g->count > 1 || g->role != SIM_TRAIN || cfg->ngroups > 1) && !(g->nic_Bps > 0))
-            return dt_errf(e, "sim: group %d talks over the network but its NIC bandwidth is unknown", i);
-    }
-    if (ntrain == 0)
-        return dt_errf(e, "sim: no train group");
-    if (cfg->c.strategy >= SIM_NSTRATEGY)
-        return dt_errf(e, "sim: unknown strategy %d", (int)cfg->c.strategy);
-    if (sim_is_ps(cfg->c.strategy) && cfg->c.ps_dedicated) {
-        if (nps != 1)
-            return dt_errf(e, "sim: a dedicated parameter server needs exactly one ps group, found %d", nps);
-        if (cfg->c.ps_servers < 1)
-            return dt_errf(e, "sim: %d parameter servers, expected at least 1", cfg->c.ps_servers);
-    } else if (nps > 0) {
-        return dt_errf(e, "sim: a ps group needs strategy ps_sync or ps_async with dedicated servers");
-    }
-    if (cfg->c.ps_in_turn && !sync_dedicated)
-        return dt_errf(e, "sim: servers that take pushes in turn are modelled for ps_sync with dedicated servers only");
-    if (!(cfg->c.cycle_s >= 0 && cfg->c.cycle_s <= 10) ||
-        (cfg->c.cycle_s > 0 && sim_is_ps(cfg->c.strategy)))
-        return dt_errf(e, "sim: background cycle of %g s, expected 0, or up to 10 s with an "
-                       "all-reduce strategy", cfg->c.cycle_s);
-    if (!(cfg->c.ps_first_pull >= 0 && cfg->c.ps_first_pull <= 1) ||
-        (cfg->c.ps_first_pull > 0 && !sync_dedicated))
-        return dt_errf(e, "sim: first pull at %g of the pull, expected 0, or a fraction in (0, 1] "
-                       "with ps_sync and dedicated servers", cfg->c.ps_first_pull);
-    if (!(cfg->w.batch > 0) || bad_num(cfg->w.grad_bytes) || bad_num(cfg->w.cpu_s_per_sample) ||
-        bad_num(cfg->w.prep_bytes) || bad_num(cfg->w.ps_reduce_s_per_byte) ||
-        bad_num(cfg->w.send_cpu_s_per_byte) || bad_num(cfg->w.recv_cpu_s_per_byte))
-        return dt_errf(e, "sim: workload has a non-positive, infinite or unknown number");
-    if (cfg->w.loader_workers < 1 || cfg->w.prefetch < 0)
-        return dt_errf(e, "sim: loader workers %d (expected >= 1), prefetch %d (expected >= 0)",
-                       cfg->w.loader_workers, cfg->w.prefetch);
-    if (cfg->c.nbucket_list < 0 || (cfg->c.nbucket_list > 0 && !cfg->c.bucket_list))
-        return dt_errf(e, "sim: %d listed buckets without their sizes", cfg->c.nbucket_list);
-    for (int b = 0; b < cfg->c.nbucket_list; b++)
-        if (!(cfg->c.bucket_list[b] > 0) || !isfinite(cfg->c.bucket_list[b]))
-            return dt_errf(e, "sim: listed bucket %d of %g bytes, expected a positive size", b,
-                           cfg->c.bucket_list[b]);
-    if (!(cfg->c.bucket_bytes > 0) || !isfinite(cfg->c.bucket_bytes))
-        return dt_errf(e, "sim: bucket size must be positive");
-    if (cfg->w.grad_bytes / cfg->c.bucket_bytes > 1e6)
-        return dt_errf(e, "sim: %.0f gradient buckets per step, expected at most 1e6", cfg->w.grad_bytes / cfg->c.bucket_bytes);
-    if (cfg->steps < 1 || cfg->warmup < 0)
-        return dt_errf(e, "sim: steps %d (expected >= 1), warmup %d (expected >= 0)", cfg->steps, cfg->warmup);
-    if (!(cfg->fabric_oversub >= 1) || !isfinite(cfg->fabric_oversub))
-        return dt_errf(e, "sim: fabric oversubscription must be at least 1");
-    if (bad_num(cfg->jitter_cv) || cfg->jitter_cv > 1)
-        return dt_errf(e, "sim: jitter cv must be in [0, 1]");
-    for (int i = 0; i < cfg->ngroups; i++) {
-        const struct sim_group *g = &cfg->groups[i];
-        int local = g->role == SIM_TRAIN && g->loader_vcpus > 0 && (ndata == 0 || cfg->w.local_with_data_nodes);
-        if (g->role == SIM_TRAIN && !local && ndata == 0 && cfg->w.cpu_s_per_sample > 0)
-            return dt_errf(e, "sim: train group %d has no vCPU for its input pipeline and there are no data nodes", i);
-    }
-    return 0;
 }
 
 /* ---- jitter ------------------------------------------------------------ */
@@ -271,7 +99,7 @@ static void producers_kick(struct sim *s, int wi)
 static void stage_start(struct sim *s, int wi, int pi, int st)
 {
     struct producer *pr = &s->w[wi].prod[pi];
-    const struct stage *sg = &pr->st[st];
+    const struct pipe_stage *sg = &pr->line.st[st];
 
     pr->busy[st] = 1;
     if (s->cfg->trace && sg->amount > 0)
@@ -291,7 +119,7 @@ static void stage_done(struct sim *s, int wi, int pi, int st)
     pr->busy[st] = 0;
     if (s->cfg->trace)
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_STAGE, wi, pi, st);
-    if (st + 1 < pr->nst) {
+    if (st + 1 < pr->line.nst) {
         if (pr->busy[st + 1])
             pr->queued[st + 1]++;
         else
@@ -462,7 +290,7 @@ static void worker_start_step(struct sim *s, int wi)
     w->state = W_WAIT_BATCH;
     w->t_wait0 = s->now;
     tr_worker(s, wi, SIM_NACT, SIM_ACT_WAIT_BATCH);
-    w->m = jitter(s, is_async(s->cfg) ? 1 : w->ranks);
+    w->m = jitter(s, sim_is_async(s->cfg) ? 1 : w->ranks);
     worker_try_consume(s, wi);
     producers_kick(s, wi);
 }
@@ -541,7 +369,7 @@ static void worker_start_opt(struct sim *s, int wi)
     evq_push(&s->q, s->now + g->opt_s, EV_OPT_DONE, wi, 0, 0);
 }
 
-static void window_snapshot(struct sim *s, double **dst)
+void sim_window_snapshot(struct sim *s, double **dst)
 {
     *dst = x_realloc(*dst, (size_t)(s->mm.nres ? s->mm.nres : 1) * sizeof **dst);
     for (int r = 0; r < s->mm.nres; r++)
@@ -563,7 +391,7 @@ static void worker_opt_done(struct sim *s, int wi)
         s->global_done++;
         if (s->global_done == s->cfg->warmup) {
             s->t0 = s->now;
-            window_snapshot(s, &s->busy0);
+            sim_window_snapshot(s, &s->busy0);
             s->window_open = 1;
         }
     }
@@ -575,15 +403,6 @@ static void worker_opt_done(struct sim *s, int wi)
 }
 
 /* ---- set-up ------------------------------------------------------------ */
-
-static void add_use(struct stage *st, int res, double w)
-{
-    if (res < 0 || w <= 0)
-        return;
-    st->use[st->nuse].res = res;
-    st->use[st->nuse].w = w;
-    st->nuse++;
-}
 
 static void build_resources(struct sim *s)
 {
@@ -604,75 +423,33 @@ static void build_resources(struct sim *s)
                       ? mm_add_res(&s->mm, fabric / cfg->fabric_oversub) : -1;
 }
 
-/*
- * Producers of a train group.  Local: CPU on the node (its loader workers),
- * then host to device.  Remote, one per data group: CPU on the data nodes,
- * the network (data NIC out, train NIC in: the same NIC the gradients use),
- * CPU on the train node to receive, then host to device.  When data nodes
- * exist the input runs as a service, and every element, also those of the
- * local worker, pays the service's serialization and receive cost.
- */
+/* The producers of a train group's worker: every input pipeline of the
+ * table (pipe.c), in its order. */
 static void build_producers(struct sim *s, struct worker *w)
 {
-    const struct sim_config *cfg = s->cfg;
-    const struct sim_group *g = &cfg->groups[w->g];
-    int ndata = 0, gi = w->g;
-    double batch = cfg->w.batch, cpu = batch * cfg->w.cpu_s_per_sample;
-    double bytes = batch * cfg->w.prep_bytes;
-    double send = bytes * cfg->w.send_cpu_s_per_byte, recv = bytes * cfg->w.recv_cpu_s_per_byte;
+    struct pipe_line lines[MAX_PROD];
+    struct pipe_ctx ctx;
+    int ndata = 0;
 
-    for (int i = 0; i < cfg->ngroups; i++)
-        ndata += cfg->groups[i].role == SIM_DATA;
-    w->nprod = 0;
-    if (s->r_cpu[gi] >= 0 && (ndata == 0 || cfg->w.local_with_data_nodes)) {
-        struct producer *p = &w->prod[w->nprod++];
-        struct stage *st = &p->st[p->nst++];
-        st->amount = cpu + (ndata ? send + recv : 0);
-        st->bound = cfg->w.loader_workers * g->core_speed;
-        add_use(st, s->r_cpu[gi], wpn(g));
-        if (g->gpus > 0 && bytes > 0) {
-            st = &p->st[p->nst++];
-            st->amount = bytes;
-            st->bound = INFINITY;
-            add_use(st, s->r_pcie[gi], 1);
-        }
-    }
-    for (int d = 0; d < cfg->ngroups; d++) {
-        const struct sim_group *dg = &cfg->groups[d];
-        struct producer *p;
-        struct stage *st;
-        double share = w->ranks / dg->count; /* this group's streams per data node */
-        if (dg->role != SIM_DATA)
-            continue;
-        p = &w->prod[w->nprod++];
-        st = &p->st[p->nst++];
-        st->amount = cpu + send;
-        st->bound = INFINITY;
-        add_use(st, s->r_cpu[d], share);
-        if (bytes > 0) {
-            st = &p->st[p->nst++];
-            st->amount = bytes;
-            st->bound = INFINITY;
-            add_use(st, s->r_tx[d], share);
-            add_use(st, s->r_rx[gi], wpn(g));
-            add_use(st, s->r_fabric, w->ranks);
-            if (recv > 0 && s->r_cpu[gi] >= 0) {
-                st = &p->st[p->nst++];
-                st->amount = recv;
-                st->bound = INFINITY;
-                add_use(st, s->r_cpu[gi], wpn(g));
-            }
-            if (g->gpus > 0 && p->nst < MAX_STAGES) {
-                st = &p->st[p->nst++];
-                st->amount = bytes;
-                st->bound = INFINITY;
-                add_use(st, s->r_pcie[gi], 1);
-            }
-        }
-    }
+    for (int i = 0; i < s->cfg->ngroups; i++)
+        ndata += s->cfg->groups[i].role == SIM_DATA;
+    memset(&ctx, 0, sizeof ctx);
+    memset(lines, 0, sizeof lines);
+    ctx.cfg = s->cfg;
+    ctx.g = w->g;
+    ctx.ranks = w->ranks;
+    ctx.ndata = ndata;
+    ctx.r_cpu = s->r_cpu;
+    ctx.r_pcie = s->r_pcie;
+    ctx.r_tx = s->r_tx;
+    ctx.r_rx = s->r_rx;
+    ctx.r_fabric = s->r_fabric;
+    w->nprod = pipe_build_all(&ctx, lines, MAX_PROD);
+    for (int p = 0; p < w->nprod; p++)
+        w->prod[p].line = lines[p];
     if (w->nprod == 0) {
         /* Nothing to preprocess and no CPU for it: batches are free. */
-        w->prod[0].nst = 1;
+        w->prod[0].line.nst = 1;
         w->nprod = 1;
     }
 }
@@ -718,7 +495,7 @@ static void build_chain(struct sim *s, struct chain *c)
         if (g->role == SIM_TRAIN) {
             struct coll_group *cg = &ctx->tg[ctx->ntg++];
             cg->nodes = g->count;
-            cg->wpn = wpn(g);
+            cg->wpn = sim_workers_per_node(g);
             cg->alpha_intra = g->intra_alpha_s;
             cg->alpha_net = g->net_alpha_s;
             cg->r_intra = s->r_intra[i];
@@ -738,7 +515,7 @@ static void build_chain(struct sim *s, struct chain *c)
     /* Synchronous PS: every worker node's bucket meets at the servers at once.
      * Asynchronous workers drift apart: a push meets another node's push with
      * the probability that node is pushing (mean field, see sim_run). */
-    ctx->ps_incast = is_async(cfg) ? 1 + (coll_nodes(ctx) - 1) * s->ps_duty : coll_nodes(ctx);
+    ctx->ps_incast = sim_is_async(cfg) ? 1 + (coll_nodes(ctx) - 1) * s->ps_duty : coll_nodes(ctx);
     ctx->ps_servers = cfg->c.ps_dedicated ? cfg->c.ps_servers : coll_nodes(ctx);
     if (cfg->c.ps_in_turn)
         ctx->ps_turn_weight = coll_nodes(ctx) * coll_expected_max_load(ctx->ps_servers, coll_nodes(ctx));
@@ -797,97 +574,6 @@ static void sim_free(struct sim *s)
         gsl_rng_free(s->rng);
 }
 
-/* ---- results ----------------------------------------------------------- */
-
-static void collect(struct sim *s, struct sim_result *res)
-{
-    const struct sim_config *cfg = s->cfg;
-    int n = cfg->steps, slow = 0;
-    double *dt = x_calloc((size_t)n, sizeof *dt), T = s->t1 - s->t0;
-    double busy_vcpu = 0, all_vcpu = 0, gpu_w = 0, gpu_sum = 0, rate = 0;
-    double worst = -1;
-
-    memset(res, 0, sizeof *res);
-    /* Step times: synchronous steps end with the slowest worker; with
-     * asynchronous PS each group runs on its own and the slowest is reported. */
-    for (int i = 0; i < s->nw; i++) {
-        double sum = 0;
-        for (int k = cfg->warmup; k < s->total_steps; k++)
-            sum += s->w[i].end[k] - (k ? s->w[i].end[k - 1] : 0);
-        if (sum > worst) {
-            worst = sum;
-            slow = i;
-        }
-    }
-    for (int k = 0; k < n; k++) {
-        int step = cfg->warmup + k;
-        double e1 = 0, e0 = 0;
-        for (int i = 0; i < s->nw; i++) {
-            const struct worker *w = is_async(cfg) ? &s->w[slow] : &s->w[i];
-            if (w->end[step] > e1)
-                e1 = w->end[step];
-            if (step > 0 && w->end[step - 1] > e0)
-                e0 = w->end[step - 1];
-        }
-        dt[k] = e1 - e0;
-    }
-    res->step_mean_s = gsl_stats_mean(dt, 1, (size_t)n);
-    gsl_sort(dt, 1, (size_t)n);
-    res->step_p50_s = gsl_stats_quantile_from_sorted_data(dt, 1, (size_t)n, 0.5);
-    res->step_p95_s = gsl_stats_quantile_from_sorted_data(dt, 1, (size_t)n, 0.95);
-    x_free(dt);
-
-    {
-        const struct worker *w = &s->w[slow];
-        res->compute_s = w->compute / n;
-        res->data_stall_s = w->stall / n;
-        res->exposed_comm_s = w->exposed / n;
-        res->optimizer_s = w->opt / n;
-    }
-    for (int i = 0; i < s->nw; i++) {
-        const struct worker *w = &s->w[i];
-        const struct sim_group *g = &cfg->groups[w->g];
-        double step = is_async(cfg) ? (w->end[s->total_steps - 1] -
-                                       (cfg->warmup ? w->end[cfg->warmup - 1] : 0)) / n
-                                    : res->step_mean_s;
-        res->workers += w->ranks;
-        rate += w->ranks * cfg->w.batch / step;
-        res->g[w->g].gpu_util = step > 0 ? (w->compute / n) / step : 0;
-        if (g->gpus > 0) {
-            gpu_sum += res->g[w->g].gpu_util * w->ranks;
-            gpu_w += w->ranks;
-        }
-    }
-    res->samples_per_s = rate;
-    res->util_gpu = gpu_w > 0 ? gpu_sum / gpu_w : 0;
-    for (int i = 0; i < cfg->ngroups; i++) {
-        const struct sim_group *g = &cfg->groups[i];
-        struct sim_group_stats *st = &res->g[i];
-#define UTIL(r) ((r) >= 0 && T > 0 ? (s->mm.res[r].busy - s->busy0[r]) / (s->mm.res[r].cap * T) : 0)
-        st->nic_tx_util = UTIL(s->r_tx[i]);
-        st->nic_rx_util = UTIL(s->r_rx[i]);
-        st->intra_util = UTIL(s->r_intra[i]);
-        st->pcie_util = UTIL(s->r_pcie[i]);
-#undef UTIL
-        if (T > 0) {
-            double used = s->r_cpu[i] >= 0
-                ? (s->mm.res[s->r_cpu[i]].busy - s->busy0[s->r_cpu[i]]) / g->core_speed : 0;
-            /* A CPU train node computes on the vCPUs its loader does not use. */
-            if (g->role == SIM_TRAIN && g->gpus == 0)
-                used += st->gpu_util * T * (g->vcpus - g->loader_vcpus);
-            st->cpu_util = g->vcpus > 0 ? used / (g->vcpus * T) : 0;
-            busy_vcpu += used * g->count;
-        }
-        all_vcpu += g->vcpus * g->count * T;
-        if (st->nic_tx_util > res->util_nic)
-            res->util_nic = st->nic_tx_util;
-        if (st->nic_rx_util > res->util_nic)
-            res->util_nic = st->nic_rx_util;
-    }
-    res->util_cpu = all_vcpu > 0 ? busy_vcpu / all_vcpu : 0;
-    res->events = s->events;
-}
-
 /* ---- main loop --------------------------------------------------------- */
 
 /* Register the tracks of a trace (trace.h): per group its worker, CPU, PCIe,
@@ -906,10 +592,10 @@ static void trace_tracks(struct sim *s)
 #define RES(kind, r, per) \
         if ((r) >= 0) sim_trace_add_track(t, kind, i, r, s->mm.res[r].cap, per)
         RES(SIM_TRACK_CPU, s->r_cpu[i], g->count);
-        RES(SIM_TRACK_PCIE, s->r_pcie[i], (double)g->count * wpn(g));
+        RES(SIM_TRACK_PCIE, s->r_pcie[i], (double)g->count * sim_workers_per_node(g));
         RES(SIM_TRACK_NIC_TX, s->r_tx[i], g->count);
         RES(SIM_TRACK_NIC_RX, s->r_rx[i], g->count);
-        RES(SIM_TRACK_GPU_LINK, s->r_intra[i], (double)g->count * wpn(g));
+        RES(SIM_TRACK_GPU_LINK, s->r_intra[i], (double)g->count * sim_workers_per_node(g));
 #undef RES
     }
     if (s->r_fabric >= 0)
@@ -962,12 +648,12 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
             continue;
         w = &s.w[s.nw];
         w->g = i;
-        w->ranks = (double)cfg->groups[i].count * wpn(&cfg->groups[i]);
+        w->ranks = (double)cfg->groups[i].count * sim_workers_per_node(&cfg->groups[i]);
         w->end = x_calloc((size_t)s.total_steps, sizeof *w->end);
-        w->chain = is_async(cfg) ? s.nw : 0;
+        w->chain = sim_is_async(cfg) ? s.nw : 0;
         s.nw++;
     }
-    s.nch = is_async(cfg) ? s.nw : 1;
+    s.nch = sim_is_async(cfg) ? s.nw : 1;
     for (int c = 0; c < s.nch; c++) {
         build_chain(&s, &s.ch[c]);
         for (int i = 0; i < s.nw; i++)
@@ -980,7 +666,7 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
         trace_tracks(&s);
     if (cfg->warmup == 0) {
         s.t0 = 0;
-        window_snapshot(&s, &s.busy0);
+        sim_window_snapshot(&s, &s.busy0);
         s.window_open = 1;
     }
     for (int i = 0; i < s.nw; i++)
@@ -1030,7 +716,7 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
     s.t1 = s.now;
     if (cfg->trace)
         cfg->trace->end_s = s.now;
-    collect(&s, res);
+    sim_collect(&s, res);
     rc = 0;
 out:
     sim_free(&s);
@@ -1054,7 +740,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err 
 
     if (sim_check(cfg, e))
         return -1;
-    if (!is_async(cfg))
+    if (!sim_is_async(cfg))
         return sim_once(cfg, 1, res, e);
     quiet = *cfg;
     quiet.trace = NULL;

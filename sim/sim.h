@@ -141,4 +141,7 @@ const char *sim_role_name(int r);
 /* 1 for the parameter-server strategies, 0 for the all-reduce family. */
 int sim_is_ps(int s);
 
+/* Data-parallel workers on one node of g: its GPUs, or 1 for a CPU node. */
+int sim_workers_per_node(const struct sim_group *g);
+
 #endif

@@ -12,6 +12,7 @@
 #include "../../sim/coll.h"
 #include "../../sim/evq.h"
 #include "../../sim/maxmin.h"
+#include "../../sim/pipe.h"
 #include "../../sim/sim.h"
 
 static void events_pop_in_time_order_and_ties_in_push_order(void)
@@ -479,6 +480,67 @@ static void async_workers_drift_apart_at_the_server(void)
 }
 
 /* Compute-only step with an input pipeline. */
+/*
+ * The input pipelines as the event loop sees them: a GPU train group with a
+ * data group, keeping its own loader, gets the local producer (CPU, then
+ * PCIe) first and then one service producer (data CPU, network, receive
+ * CPU, PCIe).  Batch 10 x 0.01 s = 0.1 core-s, 10 x 1000 B = 1e4 B; the
+ * service adds 1e4 x 1e-6 = 0.01 s to send and 1e4 x 2e-6 = 0.02 s to
+ * receive, which the local loader pays too (it is one more consumer).
+ */
+static void pipelines_build_their_stages(void)
+{
+    struct sim_config c;
+    struct pipe_line lines[4];
+    struct pipe_ctx ctx;
+    int r_cpu[2] = {0, 1}, r_pcie[2] = {2, -1}, r_tx[2] = {3, 4}, r_rx[2] = {5, 6}, n;
+
+    memset(&c, 0, sizeof c);
+    memset(lines, 0, sizeof lines);
+    c.ngroups = 2;
+    c.groups[0].role = SIM_TRAIN;
+    c.groups[0].count = 2;
+    c.groups[0].gpus = 4;
+    c.groups[0].core_speed = 1.5;
+    c.groups[1].role = SIM_DATA;
+    c.groups[1].count = 4;
+    c.w.batch = 10;
+    c.w.cpu_s_per_sample = 0.01;
+    c.w.prep_bytes = 1000;
+    c.w.loader_workers = 3;
+    c.w.local_with_data_nodes = 1;
+    c.w.send_cpu_s_per_byte = 1e-6;
+    c.w.recv_cpu_s_per_byte = 2e-6;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.cfg = &c;
+    ctx.g = 0;
+    ctx.ranks = 8;
+    ctx.ndata = 1;
+    ctx.r_cpu = r_cpu;
+    ctx.r_pcie = r_pcie;
+    ctx.r_tx = r_tx;
+    ctx.r_rx = r_rx;
+    ctx.r_fabric = -1;
+    n = pipe_build_all(&ctx, lines, 4);
+    T_CHECK(n == 2, "a local and a service producer (%d)", n);
+    T_CHECK(lines[0].nst == 2 && fabs(lines[0].st[0].amount - 0.13) < 1e-12 &&
+                fabs(lines[0].st[0].bound - 4.5) < 1e-12 && lines[0].st[0].use[0].res == 0 &&
+                lines[0].st[0].use[0].w == 4 && lines[0].st[1].amount == 1e4 &&
+                lines[0].st[1].use[0].res == 2,
+            "local: 0.13 core-s on the train CPU (3 workers x 1.5 bound, 4 GPUs share it), "
+            "then 1e4 B over PCIe");
+    T_CHECK(lines[1].nst == 4 && fabs(lines[1].st[0].amount - 0.11) < 1e-12 &&
+                lines[1].st[0].use[0].res == 1 && lines[1].st[0].use[0].w == 2 &&
+                lines[1].st[1].nuse == 2 && lines[1].st[1].use[0].res == 4 &&
+                lines[1].st[1].use[1].res == 5 && fabs(lines[1].st[2].amount - 0.02) < 1e-12 &&
+                lines[1].st[3].use[0].res == 2,
+            "service: 0.11 core-s on the data CPU (8 streams over 4 nodes), the data NIC "
+            "out and the train NIC in, 0.02 s to receive, then PCIe");
+    c.w.local_with_data_nodes = 0;
+    n = pipe_build_all(&ctx, lines, 4);
+    T_CHECK(n == 1 && lines[0].nst == 4, "without local_with_data_nodes only the service feeds");
+}
+
 static void pipeline(struct sim_config *c, int prefetch)
 {
     memset(c, 0, sizeof *c);
@@ -579,6 +641,7 @@ int main(void)
     T_RUN(a_serial_ps_does_one_bucket_at_a_time);
     T_RUN(expected_max_load_matches_hand_counts);
     T_RUN(listed_buckets_come_first);
+    T_RUN(pipelines_build_their_stages);
     T_RUN(servers_taking_pushes_in_turn_collide_on_worker_links);
     T_RUN(a_step_waits_for_the_first_pull_only);
     T_RUN(async_workers_drift_apart_at_the_server);

@@ -1,0 +1,98 @@
+/*
+ * sim_int.h - the step simulator's state, shared by its files: sim.c (the
+ * event loop, workers, collective chains, set-up), sim_check.c (what a
+ * config must satisfy) and sim_stats.c (step times and utilisation from a
+ * finished run).  Internal to sim/.
+ */
+#ifndef DT_SIM_INT_H
+#define DT_SIM_INT_H
+
+#include <gsl/gsl_rng.h>
+
+#include "coll.h"
+#include "evq.h"
+#include "maxmin.h"
+#include "pipe.h"
+#include "sim.h"
+
+enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW, EV_TICK };
+enum { FL_STAGE, FL_PHASE };
+enum { W_WAIT_BATCH, W_FWD, W_BWD, W_WAIT_COMM, W_OPT, W_DONE };
+
+#define MAX_PROD (1 + SIM_MAX_GROUPS)
+
+/* A producer of input batches for one worker: its stages (pipe.h) and where
+ * its batches are. */
+struct producer {
+    struct pipe_line line;
+    int busy[PIPE_MAX_STAGES];   /* 1 while a batch is in the stage */
+    int queued[PIPE_MAX_STAGES]; /* batches waiting for the stage */
+    int inflight;                /* batches inside this producer */
+};
+
+struct worker {
+    int g;                     /* index in cfg->groups */
+    int chain;
+    int state;
+    int step;                  /* current step, 0-based */
+    double m;                  /* jitter multiplier of this step */
+    int ready;                 /* batches ready */
+    int nprod;
+    struct producer prod[MAX_PROD];
+    double t_wait0, t_bwd_end, t_fwd0;
+    double stall, compute, exposed, opt;   /* sums over measured steps */
+    double *end;               /* end time of each step */
+    double ranks;              /* workers in the group */
+};
+
+struct chain {
+    int nmem;
+    int mem[SIM_MAX_GROUPS];   /* worker indexes */
+    struct coll_ctx ctx;
+    int nb;                    /* buckets per step */
+    double *bbytes;            /* size of each bucket */
+    int nph;                   /* phases per bucket (same for every size) */
+    struct coll_phase *ph;     /* nb x nph */
+    int last_in_lane[COLL_MAX_PHASES];
+    int *ready_cnt;            /* per bucket: members that released it */
+    char *started, *done;      /* nb x nph */
+    char *ticked;              /* per bucket: a tick of the background loop has seen it
+                                  ready (sim_comm.cycle_s > 0) */
+    int tick_pending;          /* an EV_TICK is queued for this chain */
+    int buckets_done;
+};
+
+struct sim {
+    const struct sim_config *cfg;
+    struct evq q;
+    struct maxmin mm;
+    gsl_rng *rng;
+    double ps_duty;         /* asynchronous PS: fraction of a step a worker pushes (1: lockstep) */
+    double now;
+    long events;
+    int nw;
+    struct worker w[SIM_MAX_GROUPS];
+    int nch;
+    struct chain ch[SIM_MAX_GROUPS];
+    int r_cpu[SIM_MAX_GROUPS], r_pcie[SIM_MAX_GROUPS], r_tx[SIM_MAX_GROUPS],
+        r_rx[SIM_MAX_GROUPS], r_intra[SIM_MAX_GROUPS], r_fabric;
+    int total_steps;
+    int global_done;           /* steps finished by every worker */
+    double *busy0;             /* resource busy at the start of the window */
+    double t0, t1;             /* measured window */
+    int window_open;
+};
+
+/* Asynchronous parameter servers: each worker runs on its own. */
+static inline int sim_is_async(const struct sim_config *cfg)
+{
+    return cfg->c.strategy == SIM_PS_ASYNC;
+}
+
+/* The resources' busy totals now, into *dst (allocated on first use). */
+void sim_window_snapshot(struct sim *s, double **dst);
+
+/* Fill res from a finished run (sim_stats.c). */
+void sim_collect(struct sim *s, struct sim_result *res);
+
+#endif
