@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../sim/sim.h"
+#include "../base/units.h"
 
 static double now_s(void)
 {
@@ -43,7 +44,7 @@ int main(void)
             .opt_s = 0.01, .price_usd_h = 32.77};
         c.w = (struct sim_workload){.batch = 8, .grad_bytes = 1.5e9 * 4, .cpu_s_per_sample = 0.01,
                                     .prep_bytes = 4096, .loader_workers = 4, .prefetch = 2};
-        c.c = (struct sim_comm){.strategy = SIM_RING, .bucket_bytes = 25.0 * 1048576, .overlap = 1};
+        c.c = (struct sim_comm){.strategy = SIM_RING, .bucket_bytes = 25.0 * DT_MIB, .overlap = 1};
         c.fabric_oversub = 1;
         c.steps = 1;
         c.warmup = 0;

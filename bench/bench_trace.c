@@ -11,6 +11,7 @@
 
 #include "../sim/sim.h"
 #include "../sim/trace.h"
+#include "../base/units.h"
 
 static double now_s(void)
 {
@@ -53,7 +54,7 @@ int main(void)
     c.w = (struct sim_workload){.batch = 8, .grad_bytes = 1.5e9 * 4, .cpu_s_per_sample = 0.01,
                                 .prep_bytes = 150e3, .loader_workers = 4, .prefetch = 2,
                                 .local_with_data_nodes = 1};
-    c.c = (struct sim_comm){.strategy = SIM_RING, .bucket_bytes = 25.0 * 1048576, .overlap = 1};
+    c.c = (struct sim_comm){.strategy = SIM_RING, .bucket_bytes = 25.0 * DT_MIB, .overlap = 1};
     c.fabric_oversub = 1;
     c.steps = 17;
     c.warmup = 3;

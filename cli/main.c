@@ -26,6 +26,7 @@
 #include "plan_cmd.h"
 #include "report.h"
 #include "scenario.h"
+#include "trace.h"
 
 #define DTPLAN_VERSION "0.1.0"
 #define STEPS_MAX 1000000
@@ -134,6 +135,7 @@ int main(int argc, char **argv)
     struct catalog cat;
     struct scenario sc;
     struct plan_report rep;
+    struct plan_opts popts;
     struct dt_err e = {{0}};
     cJSON_Hooks hooks = {x_malloc, x_free};
     char *catdir = NULL;
@@ -184,7 +186,9 @@ int main(int argc, char **argv)
         rc = plan_cmd_search(&sc, &po);
         goto out_report;
     }
-    if (plan_run(&sc, &rep, &e) != 0) {
+    popts.trace = o.trace != NULL;
+    popts.trace_max_records = TRACE_MAX_RECORDS;
+    if (plan_run(&sc, &popts, &rep, &e) != 0) {
         fprintf(stderr, "dtplan: %s\n", e.msg);
         rc = EXIT_PLAN;
         goto out_report;

@@ -13,8 +13,8 @@
  * Output: a table for people, one JSON object (--json) or the ranked table
  * as CSV (--csv); written atomically with -o.  --report and --trace write
  * the HTML report (top N and Pareto front) and the Chrome trace (the
- * recommended cluster) through the writers of `dtplan SCENARIO`, from one
- * struct plan_report built from the search result (search_report).  Flags,
+ * recommended cluster) through the writers of `dtplan SCENARIO`, from the
+ * struct plan_report the search result carries (search.h).  Flags,
  * the catalog search and atomic output: cliutil.h.  Exit status as dtplan's:
  * 0, 1 planning or output error, 2 bad flags or input.
  */
@@ -34,6 +34,8 @@
 #include "../base/mpienv.h"
 #include "report.h"
 #include "scenario.h"
+#include "trace.h"
+#include "../base/units.h"
 
 enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
@@ -72,13 +74,13 @@ static char *cell_groups(const struct sc_cluster *cl)
 
 static void pick_row(const char *mark, const struct search_pick *pk, char **row)
 {
-    const struct plan_cluster *pc = &pk->rep.clusters[0];
-    int comm = pc->res.workers > 1 || pk->cl.ngroups > 1;
+    const struct plan_cluster *pc = &pk->pc;
+    int comm = search_pick_comm(pk);
 
     row[0] = x_strdup(mark);
     row[1] = cell_groups(&pk->cl);
-    row[2] = x_strdup(comm ? sim_strategy_name(pk->sc.strategy) : "-");
-    row[3] = comm ? report_cell_num("%g", pk->sc.bucket_bytes / 1048576.0) : x_strdup("-");
+    row[2] = x_strdup(comm ? sim_strategy_name(pc->cfg.c.strategy) : "-");
+    row[3] = comm ? report_cell_num("%g", pc->cfg.c.bucket_bytes / DT_MIB) : x_strdup("-");
     row[4] = report_cell_num("%.1f", 1e3 * pc->res.step_mean_s);
     row[5] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
     row[6] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
@@ -141,11 +143,11 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     if (l->memory_unknown)
         fprintf(f, "Memory: activation memory of %s unknown (catalog act_mib_per_sample empty): "
                 "pruned on the model state only (%.2f GiB per worker)\n", sc->model->name,
-                state / 1073741824.0);
+                state / DT_GIB);
     else
         fprintf(f, "Memory: %.2f GiB per worker (model state %.2f GiB + activations at batch "
-                "%d) must fit in 90%% of a GPU's memory\n", need / 1073741824.0,
-                state / 1073741824.0, sc->batch_per_gpu);
+                "%d) must fit in 90%% of a GPU's memory\n", need / DT_GIB,
+                state / DT_GIB, sc->batch_per_gpu);
     fprintf(f, "Objective: %s", scenario_objective_name(sc->objective));
     if (isfinite(sc->deadline_h))
         fprintf(f, ", deadline %g h", sc->deadline_h);
@@ -172,23 +174,23 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     fprintf(f, "\nBest of each kind:\n");
     print_picks(f, kinds, nk, marks, 0);
     fprintf(f, "\n%s: %s: %s\n", r->current_listed ? "Current choice" : "Smallest start",
-            r->current.clusters[0].cl->name, r->current.clusters[0].bound_text);
+            r->current.cl->name, r->current.bound_text);
     fprintf(f, "Recommended: %s (%s): %s\n", r->top[0].cl.name,
-            plan_action_name(r->action), r->top[0].rep.clusters[0].bound_text);
+            plan_action_name(r->action), r->top[0].pc.bound_text);
     fprintf(f, "\nRecommendation: %s: %s\n", plan_action_name(r->action), r->reason);
     return ferror(f) ? -1 : 0;
 }
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static cJSON *jplan_cluster(const struct plan_cluster *pc, const struct scenario *s, int comm)
+static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", pc->cl->name);
     cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl, &pc->cfg));
     if (comm) {
-        cJSON_AddStringToObject(o, "strategy", sim_strategy_name(s->strategy));
-        report_json_num(o, "bucket_mib", s->bucket_bytes / 1048576.0);
+        cJSON_AddStringToObject(o, "strategy", sim_strategy_name(pc->cfg.c.strategy));
+        report_json_num(o, "bucket_mib", pc->cfg.c.bucket_bytes / DT_MIB);
     }
     report_json_num(o, "step_s", pc->res.step_mean_s);
     report_json_num(o, "step_p95_s", pc->res.step_p95_s);
@@ -214,8 +216,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, const struct scenario
 
 static cJSON *jpick(const struct search_pick *pk)
 {
-    const struct plan_cluster *pc = &pk->rep.clusters[0];
-    return jplan_cluster(pc, &pk->sc, pc->res.workers > 1 || pk->cl.ngroups > 1);
+    return jplan_cluster(&pk->pc, search_pick_comm(pk));
 }
 
 static int write_json(FILE *f, const struct search_result *r, const struct search_list *l)
@@ -265,9 +266,8 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
             cJSON_AddNullToObject(s, key[k]);
     }
     if (r->ntop > 0) {
-        const struct plan_cluster *cur = &r->current.clusters[0];
-        cJSON *c = jplan_cluster(cur, cur->cl == &r->baseline.cl ? &r->baseline.sc : r->current.sc,
-                                 cur->res.workers > 1 || cur->cl->ngroups > 1);
+        const struct plan_cluster *cur = &r->current;
+        cJSON *c = jplan_cluster(cur, cur->res.workers > 1 || cur->cl->ngroups > 1);
         cJSON_AddBoolToObject(c, "listed", r->current_listed);
         cJSON_AddItemToObject(o, "current", c);
     } else {
@@ -291,87 +291,6 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
 
 /* ---- outputs ----------------------------------------------------------- */
 
-/* A pick's name with its strategy and bucket when it communicates (as the
- * table's columns say), so that picks that differ only in those do not look
- * alike in the CSV, HTML and trace: "4x p3.16xlarge, ring, 25 MiB". */
-static void pick_name(const struct search_pick *pk, char *out, size_t cap)
-{
-    const struct plan_cluster *pc = &pk->rep.clusters[0];
-    char buf[160];
-    size_t n;
-
-    if (pc->res.workers > 1 || pk->cl.ngroups > 1)
-        snprintf(buf, sizeof buf, "%s, %s, %g MiB", pk->cl.name,
-                 sim_strategy_name(pk->sc.strategy), pk->sc.bucket_bytes / 1048576.0);
-    else
-        snprintf(buf, sizeof buf, "%s", pk->cl.name);
-    n = strlen(buf) < cap ? strlen(buf) : cap - 1;
-    memcpy(out, buf, n);
-    out[n] = '\0';
-}
-
-/*
- * The search result as one struct plan_report for the CSV, HTML and trace
- * writers: the top N in rank order, then the Pareto front's clusters that
- * are not among them; the first is the recommended one.  The clusters are
- * copies of the picks' results with their own named copy of the cluster
- * (pick_name), in cls; rep lives no longer than r.  Free with
- * search_report_free().
- */
-struct search_report {
-    struct plan_report rep;
-    struct sc_cluster *cls;
-};
-
-static void search_report_add(struct search_report *s, const struct search_pick *pk)
-{
-    struct plan_cluster *pc = &s->rep.clusters[s->rep.nclusters];
-
-    *pc = pk->rep.clusters[0];
-    s->cls[s->rep.nclusters] = pk->cl;
-    pick_name(pk, s->cls[s->rep.nclusters].name, sizeof s->cls[0].name);
-    pc->cl = &s->cls[s->rep.nclusters];
-    s->rep.nclusters++;
-}
-
-static void search_report(const struct search_result *r, struct search_report *s)
-{
-    struct plan_report *rep = &s->rep;
-    size_t n = (size_t)(r->ntop + r->nfront) + 1;
-
-    memset(s, 0, sizeof *s);
-    rep->sc = r->sc;
-    rep->clusters = x_calloc(n, sizeof *rep->clusters);
-    s->cls = x_calloc(n, sizeof *s->cls);
-    for (int i = 0; i < r->ntop; i++)
-        search_report_add(s, &r->top[i]);
-    for (int i = 0; i < r->nfront; i++) {
-        int seen = 0;
-        for (int k = 0; k < r->ntop; k++)
-            seen |= r->top[k].index == r->front[i].index;
-        if (!seen)
-            search_report_add(s, &r->front[i]);
-    }
-    rep->solved_value = NAN;
-    rep->best = r->ntop > 0 ? 0 : -1;
-    rep->action = r->action;
-    /* The search's reason has room for more; cut at a character boundary. */
-    n = strlen(r->reason);
-    if (n >= sizeof rep->reason) {
-        n = sizeof rep->reason - 1;
-        while (n > 0 && ((unsigned char)r->reason[n] & 0xC0) == 0x80)
-            n--;
-    }
-    memcpy(rep->reason, r->reason, n);
-    rep->reason[n] = '\0';
-}
-
-static void search_report_free(struct search_report *s)
-{
-    plan_report_free(&s->rep);
-    x_free(s->cls);
-}
-
 struct search_out {
     const struct search_result *r;
     const struct search_list *l;
@@ -390,25 +309,18 @@ static int write_outputs(const struct search_result *r, const struct search_list
                          const struct plan_cmd_opts *o)
 {
     struct search_out so = {r, l, o->json};
-    struct search_report s;
-    struct plan_report ranked, recommended;
-    int rc;
+    struct plan_report ranked = r->report, recommended = r->report;
 
-    search_report(r, &s);
-    ranked = s.rep;             /* the ranked table: the top N */
-    ranked.nclusters = r->ntop;
-    recommended = s.rep;        /* the trace: the first, if any */
-    recommended.nclusters = r->ntop > 0 ? 1 : 0;
+    ranked.nclusters = r->ntop;             /* the ranked table: the top N */
+    recommended.nclusters = r->ntop > 0 ? 1 : 0; /* the trace: the first, if any */
     {
         struct cli_output outs[] = {
             {o->output, o->csv ? cli_write_csv : write_main, o->csv ? (const void *)&ranked : &so},
             {o->trace, o->trace ? cli_write_trace : NULL, &recommended},
-            {o->report, o->report ? cli_write_html : NULL, &s.rep},
+            {o->report, o->report ? cli_write_html : NULL, &r->report},
         };
-        rc = cli_write_outputs("dtplan", outs, 3);
+        return cli_write_outputs("dtplan", outs, 3);
     }
-    search_report_free(&s);
-    return rc;
 }
 
 /* ---- running the search ------------------------------------------------ */
@@ -419,6 +331,7 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
     struct search_list l;
     struct search_eval *ev = NULL;
     struct search_result r;
+    struct search_opts sopts;
     struct dt_err e = {{0}};
     int rank, size, rc = EXIT_PLAN;
 
@@ -453,7 +366,9 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
             goto free_list;
         }
     }
-    if (search_finish(sc, &l, ev, &r, &e) != 0) {
+    sopts.trace = o->trace != NULL;
+    sopts.trace_max_records = TRACE_MAX_RECORDS;
+    if (search_finish(sc, &l, ev, &sopts, &r, &e) != 0) {
         fprintf(stderr, "dtplan: %s\n", e.msg);
         goto free_list;
     }

@@ -12,9 +12,10 @@
  * simulated once, and the track names say how many ranks or nodes each
  * track stands for.
  *
- * The writer simulates every cluster again with the recorder of
- * sim/trace.h attached and checks that the result equals the planned one.
- * Library code: never prints except to the stream it is given.
+ * The writer formats what the planner recorded while it simulated each
+ * cluster (struct plan_report's traces, asked for with plan_opts.trace or
+ * search_opts.trace).  Library code: never prints except to the stream it
+ * is given.
  */
 #ifndef DT_CLI_TRACE_H
 #define DT_CLI_TRACE_H
@@ -26,9 +27,8 @@
 /* Spans and samples kept per cluster; beyond it the trace says it was cut. */
 #define TRACE_MAX_RECORDS 1000000
 
-/* Write the trace of rep to f.  Returns 0, or -1 with e->msg set (a traced
- * simulation failed or differed from the planned one, or f reports an
- * error). */
+/* Write the trace of rep to f.  Returns 0, or -1 with e->msg set (rep
+ * holds no recording, or f reports an error). */
 int trace_write(FILE *f, const struct plan_report *rep, struct dt_err *e);
 
 #endif

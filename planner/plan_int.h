@@ -1,6 +1,8 @@
 /*
- * plan_int.h - internal to the planner: what plan.c knows about a cluster
- * and an instance type that the catalog search (search.c) uses too.
+ * plan_int.h - internal to the planner: what its files share.  plan.c runs
+ * the listed clusters, plan_cluster.c evaluates one cluster, plan_solve.c
+ * solves for a measured unknown, plan_advice.c classifies and words the
+ * recommendation, search.c searches the catalog.
  */
 #ifndef DT_PLAN_INT_H
 #define DT_PLAN_INT_H
@@ -28,5 +30,36 @@ double plan_vcpu_per_gpu(const struct cat_instance *in);
  */
 const struct cat_instance *plan_bigger_ratio(const struct catalog *cat,
                                              const struct cat_instance *in, int same_count);
+
+/* Put "cluster NAME: " in front of e's message; returns -1. */
+int plan_cluster_err(struct dt_err *e, const struct sc_cluster *cl);
+
+/*
+ * Solve for the scenario's measured unknown (sc->solve_for on
+ * sc->measured_cluster): the solved value goes into o (cpu_s_per_sample or
+ * compute_scale) and into rep->solved_value and solved_what.  0 or -1.
+ */
+int plan_solve(const struct scenario *sc, struct plan_report *rep, struct plan_eval_opts *o,
+               struct dt_err *e);
+
+/* The action from cluster cur to best; same: 1 when best is cur. */
+enum plan_action plan_advice_action(const struct sc_cluster *cur, const struct sc_cluster *best,
+                                    int same);
+
+/* Pick the best feasible cluster of rep by the objective, classify the move
+ * from clusters[0] and write rep->best, action and reason. */
+void plan_advice_listed(const struct scenario *sc, struct plan_report *rep);
+
+/* What the catalog search's reason is written from. */
+struct plan_advice_in {
+    const struct plan_cluster *cur;   /* where the user starts */
+    int cur_listed;                   /* 1: cur is the scenario's cluster; 0: the smallest start */
+    const struct plan_cluster *best;  /* the recommended candidate */
+    long candidates;                  /* how many were searched */
+    enum plan_action action;          /* plan_advice_action(cur, best, ...) */
+};
+
+void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *in, char *reason,
+                        size_t cap);
 
 #endif

@@ -2,18 +2,26 @@
  * planner.h - from a scenario and the catalog to simulated, ranked clusters
  * and a recommendation in words.
  *
- * plan_resolve() turns one scenario cluster into a struct sim_config (compute
- * times from FLOPs and GPU peaks or from a measured compute time, effective
- * link bandwidths, prices).  plan_run() solves for the scenario's unknown
- * input when it gives a measured step time, simulates every cluster, derives
- * costs, finds each cluster's bottleneck and recommends one.  The report
- * module only formats struct plan_report.
+ * One pipeline serves the listed clusters and the catalog search alike:
+ * plan_cluster_eval() resolves one cluster into a struct sim_config
+ * (resolve.c: compute times from FLOPs and GPU peaks or from a measured
+ * compute time, effective link bandwidths, prices), simulates it, derives
+ * its costs and names its bottleneck, into one struct plan_cluster.
+ * plan_run() solves for the scenario's unknown input when it gives a
+ * measured step time (plan_solve.c), evaluates every listed cluster and
+ * recommends one (plan_advice.c); the catalog search (search.h) evaluates
+ * its candidates the same way.  The front end only formats struct
+ * plan_report, traces included.  Library code: nothing here prints, exits
+ * or keeps state between calls.
  */
 #ifndef DT_PLANNER_H
 #define DT_PLANNER_H
 
 #include "../scenario/scenario.h"
 #include "../sim/sim.h"
+#include "../sim/trace.h"
+
+#define PLAN_REASON_LEN 2048      /* a recommendation's reason, bytes with the NUL */
 
 enum plan_action {
     PLAN_KEEP = 0,
@@ -53,17 +61,61 @@ struct plan_report {
     const struct scenario *sc;
     struct plan_cluster *clusters;
     int nclusters;
+    struct sim_trace *traces;     /* per cluster, the simulated steps when asked for
+                                     (plan_opts.trace); NULL otherwise.  Owned. */
     double solved_value;          /* the input solved from measured_step (NAN if none) */
     char solved_what[64];         /* "cpu_s_per_sample" or "compute_s" */
     int best;                     /* index of the recommended cluster, -1 if none feasible */
     enum plan_action action;
-    char reason[1024];
+    char reason[PLAN_REASON_LEN];
 };
 
+/* How plan_run() goes about it. */
+struct plan_opts {
+    int trace;                    /* 1: record each cluster's simulated steps (rep->traces) */
+    size_t trace_max_records;     /* spans and samples kept per cluster; 0 = no cap */
+};
+
+/*
+ * Evaluate every cluster of sc (after solving for its measured unknown) and
+ * recommend one.  o may be NULL (no trace).  Returns 0, or -1 with e set,
+ * the message naming the cluster.  Free rep with plan_report_free().
+ */
+int plan_run(const struct scenario *sc, const struct plan_opts *o, struct plan_report *rep,
+             struct dt_err *e);
+void plan_report_free(struct plan_report *rep);
+
+/* What plan_cluster_eval() takes besides the scenario and the cluster. */
+struct plan_eval_opts {
+    double cpu_s_per_sample;      /* NAN: the scenario's; else a solved value */
+    double compute_scale;         /* multiplies compute time (1: as resolved) */
+    int steps;                    /* > 0: measured steps instead of the scenario's */
+    int warmup;                   /* >= 0: warm-up steps instead of the scenario's; -1 keep */
+    struct sim_trace *trace;      /* NULL, or a recorder this run fills (sim/trace.h) */
+};
+
+/* The simulator input of one cluster as the scenario states it (resolve.c). */
 int plan_resolve(const struct scenario *sc, const struct sc_cluster *cl,
                  struct sim_config *cfg, struct dt_err *e);
-int plan_run(const struct scenario *sc, struct plan_report *rep, struct dt_err *e);
-void plan_report_free(struct plan_report *rep);
+
+/* The options that change nothing: the scenario as it is. */
+void plan_eval_defaults(struct plan_eval_opts *o);
+
+/*
+ * One cluster of sc: resolved, simulated, costed, its bottleneck named,
+ * into *pc (pc->cl = cl).  Errors (exit-1 kind) are the resolver's or the
+ * simulator's, without the cluster's name: callers add it.
+ */
+int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
+                      const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e);
+
+/*
+ * The objective of pc, smaller is better.  per_sample: 1 when the clusters
+ * compared were enumerated with different worker counts (the catalog
+ * search), so that cost per step is compared per sample.
+ */
+double plan_cluster_objective(const struct scenario *sc, const struct plan_cluster *pc,
+                              int per_sample);
 
 /*
  * One number of a resolved cluster that came from a calibration profile

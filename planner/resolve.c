@@ -330,11 +330,15 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 {
     double opt_bytes = isnan(sc->optimizer_bytes_per_param) ? DEFAULT_OPT_BYTES
                                                              : sc->optimizer_bytes_per_param;
-    enum sim_strategy strat = cl->strategy >= 0 ? (enum sim_strategy)cl->strategy : sc->strategy;
-    int is_ps = sim_is_ps(strat);
+    struct sc_comm comm;
+    enum sim_strategy strat;
+    int is_ps;
     double xparams, uparams;
     int auto_workers = -1, k = 0;
 
+    scenario_cluster_comm(sc, cl, &comm);
+    strat = comm.strategy;
+    is_ps = sim_is_ps(strat);
     for (int i = 0; i < cl->ngroups; i++)
         if (cl->groups[i].role == SIM_TRAIN)
             k += cl->groups[i].count * wpn_of(cl->groups[i].inst);
@@ -451,15 +455,15 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
 
     cfg->c.strategy = strat;
-    cfg->c.bucket_bytes = sc->bucket_bytes;
+    cfg->c.bucket_bytes = comm.bucket_bytes;
     cfg->c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
     cfg->c.nbucket_list = sc->nbucket_list;
     cfg->c.overlap = sc->overlap;
     /* Horovod's background loop runs the all-reduce family; servers are not
      * driven by it (docs/scenario.md). */
     cfg->c.cycle_s = is_ps ? 0 : sc->cycle_ms / 1000;
-    cfg->c.ps_dedicated = is_ps && sc->ps_place == SC_PS_DEDICATED;
-    cfg->c.ps_servers = sc->ps_count;
+    cfg->c.ps_dedicated = is_ps && comm.ps_place == SC_PS_DEDICATED;
+    cfg->c.ps_servers = comm.ps_count;
     cfg->c.ps_serial = !sc->ps_pipeline;
     /* In turn is modelled for synchronous dedicated servers; the planner's
      * other candidates (asynchronous, colocated) keep servers that take every

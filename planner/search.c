@@ -4,9 +4,10 @@
  * best with the scenario's settings and recommend (see search.h and
  * docs/plan.md).
  *
- * Each candidate is simulated through plan_run() on a copy of the scenario
- * with one cluster and the candidate's gradient settings, so the search and
- * "dtplan SCENARIO" share every cost, feasibility and bottleneck rule.
+ * Each candidate is a cluster with its own gradient settings, evaluated by
+ * plan_cluster_eval() against the scenario, so the search and "dtplan
+ * SCENARIO" share every cost, feasibility and bottleneck rule.  Sorting
+ * carries its keys in the array it sorts (struct key): no file-scope state.
  *
  * Memory fit (docs/plan.md): a worker holds the model state, 16 bytes per
  * parameter (fp32 weights, gradients and two Adam moments, or fp16 weights
@@ -25,6 +26,7 @@
 #include <string.h>
 
 #include "plan_int.h"
+#include "../base/units.h"
 
 #define STATE_BYTES_PER_PARAM 16.0
 #define MEM_USABLE 0.90
@@ -68,7 +70,7 @@ double search_memory_bytes(const struct scenario *sc, double *state_bytes)
     *state_bytes = sc->model->params * STATE_BYTES_PER_PARAM;
     if (isnan(act))
         return NAN;
-    return *state_bytes + act * 1048576.0 * width * sc->batch_per_gpu;
+    return *state_bytes + act * DT_MIB * width * sc->batch_per_gpu;
 }
 
 /* Usable memory of one worker of `in`, bytes. */
@@ -77,7 +79,7 @@ static double worker_memory(const struct cat_instance *in)
     double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
                                       : in->gpu ? in->gpu->mem_gib : NAN)
                                    : in->mem_gib;
-    return gib * 1073741824.0 * MEM_USABLE;
+    return gib * DT_GIB * MEM_USABLE;
 }
 
 /* 1, 2, 3, 4, 6, 8, 12, 16, 24, ...: the next count after n. */
@@ -219,12 +221,13 @@ void search_cand_name(const struct scenario *sc, const struct search_cand *c, ch
 #undef PUT
 }
 
-/* The candidate as a scenario cluster plus the scenario copy it runs with. */
-static void build(const struct scenario *base, const struct search_cand *c, int full,
-                  struct sc_cluster *cl, struct scenario *s)
+/* The candidate as a cluster with its own communication choice; named when
+ * it is shown (full). */
+static void build(const struct scenario *sc, const struct search_cand *c, int full,
+                  struct sc_cluster *cl)
 {
-    const struct catalog *cat = base->catalog;
-    const struct sc_plan *p = &base->plan;
+    const struct catalog *cat = sc->catalog;
+    const struct sc_plan *p = &sc->plan;
     int g = 0;
 
     memset(cl, 0, sizeof *cl);
@@ -239,39 +242,15 @@ static void build(const struct scenario *base, const struct search_cand *c, int 
                                             c->spot && !isnan(cat->instances[c->ps].spot_usd_h)};
     cl->ngroups = g;
     if (full)
-        search_cand_name(base, c, cl->name, sizeof cl->name);
-
-    *s = *base;
-    s->clusters = cl;
-    s->nclusters = 1;
-    s->measured_cluster = -1;
-    s->solve_for = SC_SOLVE_NONE;
-    s->strategy = (enum sim_strategy)c->strategy;
-    if (p->nbuckets > 0)
-        s->bucket_bytes = p->bucket_bytes[c->bucket];
+        search_cand_name(sc, c, cl->name, sizeof cl->name);
+    cl->comm_own = 1;
+    cl->bucket_bytes = p->nbuckets > 0 ? p->bucket_bytes[c->bucket] : sc->bucket_bytes;
+    cl->ps_place = sc->ps_place;
+    cl->ps_count = sc->ps_count;
     if (sim_is_ps(c->strategy)) {
-        s->ps_place = c->ps >= 0 ? SC_PS_DEDICATED : SC_PS_COLOCATED;
-        s->ps_count = c->ps >= 0 ? c->nps : c->nodes;
+        cl->ps_place = c->ps >= 0 ? SC_PS_DEDICATED : SC_PS_COLOCATED;
+        cl->ps_count = c->ps >= 0 ? c->nps : c->nodes;
     }
-    if (!full && p->search_steps > 0)
-        s->steps = p->search_steps;
-    if (!full && p->search_warmup >= 0)
-        s->warmup = p->search_warmup;
-}
-
-static double objective_of(const struct scenario *sc, const struct plan_cluster *pc)
-{
-    switch (sc->objective) {
-    case SC_OBJ_TIME:
-        return !isnan(pc->train_s) ? pc->train_s : 1.0 / pc->res.samples_per_s;
-    case SC_OBJ_COST_STEP:
-        /* Candidates differ in workers, so in samples per step: rank by cost per sample. */
-        return pc->cost_per_step_usd / (pc->res.workers * pc->cfg.w.batch);
-    case SC_OBJ_COST_TRAIN:
-        return !isnan(pc->cost_to_train_usd) ? pc->cost_to_train_usd
-                                             : pc->cost_per_step_usd / pc->res.samples_per_s;
-    }
-    return pc->res.step_mean_s;
 }
 
 static void fill_eval(const struct scenario *sc, const struct plan_cluster *pc,
@@ -285,7 +264,7 @@ static void fill_eval(const struct scenario *sc, const struct plan_cluster *pc,
     ev->samples_per_s = pc->res.samples_per_s;
     ev->train_s = pc->train_s;
     ev->cost_to_train_usd = pc->cost_to_train_usd;
-    ev->objective = objective_of(sc, pc);
+    ev->objective = plan_cluster_objective(sc, pc, 1);
     ev->bound = pc->bound;
 }
 
@@ -293,70 +272,72 @@ int search_eval(const struct scenario *sc, const struct search_list *l, int part
                 struct search_eval *ev, struct dt_err *e)
 {
     struct sc_cluster cl;
-    struct scenario s;
-    struct plan_report rep;
+    struct plan_cluster pc;
+    struct plan_eval_opts o;
     struct dt_err ce;
 
     if (nparts < 1 || part < 0 || part >= nparts)
         return dt_errf(e, "search: part %d of %d", part, nparts);
+    plan_eval_defaults(&o);     /* the sweep's fidelity: plan.search_steps, search_warmup */
+    o.steps = sc->plan.search_steps;
+    o.warmup = sc->plan.search_warmup;
     for (int i = part; i < l->n; i += nparts) {
-        build(sc, &l->c[i], 0, &cl, &s);
+        build(sc, &l->c[i], 0, &cl);
         memset(&ev[i], 0, sizeof ev[i]);
-        if (plan_run(&s, &rep, &ce) != 0)
+        if (plan_cluster_eval(sc, &cl, &o, &pc, &ce) != 0)
             continue; /* ok = 0: this candidate cannot be simulated */
-        fill_eval(&s, &rep.clusters[0], &ev[i]);
-        plan_report_free(&rep);
+        fill_eval(sc, &pc, &ev[i]);
     }
     return 0;
 }
 
 /* ---- finishing --------------------------------------------------------- */
 
+/* Candidate idx at the scenario's full settings, recording into rec if given. */
 static int pick_run(const struct scenario *sc, const struct search_list *l, int idx,
-                    struct search_pick *pk, struct dt_err *e)
+                    struct sim_trace *rec, struct search_pick *pk, struct dt_err *e)
 {
-    char msg[sizeof e->msg];
+    struct plan_eval_opts o;
 
+    plan_eval_defaults(&o);
+    o.trace = rec;
     memset(pk, 0, sizeof *pk);
     pk->index = idx;
-    build(sc, &l->c[idx], 1, &pk->cl, &pk->sc);
-    pk->sc.clusters = &pk->cl;
-    if (plan_run(&pk->sc, &pk->rep, e) != 0) {
+    build(sc, &l->c[idx], 1, &pk->cl);
+    if (plan_cluster_eval(sc, &pk->cl, &o, &pk->pc, e) != 0) {
+        char msg[sizeof e->msg];
         snprintf(msg, sizeof msg, "%s", e->msg);
         return dt_errf(e, "candidate %s: %s", pk->cl.name, msg);
     }
     return 0;
 }
 
-/* A pick moved to its final place: the scenario copy must point at its own cluster. */
+/* A pick moved to its final place: its result must point at its own cluster. */
 static void pick_fix(struct search_pick *pk)
 {
-    pk->sc.clusters = &pk->cl;
-    pk->rep.sc = &pk->sc;
-    if (pk->rep.clusters)
-        pk->rep.clusters[0].cl = &pk->cl;
+    pk->pc.cl = &pk->cl;
 }
 
-static void pick_free(struct search_pick *pk)
-{
-    plan_report_free(&pk->rep);
-}
+/* A sort key: a, then b, then the index i (a total order). */
+struct key {
+    double a, b;
+    int i;
+};
 
-static const struct search_eval *sort_ev;
-
-/* Feasible first, then objective, then index: a total order. */
-static int by_objective(const void *a, const void *b)
+static int by_key(const void *x, const void *y)
 {
-    int i = *(const int *)a, j = *(const int *)b;
-    double x = sort_ev[i].objective, y = sort_ev[j].objective;
-    if (x < y)
+    const struct key *p = x, *q = y;
+
+    if (p->a < q->a)
         return -1;
-    if (x > y)
+    if (p->a > q->a)
         return 1;
-    return (i > j) - (i < j);
+    if (p->b < q->b)
+        return -1;
+    if (p->b > q->b)
+        return 1;
+    return (p->i > q->i) - (p->i < q->i);
 }
-
-static int front_train;
 
 /* x to 30 bits of mantissa (about 1e-9 relative): candidates whose times or
  * costs differ by floating-point noise alone tie on the Pareto front. */
@@ -367,39 +348,34 @@ static double q30(double x)
     return isfinite(x) ? ldexp(nearbyint(ldexp(m, 30)), ex - 30) : x;
 }
 
-static void front_xy(const struct search_eval *v, double *x, double *y)
+/* The front's axes: time and cost to train, or step time and cost per step. */
+static void front_xy(const struct search_eval *v, int train, double *x, double *y)
 {
-    *x = q30(front_train ? v->train_s : v->step_s);
-    *y = q30(front_train ? v->cost_to_train_usd : v->cost_per_step_usd);
+    *x = q30(train ? v->train_s : v->step_s);
+    *y = q30(train ? v->cost_to_train_usd : v->cost_per_step_usd);
 }
 
-static int by_time(const void *a, const void *b)
+/* Sort the picks by their objective at full settings, ties by index. */
+static void sort_picks(const struct scenario *sc, struct search_pick *pk, int n)
 {
-    int i = *(const int *)a, j = *(const int *)b;
-    double xi, yi, xj, yj;
-    front_xy(&sort_ev[i], &xi, &yi);
-    front_xy(&sort_ev[j], &xj, &yj);
-    if (xi != xj)
-        return xi < xj ? -1 : 1;
-    if (yi != yj)
-        return yi < yj ? -1 : 1;
-    return (i > j) - (i < j);
-}
+    struct key *k = x_calloc((size_t)n + 1, sizeof *k);
+    struct search_pick *tmp = x_calloc((size_t)n + 1, sizeof *tmp);
 
-static double pick_objective(const struct search_pick *pk)
-{
-    return objective_of(&pk->sc, &pk->rep.clusters[0]);
-}
-
-static int by_pick_objective(const void *a, const void *b)
-{
-    const struct search_pick *p = a, *q = b;
-    double x = pick_objective(p), y = pick_objective(q);
-    if (x < y)
-        return -1;
-    if (x > y)
-        return 1;
-    return (p->index > q->index) - (p->index < q->index);
+    for (int i = 0; i < n; i++)
+        k[i] = (struct key){plan_cluster_objective(sc, &pk[i].pc, 1), 0, pk[i].index};
+    /* the index breaks ties: picks of one search have distinct indices */
+    qsort(k, (size_t)n, sizeof *k, by_key);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (pk[j].index == k[i].i) {
+                tmp[i] = pk[j];
+                break;
+            }
+    memcpy(pk, tmp, (size_t)n * sizeof *pk);
+    for (int i = 0; i < n; i++)
+        pick_fix(&pk[i]);
+    x_free(tmp);
+    x_free(k);
 }
 
 static enum search_kind kind_of(const struct scenario *sc, const struct search_cand *c)
@@ -409,13 +385,6 @@ static enum search_kind kind_of(const struct scenario *sc, const struct search_c
     if (c->data >= 0)
         return SEARCH_HETERO;
     return c->nodes > 1 ? SEARCH_SCALE_OUT : SEARCH_SINGLE;
-}
-
-/* The first train group (a candidate always has one). */
-static const struct sc_group *train_group(const struct sc_cluster *cl)
-{
-    const struct sc_group *g = plan_first_train(cl);
-    return g ? g : &cl->groups[0];
 }
 
 static int same_cluster(const struct sc_cluster *a, const struct sc_cluster *b)
@@ -429,89 +398,6 @@ static int same_cluster(const struct sc_cluster *a, const struct sc_cluster *b)
     return 1;
 }
 
-static void recommend(const struct scenario *sc, struct search_result *r)
-{
-    const struct plan_cluster *cur = &r->current.clusters[0];
-    const struct plan_cluster *best = &r->top[0].rep.clusters[0];
-    const struct sc_group *ct = train_group(cur->cl), *bt = train_group(best->cl);
-    char *p = r->reason;
-    size_t left = sizeof r->reason;
-    int n;
-
-    if (same_cluster(cur->cl, best->cl))
-        r->action = PLAN_KEEP;
-    else if (bt->inst->gpu_count == 0 && ct->inst->gpu_count > 0)
-        r->action = PLAN_CPU_ONLY;
-    else if (plan_has_role(best->cl, SIM_DATA) && !plan_has_role(cur->cl, SIM_DATA))
-        r->action = PLAN_HETEROGENEOUS;
-    else if (plan_train_nodes(best->cl) > plan_train_nodes(cur->cl))
-        r->action = PLAN_SCALE_OUT;
-    else
-        r->action = PLAN_SCALE_UP;
-
-#define ADD(...) do { n = snprintf(p, left, __VA_ARGS__); if (n > 0 && (size_t)n < left) { p += n; left -= (size_t)n; } } while (0)
-    ADD("%s %s is %s.", r->current_listed ? "The current choice" : "The smallest start",
-        cur->cl->name, cur->bound_text);
-    if (r->action == PLAN_KEEP) {
-        ADD(" It is also the best of %ld candidates for %s.", r->candidates,
-            scenario_objective_name(sc->objective));
-    } else {
-        ADD(" Best for %s: %s (%s, %s), step %.1f ms -> %.1f ms, $%.3g -> $%.3g per step",
-            scenario_objective_name(sc->objective), best->cl->name,
-            sim_strategy_name(r->top[0].sc.strategy), plan_action_name(r->action),
-            1e3 * cur->res.step_mean_s, 1e3 * best->res.step_mean_s, cur->cost_per_step_usd,
-            best->cost_per_step_usd);
-        if (!isnan(best->train_s) && !isnan(cur->train_s))
-            ADD(", %.2f h and $%.2f to train instead of %.2f h and $%.2f", best->train_s / 3600,
-                best->cost_to_train_usd, cur->train_s / 3600, cur->cost_to_train_usd);
-        if (!cur->feasible)
-            ADD(" (%s: %s)", cur->cl->name, cur->infeasible_why);
-        ADD("; it is %s.", best->bound_text);
-        if (r->action == PLAN_SCALE_UP &&
-            (double)bt->count * bt->inst->gpu_count < (double)ct->count * ct->inst->gpu_count)
-            ADD(" (scale_up here is a change of instance type to fewer GPUs, which does "
-                "better for %s.)", scenario_objective_name(sc->objective));
-    }
-    /* What to try first, from what bounds the starting point. */
-    switch (cur->bound) {
-    case PLAN_BOUND_CPU:
-        if (ct->inst->gpu_count > 0) {
-            const struct cat_instance *up = plan_bigger_ratio(sc->catalog, ct->inst, 0);
-            ADD(" Try first: more vCPU per GPU, not more of the same nodes (%s has %.0f vCPU per "
-                "GPU; another %s keeps that ratio).", ct->inst->name, plan_vcpu_per_gpu(ct->inst),
-                ct->inst->name);
-            if (up)
-                ADD(" Scale up within the family: %s has %.0f vCPU per GPU; then add CPU data "
-                    "nodes (heterogeneous) if that is not enough.", up->name, plan_vcpu_per_gpu(up));
-            else
-                ADD(" No instance of the family has a larger CPU:GPU ratio: add CPU data nodes "
-                    "for preprocessing (heterogeneous).");
-        } else {
-            ADD(" Try first: a larger CPU instance, then more nodes.");
-        }
-        break;
-    case PLAN_BOUND_NETWORK:
-    case PLAN_BOUND_PS:
-    case PLAN_BOUND_GPU_LINK:
-        ADD(" Try first: fewer, larger nodes with a fast intra-node link (NVLink), fp16 "
-            "gradients or larger buckets; scale out only once the network is not the bound.");
-        break;
-    case PLAN_BOUND_INPUT_NET:
-        ADD(" Try first: more or faster-network data nodes, or preprocessing on the GPU nodes.");
-        break;
-    case PLAN_BOUND_PCIE:
-        ADD(" Try first: smaller preprocessed samples or instances with a faster host link.");
-        break;
-    case PLAN_BOUND_COMPUTE:
-        ADD(" Try first: scale up (a faster GPU, or more GPUs in one node over NVLink), then "
-            "scale out.");
-        break;
-    }
-    ADD(" Check utilisation before scaling: on %s GPU %.0f%%, CPU %.0f%%, busiest NIC %.0f%%.",
-        cur->cl->name, 100 * cur->res.util_gpu, 100 * cur->res.util_cpu, 100 * cur->res.util_nic);
-#undef ADD
-}
-
 int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_err *e)
 {
     struct plan_report rep;
@@ -520,12 +406,12 @@ int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_e
     *base = *sc;
     if (sc->measured_cluster < 0 || sc->solve_for == SC_SOLVE_NONE)
         return 0;
-    if (plan_run(sc, &rep, e) != 0)
+    if (plan_run(sc, NULL, &rep, e) != 0)
         return -1;
     if (sc->solve_for == SC_SOLVE_CPU) {
         base->cpu_s_per_sample = rep.solved_value;
     } else {
-        const struct sc_group *tg = train_group(&sc->clusters[sc->measured_cluster]);
+        const struct sc_group *tg = plan_first_train(&sc->clusters[sc->measured_cluster]);
         if (tg->inst->gpu_count == 0 || !tg->inst->gpu) {
             rc = dt_errf(e, "plan: a compute time solved on CPU cluster %s cannot be carried "
                          "to other instances; give workload.measured_compute",
@@ -542,82 +428,196 @@ int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_e
     return rc;
 }
 
-int search_finish(const struct scenario *scp, const struct search_list *l,
-                  const struct search_eval *ev, struct search_result *r, struct dt_err *e)
+/* ---- the report ------------------------------------------------------- */
+
+int search_pick_comm(const struct search_pick *pk)
 {
-    struct scenario sc = *scp;
-    int *ord = NULL, nord = 0, *fr = NULL, nfr = 0, rc = -1;
+    return pk->pc.res.workers > 1 || pk->cl.ngroups > 1;
+}
+
+void search_pick_label(const struct search_pick *pk, char *out, size_t cap)
+{
+    char buf[160];
+    size_t n;
+
+    if (search_pick_comm(pk))
+        snprintf(buf, sizeof buf, "%s, %s, %g MiB", pk->cl.name,
+                 sim_strategy_name(pk->pc.cfg.c.strategy), pk->pc.cfg.c.bucket_bytes / DT_MIB);
+    else
+        snprintf(buf, sizeof buf, "%s", pk->cl.name);
+    n = strlen(buf) < cap ? strlen(buf) : cap - 1;
+    memcpy(out, buf, n);
+    out[n] = '\0';
+}
+
+static void report_add(struct search_result *r, const struct search_pick *pk)
+{
+    int i = r->report.nclusters++;
+
+    r->report.clusters[i] = pk->pc;
+    r->report_cl[i] = pk->cl;
+    search_pick_label(pk, r->report_cl[i].name, sizeof r->report_cl[i].name);
+    r->report.clusters[i].cl = &r->report_cl[i];
+}
+
+/* r->report from the picks: the top N, then the front's others. */
+static void build_report(struct search_result *r)
+{
+    struct plan_report *rep = &r->report;
+    size_t n = (size_t)(r->ntop + r->nfront) + 1;
+
+    rep->sc = r->sc;
+    rep->clusters = x_calloc(n, sizeof *rep->clusters);
+    r->report_cl = x_calloc(n, sizeof *r->report_cl);
+    for (int i = 0; i < r->ntop; i++)
+        report_add(r, &r->top[i]);
+    for (int i = 0; i < r->nfront; i++) {
+        int seen = 0;
+        for (int k = 0; k < r->ntop; k++)
+            seen |= r->top[k].index == r->front[i].index;
+        if (!seen)
+            report_add(r, &r->front[i]);
+    }
+    rep->solved_value = NAN;
+    rep->best = r->ntop > 0 ? 0 : -1;
+    rep->action = r->action;
+    memcpy(rep->reason, r->reason, sizeof rep->reason);
+}
+
+/* ---- finishing --------------------------------------------------------- */
+
+/* The starting point when no cluster is listed: the cheapest single-node
+ * candidate, GPU ones first, the best one failing that. */
+static int baseline_of(const struct scenario *sc, const struct search_list *l,
+                       const struct search_eval *ev, int best)
+{
+    int bi = -1;
+
+    for (int pass = 0; pass < 2 && bi < 0; pass++)
+        for (int i = 0; i < l->n; i++) {
+            const struct search_cand *c = &l->c[i];
+            int gpu = sc->catalog->instances[c->train].gpu_count > 0;
+            if (!ev[i].ok || c->nodes != 1 || c->data >= 0 || c->ps >= 0 || (pass == 0 && !gpu))
+                continue;
+            if (bi < 0 || ev[i].price_usd_h < ev[bi].price_usd_h ||
+                (ev[i].price_usd_h == ev[bi].price_usd_h && ev[i].step_s < ev[bi].step_s))
+                bi = i;
+        }
+    return bi < 0 ? best : bi;
+}
+
+/* The Pareto front over the feasible candidates ord[0..nord-1], at search
+ * fidelity, into fr (at most FRONT_MAX, both ends kept); returns its size. */
+static int pareto(const struct search_eval *ev, const int *ord, int nord, int train, int *fr)
+{
+    struct key *k = x_calloc((size_t)nord + 1, sizeof *k);
     double besty = INFINITY;
+    int nfr = 0;
 
-    memset(r, 0, sizeof *r);
-    r->sc = scp;
-    for (int k = 0; k < SEARCH_NKINDS; k++)
-        r->kinds[k].index = -1;
-    r->baseline.index = -1;
-    if (scp->measured_cluster >= 0 && scp->solve_for != SC_SOLVE_NONE)
-        return dt_errf(e, "search: the scenario was not prepared (search_prepare)");
-    if (scp->nclusters > 0 && plan_run(scp, &r->current, e) != 0)
-        return -1;
-    r->current_listed = scp->nclusters > 0;
-    r->candidates = l->n;
-    ord = x_calloc((size_t)l->n + 1, sizeof *ord);
-    fr = x_calloc((size_t)l->n + 1, sizeof *fr);
-    for (int i = 0; i < l->n; i++)
-        if (ev[i].ok && ev[i].feasible)
-            ord[nord++] = i;
-    r->feasible = nord;
-    if (nord == 0) {
-        int okn = 0;
-        for (int i = 0; i < l->n; i++)
-            okn += ev[i].ok != 0;
-        if (l->n > 0 && okn == 0) {
-            struct search_pick pk;
-            if (pick_run(&sc, l, 0, &pk, e) == 0) /* the reason, from the first candidate */
-                dt_errf(e, "plan: no candidate could be simulated");
-            pick_free(&pk);
-            goto out;
-        }
-        snprintf(r->reason, sizeof r->reason,
-                 "No candidate meets the constraints (%ld enumerated, %d simulated): relax the "
-                 "deadline, the budget or the limits of the plan: section.", r->candidates, okn);
-        r->action = PLAN_KEEP;
-        rc = 0;
-        goto out;
-    }
-    sort_ev = ev;
-    qsort(ord, (size_t)nord, sizeof *ord, by_objective);
-
-    /* the top N at full settings, ranked again */
-    r->ntop = nord < sc.plan.top ? nord : sc.plan.top;
-    r->top = x_calloc((size_t)r->ntop, sizeof *r->top);
-    for (int i = 0; i < r->ntop; i++)
-        if (pick_run(&sc, l, ord[i], &r->top[i], e) != 0)
-            goto out;
-    qsort(r->top, (size_t)r->ntop, sizeof *r->top, by_pick_objective);
-    for (int i = 0; i < r->ntop; i++)
-        pick_fix(&r->top[i]);
-
-    /* the Pareto front over every feasible candidate, at search fidelity */
-    front_train = !isnan(sc.dataset_samples);
-    r->front_train = front_train;
-    memcpy(fr, ord, (size_t)nord * sizeof *fr);
-    qsort(fr, (size_t)nord, sizeof *fr, by_time);
     for (int i = 0; i < nord; i++) {
-        double x, y;
-        front_xy(&ev[fr[i]], &x, &y);
-        if (y < besty) {
-            besty = y;
-            fr[nfr++] = fr[i];
-        }
+        front_xy(&ev[ord[i]], train, &k[i].a, &k[i].b);
+        k[i].i = ord[i];
     }
+    qsort(k, (size_t)nord, sizeof *k, by_key);
+    for (int i = 0; i < nord; i++)
+        if (k[i].b < besty) {
+            besty = k[i].b;
+            fr[nfr++] = k[i].i;
+        }
     if (nfr > FRONT_MAX) { /* keep both ends and evenly spaced points between */
         for (int i = 0; i < FRONT_MAX; i++)
             fr[i] = fr[(int)((double)i * (nfr - 1) / (FRONT_MAX - 1) + 0.5)];
         nfr = FRONT_MAX;
     }
+    x_free(k);
+    return nfr;
+}
+
+/* The feasible candidates by objective at search fidelity into ord; the count. */
+static int rank(const struct search_list *l, const struct search_eval *ev, int *ord)
+{
+    struct key *k = x_calloc((size_t)l->n + 1, sizeof *k);
+    int nord = 0;
+
+    for (int i = 0; i < l->n; i++)
+        if (ev[i].ok && ev[i].feasible)
+            k[nord++] = (struct key){ev[i].objective, 0, i};
+    qsort(k, (size_t)nord, sizeof *k, by_key);
+    for (int i = 0; i < nord; i++)
+        ord[i] = k[i].i;
+    x_free(k);
+    return nord;
+}
+
+/* No feasible candidate: say why, or fail when none could be simulated. */
+static int none_feasible(const struct scenario *sc, const struct search_list *l,
+                         const struct search_eval *ev, struct search_result *r, struct dt_err *e)
+{
+    int okn = 0;
+
+    for (int i = 0; i < l->n; i++)
+        okn += ev[i].ok != 0;
+    if (l->n > 0 && okn == 0) {
+        struct search_pick pk;
+        if (pick_run(sc, l, 0, NULL, &pk, e) == 0) /* the reason, from the first candidate */
+            dt_errf(e, "plan: no candidate could be simulated");
+        return -1;
+    }
+    snprintf(r->reason, sizeof r->reason,
+             "No candidate meets the constraints (%ld enumerated, %d simulated): relax the "
+             "deadline, the budget or the limits of the plan: section.", r->candidates, okn);
+    r->action = PLAN_KEEP;
+    return 0;
+}
+
+int search_finish(const struct scenario *sc, const struct search_list *l,
+                  const struct search_eval *ev, const struct search_opts *o,
+                  struct search_result *r, struct dt_err *e)
+{
+    int *ord = NULL, nord, *fr = NULL, nfr, rc = -1;
+    struct plan_advice_in adv;
+
+    memset(r, 0, sizeof *r);
+    r->sc = sc;
+    for (int k = 0; k < SEARCH_NKINDS; k++)
+        r->kinds[k].index = -1;
+    r->baseline.index = -1;
+    if (sc->measured_cluster >= 0 && sc->solve_for != SC_SOLVE_NONE)
+        return dt_errf(e, "search: the scenario was not prepared (search_prepare)");
+    if (sc->nclusters > 0) {
+        struct plan_report cur;
+        if (plan_run(sc, NULL, &cur, e) != 0)
+            return -1;
+        r->current = cur.clusters[0];
+        plan_report_free(&cur);
+    }
+    r->current_listed = sc->nclusters > 0;
+    r->candidates = l->n;
+    ord = x_calloc((size_t)l->n + 1, sizeof *ord);
+    fr = x_calloc((size_t)l->n + 1, sizeof *fr);
+    nord = rank(l, ev, ord);
+    r->feasible = nord;
+    if (nord == 0) {
+        rc = none_feasible(sc, l, ev, r, e);
+        if (rc == 0)
+            build_report(r);
+        goto out;
+    }
+
+    /* the top N at full settings, ranked again */
+    r->ntop = nord < sc->plan.top ? nord : sc->plan.top;
+    r->top = x_calloc((size_t)r->ntop, sizeof *r->top);
+    for (int i = 0; i < r->ntop; i++)
+        if (pick_run(sc, l, ord[i], NULL, &r->top[i], e) != 0)
+            goto out;
+    sort_picks(sc, r->top, r->ntop);
+
+    /* the Pareto front over every feasible candidate, at search fidelity */
+    r->front_train = !isnan(sc->dataset_samples);
+    nfr = pareto(ev, ord, nord, r->front_train, fr);
     r->front = x_calloc((size_t)nfr, sizeof *r->front);
     for (int i = 0; i < nfr; i++) {
-        if (pick_run(&sc, l, fr[i], &r->front[i], e) != 0)
+        if (pick_run(sc, l, fr[i], NULL, &r->front[i], e) != 0)
             goto out;
         r->nfront++;
         pick_fix(&r->front[i]);
@@ -625,38 +625,36 @@ int search_finish(const struct scenario *scp, const struct search_list *l,
 
     /* the best of each kind */
     for (int i = 0; i < nord; i++) {
-        enum search_kind k = kind_of(&sc, &l->c[ord[i]]);
+        enum search_kind k = kind_of(sc, &l->c[ord[i]]);
         if (r->kinds[k].index >= 0)
             continue;
-        if (pick_run(&sc, l, ord[i], &r->kinds[k], e) != 0)
+        if (pick_run(sc, l, ord[i], NULL, &r->kinds[k], e) != 0)
             goto out;
         pick_fix(&r->kinds[k]);
     }
 
     /* the starting point: the listed cluster, else the cheapest single GPU node */
     if (!r->current_listed) {
-        int bi = -1;
-        for (int pass = 0; pass < 2 && bi < 0; pass++)
-            for (int i = 0; i < l->n; i++) {
-                const struct search_cand *c = &l->c[i];
-                int gpu = sc.catalog->instances[c->train].gpu_count > 0;
-                if (!ev[i].ok || c->nodes != 1 || c->data >= 0 || c->ps >= 0 ||
-                    (pass == 0 && !gpu))
-                    continue;
-                if (bi < 0 || ev[i].price_usd_h < ev[bi].price_usd_h ||
-                    (ev[i].price_usd_h == ev[bi].price_usd_h && ev[i].step_s < ev[bi].step_s))
-                    bi = i;
-            }
-        if (bi < 0)
-            bi = ord[0];
-        if (pick_run(&sc, l, bi, &r->baseline, e) != 0)
+        if (pick_run(sc, l, baseline_of(sc, l, ev, ord[0]), NULL, &r->baseline, e) != 0)
             goto out;
         pick_fix(&r->baseline);
-        r->current = r->baseline.rep;
-        r->current.clusters = x_calloc(1, sizeof *r->current.clusters);
-        r->current.clusters[0] = r->baseline.rep.clusters[0];
+        r->current = r->baseline.pc;
     }
-    recommend(&sc, r);
+    r->action = plan_advice_action(r->current.cl, &r->top[0].cl,
+                                   same_cluster(r->current.cl, &r->top[0].cl));
+    adv = (struct plan_advice_in){&r->current, r->current_listed, &r->top[0].pc, r->candidates,
+                                  r->action};
+    plan_advice_search(sc, &adv, r->reason, sizeof r->reason);
+    build_report(r);
+
+    /* the recommended cluster's steps, recorded by running it once more */
+    if (o && o->trace) {
+        struct search_pick again;
+        r->report.traces = x_calloc((size_t)r->report.nclusters + 1, sizeof *r->report.traces);
+        r->report.traces[0].max_records = o->trace_max_records;
+        if (pick_run(sc, l, r->top[0].index, &r->report.traces[0], &again, e) != 0)
+            goto out;
+    }
     rc = 0;
 
 out:
@@ -669,17 +667,9 @@ out:
 
 void search_result_free(struct search_result *r)
 {
-    for (int i = 0; i < r->ntop; i++)
-        pick_free(&r->top[i]);
-    for (int i = 0; i < r->nfront; i++)
-        pick_free(&r->front[i]);
-    for (int k = 0; k < SEARCH_NKINDS; k++)
-        if (r->kinds[k].index >= 0)
-            pick_free(&r->kinds[k]);
-    if (r->baseline.index >= 0)
-        pick_free(&r->baseline);
     x_free(r->top);
     x_free(r->front);
-    plan_report_free(&r->current);
+    plan_report_free(&r->report);
+    x_free(r->report_cl);
     memset(r, 0, sizeof *r);
 }

@@ -11,17 +11,19 @@
  * time, so a sweep can be split by index across processes (MPI ranks) and
  * the results put back together in index order.  search_finish() ranks them
  * by the objective, re-runs the top N, the Pareto front and the best of each
- * kind with the scenario's full simulation settings through plan_run(), and
- * writes the recommendation.
+ * kind with the scenario's full simulation settings, and writes the
+ * recommendation.
  *
- * Everything is deterministic: a candidate's result depends only on the
- * scenario (seed included) and the candidate, never on which process
- * evaluated it.  Library code: nothing here prints or exits.  search_finish()
- * sorts with qsort() through file-scope state: one search at a time per
- * process (MPI ranks are processes).
+ * A candidate is a cluster with its own communication choice (struct
+ * sc_cluster's comm_own), evaluated against the one scenario with
+ * plan_cluster_eval(), as plan_run() evaluates a listed cluster; its result
+ * is the same struct plan_cluster.  Everything is deterministic: a
+ * candidate's result depends only on the scenario (seed included) and the
+ * candidate, never on which process evaluated it.  Library code: nothing
+ * here prints or exits, and nothing is kept between calls.
  *
- * Cost: enumeration is O(candidates); one evaluation is one plan_run() of a
- * one-cluster scenario at search_steps + search_warmup steps (a few tens of
+ * Cost: enumeration is O(candidates); one evaluation is one simulation of
+ * one cluster at search_steps + search_warmup steps (a few tens of
  * microseconds for one distinct group, see `make bench`).
  */
 #ifndef DT_SEARCH_H
@@ -70,12 +72,11 @@ struct search_list {
     int skipped_peak;       /* GPU types left out: peak FLOP/s at the precision unknown */
 };
 
-/* One candidate re-run with the scenario's settings: a one-cluster report. */
+/* One candidate re-run with the scenario's settings. */
 struct search_pick {
     int index;                  /* candidate index */
-    struct sc_cluster cl;       /* the cluster (named) */
-    struct scenario sc;         /* the scenario it was run with (clusters -> cl) */
-    struct plan_report rep;     /* one cluster */
+    struct sc_cluster cl;       /* the cluster with its communication choice (named) */
+    struct plan_cluster pc;     /* its result; pc.cl points at cl */
 };
 
 enum search_kind { SEARCH_SINGLE = 0, SEARCH_SCALE_OUT, SEARCH_HETERO, SEARCH_CPU, SEARCH_NKINDS };
@@ -90,11 +91,27 @@ struct search_result {
     int nfront;
     int front_train;            /* 1: time and cost to train; 0: step time and cost per step */
     struct search_pick kinds[SEARCH_NKINDS]; /* best of each kind; index -1 when none */
-    struct plan_report current; /* the scenario's first cluster, or the baseline */
+    struct plan_cluster current;/* the scenario's first cluster, or the baseline's result */
     int current_listed;         /* 1: current is the scenario's clusters[0] */
     struct search_pick baseline;/* the baseline when no cluster is listed */
     enum plan_action action;
-    char reason[2048];
+    char reason[PLAN_REASON_LEN];
+    /*
+     * The ranked clusters as one plan report, for the writers of `dtplan
+     * SCENARIO` (CSV, HTML, trace): the top N in rank order, then the
+     * Pareto front's clusters that are not among them, each named with its
+     * strategy and bucket when it communicates (search_pick_label); best 0,
+     * the action and the reason above.  With search_opts.trace, traces[0]
+     * holds the recommended cluster's simulated steps.
+     */
+    struct plan_report report;
+    struct sc_cluster *report_cl; /* the clusters report.clusters[i].cl point at */
+};
+
+/* How search_finish() goes about it. */
+struct search_opts {
+    int trace;                  /* 1: record the recommended cluster's steps (report.traces[0]) */
+    size_t trace_max_records;   /* 0 = no cap */
 };
 
 
@@ -116,15 +133,25 @@ int search_eval(const struct scenario *sc, const struct search_list *l, int part
                 struct search_eval *ev, struct dt_err *e);
 
 /* Rank, re-run the top N, the front and the best of each kind, recommend.
- * Returns 0 or -1 with e set. */
+ * o may be NULL (no trace).  Returns 0 or -1 with e set. */
 int search_finish(const struct scenario *sc, const struct search_list *l,
-                  const struct search_eval *ev, struct search_result *res, struct dt_err *e);
+                  const struct search_eval *ev, const struct search_opts *o,
+                  struct search_result *res, struct dt_err *e);
 void search_result_free(struct search_result *res);
 
 /* "2x g5.12xlarge + 1x c5.18xlarge data, ring, 25 MiB" */
 void search_cand_name(const struct scenario *sc, const struct search_cand *c, char *buf,
                       size_t len);
 const char *search_kind_name(enum search_kind k);
+
+/* A pick's name with its strategy and bucket when it communicates (as the
+ * table's columns say), so that picks that differ only in those do not look
+ * alike: "4x p3.16xlarge, ring, 25 MiB". */
+void search_pick_label(const struct search_pick *pk, char *out, size_t cap);
+
+/* 1 when the pick's cluster communicates (more than one worker or group):
+ * its strategy and bucket size mean something. */
+int search_pick_comm(const struct search_pick *pk);
 
 /* Bytes of GPU memory one worker needs (model state plus activations at
  * the micro-batch); NAN when the model's activation memory is unknown (then

@@ -82,6 +82,15 @@ void scenario_free(struct scenario *sc)
     sc->nprofiles = 0;
 }
 
+void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,
+                           struct sc_comm *out)
+{
+    out->strategy = cl->strategy >= 0 ? (enum sim_strategy)cl->strategy : sc->strategy;
+    out->bucket_bytes = cl->comm_own ? cl->bucket_bytes : sc->bucket_bytes;
+    out->ps_place = cl->comm_own ? cl->ps_place : sc->ps_place;
+    out->ps_count = cl->comm_own ? cl->ps_count : sc->ps_count;
+}
+
 void scenario_plan_defaults(struct sc_plan *p)
 {
     memset(p, 0, sizeof *p);

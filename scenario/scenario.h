@@ -73,6 +73,21 @@ struct sc_cluster {
     int strategy;                      /* enum sim_strategy for this cluster, -1: the scenario's */
     int ngroups;
     struct sc_group groups[SC_MAX_GROUPS];
+    /* A communication choice of the cluster's own (a catalog search's
+     * candidate): 0, the scenario's gradients section holds; 1, the three
+     * fields below replace the scenario's bucket size and servers. */
+    int comm_own;
+    double bucket_bytes;               /* > 0 when comm_own */
+    enum sc_ps_place ps_place;
+    int ps_count;                      /* >= 1 when comm_own */
+};
+
+/* The communication a cluster runs with (scenario_cluster_comm). */
+struct sc_comm {
+    enum sim_strategy strategy;
+    double bucket_bytes;
+    enum sc_ps_place ps_place;
+    int ps_count;
 };
 
 struct scenario {
@@ -167,6 +182,11 @@ void scenario_defaults(struct scenario *sc, const char *name);
 /* Free what the scenario owns (clusters, profiles) and empty those lists;
  * NULL is a no-op.  The catalog entries it points at are not freed. */
 void scenario_free(struct scenario *sc);
+
+/* The cluster's own strategy and communication choice where it has them,
+ * the scenario's gradients section otherwise. */
+void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,
+                           struct sc_comm *out);
 
 /* The plan: section's defaults (docs/plan.md), for a search without one. */
 void scenario_plan_defaults(struct sc_plan *p);

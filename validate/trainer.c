@@ -38,6 +38,7 @@
 #include <mpi.h>
 
 #include "../calibrate/cpu_kern.h"
+#include "../base/units.h"
 
 /* Distinct source images, encoded once before the steps (cpuk_encode is not
  * part of a loader's work; decoding is). */
@@ -430,7 +431,7 @@ struct buckets {
 /* Buckets in the order backward releases gradients: from the end of the array. */
 static void buckets_make(struct buckets *bk, size_t nparams, double bucket_mb)
 {
-    size_t per = (size_t)(bucket_mb * 1048576.0 / sizeof(float));
+    size_t per = (size_t)(bucket_mb * DT_MIB / sizeof(float));
     if (per < 1)
         per = 1;
     bk->n = (int)((nparams + per - 1) / per);

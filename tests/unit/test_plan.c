@@ -69,7 +69,7 @@ static void a_scenario_built_in_c_plans(void)
     T_CHECK(sc.model && cl[0].groups[0].inst, "the catalog has resnet50 and p3.16xlarge");
     if (!sc.model || !cl[0].groups[0].inst)
         return;
-    if (plan_run(&sc, &rep, &e)) {
+    if (plan_run(&sc, NULL, &rep, &e)) {
         T_CHECK(0, "plan_run: %s", e.msg);
         return;
     }
@@ -103,7 +103,7 @@ static void the_plan_is_deterministic(void)
     struct dt_err e;
 
     build(&sc, cl);
-    if (!sc.model || plan_run(&sc, &a, &e) || plan_run(&sc, &b, &e)) {
+    if (!sc.model || plan_run(&sc, NULL, &a, &e) || plan_run(&sc, NULL, &b, &e)) {
         T_CHECK(0, "plan_run twice");
         return;
     }

@@ -6,6 +6,7 @@
  * repository root: it loads the real catalog from catalog/.
  */
 #include "../../base/names.h"
+#include "../../base/units.h"
 #include "../../cli/scenario.h"
 #include "t.h"
 
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define MIB 1048576.0
+#define MIB DT_MIB
 #define TOL 1e-12 /* every value below is read from text, so only rounding differs */
 
 static int load_catalog(struct catalog *cat)

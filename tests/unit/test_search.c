@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../base/units.h"
 #include "../../catalog/catalog.h"
 #include "../../cli/scenario.h"
 #include "../../planner/search.h"
@@ -57,7 +58,7 @@ static int search(struct run *u)
     }
     u->ev = x_calloc((size_t)u->l.n + 1, sizeof *u->ev);
     if (search_eval(&u->sc, &u->l, 0, 1, u->ev, &e) ||
-        search_finish(&u->sc, &u->l, u->ev, &u->r, &e)) {
+        search_finish(&u->sc, &u->l, u->ev, NULL, &u->r, &e)) {
         T_CHECK(0, "%s searches: %s", u->sc.name, e.msg);
         return -1;
     }
@@ -209,8 +210,8 @@ static void the_front_holds_no_dominated_point_and_the_top_is_ranked(void)
             "Pareto front of %d points (time and cost to train), none dominated (%d)",
             u.r.nfront, bad);
     for (int i = 1; i < u.r.ntop; i++) {
-        const struct plan_cluster *a = &u.r.top[i - 1].rep.clusters[0];
-        const struct plan_cluster *b = &u.r.top[i].rep.clusters[0];
+        const struct plan_cluster *a = &u.r.top[i - 1].pc;
+        const struct plan_cluster *b = &u.r.top[i].pc;
         if (a->cost_to_train_usd > b->cost_to_train_usd)
             sorted = 0;
     }
@@ -290,7 +291,7 @@ static void cpu_bound_vision_more_vcpu_per_gpu_wins(void)
     if (load("tests/data/plan/cpu-bound-vision.yaml", &u) || search(&u))
         goto out;
     b = &u.r.top[0];
-    cur = &u.r.current.clusters[0];
+    cur = &u.r.current;
     ratio_b = (double)train(b)->inst->vcpus / train(b)->inst->gpu_count;
     ratio_cur = (double)cur->cl->groups[0].inst->vcpus / cur->cl->groups[0].inst->gpu_count;
     T_CHECK(cur->bound == PLAN_BOUND_CPU, "the smallest start %s is CPU-bound: %s",
@@ -347,7 +348,7 @@ static void small_ctr_model_cpu_instances_win_on_cost(void)
             cpu->index >= 0 ? cpu->cl.name : "(none)");
     T_CHECK(train(&u.r.top[0])->inst->gpu_count == 0,
             "DeepFM, 3e-4 s of input work per record: best for cost to train is CPU-only %s ($%.3f)",
-            u.r.top[0].cl.name, u.r.top[0].rep.clusters[0].cost_to_train_usd);
+            u.r.top[0].cl.name, u.r.top[0].pc.cost_to_train_usd);
     done(&u);
 
     /* Light pipeline, for contrast: no assertion, the figures are printed. */
@@ -355,9 +356,9 @@ static void small_ctr_model_cpu_instances_win_on_cost(void)
         goto out;
     cpu = &u.r.kinds[SEARCH_CPU];
     printf("# DeepFM, 1e-5 s of input work per record: best %s ($%.3f to train); best CPU-only %s "
-           "($%.3f)\n", u.r.top[0].cl.name, u.r.top[0].rep.clusters[0].cost_to_train_usd,
+           "($%.3f)\n", u.r.top[0].cl.name, u.r.top[0].pc.cost_to_train_usd,
            cpu->index >= 0 ? cpu->cl.name : "-",
-           cpu->index >= 0 ? cpu->rep.clusters[0].cost_to_train_usd : NAN);
+           cpu->index >= 0 ? cpu->pc.cost_to_train_usd : NAN);
 out:
     done(&u);
 }
@@ -376,8 +377,8 @@ static void a_deadline_forces_scale_out(void)
         goto out;
     T_CHECK(train(&u.r.top[0])->count == 1, "without a deadline the cheapest is one node (%s)",
             u.r.top[0].cl.name);
-    T_CHECK(u.r.top[0].rep.clusters[0].train_s > 3600,
-            "and it takes %.2f h, more than 1 h", u.r.top[0].rep.clusters[0].train_s / 3600);
+    T_CHECK(u.r.top[0].pc.train_s > 3600,
+            "and it takes %.2f h, more than 1 h", u.r.top[0].pc.train_s / 3600);
     search_result_free(&u.r);
     u.ok = 0;
     x_free(u.ev);
@@ -389,10 +390,10 @@ static void a_deadline_forces_scale_out(void)
     T_CHECK(train(&u.r.top[0])->count > 1 && u.r.action == PLAN_SCALE_OUT,
             "with a 1 h deadline the best scales out: %s (%s)", u.r.top[0].cl.name,
             plan_action_name(u.r.action));
-    T_CHECK(u.r.top[0].rep.clusters[0].train_s <= 3600 && u.r.top[0].rep.clusters[0].feasible,
-            "it trains in %.2f h", u.r.top[0].rep.clusters[0].train_s / 3600);
-    T_CHECK(!u.r.current.clusters[0].feasible, "the one-node start misses the deadline: %s",
-            u.r.current.clusters[0].infeasible_why);
+    T_CHECK(u.r.top[0].pc.train_s <= 3600 && u.r.top[0].pc.feasible,
+            "it trains in %.2f h", u.r.top[0].pc.train_s / 3600);
+    T_CHECK(!u.r.current.feasible, "the one-node start misses the deadline: %s",
+            u.r.current.infeasible_why);
 out:
     done(&u);
 }
@@ -418,9 +419,9 @@ static void a_budget_forbids_scale_out(void)
     u.sc.objective = SC_OBJ_TIME;
     if (search(&u))
         goto out;
-    T_CHECK(u.r.top[0].rep.clusters[0].price_usd_h <= 50 && train(&u.r.top[0])->count <= 2,
+    T_CHECK(u.r.top[0].pc.price_usd_h <= 50 && train(&u.r.top[0])->count <= 2,
             "fastest under $50/h: %s at $%.2f/h", u.r.top[0].cl.name,
-            u.r.top[0].rep.clusters[0].price_usd_h);
+            u.r.top[0].pc.price_usd_h);
     search_result_free(&u.r);
     u.ok = 0;
     x_free(u.ev);
@@ -453,7 +454,7 @@ static void the_search_is_deterministic(void)
            a.r.ntop == b.r.ntop && strcmp(a.r.reason, b.r.reason) == 0;
     for (int i = 0; same && i < a.r.ntop; i++)
         same = a.r.top[i].index == b.r.top[i].index &&
-               a.r.top[i].rep.clusters[0].res.step_mean_s == b.r.top[i].rep.clusters[0].res.step_mean_s;
+               a.r.top[i].pc.res.step_mean_s == b.r.top[i].pc.res.step_mean_s;
     T_CHECK(same, "two searches with seed %lu give the same candidates, results and words",
             a.sc.seed);
     done(&a);

@@ -25,7 +25,7 @@ static int load(const char *path, struct scenario *sc, struct plan_report *rep)
         T_CHECK(0, "%s loads: %s", path, e.msg);
         return -1;
     }
-    if (plan_run(sc, rep, &e)) {
+    if (plan_run(sc, NULL, rep, &e)) {
         T_CHECK(0, "%s plans: %s", path, e.msg);
         scenario_free(sc);
         return -1;
@@ -177,7 +177,7 @@ static int s5_cpu_wins(struct scenario *sc, double c, double cyc)
 
     sc->cpu_s_per_sample = c;
     sc->cycle_ms = cyc;
-    if (plan_run(sc, &rep, &e)) {
+    if (plan_run(sc, NULL, &rep, &e)) {
         won = -1;
     } else {
         won = strcmp(best(&rep), "cpu-ps") == 0;

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../catalog/catalog.h"
+#include "../../cli/scenario.h"
 #include "../../cli/trace.h"
 #include "../../sim/trace.h"
 #include "t.h"
@@ -246,6 +248,7 @@ static struct cat_instance inst_gpu, inst_cpu;
 static struct sc_cluster clusters[2];
 static struct scenario sc;
 static struct plan_cluster pcs[2];
+static struct sim_trace traces[2];     /* what the fixture's runs recorded */
 static struct plan_report rep;
 
 static int fixture(void)
@@ -274,13 +277,19 @@ static int fixture(void)
     hetero(&pcs[0].cfg);
     pcs[1].cl = &clusters[1];
     async_ps(&pcs[1].cfg);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
+        sim_trace_free(&traces[i]);
+        traces[i].max_records = TRACE_MAX_RECORDS;
+        pcs[i].cfg.trace = &traces[i];      /* recorded as the planner records it */
         if (sim_run(&pcs[i].cfg, &pcs[i].res, &e))
             return -1;
+        pcs[i].cfg.trace = NULL;
+    }
     memset(&rep, 0, sizeof rep);
     rep.sc = &sc;
     rep.clusters = pcs;
     rep.nclusters = 2;
+    rep.traces = traces;
     rep.best = 0;
     return 0;
 }
@@ -476,7 +485,7 @@ static void the_file_is_a_chrome_trace(void)
     free(text);
 }
 
-static void a_result_that_does_not_match_is_an_error(void)
+static void a_report_without_a_recording_is_an_error(void)
 {
     struct dt_err e;
     int rc = 0;
@@ -484,12 +493,45 @@ static void a_result_that_does_not_match_is_an_error(void)
 
     if (fixture())
         return;
-    pcs[1].res.step_mean_s *= 1.5;
+    rep.traces = NULL;
     e.msg[0] = 0;
     text = write_trace(&rc, &e);
-    T_CHECK(rc == -1 && strstr(e.msg, "cluster async") && strstr(e.msg, "differs"),
-            "a planned result the traced run does not reproduce is reported: %s", e.msg);
+    T_CHECK(rc == -1 && strstr(e.msg, "without recording"),
+            "a report whose steps were not recorded is an error: %s", e.msg);
     free(text);
+}
+
+/* The planner records while it plans: the same results with and without
+ * a recording, and a recording for every cluster. */
+static void the_planner_records_what_it_planned(void)
+{
+    struct catalog cat;
+    struct scenario s;
+    struct plan_report a, b;
+    struct plan_opts o = {1, TRACE_MAX_RECORDS};
+    struct dt_err e;
+    int same = 1, recorded = 1;
+
+    if (catalog_load(&cat, "catalog", &e) || scenario_load(&s, "tests/data/report/scaling.yaml",
+                                                           &cat, &e)) {
+        T_CHECK(0, "scaling.yaml loads: %s", e.msg);
+        return;
+    }
+    if (plan_run(&s, NULL, &a, &e) || plan_run(&s, &o, &b, &e)) {
+        T_CHECK(0, "plan_run: %s", e.msg);
+    } else {
+        for (int i = 0; i < a.nclusters; i++) {
+            same &= memcmp(&a.clusters[i].res, &b.clusters[i].res, sizeof a.clusters[i].res) == 0;
+            recorded &= b.traces[i].nspans > 0 && b.clusters[i].cfg.trace == NULL;
+        }
+        T_CHECK(!a.traces && same && a.nclusters == b.nclusters && a.nclusters > 1,
+                "recording does not change what %d clusters plan to, bit for bit", a.nclusters);
+        T_CHECK(recorded, "every cluster has its recording, kept apart from its config");
+        plan_report_free(&a);
+        plan_report_free(&b);
+    }
+    scenario_free(&s);
+    catalog_free(&cat);
 }
 
 int main(void)
@@ -499,6 +541,7 @@ int main(void)
     T_RUN(batches_and_buckets_are_linked_in_order);
     T_RUN(the_record_cap_holds_and_is_reported);
     T_RUN(the_file_is_a_chrome_trace);
-    T_RUN(a_result_that_does_not_match_is_an_error);
+    T_RUN(a_report_without_a_recording_is_an_error);
+    T_RUN(the_planner_records_what_it_planned);
     return T_DONE();
 }

@@ -1,0 +1,254 @@
+/*
+ * plan_advice.c - the recommendation: which action takes the user from the
+ * cluster they start from to the best one, and the reason in words.
+ *
+ * Both comparisons end here, the listed clusters of plan_run() and the
+ * catalog search's candidates: one classification (keep, cpu_only,
+ * heterogeneous, scale_out, scale_up, in that order of precedence) and one
+ * piece of advice per bottleneck of the starting cluster.  The reasoning
+ * follows docs/model.md (seed case S3): for an input-bound job scale up
+ * within the family when a larger CPU:GPU ratio exists, add CPU nodes when
+ * none does; more nodes of the same type keep the ratio and do not help.
+ *
+ * The two comparisons phrase the advice differently (a search also knows
+ * what it tried, so it says what to try first); each bottleneck's case
+ * holds both phrasings side by side, so that they change together.
+ */
+#include "planner.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan_int.h"
+
+const char *plan_action_name(enum plan_action a)
+{
+    static const char *n[] = {"keep", "scale_up", "scale_out", "heterogeneous", "cpu_only"};
+    return (a >= PLAN_KEEP && a <= PLAN_CPU_ONLY) ? n[a] : "?";
+}
+
+double plan_vcpu_per_gpu(const struct cat_instance *in)
+{
+    return in->gpu_count > 0 ? (double)in->vcpus / in->gpu_count : in->vcpus;
+}
+
+const struct cat_instance *plan_bigger_ratio(const struct catalog *cat,
+                                             const struct cat_instance *in, int same_count)
+{
+    const struct cat_instance *best = NULL;
+    size_t fl = catalog_family_len(in->name);
+
+    if (!cat)
+        return NULL;
+    for (int i = 0; i < cat->ninstances; i++) {
+        const struct cat_instance *c = &cat->instances[i];
+        if (catalog_family_len(c->name) != fl || strncmp(c->name, in->name, fl) != 0 ||
+            strcmp(c->gpu_model, in->gpu_model) != 0)
+            continue;
+        if (same_count ? c->gpu_count != in->gpu_count : c->gpu_count < 1)
+            continue;
+        if (plan_vcpu_per_gpu(c) <= plan_vcpu_per_gpu(in))
+            continue;
+        if (!best || plan_vcpu_per_gpu(c) < plan_vcpu_per_gpu(best))
+            best = c;
+    }
+    return best;
+}
+
+enum plan_action plan_advice_action(const struct sc_cluster *cur, const struct sc_cluster *best,
+                                    int same)
+{
+    const struct sc_group *ct = plan_first_train(cur), *bt = plan_first_train(best);
+
+    if (same)
+        return PLAN_KEEP;
+    if (bt->inst->gpu_count == 0 && ct->inst->gpu_count > 0)
+        return PLAN_CPU_ONLY;
+    if (plan_has_role(best, SIM_DATA) && !plan_has_role(cur, SIM_DATA))
+        return PLAN_HETEROGENEOUS;
+    if (plan_train_nodes(best) > plan_train_nodes(cur))
+        return PLAN_SCALE_OUT;
+    return PLAN_SCALE_UP;
+}
+
+/* A reason being written: a piece that does not fit is not counted, and the
+ * next piece writes over what of it was cut in. */
+struct text {
+    char *p;
+    size_t left;
+};
+
+static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(t->p, t->left, fmt, ap);
+    va_end(ap);
+    if (n > 0 && (size_t)n < t->left) {
+        t->p += n;
+        t->left -= (size_t)n;
+    }
+}
+
+/*
+ * What to do about the bottleneck of cur, the starting cluster.  search: 1
+ * for the catalog search's phrasing ("Try first: ..."), 0 for the listed
+ * comparison's.  keep: the listed comparison keeps cur.
+ */
+static void advise(struct text *t, const struct scenario *sc, const struct plan_cluster *cur,
+                   int search, int keep)
+{
+    const struct sc_group *ct = plan_first_train(cur->cl);
+
+    switch (cur->bound) {
+    case PLAN_BOUND_CPU:
+        if (ct->inst->gpu_count > 0) {
+            /* The listed comparison looks for the same GPU count per node, the
+             * search for any (it can change the node count too). */
+            const struct cat_instance *up = plan_bigger_ratio(sc->catalog, ct->inst, !search);
+            if (search)
+                add(t, " Try first: more vCPU per GPU, not more of the same nodes (%s has %.0f "
+                    "vCPU per GPU; another %s keeps that ratio).", ct->inst->name,
+                    plan_vcpu_per_gpu(ct->inst), ct->inst->name);
+            else
+                add(t, " %s has %.0f vCPU per GPU; another %s keeps that ratio and does not help.",
+                    ct->inst->name, plan_vcpu_per_gpu(ct->inst), ct->inst->name);
+            if (up && search)
+                add(t, " Scale up within the family: %s has %.0f vCPU per GPU; then add CPU data "
+                    "nodes (heterogeneous) if that is not enough.", up->name, plan_vcpu_per_gpu(up));
+            else if (up)
+                add(t, " First scale up within the family: %s has %.0f vCPU per GPU.", up->name,
+                    plan_vcpu_per_gpu(up));
+            else if (search)
+                add(t, " No instance of the family has a larger CPU:GPU ratio: add CPU data nodes "
+                    "for preprocessing (heterogeneous).");
+            else
+                add(t, " No instance of the family has a larger CPU:GPU ratio, so add CPU nodes for "
+                    "preprocessing (heterogeneous).");
+        } else if (search) {
+            add(t, " Try first: a larger CPU instance, then more nodes.");
+        }
+        break;
+    case PLAN_BOUND_NETWORK:
+    case PLAN_BOUND_PS:
+        if (!search) {
+            add(t, " Fewer, larger nodes with a faster intra-node link, fp16 gradients or "
+                "overlapping communication with backward cut the exposed communication.");
+            break;
+        }
+        /* fall through */
+    case PLAN_BOUND_GPU_LINK:
+        if (search)
+            add(t, " Try first: fewer, larger nodes with a fast intra-node link (NVLink), fp16 "
+                "gradients or larger buckets; scale out only once the network is not the bound.");
+        break;
+    case PLAN_BOUND_INPUT_NET:
+        if (search)
+            add(t, " Try first: more or faster-network data nodes, or preprocessing on the GPU "
+                "nodes.");
+        break;
+    case PLAN_BOUND_PCIE:
+        if (search)
+            add(t, " Try first: smaller preprocessed samples or instances with a faster host "
+                "link.");
+        break;
+    case PLAN_BOUND_COMPUTE:
+        if (search)
+            add(t, " Try first: scale up (a faster GPU, or more GPUs in one node over NVLink), "
+                "then scale out.");
+        else if (keep)
+            add(t, " Check utilisation before scaling: first scale up, then out.");
+        break;
+    }
+    if (search)
+        add(t, " Check utilisation before scaling: on %s GPU %.0f%%, CPU %.0f%%, busiest NIC "
+            "%.0f%%.", cur->cl->name, 100 * cur->res.util_gpu, 100 * cur->res.util_cpu,
+            100 * cur->res.util_nic);
+}
+
+/* "step 1.0 ms -> 2.0 ms, $x -> $y per step" and the times to train. */
+static void add_change(struct text *t, const struct plan_cluster *cur,
+                       const struct plan_cluster *best)
+{
+    add(t, "step %.1f ms -> %.1f ms, $%.3g -> $%.3g per step", 1e3 * cur->res.step_mean_s,
+        1e3 * best->res.step_mean_s, cur->cost_per_step_usd, best->cost_per_step_usd);
+}
+
+static void add_train(struct text *t, const struct plan_cluster *cur,
+                      const struct plan_cluster *best)
+{
+    if (!isnan(best->train_s) && !isnan(cur->train_s))
+        add(t, ", %.2f h and $%.2f to train instead of %.2f h and $%.2f", best->train_s / 3600,
+            best->cost_to_train_usd, cur->train_s / 3600, cur->cost_to_train_usd);
+}
+
+void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
+{
+    const struct plan_cluster *cur = &rep->clusters[0], *best;
+    struct text t = {rep->reason, sizeof rep->reason};
+
+    rep->reason[0] = '\0';
+    rep->best = -1;
+    for (int i = 0; i < rep->nclusters; i++) {
+        if (!rep->clusters[i].feasible)
+            continue;
+        if (rep->best < 0 || plan_cluster_objective(sc, &rep->clusters[i], 0) <
+                                 plan_cluster_objective(sc, &rep->clusters[rep->best], 0))
+            rep->best = i;
+    }
+    if (rep->best < 0) {
+        rep->action = PLAN_KEEP;
+        add(&t, "no cluster meets the constraints (deadline or budget); relax them or add "
+            "candidates");
+        return;
+    }
+    best = &rep->clusters[rep->best];
+    rep->action = plan_advice_action(cur->cl, best->cl, rep->best == 0);
+    add(&t, "%s is %s.", cur->cl->name, cur->bound_text);
+    if (rep->best != 0) {
+        add(&t, " %s: ", best->cl->name);
+        add_change(&t, cur, best);
+        add(&t, " (%+.0f%%)", 100 * (best->cost_per_step_usd / cur->cost_per_step_usd - 1));
+        add_train(&t, cur, best);
+        add(&t, "; it is %s.", best->bound_text);
+    } else {
+        add(&t, " It is the best of the %d clusters for %s.", rep->nclusters,
+            scenario_objective_name(sc->objective));
+    }
+    advise(&t, sc, cur, 0, rep->best == 0);
+}
+
+void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *in, char *reason,
+                        size_t cap)
+{
+    const struct plan_cluster *cur = in->cur, *best = in->best;
+    const struct sc_group *ct = plan_first_train(cur->cl), *bt = plan_first_train(best->cl);
+    struct text t = {reason, cap};
+
+    reason[0] = '\0';
+    add(&t, "%s %s is %s.", in->cur_listed ? "The current choice" : "The smallest start",
+        cur->cl->name, cur->bound_text);
+    if (in->action == PLAN_KEEP) {
+        add(&t, " It is also the best of %ld candidates for %s.", in->candidates,
+            scenario_objective_name(sc->objective));
+    } else {
+        add(&t, " Best for %s: %s (%s, %s), ", scenario_objective_name(sc->objective),
+            best->cl->name, sim_strategy_name(best->cfg.c.strategy), plan_action_name(in->action));
+        add_change(&t, cur, best);
+        add_train(&t, cur, best);
+        if (!cur->feasible)
+            add(&t, " (%s: %s)", cur->cl->name, cur->infeasible_why);
+        add(&t, "; it is %s.", best->bound_text);
+        if (in->action == PLAN_SCALE_UP &&
+            (double)bt->count * bt->inst->gpu_count < (double)ct->count * ct->inst->gpu_count)
+            add(&t, " (scale_up here is a change of instance type to fewer GPUs, which does "
+                "better for %s.)", scenario_objective_name(sc->objective));
+    }
+    advise(&t, sc, cur, 1, 0);
+}

@@ -1,0 +1,244 @@
+/*
+ * plan_cluster.c - one cluster evaluated (planner.h): resolved into simulator
+ * input, simulated, costed (per hour, step, epoch and whole training, with
+ * the deadline, budget and data-channel constraints), and its bottleneck
+ * named in words.  plan_run() and the catalog search both evaluate clusters
+ * here, so a listed cluster and a searched candidate are measured alike.
+ */
+#include "planner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan_int.h"
+#include "resolve.h"
+
+void plan_eval_defaults(struct plan_eval_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->cpu_s_per_sample = NAN;
+    o->compute_scale = 1.0;
+    o->steps = 0;
+    o->warmup = -1;
+    o->trace = NULL;
+}
+
+const char *plan_bound_name(enum plan_bound b)
+{
+    static const char *n[] = {"compute", "cpu", "input_network", "pcie", "network", "gpu_link",
+                              "parameter_server"};
+    return (b >= PLAN_BOUND_COMPUTE && b <= PLAN_BOUND_PS) ? n[b] : "?";
+}
+
+/* ---- the cluster's groups ---------------------------------------------- */
+
+const struct sc_group *plan_first_train(const struct sc_cluster *cl)
+{
+    for (int i = 0; i < cl->ngroups; i++)
+        if (cl->groups[i].role == SIM_TRAIN)
+            return &cl->groups[i];
+    return NULL;
+}
+
+int plan_has_role(const struct sc_cluster *cl, enum sim_role r)
+{
+    for (int i = 0; i < cl->ngroups; i++)
+        if (cl->groups[i].role == r)
+            return 1;
+    return 0;
+}
+
+int plan_train_nodes(const struct sc_cluster *cl)
+{
+    int n = 0;
+    for (int i = 0; i < cl->ngroups; i++)
+        if (cl->groups[i].role == SIM_TRAIN)
+            n += cl->groups[i].count;
+    return n;
+}
+
+static double cluster_vcpus(const struct sc_cluster *cl, enum sim_role r)
+{
+    double v = 0;
+    for (int i = 0; i < cl->ngroups; i++)
+        if (cl->groups[i].role == r)
+            v += (double)cl->groups[i].count * cl->groups[i].inst->vcpus;
+    return v;
+}
+
+/* vCPUs of the train instance (at its speed in reference cores) one worker's
+ * input needs to keep its compute busy. */
+static double vcpu_needed_per_worker(const struct sim_config *cfg)
+{
+    for (int i = 0; i < cfg->ngroups; i++)
+        if (cfg->groups[i].role == SIM_TRAIN) {
+            double busy = cfg->groups[i].fwd_s + cfg->groups[i].bwd_s + cfg->groups[i].opt_s;
+            return busy > 0 ? cfg->w.batch * cfg->w.cpu_s_per_sample /
+                                  (busy * cfg->groups[i].core_speed)
+                            : INFINITY;
+        }
+    return NAN;
+}
+
+/* What bounds the step, as enum plan_bound and one line of words. */
+static void name_bound(struct plan_cluster *pc)
+{
+    const struct sim_result *r = &pc->res;
+    const struct sc_group *tg = plan_first_train(pc->cl);
+    const struct cat_instance *in = tg->inst;
+    int gpus = in->gpu_count;
+    double busy = r->g[tg - pc->cl->groups].gpu_util; /* compute share of the step */
+    char what[96];
+
+    if (gpus > 0)
+        snprintf(what, sizeof what, "%d %s", tg->count * gpus, in->gpu_model);
+    else
+        snprintf(what, sizeof what, "%d x %d vCPU", tg->count, in->vcpus);
+    /* The step is bound by what the workers wait for: input or exposed
+     * communication when either takes more than 5% of the step, else compute. */
+    if (r->data_stall_s > 0.05 * r->step_mean_s && r->data_stall_s >= r->exposed_comm_s) {
+        int bi = 0;
+        double worst = 0;
+        for (int i = 0; i < pc->cfg.ngroups; i++) {
+            const struct sim_group_stats *g = &r->g[i];
+            double u = g->cpu_util;
+            if (u > worst) { worst = u; bi = 0; }
+            if (g->nic_tx_util > worst) { worst = g->nic_tx_util; bi = 1; }
+            if (g->nic_rx_util > worst) { worst = g->nic_rx_util; bi = 1; }
+            if (g->pcie_util > worst) { worst = g->pcie_util; bi = 2; }
+        }
+        if (bi == 1) {
+            pc->bound = PLAN_BOUND_INPUT_NET;
+            snprintf(pc->bound_text, sizeof pc->bound_text,
+                     "input-network-bound: sending preprocessed batches keeps a NIC %.0f%% busy; "
+                     "%s busy %.0f%%", 100 * worst, what, 100 * busy);
+        } else if (bi == 2) {
+            pc->bound = PLAN_BOUND_PCIE;
+            snprintf(pc->bound_text, sizeof pc->bound_text,
+                     "PCIe-bound: host-to-device copies keep PCIe %.0f%% busy; %s busy %.0f%%",
+                     100 * worst, what, 100 * busy);
+        } else {
+            double v = cluster_vcpus(pc->cl, SIM_TRAIN) + cluster_vcpus(pc->cl, SIM_DATA);
+            double need = vcpu_needed_per_worker(&pc->cfg);
+            pc->bound = PLAN_BOUND_CPU;
+            snprintf(pc->bound_text, sizeof pc->bound_text,
+                     "CPU-bound: %.0f vCPU (%.1f per worker) keep %s busy %.0f%%; the input "
+                     "pipeline needs about %.1f vCPU per worker", v, v / r->workers, what,
+                     100 * busy, need);
+        }
+    } else if (r->exposed_comm_s > 0.05 * r->step_mean_s) {
+        int ps = sim_is_ps(pc->cfg.c.strategy);
+        int nodes = 0;
+        for (int i = 0; i < pc->cl->ngroups; i++)
+            if (pc->cl->groups[i].role == SIM_TRAIN)
+                nodes += pc->cl->groups[i].count;
+        pc->bound = ps ? PLAN_BOUND_PS : nodes > 1 ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
+        const char *kind = ps ? "parameter-server" : nodes > 1 ? "network" : "GPU-link";
+        char cyc[64] = "";
+        if (pc->cfg.c.cycle_s > 0)
+            snprintf(cyc, sizeof cyc, ", started on the ticks of a %.3g ms background cycle",
+                     1e3 * pc->cfg.c.cycle_s);
+        snprintf(pc->bound_text, sizeof pc->bound_text,
+                 "%s-bound: %.1f ms of each %.1f ms step is exposed gradient communication%.63s "
+                 "(busiest NIC %.0f%%); %.60s busy %.0f%%", kind, 1e3 * r->exposed_comm_s,
+                 1e3 * r->step_mean_s, cyc, 100 * r->util_nic, what, 100 * busy);
+    } else {
+        pc->bound = PLAN_BOUND_COMPUTE;
+        snprintf(pc->bound_text, sizeof pc->bound_text, "compute-bound: %s busy %.0f%%", what,
+                 100 * busy);
+    }
+}
+
+/* ---- costs and the objective ------------------------------------------- */
+
+static void costs(const struct scenario *sc, struct plan_cluster *pc)
+{
+    const struct sim_result *r = &pc->res;
+    const struct sim_config *cfg = &pc->cfg;
+    double one = NAN;
+
+    pc->price_usd_h = 0;
+    for (int i = 0; i < cfg->ngroups; i++)
+        pc->price_usd_h += cfg->groups[i].count * cfg->groups[i].price_usd_h;
+    pc->cost_per_step_usd = pc->price_usd_h * r->step_mean_s / 3600;
+    if (!isnan(sc->dataset_samples)) {
+        pc->steps_per_epoch = ceil(sc->dataset_samples / (r->workers * cfg->w.batch) - 1e-9);
+        pc->epoch_s = pc->steps_per_epoch * r->step_mean_s;
+        pc->cost_per_epoch_usd = pc->price_usd_h * pc->epoch_s / 3600;
+        pc->train_s = pc->epoch_s * sc->epochs;
+        pc->cost_to_train_usd = pc->price_usd_h * pc->train_s / 3600;
+    } else {
+        pc->steps_per_epoch = pc->epoch_s = pc->cost_per_epoch_usd = NAN;
+        pc->train_s = pc->cost_to_train_usd = NAN;
+    }
+    /* One worker alone: compute and optimizer only. */
+    for (int i = 0; i < cfg->ngroups; i++)
+        if (cfg->groups[i].role == SIM_TRAIN) {
+            const struct sim_group *g = &cfg->groups[i];
+            one = cfg->w.batch / (g->fwd_s + g->bwd_s + g->opt_s);
+            break;
+        }
+    pc->scaling_eff = one > 0 ? r->samples_per_s / (r->workers * one) : NAN;
+    pc->feasible = 1;
+    pc->infeasible_why[0] = 0;
+    if (!isnan(sc->budget_usd_h) && pc->price_usd_h > sc->budget_usd_h) {
+        pc->feasible = 0;
+        snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "$%.2f/h is over the budget of $%.2f/h",
+                 pc->price_usd_h, sc->budget_usd_h);
+    } else if (sc->max_data_channels > 0 && r->workers > sc->max_data_channels) {
+        pc->feasible = 0;
+        snprintf(pc->infeasible_why, sizeof pc->infeasible_why,
+                 "%.0f workers need %.0f data channels, more than the %d allowed per job",
+                 r->workers, r->workers, sc->max_data_channels);
+    } else if (!isnan(sc->deadline_h) && !isnan(pc->train_s) && pc->train_s > sc->deadline_h * 3600) {
+        pc->feasible = 0;
+        snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "%.1f h to train misses the %.1f h deadline",
+                 pc->train_s / 3600, sc->deadline_h);
+    }
+}
+
+double plan_cluster_objective(const struct scenario *sc, const struct plan_cluster *pc,
+                              int per_sample)
+{
+    switch (sc->objective) {
+    case SC_OBJ_TIME:
+        /* Clusters with other worker counts take other numbers of steps:
+         * rank by time to train, or by time per sample without a dataset. */
+        return !isnan(pc->train_s) ? pc->train_s : 1.0 / pc->res.samples_per_s;
+    case SC_OBJ_COST_STEP:
+        /* Enumerated candidates differ in workers, so in samples per step:
+         * the search compares cost per sample. */
+        return per_sample ? pc->cost_per_step_usd / (pc->res.workers * pc->cfg.w.batch)
+                          : pc->cost_per_step_usd;
+    case SC_OBJ_COST_TRAIN:
+        /* Without a dataset size cost per sample ranks the same way. */
+        return !isnan(pc->cost_to_train_usd) ? pc->cost_to_train_usd
+                                             : pc->cost_per_step_usd / pc->res.samples_per_s;
+    }
+    return pc->res.step_mean_s;
+}
+
+/* ---- evaluation -------------------------------------------------------- */
+
+int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
+                      const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
+{
+    struct resolve_opts ro = {o->cpu_s_per_sample, o->compute_scale};
+
+    memset(pc, 0, sizeof *pc);
+    pc->cl = cl;
+    if (resolve_cluster(sc, cl, &ro, &pc->cfg, e))
+        return -1;
+    if (o->steps > 0)
+        pc->cfg.steps = o->steps;
+    if (o->warmup >= 0)
+        pc->cfg.warmup = o->warmup;
+    pc->cfg.trace = o->trace;
+    if (sim_run(&pc->cfg, &pc->res, e))
+        return -1;
+    pc->cfg.trace = NULL;   /* the recording belongs to the caller */
+    costs(sc, pc);
+    name_bound(pc);
+    return 0;
+}
