@@ -241,21 +241,28 @@ static void ev_begin(struct writer *w)
     w->first = 0;
 }
 
-static void write_cluster(struct writer *w, const struct plan_cluster *pc, int pid,
-                          const struct sim_trace *tr)
+/* Where a cluster's spans go: visible spans sorted by track and start, each
+ * span's lane within its track, and each track's first thread id. */
+struct layout {
+    struct item *it;
+    size_t nit;
+    int *lane;                  /* per span index */
+    int *nlanes;                /* per track */
+    int *tid0;                  /* per track */
+};
+
+/* Visible spans (finished, longer than a nanosecond) laid out in lanes. */
+static void layout_spans(struct layout *ly, const struct sim_trace *tr)
 {
-    FILE *f = w->f;
-    const struct sim_config *cfg = &pc->cfg;
-    size_t ns = tr->nspans, nit = 0;
-    struct item *it = x_calloc(ns ? ns : 1, sizeof *it);
-    int *lane = x_calloc(ns ? ns : 1, sizeof *lane);
-    int *nlanes = x_calloc((size_t)tr->ntracks + 1, sizeof *nlanes);
-    int *tid0 = x_calloc((size_t)tr->ntracks + 1, sizeof *tid0);
+    size_t ns = tr->nspans;
     long long *lane_end = NULL;
     int cap_lane = 0;
-    char name[1024], label[400];
 
-    /* Visible spans: finished, longer than a nanosecond. */
+    ly->it = x_calloc(ns ? ns : 1, sizeof *ly->it);
+    ly->lane = x_calloc(ns ? ns : 1, sizeof *ly->lane);
+    ly->nlanes = x_calloc((size_t)tr->ntracks + 1, sizeof *ly->nlanes);
+    ly->tid0 = x_calloc((size_t)tr->ntracks + 1, sizeof *ly->tid0);
+    ly->nit = 0;
     for (size_t i = 0; i < ns; i++) {
         const struct sim_trace_span *sp = &tr->spans[i];
         long long a, b;
@@ -265,14 +272,14 @@ static void write_cluster(struct writer *w, const struct plan_cluster *pc, int p
         b = to_ns(sp->t1_s);
         if (b <= a)
             continue;
-        it[nit++] = (struct item){a, b, i, sp->track, sp->flow};
+        ly->it[ly->nit++] = (struct item){a, b, i, sp->track, sp->flow};
     }
-    qsort(it, nit, sizeof *it, by_track_start);
-    for (size_t k = 0; k < nit;) {
-        int t = it[k].track, nl = 0;
-        for (; k < nit && it[k].track == t; k++) {
+    qsort(ly->it, ly->nit, sizeof *ly->it, by_track_start);
+    for (size_t k = 0; k < ly->nit;) {
+        int t = ly->it[k].track, nl = 0;
+        for (; k < ly->nit && ly->it[k].track == t; k++) {
             int l = 0;
-            while (l < nl && lane_end[l] > it[k].t0)
+            while (l < nl && lane_end[l] > ly->it[k].t0)
                 l++;
             if (l == nl) {
                 if (nl == cap_lane) {
@@ -281,17 +288,34 @@ static void write_cluster(struct writer *w, const struct plan_cluster *pc, int p
                 }
                 nl++;
             }
-            lane_end[l] = it[k].t1;
-            lane[it[k].idx] = l;
+            lane_end[l] = ly->it[k].t1;
+            ly->lane[ly->it[k].idx] = l;
         }
-        nlanes[t] = nl;
+        ly->nlanes[t] = nl;
     }
     for (int t = 0, tid = 1; t < tr->ntracks; t++) {
-        tid0[t] = tid;
-        tid += nlanes[t] > 0 ? nlanes[t] : 1;
+        ly->tid0[t] = tid;
+        tid += ly->nlanes[t] > 0 ? ly->nlanes[t] : 1;
     }
+    x_free(lane_end);
+}
 
-    /* Metadata. */
+static void layout_free(struct layout *ly)
+{
+    x_free(ly->it);
+    x_free(ly->lane);
+    x_free(ly->nlanes);
+    x_free(ly->tid0);
+}
+
+/* Process and thread names and their order. */
+static void write_meta(struct writer *w, const struct plan_cluster *pc, int pid,
+                       const struct sim_trace *tr, const struct layout *ly)
+{
+    FILE *f = w->f;
+    const struct sim_config *cfg = &pc->cfg;
+    char name[1024], label[400];
+
     label[0] = 0;
     for (int g = 0, len = 0; g < cfg->ngroups && len < (int)sizeof label; g++) {
         char one[160];
@@ -310,7 +334,7 @@ static void write_cluster(struct writer *w, const struct plan_cluster *pc, int p
     fprintf(f, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%d}}",
             pid, pid);
     for (int t = 0; t < tr->ntracks; t++) {
-        int nl = nlanes[t] > 0 ? nlanes[t] : 1;
+        int nl = ly->nlanes[t] > 0 ? ly->nlanes[t] : 1;
         char base[400];
         track_long(base, sizeof base, &tr->tracks[t], pc);
         for (int l = 0; l < nl; l++) {
@@ -320,30 +344,38 @@ static void write_cluster(struct writer *w, const struct plan_cluster *pc, int p
                 snprintf(name, sizeof name, "%s [lane %d]", base, l + 1);
             ev_begin(w);
             fprintf(f, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
-                    pid, tid0[t] + l);
+                    pid, ly->tid0[t] + l);
             put_str(f, name);
             fprintf(f, "}}");
             ev_begin(w);
             fprintf(f, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_sort_index\","
-                       "\"args\":{\"sort_index\":%d}}", pid, tid0[t] + l, tid0[t] + l);
+                       "\"args\":{\"sort_index\":%d}}", pid, ly->tid0[t] + l, ly->tid0[t] + l);
         }
     }
+}
 
-    /* Spans, in recording order; bucket releases as instants. */
-    for (size_t i = 0; i < ns; i++) {
+/* Spans, in recording order; bucket releases as instants. */
+static void write_spans(struct writer *w, const struct plan_cluster *pc, int pid,
+                        const struct sim_trace *tr, const struct layout *ly)
+{
+    FILE *f = w->f;
+    char name[1024];
+
+    for (size_t i = 0; i < tr->nspans; i++) {
         const struct sim_trace_span *sp = &tr->spans[i];
         const struct sim_trace_track *tk = &tr->tracks[sp->track];
         long long a = to_ns(sp->t0_s), b;
         int instant = sp->act == SIM_ACT_BUCKET;
+        const char *sep = "";
         if (!instant && !isfinite(sp->t1_s))
             continue;
         b = instant ? a : to_ns(sp->t1_s);
         if (!instant && b <= a)
             continue;
-        span_name(name, sizeof name, sp, tk, cfg);
+        span_name(name, sizeof name, sp, tk, &pc->cfg);
         ev_begin(w);
         fprintf(f, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":", instant ? "i" : "X", pid,
-                tid0[sp->track] + (instant ? 0 : lane[i]));
+                ly->tid0[sp->track] + (instant ? 0 : ly->lane[i]));
         put_us(f, a);
         if (instant) {
             fprintf(f, ",\"s\":\"t\"");
@@ -354,38 +386,40 @@ static void write_cluster(struct writer *w, const struct plan_cluster *pc, int p
         fprintf(f, ",\"name\":");
         put_str(f, name);
         fprintf(f, ",\"cat\":\"%s\",\"args\":{", span_cat(sp));
-        {
-            const char *sep = "";
-            if (sp->step >= 0) {
-                fprintf(f, "\"step\":%d", sp->step);
-                sep = ",";
-            }
-            if (sp->amount > 0) {
-                fprintf(f, "%s\"%s\":%.6g", sep,
-                        tk->kind == SIM_TRACK_CPU ? "reference_core_s" : "bytes", sp->amount);
-                sep = ",";
-            }
-            if (sp->mult != 1)
-                fprintf(f, "%s\"flows_per_resource\":%.6g", sep, sp->mult);
+        if (sp->step >= 0) {
+            fprintf(f, "\"step\":%d", sp->step);
+            sep = ",";
         }
+        if (sp->amount > 0) {
+            fprintf(f, "%s\"%s\":%.6g", sep,
+                    tk->kind == SIM_TRACK_CPU ? "reference_core_s" : "bytes", sp->amount);
+            sep = ",";
+        }
+        if (sp->mult != 1)
+            fprintf(f, "%s\"flows_per_resource\":%.6g", sep, sp->mult);
         fprintf(f, "}}");
     }
+}
 
-    /* Flows: the spans of one batch or one bucket, in time order. */
-    qsort(it, nit, sizeof *it, by_flow_time);
-    for (size_t k = 0; k < nit;) {
+/* Flows: the spans of one batch or one bucket, in time order (re-sorts ly->it). */
+static void write_flows(struct writer *w, int pid, const struct sim_trace *tr, struct layout *ly)
+{
+    FILE *f = w->f;
+
+    qsort(ly->it, ly->nit, sizeof *ly->it, by_flow_time);
+    for (size_t k = 0; k < ly->nit;) {
         size_t e = k;
-        while (e < nit && it[e].flow == it[k].flow)
+        while (e < ly->nit && ly->it[e].flow == ly->it[k].flow)
             e++;
-        if (it[k].flow != 0 && e - k >= 2) {
+        if (ly->it[k].flow != 0 && e - k >= 2) {
             long long id = ++w->next_flow;
-            int input = tr->spans[it[k].idx].act == SIM_ACT_STAGE;
+            int input = tr->spans[ly->it[k].idx].act == SIM_ACT_STAGE;
             for (size_t j = k; j < e; j++) {
-                const struct item *x = &it[j];
+                const struct item *x = &ly->it[j];
                 ev_begin(w);
                 fprintf(f, "{\"ph\":\"%s\",\"id\":%lld,\"pid\":%d,\"tid\":%d,\"ts\":",
                         j == k ? "s" : j + 1 == e ? "f" : "t", id, pid,
-                        tid0[x->track] + lane[x->idx]);
+                        ly->tid0[x->track] + ly->lane[x->idx]);
                 put_us(f, (x->t0 + x->t1) / 2);
                 fprintf(f, ",\"name\":\"%s\",\"cat\":\"%s\",\"bp\":\"e\"}",
                         input ? "input batch" : "gradient bucket", input ? "input" : "collective");
@@ -393,12 +427,19 @@ static void write_cluster(struct writer *w, const struct plan_cluster *pc, int p
         }
         k = e;
     }
+}
 
-    /* Counters. */
+/* Counters: input queue depth and each resource's utilisation. */
+static void write_counters(struct writer *w, const struct plan_cluster *pc, int pid,
+                           const struct sim_trace *tr)
+{
+    FILE *f = w->f;
+    char name[1024];
+
     for (size_t i = 0; i < tr->nsamples; i++) {
         const struct sim_trace_sample *s = &tr->samples[i];
         char sh[96];
-        track_short(sh, sizeof sh, &tr->tracks[s->track], cfg);
+        track_short(sh, sizeof sh, &tr->tracks[s->track], &pc->cfg);
         if (s->what == SIM_CNT_READY)
             snprintf(name, sizeof name, "%s input queue (batches ready)", sh);
         else
@@ -413,12 +454,19 @@ static void write_cluster(struct writer *w, const struct plan_cluster *pc, int p
         else
             fprintf(f, ",\"args\":{\"busy_pct\":%.4g}}", 100 * s->v);
     }
+}
 
-    x_free(it);
-    x_free(lane);
-    x_free(nlanes);
-    x_free(tid0);
-    x_free(lane_end);
+static void write_cluster(struct writer *w, const struct plan_cluster *pc, int pid,
+                          const struct sim_trace *tr)
+{
+    struct layout ly;
+
+    layout_spans(&ly, tr);
+    write_meta(w, pc, pid, tr, &ly);
+    write_spans(w, pc, pid, tr, &ly);
+    write_flows(w, pid, tr, &ly);
+    write_counters(w, pc, pid, tr);
+    layout_free(&ly);
 }
 
 int trace_write(FILE *f, const struct plan_report *rep, struct dt_err *e)

@@ -325,20 +325,147 @@ static void sparse_grads(const struct cat_model *m, double batch, int k, int ps,
     *updated = dense + fmin(sp, (ps ? 1 : k) * t);
 }
 
+/*
+ * What a group's nodes are: vCPUs and their speed, the price, the NIC, and
+ * for GPU nodes PCIe and the GPU-to-GPU link, at the achieved fractions of
+ * nominal (docs/model.md).  networked: the group talks over the network.
+ */
+static int resolve_hardware(const struct sc_group *sg, int networked, struct sim_group *g,
+                            struct dt_err *e)
+{
+    const struct cat_instance *in = sg->inst;
+
+    g->vcpus = in->vcpus;
+    g->core_speed = resolve_vcpu_speed(in);
+    g->price_usd_h = sg->spot ? in->spot_usd_h : in->price_usd_h;
+    if (isnan(g->price_usd_h))
+        return dt_errf(e, "%s: %s price unknown in the catalog", in->name,
+                       sg->spot ? "spot" : "on-demand");
+    if (isnan(in->net_gbps)) {
+        if (networked)
+            return dt_errf(e, "%s: network bandwidth unknown in the catalog; "
+                           "define network_gbps inline", in->name);
+        g->nic_Bps = 0;
+    } else {
+        g->nic_Bps = in->net_gbps * 1e9 / 8 * NIC_EFF;
+    }
+    g->net_alpha_s = in->efa == 1 ? ALPHA_RDMA : ALPHA_TCP;
+    if (g->gpus > 0) {
+        const struct cat_gpu *gpu = in->gpu;
+        if (!gpu)
+            return dt_errf(e, "%s: GPU %s not in the catalog", in->name, in->gpu_model);
+        g->pcie_Bps = isnan(gpu->pcie_gbs_dir) ? 0 : gpu->pcie_gbs_dir * 1e9 * PCIE_EFF;
+        if (g->gpus > 1) {
+            int nvl = (in->link == CAT_LINK_NVLINK || in->link == CAT_LINK_NVSWITCH) &&
+                      gpu->nvlink_gbs_dir > 0;
+            g->intra_Bps = nvl ? gpu->nvlink_gbs_dir * 1e9 * NVLINK_EFF : g->pcie_Bps;
+            g->intra_alpha_s = nvl ? ALPHA_NVLINK : ALPHA_PCIE;
+            if (!(g->intra_Bps > 0))
+                return dt_errf(e, "%s: GPU-to-GPU bandwidth unknown", in->name);
+        }
+    }
+    return 0;
+}
+
+/*
+ * A train group's compute and loader: forward a third and backward two
+ * thirds of the step's compute time, the optimizer as the update's memory
+ * traffic (update_bytes) over device memory bandwidth, and the vCPUs the
+ * input pipeline may use (all but the reserved ones; on a CPU node, those
+ * the compute does not take).
+ */
+static int resolve_train(const struct scenario *sc, const struct cat_instance *in,
+                         const struct resolve_opts *o, double update_bytes, struct sim_group *g,
+                         struct dt_err *e)
+{
+    double t = 0, reserved = (double)sc->reserved_vcpus_per_gpu * wpn_of(in);
+    double cvcpus = in->vcpus; /* vCPUs a CPU train node computes with */
+    g->loader_vcpus = in->vcpus - reserved;
+    if (g->loader_vcpus < 0)
+        g->loader_vcpus = 0;
+    if (in->gpu_count == 0) {
+        /* CPU training: the loader's workers take their vCPUs from
+         * the compute (docs/model.md).  auto splits the vCPUs so
+         * that loading and computing a batch take the same time, as
+         * an autotuned input pipeline settles: L = V c / (c + x),
+         * c and x the vCPU-seconds per batch of each. */
+        int lw = sc->loader_workers;
+        if (lw <= 0) {
+            double cps = resolve_cpu_s_per_sample(sc, o);
+            double c = cps * sc->batch_per_gpu * sc->grad_accum / g->core_speed, x = 0;
+            if (compute_time(sc, in, 1, o, &x, e))
+                return -1;
+            lw = c + x > 0 ? (int)lround(in->vcpus * c / (c + x)) : (in->vcpus + 3) / 4;
+            if (lw < 1)
+                lw = 1;
+        }
+        if (lw >= in->vcpus)
+            lw = in->vcpus - 1;
+        g->loader_vcpus = lw;
+        cvcpus = in->vcpus - lw;
+    }
+    if (compute_time(sc, in, cvcpus, o, &t, e))
+        return -1;
+    g->fwd_s = t / 3;
+    g->bwd_s = 2 * t / 3;
+    if (in->gpu_count > 0)
+        g->opt_s = in->gpu && in->gpu->mem_bw_gbs > 0
+                       ? update_bytes / (in->gpu->mem_bw_gbs * 1e9) : 0;
+    else
+        g->opt_s = update_bytes / 20e9; /* assumed 20 GB/s host memory */
+    return 0;
+}
+
+/* The gradient sharing of cl: strategy, buckets, the background cycle and
+ * the parameter servers (their count, order and calibrated pull overlap). */
+static void resolve_comm(const struct scenario *sc, const struct sc_cluster *cl,
+                         const struct sc_comm *comm, struct sim_config *cfg)
+{
+    int is_ps = sim_is_ps(comm->strategy);
+
+    cfg->c.strategy = comm->strategy;
+    cfg->c.bucket_bytes = comm->bucket_bytes;
+    cfg->c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
+    cfg->c.nbucket_list = sc->nbucket_list;
+    cfg->c.overlap = sc->overlap;
+    /* Horovod's background loop runs the all-reduce family; servers are not
+     * driven by it (docs/scenario.md). */
+    cfg->c.cycle_s = is_ps ? 0 : sc->cycle_ms / 1000;
+    cfg->c.ps_dedicated = is_ps && comm->ps_place == SC_PS_DEDICATED;
+    cfg->c.ps_servers = comm->ps_count;
+    cfg->c.ps_serial = !sc->ps_pipeline;
+    /* In turn is modelled for synchronous dedicated servers; the planner's
+     * other candidates (asynchronous, colocated) keep servers that take every
+     * push at once (docs/scenario.md). */
+    cfg->c.ps_in_turn = sc->ps_receive == SC_PS_IN_TURN && cfg->c.strategy == SIM_PS_SYNC &&
+                        cfg->c.ps_dedicated;
+    if (cfg->c.ps_dedicated)
+        for (int i = 0; i < cl->ngroups; i++) {
+            const struct prof_measured *m;
+            if (cl->groups[i].role != SIM_PS)
+                continue;
+            m = profile_of(sc, cl->groups[i].inst);
+            if (cl->groups[i].count > cfg->c.ps_servers)
+                cfg->c.ps_servers = cl->groups[i].count;
+            /* How unevenly the servers' pulls end, as calibrated on the
+             * servers' instance type: a synchronous step waits for the first. */
+            if (m && m->ps_first_pull_frac > 0 && cfg->c.strategy == SIM_PS_SYNC)
+                cfg->c.ps_first_pull = m->ps_first_pull_frac;
+        }
+}
+
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e)
 {
     double opt_bytes = isnan(sc->optimizer_bytes_per_param) ? DEFAULT_OPT_BYTES
                                                              : sc->optimizer_bytes_per_param;
     struct sc_comm comm;
-    enum sim_strategy strat;
     int is_ps;
     double xparams, uparams;
     int auto_workers = -1, k = 0;
 
     scenario_cluster_comm(sc, cl, &comm);
-    strat = comm.strategy;
-    is_ps = sim_is_ps(strat);
+    is_ps = sim_is_ps(comm.strategy);
     for (int i = 0; i < cl->ngroups; i++)
         if (cl->groups[i].role == SIM_TRAIN)
             k += cl->groups[i].count * wpn_of(cl->groups[i].inst);
@@ -358,71 +485,11 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         if (in->vcpus < 0 || in->gpu_count < 0)
             return dt_errf(e, "%s: vCPU or GPU count unknown in the catalog", in->name);
         g->gpus = sg->role == SIM_TRAIN ? in->gpu_count : 0;
-        g->vcpus = in->vcpus;
-        g->core_speed = resolve_vcpu_speed(in);
-        g->price_usd_h = sg->spot ? in->spot_usd_h : in->price_usd_h;
-        if (isnan(g->price_usd_h))
-            return dt_errf(e, "%s: %s price unknown in the catalog", in->name,
-                           sg->spot ? "spot" : "on-demand");
-        if (isnan(in->net_gbps)) {
-            if (networked)
-                return dt_errf(e, "%s: network bandwidth unknown in the catalog; "
-                               "define network_gbps inline", in->name);
-            g->nic_Bps = 0;
-        } else {
-            g->nic_Bps = in->net_gbps * 1e9 / 8 * NIC_EFF;
-        }
-        g->net_alpha_s = in->efa == 1 ? ALPHA_RDMA : ALPHA_TCP;
-        if (g->gpus > 0) {
-            const struct cat_gpu *gpu = in->gpu;
-            if (!gpu)
-                return dt_errf(e, "%s: GPU %s not in the catalog", in->name, in->gpu_model);
-            g->pcie_Bps = isnan(gpu->pcie_gbs_dir) ? 0 : gpu->pcie_gbs_dir * 1e9 * PCIE_EFF;
-            if (g->gpus > 1) {
-                int nvl = (in->link == CAT_LINK_NVLINK || in->link == CAT_LINK_NVSWITCH) &&
-                          gpu->nvlink_gbs_dir > 0;
-                g->intra_Bps = nvl ? gpu->nvlink_gbs_dir * 1e9 * NVLINK_EFF : g->pcie_Bps;
-                g->intra_alpha_s = nvl ? ALPHA_NVLINK : ALPHA_PCIE;
-                if (!(g->intra_Bps > 0))
-                    return dt_errf(e, "%s: GPU-to-GPU bandwidth unknown", in->name);
-            }
-        }
+        if (resolve_hardware(sg, networked, g, e))
+            return -1;
         if (sg->role == SIM_TRAIN) {
-            double t = 0, reserved = (double)sc->reserved_vcpus_per_gpu * wpn_of(in);
-            double cvcpus = in->vcpus; /* vCPUs a CPU train node computes with */
-            g->loader_vcpus = in->vcpus - reserved;
-            if (g->loader_vcpus < 0)
-                g->loader_vcpus = 0;
-            if (in->gpu_count == 0) {
-                /* CPU training: the loader's workers take their vCPUs from
-                 * the compute (docs/model.md).  auto splits the vCPUs so
-                 * that loading and computing a batch take the same time, as
-                 * an autotuned input pipeline settles: L = V c / (c + x),
-                 * c and x the vCPU-seconds per batch of each. */
-                int lw = sc->loader_workers;
-                if (lw <= 0) {
-                    double cps = resolve_cpu_s_per_sample(sc, o);
-                    double c = cps * sc->batch_per_gpu * sc->grad_accum / g->core_speed, x = 0;
-                    if (compute_time(sc, in, 1, o, &x, e))
-                        return -1;
-                    lw = c + x > 0 ? (int)lround(in->vcpus * c / (c + x)) : (in->vcpus + 3) / 4;
-                    if (lw < 1)
-                        lw = 1;
-                }
-                if (lw >= in->vcpus)
-                    lw = in->vcpus - 1;
-                g->loader_vcpus = lw;
-                cvcpus = in->vcpus - lw;
-            }
-            if (compute_time(sc, in, cvcpus, o, &t, e))
+            if (resolve_train(sc, in, o, uparams * opt_bytes, g, e))
                 return -1;
-            g->fwd_s = t / 3;
-            g->bwd_s = 2 * t / 3;
-            if (in->gpu_count > 0)
-                g->opt_s = in->gpu && in->gpu->mem_bw_gbs > 0
-                               ? uparams * opt_bytes / (in->gpu->mem_bw_gbs * 1e9) : 0;
-            else
-                g->opt_s = uparams * opt_bytes / 20e9; /* assumed 20 GB/s host memory */
             if (auto_workers < 0) {
                 auto_workers = (int)floor(g->loader_vcpus / wpn_of(in));
                 if (in->gpu_count == 0)
@@ -454,35 +521,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->w.local_with_data_nodes = sc->local_with_data_nodes;
     cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
 
-    cfg->c.strategy = strat;
-    cfg->c.bucket_bytes = comm.bucket_bytes;
-    cfg->c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
-    cfg->c.nbucket_list = sc->nbucket_list;
-    cfg->c.overlap = sc->overlap;
-    /* Horovod's background loop runs the all-reduce family; servers are not
-     * driven by it (docs/scenario.md). */
-    cfg->c.cycle_s = is_ps ? 0 : sc->cycle_ms / 1000;
-    cfg->c.ps_dedicated = is_ps && comm.ps_place == SC_PS_DEDICATED;
-    cfg->c.ps_servers = comm.ps_count;
-    cfg->c.ps_serial = !sc->ps_pipeline;
-    /* In turn is modelled for synchronous dedicated servers; the planner's
-     * other candidates (asynchronous, colocated) keep servers that take every
-     * push at once (docs/scenario.md). */
-    cfg->c.ps_in_turn = sc->ps_receive == SC_PS_IN_TURN && cfg->c.strategy == SIM_PS_SYNC &&
-                        cfg->c.ps_dedicated;
-    if (cfg->c.ps_dedicated)
-        for (int i = 0; i < cl->ngroups; i++) {
-            const struct prof_measured *m;
-            if (cl->groups[i].role != SIM_PS)
-                continue;
-            m = profile_of(sc, cl->groups[i].inst);
-            if (cl->groups[i].count > cfg->c.ps_servers)
-                cfg->c.ps_servers = cl->groups[i].count;
-            /* How unevenly the servers' pulls end, as calibrated on the
-             * servers' instance type: a synchronous step waits for the first. */
-            if (m && m->ps_first_pull_frac > 0 && cfg->c.strategy == SIM_PS_SYNC)
-                cfg->c.ps_first_pull = m->ps_first_pull_frac;
-        }
+    resolve_comm(sc, cl, &comm, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     cfg->fabric_oversub = sc->fabric_oversub;
     cfg->steps = sc->steps;
