@@ -14,6 +14,7 @@
  */
 #include "catalog.h"
 #include "csv.h"
+#include "fields.h"
 #include "../base/names.h"
 
 #include <errno.h>
@@ -97,6 +98,15 @@ static int field_err(struct dt_err *e, const struct table *t, const struct csv_f
     return dt_errf(e, "%s:%d:%d: %s: expected %s, found \"%s\"", t->csv.path, fld->line,
                    fld->col, colname, expected,
                    csv_quote_for_msg(found, sizeof found, fld->text));
+}
+
+/* A parsed value against the range of its column (fields.h), if it has one. */
+static int check_range(struct dt_err *e, const struct table *t, const struct csv_field *fld,
+                       const char *colname, double v)
+{
+    const struct cat_field *f = fields_csv(colname);
+
+    return f && !fields_ok(f, v) ? field_err(e, t, fld, colname, f->desc) : 0;
 }
 
 /* Read dir/file and map its header.  On error the table is empty. */
@@ -205,7 +215,7 @@ static int get_num(double *out, const struct table *t, const struct csv_row *r, 
     if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || v < 0)
         goto bad;
     *out = v;
-    return 0;
+    return check_range(e, t, fld, t->cols[c], v);
 
 bad:
     return field_err(e, t, fld, t->cols[c], "a non-negative number");
@@ -231,7 +241,7 @@ static int get_int(int *out, const struct table *t, const struct csv_row *r, int
     if (*end != '\0' || errno == ERANGE || v > INT_MAX)
         goto bad;
     *out = (int)v;
-    return 0;
+    return check_range(e, t, fld, t->cols[c], (double)v);
 
 bad:
     return field_err(e, t, fld, t->cols[c], "a non-negative integer");
@@ -390,18 +400,14 @@ static int get_opt_num(double *out, const struct table *t, const struct csv_row 
                        struct dt_err *e);
 
 /* The optional cpu_ghz column (field k, -1 when the header lacks it): a
- * clock in (0, 10] GHz, or empty for unknown (NAN). */
+ * clock in GHz (its range: fields.c), or empty for unknown (NAN). */
 static int get_ghz(double *out, const struct table *t, const struct csv_row *r, int k,
                    struct dt_err *e)
 {
     *out = NAN;
     if (k < 0 || k >= r->nfields)
         return 0;
-    if (get_opt_num(out, t, r, k, e))
-        return -1;
-    if (!isnan(*out) && !(*out > 0 && *out <= 10))
-        return field_err(e, t, &r->fields[k], "cpu_ghz", "a clock in GHz in (0, 10]");
-    return 0;
+    return get_opt_num(out, t, r, k, e);
 }
 
 static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e)
@@ -510,7 +516,7 @@ static int get_opt_num(double *out, const struct table *t, const struct csv_row 
         errno == ERANGE || !isfinite(v) || v < 0 || !(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
         return field_err(e, t, fld, t->csv.rows[0].fields[k].text, "a non-negative number");
     *out = v;
-    return 0;
+    return check_range(e, t, fld, t->csv.rows[0].fields[k].text, v);
 }
 
 static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)

@@ -511,3 +511,12 @@ int ld_source(struct ld *ld, yaml_node_t *m, const char *path, char **out)
     }
     return 0;
 }
+
+struct key_spec ld_field_spec(const char *key, int required, size_t off)
+{
+    const struct cat_field *f = fields_yaml(key);
+    struct key_spec k = {key, f->integer ? KEY_INT : KEY_NUM, required, f->lo, f->lo_open,
+                         f->hi, f->desc, off};
+
+    return k;
+}

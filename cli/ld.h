@@ -23,6 +23,7 @@
 #include <yaml.h>
 
 #include "scenario.h"
+#include "../catalog/fields.h"
 
 #define SC_MAX_FILE_BYTES ((size_t)16 << 20) /* a scenario is a few KiB */
 #define SC_MAX_CLUSTERS 64
@@ -167,6 +168,10 @@ int ld_entry_name(struct ld *ld, yaml_node_t *m, const char *path, const char *w
 
 /* The source of an inline catalog entry: the given text, or where it was defined. */
 int ld_source(struct ld *ld, yaml_node_t *m, const char *path, char **out);
+
+/* The key_spec of a catalog field (catalog/fields.h): its range and words
+ * from the table both catalog loaders share.  key must be in the table. */
+struct key_spec ld_field_spec(const char *key, int required, size_t off);
 
 /* ---- the catalog and profiles (ld_catalog.c) ---- */
 

@@ -206,25 +206,19 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     if (ld_map(ld, m, path, keys))
         return -1;
 
-    static const struct key_spec sizes[] = {
-        {"vcpus", KEY_INT, 1, 1, 0, 65536, "a positive integer", offsetof(struct cat_instance, vcpus)},
-        {"memory_gib", KEY_NUM, 0, 0, 1, 1e6, "a size in GiB in (0, 1e6]",
-         offsetof(struct cat_instance, mem_gib)},
-        {"gpu_count", KEY_INT, 0, 0, 0, 64, "a non-negative integer",
-         offsetof(struct cat_instance, gpu_count)},
+    /* ranges and their words: the catalog's field table (catalog/fields.c) */
+    const struct key_spec sizes[] = {
+        ld_field_spec("vcpus", 1, offsetof(struct cat_instance, vcpus)),
+        ld_field_spec("memory_gib", 0, offsetof(struct cat_instance, mem_gib)),
+        ld_field_spec("gpu_count", 0, offsetof(struct cat_instance, gpu_count)),
     };
-    static const struct key_spec net_price[] = {
-        {"network_gbps", KEY_NUM, 0, 0, 1, 1e5, "a rate in Gbit/s in (0, 1e5]",
-         offsetof(struct cat_instance, net_gbps)},
+    const struct key_spec net_price[] = {
+        ld_field_spec("network_gbps", 0, offsetof(struct cat_instance, net_gbps)),
         {"efa", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_instance, efa)},
-        {"price_usd_h", KEY_NUM, 1, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]",
-         offsetof(struct cat_instance, price_usd_h)},
-        {"spot_usd_h", KEY_NUM, 0, 0, 0, 1e6, "a price in USD per hour in [0, 1e6]",
-         offsetof(struct cat_instance, spot_usd_h)},
-        {"cpu_speed", KEY_NUM, 0, 0, 1, 1000, "a relative vCPU speed in (0, 1000]",
-         offsetof(struct cat_instance, cpu_speed)},
-        {"cpu_ghz", KEY_NUM, 0, 0, 1, 10, "a clock in GHz in (0, 10]",
-         offsetof(struct cat_instance, cpu_ghz)},
+        ld_field_spec("price_usd_h", 1, offsetof(struct cat_instance, price_usd_h)),
+        ld_field_spec("spot_usd_h", 0, offsetof(struct cat_instance, spot_usd_h)),
+        ld_field_spec("cpu_speed", 0, offsetof(struct cat_instance, cpu_speed)),
+        ld_field_spec("cpu_ghz", 0, offsetof(struct cat_instance, cpu_ghz)),
     };
 
     if (ld_entry_name(ld, m, path, "instance type", "catalog.instances", ld->inst[0].name,
@@ -254,7 +248,8 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
             return ld_fail(ld, v->start_mark, f,
                            "expected no GPU memory with gpu_count 0, found %s",
                            ld_found(v, fb, sizeof fb));
-        if (ld_num(ld, v, f, 0, 1, 1e4, "a size in GiB in (0, 1e4]", &in->gpu_mem_gib))
+        const struct cat_field *cf = fields_yaml("gpu_mem_gib");
+        if (ld_num(ld, v, f, cf->lo, cf->lo_open, cf->hi, cf->desc, &in->gpu_mem_gib))
             return -1;
     }
 
@@ -297,11 +292,9 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         "name", "family", "params", "fwd_gflops", "input", "sparse_params",
         "sparse_bytes_per_sample", "source", NULL
     };
-    static const struct key_spec size[] = {
-        {"params", KEY_NUM, 1, 0, 1, 1e13, "a parameter count in (0, 1e13]",
-         offsetof(struct cat_model, params)},
-        {"fwd_gflops", KEY_NUM, 0, 0, 1, 1e9, "GFLOP per sample in (0, 1e9]",
-         offsetof(struct cat_model, fwd_gflops)},
+    const struct key_spec size[] = {
+        ld_field_spec("params", 1, offsetof(struct cat_model, params)),
+        ld_field_spec("fwd_gflops", 0, offsetof(struct cat_model, fwd_gflops)),
     };
     char f[FIELD_LEN];
     yaml_node_t *v;
@@ -338,8 +331,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         const struct key_spec sparse[] = {
             {"sparse_params", KEY_NUM, 0, 0, 0, md->params, "a count in [0, params]",
              offsetof(struct cat_model, sparse_params)},
-            {"sparse_bytes_per_sample", KEY_NUM, 0, 0, 0, 1e12, "bytes in [0, 1e12]",
-             offsetof(struct cat_model, sparse_bytes_per_sample)},
+            ld_field_spec("sparse_bytes_per_sample", 0,
+                          offsetof(struct cat_model, sparse_bytes_per_sample)),
         };
         if (ld_keys(ld, m, path, m->start_mark, sparse, 2, md))
             return -1;

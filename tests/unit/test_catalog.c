@@ -12,6 +12,7 @@
 
 #include "../../catalog/catalog.h"
 #include "../../catalog/csv.h"
+#include "../../catalog/fields.h"
 
 #define CATALOG_DIR "catalog"
 #define BAD_DIR "tests/data/catalog_bad/"
@@ -492,8 +493,32 @@ static void each_bad_fixture_gives_its_exact_error(void)
     expect_load_error("zero_ghz",
         BAD_DIR "zero_ghz/instances.csv:2:100: cpu_ghz: expected a clock in GHz in (0, 10], "
         "found \"0\"");
+    /* the same range and words as an inline entry's (tests/bad/inline_zero_network) */
+    expect_load_error("zero_network",
+        BAD_DIR "zero_network/instances.csv:3:27: network_gbps: expected a rate in Gbit/s in "
+        "(0, 1e5], found \"0\"");
     expect_load_error("no_such_dir",
         BAD_DIR "no_such_dir/gpus.csv: cannot open: No such file or directory");
+}
+
+/* One table of fields serves the CSV files and inline entries (fields.h). */
+static void both_loaders_share_one_field_table(void)
+{
+    const struct cat_field *net = fields_csv("network_gbps"), *price = fields_csv("price_ondemand_usd_h");
+
+    T_CHECK(net && net == fields_yaml("network_gbps") && price &&
+                price == fields_yaml("price_usd_h") && fields_csv("cpu_speed") == NULL &&
+                fields_yaml("cpu_speed") != NULL,
+            "a CSV column and its inline key name one field; cpu_speed is inline only");
+    /* (0, 1e5]: 0 out, 1e-9 in, 1e5 in, above out, NaN out */
+    T_CHECK(!fields_ok(net, 0) && fields_ok(net, 1e-9) && fields_ok(net, 1e5) &&
+                !fields_ok(net, 1e5 * (1 + 1e-12)) && !fields_ok(net, NAN),
+            "an open lower bound excludes it, a closed upper bound includes it");
+    /* [0, 1e6]: a price of 0 is allowed (a machine already paid for) */
+    T_CHECK(fields_ok(price, 0) && !fields_ok(price, -1e-9), "a closed lower bound includes it");
+    T_CHECK(fields_ok(fields_csv("vcpus"), 96) && !fields_ok(fields_csv("vcpus"), 2.5) &&
+                !fields_ok(fields_csv("vcpus"), 0),
+            "an integer field takes whole numbers in its range only");
 }
 
 static void free_releases_everything_and_zeroes(void)
@@ -524,6 +549,7 @@ int main(void)
     T_RUN(link_and_precision_names_are_stable);
     T_RUN(csv_reads_quotes_crlf_and_positions);
     T_RUN(each_bad_fixture_gives_its_exact_error);
+    T_RUN(both_loaders_share_one_field_table);
     T_RUN(free_releases_everything_and_zeroes);
     return T_DONE();
 }

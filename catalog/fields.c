@@ -1,0 +1,51 @@
+/*
+ * fields.c - the table of catalog fields (fields.h).  The ranges bound what
+ * a real instance type or model can be, generously: they catch a unit
+ * mistake or a typo, not an unusual machine.
+ */
+#include "fields.h"
+
+#include <math.h>
+#include <string.h>
+
+static const struct cat_field table[] = {
+    /* instance types (instances.csv, catalog.instances) */
+    {"vcpus", "vcpus", 1, 1, 65536, 0, "a positive integer"},
+    {"memory_gib", "memory_gib", 0, 0, 1e6, 1, "a size in GiB in (0, 1e6]"},
+    {"gpu_count", "gpu_count", 1, 0, 64, 0, "a non-negative integer"},
+    {"gpu_mem_gib", "gpu_mem_gib", 0, 0, 1e4, 1, "a size in GiB in (0, 1e4]"},
+    {"network_gbps", "network_gbps", 0, 0, 1e5, 1, "a rate in Gbit/s in (0, 1e5]"},
+    {"price_ondemand_usd_h", "price_usd_h", 0, 0, 1e6, 0, "a price in USD per hour in [0, 1e6]"},
+    {"price_spot_usd_h", "spot_usd_h", 0, 0, 1e6, 0, "a price in USD per hour in [0, 1e6]"},
+    {NULL, "cpu_speed", 0, 0, 1000, 1, "a relative vCPU speed in (0, 1000]"},
+    {"cpu_ghz", "cpu_ghz", 0, 0, 10, 1, "a clock in GHz in (0, 10]"},
+    /* models (models.csv, catalog.models) */
+    {"params", "params", 0, 0, 1e13, 1, "a parameter count in (0, 1e13]"},
+    {"fwd_gflops", "fwd_gflops", 0, 0, 1e9, 1, "GFLOP per sample in (0, 1e9]"},
+    {"sparse_bytes_per_sample", "sparse_bytes_per_sample", 0, 0, 1e12, 0, "bytes in [0, 1e12]"},
+};
+
+#define NFIELDS (sizeof table / sizeof *table)
+
+const struct cat_field *fields_csv(const char *column)
+{
+    for (size_t i = 0; i < NFIELDS; i++)
+        if (table[i].csv && strcmp(table[i].csv, column) == 0)
+            return &table[i];
+    return NULL;
+}
+
+const struct cat_field *fields_yaml(const char *key)
+{
+    for (size_t i = 0; i < NFIELDS; i++)
+        if (table[i].yaml && strcmp(table[i].yaml, key) == 0)
+            return &table[i];
+    return NULL;
+}
+
+int fields_ok(const struct cat_field *f, double v)
+{
+    if (!isfinite(v) || v > f->hi || (f->lo_open ? v <= f->lo : v < f->lo))
+        return 0;
+    return !f->integer || v == floor(v);
+}
