@@ -81,20 +81,6 @@ struct calib_xy {
 };
 int calib_fit_alpha_beta(const struct calib_xy *pts, int n, cJSON *obj);
 
-/* --resume: the earlier time of the point of `bytes` in the entry of `prev`
- * (an array of collectives[] entries) that matches `entry` by name,
- * transport, ranks and hosts; -1 when there is none (fit.c). */
-double calib_previous_time(const cJSON *prev, const cJSON *entry, double bytes);
-
-/*
- * The start of one point of a collective sweep, on rank 0: report progress
- * ("PART NAME BYTES B", done of total) and return --resume's earlier time
- * of the point in `entry` (calib_previous_time), or -1 to measure it.
- * -1 on other ranks (fit.c).
- */
-double calib_point_start(struct calib_ctx *c, const cJSON *entry, const char *part,
-                         const char *name, size_t bytes, double done, double total);
-
 /* Parts.  out is the array or object to fill (NULL on ranks other than 0). */
 int calib_cpu_run(struct calib_ctx *c, const char *user_cmd, cJSON *pipelines, char *msg, size_t msglen);
 int calib_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t msglen);
@@ -114,13 +100,5 @@ int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON 
 int calib_cmd_failed(int st, const char *flag, const char *ctx, char *msg, size_t msglen);
 /* 1 when name is a collective --coll-name accepts. */
 int calib_cmdcoll_valid_name(const char *name);
-
-/* Fit a collectives[] entry's points, add link_GBps, append a poor-fit
- * warning "PART NAME: poor fit (REASON)" to msg; 1 when poor (fit.c). */
-int calib_fit_entry(cJSON *e, const char *part, char *msg, size_t msglen);
-
-/* Append a point {bytes, time_s, algbw_GBps, busbw_GBps} to pts and
- * checkpoint (fit.c). */
-void calib_add_point(struct calib_ctx *c, cJSON *pts, double bytes, double time_s, double bus);
 
 #endif

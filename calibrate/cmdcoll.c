@@ -17,9 +17,10 @@
  * and launches the collective across the ranks itself (mpirun, torchrun).
  * Its last output line that reads as a time is the result: a number of
  * seconds, or a JSON object with "time_s".  The points are fitted like the
- * other collectives' (calib_fit_entry) and recorded with transport "cmd".
+ * other collectives' (sweep_fit_entry, through the harness of sweep.h) and recorded with transport "cmd".
  */
 #include "calib.h"
+#include "sweep.h"
 
 #include <errno.h>
 #include <math.h>
@@ -178,23 +179,39 @@ static int cc_run(const char *cmd, int ranks, size_t bytes, int iters, double *t
     return 0;
 }
 
+/* The user's collective as the sweep harness (sweep.h) sees it. */
+struct cc_sweep {
+    const struct calib_cmdcoll *o;
+    int iters;
+};
+
+static size_t cc_sweep_bytes(void *arg, double s)
+{
+    (void)arg;
+    return (size_t)s & ~(size_t)3;
+}
+
+static double cc_sweep_time(void *arg, size_t bytes, char *msg, size_t msglen)
+{
+    const struct cc_sweep *w = arg;
+    double t;
+
+    return cc_run(w->o->cmd, w->o->ranks, bytes, w->iters, &t, msg, msglen) ? -2 : t;
+}
+
 int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON *collectives,
                       char *msg, size_t msglen)
 {
-    double lo = c->min_bytes > 0 ? c->min_bytes : CC_MIN_BYTES;
-    double hi = c->max_bytes > 0 ? c->max_bytes : c->quick ? CC_MAX_QUICK : CC_MAX_BYTES;
-    double step = c->step_factor > 0 ? c->step_factor : 4, total = 0, done = 0;
-    double bus = cc_bus_factor(o->name, o->ranks);
-    int iters = c->quick ? 3 : 10;
+    struct sweep_sizes z;
+    double bus = cc_bus_factor(o->name, o->ranks), done = 0;
+    struct cc_sweep w = {o, c->quick ? 3 : 10};
+    struct sweep_bench sb = {"cmd", "--coll-cmd", o->name, bus, &w, cc_sweep_bytes, NULL, NULL,
+                             NULL, cc_sweep_time};
     cJSON *e, *pts;
 
-    if (lo < 4 || hi < lo || step <= 1) {
-        snprintf(msg, msglen, "--coll-cmd: sizes %.0f to %.0f B by x%g: expected 4 B <= min <= max "
-                 "and a factor above 1", lo, hi, step);
+    if (sweep_sizes(c, CC_MIN_BYTES, c->quick ? CC_MAX_QUICK : CC_MAX_BYTES, 4, "--coll-cmd", &z,
+                    msg, msglen))
         return CALIB_ERROR;
-    }
-    for (double s = lo; s <= hi * (1 + 1e-9); s *= step)
-        total += 1;
     e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "name", o->name);
     cJSON_AddStringToObject(e, "transport", "cmd");
@@ -202,21 +219,14 @@ int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON 
     cJSON_AddNumberToObject(e, "ranks", o->ranks);
     cJSON_AddNumberToObject(e, "hosts", o->hosts);
     cJSON_AddNumberToObject(e, "bus_factor", bus);
-    cJSON_AddNumberToObject(e, "iters", iters);
+    cJSON_AddNumberToObject(e, "iters", w.iters);
     pts = cJSON_AddArrayToObject(e, "points");
     cJSON_AddItemToArray(collectives, e);
-    for (double s = lo; s <= hi * (1 + 1e-9); s *= step) {
-        size_t bytes = (size_t)s & ~(size_t)3;
-        double t = calib_point_start(c, e, "cmd", o->name, bytes, done, total);
-        if (t < 0 && cc_run(o->cmd, o->ranks, bytes, iters, &t, msg, msglen)) {
-            if (cJSON_GetArraySize(pts) == 0) /* nothing measured: no entry */
-                cJSON_DeleteItemFromArray(collectives, cJSON_GetArraySize(collectives) - 1);
-            return CALIB_ERROR;
-        }
-        calib_add_point(c, pts, (double)bytes, t, bus);
-        done += 1;
+    if (sweep_run(c, &z, &sb, e, pts, &done, sweep_count(&z), msg, msglen) != CALIB_OK) {
+        if (cJSON_GetArraySize(pts) == 0) /* nothing measured: no entry */
+            cJSON_DeleteItemFromArray(collectives, cJSON_GetArraySize(collectives) - 1);
+        return CALIB_ERROR;
     }
     c->progress(c->progress_arg, "cmd done", 1);
-    calib_fit_entry(e, "cmd", msg, msglen);
     return CALIB_OK;
 }

@@ -1,6 +1,6 @@
 /*
- * mpi.c - the MPI part of "dtplan calibrate": the shared harness that times
- * each benchmark of mpi_coll.h (ring all-reduce over MPI_Sendrecv, the
+ * mpi.c - the MPI part of "dtplan calibrate": times each benchmark of
+ * mpi_coll.h (ring all-reduce over MPI_Sendrecv, the
  * library's MPI_Allreduce, parameter-server push/pull) over message sizes
  * from 8 B to 256 MiB on every rank of MPI_COMM_WORLD, and fills
  * collectives[] entries with transport "mpi".
@@ -12,10 +12,10 @@
  * elapsed time over iters, the largest over ranks (nccl-tests' "-a 3";
  * its default averages, but an MPI send completes when the data are in the
  * sender's socket buffer, so a PS server would stop its clock early and
- * pull the average below what the link allows).  algbw = S / t and busbw = algbw x the benchmark's bus factor,
- * in GB/s of 1e9 bytes.  Each entry gets the alpha-beta fit of fit.c, the
- * link rate that fit implies (bus factor / beta), and the local reduction
- * cost per byte (gamma) measured on rank 0.  With two or more PS workers,
+ * pull the average below what the link allows).  The sizes, warm-up,
+ * points, --resume and the alpha-beta fit are the shared harness's
+ * (sweep.h); this file adds the MPI timing, the local reduction cost per
+ * byte (gamma) measured on rank 0, and the hosts.  With two or more PS workers,
  * the PS entry also gets the pull overlap (mpi_pull_overlap).
  *
  * Every rank must call calib_mpi_run (it is collective).  Only rank 0 gets
@@ -31,6 +31,7 @@
 
 #include "../base/xmem.h"
 #include "mpi_coll.h"
+#include "sweep.h"
 
 #define MPI_MAX_DEFAULT (256.0 * 1024 * 1024)
 #define MPI_MAX_QUICK (4.0 * 1024 * 1024)
@@ -163,6 +164,40 @@ static int mpi_pull_overlap(struct mpi_bench *b, cJSON *e, size_t bytes, int rep
     return 0;
 }
 
+/* One benchmark as the sweep harness (sweep.h) sees it. */
+struct mpi_sweep {
+    struct mpi_bench *b;
+    const struct mpi_coll *m;
+    int warmup, iters;
+};
+
+static size_t mpi_sweep_bytes(void *arg, double s)
+{
+    (void)arg;
+    return (size_t)s & ~(size_t)3; /* whole floats */
+}
+
+static void mpi_sweep_warm(void *arg, double s)
+{
+    struct mpi_sweep *w = arg;
+    for (int i = 0; i < w->warmup; i++)
+        w->m->run(w->b, mpi_sweep_bytes(arg, s));
+}
+
+static void mpi_sweep_share(void *arg, double *t)
+{
+    struct mpi_sweep *w = arg;
+    MPI_Bcast(t, 1, MPI_DOUBLE, 0, w->b->comm);
+}
+
+static double mpi_sweep_time(void *arg, size_t bytes, char *msg, size_t msglen)
+{
+    struct mpi_sweep *w = arg;
+    (void)msg;
+    (void)msglen;
+    return mpi_time(w->b, w->m, bytes, bytes < MPI_SMALL_BYTES ? w->iters * MPI_SMALL_MORE : w->iters);
+}
+
 static int mpi_hosts(MPI_Comm comm)
 {
     MPI_Comm local;
@@ -180,7 +215,8 @@ static int mpi_hosts(MPI_Comm comm)
 int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
 {
     struct mpi_bench b;
-    double min_bytes, max_bytes, gamma = 0, step, done = 0, total = 0;
+    struct sweep_sizes z;
+    double gamma = 0, done = 0, total;
     int inited = 0, warmup = c->quick ? 1 : 5, iters = c->quick ? 5 : 20, hosts, rc = CALIB_OK;
     unsigned long x = c->seed ? c->seed : 1;
 
@@ -194,21 +230,16 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
         snprintf(msg, msglen, "MPI calibration skipped: MPI is not started");
         return CALIB_SKIPPED;
     }
-    min_bytes = c->min_bytes > 0 ? c->min_bytes : MPI_MIN_BYTES;
-    max_bytes = c->max_bytes > 0 ? c->max_bytes : c->quick ? MPI_MAX_QUICK : MPI_MAX_DEFAULT;
-    step = c->step_factor > 0 ? c->step_factor : c->quick ? 4 : 2;
-    if (min_bytes < 4 || max_bytes < min_bytes || step <= 1) {
-        snprintf(msg, msglen, "MPI calibration: sizes from %.0f B to %.0f B by x%g: expected "
-                 "4 B <= min <= max and a factor above 1", min_bytes, max_bytes, step);
+    if (sweep_sizes(c, MPI_MIN_BYTES, c->quick ? MPI_MAX_QUICK : MPI_MAX_DEFAULT,
+                    c->quick ? 4 : 2, "MPI calibration", &z, msg, msglen))
         return CALIB_ERROR;
-    }
     memset(&b, 0, sizeof b);
     MPI_Comm_dup(MPI_COMM_WORLD, &b.comm);
     b.rank = c->rank;
     b.size = c->size;
     b.servers = c->ps_servers > 0 ? c->ps_servers : 1;
     b.poll_sleep_s = c->poll_sleep_s;
-    b.cap_bytes = ((size_t)max_bytes + 3) & ~(size_t)3;
+    b.cap_bytes = ((size_t)z.hi + 3) & ~(size_t)3;
     b.a = x_malloc(b.cap_bytes);
     b.b = x_malloc(b.cap_bytes);
     b.c = x_malloc(b.cap_bytes);
@@ -221,9 +252,7 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
     hosts = mpi_hosts(b.comm);
     if (c->rank == 0)
         gamma = mpi_gamma(&b);
-    for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
-        total += 1;
-    total *= sizeof mpi_colls / sizeof mpi_colls[0];
+    total = (double)sweep_count(&z) * (sizeof mpi_colls / sizeof mpi_colls[0]);
 
     for (size_t k = 0; k < sizeof mpi_colls / sizeof mpi_colls[0] && rc == CALIB_OK; k++) {
         const struct mpi_coll *m = mpi_colls[k];
@@ -251,29 +280,15 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
             pts = cJSON_AddArrayToObject(e, "points");
             cJSON_AddItemToArray(collectives, e);
         }
-        /* nccl-tests' warm-up: every size, before any is timed. */
-        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
-            for (int i = 0; i < warmup; i++)
-                m->run(&b, (size_t)s & ~(size_t)3);
-        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9) && rc == CALIB_OK; s *= step) {
-            size_t bytes = (size_t)s & ~(size_t)3;
-            double t = calib_point_start(c, e, "mpi", m->name, bytes, done, total);
-            MPI_Bcast(&t, 1, MPI_DOUBLE, 0, b.comm);
-            if (t < 0)
-                t = mpi_time(&b, m, bytes, bytes < MPI_SMALL_BYTES ? iters * MPI_SMALL_MORE : iters);
-            if (t < 0) {
-                snprintf(msg, msglen, "MPI calibration: %s of %zu B failed", m->name, bytes);
-                rc = CALIB_ERROR;
-                break;
-            }
-            if (pts)
-                calib_add_point(c, pts, (double)bytes, t, bus);
-            done += 1;
+        {
+            struct mpi_sweep w = {&b, m, warmup, iters};
+            struct sweep_bench sb = {"mpi", "MPI calibration", m->name, bus, &w,
+                                     mpi_sweep_bytes, mpi_sweep_warm, NULL, mpi_sweep_share,
+                                     mpi_sweep_time};
+            rc = sweep_run(c, &z, &sb, e, pts, &done, total, msg, msglen);
         }
-        if (e && rc == CALIB_OK)
-            calib_fit_entry(e, "mpi", msg, msglen);
         if (m == &mpi_ps && rc == CALIB_OK && b.size - b.servers > 1 &&
-            mpi_pull_overlap(&b, e, (size_t)max_bytes & ~(size_t)3, iters))
+            mpi_pull_overlap(&b, e, (size_t)z.hi & ~(size_t)3, iters))
             rc = CALIB_ERROR;
     }
     if (c->rank == 0 && rc == CALIB_OK)

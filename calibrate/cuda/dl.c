@@ -11,6 +11,7 @@
  * dlerror's reason, as a build without CUDA does.
  */
 #include "../calib.h"
+#include "../sweep.h"
 #include "dtgpu.h"
 
 #include <dlfcn.h>
@@ -86,7 +87,7 @@ static void *open_near_program(char *why, size_t whylen)
 /* 0 when the parts are loaded; else -1 with why set. */
 static int load(char *why, size_t whylen)
 {
-    static const struct dtgpu_host host = {calib_point_start, calib_fit_entry, calib_add_point};
+    static const struct dtgpu_host host = {sweep_run};
     static int state; /* 0 not tried, 1 loaded, -1 failed */
     static char failed[512];
     const char *env = getenv("DTPLAN_GPU_LIB");

@@ -18,17 +18,19 @@
 
 #include <cjson/cJSON.h>
 
-#define DTGPU_ABI 1
+#define DTGPU_ABI 2
 #define DTGPU_LIB "libdtplan-gpu.so"
 
 struct calib_ctx;
+struct sweep_sizes;
+struct sweep_bench;
 
-/* What the CUDA code calls back in dtplan (calib.h, fit.c). */
+/* What the CUDA code calls back in dtplan: the collective harness
+ * (sweep.h), which the NCCL part shares with the MPI part and --coll-cmd. */
 struct dtgpu_host {
-    double (*point_start)(struct calib_ctx *c, const cJSON *entry, const char *part,
-                          const char *name, size_t bytes, double done, double total);
-    int (*fit_entry)(cJSON *e, const char *part, char *msg, size_t msglen);
-    void (*add_point)(struct calib_ctx *c, cJSON *pts, double bytes, double time_s, double bus);
+    int (*sweep_run)(struct calib_ctx *c, const struct sweep_sizes *z,
+                     const struct sweep_bench *b, cJSON *e, cJSON *pts, double *done,
+                     double total, char *msg, size_t msglen);
 };
 
 /* 0, or -1 when abi is not the object's DTGPU_ABI. */

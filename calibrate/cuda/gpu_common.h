@@ -13,6 +13,7 @@
 
 extern "C" {
 #include "../calib.h"
+#include "../sweep.h"
 }
 
 #include <cstdio>

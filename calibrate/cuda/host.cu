@@ -19,18 +19,9 @@ extern "C" int dtgpu_init(int abi, const struct dtgpu_host *h)
     return 0;
 }
 
-extern "C" double calib_point_start(struct calib_ctx *c, const cJSON *entry, const char *part,
-                                    const char *name, size_t bytes, double done, double total)
+extern "C" int sweep_run(struct calib_ctx *c, const struct sweep_sizes *z,
+                         const struct sweep_bench *b, cJSON *e, cJSON *pts, double *done,
+                         double total, char *msg, size_t msglen)
 {
-    return host.point_start(c, entry, part, name, bytes, done, total);
-}
-
-extern "C" int calib_fit_entry(cJSON *e, const char *part, char *msg, size_t msglen)
-{
-    return host.fit_entry(e, part, msg, msglen);
-}
-
-extern "C" void calib_add_point(struct calib_ctx *c, cJSON *pts, double bytes, double time_s, double bus)
-{
-    host.add_point(c, pts, bytes, time_s, bus);
+    return host.sweep_run(c, z, b, e, pts, done, total, msg, msglen);
 }

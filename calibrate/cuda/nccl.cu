@@ -124,12 +124,52 @@ static size_t nccl_bytes(const struct nccl_coll *m, size_t s, int nranks)
     return (send > recv ? send : recv) * sizeof(float);
 }
 
+/* One collective as the sweep harness (sweep.h) sees it. */
+struct nccl_sweep {
+    struct nccl_bench *b;
+    const struct nccl_coll *m;
+    int warmup, iters;
+};
+
+static size_t nccl_sweep_bytes(void *arg, double s)
+{
+    struct nccl_sweep *w = (struct nccl_sweep *)arg;
+    return nccl_bytes(w->m, (size_t)s, w->b->nranks);
+}
+
+static void nccl_sweep_warm(void *arg, double s)
+{
+    struct nccl_sweep *w = (struct nccl_sweep *)arg;
+    for (int i = 0; i < w->warmup; i++)
+        nccl_launch(w->b, w->m, (size_t)s);
+}
+
+static void nccl_sweep_settle(void *arg)
+{
+    nccl_sync(((struct nccl_sweep *)arg)->b);
+}
+
+static void nccl_sweep_share(void *arg, double *t)
+{
+    if (((struct nccl_sweep *)arg)->b->mpi)
+        MPI_Bcast(t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
+static double nccl_sweep_time(void *arg, size_t bytes, char *msg, size_t msglen)
+{
+    struct nccl_sweep *w = (struct nccl_sweep *)arg;
+    (void)msg;
+    (void)msglen;
+    return nccl_time(w->b, w->m, bytes, w->iters);
+}
+
 extern "C" int dtgpu_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
 {
     struct nccl_bench b;
     int rc = CALIB_OK, ndev = 0, inited = 0, hosts, version = 0, iters = c->quick ? 5 : 20;
     int warmup = c->quick ? 1 : 5;
-    double min_bytes, max_bytes, step, done = 0, total = 0;
+    double done = 0, total;
+    struct sweep_sizes z;
     ncclResult_t nr = ncclSuccess;
 
     msg[0] = 0;
@@ -155,9 +195,9 @@ extern "C" int dtgpu_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
         snprintf(msg, msglen, "NCCL calibration skipped: needs 2 or more GPUs (found 1)");
         return CALIB_SKIPPED;
     }
-    min_bytes = c->min_bytes > 0 ? c->min_bytes : 8;
-    max_bytes = c->max_bytes > 0 ? c->max_bytes : c->quick ? 4.0 * (1 << 20) : 1024.0 * (1 << 20);
-    step = c->step_factor > 1 ? c->step_factor : c->quick ? 4 : 2;
+    if (sweep_sizes(c, 8, c->quick ? 4.0 * (1 << 20) : 1024.0 * (1 << 20), c->quick ? 4 : 2,
+                    "NCCL calibration", &z, msg, msglen))
+        return CALIB_ERROR;
     hosts = nccl_hosts(b.mpi);
     ncclGetVersion(&version);
 
@@ -179,15 +219,13 @@ extern "C" int dtgpu_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
         cudaSetDevice(b.dev[d]);
         GPU_TRY(cudaStreamCreateWithFlags(&b.stream[d], cudaStreamNonBlocking) == cudaSuccess,
                 "NCCL calibration", "cudaStreamCreate failed");
-        GPU_TRY(cudaMalloc(&b.send[d], (size_t)max_bytes) == cudaSuccess, "NCCL calibration",
+        GPU_TRY(cudaMalloc(&b.send[d], (size_t)z.hi) == cudaSuccess, "NCCL calibration",
                 "cudaMalloc of the send buffer failed");
-        GPU_TRY(cudaMalloc(&b.recv[d], (size_t)max_bytes) == cudaSuccess, "NCCL calibration",
+        GPU_TRY(cudaMalloc(&b.recv[d], (size_t)z.hi) == cudaSuccess, "NCCL calibration",
                 "cudaMalloc of the receive buffer failed");
-        cudaMemset(b.send[d], 0, (size_t)max_bytes);
+        cudaMemset(b.send[d], 0, (size_t)z.hi);
     }
-    for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
-        total += 1;
-    total *= sizeof nccl_colls / sizeof nccl_colls[0];
+    total = (double)sweep_count(&z) * (sizeof nccl_colls / sizeof nccl_colls[0]);
 
     for (size_t k = 0; k < sizeof nccl_colls / sizeof nccl_colls[0] && rc == CALIB_OK; k++) {
         const struct nccl_coll *m = nccl_colls[k];
@@ -207,34 +245,13 @@ extern "C" int dtgpu_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
             pts = cJSON_AddArrayToObject(e, "points");
             cJSON_AddItemToArray(collectives, e);
         }
-        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9); s *= step)
-            for (int i = 0; i < warmup; i++)
-                if (nccl_bytes(m, (size_t)s, b.nranks) > 0)
-                    nccl_launch(&b, m, (size_t)s);
-        nccl_sync(&b);
-        for (double s = min_bytes; s <= max_bytes * (1 + 1e-9) && rc == CALIB_OK; s *= step) {
-            size_t bytes = nccl_bytes(m, (size_t)s, b.nranks);
-            double t = -1;
-            if (bytes == 0) {
-                done += 1;
-                continue;
-            }
-            t = calib_point_start(c, e, "nccl", m->name, bytes, done, total);
-            if (b.mpi)
-                MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-            if (t < 0)
-                t = nccl_time(&b, m, bytes, iters);
-            if (t < 0) {
-                snprintf(msg, msglen, "NCCL calibration: %s of %zu B failed", m->name, bytes);
-                rc = CALIB_ERROR;
-                break;
-            }
-            if (pts)
-                calib_add_point(c, pts, (double)bytes, t, bus);
-            done += 1;
+        {
+            struct nccl_sweep w = {&b, m, warmup, iters};
+            struct sweep_bench sb = {"nccl", "NCCL calibration", m->name, bus, &w,
+                                     nccl_sweep_bytes, nccl_sweep_warm, nccl_sweep_settle,
+                                     nccl_sweep_share, nccl_sweep_time};
+            rc = sweep_run(c, &z, &sb, e, pts, &done, total, msg, msglen);
         }
-        if (e && rc == CALIB_OK)
-            calib_fit_entry(e, "nccl", msg, msglen);
     }
     if (b.rank == 0 && rc == CALIB_OK)
         c->progress(c->progress_arg, "nccl done", 1);

@@ -10,6 +10,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "../../calibrate/calib.h"
+#include "../../calibrate/sweep.h"
 
 static double num(const cJSON *o, const char *a, const char *b)
 {
@@ -154,12 +155,137 @@ static void too_few_or_bad_points_are_refused(void)
     cJSON_Delete(o);
 }
 
+/* ---- the sweep harness (sweep.h) with a benchmark that needs no network ---- */
+
+/* A link of 10 us + 1 ns/B; sizes under 16 B move nothing (skipped). */
+struct fake {
+    int warmed, settled, timed, fail_at;
+};
+
+static size_t fake_bytes(void *arg, double s)
+{
+    (void)arg;
+    return s < 16 ? 0 : (size_t)s;
+}
+
+static void fake_warm(void *arg, double s)
+{
+    (void)s;
+    ((struct fake *)arg)->warmed++;
+}
+
+static void fake_settle(void *arg)
+{
+    ((struct fake *)arg)->settled++;
+}
+
+static double fake_time(void *arg, size_t bytes, char *msg, size_t msglen)
+{
+    struct fake *f = arg;
+    (void)msg;
+    (void)msglen;
+    f->timed++;
+    return (int)bytes == f->fail_at ? -1 : 10e-6 + 1e-9 * (double)bytes;
+}
+
+static void noop_progress(void *arg, const char *what, double done)
+{
+    (void)what;
+    (void)done;
+    (*(int *)arg)++;
+}
+
+static void the_sweep_times_every_size_once_after_warming_all(void)
+{
+    struct fake f = {0, 0, 0, -1};
+    int progress = 0;
+    struct calib_ctx c = {0};
+    struct sweep_sizes z;
+    struct sweep_bench b = {"fake", "Fake calibration", "allreduce", 2.0, &f, fake_bytes,
+                            fake_warm, fake_settle, NULL, fake_time};
+    cJSON *e = cJSON_CreateObject(), *pts, *prev;
+    char msg[256] = "";
+    double done = 0;
+
+    c.progress = noop_progress;
+    c.progress_arg = &progress;
+    c.min_bytes = 8;
+    c.max_bytes = 1 << 20;
+    c.step_factor = 4;
+    T_CHECK(sweep_sizes(&c, 1, 2, 2, "fake", &z, msg, sizeof msg) == CALIB_OK &&
+                sweep_count(&z) == 9,
+            "8 B to 1 MiB by x4 is 9 sizes (got %d)", sweep_count(&z));
+    cJSON_AddStringToObject(e, "name", "allreduce");
+    cJSON_AddStringToObject(e, "transport", "fake");
+    cJSON_AddNumberToObject(e, "ranks", 2);
+    cJSON_AddNumberToObject(e, "hosts", 2);
+    cJSON_AddNumberToObject(e, "bus_factor", 2.0);
+    pts = cJSON_AddArrayToObject(e, "points");
+    T_CHECK(sweep_run(&c, &z, &b, e, pts, &done, 9, msg, sizeof msg) == CALIB_OK,
+            "the sweep runs%s", msg);
+    /* 8 B moves nothing: 8 sizes warmed and timed, 9 counted done */
+    T_CHECK(f.warmed == 8 && f.settled == 1 && f.timed == 8 && done == 9 &&
+                cJSON_GetArraySize(pts) == 8 && progress == 8,
+            "every moving size is warmed once before any is timed and timed once (%d, %d)",
+            f.warmed, f.timed);
+    {
+        const cJSON *p = cJSON_GetArrayItem(pts, 0);
+        double t = cJSON_GetObjectItem(p, "time_s")->valuedouble;
+        /* 32 B: algbw = 32 / t, busbw = 2 algbw, in GB/s */
+        T_NEAR(cJSON_GetObjectItem(p, "busbw_GBps")->valuedouble, 2 * 32 / t / 1e9, 1e-12,
+               "a point carries nccl-tests' busbw");
+    }
+    /* the fit of 10 us + 1 ns/B */
+    T_NEAR(cJSON_GetObjectItem(e, "alpha_s")->valuedouble, 10e-6, 1e-9, "alpha from the points");
+    T_NEAR(cJSON_GetObjectItem(e, "link_GBps")->valuedouble, 2.0, 1e-6,
+           "link rate = bus factor / beta");
+
+    /* --resume: the same entry's points are taken, nothing is timed again */
+    prev = cJSON_CreateArray();
+    cJSON_AddItemToArray(prev, cJSON_Duplicate(e, 1));
+    c.previous = prev;
+    f.timed = 0;
+    {
+        cJSON *e2 = cJSON_CreateObject(), *pts2;
+        cJSON_AddStringToObject(e2, "name", "allreduce");
+        cJSON_AddStringToObject(e2, "transport", "fake");
+        cJSON_AddNumberToObject(e2, "ranks", 2);
+        cJSON_AddNumberToObject(e2, "hosts", 2);
+        pts2 = cJSON_AddArrayToObject(e2, "points");
+        done = 0;
+        T_CHECK(sweep_run(&c, &z, &b, e2, pts2, &done, 9, msg, sizeof msg) == CALIB_OK &&
+                    f.timed == 0 && cJSON_GetArraySize(pts2) == 8,
+                "a resumed sweep measures none of the points it has (timed %d)", f.timed);
+        cJSON_Delete(e2);
+    }
+    c.previous = NULL;
+
+    /* a failed point: the benchmark's words, the points so far kept */
+    f.fail_at = 512;
+    {
+        cJSON *e3 = cJSON_CreateObject(), *pts3 = cJSON_AddArrayToObject(e3, "points");
+        done = 0;
+        T_CHECK(sweep_run(&c, &z, &b, e3, pts3, &done, 9, msg, sizeof msg) == CALIB_ERROR &&
+                    strcmp(msg, "Fake calibration: allreduce of 512 B failed") == 0 &&
+                    cJSON_GetArraySize(pts3) == 2,
+                "a failed size stops the sweep with one line: %s", msg);
+        cJSON_Delete(e3);
+    }
+    c.min_bytes = 2;
+    T_CHECK(sweep_sizes(&c, 8, 16, 2, "Fake calibration", &z, msg, sizeof msg) == CALIB_ERROR &&
+                strstr(msg, "Fake calibration: sizes from 2 B to"),
+            "sizes under 4 B are refused: %s", msg);
+    cJSON_Delete(prev);
+    cJSON_Delete(e);
+}
+
 int main(void)
 {
     T_RUN(an_exact_line_gives_back_its_alpha_and_beta);
     T_RUN(noisy_points_give_intervals_that_hold_the_truth);
     T_RUN(a_change_of_regime_is_fitted_in_two_pieces);
     T_RUN(three_regimes_are_fitted_in_three_pieces);
+    T_RUN(the_sweep_times_every_size_once_after_warming_all);
     T_RUN(points_that_follow_no_line_are_marked_poor);
     T_RUN(too_few_or_bad_points_are_refused);
     return T_DONE();
