@@ -17,6 +17,19 @@ int names_parse(const char *(*name)(int), const char *s)
     return -1;
 }
 
+const void *names_find(const void *base, int n, size_t stride, size_t name_off,
+                       const char *name)
+{
+    const char *p = base;
+
+    if (!base || !name)
+        return NULL;
+    for (int i = 0; i < n; i++, p += stride)
+        if (strcmp(p + name_off, name) == 0)
+            return p;
+    return NULL;
+}
+
 void names_join(const char *(*name)(int), char *buf, size_t cap)
 {
     const char *n;

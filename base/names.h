@@ -18,6 +18,14 @@
 /* Index of s in the set, or -1. */
 int names_parse(const char *(*name)(int), const char *s);
 
+/*
+ * The entry named `name` among n entries of size `stride` starting at base,
+ * each holding its name as a NUL-terminated char array at offset name_off
+ * (offsetof(struct x, name)); NULL when none.  O(n).
+ */
+const void *names_find(const void *base, int n, size_t stride, size_t name_off,
+                       const char *name);
+
 /* "a, b, c" into buf[cap] (cut when it does not fit). */
 void names_join(const char *(*name)(int), char *buf, size_t cap);
 

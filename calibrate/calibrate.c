@@ -620,23 +620,22 @@ int calibrate_main(int argc, char **argv)
     }
     quiet_barrier();
     early = 0;
-    if (o.parts & PART_NCCL) {
-        part_begin(&s, "nccl");
+    /* The collective parts every rank runs; rank 0 writes collectives[]. */
+    for (int k = 0; k < 2; k++) {
+        static const struct {
+            int part;
+            const char *name;
+            int (*run)(struct calib_ctx *, cJSON *, char *, size_t);
+        } coll[] = {{PART_NCCL, "nccl", calib_nccl_run}, {PART_MPI, "mpi", calib_mpi_run}};
+        if (!(o.parts & coll[k].part))
+            continue;
+        part_begin(&s, coll[k].name);
         c.previous = cJSON_GetObjectItemCaseSensitive(prev, "collectives");
         msg[0] = '\0';
-        rc = calib_nccl_run(&c, s.rank == 0 ? cJSON_GetObjectItemCaseSensitive(doc, "collectives")
-                                             : NULL, msg, sizeof msg);
+        rc = coll[k].run(&c, s.rank == 0 ? cJSON_GetObjectItemCaseSensitive(doc, "collectives")
+                                          : NULL, msg, sizeof msg);
         failed |= rc == CALIB_ERROR;
-        part_end(&s, doc, "nccl", rc, msg);
-    }
-    if (o.parts & PART_MPI) {
-        part_begin(&s, "mpi");
-        c.previous = cJSON_GetObjectItemCaseSensitive(prev, "collectives");
-        msg[0] = '\0';
-        rc = calib_mpi_run(&c, s.rank == 0 ? cJSON_GetObjectItemCaseSensitive(doc, "collectives")
-                                            : NULL, msg, sizeof msg);
-        failed |= rc == CALIB_ERROR;
-        part_end(&s, doc, "mpi", rc, msg);
+        part_end(&s, doc, coll[k].name, rc, msg);
     }
 
     if ((o.parts & PART_CMDCOLL) && s.rank == 0) {

@@ -212,16 +212,9 @@ int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON 
     if (sweep_sizes(c, CC_MIN_BYTES, c->quick ? CC_MAX_QUICK : CC_MAX_BYTES, 4, "--coll-cmd", &z,
                     msg, msglen))
         return CALIB_ERROR;
-    e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "name", o->name);
-    cJSON_AddStringToObject(e, "transport", "cmd");
+    e = sweep_entry(collectives, o->name, "cmd", o->ranks, o->hosts, bus);
     cJSON_AddStringToObject(e, "command", o->cmd);
-    cJSON_AddNumberToObject(e, "ranks", o->ranks);
-    cJSON_AddNumberToObject(e, "hosts", o->hosts);
-    cJSON_AddNumberToObject(e, "bus_factor", bus);
-    cJSON_AddNumberToObject(e, "iters", w.iters);
-    pts = cJSON_AddArrayToObject(e, "points");
-    cJSON_AddItemToArray(collectives, e);
+    pts = sweep_entry_points(e, -1, w.iters);
     if (sweep_run(c, &z, &sb, e, pts, &done, sweep_count(&z), msg, msglen) != CALIB_OK) {
         if (cJSON_GetArraySize(pts) == 0) /* nothing measured: no entry */
             cJSON_DeleteItemFromArray(collectives, cJSON_GetArraySize(collectives) - 1);

@@ -266,19 +266,11 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
             continue;
         }
         if (collectives) {
-            e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "name", m->name);
-            cJSON_AddStringToObject(e, "transport", "mpi");
-            cJSON_AddNumberToObject(e, "ranks", b.size);
-            cJSON_AddNumberToObject(e, "hosts", hosts);
+            e = sweep_entry(collectives, m->name, "mpi", b.size, hosts, bus);
             if (m == &mpi_ps)
                 cJSON_AddNumberToObject(e, "servers", b.servers);
-            cJSON_AddNumberToObject(e, "bus_factor", bus);
             cJSON_AddNumberToObject(e, "reduce_s_per_byte", gamma);
-            cJSON_AddNumberToObject(e, "warmup_iters", warmup);
-            cJSON_AddNumberToObject(e, "iters", iters);
-            pts = cJSON_AddArrayToObject(e, "points");
-            cJSON_AddItemToArray(collectives, e);
+            pts = sweep_entry_points(e, warmup, iters);
         }
         {
             struct mpi_sweep w = {&b, m, warmup, iters};

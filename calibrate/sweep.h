@@ -57,6 +57,35 @@ static inline int sweep_count(const struct sweep_sizes *z)
     return n;
 }
 
+/*
+ * A new collectives[] entry appended to arr (docs/profile.md): name,
+ * transport, ranks, hosts and bus_factor.  The part adds what is its own,
+ * then calls sweep_entry_points().  Inline, as sweep_sizes().
+ */
+static inline cJSON *sweep_entry(cJSON *arr, const char *name, const char *transport, int ranks,
+                                 int hosts, double bus)
+{
+    cJSON *e = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(e, "name", name);
+    cJSON_AddStringToObject(e, "transport", transport);
+    cJSON_AddNumberToObject(e, "ranks", ranks);
+    cJSON_AddNumberToObject(e, "hosts", hosts);
+    cJSON_AddNumberToObject(e, "bus_factor", bus);
+    cJSON_AddItemToArray(arr, e);
+    return e;
+}
+
+/* The entry's repetitions (warmup_iters when warmup >= 0, iters) and the
+ * points[] array the sweep fills. */
+static inline cJSON *sweep_entry_points(cJSON *e, int warmup, int iters)
+{
+    if (warmup >= 0)
+        cJSON_AddNumberToObject(e, "warmup_iters", warmup);
+    cJSON_AddNumberToObject(e, "iters", iters);
+    return cJSON_AddArrayToObject(e, "points");
+}
+
 struct sweep_bench {
     const char *part;       /* "mpi", "nccl", "cmd": progress and messages */
     const char *label;      /* "MPI calibration": the failure message's start */

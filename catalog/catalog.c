@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------------------
@@ -591,41 +592,24 @@ void catalog_free(struct catalog *cat)
     memset(cat, 0, sizeof *cat);
 }
 
+#define FIND(arr, n, type) \
+    (cat ? names_find(arr, n, sizeof(type), offsetof(type, name), name) : NULL)
+
 const struct cat_gpu *catalog_find_gpu(const struct catalog *cat, const char *name)
 {
-    int k;
-
-    if (!cat || !name)
-        return NULL;
-    for (k = 0; k < cat->ngpus; k++)
-        if (strcmp(cat->gpus[k].name, name) == 0)
-            return &cat->gpus[k];
-    return NULL;
+    return FIND(cat->gpus, cat->ngpus, struct cat_gpu);
 }
 
 const struct cat_instance *catalog_find_instance(const struct catalog *cat, const char *name)
 {
-    int k;
-
-    if (!cat || !name)
-        return NULL;
-    for (k = 0; k < cat->ninstances; k++)
-        if (strcmp(cat->instances[k].name, name) == 0)
-            return &cat->instances[k];
-    return NULL;
+    return FIND(cat->instances, cat->ninstances, struct cat_instance);
 }
 
 const struct cat_model *catalog_find_model(const struct catalog *cat, const char *name)
 {
-    int k;
-
-    if (!cat || !name)
-        return NULL;
-    for (k = 0; k < cat->nmodels; k++)
-        if (strcmp(cat->models[k].name, name) == 0)
-            return &cat->models[k];
-    return NULL;
+    return FIND(cat->models, cat->nmodels, struct cat_model);
 }
+#undef FIND
 
 /* Case-insensitive Levenshtein distance: O(|a| |b|) time, O(|b|) memory. */
 static size_t edit_distance(const char *a, const char *b)

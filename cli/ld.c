@@ -292,16 +292,28 @@ static int ld_num_parse(const yaml_node_t *n, double *out)
  * A number in [lo, hi] (lo excluded when lo_open).  desc says what is
  * expected, range included ("a fraction in (0, 1]").
  */
+/* n as a number into *v: 0; 1 when it is not a number (the caller says
+ * what it expected); -1 with the error set when it is not finite. */
+static int ld_num_node(struct ld *ld, yaml_node_t *n, const char *field, double *v)
+{
+    char fb[FOUND_LEN];
+    int r = ld_num_parse(n, v);
+
+    if (r == 2)
+        return ld_fail(ld, n->start_mark, field, "expected a finite number, found %s",
+                       ld_found(n, fb, sizeof fb));
+    return r ? 1 : 0;
+}
+
 int ld_num(struct ld *ld, yaml_node_t *n, const char *field, double lo, int lo_open,
            double hi, const char *desc, double *out)
 {
     char fb[FOUND_LEN];
     double v = 0;
-    int r = ld_num_parse(n, &v);
+    int r = ld_num_node(ld, n, field, &v);
 
-    if (r == 2)
-        return ld_fail(ld, n->start_mark, field, "expected a finite number, found %s",
-                       ld_found(n, fb, sizeof fb));
+    if (r < 0)
+        return -1;
     if (r || v < lo || (lo_open && v == lo) || v > hi)
         return ld_fail(ld, n->start_mark, field, "expected %s, found %s", desc,
                        ld_found(n, fb, sizeof fb));
@@ -319,11 +331,10 @@ int ld_integer(struct ld *ld, yaml_node_t *n, const char *field, double lo, doub
 {
     char fb[FOUND_LEN];
     double v = 0;
-    int r = ld_num_parse(n, &v);
+    int r = ld_num_node(ld, n, field, &v);
 
-    if (r == 2)
-        return ld_fail(ld, n->start_mark, field, "expected a finite number, found %s",
-                       ld_found(n, fb, sizeof fb));
+    if (r < 0)
+        return -1;
     if (r || v != floor(v) || v < lo)
         return ld_fail(ld, n->start_mark, field, "expected %s, found %s", desc,
                        ld_found(n, fb, sizeof fb));

@@ -21,24 +21,19 @@
 
 /* ------------------------------------------------------ names and catalog */
 
+/* An inline entry shadows the catalog's of the same name. */
 static const struct cat_instance *ld_find_instance(struct ld *ld, const char *name)
 {
-    int i;
-
-    for (i = 0; i < ld->ninst; i++)
-        if (strcmp(ld->inst[i].name, name) == 0)
-            return &ld->inst[i];
-    return catalog_find_instance(ld->cat, name);
+    const struct cat_instance *in = names_find(ld->inst, ld->ninst, sizeof *ld->inst,
+                                               offsetof(struct cat_instance, name), name);
+    return in ? in : catalog_find_instance(ld->cat, name);
 }
 
 static const struct cat_model *ld_find_model(struct ld *ld, const char *name)
 {
-    int i;
-
-    for (i = 0; i < ld->nmodels; i++)
-        if (strcmp(ld->models[i].name, name) == 0)
-            return &ld->models[i];
-    return catalog_find_model(ld->cat, name);
+    const struct cat_model *m = names_find(ld->models, ld->nmodels, sizeof *ld->models,
+                                           offsetof(struct cat_model, name), name);
+    return m ? m : catalog_find_model(ld->cat, name);
 }
 
 /* A GPU model of the catalog; unknown names list the known ones. */
@@ -71,30 +66,59 @@ static int ld_unknown_ref(struct ld *ld, yaml_node_t *n, const char *field, cons
                    list);
 }
 
+/* A name of the catalog (or of the scenario's inline entries) of one kind. */
+struct ld_kind {
+    size_t cap;                 /* longest name + 1 */
+    const char *a_name;         /* "an instance type name": what a bad scalar is not */
+    const char *what;           /* "instance type" */
+    const char *list;           /* "catalog.instances": where to define one */
+    const void *(*find)(struct ld *ld, const char *name);
+    void (*suggest)(const struct catalog *cat, const char *name, char *buf, size_t len);
+};
+
+static const void *find_instance(struct ld *ld, const char *name)
+{
+    return ld_find_instance(ld, name);
+}
+
+static const void *find_model(struct ld *ld, const char *name)
+{
+    return ld_find_model(ld, name);
+}
+
+static const struct ld_kind instance_kind = {64, "an instance type name", "instance type",
+                                             "catalog.instances", find_instance,
+                                             catalog_suggest_instance};
+static const struct ld_kind model_kind = {48, "a model name", "model", "catalog.models",
+                                          find_model, catalog_suggest_model};
+
+static const void *ld_ref(struct ld *ld, yaml_node_t *n, const char *field,
+                          const struct ld_kind *k)
+{
+    char name[64], sug[LIST_LEN];
+    const void *found;
+
+    if (ld_str(ld, n, field, name, k->cap, 1, k->a_name))
+        return NULL;
+    if ((found = k->find(ld, name)) != NULL)
+        return found;
+    k->suggest(ld->cat, name, sug, sizeof sug);
+    ld_unknown_ref(ld, n, field, k->what, name, sug, k->list);
+    return NULL;
+}
+
 int ld_instance_ref(struct ld *ld, yaml_node_t *n, const char *field,
                     const struct cat_instance **out)
 {
-    char name[64], sug[LIST_LEN];
-
-    if (ld_str(ld, n, field, name, sizeof name, 1, "an instance type name"))
-        return -1;
-    if ((*out = ld_find_instance(ld, name)) != NULL)
-        return 0;
-    catalog_suggest_instance(ld->cat, name, sug, sizeof sug);
-    return ld_unknown_ref(ld, n, field, "instance type", name, sug, "catalog.instances");
+    *out = ld_ref(ld, n, field, &instance_kind);
+    return *out ? 0 : -1;
 }
 
 int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
                  const struct cat_model **out)
 {
-    char name[48], sug[LIST_LEN];
-
-    if (ld_str(ld, n, field, name, sizeof name, 1, "a model name"))
-        return -1;
-    if ((*out = ld_find_model(ld, name)) != NULL)
-        return 0;
-    catalog_suggest_model(ld->cat, name, sug, sizeof sug);
-    return ld_unknown_ref(ld, n, field, "model", name, sug, "catalog.models");
+    *out = ld_ref(ld, n, field, &model_kind);
+    return *out ? 0 : -1;
 }
 
 /* ------------------------------------------------------ inline catalog */

@@ -233,17 +233,9 @@ extern "C" int dtgpu_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
         cJSON *e = NULL, *pts = NULL;
 
         if (collectives) {
-            e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "name", m->name);
-            cJSON_AddStringToObject(e, "transport", "nccl");
-            cJSON_AddNumberToObject(e, "ranks", b.nranks);
-            cJSON_AddNumberToObject(e, "hosts", hosts);
+            e = sweep_entry(collectives, m->name, "nccl", b.nranks, hosts, bus);
             cJSON_AddNumberToObject(e, "nccl_version", version);
-            cJSON_AddNumberToObject(e, "bus_factor", bus);
-            cJSON_AddNumberToObject(e, "warmup_iters", warmup);
-            cJSON_AddNumberToObject(e, "iters", iters);
-            pts = cJSON_AddArrayToObject(e, "points");
-            cJSON_AddItemToArray(collectives, e);
+            pts = sweep_entry_points(e, warmup, iters);
         }
         {
             struct nccl_sweep w = {&b, m, warmup, iters};
