@@ -72,6 +72,7 @@ LAYER_calib_mpi_main  := calibrate
 LAYER_bench_cpu_kern  := calibrate
 LAYER_trainer         := calibrate
 LAYER_tcprate         := base
+LAYER_test_args       := base
 layer_of = $(or $(LAYER_$(1)),cli)
 
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)

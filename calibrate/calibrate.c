@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/args.h"
 #include "../base/mpienv.h"
 #include "calib.h"
 #include "../catalog/profile.h"
@@ -146,136 +147,132 @@ static int parse_count(const char *v, int lo, int hi)
     return (int)x;
 }
 
-/* Returns 0 to go on, -1 to exit 0 (help), or EXIT_INPUT after one line. */
+/* ---- flags: the checks of the values (base/args.h's ARGS_VALUE) ---- */
 
-/* The part a part flag selects (--cpu, --gpu, --nccl, --mpi), or 0. */
-static int part_flag(const char *flag)
+static int take_text(const char *v, void *dst)
 {
-    static const struct { const char *flag; int part; } parts[] = {
-        {"--cpu", PART_CPU}, {"--gpu", PART_GPU}, {"--nccl", PART_NCCL}, {"--mpi", PART_MPI}};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-        if (!strcmp(flag, parts[i].flag))
-            return parts[i].part;
+    if (!*v)
+        return -1;
+    *(const char **)dst = v;
     return 0;
 }
 
+static int take_coll_name(const char *v, void *dst)
+{
+    if (!calib_cmdcoll_valid_name(v))
+        return -1;
+    *(const char **)dst = v;
+    return 0;
+}
+
+static int take_ranks(const char *v, void *dst)
+{
+    return (*(int *)dst = parse_count(v, 2, 1 << 20)) < 0 ? -1 : 0;
+}
+
+static int take_hosts(const char *v, void *dst)
+{
+    return (*(int *)dst = parse_count(v, 1, 1 << 20)) < 0 ? -1 : 0;
+}
+
+static int take_size(const char *v, void *dst)
+{
+    double b = parse_size(v);
+
+    if (b < 4)
+        return -1;
+    *(double *)dst = b;
+    return 0;
+}
+
+static int take_factor(const char *v, void *dst)
+{
+    char *end;
+    double f;
+
+    errno = 0;
+    f = strtod(v, &end);
+    if (end == v || *end || errno || !(f > 1) || f > 1024)
+        return -1;
+    *(double *)dst = f;
+    return 0;
+}
+
+static int take_instance(const char *v, void *dst)
+{
+    if (!*v || strlen(v) >= 64)
+        return -1;
+    *(const char **)dst = v;
+    return 0;
+}
+
+static int take_seed(const char *v, void *dst)
+{
+    unsigned long long x;
+
+    if (args_parse_uint(v, 0xffffffffULL, &x))
+        return -1;
+    *(unsigned long *)dst = (unsigned long)x;
+    return 0;
+}
+
+/* Returns 0 to go on, -1 to exit 0 (help), or EXIT_INPUT after one line. */
 static int parse_args(int argc, char **argv, struct cal_opts *o)
 {
+    int cpu = 0, gpu = 0, nccl = 0, mpi = 0, rc;
+    const char *positional = NULL;
+    const struct args_opt *stop = NULL;
+    struct dt_err e;
+#define SW(name, flag) {name, NULL, ARGS_SWITCH, flag, NULL, NULL, 0, 0, NULL, NULL, NULL}
+#define VAL(name, alias, what, take, dst) \
+    {name, alias, ARGS_VALUE, NULL, NULL, NULL, 0, 0, what, take, dst}
+    /* In the order the unknown-flag line lists them (docs/calibrate.md). */
+    const struct args_opt opts[] = {
+        SW("--cpu", &cpu),
+        SW("--gpu", &gpu),
+        SW("--nccl", &nccl),
+        SW("--mpi", &mpi),
+        VAL("--cmd", NULL, "a shell command", take_text, &o->cmd),
+        VAL("--coll-cmd", NULL, "a shell command", take_text, &o->coll.cmd),
+        VAL("--coll-name", NULL, "one of allreduce, allgather, reducescatter, broadcast",
+            take_coll_name, &o->coll.name),
+        VAL("--coll-ranks", NULL, "an integer of at least 2", take_ranks, &o->coll.ranks),
+        VAL("--coll-hosts", NULL, "a positive integer", take_hosts, &o->coll.hosts),
+        VAL("--minbytes", NULL, "a size of at least 4 bytes, up to 64G (suffixes K, M, G)",
+            take_size, &o->min_bytes),
+        VAL("--maxbytes", NULL, "a size of at least 4 bytes, up to 64G (suffixes K, M, G)",
+            take_size, &o->max_bytes),
+        VAL("--stepfactor", NULL, "a factor above 1 and at most 1024", take_factor,
+            &o->step_factor),
+        SW("--quick", &o->quick),
+        VAL("--seed", NULL, "a non-negative integer below 2^32", take_seed, &o->seed),
+        VAL("--instance", NULL, "an instance type name of 1 to 63 characters", take_instance,
+            &o->instance),
+        SW("--resume", &o->resume),
+        VAL("-o", "--output", "a profile path", take_text, &o->out),
+        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL},
+    };
+#undef SW
+#undef VAL
+    const struct args_cmd cmd = {"dtplan calibrate", NULL, opts,
+                                 (int)(sizeof opts / sizeof opts[0]),
+                                 "a flag (the profile is given with -o)"};
+
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->coll.name = "allreduce";
     o->coll.ranks = 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = NULL, *eq;
-        char flag[32];
-
-        eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        if (eq) {
-            size_t n = (size_t)(eq - a) < sizeof flag - 1 ? (size_t)(eq - a) : sizeof flag - 1;
-            memcpy(flag, a, n);
-            flag[n] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(flag, sizeof flag, "%s", a);
-        }
-        if (a[0] != '-')
-            return bad_flag("argument", "a flag (the profile is given with -o)", a);
-
-#define NO_VALUE()                                                                          \
-    do {                                                                                    \
-        if (val)                                                                            \
-            return bad_flag(flag, "no value", val);                                         \
-    } while (0)
-#define TAKE_VALUE(what)                                                                    \
-    do {                                                                                    \
-        if (!val) {                                                                         \
-            if (i + 1 >= argc)                                                              \
-                return bad_flag(flag, what, NULL);                                          \
-            val = argv[++i];                                                                \
-        }                                                                                   \
-    } while (0)
-
-        if (!strcmp(flag, "-h") || !strcmp(flag, "--help")) {
-            NO_VALUE();
-            usage(stdout);
-            return -1;
-        } else if (part_flag(flag)) {
-            NO_VALUE();
-            o->parts |= part_flag(flag);
-        } else if (!strcmp(flag, "--quick")) {
-            NO_VALUE();
-            o->quick = 1;
-        } else if (!strcmp(flag, "--resume")) {
-            NO_VALUE();
-            o->resume = 1;
-        } else if (!strcmp(flag, "--cmd")) {
-            TAKE_VALUE("a shell command");
-            if (!*val)
-                return bad_flag(flag, "a shell command", val);
-            o->cmd = val;
-            o->parts |= PART_CPU;
-        } else if (!strcmp(flag, "--coll-cmd")) {
-            TAKE_VALUE("a shell command");
-            if (!*val)
-                return bad_flag(flag, "a shell command", val);
-            o->coll.cmd = val;
-            o->parts |= PART_CMDCOLL;
-        } else if (!strcmp(flag, "--coll-name")) {
-            TAKE_VALUE("a collective name");
-            if (!calib_cmdcoll_valid_name(val))
-                return bad_flag(flag, "one of allreduce, allgather, reducescatter, broadcast", val);
-            o->coll.name = val;
-        } else if (!strcmp(flag, "--coll-ranks") || !strcmp(flag, "--coll-hosts")) {
-            int ranks = !strcmp(flag, "--coll-ranks"), k;
-            TAKE_VALUE("a count");
-            k = parse_count(val, ranks ? 2 : 1, 1 << 20);
-            if (k < 0)
-                return bad_flag(flag, ranks ? "an integer of at least 2" : "a positive integer", val);
-            *(ranks ? &o->coll.ranks : &o->coll.hosts) = k;
-        } else if (!strcmp(flag, "--minbytes") || !strcmp(flag, "--maxbytes")) {
-            double b;
-            TAKE_VALUE("a size in bytes");
-            b = parse_size(val);
-            if (b < 4)
-                return bad_flag(flag, "a size of at least 4 bytes, up to 64G (suffixes K, M, G)", val);
-            *(!strcmp(flag, "--minbytes") ? &o->min_bytes : &o->max_bytes) = b;
-        } else if (!strcmp(flag, "--stepfactor")) {
-            char *end;
-            TAKE_VALUE("a factor above 1");
-            errno = 0;
-            o->step_factor = strtod(val, &end);
-            if (end == val || *end || errno || !(o->step_factor > 1) || o->step_factor > 1024)
-                return bad_flag(flag, "a factor above 1 and at most 1024", val);
-        } else if (!strcmp(flag, "--instance")) {
-            TAKE_VALUE("an instance type name");
-            if (!*val || strlen(val) >= 64)
-                return bad_flag(flag, "an instance type name of 1 to 63 characters", val);
-            o->instance = val;
-        } else if (!strcmp(flag, "--seed")) {
-            char *end;
-            unsigned long long v;
-            TAKE_VALUE("a non-negative integer");
-            errno = 0;
-            v = strtoull(val, &end, 10);
-            if (*val < '0' || *val > '9' || *end || errno || v > 0xffffffffULL)
-                return bad_flag(flag, "a non-negative integer below 2^32", val);
-            o->seed = (unsigned long)v;
-        } else if (!strcmp(flag, "-o") || !strcmp(flag, "--output")) {
-            TAKE_VALUE("a profile path");
-            if (!*val)
-                return bad_flag(flag, "a profile path", val);
-            o->out = val;
-        } else {
-            fprintf(stderr, "dtplan calibrate: %s: unknown flag, expected one of --cpu, --gpu, "
-                    "--nccl, --mpi, --cmd, --coll-cmd, --coll-name, --coll-ranks, --coll-hosts, "
-                    "--minbytes, --maxbytes, --stepfactor, --quick, --seed, --instance, --resume, "
-                    "-o, --help\n",
-                    flag);
-            return EXIT_INPUT;
-        }
-#undef NO_VALUE
-#undef TAKE_VALUE
+    rc = args_parse(&cmd, argc, argv, &positional, &stop, &e);
+    if (rc == ARGS_BAD) {
+        fprintf(stderr, "%s\n", e.msg);
+        return EXIT_INPUT;
     }
+    if (rc == ARGS_STOPPED) {
+        usage(stdout);
+        return -1;
+    }
+    o->parts = (cpu || o->cmd ? PART_CPU : 0) | (gpu ? PART_GPU : 0) | (nccl ? PART_NCCL : 0) |
+               (mpi ? PART_MPI : 0) | (o->coll.cmd ? PART_CMDCOLL : 0);
     if (!o->out)
         return bad_flag("-o", "a profile path", NULL);
     if (o->min_bytes > 0 && o->max_bytes > 0 && o->max_bytes < o->min_bytes) {

@@ -89,29 +89,29 @@ struct options {
  */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-    const struct cli_opt opts[] = {
-        {"--help", "-h", CLI_STOP, NULL, NULL, NULL, 0, 0},
-        {"--version", NULL, CLI_STOP, NULL, NULL, NULL, 0, 0},
-        {"--json", NULL, CLI_SWITCH, &o->json, NULL, NULL, 0, 0},
-        {"--csv", NULL, CLI_SWITCH, &o->csv, NULL, NULL, 0, 0},
-        {"--quiet", "-q", CLI_SWITCH, &o->quiet, NULL, NULL, 0, 0},
-        {"--trace", NULL, CLI_FILE, NULL, &o->trace, NULL, 0, 0},
-        {"--report", NULL, CLI_FILE, NULL, &o->report, NULL, 0, 0},
-        {"--output", "-o", CLI_FILE, NULL, &o->output, NULL, 0, 0},
-        {"--catalog", NULL, CLI_DIR, NULL, &o->catalog, NULL, 0, 0},
-        {"--seed", NULL, CLI_UINT, &o->have_seed, NULL, &o->seed, 0, ULONG_MAX},
-        {"--steps", NULL, CLI_UINT, &o->have_steps, NULL, &o->steps, 1, STEPS_MAX},
+    const struct args_opt opts[] = {
+        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        {"--version", NULL, ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        {"--json", NULL, ARGS_SWITCH, &o->json, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        {"--csv", NULL, ARGS_SWITCH, &o->csv, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        {"--quiet", "-q", ARGS_SWITCH, &o->quiet, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        {"--trace", NULL, ARGS_FILE, NULL, &o->trace, NULL, 0, 0, NULL, NULL, NULL},
+        {"--report", NULL, ARGS_FILE, NULL, &o->report, NULL, 0, 0, NULL, NULL, NULL},
+        {"--output", "-o", ARGS_FILE, NULL, &o->output, NULL, 0, 0, NULL, NULL, NULL},
+        {"--catalog", NULL, ARGS_DIR, NULL, &o->catalog, NULL, 0, 0, NULL, NULL, NULL},
+        {"--seed", NULL, ARGS_UINT, &o->have_seed, NULL, &o->seed, 0, ULONG_MAX, NULL, NULL, NULL},
+        {"--steps", NULL, ARGS_UINT, &o->have_steps, NULL, &o->steps, 1, STEPS_MAX, NULL, NULL, NULL},
     };
-    const struct cli_cmd cmd = {"dtplan", "run", opts, (int)(sizeof opts / sizeof opts[0])};
-    const struct cli_opt *stop = NULL;
+    const struct args_cmd cmd = {"dtplan", "run", opts, (int)(sizeof opts / sizeof opts[0]), NULL};
+    const struct args_opt *stop = NULL;
     struct dt_err e = {{0}};
-    int rc = cli_parse(&cmd, argc, argv, &o->scenario, &stop, &e);
+    int rc = args_parse(&cmd, argc, argv, &o->scenario, &stop, &e);
 
-    if (rc == CLI_BAD) {
+    if (rc == ARGS_BAD) {
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
-    if (rc == CLI_STOPPED) {
+    if (rc == ARGS_STOPPED) {
         if (!strcmp(stop->name, "--help"))
             usage(stdout);
         else

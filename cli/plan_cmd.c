@@ -404,21 +404,22 @@ int plan_cmd_main(int argc, char **argv)
     const char *scenario = NULL, *catarg = NULL;
     int have_seed = 0, have_steps = 0, have_top = 0, quiet = 0, rc;
     unsigned long long seed = 0, steps = 0, top = 0;
-    const struct cli_opt opts[] = {
-        {"--help", "-h", CLI_STOP, NULL, NULL, NULL, 0, 0},
-        {"--json", NULL, CLI_SWITCH, &o.json, NULL, NULL, 0, 0},
-        {"--csv", NULL, CLI_SWITCH, &o.csv, NULL, NULL, 0, 0},
-        {"--quiet", "-q", CLI_SWITCH, &quiet, NULL, NULL, 0, 0},
-        {"--trace", NULL, CLI_FILE, NULL, &o.trace, NULL, 0, 0},
-        {"--report", NULL, CLI_FILE, NULL, &o.report, NULL, 0, 0},
-        {"--output", "-o", CLI_FILE, NULL, &o.output, NULL, 0, 0},
-        {"--catalog", NULL, CLI_DIR, NULL, &catarg, NULL, 0, 0},
-        {"--seed", NULL, CLI_UINT, &have_seed, NULL, &seed, 0, ULONG_MAX},
-        {"--steps", NULL, CLI_UINT, &have_steps, NULL, &steps, 1, 1000000},
-        {"--top", NULL, CLI_UINT, &have_top, NULL, &top, 1, 1000},
+    const struct args_opt opts[] = {
+        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        {"--json", NULL, ARGS_SWITCH, &o.json, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        {"--csv", NULL, ARGS_SWITCH, &o.csv, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        {"--quiet", "-q", ARGS_SWITCH, &quiet, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        {"--trace", NULL, ARGS_FILE, NULL, &o.trace, NULL, 0, 0, NULL, NULL, NULL},
+        {"--report", NULL, ARGS_FILE, NULL, &o.report, NULL, 0, 0, NULL, NULL, NULL},
+        {"--output", "-o", ARGS_FILE, NULL, &o.output, NULL, 0, 0, NULL, NULL, NULL},
+        {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL},
+        {"--seed", NULL, ARGS_UINT, &have_seed, NULL, &seed, 0, ULONG_MAX, NULL, NULL, NULL},
+        {"--steps", NULL, ARGS_UINT, &have_steps, NULL, &steps, 1, 1000000, NULL, NULL, NULL},
+        {"--top", NULL, ARGS_UINT, &have_top, NULL, &top, 1, 1000, NULL, NULL, NULL},
     };
-    const struct cli_cmd cmd = {"dtplan plan", NULL, opts, (int)(sizeof opts / sizeof opts[0])};
-    const struct cli_opt *stop = NULL;
+    const struct args_cmd cmd = {"dtplan plan", NULL, opts, (int)(sizeof opts / sizeof opts[0]),
+                                 NULL};
+    const struct args_opt *stop = NULL;
     char *catdir;
     struct catalog cat;
     struct scenario sc;
@@ -426,12 +427,12 @@ int plan_cmd_main(int argc, char **argv)
     cJSON_Hooks hooks = {x_malloc, x_free};
 
     cJSON_InitHooks(&hooks);
-    rc = cli_parse(&cmd, argc, argv, &scenario, &stop, &e);
-    if (rc == CLI_BAD) {
+    rc = args_parse(&cmd, argc, argv, &scenario, &stop, &e);
+    if (rc == ARGS_BAD) {
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
-    if (rc == CLI_STOPPED) {
+    if (rc == ARGS_STOPPED) {
         usage();
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_PLAN;
     }
