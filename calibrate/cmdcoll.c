@@ -16,8 +16,9 @@
  *     DTPLAN_RANKS   --coll-ranks, for its launcher
  * and launches the collective across the ranks itself (mpirun, torchrun).
  * Its last output line that reads as a time is the result: a number of
- * seconds, or a JSON object with "time_s".  The points are fitted like the
- * other collectives' (sweep_fit_entry, through the harness of sweep.h) and recorded with transport "cmd".
+ * seconds, or a JSON object with "time_s".  The sizes, points and fit are
+ * the harness's (sweep.h), as for the other collectives; the entry's
+ * transport is "cmd".
  */
 #include "calib.h"
 #include "sweep.h"

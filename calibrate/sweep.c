@@ -16,7 +16,7 @@
  * --resume: the time of the point of `bytes` in the earlier profile's entry
  * with the same name, transport, ranks and hosts as `entry`, or -1.
  */
-double sweep_previous_time(const cJSON *prev, const cJSON *entry, double bytes)
+static double previous_time(const cJSON *prev, const cJSON *entry, double bytes)
 {
     const cJSON *e, *p;
     const char *keys[] = {"name", "transport", "ranks", "hosts"};
@@ -51,7 +51,7 @@ static double point_start(struct calib_ctx *c, const cJSON *entry, const char *p
         return -1;
     snprintf(what, sizeof what, "%s %s %zu B", part, name, bytes);
     c->progress(c->progress_arg, what, done / total);
-    return c->previous && entry ? sweep_previous_time(c->previous, entry, (double)bytes) : -1;
+    return c->previous && entry ? previous_time(c->previous, entry, (double)bytes) : -1;
 }
 
 /*
@@ -77,7 +77,7 @@ static void add_point(struct calib_ctx *c, cJSON *pts, double bytes, double time
  * "PART NAME: poor fit (REASON)" to msg when the fit is poor.  Returns 1
  * for a poor fit, else 0.
  */
-int sweep_fit_entry(cJSON *e, const char *part, char *msg, size_t msglen)
+static int fit_entry(cJSON *e, const char *part, char *msg, size_t msglen)
 {
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(e, "points"), *p;
     const cJSON *bf = cJSON_GetObjectItemCaseSensitive(e, "bus_factor");
@@ -138,6 +138,6 @@ int sweep_run(struct calib_ctx *c, const struct sweep_sizes *z, const struct swe
         *done += 1;
     }
     if (e)
-        sweep_fit_entry(e, b->part, msg, msglen);
+        fit_entry(e, b->part, msg, msglen);
     return CALIB_OK;
 }

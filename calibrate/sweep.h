@@ -116,13 +116,4 @@ struct sweep_bench {
 int sweep_run(struct calib_ctx *c, const struct sweep_sizes *z, const struct sweep_bench *b,
               cJSON *e, cJSON *pts, double *done, double total, char *msg, size_t msglen);
 
-/* --resume: the earlier time of the point of `bytes` in the entry of `prev`
- * (an array of collectives[] entries) that matches `entry` by name,
- * transport, ranks and hosts; -1 when there is none. */
-double sweep_previous_time(const cJSON *prev, const cJSON *entry, double bytes);
-
-/* Fit a collectives[] entry's points, add link_GBps, append a poor-fit
- * warning "PART NAME: poor fit (REASON)" to msg; 1 when poor. */
-int sweep_fit_entry(cJSON *e, const char *part, char *msg, size_t msglen);
-
 #endif
