@@ -481,7 +481,7 @@ static int get_family(char *dst, size_t cap, const struct table *t, const struct
     const struct csv_field *fld = cell(t, r, M_FAMILY);
     char oneof[96] = "one of ";
 
-    if (names_parse(catalog_family_name, fld->text) >= 0) {
+    if (catalog_family_parse(fld->text) >= 0) {
         snprintf(dst, cap, "%s", fld->text);
         return 0;
     }
@@ -822,3 +822,5 @@ static const char *const families[] = { "cnn", "transformer", "ctr", "mlp", NULL
 
 const char *catalog_prec_name(int p) { return NAMES_AT(precs, p); }
 const char *catalog_family_name(int f) { return NAMES_AT(families, f); }
+int catalog_prec_parse(const char *name) { return names_parse(catalog_prec_name, name); }
+int catalog_family_parse(const char *name) { return names_parse(catalog_family_name, name); }

@@ -131,5 +131,8 @@ const char *catalog_link_name(enum cat_link l);
 /* Closed sets (base/names.h): the i-th name, NULL past the end. */
 const char *catalog_prec_name(int p);     /* enum cat_prec */
 const char *catalog_family_name(int f);   /* model families: cnn, transformer, ctr, mlp */
+/* The value of a name, -1 when it is none of the set's. */
+int catalog_prec_parse(const char *name);
+int catalog_family_parse(const char *name);
 
 #endif

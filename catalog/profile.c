@@ -692,7 +692,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
 
     arr = get(get(root, "gpu"), "gemm");
     cJSON_ArrayForEach(it, arr) {
-        int p = names_parse(catalog_prec_name, get(it, "precision")->valuestring);
+        int p = catalog_prec_parse(get(it, "precision")->valuestring);
         double t = num_or_nan(it, "tflops");
         if (p >= 0 && (isnan(m->gemm_tflops[p]) || t > m->gemm_tflops[p]))
             m->gemm_tflops[p] = t;

@@ -122,6 +122,10 @@ const char *scenario_ps_place_name(int p) { return NAMES_AT(places, p); }
 const char *scenario_ps_receive_name(int r) { return NAMES_AT(receives, r); }
 const char *scenario_solve_name(int s) { return NAMES_AT(solves, s); }
 const char *scenario_grad_prec_name(int i) { return NAMES_AT(grad_precs, i); }
+int scenario_ps_place_parse(const char *s) { return names_parse(scenario_ps_place_name, s); }
+int scenario_ps_receive_parse(const char *s) { return names_parse(scenario_ps_receive_name, s); }
+int scenario_solve_parse(const char *s) { return names_parse(scenario_solve_name, s); }
+int scenario_grad_prec_parse(const char *s) { return names_parse(scenario_grad_prec_name, s); }
 
 enum cat_prec scenario_grad_prec_value(int i)
 {

@@ -196,9 +196,13 @@ void scenario_plan_defaults(struct sc_plan *p);
 const char *scenario_objective_name(int o);
 int scenario_objective_parse(const char *s);
 const char *scenario_ps_place_name(int p);
+int scenario_ps_place_parse(const char *s);
 const char *scenario_ps_receive_name(int r);
+int scenario_ps_receive_parse(const char *s);
 const char *scenario_solve_name(int s);           /* index 0 is SC_SOLVE_CPU */
+int scenario_solve_parse(const char *s);
 const char *scenario_grad_prec_name(int i);       /* fp32, fp16, bf16 */
+int scenario_grad_prec_parse(const char *s);
 enum cat_prec scenario_grad_prec_value(int i);
 
 #endif

@@ -5,6 +5,7 @@
  * is one file, one enum sim_strategy value (sim.h) and one line here.
  */
 #include "coll.h"
+#include "../base/names.h"
 #include "../base/xmem.h"
 
 #include <math.h>
@@ -27,6 +28,11 @@ const struct coll_ops *coll_for(enum sim_strategy s)
 const char *sim_strategy_name(int s)
 {
     return s >= 0 && s < SIM_NSTRATEGY ? table[s]->name : NULL;
+}
+
+int sim_strategy_parse(const char *name)
+{
+    return names_parse(sim_strategy_name, name);
 }
 
 int sim_is_ps(int s)

@@ -37,6 +37,7 @@
 static const char *const roles[] = { "train", "data", "ps", NULL };
 
 const char *sim_role_name(int r) { return NAMES_AT(roles, r); }
+int sim_role_parse(const char *name) { return names_parse(sim_role_name, name); }
 
 int sim_workers_per_node(const struct sim_group *g)
 {

@@ -137,6 +137,9 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err 
  * end.  Strategies are listed once, in coll.c's table. */
 const char *sim_strategy_name(int s);
 const char *sim_role_name(int r);
+/* The value of a name, -1 when it is none of the set's. */
+int sim_strategy_parse(const char *name);
+int sim_role_parse(const char *name);
 
 /* 1 for the parameter-server strategies, 0 for the all-reduce family. */
 int sim_is_ps(int s);

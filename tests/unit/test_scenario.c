@@ -487,10 +487,12 @@ static void enum_names_match_the_file_format(void)
     T_CHECK(sim_is_ps(SIM_PS_SYNC) && sim_is_ps(SIM_PS_ASYNC) && !sim_is_ps(SIM_RING) &&
                 !sim_is_ps(SIM_HIERARCHICAL) && !sim_is_ps(SIM_NSTRATEGY),
             "the strategy table marks exactly the parameter-server strategies");
-    T_CHECK(names_parse(sim_strategy_name, "hierarchical") == SIM_HIERARCHICAL &&
-                names_parse(sim_strategy_name, "ps") == -1 &&
-                names_parse(scenario_ps_receive_name, "in_turn") == SC_PS_IN_TURN &&
-                names_parse(catalog_prec_name, "bf16") == CAT_BF16,
+    T_CHECK(sim_strategy_parse("hierarchical") == SIM_HIERARCHICAL &&
+                sim_strategy_parse("ps") == -1 && sim_role_parse("data") == SIM_DATA &&
+                scenario_ps_receive_parse("in_turn") == SC_PS_IN_TURN &&
+                catalog_prec_parse("bf16") == CAT_BF16 && catalog_family_parse("ctr") == 2 &&
+                scenario_grad_prec_parse("tf32") == -1 &&
+                scenario_objective_parse("cost_to_train") == SC_OBJ_COST_TRAIN,
             "a name parses to its value, and a name outside the set to -1");
 }
 
