@@ -428,14 +428,13 @@ static void build_resources(struct sim *s)
  * table (pipe.c), in its order. */
 static void build_producers(struct sim *s, struct worker *w)
 {
-    struct pipe_line lines[MAX_PROD];
+    struct pipe_line lines[MAX_PROD];   /* each builder starts the lines it fills */
     struct pipe_ctx ctx;
     int ndata = 0;
 
     for (int i = 0; i < s->cfg->ngroups; i++)
         ndata += s->cfg->groups[i].role == SIM_DATA;
     memset(&ctx, 0, sizeof ctx);
-    memset(lines, 0, sizeof lines);
     ctx.cfg = s->cfg;
     ctx.g = w->g;
     ctx.ranks = w->ranks;
