@@ -54,7 +54,8 @@ static int opt_value(const struct args_cmd *cmd, const struct args_opt *o, const
 
     if (o->kind == ARGS_VALUE) {
         if (!val)
-            return dt_errf(e, "%s: %s: expected %s, found nothing", cmd->name, flag, o->what);
+            return dt_errf(e, "%s: %s: expected %s, found nothing", cmd->name, flag,
+                           o->missing ? o->missing : o->what);
         if (o->take(val, o->dst) != 0)
             return dt_errf(e, "%s: %s: expected %s, found \"%s\"", cmd->name, flag, o->what, val);
         if (o->flag)

@@ -41,6 +41,8 @@ struct args_opt {
     const char *what;
     int (*take)(const char *val, void *dst);
     void *dst;
+    const char *missing;        /* ARGS_VALUE: what a missing value should have been,
+                                   when shorter than what ("a count"); NULL: what */
 };
 
 /* The positional argument and the subcommand word the parser accepts. */

@@ -223,34 +223,36 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
     const char *positional = NULL;
     const struct args_opt *stop = NULL;
     struct dt_err e;
-#define SW(name, flag) {name, NULL, ARGS_SWITCH, flag, NULL, NULL, 0, 0, NULL, NULL, NULL}
-#define VAL(name, alias, what, take, dst) \
-    {name, alias, ARGS_VALUE, NULL, NULL, NULL, 0, 0, what, take, dst}
+#define SW(name, flag) {name, NULL, ARGS_SWITCH, flag, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL}
+#define VAL(name, alias, what, take, dst, missing) \
+    {name, alias, ARGS_VALUE, NULL, NULL, NULL, 0, 0, what, take, dst, missing}
     /* In the order the unknown-flag line lists them (docs/calibrate.md). */
     const struct args_opt opts[] = {
         SW("--cpu", &cpu),
         SW("--gpu", &gpu),
         SW("--nccl", &nccl),
         SW("--mpi", &mpi),
-        VAL("--cmd", NULL, "a shell command", take_text, &o->cmd),
-        VAL("--coll-cmd", NULL, "a shell command", take_text, &o->coll.cmd),
+        VAL("--cmd", NULL, "a shell command", take_text, &o->cmd, NULL),
+        VAL("--coll-cmd", NULL, "a shell command", take_text, &o->coll.cmd, NULL),
         VAL("--coll-name", NULL, "one of allreduce, allgather, reducescatter, broadcast",
-            take_coll_name, &o->coll.name),
-        VAL("--coll-ranks", NULL, "an integer of at least 2", take_ranks, &o->coll.ranks),
-        VAL("--coll-hosts", NULL, "a positive integer", take_hosts, &o->coll.hosts),
+            take_coll_name, &o->coll.name, "a collective name"),
+        VAL("--coll-ranks", NULL, "an integer of at least 2", take_ranks, &o->coll.ranks,
+            "a count"),
+        VAL("--coll-hosts", NULL, "a positive integer", take_hosts, &o->coll.hosts, "a count"),
         VAL("--minbytes", NULL, "a size of at least 4 bytes, up to 64G (suffixes K, M, G)",
-            take_size, &o->min_bytes),
+            take_size, &o->min_bytes, "a size in bytes"),
         VAL("--maxbytes", NULL, "a size of at least 4 bytes, up to 64G (suffixes K, M, G)",
-            take_size, &o->max_bytes),
+            take_size, &o->max_bytes, "a size in bytes"),
         VAL("--stepfactor", NULL, "a factor above 1 and at most 1024", take_factor,
-            &o->step_factor),
+            &o->step_factor, "a factor above 1"),
         SW("--quick", &o->quick),
-        VAL("--seed", NULL, "a non-negative integer below 2^32", take_seed, &o->seed),
+        VAL("--seed", NULL, "a non-negative integer below 2^32", take_seed, &o->seed,
+            "a non-negative integer"),
         VAL("--instance", NULL, "an instance type name of 1 to 63 characters", take_instance,
-            &o->instance),
+            &o->instance, "an instance type name"),
         SW("--resume", &o->resume),
-        VAL("-o", "--output", "a profile path", take_text, &o->out),
-        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL},
+        VAL("-o", "--output", "a profile path", take_text, &o->out, NULL),
+        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
     };
 #undef SW
 #undef VAL

@@ -90,17 +90,17 @@ struct options {
 static int parse_args(int argc, char **argv, struct options *o)
 {
     const struct args_opt opts[] = {
-        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL},
-        {"--version", NULL, ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL},
-        {"--json", NULL, ARGS_SWITCH, &o->json, NULL, NULL, 0, 0, NULL, NULL, NULL},
-        {"--csv", NULL, ARGS_SWITCH, &o->csv, NULL, NULL, 0, 0, NULL, NULL, NULL},
-        {"--quiet", "-q", ARGS_SWITCH, &o->quiet, NULL, NULL, 0, 0, NULL, NULL, NULL},
-        {"--trace", NULL, ARGS_FILE, NULL, &o->trace, NULL, 0, 0, NULL, NULL, NULL},
-        {"--report", NULL, ARGS_FILE, NULL, &o->report, NULL, 0, 0, NULL, NULL, NULL},
-        {"--output", "-o", ARGS_FILE, NULL, &o->output, NULL, 0, 0, NULL, NULL, NULL},
-        {"--catalog", NULL, ARGS_DIR, NULL, &o->catalog, NULL, 0, 0, NULL, NULL, NULL},
-        {"--seed", NULL, ARGS_UINT, &o->have_seed, NULL, &o->seed, 0, ULONG_MAX, NULL, NULL, NULL},
-        {"--steps", NULL, ARGS_UINT, &o->have_steps, NULL, &o->steps, 1, STEPS_MAX, NULL, NULL, NULL},
+        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--version", NULL, ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--json", NULL, ARGS_SWITCH, &o->json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--csv", NULL, ARGS_SWITCH, &o->csv, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--quiet", "-q", ARGS_SWITCH, &o->quiet, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--trace", NULL, ARGS_FILE, NULL, &o->trace, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--report", NULL, ARGS_FILE, NULL, &o->report, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--output", "-o", ARGS_FILE, NULL, &o->output, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--catalog", NULL, ARGS_DIR, NULL, &o->catalog, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--seed", NULL, ARGS_UINT, &o->have_seed, NULL, &o->seed, 0, ULONG_MAX, NULL, NULL, NULL, NULL},
+        {"--steps", NULL, ARGS_UINT, &o->have_steps, NULL, &o->steps, 1, STEPS_MAX, NULL, NULL, NULL, NULL},
     };
     const struct args_cmd cmd = {"dtplan", "run", opts, (int)(sizeof opts / sizeof opts[0]), NULL};
     const struct args_opt *stop = NULL;

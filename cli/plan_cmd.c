@@ -405,17 +405,17 @@ int plan_cmd_main(int argc, char **argv)
     int have_seed = 0, have_steps = 0, have_top = 0, quiet = 0, rc;
     unsigned long long seed = 0, steps = 0, top = 0;
     const struct args_opt opts[] = {
-        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL},
-        {"--json", NULL, ARGS_SWITCH, &o.json, NULL, NULL, 0, 0, NULL, NULL, NULL},
-        {"--csv", NULL, ARGS_SWITCH, &o.csv, NULL, NULL, 0, 0, NULL, NULL, NULL},
-        {"--quiet", "-q", ARGS_SWITCH, &quiet, NULL, NULL, 0, 0, NULL, NULL, NULL},
-        {"--trace", NULL, ARGS_FILE, NULL, &o.trace, NULL, 0, 0, NULL, NULL, NULL},
-        {"--report", NULL, ARGS_FILE, NULL, &o.report, NULL, 0, 0, NULL, NULL, NULL},
-        {"--output", "-o", ARGS_FILE, NULL, &o.output, NULL, 0, 0, NULL, NULL, NULL},
-        {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL},
-        {"--seed", NULL, ARGS_UINT, &have_seed, NULL, &seed, 0, ULONG_MAX, NULL, NULL, NULL},
-        {"--steps", NULL, ARGS_UINT, &have_steps, NULL, &steps, 1, 1000000, NULL, NULL, NULL},
-        {"--top", NULL, ARGS_UINT, &have_top, NULL, &top, 1, 1000, NULL, NULL, NULL},
+        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--json", NULL, ARGS_SWITCH, &o.json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--csv", NULL, ARGS_SWITCH, &o.csv, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--quiet", "-q", ARGS_SWITCH, &quiet, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--trace", NULL, ARGS_FILE, NULL, &o.trace, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--report", NULL, ARGS_FILE, NULL, &o.report, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--output", "-o", ARGS_FILE, NULL, &o.output, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--seed", NULL, ARGS_UINT, &have_seed, NULL, &seed, 0, ULONG_MAX, NULL, NULL, NULL, NULL},
+        {"--steps", NULL, ARGS_UINT, &have_steps, NULL, &steps, 1, 1000000, NULL, NULL, NULL, NULL},
+        {"--top", NULL, ARGS_UINT, &have_top, NULL, &top, 1, 1000, NULL, NULL, NULL, NULL},
     };
     const struct args_cmd cmd = {"dtplan plan", NULL, opts, (int)(sizeof opts / sizeof opts[0]),
                                  NULL};
