@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "../base/xmem.h"
+#include "hosts.h"
 #include "mpi_coll.h"
 #include "sweep.h"
 
@@ -198,20 +199,6 @@ static double mpi_sweep_time(void *arg, size_t bytes, char *msg, size_t msglen)
     return mpi_time(w->b, w->m, bytes, bytes < MPI_SMALL_BYTES ? w->iters * MPI_SMALL_MORE : w->iters);
 }
 
-static int mpi_hosts(MPI_Comm comm)
-{
-    MPI_Comm local;
-    int lr, first, hosts = 1;
-
-    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) != MPI_SUCCESS)
-        return 1;
-    MPI_Comm_rank(local, &lr);
-    first = lr == 0;
-    MPI_Allreduce(&first, &hosts, 1, MPI_INT, MPI_SUM, comm);
-    MPI_Comm_free(&local);
-    return hosts;
-}
-
 int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)
 {
     struct mpi_bench b;
@@ -249,7 +236,7 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
         x = x * 6364136223846793005ul + 1442695040888963407ul;
         b.a[i] = b.b[i] = b.c[i] = (float)((x >> 40) & 0xffffff) / 16777216.0f;
     }
-    hosts = mpi_hosts(b.comm);
+    hosts = hosts_count(b.comm);
     if (c->rank == 0)
         gamma = mpi_gamma(&b);
     total = (double)sweep_count(&z) * (sizeof mpi_colls / sizeof mpi_colls[0]);

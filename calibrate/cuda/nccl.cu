@@ -18,6 +18,7 @@
  * of fit.c.  Without a device: CALIB_SKIPPED with one line.
  */
 #include "gpu_common.h"
+#include "../hosts.h"
 #include "nccl_coll.h"
 
 #include <cuda_runtime.h>
@@ -90,17 +91,7 @@ static double nccl_time(struct nccl_bench *b, const struct nccl_coll *m, size_t 
 
 static int nccl_hosts(int mpi)
 {
-    MPI_Comm local;
-    int lr, first, hosts = 1;
-
-    if (!mpi || MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) !=
-                    MPI_SUCCESS)
-        return 1;
-    MPI_Comm_rank(local, &lr);
-    first = lr == 0;
-    MPI_Allreduce(&first, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Comm_free(&local);
-    return hosts;
+    return mpi ? hosts_count(MPI_COMM_WORLD) : 1;
 }
 
 static int nccl_local_rank(int mpi)
