@@ -84,6 +84,7 @@ struct table {
     const char *const *cols;    /* expected column names */
     int ncols;
     int idx[MAX_COLS];          /* field index of cols[c] in every row */
+    const struct cat_field *range[MAX_COLS]; /* fields.h's entry of cols[c], or NULL */
 };
 
 static const struct csv_field *cell(const struct table *t, const struct csv_row *r, int c)
@@ -101,12 +102,10 @@ static int field_err(struct dt_err *e, const struct table *t, const struct csv_f
                    csv_quote_for_msg(found, sizeof found, fld->text));
 }
 
-/* A parsed value against the range of its column (fields.h), if it has one. */
+/* A parsed value against f, the range of its column (fields.h), if any. */
 static int check_range(struct dt_err *e, const struct table *t, const struct csv_field *fld,
-                       const char *colname, double v)
+                       const char *colname, const struct cat_field *f, double v)
 {
-    const struct cat_field *f = fields_csv(colname);
-
     return f && !fields_ok(f, v) ? field_err(e, t, fld, colname, f->desc) : 0;
 }
 
@@ -121,6 +120,8 @@ static int table_open(struct table *t, const char *dir, const char *file,
     memset(t, 0, sizeof *t);
     t->cols = cols;
     t->ncols = ncols;
+    for (c = 0; c < ncols; c++)
+        t->range[c] = fields_csv(cols[c]);
     if (csv_read(&t->csv, path, e) != 0)
         goto free_path;
     if (t->csv.nrows == 0) {
@@ -216,7 +217,7 @@ static int get_num(double *out, const struct table *t, const struct csv_row *r, 
     if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || v < 0)
         goto bad;
     *out = v;
-    return check_range(e, t, fld, t->cols[c], v);
+    return check_range(e, t, fld, t->cols[c], t->range[c], v);
 
 bad:
     return field_err(e, t, fld, t->cols[c], "a non-negative number");
@@ -242,7 +243,7 @@ static int get_int(int *out, const struct table *t, const struct csv_row *r, int
     if (*end != '\0' || errno == ERANGE || v > INT_MAX)
         goto bad;
     *out = (int)v;
-    return check_range(e, t, fld, t->cols[c], (double)v);
+    return check_range(e, t, fld, t->cols[c], t->range[c], (double)v);
 
 bad:
     return field_err(e, t, fld, t->cols[c], "a non-negative integer");
@@ -517,7 +518,8 @@ static int get_opt_num(double *out, const struct table *t, const struct csv_row 
         errno == ERANGE || !isfinite(v) || v < 0 || !(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
         return field_err(e, t, fld, t->csv.rows[0].fields[k].text, "a non-negative number");
     *out = v;
-    return check_range(e, t, fld, t->csv.rows[0].fields[k].text, v);
+    return check_range(e, t, fld, t->csv.rows[0].fields[k].text,
+                       fields_csv(t->csv.rows[0].fields[k].text), v);
 }
 
 static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
