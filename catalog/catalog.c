@@ -15,6 +15,7 @@
 #include "catalog.h"
 #include "csv.h"
 #include "fields.h"
+#include "shape.h"
 #include "../base/names.h"
 
 #include <errno.h>
@@ -522,14 +523,48 @@ static int get_opt_num(double *out, const struct table *t, const struct csv_row 
                        fields_csv(t->csv.rows[0].fields[k].text), v);
 }
 
+/* The optional shape columns of models.csv (shape.h), in struct order. */
+static const char *const shape_cols[] = {"layers", "hidden", "heads", "kv_heads", "ffn_hidden",
+                                         "vocab", "gated_ffn", "tied_embeddings", "seq_len"};
+#define NSHAPE ((int)(sizeof shape_cols / sizeof shape_cols[0]))
+
+/* The row's shape (empty cells 0), checked whole; then params and
+ * fwd_gflops from it where the row leaves them empty. */
+static int get_shape(struct cat_model *m, const struct table *t, const struct csv_row *r,
+                     const int *col, struct dt_err *e)
+{
+    int *dst[NSHAPE] = {&m->layers, &m->hidden, &m->heads, &m->kv_heads, &m->ffn_hidden,
+                        &m->vocab, &m->gated_ffn, &m->tied_embeddings, &m->seq_len};
+    const char *why;
+
+    for (int k = 0; k < NSHAPE; k++) {
+        double v = NAN;
+        if (col[k] >= 0 && get_opt_num(&v, t, r, col[k], e))
+            return -1;
+        *dst[k] = isnan(v) ? 0 : (int)v;
+    }
+    if (!shape_known(m))
+        return 0;
+    why = shape_check(m);
+    if (*why)
+        return field_err(e, t, &r->fields[col[0]], "layers", why);
+    if (isnan(m->params))
+        m->params = shape_params(m);
+    if (isnan(m->fwd_gflops))
+        m->fwd_gflops = shape_fwd_flops(m, m->seq_len) / 1e9;
+    return 0;
+}
+
 static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
-    int r, rc = -1, *lines, act_col;
+    int r, rc = -1, *lines, act_col, scol[NSHAPE];
 
     if (table_open(&t, dir, "models.csv", model_cols, M_N, e) != 0)
         return -1;
     act_col = optional_col(&t, "act_mib_per_sample");
+    for (int k = 0; k < NSHAPE; k++)
+        scol[k] = optional_col(&t, shape_cols[k]);
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->models = x_calloc((size_t)t.csv.nrows, sizeof *cat->models);
     for (r = 1; r < t.csv.nrows; r++) {
@@ -548,6 +583,7 @@ static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
             get_text(m->input, sizeof m->input, 0, &t, row, M_INPUT, e) ||
             get_num(&m->sparse_params, &t, row, M_SPARSE, e) ||
             get_num(&m->sparse_bytes_per_sample, &t, row, M_SPARSE_BPS, e) ||
+            get_shape(m, &t, row, scol, e) ||
             get_source(&m->source, &t, row, M_SOURCE, e))
             goto free_lines;
         lines[cat->nmodels] = row->line;

@@ -86,6 +86,14 @@ struct cat_model {
     double act_mib_per_sample;  /* activations kept for backward, MiB per sample at the reference
                                    input with 16-bit activations (optional column
                                    act_mib_per_sample); NAN unknown */
+    /* A transformer given by its shape (optional columns; shape.h): layers
+     * 0 when it is not.  params and fwd_gflops then follow from the shape
+     * when the row leaves them empty, fwd_gflops at seq_len tokens. */
+    int layers, hidden, heads, kv_heads, ffn_hidden, vocab;
+    int gated_ffn;              /* 1: gated feed-forward (SwiGLU: three projections) */
+    int tied_embeddings;        /* 1: output projection tied to the token embedding,
+                                   and a learned position embedding (GPT-2, GPT-3) */
+    int seq_len;                /* reference sequence length (the context trained at) */
     char *source;
 };
 

@@ -23,6 +23,16 @@ static const struct cat_field table[] = {
     {"params", "params", 0, 0, 1e13, 1, "a parameter count in (0, 1e13]"},
     {"fwd_gflops", "fwd_gflops", 0, 0, 1e9, 1, "GFLOP per sample in (0, 1e9]"},
     {"sparse_bytes_per_sample", "sparse_bytes_per_sample", 0, 0, 1e12, 0, "bytes in [0, 1e12]"},
+    /* a transformer's shape (shape.h) */
+    {"layers", "layers", 1, 1, 1000, 0, "a layer count from 1 to 1000"},
+    {"hidden", "hidden", 1, 1, 1e6, 0, "a width from 1 to 1e6"},
+    {"heads", "heads", 1, 1, 1e4, 0, "a head count from 1 to 10000"},
+    {"kv_heads", "kv_heads", 1, 1, 1e4, 0, "a head count from 1 to 10000"},
+    {"ffn_hidden", "ffn_hidden", 1, 1, 1e7, 0, "a width from 1 to 1e7"},
+    {"vocab", "vocab", 1, 1, 1e8, 0, "a vocabulary size from 1 to 1e8"},
+    {"gated_ffn", NULL, 1, 0, 1, 0, "0 or 1"},
+    {"tied_embeddings", NULL, 1, 0, 1, 0, "0 or 1"},
+    {"seq_len", "seq_len", 1, 1, 1e7, 0, "a sequence length from 1 to 1e7"},
 };
 
 #define NFIELDS (sizeof table / sizeof *table)

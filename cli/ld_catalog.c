@@ -9,6 +9,7 @@
  * as it was.  A name costs a linear search of the catalog.
  */
 #include "ld.h"
+#include "../catalog/shape.h"
 
 #include <errno.h>
 #include <math.h>
@@ -314,17 +315,31 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     struct cat_model *md = entry;
     static const char *const keys[] = {
         "name", "family", "params", "fwd_gflops", "input", "sparse_params",
-        "sparse_bytes_per_sample", "source", NULL
+        "sparse_bytes_per_sample", "source", "layers", "hidden", "heads", "kv_heads",
+        "ffn_hidden", "vocab", "gated_ffn", "tied_embeddings", "seq_len", NULL
     };
     const struct key_spec size[] = {
-        ld_field_spec("params", 1, offsetof(struct cat_model, params)),
+        ld_field_spec("params", 0, offsetof(struct cat_model, params)),
         ld_field_spec("fwd_gflops", 0, offsetof(struct cat_model, fwd_gflops)),
+    };
+    /* a transformer given by its shape (catalog/shape.h) */
+    const struct key_spec shape[] = {
+        ld_field_spec("layers", 0, offsetof(struct cat_model, layers)),
+        ld_field_spec("hidden", 0, offsetof(struct cat_model, hidden)),
+        ld_field_spec("heads", 0, offsetof(struct cat_model, heads)),
+        ld_field_spec("kv_heads", 0, offsetof(struct cat_model, kv_heads)),
+        ld_field_spec("ffn_hidden", 0, offsetof(struct cat_model, ffn_hidden)),
+        ld_field_spec("vocab", 0, offsetof(struct cat_model, vocab)),
+        {"gated_ffn", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, gated_ffn)},
+        {"tied_embeddings", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, tied_embeddings)},
+        ld_field_spec("seq_len", 0, offsetof(struct cat_model, seq_len)),
     };
     char f[FIELD_LEN];
     yaml_node_t *v;
     int i;
 
     memset(md, 0, sizeof *md);
+    md->params = NAN;
     md->fwd_gflops = NAN;
     md->sparse_params = NAN;
     md->sparse_bytes_per_sample = NAN;
@@ -343,8 +358,23 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         snprintf(md->family, sizeof md->family, "%s", catalog_family_name(i));
     }
 
-    if (ld_keys(ld, m, path, m->start_mark, size, 2, md))
+    if (ld_keys(ld, m, path, m->start_mark, size, 2, md) ||
+        ld_keys(ld, m, path, m->start_mark, shape, sizeof shape / sizeof shape[0], md))
         return -1;
+    if (shape_known(md)) {
+        const char *why = shape_check(md);
+        if (*why) {
+            ld_path_key(f, sizeof f, path, "layers");
+            return ld_fail(ld, m->start_mark, f, "expected %s, found a partial shape", why);
+        }
+        if (isnan(md->params))
+            md->params = shape_params(md);
+        if (isnan(md->fwd_gflops))
+            md->fwd_gflops = shape_fwd_flops(md, md->seq_len) / 1e9;
+    } else if (isnan(md->params)) {
+        ld_path_key(f, sizeof f, path, "params");
+        return ld_missing(ld, m->start_mark, f);
+    }
 
     ld_path_key(f, sizeof f, path, "input");
     if ((v = ld_get(ld, m, "input", NULL)) &&

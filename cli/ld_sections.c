@@ -5,6 +5,7 @@
  * measured cluster).  docs/scenario.md documents every field.
  */
 #include "ld.h"
+#include "../catalog/shape.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -69,7 +70,7 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
     static const char *const keys[] = {
         "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
-        "optimizer_bytes_per_param", "measured_compute", "measured_step", NULL
+        "optimizer_bytes_per_param", "measured_compute", "measured_step", "seq_len", NULL
     };
     static const struct key_spec keyv[] = {
         {"grad_accum", KEY_INT, 0, 1, 0, 100000, "a positive integer",
@@ -103,6 +104,18 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     }
     if (ld_keys(ld, m, "workload", at, keyv, 3, sc))
         return -1;
+    if ((v = ld_get(ld, m, "seq_len", NULL))) {
+        /* tokens per sample: a transformer given by its shape (shape.h) */
+        const struct cat_field *f = fields_yaml("seq_len");
+        char fb[FOUND_LEN];
+        if (!shape_known(sc->model))
+            return ld_fail(ld, v->start_mark, "workload.seq_len",
+                           "expected a model given by its shape (layers, hidden, heads, ...), "
+                           "found %s for model %s", ld_found(v, fb, sizeof fb), sc->model->name);
+        if (ld_int(ld, v, "workload.seq_len", (int)f->lo, (int)f->hi, "a positive integer",
+                   &sc->seq_len))
+            return -1;
+    }
     if ((v = ld_get(ld, m, "measured_compute", &k)) && ld_measured_compute(ld, v, k->start_mark))
         return -1;
     if ((v = ld_get(ld, m, "measured_step", &k)) && ld_measured_step(ld, v, k->start_mark))

@@ -283,15 +283,15 @@ static int compute_time(const struct scenario *sc, const struct cat_instance *in
             t = ref * ref_peak / peak;
         }
     } else {
-        double mfu = isnan(sc->mfu) ? DEFAULT_MFU : sc->mfu;
-        if (isnan(sc->model->fwd_gflops))
+        double mfu = isnan(sc->mfu) ? DEFAULT_MFU : sc->mfu, gflops = scenario_fwd_gflops(sc);
+        if (isnan(gflops))
             return dt_errf(e, "model %s: forward FLOPs unknown; give workload.measured_compute",
                            sc->model->name);
         if (!(peak > 0))
             return dt_errf(e, "%s: peak %s FLOP/s of %s unknown in the catalog; give "
                            "workload.measured_compute or define the GPU", in->name,
                            catalog_prec_name(sc->precision), in->gpu_model);
-        t = 3.0 * sc->model->fwd_gflops * 1e9 * batch / (peak * mfu);
+        t = 3.0 * gflops * 1e9 * batch / (peak * mfu);
     }
     *out = t * o->compute_scale;
     return 0;

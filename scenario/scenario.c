@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../base/names.h"
+#include "../catalog/shape.h"
 #include "../base/units.h"
 
 void scenario_defaults(struct scenario *sc, const char *name)
@@ -80,6 +81,13 @@ void scenario_free(struct scenario *sc)
     x_free(sc->profiles);
     sc->profiles = NULL;
     sc->nprofiles = 0;
+}
+
+double scenario_fwd_gflops(const struct scenario *sc)
+{
+    if (sc->seq_len > 0 && shape_known(sc->model))
+        return shape_fwd_flops(sc->model, sc->seq_len) / 1e9;
+    return sc->model->fwd_gflops;
 }
 
 void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,

@@ -97,6 +97,8 @@ struct scenario {
     /* workload */
     const struct cat_model *model;     /* resolved */
     int batch_per_gpu;                 /* samples per worker per micro-batch, >= 1 */
+    int seq_len;                       /* tokens per sample of a transformer given by its
+                                          shape (catalog/shape.h); 0: the model's own */
     enum cat_prec precision;           /* compute precision */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     double mfu;                        /* achieved fraction of peak FLOP/s; NAN = default */
@@ -182,6 +184,10 @@ void scenario_defaults(struct scenario *sc, const char *name);
 /* Free what the scenario owns (clusters, profiles) and empty those lists;
  * NULL is a no-op.  The catalog entries it points at are not freed. */
 void scenario_free(struct scenario *sc);
+
+/* Forward GFLOP of one sample: from the model's shape at the workload's
+ * seq_len when both are given, else the catalog's fwd_gflops (NAN unknown). */
+double scenario_fwd_gflops(const struct scenario *sc);
 
 /* The cluster's own strategy and communication choice where it has them,
  * the scenario's gradients section otherwise. */

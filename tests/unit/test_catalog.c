@@ -13,6 +13,7 @@
 #include "../../catalog/catalog.h"
 #include "../../catalog/csv.h"
 #include "../../catalog/fields.h"
+#include "../../catalog/shape.h"
 
 #define CATALOG_DIR "catalog"
 #define BAD_DIR "tests/data/catalog_bad/"
@@ -521,6 +522,52 @@ static void both_loaders_share_one_field_table(void)
             "an integer field takes whole numbers in its range only");
 }
 
+/* Transformers given by shape (shape.h): the counts their papers publish,
+ * and the FLOPs of Narayanan et al. 2021 eq. 3. */
+static void transformer_shapes_give_the_published_counts(void)
+{
+    static const struct {
+        const char *name;
+        double published;   /* parameters as the source gives them */
+        double tol;         /* GPT-3's are given to two figures: 2%; the others 1% */
+    } want[] = {
+        {"gpt3-125m", 125e6, 0.02}, {"gpt3-350m", 350e6, 0.02}, {"gpt3-760m", 760e6, 0.02},
+        {"gpt3-1.3b", 1.3e9, 0.02}, {"gpt3-2.7b", 2.7e9, 0.02}, {"gpt3-6.7b", 6.7e9, 0.02},
+        {"gpt3-13b", 13e9, 0.02}, {"gpt3-175b", 175e9, 0.02}, {"llama2-7b", 6.74e9, 0.01},
+        {"llama2-13b", 13.0e9, 0.01}, {"llama2-70b", 69.0e9, 0.01}, {"llama3-8b", 8.03e9, 0.01},
+        {"llama3-70b", 70.6e9, 0.01}, {"llama3-405b", 405e9, 0.01}, {"mistral-7b", 7.24e9, 0.01},
+    };
+    const struct cat_model *m;
+
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        m = catalog_find_model(&cat, want[i].name);
+        T_CHECK(m && shape_known(m) && fabs(m->params / want[i].published - 1) <= want[i].tol,
+                "%s: %.4g parameters from its shape, published %.4g", want[i].name,
+                m ? m->params : NAN, want[i].published);
+    }
+    /* GPT-3 175B at its 2048-token context: eq. 3 of Narayanan et al. counts
+     * four passes (forward, backward twice, recomputation), 96 B s l h^2
+     * (1 + s/(6h) + V/(16 l h)) with the logits not recomputed; one forward
+     * is 24 B s l h^2 (1 + s/(6h) + V/(12 l h)). */
+    m = catalog_find_model(&cat, "gpt3-175b");
+    if (m) {
+        double l = 96, h = 12288, s = 2048, v = 50257;
+        double eq3 = 24 * s * l * h * h * (1 + s / (6 * h) + v / (12 * l * h));
+        T_NEAR(shape_fwd_flops(m, s), eq3, 1e-12, "GPT-3 175B forward FLOPs per sequence are "
+               "Narayanan et al.'s eq. 3 over its four passes");
+        T_NEAR(m->fwd_gflops, eq3 / 1e9, 1e-12, "the catalog's fwd_gflops is that at seq_len");
+    }
+    /* Grouped-query attention shrinks K and V: Llama-3 8B's 8 of 32 heads
+     * give K and V a quarter of the width, 4096 x (4096 + 2 x 1024) + 4096^2
+     * per layer, and its SwiGLU three projections of 4096 x 14336. */
+    m = catalog_find_model(&cat, "llama3-8b");
+    if (m) {
+        double layer = 4096.0 * (4096 + 2 * 1024) + 4096.0 * 4096 + 3 * 4096.0 * 14336;
+        T_NEAR(m->params, 32 * layer + 2 * 128256.0 * 4096, 1e-12,
+               "Llama-3 8B: GQA attention, SwiGLU and an untied output projection");
+    }
+}
+
 static void free_releases_everything_and_zeroes(void)
 {
     catalog_free(&cat);
@@ -550,6 +597,7 @@ int main(void)
     T_RUN(csv_reads_quotes_crlf_and_positions);
     T_RUN(each_bad_fixture_gives_its_exact_error);
     T_RUN(both_loaders_share_one_field_table);
+    T_RUN(transformer_shapes_give_the_published_counts);
     T_RUN(free_releases_everything_and_zeroes);
     return T_DONE();
 }

@@ -7,6 +7,7 @@
  */
 #include "../../base/names.h"
 #include "../../base/units.h"
+#include "../../catalog/shape.h"
 #include "../../cli/scenario.h"
 #include "t.h"
 
@@ -496,10 +497,37 @@ static void enum_names_match_the_file_format(void)
             "a name parses to its value, and a name outside the set to -1");
 }
 
+/* A transformer given by its shape: FLOPs per sample follow the workload's
+ * seq_len; an inline shaped model needs no parameter count. */
+static void a_shaped_transformer_takes_its_sequence_length(void)
+{
+    struct catalog cat;
+    struct scenario sc;
+    const struct cat_model *tiny;
+
+    if (load_ok("tests/data/scenario_ok/transformer_shape.yaml", &sc, &cat))
+        return;
+    T_CHECK(sc.seq_len == 4096 && shape_known(sc.model), "seq_len 4096 for llama3-8b");
+    T_NEAR(scenario_fwd_gflops(&sc), shape_fwd_flops(sc.model, 4096) / 1e9, 1e-12,
+           "forward GFLOP per sample at the workload's 4096 tokens");
+    T_CHECK(scenario_fwd_gflops(&sc) < sc.model->fwd_gflops / 2,
+            "half the tokens of the model's 8192 cost less than half the FLOPs (attention)");
+    tiny = catalog_find_model(&cat, "tiny-gqa");
+    /* 2 x (256 x (256 + 2 x 64) + 256^2 + 3 x 256 x 688) + 2 x 1000 x 256 */
+    T_NEAR(tiny ? tiny->params : NAN, 2 * (256.0 * 384 + 65536 + 3 * 256.0 * 688) + 512000,
+           1e-12, "an inline shaped model's parameters follow from its shape");
+    sc.seq_len = 0;
+    T_NEAR(scenario_fwd_gflops(&sc), sc.model->fwd_gflops, 1e-12,
+           "without seq_len, the catalog's fwd_gflops (at the model's own 8192)");
+    scenario_free(&sc);
+    catalog_free(&cat);
+}
+
 int main(void)
 {
     T_RUN(the_full_scenario_sets_every_field);
     T_RUN(the_minimal_scenario_takes_every_default);
+    T_RUN(a_shaped_transformer_takes_its_sequence_length);
     T_RUN(auto_worker_counts_are_accepted);
     T_RUN(cpu_training_can_solve_for_compute);
     T_RUN(every_bad_file_gives_its_error_line);

@@ -1,0 +1,42 @@
+/*
+ * shape.h - a transformer given by its shape (catalog.models' layers,
+ * hidden, heads, kv_heads, ffn_hidden, gated_ffn, vocab, tied_embeddings,
+ * seq_len): its parameter count and its forward FLOPs per sequence.
+ *
+ * Per layer the weights are the attention projections, h (h + 2 h_kv) for
+ * Q, K and V plus h^2 for the output (h_kv = h kv_heads / heads: grouped-
+ * query attention shares K and V between heads), and the feed-forward
+ * block, 2 h f, or 3 h f when gated (SwiGLU's gate, up and down
+ * projections).  The model adds the token embedding, V h, counted twice
+ * when the output projection is not tied to it, and a learned position
+ * embedding of seq_len h when the embeddings are tied (GPT-2 and GPT-3).
+ * Biases and normalisation weights are left out (under 0.1%).
+ *
+ * A forward pass costs 2 FLOPs per weight per token for every matrix
+ * product (the embedding lookup is none), plus attention's scores and
+ * weighted sum, 2 s h FLOPs per token each (QK^T and AV over the whole
+ * sequence, as Narayanan et al. 2021 count them), plus the output
+ * projection, 2 h V.  For a plain GPT (kv_heads = heads, f = 4h, not
+ * gated) this is eq. 3 of Narayanan et al. (arXiv:2104.04473) divided by
+ * its 4 passes: 24 l h^2 s (1 + s / (6 h) + V / (12 l h)) per sequence.
+ * docs/model.md gives the derivation.
+ */
+#ifndef DT_SHAPE_H
+#define DT_SHAPE_H
+
+#include "catalog.h"
+
+/* 1 when m is given by its shape (layers > 0). */
+int shape_known(const struct cat_model *m);
+
+/* Trainable parameters from the shape. */
+double shape_params(const struct cat_model *m);
+
+/* Forward FLOPs of one sequence of seq tokens. */
+double shape_fwd_flops(const struct cat_model *m, double seq);
+
+/* "" when the shape is whole and consistent, else what is wrong (for the
+ * loaders' messages): kv_heads above heads, a missing dimension. */
+const char *shape_check(const struct cat_model *m);
+
+#endif
