@@ -15,6 +15,7 @@
 #include "catalog.h"
 #include "csv.h"
 #include "fields.h"
+#include "ops.h"
 #include "shape.h"
 #include "../base/names.h"
 
@@ -25,41 +26,7 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-
-/* ---------------------------------------------------------------------------
- * Small string helpers (ASCII only, no locale).
- */
-
-static int lower(int c)
-{
-    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-static int ieq(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (lower((unsigned char)*a) != lower((unsigned char)*b))
-            return 0;
-    return *a == *b;
-}
-
-/* Does hay contain needle, ignoring case? */
-static int icontains(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-
-    if (n == 0)
-        return 1;
-    for (; *hay; hay++) {
-        size_t k = 0;
-        while (k < n && hay[k] &&
-               lower((unsigned char)hay[k]) == lower((unsigned char)needle[k]))
-            k++;
-        if (k == n)
-            return 1;
-    }
-    return 0;
-}
+#include <strings.h>
 
 static char *join_path(const char *dir, const char *file)
 {
@@ -291,13 +258,48 @@ static const char *const gpu_cols[G_N] = {
     "name", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "mem_gib",
     "mem_bw_gbs", "nvlink_gbs_dir", "pcie_gbs_dir", "source"};
 
+static int optional_col(const struct table *t, const char *name);
+static int get_opt_num(double *out, const struct table *t, const struct csv_row *r, int k,
+                       struct dt_err *e);
+
+/* An optional text column's cell, a heap copy; NULL when absent or empty. */
+static char *opt_text(const struct csv_row *r, int k)
+{
+    return k >= 0 && k < r->nfields && r->fields[k].text[0] ? x_strdup(r->fields[k].text) : NULL;
+}
+
+/* The optional columns of gpus.csv: fp8 peak, SM count, the measured
+ * fractions of peak and bandwidth and their source. */
+enum { GO_FP8, GO_SM, GO_MM, GO_MEM, GO_N };
+static const char *const gpu_opt_cols[GO_N] = {"fp8_tflops", "sm_count", "mm_eff", "mem_eff"};
+
+static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct csv_row *row,
+                       const int *col, struct dt_err *e)
+{
+    double v[GO_N];
+
+    for (int k = 0; k < GO_N; k++)
+        if (col[k] < 0)
+            v[k] = NAN;
+        else if (get_opt_num(&v[k], t, row, col[k], e))
+            return -1;
+    g->peak_tflops[CAT_FP8] = v[GO_FP8];
+    g->sm_count = isnan(v[GO_SM]) ? 0 : (int)v[GO_SM];
+    g->mm_eff = v[GO_MM];
+    g->mem_eff = v[GO_MEM];
+    return 0;
+}
+
 static int load_gpus(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
-    int r, rc = -1, *lines;
+    int r, rc = -1, *lines, ocol[GO_N], src_col;
 
     if (table_open(&t, dir, "gpus.csv", gpu_cols, G_N, e) != 0)
         return -1;
+    for (int k = 0; k < GO_N; k++)
+        ocol[k] = optional_col(&t, gpu_opt_cols[k]);
+    src_col = optional_col(&t, "eff_source");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->gpus = x_calloc((size_t)t.csv.nrows, sizeof *cat->gpus);
     for (r = 1; r < t.csv.nrows; r++) {
@@ -310,12 +312,14 @@ static int load_gpus(struct catalog *cat, const char *dir, struct dt_err *e)
             get_num(&g->peak_tflops[CAT_TF32], &t, row, G_TF32, e) ||
             get_num(&g->peak_tflops[CAT_FP16], &t, row, G_FP16, e) ||
             get_num(&g->peak_tflops[CAT_BF16], &t, row, G_BF16, e) ||
+            get_gpu_opt(g, &t, row, ocol, e) ||
             get_num(&g->mem_gib, &t, row, G_MEM, e) ||
             get_num(&g->mem_bw_gbs, &t, row, G_BW, e) ||
             get_num(&g->nvlink_gbs_dir, &t, row, G_NVLINK, e) ||
             get_num(&g->pcie_gbs_dir, &t, row, G_PCIE, e) ||
             get_source(&g->source, &t, row, G_SOURCE, e))
             goto free_lines;
+        g->eff_source = opt_text(row, src_col);
         lines[cat->ngpus] = row->line;
         cat->ngpus++;
     }
@@ -346,9 +350,9 @@ static int get_efa(int *out, const struct table *t, const struct csv_row *r, str
 
     if (fld->text[0] == '\0')
         *out = -1;
-    else if (ieq(fld->text, "yes") || ieq(fld->text, "ib"))
+    else if (!strcasecmp(fld->text, "yes") || !strcasecmp(fld->text, "ib"))
         *out = 1;
-    else if (ieq(fld->text, "no"))
+    else if (!strcasecmp(fld->text, "no"))
         *out = 0;
     else
         return field_err(e, t, fld, t->cols[I_EFA], "one of yes, no, IB or empty");
@@ -529,20 +533,31 @@ static const char *const shape_cols[] = {"layers", "hidden", "heads", "kv_heads"
 #define NSHAPE ((int)(sizeof shape_cols / sizeof shape_cols[0]))
 
 /* The row's shape (empty cells 0), checked whole; then params and
- * fwd_gflops from it where the row leaves them empty. */
+ * fwd_gflops from it where the row leaves them empty.  col[NSHAPE] and
+ * col[NSHAPE + 1] are the lm_head and dropout columns. */
 static int get_shape(struct cat_model *m, const struct table *t, const struct csv_row *r,
                      const int *col, struct dt_err *e)
 {
     int *dst[NSHAPE] = {&m->layers, &m->hidden, &m->heads, &m->kv_heads, &m->ffn_hidden,
                         &m->vocab, &m->gated_ffn, &m->tied_embeddings, &m->seq_len};
     const char *why;
+    double v = NAN;
 
     for (int k = 0; k < NSHAPE; k++) {
-        double v = NAN;
+        v = NAN;
         if (col[k] >= 0 && get_opt_num(&v, t, r, col[k], e))
             return -1;
         *dst[k] = isnan(v) ? 0 : (int)v;
     }
+    m->lm_head = 1;
+    if (col[NSHAPE] >= 0 && get_opt_num(&v, t, r, col[NSHAPE], e))
+        return -1;
+    if (col[NSHAPE] >= 0 && !isnan(v))
+        m->lm_head = (int)v;
+    if (col[NSHAPE + 1] >= 0 && get_opt_num(&m->dropout, t, r, col[NSHAPE + 1], e))
+        return -1;
+    if (isnan(m->dropout))
+        m->dropout = 0;
     if (!shape_known(m))
         return 0;
     why = shape_check(m);
@@ -555,16 +570,35 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
     return 0;
 }
 
+/* The optional arch column: a network catalog/ops.c can lay out. */
+static int get_arch(struct cat_model *m, const struct table *t, const struct csv_row *r, int k,
+                    struct dt_err *e)
+{
+    char oneof[128] = "one of ";
+
+    if (k < 0 || k >= r->nfields || !r->fields[k].text[0])
+        return 0;
+    if (ops_arch_known(r->fields[k].text)) {
+        snprintf(m->arch, sizeof m->arch, "%s", r->fields[k].text);
+        return 0;
+    }
+    names_join(ops_arch_name, oneof + 7, sizeof oneof - 7);
+    return field_err(e, t, &r->fields[k], "arch", oneof);
+}
+
 static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
-    int r, rc = -1, *lines, act_col, scol[NSHAPE];
+    int r, rc = -1, *lines, act_col, arch_col, scol[NSHAPE + 2];
 
     if (table_open(&t, dir, "models.csv", model_cols, M_N, e) != 0)
         return -1;
     act_col = optional_col(&t, "act_mib_per_sample");
     for (int k = 0; k < NSHAPE; k++)
         scol[k] = optional_col(&t, shape_cols[k]);
+    scol[NSHAPE] = optional_col(&t, "lm_head");
+    scol[NSHAPE + 1] = optional_col(&t, "dropout");
+    arch_col = optional_col(&t, "arch");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->models = x_calloc((size_t)t.csv.nrows, sizeof *cat->models);
     for (r = 1; r < t.csv.nrows; r++) {
@@ -584,6 +618,7 @@ static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
             get_num(&m->sparse_params, &t, row, M_SPARSE, e) ||
             get_num(&m->sparse_bytes_per_sample, &t, row, M_SPARSE_BPS, e) ||
             get_shape(m, &t, row, scol, e) ||
+            get_arch(m, &t, row, arch_col, e) ||
             get_source(&m->source, &t, row, M_SOURCE, e))
             goto free_lines;
         lines[cat->nmodels] = row->line;
@@ -618,8 +653,10 @@ void catalog_free(struct catalog *cat)
 
     if (!cat)
         return;
-    for (k = 0; k < cat->ngpus; k++)
+    for (k = 0; k < cat->ngpus; k++) {
         x_free(cat->gpus[k].source);
+        x_free(cat->gpus[k].eff_source);
+    }
     for (k = 0; k < cat->ninstances; k++)
         free_instance_strings(&cat->instances[k]);
     for (k = 0; k < cat->nmodels; k++)
@@ -647,110 +684,6 @@ const struct cat_model *catalog_find_model(const struct catalog *cat, const char
 {
     return FIND(cat->models, cat->nmodels, struct cat_model);
 }
-#undef FIND
-
-/* Case-insensitive Levenshtein distance: O(|a| |b|) time, O(|b|) memory. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b), i, j, d;
-    size_t *prev = x_malloc((nb + 1) * sizeof *prev);
-    size_t *cur = x_malloc((nb + 1) * sizeof *cur);
-
-    for (j = 0; j <= nb; j++)
-        prev[j] = j;
-    for (i = 1; i <= na; i++) {
-        size_t *tmp;
-        cur[0] = i;
-        for (j = 1; j <= nb; j++) {
-            size_t sub = prev[j - 1] +
-                         (lower((unsigned char)a[i - 1]) != lower((unsigned char)b[j - 1]));
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        tmp = prev;
-        prev = cur;
-        cur = tmp;
-    }
-    d = prev[nb];
-    x_free(prev);
-    x_free(cur);
-    return d;
-}
-
-/* Up to 3 names close to q, best first: distance <= max(2, |q|/3) or q a
- * substring (case-insensitive); ties keep catalog order.  O(n |q| |name|). */
-static void suggest(const char *base, int n, size_t stride, const char *q, char *buf,
-                    size_t len)
-{
-    size_t best_d[3], limit, o = 0;
-    int best_i[3], nbest = 0, k, j;
-
-    if (len == 0)
-        return;
-    buf[0] = '\0';
-    if (!q || !*q)
-        return;
-    limit = strlen(q) / 3 > 2 ? strlen(q) / 3 : 2;
-    for (k = 0; k < n; k++) {
-        const char *name = base + (size_t)k * stride;
-        size_t d = edit_distance(name, q);
-        if (d > limit && !icontains(name, q))
-            continue;
-        /* insert into the sorted top 3; equal distance keeps the earlier name */
-        for (j = nbest; j > 0 && best_d[j - 1] > d; j--) {
-            if (j < 3) {
-                best_d[j] = best_d[j - 1];
-                best_i[j] = best_i[j - 1];
-            }
-        }
-        if (j < 3) {
-            best_d[j] = d;
-            best_i[j] = k;
-            if (nbest < 3)
-                nbest++;
-        }
-    }
-    for (j = 0; j < nbest && o < len; j++)
-        o += (size_t)snprintf(buf + o, len - o, "%s%s", j ? ", " : "",
-                              base + (size_t)best_i[j] * stride);
-}
-
-size_t catalog_family_len(const char *name)
-{
-    const char *dot = strrchr(name, '.');
-    return dot ? (size_t)(dot - name) : strlen(name);
-}
-
-int catalog_name_matches(const char *pat, const char *type)
-{
-    size_t n = strlen(pat);
-
-    if (strcmp(pat, type) == 0)
-        return 1;
-    if (catalog_family_len(type) == n && strncmp(pat, type, n) == 0)
-        return 1;
-    /* names without a dot ("a2-highgpu-8g"): the family is what precedes a dash */
-    return !strchr(type, '.') && strncmp(pat, type, n) == 0 && type[n] == '-';
-}
-
-void catalog_suggest_instance(const struct catalog *cat, const char *name, char *buf, size_t len)
-{
-    if (len)
-        buf[0] = '\0';
-    if (!cat || cat->ninstances == 0)
-        return;
-    suggest(cat->instances[0].name, cat->ninstances, sizeof cat->instances[0], name, buf, len);
-}
-
-void catalog_suggest_model(const struct catalog *cat, const char *name, char *buf, size_t len)
-{
-    if (len)
-        buf[0] = '\0';
-    if (!cat || cat->nmodels == 0)
-        return;
-    suggest(cat->models[0].name, cat->nmodels, sizeof cat->models[0], name, buf, len);
-}
-
 void catalog_put_instance(struct catalog *cat, struct cat_instance *in)
 {
     struct cat_instance *slot = NULL;
@@ -804,61 +737,3 @@ void catalog_put_model(struct catalog *cat, struct cat_model *m)
     slot->family[sizeof slot->family - 1] = '\0';
     slot->input[sizeof slot->input - 1] = '\0';
 }
-
-/*
- * The link column is free text such as "NVSwitch, NVLink 3.0 (600 GB/s)" or
- * "PCIe only (T4 has no NVLink)".  Text in parentheses is commentary and is
- * not matched (otherwise "no NVLink" would read as NVLink).  Then, ignoring
- * case: NVSwitch wins over NVLink, NVLink over PCIe, PCIe over "none";
- * empty or unrecognised text is unknown.
- */
-enum cat_link catalog_parse_link(const char *text)
-{
-    char *outside;
-    size_t o = 0;
-    int depth = 0;
-    enum cat_link l = CAT_LINK_UNKNOWN;
-
-    if (!text)
-        return CAT_LINK_UNKNOWN;
-    outside = x_malloc(strlen(text) + 1);
-    for (; *text; text++) {
-        if (*text == '(')
-            depth++;
-        else if (*text == ')' && depth > 0)
-            depth--;
-        else if (depth == 0)
-            outside[o++] = *text;
-    }
-    outside[o] = '\0';
-    if (icontains(outside, "nvswitch"))
-        l = CAT_LINK_NVSWITCH;
-    else if (icontains(outside, "nvlink"))
-        l = CAT_LINK_NVLINK;
-    else if (icontains(outside, "pcie"))
-        l = CAT_LINK_PCIE;
-    else if (icontains(outside, "none"))
-        l = CAT_LINK_NONE;
-    x_free(outside);
-    return l;
-}
-
-const char *catalog_link_name(enum cat_link l)
-{
-    switch (l) {
-    case CAT_LINK_UNKNOWN:  return "unknown";
-    case CAT_LINK_NONE:     return "none";
-    case CAT_LINK_PCIE:     return "pcie";
-    case CAT_LINK_NVLINK:   return "nvlink";
-    case CAT_LINK_NVSWITCH: return "nvswitch";
-    }
-    return "unknown";
-}
-
-static const char *const precs[CAT_NPREC + 1] = { "fp32", "tf32", "fp16", "bf16", NULL };
-static const char *const families[] = { "cnn", "transformer", "ctr", "mlp", NULL };
-
-const char *catalog_prec_name(int p) { return NAMES_AT(precs, p); }
-const char *catalog_family_name(int f) { return NAMES_AT(families, f); }
-int catalog_prec_parse(const char *name) { return names_parse(catalog_prec_name, name); }
-int catalog_family_parse(const char *name) { return names_parse(catalog_family_name, name); }

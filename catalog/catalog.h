@@ -24,7 +24,8 @@ enum cat_link {
     CAT_LINK_NVSWITCH     /* NVLink through NVSwitch: full bandwidth any to any */
 };
 
-enum cat_prec { CAT_FP32 = 0, CAT_TF32, CAT_FP16, CAT_BF16, CAT_NPREC };
+/* Number formats of matrix work (gpus.csv peaks; docs/model.md). */
+enum cat_prec { CAT_FP32 = 0, CAT_TF32, CAT_FP16, CAT_BF16, CAT_FP8, CAT_NPREC };
 
 /* One GPU model (catalog/gpus.csv). */
 struct cat_gpu {
@@ -35,6 +36,14 @@ struct cat_gpu {
     double nvlink_gbs_dir;      /* NVLink bandwidth per GPU per direction, GB/s; 0 none, NAN unknown */
     double pcie_gbs_dir;        /* host link per direction, GB/s nominal */
     char *source;               /* where the numbers come from */
+    /* What the GPU delivers (optional columns; docs/model.md "Compute"):
+     * the fraction of the dense peak a large GEMM reaches and of the
+     * nominal bandwidth a streaming copy reaches, as measured and
+     * published; NAN unknown (the planner then assumes a default and
+     * says so).  sm_count sizes the waves of a GEMM's tiles; 0 unknown. */
+    int sm_count;
+    double mm_eff, mem_eff;
+    char *eff_source;
 };
 
 /* Clock of the reference core, GHz: the unit of input.cpu_s_per_sample is one
@@ -94,6 +103,12 @@ struct cat_model {
     int tied_embeddings;        /* 1: output projection tied to the token embedding,
                                    and a learned position embedding (GPT-2, GPT-3) */
     int seq_len;                /* reference sequence length (the context trained at) */
+    int lm_head;                /* 1: output projection over the vocabulary at every token
+                                   (language modelling); 0: a small task head (SQuAD) */
+    double dropout;             /* dropout probability of a shaped model's layers; 0 none */
+    /* The layers of a network the catalog can lay out (catalog/ops.h), e.g.
+     * "resnet50"; "" when the model is given by its FLOPs alone. */
+    char arch[24];
     char *source;
 };
 

@@ -33,6 +33,13 @@ static const struct cat_field table[] = {
     {"gated_ffn", NULL, 1, 0, 1, 0, "0 or 1"},
     {"tied_embeddings", NULL, 1, 0, 1, 0, "0 or 1"},
     {"seq_len", "seq_len", 1, 1, 1e7, 0, "a sequence length from 1 to 1e7"},
+    {"lm_head", "lm_head", 1, 0, 1, 0, "0 or 1"},
+    {"dropout", "dropout", 0, 0, 1, 0, "a probability in [0, 1)"},
+    /* what a GPU delivers (gpus.csv) */
+    {"fp8_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
+    {"sm_count", NULL, 1, 1, 10000, 0, "a count from 1 to 10000"},
+    {"mm_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
+    {"mem_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
 };
 
 #define NFIELDS (sizeof table / sizeof *table)

@@ -70,7 +70,8 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
     static const char *const keys[] = {
         "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
-        "optimizer_bytes_per_param", "measured_compute", "measured_step", "seq_len", NULL
+        "optimizer_bytes_per_param", "measured_compute", "measured_step", "seq_len", "attention",
+        NULL
     };
     static const struct key_spec keyv[] = {
         {"grad_accum", KEY_INT, 0, 1, 0, 100000, "a positive integer",
@@ -98,9 +99,14 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         return -1;
 
     if ((v = ld_get(ld, m, "precision", NULL))) {
-        if (ld_enum(ld, v, "workload.precision", catalog_prec_name, &prec))
+        if (ld_enum(ld, v, "workload.precision", scenario_prec_name, &prec))
             return -1;
-        sc->precision = (enum cat_prec)prec;
+        scenario_prec_set(sc, prec);
+    }
+    if ((v = ld_get(ld, m, "attention", NULL))) {
+        if (ld_enum(ld, v, "workload.attention", scenario_attention_name, &prec))
+            return -1;
+        sc->attention_unfused = prec == 1;
     }
     if (ld_keys(ld, m, "workload", at, keyv, 3, sc))
         return -1;

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "resolve.h"
+#include "compute.h"
 
 #define NIC_EFF 0.96
 #define NVLINK_EFF 0.80
@@ -105,7 +106,7 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
     if (v > 0)
         g->core_speed = v;
     v = profile_gemm(sc, m, sg->inst);
-    if (v > 0 && g->gpus > 0) {
+    if (v > 0 && g->gpus > 0 && !isnan(sc->mfu) && isnan(sc->measured_compute_s)) {
         double peak = resolve_peak_flops(sg->inst, sc->precision, 0);
         if (peak > 0) {
             g->fwd_s *= peak / (v * 1e12);
@@ -260,30 +261,60 @@ double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double
     return vcpus * CPU_VCPU_PEAK_FLOPS;
 }
 
-/* fwd+bwd seconds of one worker per step on instance `in`. */
+/* The best GEMM rates a profile measured on in's GPU, NULL when none (or
+ * when the compute time was measured on this very GPU). */
+static const double *profile_rates(const struct scenario *sc, const struct cat_instance *in)
+{
+    const struct prof_measured *m = profile_of(sc, in);
+
+    if (!m || in->gpu_count <= 0 || !in->gpu)
+        return NULL;
+    if (!isnan(sc->measured_compute_s) && in->gpu == sc->measured_gpu)
+        return NULL;
+    return m->gemm_tflops;
+}
+
+/* The operation-level model of a GPU worker (compute.h): one pass per
+ * micro-batch; a compute time measured on one GPU fixes the model's scale
+ * there and carries to the others through the model, never a peak ratio. */
+static int gpu_compute_time(const struct scenario *sc, const struct cat_instance *in,
+                            double *out, struct dt_err *e)
+{
+    struct compute_plan p;
+    struct compute_time t, ref;
+
+    if (compute_on_gpu(sc, in->gpu, profile_rates(sc, in), sc->batch_per_gpu, &p, &t))
+        return dt_errf(e, "%s: the catalog gives %s no peak FLOP/s for %s; give "
+                       "workload.measured_compute or another precision", in->name, in->gpu->name,
+                       scenario_prec_name(scenario_prec_index(sc)));
+    *out = (t.fwd_s + t.bwd_s) * sc->grad_accum;
+    if (isnan(sc->measured_compute_s))
+        return 0;
+    if (compute_on_gpu(sc, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref))
+        return dt_errf(e, "%s: cannot carry the measured compute time from %s: no peak "
+                       "FLOP/s for %s in the catalog", in->name, sc->measured_gpu->name,
+                       scenario_prec_name(scenario_prec_index(sc)));
+    *out *= sc->measured_compute_s / (ref.fwd_s + ref.bwd_s);
+    return 0;
+}
+
+/* fwd+bwd seconds of one worker per step on instance `in`: the GPU model,
+ * or for a CPU worker (and when workload.mfu overrides it) forward FLOPs
+ * x 3 over the peak times the achieved fraction. */
 static int compute_time(const struct scenario *sc, const struct cat_instance *in, double vcpus,
                         const struct resolve_opts *o, double *out, struct dt_err *e)
 {
     double batch = (double)sc->batch_per_gpu * sc->grad_accum;
     double peak = resolve_peak_flops(in, sc->precision, vcpus);
-    double t;
+    double t, mfu = isnan(sc->mfu) ? DEFAULT_MFU : sc->mfu, gflops = scenario_fwd_gflops(sc);
 
-    if (!isnan(sc->measured_compute_s)) {
-        double ref = sc->measured_compute_s * batch / sc->measured_batch;
-        if (in->gpu_count > 0 && in->gpu == sc->measured_gpu) {
-            t = ref;
-        } else {
-            double ref_peak = sc->measured_gpu->peak_tflops[sc->precision] * 1e12;
-            if (isnan(ref_peak) && sc->precision == CAT_TF32)
-                ref_peak = sc->measured_gpu->peak_tflops[CAT_FP32] * 1e12;
-            if (!(peak > 0) || !(ref_peak > 0))
-                return dt_errf(e, "%s: cannot scale the measured compute time from %s: "
-                               "peak %s FLOP/s unknown for one of them",
-                               in->name, sc->measured_gpu->name, catalog_prec_name(sc->precision));
-            t = ref * ref_peak / peak;
-        }
+    if (in->gpu_count > 0 && in->gpu && (isnan(sc->mfu) || !isnan(sc->measured_compute_s))) {
+        if (gpu_compute_time(sc, in, &t, e))
+            return -1;
+    } else if (!isnan(sc->measured_compute_s)) {
+        return dt_errf(e, "%s: a compute time measured on a GPU does not carry to a CPU "
+                       "worker; give workload.mfu instead", in->name);
     } else {
-        double mfu = isnan(sc->mfu) ? DEFAULT_MFU : sc->mfu, gflops = scenario_fwd_gflops(sc);
         if (isnan(gflops))
             return dt_errf(e, "model %s: forward FLOPs unknown; give workload.measured_compute",
                            sc->model->name);

@@ -135,6 +135,27 @@ int scenario_ps_receive_parse(const char *s) { return names_parse(scenario_ps_re
 int scenario_solve_parse(const char *s) { return names_parse(scenario_solve_name, s); }
 int scenario_grad_prec_parse(const char *s) { return names_parse(scenario_grad_prec_name, s); }
 
+static const char *const precs[] = { "fp32", "tf32", "fp16", "bf16", "fp8", "fp32_strict",
+                                     "auto", NULL };
+static const char *const attentions[] = { "flash", "unfused", NULL };
+
+const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }
+const char *scenario_attention_name(int i) { return NAMES_AT(attentions, i); }
+
+void scenario_prec_set(struct scenario *sc, int i)
+{
+    sc->precision_strict = i == CAT_NPREC;
+    sc->precision_auto = i == CAT_NPREC + 1;
+    /* auto's nominal format (memory estimates) is the 16-bit one */
+    sc->precision = i < CAT_NPREC ? (enum cat_prec)i : sc->precision_auto ? CAT_BF16 : CAT_FP32;
+}
+
+int scenario_prec_index(const struct scenario *sc)
+{
+    return sc->precision_auto ? CAT_NPREC + 1 : sc->precision_strict ? CAT_NPREC
+                                                                     : (int)sc->precision;
+}
+
 enum cat_prec scenario_grad_prec_value(int i)
 {
     return scenario_grad_prec_name(i) ? grad_prec_values[i] : CAT_FP32;

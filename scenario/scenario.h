@@ -99,7 +99,10 @@ struct scenario {
     int batch_per_gpu;                 /* samples per worker per micro-batch, >= 1 */
     int seq_len;                       /* tokens per sample of a transformer given by its
                                           shape (catalog/shape.h); 0: the model's own */
-    enum cat_prec precision;           /* compute precision */
+    enum cat_prec precision;           /* compute precision (workload.precision) */
+    int precision_strict;              /* fp32_strict: fp32 without TF32 anywhere */
+    int precision_auto;                /* auto: the fastest format each GPU has */
+    int attention_unfused;             /* workload.attention: unfused (scores held in memory) */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     double mfu;                        /* achieved fraction of peak FLOP/s; NAN = default */
     double optimizer_bytes_per_param;  /* memory traffic of the update, bytes/param; NAN = default */
@@ -208,6 +211,12 @@ int scenario_ps_receive_parse(const char *s);
 const char *scenario_solve_name(int s);           /* index 0 is SC_SOLVE_CPU */
 int scenario_solve_parse(const char *s);
 const char *scenario_grad_prec_name(int i);       /* fp32, fp16, bf16 */
+/* workload.precision: the formats (enum cat_prec order), then fp32_strict
+ * and auto; scenario_prec_set fills precision and its flags from one. */
+const char *scenario_prec_name(int i);
+void scenario_prec_set(struct scenario *sc, int i);
+int scenario_prec_index(const struct scenario *sc);
+const char *scenario_attention_name(int i);       /* flash, unfused */
 int scenario_grad_prec_parse(const char *s);
 enum cat_prec scenario_grad_prec_value(int i);
 

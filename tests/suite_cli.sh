@@ -161,10 +161,15 @@ check "-o, --report and --trace together write all three" \
     [ -s "$tmp/o/both.json" -a -s "$tmp/o/both.html" -a -s "$tmp/o/both.trace.json" ]
 
 # A cluster that loads but cannot be simulated: exit 1, one line naming it once.
-"$DT" -q tests/data/cli/unknown_peak.yaml > /dev/null 2> "$tmp/err"
+# A catalog whose A10G row has lost its peaks (as it had before AWS's figures
+# were added): the cluster cannot be simulated, one line names it once.
+mkdir -p "$tmp/nopeak"
+cp catalog/*.csv "$tmp/nopeak/"
+sed -i 's/^A10G,35,35,70,70,/A10G,,,,,/' "$tmp/nopeak/gpus.csv"
+"$DT" -q --catalog "$tmp/nopeak" tests/data/cli/unknown_peak.yaml > /dev/null 2> "$tmp/err"
 rc=$?
 check "a GPU without a known peak exits 1 with one line naming the cluster once" \
-    [ $rc -eq 1 -a "$(cat "$tmp/err")" = "dtplan: cluster one-g5: g5.xlarge: peak fp32 FLOP/s of A10G unknown in the catalog; give workload.measured_compute or define the GPU" ]
+    [ $rc -eq 1 -a "$(cat "$tmp/err")" = "dtplan: cluster one-g5: g5.xlarge: the catalog gives A10G no peak FLOP/s for fp32; give workload.measured_compute or another precision" ]
 
 # ---- determinism ---------------------------------------------------------------
 "$DT" -q --seed 5 "$sc" > "$tmp/a.txt"

@@ -17,6 +17,8 @@ use File::Temp qw(tempdir);
 use JSON::PP;
 
 my $build = $ENV{BUILD} // 'build';
+use FindBin;
+my $root = "$FindBin::Bin/..";
 my (@rows, @notes);
 
 # ---- seed cases ----
@@ -38,6 +40,57 @@ if (-x $seeds) {
         . 'status xfail marks a case the model is known to miss, with the reason in the JSON report.';
 } else {
     push @notes, "Seed cases: $seeds not built (make units).";
+}
+
+# ---- single-GPU training throughput (validate/published/compute_cases.csv) ----
+# Each case: `dtplan compute` from the catalog alone (no measurement of the
+# case), against the published samples/s; then carried from the case's
+# A100-80GB figure of the same model and precision (the issue-17 protocol:
+# one measured GPU, the others through the operation model).
+{
+    my $csv = "$root/validate/published/compute_cases.csv";
+    my (@cases, %ref, @abs);
+    open my $fh, '<', $csv or die "published.pl: $csv: $!\n";
+    my $hdr = <$fh>;
+    chomp $hdr;
+    my @cols = split /,/, $hdr;
+    while (my $l = <$fh>) {
+        chomp $l;
+        my @f;
+        push @f, defined $1 ? do { (my $q = $1) =~ s/""/"/g; $q } : $2
+            while $l =~ /\G(?:"((?:[^"]|"")*)"|([^,]*))(?:,|$)/g && @f < @cols;
+        my %c;
+        @c{@cols} = @f;
+        my @cmd = ("$build/dtplan", 'compute', '--json', '--model', $c{model}, '--gpu', $c{gpu},
+                   '--precision', $c{precision}, '--batch', $c{batch});
+        push @cmd, '--seq', $c{seq} if $c{seq} ne '';
+        push @cmd, '--attention', $c{attention} if $c{attention} ne '';
+        my $out = `@cmd 2>&1`;
+        my $j = eval { decode_json($out) };
+        next unless $j && $j->[0]{samples_per_s};
+        $c{pred} = $j->[0]{samples_per_s};
+        push @cases, \%c;
+        $ref{"$c{model}/$c{precision}"} = $c{published} / $c{pred} if $c{gpu} eq 'A100-80GB';
+    }
+    for my $c (@cases) {
+        my $err = 100 * ($c->{pred} / $c->{published} - 1);
+        my $k = $ref{"$c->{model}/$c->{precision}"};
+        my $carried = $k && $c->{gpu} ne 'A100-80GB' ? 100 * ($c->{pred} * $k / $c->{published} - 1) : undef;
+        push @abs, abs $err;
+        push @rows, { case => $c->{case}, source => $c->{source}, cluster => "1x $c->{gpu}",
+                      predicted => 0 + sprintf('%.1f', $c->{pred}), published => $c->{published} + 0,
+                      unit => $c->{unit}, error_pct => 0 + sprintf('%.1f', $err),
+                      status => abs($err) <= 15 ? 'ok' : 'miss',
+                      inputs => "$c->{model}, $c->{precision}, batch $c->{batch}"
+                          . (defined $carried ? sprintf(', carried from A100-80GB: %+.1f%%', $carried) : ''),
+                      known_gap => abs($err) <= 15 ? '' : 'docs/model.md "Compute": validation' };
+    }
+    my $mape = @abs ? (eval { my $t = 0; $t += $_ for @abs; $t }) / @abs : 0;
+    push @notes, sprintf('Single-GPU training throughput: %d published cases (%s), predicted from the '
+        . 'catalog alone by dtplan compute; MAPE %.1f%%, %d of %d within 15%%. Status miss marks a '
+        . 'case past 15%%; docs/model.md "Compute" says where the model stands.',
+        scalar @cases, 'validate/published/compute_cases.csv', $mape,
+        scalar(grep { $_ <= 15 } @abs), scalar @abs);
 }
 
 # ---- published all-reduce on p4d.24xlarge over EFA ----

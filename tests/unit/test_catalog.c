@@ -28,7 +28,7 @@ static void the_shipped_catalog_loads(void)
 
     cat_loaded = rc == 0;
     T_CHECK(rc == 0, "catalog_load(\"%s\") returns 0 (error: %s)", CATALOG_DIR, e.msg);
-    T_CHECK(cat.ngpus == 10, "gpus.csv has 10 GPU rows (got %d)", cat.ngpus);
+    T_CHECK(cat.ngpus == 18, "gpus.csv has 18 GPU rows (got %d)", cat.ngpus);
     T_CHECK(cat.ninstances == 32, "instances.csv has the 32 shared rows (got %d)",
             cat.ninstances);
     T_CHECK(cat.nmodels >= 10, "models.csv has at least 10 models (got %d)", cat.nmodels);
@@ -253,8 +253,20 @@ static void gpu_rows_hold_dense_peaks_and_unknowns(void)
     T_CHECK(g && g->nvlink_gbs_dir == 0 && g->pcie_gbs_dir == 16,
             "T4: no NVLink (0), PCIe Gen3 x16 16 GB/s per direction");
     g = catalog_find_gpu(&cat, "A10G");
-    T_CHECK(g && isnan(g->peak_tflops[CAT_FP32]) && isnan(g->peak_tflops[CAT_FP16]),
-            "A10G peaks are unpublished (NAN)");
+    T_CHECK(g && g->peak_tflops[CAT_FP32] == 35 && g->peak_tflops[CAT_BF16] == 70 &&
+                isnan(g->peak_tflops[CAT_FP8]) && strstr(g->source, "no datasheet"),
+            "A10G: peaks of AWS's A10G datasheet as tabulated (fp32 35, bf16 70), no fp8, and "
+            "the source says NVIDIA publishes none");
+    g = catalog_find_gpu(&cat, "V100");
+    T_CHECK(g && isnan(g->mm_eff) && g->mem_eff > 0.9 && g->sm_count == 80 &&
+                strstr(g->eff_source, "no cuBLAS GEMM measurement"),
+            "V100: GEMM efficiency unknown with its reason, stream bandwidth 0.904, 80 SMs");
+    for (k = 0; k < cat.ngpus; k++) {
+        g = &cat.gpus[k];
+        T_CHECK(g->eff_source && (isnan(g->mm_eff) || (g->mm_eff > 0.3 && g->mm_eff <= 1)) &&
+                    (isnan(g->mem_eff) || (g->mem_eff > 0.5 && g->mem_eff <= 1)),
+                "%s: measured fractions in range and sourced", g->name);
+    }
     g = catalog_find_gpu(&cat, "H100");
     T_CHECK(g && g->nvlink_gbs_dir == 450 && g->peak_tflops[CAT_BF16] == 989.4,
             "H100: NVLink 450 per direction, dense BF16 989.4");

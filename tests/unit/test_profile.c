@@ -14,6 +14,7 @@
 #include "../../catalog/catalog.h"
 #include "../../cli/scenario.h"
 #include "../../planner/planner.h"
+#include "../../planner/compute.h"
 #include "t.h"
 
 #define DIR_DATA "tests/data/profiles/"
@@ -319,8 +320,21 @@ static void a_scenario_naming_a_profile_uses_the_measured_numbers(void)
     plan_resolve(&sc, &sc.clusters[0], &cfg, &e);
     T_NEAR(cfg.groups[0].core_speed, 520 / PROFILE_REF_SAMPLES_PER_S, 1e-12,
            "p3.2xlarge vCPU speed from its profile");
-    /* fp32: V100 nominal 15.7 TFLOP/s, measured 10: compute x 1.57. */
-    T_NEAR(cfg.groups[0].fwd_s / fwd_nominal, 15.7 / 10, 1e-9, "compute scaled by nominal/measured GEMM");
+    /* fp32: the profile's 10 TFLOP/s GEMM replaces V100's 15.7 x mm_eff in the
+     * operation model: exactly the model's time at that rate, slower than
+     * nominal but by less than 15.7/10 (memory-bound work does not move). */
+    {
+        double prof[CAT_NPREC] = {10, NAN, NAN, NAN, NAN};
+        struct compute_plan p;
+        struct compute_time t;
+        const struct cat_gpu *v100 = catalog_find_gpu(&cat, "V100");
+        T_CHECK(compute_on_gpu(&sc, v100, prof, sc.batch_per_gpu, &p, &t) == 0, "V100 model");
+        T_NEAR(cfg.groups[0].fwd_s + cfg.groups[0].bwd_s, (t.fwd_s + t.bwd_s) * sc.grad_accum,
+               1e-12, "compute is the operation model at the profile's GEMM rate");
+        T_CHECK(cfg.groups[0].fwd_s > fwd_nominal && cfg.groups[0].fwd_s < fwd_nominal * 1.57,
+                "slower than nominal, by less than the GEMM ratio (%g)",
+                cfg.groups[0].fwd_s / fwd_nominal);
+    }
     n = plan_measured(&sc, &sc.clusters[0], &cfg, m, 8);
     T_CHECK(n == 2 && !strcmp(m[0].what, "cpu_speed") && !strcmp(m[1].what, "gemm_fp32_tflops"),
             "cluster 0 names its measured numbers: cpu_speed, gemm_fp32_tflops");

@@ -1,0 +1,269 @@
+/*
+ * ops.c - models laid out as operations (ops.h; element counts in
+ * docs/model.md "Compute").  O(layers).
+ */
+#include "ops.h"
+#include "shape.h"
+#include "../base/names.h"
+#include "../base/xmem.h"
+
+#include <math.h>
+#include <string.h>
+
+/*
+ * Elements each memory-bound kind reads plus writes, per element of the
+ * tensor it works on, forward and backward, as an unfused framework runs it:
+ *   batch norm in training: a pass for the statistics, one to normalise
+ *     (3); backward reduces x and dy, then reads both and writes dx (5);
+ *   layer norm: one fused pass each way (2; 3: x, dy in, dx out);
+ *   activation: in and out (2); backward reads its input and dy, writes dx (3);
+ *   residual add: two in, one out (3); backward, the gradients of the two
+ *     branches meet in one add (3);
+ *   softmax: 2 and 3, as an activation;
+ *   dropout: in, out and a one-byte mask (about 2.5 either way);
+ *   embedding: a gather (2); backward scatters into the table (3).
+ * Pooling gives its own counts (input and output differ in size).
+ */
+static const double pass_fwd[OPS_NKIND] = {0, 0, 0, 3, 2, 2, 3, 0, 2, 2.5, 2};
+static const double pass_bwd[OPS_NKIND] = {0, 0, 0, 5, 3, 3, 3, 0, 3, 2.5, 3};
+
+static struct ops_item *push(struct ops_model *o, enum ops_kind kind, double count)
+{
+    struct ops_item *it;
+
+    if (o->n == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 64;
+        o->v = x_realloc(o->v, (size_t)o->cap * sizeof *o->v);
+    }
+    it = &o->v[o->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->count = count;
+    it->nb = 1;
+    return it;
+}
+
+/* A GEMM of m rows per sample, n columns, k-long reduction. */
+static struct ops_item *gemm(struct ops_model *o, enum ops_kind kind, double count, double m,
+                             double n, double k)
+{
+    struct ops_item *it = push(o, kind, count);
+
+    it->m = m;
+    it->n = n;
+    it->k = k;
+    it->a_elems = m * k;
+    return it;
+}
+
+/* Memory-bound work over a tensor of e elements per sample. */
+static void mem(struct ops_model *o, enum ops_kind kind, double count, double e)
+{
+    struct ops_item *it = push(o, kind, count);
+
+    it->elems_fwd = pass_fwd[kind] * e;
+    it->elems_bwd = pass_bwd[kind] * e;
+}
+
+/* A convolution of a cin x hin x hin input, kernel r x r, stride st, to
+ * cout channels, and the batch norm (and ReLU) after it.  Returns the
+ * output side. */
+static int conv_bn(struct ops_model *o, int cin, int hin, int r, int st, int cout, int relu)
+{
+    int pad = r / 2, hout = (hin + 2 * pad - r) / st + 1;
+    double out = (double)cout * hout * hout;
+    struct ops_item *it = gemm(o, OPS_CONV, 1, (double)hout * hout, cout, (double)cin * r * r);
+
+    it->a_elems = (double)cin * hin * hin;
+    it->no_dgrad = o->n == 1;
+    mem(o, OPS_BNORM, 1, out);
+    if (relu)
+        mem(o, OPS_ACT, 1, out);
+    return hout;
+}
+
+/* Max or average pooling from ein to eout elements per sample. */
+static void pool(struct ops_model *o, double ein, double eout)
+{
+    struct ops_item *it = push(o, OPS_POOL, 1);
+
+    it->elems_fwd = ein + eout;
+    it->elems_bwd = eout + ein;
+}
+
+/* The classifier: a linear layer (and optionally ReLU and dropout). */
+static void fc(struct ops_model *o, int in, int out, int relu_dropout)
+{
+    gemm(o, OPS_LINEAR, 1, 1, out, in);
+    if (relu_dropout) {
+        mem(o, OPS_ACT, 1, out);
+        mem(o, OPS_DROPOUT, 1, out);
+    }
+}
+
+/*
+ * ResNet at 224 x 224 (He et al. 2016, arXiv:1512.03385, table 1; the
+ * stride sits in the 3x3 convolution of a bottleneck, torchvision's v1.5):
+ * a 7x7 stem and max pool, four stages of blocks at widths 64 to 512
+ * (bottlenecks widen 4x), average pool and a 1000-way classifier.
+ */
+static void resnet(struct ops_model *o, const int *blocks, int bottleneck)
+{
+    int cin = 64, h = conv_bn(o, 3, 224, 7, 2, 64, 1), exp = bottleneck ? 4 : 1;
+
+    pool(o, 64.0 * h * h, 64.0 * (h / 2) * (h / 2));
+    h /= 2;
+    for (int s = 0; s < 4; s++)
+        for (int b = 0; b < blocks[s]; b++) {
+            int w = 64 << s, st = s > 0 && b == 0 ? 2 : 1, ho;
+            if (bottleneck) {
+                conv_bn(o, cin, h, 1, 1, w, 1);
+                ho = conv_bn(o, w, h, 3, st, w, 1);
+                conv_bn(o, w, ho, 1, 1, w * exp, 0);
+            } else {
+                ho = conv_bn(o, cin, h, 3, st, w, 1);
+                conv_bn(o, w, ho, 3, 1, w, 0);
+            }
+            if (st != 1 || cin != w * exp)
+                conv_bn(o, cin, h, 1, st, w * exp, 0);
+            mem(o, OPS_ADD, 1, (double)w * exp * ho * ho);
+            mem(o, OPS_ACT, 1, (double)w * exp * ho * ho);
+            cin = w * exp;
+            h = ho;
+        }
+    pool(o, (double)cin * h * h, cin);
+    fc(o, cin, 1000, 0);
+}
+
+/* VGG-16 at 224 x 224 (Simonyan and Zisserman 2015, arXiv:1409.1556,
+ * configuration D, as torchvision builds it: no batch norm). */
+static void vgg16(struct ops_model *o)
+{
+    static const int cfg[] = {64, 64, 0, 128, 128, 0, 256, 256, 256, 0,
+                              512, 512, 512, 0, 512, 512, 512, 0};
+    int cin = 3, h = 224;
+
+    for (size_t i = 0; i < sizeof cfg / sizeof *cfg; i++) {
+        if (cfg[i] == 0) {
+            pool(o, (double)cin * h * h, (double)cin * (h / 2) * (h / 2));
+            h /= 2;
+            continue;
+        }
+        struct ops_item *it = gemm(o, OPS_CONV, 1, (double)h * h, cfg[i], cin * 9.0);
+        it->a_elems = (double)cin * h * h;
+        it->no_dgrad = cin == 3;
+        mem(o, OPS_ACT, 1, (double)cfg[i] * h * h);
+        cin = cfg[i];
+    }
+    fc(o, cin * h * h, 4096, 1);
+    fc(o, 4096, 4096, 1);
+    fc(o, 4096, 1000, 0);
+}
+
+/*
+ * A transformer of shape m over s tokens, block by block: norm, the Q, K,
+ * V projections, attention, the output projection, (dropout,) residual
+ * add, norm, the feed-forward block and its activation, (dropout,) add.
+ * Attention held in memory is QK^T and AV as batched GEMMs (one per head)
+ * around the scale-mask-softmax and dropout of heads x s x s scores; fused
+ * (flash), it is the two products with nothing of size s x s in memory and
+ * the scores recomputed in backward.  Then the final norm and, for a
+ * language model, the output projection and its softmax cross-entropy
+ * over the vocabulary.
+ */
+static void transformer(struct ops_model *o, const struct cat_model *m, double s, int flash)
+{
+    double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = h / a, l = m->layers;
+    double kv = h * m->kv_heads / m->heads, drop = m->dropout > 0;
+    struct ops_item *it;
+
+    mem(o, OPS_EMBED, 1, s * h);
+    mem(o, OPS_LNORM, l, s * h);
+    gemm(o, OPS_LINEAR, l, s, h + 2 * kv, h);
+    it = gemm(o, OPS_ATTN, l, s, s, d);             /* scores QK^T */
+    it->nb = a;
+    it->a_elems = s * d;
+    it->recompute = flash ? 1 : 0;
+    if (!flash) {
+        mem(o, OPS_ACT, l, a * s * s);              /* scale and mask */
+        mem(o, OPS_SOFTMAX, l, a * s * s);
+        if (drop)
+            mem(o, OPS_DROPOUT, l, a * s * s);
+    }
+    it = gemm(o, OPS_ATTN, l, s, d, s);             /* weighted sum AV */
+    it->nb = a;
+    gemm(o, OPS_LINEAR, l, s, h, h);
+    if (drop)
+        mem(o, OPS_DROPOUT, l, s * h);
+    mem(o, OPS_ADD, l, s * h);
+    mem(o, OPS_LNORM, l, s * h);
+    gemm(o, OPS_LINEAR, l, s, m->gated_ffn ? 2 * f : f, h);
+    mem(o, OPS_ACT, l, s * f * (m->gated_ffn ? 1.5 : 1));
+    gemm(o, OPS_LINEAR, l, s, h, f);
+    if (drop)
+        mem(o, OPS_DROPOUT, l, s * h);
+    mem(o, OPS_ADD, l, s * h);
+    mem(o, OPS_LNORM, 1, s * h);
+    if (m->lm_head) {
+        gemm(o, OPS_LINEAR, 1, s, m->vocab, h);
+        mem(o, OPS_SOFTMAX, 1, s * m->vocab);
+    } else {
+        gemm(o, OPS_LINEAR, 1, s, 2, h);            /* a span or class head */
+    }
+}
+
+/* ------------------------------------------------------------------ API */
+
+static const char *const archs[] = {"resnet18", "resnet34", "resnet50", "resnet101",
+                                    "resnet152", "vgg16", NULL};
+static const int arch_blocks[][4] = {
+    {2, 2, 2, 2}, {3, 4, 6, 3}, {3, 4, 6, 3}, {3, 4, 23, 3}, {3, 8, 36, 3}};
+
+const char *ops_arch_name(int i) { return NAMES_AT(archs, i); }
+int ops_arch_known(const char *name) { return names_parse(ops_arch_name, name) >= 0; }
+
+void ops_build(const struct cat_model *m, int seq, int flash, struct ops_model *out)
+{
+    int a = m->arch[0] ? names_parse(ops_arch_name, m->arch) : -1;
+
+    memset(out, 0, sizeof *out);
+    if (a >= 0 && a < 5)
+        resnet(out, arch_blocks[a], a >= 2);
+    else if (a == 5)
+        vgg16(out);
+    else if (shape_known(m))
+        transformer(out, m, seq > 0 ? seq : m->seq_len, flash);
+    else
+        push(out, OPS_LINEAR, 1)->flops = m->fwd_gflops * 1e9;
+}
+
+void ops_free(struct ops_model *o)
+{
+    x_free(o->v);
+    memset(o, 0, sizeof *o);
+}
+
+double ops_fwd_flops(const struct ops_model *o)
+{
+    double f = 0;
+
+    for (int i = 0; i < o->n; i++) {
+        const struct ops_item *it = &o->v[i];
+        if (it->flops > 0)
+            f += it->count * it->flops;
+        else if (ops_is_matrix(it->kind))
+            f += it->count * 2 * it->m * it->n * it->k * it->nb;
+    }
+    return f;
+}
+
+int ops_is_matrix(int kind)
+{
+    return kind == OPS_CONV || kind == OPS_LINEAR || kind == OPS_ATTN;
+}
+
+static const char *const kinds[OPS_NKIND + 1] = {
+    "conv", "linear", "attention", "batch_norm", "layer_norm", "activation", "residual_add",
+    "pooling", "softmax", "dropout", "embedding", NULL};
+
+const char *ops_kind_name(int kind) { return NAMES_AT(kinds, kind); }

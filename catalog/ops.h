@@ -1,0 +1,65 @@
+/*
+ * ops.h - a model as the operations a GPU runs: matrix work (convolutions,
+ * the linear layers, attention's products) with the shape of each GEMM, and
+ * memory-bound work (normalisation, activations, residual additions,
+ * pooling, softmax, dropout, embedding lookups) with the elements it reads
+ * and writes.  The planner times each on a GPU (planner/compute.h).
+ *
+ * Three ways in, best first:
+ *   - arch: a network laid out layer by layer from its published
+ *     architecture (ResNet, He et al. 2016, torchvision's v1.5 variant;
+ *     VGG-16, Simonyan and Zisserman 2015);
+ *   - shape: a transformer from catalog.models' layers, hidden, heads, ...
+ *     (shape.h), block by block;
+ *   - neither: one item of matrix work carrying the row's forward FLOPs.
+ * Everything is per sample (one image, one sequence) of the forward pass;
+ * docs/model.md "Compute" gives the element counts of each kind.
+ */
+#ifndef DT_OPS_H
+#define DT_OPS_H
+
+#include "catalog.h"
+
+enum ops_kind {
+    OPS_CONV, OPS_LINEAR, OPS_ATTN,                 /* matrix work */
+    OPS_BNORM, OPS_LNORM, OPS_ACT, OPS_ADD, OPS_POOL, OPS_SOFTMAX, OPS_DROPOUT, OPS_EMBED,
+    OPS_NKIND
+};
+
+struct ops_item {
+    enum ops_kind kind;
+    double count;       /* kernels of this item per forward pass (repeats, e.g. layers) */
+    /* Matrix work: nb independent GEMMs per sample of m rows (m grows with
+     * the batch), n columns and a k-long reduction; a_elems the elements
+     * its first operand reads per sample (an implicit-GEMM convolution reads
+     * its input once, not the m x k unrolled matrix).  flops > 0 instead of
+     * a shape: a model known only by its FLOPs. */
+    double m, n, k, nb, a_elems, flops;
+    int no_dgrad;       /* the first layer: no gradient of its input */
+    double recompute;   /* share of the forward GEMMs redone in backward (fused attention) */
+    /* Memory-bound work: elements read plus written per sample. */
+    double elems_fwd, elems_bwd;
+};
+
+struct ops_model {
+    struct ops_item *v;
+    int n, cap;
+};
+
+/* Lay out model m, a sample being seq tokens for a shaped model (0: its
+ * seq_len); flash: attention as one fused kernel (FlashAttention) rather
+ * than two batched GEMMs around a softmax held in memory. */
+void ops_build(const struct cat_model *m, int seq, int flash, struct ops_model *out);
+void ops_free(struct ops_model *o);
+
+/* Forward FLOPs per sample of the matrix work (2 per multiply-add). */
+double ops_fwd_flops(const struct ops_model *o);
+
+int ops_is_matrix(int kind);
+const char *ops_kind_name(int kind);      /* closed set (base/names.h) */
+
+/* The architectures ops_build lays out: the i-th name, NULL past the end. */
+const char *ops_arch_name(int i);
+int ops_arch_known(const char *name);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * compute_cmd.c - `dtplan compute` (compute_cmd.h): for a model, a batch and
+ * a precision, the forward-backward time and samples per second on one GPU
+ * of each type asked for (all of the catalog's by default), the formats the
+ * precision runs at there, and where the time goes by kind of operation.
+ * Text or JSON on standard output.
+ */
+#include "compute_cmd.h"
+#include "cliutil.h"
+#include "../base/names.h"
+#include "../catalog/ops.h"
+#include "../catalog/shape.h"
+#include "../planner/compute.h"
+#include "../scenario/scenario.h"
+
+#include <cJSON.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "dtplan compute"
+
+static int take_prec(const char *val, void *dst)
+{
+    int i = names_parse(scenario_prec_name, val);
+    if (i < 0)
+        return -1;
+    *(int *)dst = i;
+    return 0;
+}
+
+static int take_attention(const char *val, void *dst)
+{
+    int i = names_parse(scenario_attention_name, val);
+    if (i < 0)
+        return -1;
+    *(int *)dst = i;
+    return 0;
+}
+
+static int take_str(const char *val, void *dst)
+{
+    if (!*val)
+        return -1;
+    *(const char **)dst = val;
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: " CMD " --model NAME [--gpu A,B,...] [--precision P] [--batch N]\n"
+            "                      [--seq N] [--attention flash|unfused] [--catalog DIR] [--json]\n"
+            "\n"
+            "One training pass (forward and backward, no optimizer) of NAME on one GPU of\n"
+            "each type: time, samples/s, the formats the precision runs at and the time by\n"
+            "kind of operation (docs/model.md \"Compute\").  --gpu defaults to every GPU of\n"
+            "the catalog; --precision to fp32 (fp32 tf32 fp16 bf16 fp8 fp32_strict auto);\n"
+            "--batch to 32; --seq to the model's sequence length.\n");
+}
+
+/* One row: the model on GPU g. */
+static void row(const struct scenario *sc, const struct cat_gpu *g, int json, cJSON *arr)
+{
+    struct compute_plan p;
+    struct compute_time t;
+    double pass;
+
+    if (compute_on_gpu(sc, g, NULL, sc->batch_per_gpu, &p, &t) != 0) {
+        if (json) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "gpu", g->name);
+            cJSON_AddStringToObject(o, "error", "no peak FLOP/s for this precision");
+            cJSON_AddItemToArray(arr, o);
+        } else {
+            printf("%-16s  no peak FLOP/s for %s in the catalog\n", g->name,
+                   scenario_prec_name(scenario_prec_index(sc)));
+        }
+        return;
+    }
+    pass = t.fwd_s + t.bwd_s;
+    if (json) {
+        cJSON *o = cJSON_CreateObject(), *k = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "gpu", g->name);
+        cJSON_AddStringToObject(o, "conv_format", catalog_prec_name(p.conv));
+        cJSON_AddStringToObject(o, "linear_format", catalog_prec_name(p.linear));
+        cJSON_AddStringToObject(o, "attention_format", catalog_prec_name(p.attn));
+        cJSON_AddNumberToObject(o, "fwd_s", t.fwd_s);
+        cJSON_AddNumberToObject(o, "bwd_s", t.bwd_s);
+        cJSON_AddNumberToObject(o, "samples_per_s", sc->batch_per_gpu / pass);
+        cJSON_AddNumberToObject(o, "kernels", t.kernels);
+        for (int i = 0; i < OPS_NKIND; i++)
+            if (t.kind_s[i] > 0)
+                cJSON_AddNumberToObject(k, ops_kind_name(i), t.kind_s[i] / pass);
+        cJSON_AddItemToObject(o, "share_by_kind", k);
+        cJSON_AddBoolToObject(o, "efficiency_assumed", !(g->mm_eff > 0) || !(g->mem_eff > 0));
+        cJSON_AddStringToObject(o, "note", p.note);
+        cJSON_AddItemToArray(arr, o);
+        return;
+    }
+    printf("%-16s %6s/%-6s %10.2f %12.1f   ", g->name, catalog_prec_name(p.conv),
+           catalog_prec_name(p.linear), pass * 1e3, sc->batch_per_gpu / pass);
+    for (int i = 0, n = 0; i < OPS_NKIND; i++)
+        if (t.kind_s[i] / pass >= 0.05)
+            printf("%s%s %.0f%%", n++ ? ", " : "", ops_kind_name(i), 100 * t.kind_s[i] / pass);
+    if (!(g->mm_eff > 0) || !(g->mem_eff > 0))
+        printf("  [efficiency assumed]");
+    if (p.note[0])
+        printf("  (%s)", p.note);
+    printf("\n");
+}
+
+/* Every GPU of the list (NULL: the catalog's), in the list's order. */
+static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat,
+                            const char *list, int json)
+{
+    cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    char name[64];
+
+    if (!json)
+        printf("%s, batch %d, %s%s\n%-16s %13s %10s %12s   %s\n", sc->model->name,
+               sc->batch_per_gpu, scenario_prec_name(scenario_prec_index(sc)),
+               sc->attention_unfused ? ", attention unfused" : "", "GPU", "conv/linear",
+               "pass ms", "samples/s", "time by kind");
+    for (int i = 0; list ? *list != '\0' : i < cat->ngpus; i++) {
+        const struct cat_gpu *g = list ? NULL : &cat->gpus[i];
+        if (list) {
+            size_t n = strcspn(list, ",");
+            snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1),
+                     list);
+            list += n + (list[n] == ',');
+            if (!(g = catalog_find_gpu(cat, name))) {
+                fprintf(stderr, CMD ": --gpu: unknown GPU \"%s\"\n", name);
+                cJSON_Delete(arr);
+                return CLI_EXIT_INPUT;
+            }
+        }
+        row(sc, g, json, arr);
+    }
+    if (json) {
+        char *txt = cJSON_Print(arr);
+        printf("%s\n", txt);
+        cJSON_free(txt);
+        cJSON_Delete(arr);
+    }
+    return CLI_EXIT_OK;
+}
+
+int compute_cmd_main(int argc, char **argv)
+{
+    const char *model = NULL, *gpus = NULL, *catarg = NULL;
+    int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, rc = CLI_EXIT_INPUT;
+    unsigned long long batch = 32, seq = 0;
+    const struct args_opt opts[] = {
+        {"--model", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a model of the catalog", take_str,
+         &model, NULL},
+        {"--gpu", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "GPU names, comma separated",
+         take_str, &gpus, NULL},
+        {"--precision", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
+         "one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto", take_prec, &prec, NULL},
+        {"--attention", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of flash, unfused",
+         take_attention, &att, NULL},
+        {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
+         NULL},
+        {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},
+        {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--json", NULL, ARGS_SWITCH, &json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+    };
+    const struct args_cmd cmd = {CMD, NULL, opts, (int)(sizeof opts / sizeof *opts), "a flag"};
+    const struct args_opt *stop = NULL;
+    const char *pos = NULL;
+    struct dt_err e = {0};
+    struct catalog cat = {0};
+    struct scenario sc = {0};
+    char *catdir;
+    int r = args_parse(&cmd, argc, argv, &pos, &stop, &e);
+
+    if (r == ARGS_STOPPED) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (r == ARGS_BAD || !model) {
+        fprintf(stderr, "%s\n", r == ARGS_BAD ? e.msg : CMD ": --model: missing, expected a "
+                "model of the catalog");
+        return CLI_EXIT_INPUT;
+    }
+    if (!(catdir = cli_catalog_find(CMD, catarg, &e)) || catalog_load(&cat, catdir, &e) != 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        goto out;
+    }
+    scenario_defaults(&sc, "compute");
+    sc.catalog = &cat;
+    if (!(sc.model = catalog_find_model(&cat, model))) {
+        fprintf(stderr, CMD ": --model: unknown model \"%s\"\n", model);
+        goto out;
+    }
+    if (have_seq && !shape_known(sc.model)) {
+        fprintf(stderr, CMD ": --seq: expected a model given by its shape, found %s\n", model);
+        goto out;
+    }
+    sc.batch_per_gpu = (int)batch;
+    sc.seq_len = (int)seq;
+    sc.attention_unfused = att == 1;
+    scenario_prec_set(&sc, prec);
+    rc = compute_cmd_rows(&sc, &cat, gpus, json);
+out:
+    catalog_free(&cat);
+    x_free(catdir);
+    scenario_free(&sc);
+    return rc;
+}

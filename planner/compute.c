@@ -1,0 +1,222 @@
+/*
+ * compute.c - a model's forward and backward time on one GPU, operation by
+ * operation (compute.h; docs/model.md "Compute").  O(operations).
+ */
+#include "compute.h"
+#include "../scenario/scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Fractions assumed for a GPU whose gpus.csv row gives none: the medians of
+ * the GPUs that have them (docs/model.md). */
+#define DEFAULT_MM_EFF 0.76
+#define DEFAULT_MEM_EFF 0.875
+/* Fixed cost of one kernel on the GPU: launch and the tail of its last
+ * wave, seconds (assumed; docs/model.md). */
+#define KERNEL_S 3e-6
+/* GEMM tile edge and the shortest reduction worth a split across SMs. */
+#define TILE 128
+#define SPLIT_K_MIN 512
+
+static int has(const struct cat_gpu *g, enum cat_prec f)
+{
+    return !isnan(g->peak_tflops[f]) && g->peak_tflops[f] > 0;
+}
+
+/* The best 16-bit format g has, bf16 first when asked for; FP32 if none. */
+static enum cat_prec half_of(const struct cat_gpu *g, enum cat_prec want)
+{
+    if (want == CAT_BF16 && has(g, CAT_BF16))
+        return CAT_BF16;
+    if (has(g, CAT_FP16))
+        return CAT_FP16;
+    return has(g, CAT_BF16) ? CAT_BF16 : CAT_FP32;
+}
+
+int compute_plan_of(const struct cat_gpu *g, enum cat_prec want, int strict,
+                    struct compute_plan *p)
+{
+    enum cat_prec tf = has(g, CAT_TF32) ? CAT_TF32 : CAT_FP32, h;
+
+    memset(p, 0, sizeof *p);
+    p->act_bytes = want == CAT_FP32 || want == CAT_TF32 ? 4 : 2;
+    switch (want) {
+    case CAT_FP32:
+        p->conv = strict ? CAT_FP32 : tf;
+        p->linear = p->attn = CAT_FP32;
+        break;
+    case CAT_TF32:
+        p->conv = p->linear = p->attn = tf;
+        if (tf != CAT_TF32)
+            snprintf(p->note, sizeof p->note, "%s has no TF32: runs fp32", g->name);
+        break;
+    case CAT_FP8:
+        h = half_of(g, CAT_BF16);
+        p->conv = p->attn = h;
+        p->linear = has(g, CAT_FP8) ? CAT_FP8 : h;
+        if (!has(g, CAT_FP8))
+            snprintf(p->note, sizeof p->note, "%s has no fp8: runs %s", g->name,
+                     catalog_prec_name(h));
+        break;
+    default:
+        h = half_of(g, want);
+        p->conv = p->linear = p->attn = h;
+        if (h != want)
+            snprintf(p->note, sizeof p->note, "%s has no %s: runs %s", g->name,
+                     catalog_prec_name(want), catalog_prec_name(h));
+        if (h == CAT_FP32)
+            p->act_bytes = 4;
+        break;
+    }
+    return has(g, p->conv) && has(g, p->linear) && has(g, p->attn) ? 0 : -1;
+}
+
+void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
+                      struct compute_rates *r)
+{
+    double mm = g->mm_eff > 0 ? g->mm_eff : DEFAULT_MM_EFF;
+    double me = g->mem_eff > 0 ? g->mem_eff : DEFAULT_MEM_EFF;
+
+    memset(r, 0, sizeof *r);
+    r->assumed = !(g->mm_eff > 0) || !(g->mem_eff > 0);
+    for (int f = 0; f < CAT_NPREC; f++) {
+        r->flops[f] = has(g, (enum cat_prec)f) ? g->peak_tflops[f] * 1e12 * mm : NAN;
+        if (profile_tflops && profile_tflops[f] > 0) {
+            r->flops[f] = profile_tflops[f] * 1e12;
+            r->measured = 1;
+        }
+    }
+    r->mem_Bps = g->mem_bw_gbs * 1e9 * me;
+    r->sms = g->sm_count;
+}
+
+static double bytes_of(enum cat_prec f)
+{
+    return f == CAT_FP8 ? 1 : f == CAT_FP16 || f == CAT_BF16 ? 2 : 4;
+}
+
+/* Share of d rows or columns that tiles of up to TILE cover usefully;
+ * *n the tiles.  An edge shorter than a tile gets a smaller power-of-two
+ * tile. */
+static double tile_use(double d, double *n)
+{
+    double t = TILE;
+
+    if (d < TILE)
+        for (t = 16; t < d; t *= 2)
+            ;
+    *n = ceil(d / t);
+    return d / (*n * t);
+}
+
+/* One GEMM launch: nb products of m x n with reduction k, reading a_el
+ * elements of the first operand in all, in format f. */
+static double gemm_s(double m, double n, double k, double nb, double a_el, enum cat_prec f,
+                     const struct compute_rates *r)
+{
+    double tm, tn, use = tile_use(m, &tm) * tile_use(n, &tn), tiles = tm * tn * nb;
+    double flops = 2 * m * n * k * nb, out_b = f == CAT_FP8 ? 2 : bytes_of(f);
+    double bytes = (a_el + k * n * nb) * bytes_of(f) + m * n * nb * out_b;
+
+    if (r->sms > 0) {
+        if (tiles < r->sms) {
+            double split = fmin(floor(r->sms / tiles), floor(k / SPLIT_K_MIN));
+            if (split > 1)
+                tiles *= split;
+        }
+        use *= tiles / (ceil(tiles / r->sms) * r->sms);
+    }
+    return fmax(flops / (r->flops[f] * use), bytes / r->mem_Bps) + KERNEL_S;
+}
+
+static enum cat_prec format_of(const struct compute_plan *p, enum ops_kind k)
+{
+    return k == OPS_CONV ? p->conv : k == OPS_ATTN ? p->attn : p->linear;
+}
+
+/* Forward and backward seconds of matrix item it at `batch` samples. */
+static void matrix_s(const struct ops_item *it, enum cat_prec f, const struct compute_rates *r,
+                     double batch, double *fwd, double *bwd)
+{
+    double m = it->m, nb = it->nb, a = it->a_elems * batch, mn;
+
+    if (it->flops > 0) {
+        *fwd = it->flops * batch / r->flops[f] + KERNEL_S;
+        *bwd = 2 * (*fwd - KERNEL_S) + 2 * KERNEL_S;
+        return;
+    }
+    if (it->kind == OPS_ATTN)
+        nb *= batch;            /* one product per head and sample */
+    else
+        m *= batch;
+    mn = m * it->n * nb;
+    *fwd = gemm_s(m, it->n, it->k, nb, a, f, r);
+    /* dX = dY W^T (m x k, reduce n); dW = X^T dY (k x n, reduce m). */
+    *bwd = (it->no_dgrad ? 0 : gemm_s(m, it->k, it->n, nb, mn, f, r)) +
+           gemm_s(it->k, it->n, m, nb, a, f, r) + it->recompute * *fwd;
+}
+
+int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
+                    const struct compute_rates *r, double batch, struct compute_time *t)
+{
+    memset(t, 0, sizeof *t);
+    for (int i = 0; i < o->n; i++) {
+        const struct ops_item *it = &o->v[i];
+        double fwd, bwd;
+
+        if (ops_is_matrix(it->kind)) {
+            enum cat_prec f = format_of(p, it->kind);
+            if (!(r->flops[f] > 0))
+                return -1;
+            matrix_s(it, f, r, batch, &fwd, &bwd);
+            t->kernels += it->count * (it->no_dgrad ? 2 : 3);
+        } else {
+            double b = p->act_bytes * batch / r->mem_Bps;
+            fwd = it->elems_fwd * b + KERNEL_S;
+            bwd = it->elems_bwd * b + KERNEL_S;
+            t->kernels += it->count * 2;
+        }
+        t->fwd_s += it->count * fwd;
+        t->bwd_s += it->count * bwd;
+        t->kind_s[it->kind] += it->count * (fwd + bwd);
+    }
+    return 0;
+}
+
+int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
+                   const double *profile_tflops, double batch, struct compute_plan *p,
+                   struct compute_time *t)
+{
+    static const enum cat_prec tries[] = {CAT_FP8, CAT_BF16, CAT_FP16, CAT_TF32, CAT_FP32};
+    struct compute_rates r;
+    struct ops_model o;
+    int rc = -1;
+
+    ops_build(sc->model, sc->seq_len, !sc->attention_unfused, &o);
+    compute_rates_of(g, profile_tflops, &r);
+    if (!sc->precision_auto) {
+        if (compute_plan_of(g, sc->precision, sc->precision_strict, p) == 0)
+            rc = compute_time_of(&o, p, &r, batch, t);
+    } else {
+        /* the fastest of the formats g runs natively (no fallback) */
+        for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+            struct compute_plan q;
+            struct compute_time u;
+            if (compute_plan_of(g, tries[i], 0, &q) != 0 || q.note[0] ||
+                compute_time_of(&o, &q, &r, batch, &u) != 0)
+                continue;
+            if (rc != 0 || u.fwd_s + u.bwd_s < t->fwd_s + t->bwd_s) {
+                *p = q;
+                *t = u;
+                rc = 0;
+            }
+        }
+        if (rc == 0)
+            snprintf(p->note, sizeof p->note, "auto: %s, the fastest %s runs",
+                     catalog_prec_name(p->linear), g->name);
+    }
+    ops_free(&o);
+    return rc;
+}

@@ -1,0 +1,79 @@
+/*
+ * compute.h - the time one GPU takes for a model's forward and backward
+ * passes, operation by operation (catalog/ops.h): a roofline per GEMM and
+ * per memory-bound kernel, at the number formats a precision runs at on
+ * that GPU, plus a fixed cost per kernel.  docs/model.md "Compute".
+ *
+ *   GEMM:   max(2 m n k / (F x u), bytes / B) + kernel
+ *   memory: elements x bytes per element / B + kernel
+ *
+ * F is what a large GEMM achieves in the format (a profile's cuBLAS sweep,
+ * else the dense peak times the GPU's published mm_eff), B what a stream
+ * copy achieves (nominal bandwidth times mem_eff), u the share of the
+ * GPU's SMs the GEMM's 128 x 128 tiles keep busy (tile edges and the last
+ * wave; a reduction too long for too few tiles is split across SMs).
+ * Backward runs each GEMM twice over (the input's and the weights'
+ * gradients, each with its own output shape) and each memory-bound kernel
+ * with its backward element count.
+ */
+#ifndef DT_COMPUTE_H
+#define DT_COMPUTE_H
+
+#include "../catalog/catalog.h"
+#include "../catalog/ops.h"
+
+/* What a precision request (workload.precision) runs at on one GPU:
+ * the format of each kind of matrix work and the bytes of an activation. */
+struct compute_plan {
+    enum cat_prec conv, linear, attn;
+    int act_bytes;
+    char note[120];          /* a fallback the output reports, "" none */
+};
+
+/* The formats of `want` on GPU g (docs/model.md "Precision"): fp32 runs
+ * convolutions as TF32 where the GPU has it (cuDNN's default in PyTorch and
+ * TensorFlow), linear layers in fp32 (PyTorch's default since 1.12) unless
+ * strict; fp16 and bf16 are mixed precision; bf16 falls back to fp16 and
+ * fp8 (linear layers only, Transformer Engine style) to bf16 where the GPU
+ * lacks them.  Returns -1 when g has no peak at all for the formats. */
+int compute_plan_of(const struct cat_gpu *g, enum cat_prec want, int strict,
+                    struct compute_plan *p);
+
+/* What one GPU delivers. */
+struct compute_rates {
+    double flops[CAT_NPREC]; /* large-GEMM FLOP/s per format, NAN where none */
+    double mem_Bps;          /* streaming bandwidth, bytes/s */
+    int sms;                 /* 0: tile waves not modelled */
+    int assumed;             /* 1: the GPU's mm_eff or mem_eff was not known */
+    int measured;            /* 1: GEMM rates from a calibration profile */
+};
+
+/* Rates of g; profile_tflops (NULL: none) is a profile's best GEMM TFLOP/s
+ * per format, which replaces peak x mm_eff where it is present. */
+void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
+                      struct compute_rates *r);
+
+struct compute_time {
+    double fwd_s, bwd_s;             /* one pass of `batch` samples */
+    double kind_s[OPS_NKIND];        /* forward plus backward by kind */
+    double kernels;                  /* kernels launched per pass */
+};
+
+/* Time of o on a GPU with rates r at plan p, `batch` samples at once.
+ * Returns -1 when a format the plan needs has no rate. */
+int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
+                    const struct compute_rates *r, double batch, struct compute_time *t);
+
+struct scenario;
+
+/*
+ * One pass (forward and backward) of `batch` samples of sc's model on GPU
+ * g, at sc's precision (auto: the fastest plan g has; *p says which).
+ * profile_tflops as for compute_rates_of.  Returns -1 when g lacks the
+ * peaks the precision needs.
+ */
+int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
+                   const double *profile_tflops, double batch, struct compute_plan *p,
+                   struct compute_time *t);
+
+#endif
