@@ -57,12 +57,28 @@ static struct ops_item *gemm(struct ops_model *o, enum ops_kind kind, double cou
 }
 
 /* Memory-bound work over a tensor of e elements per sample. */
-static void mem(struct ops_model *o, enum ops_kind kind, double count, double e)
+static struct ops_item *mem(struct ops_model *o, enum ops_kind kind, double count, double e)
 {
     struct ops_item *it = push(o, kind, count);
 
     it->elems_fwd = pass_fwd[kind] * e;
     it->elems_bwd = pass_bwd[kind] * e;
+    return it;
+}
+
+/* Autocast's fp32 kernels: 16-bit in, 32-bit out (3 bytes an element on
+ * average), then the cast back to 16 bits that the next matrix product
+ * makes (read 4, write 2: 3 again), forward and backward alike.  PyTorch's
+ * autocast op reference lists softmax, layer_norm and the losses among
+ * the ops that run in float32. */
+static void amp_fp32(struct ops_model *o, struct ops_item *it, double count, double e)
+{
+    struct ops_item *cast;
+
+    it->amp_bytes = 3;
+    cast = mem(o, OPS_ACT, count, e);
+    cast->amp_only = 1;
+    cast->amp_bytes = 3;
 }
 
 /* A convolution of a cin x hin x hin input, kernel r x r, stride st, to
@@ -178,7 +194,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     struct ops_item *it;
 
     mem(o, OPS_EMBED, 1, s * h);
-    mem(o, OPS_LNORM, l, s * h);
+    amp_fp32(o, mem(o, OPS_LNORM, l, s * h), l, s * h);
     gemm(o, OPS_LINEAR, l, s, h + 2 * kv, h);
     it = gemm(o, OPS_ATTN, l, s, s, d);             /* scores QK^T */
     it->nb = a;
@@ -186,9 +202,10 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     it->recompute = flash ? 1 : 0;
     if (!flash) {
         mem(o, OPS_ACT, l, a * s * s);              /* scale and mask */
-        mem(o, OPS_SOFTMAX, l, a * s * s);
-        if (drop)
-            mem(o, OPS_DROPOUT, l, a * s * s);
+        it = mem(o, OPS_SOFTMAX, l, a * s * s);
+        if (drop)                                   /* on the fp32 probabilities */
+            mem(o, OPS_DROPOUT, l, a * s * s)->amp_bytes = 4;
+        amp_fp32(o, it, l, a * s * s);
     }
     it = gemm(o, OPS_ATTN, l, s, d, s);             /* weighted sum AV */
     it->nb = a;
@@ -196,17 +213,17 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     if (drop)
         mem(o, OPS_DROPOUT, l, s * h);
     mem(o, OPS_ADD, l, s * h);
-    mem(o, OPS_LNORM, l, s * h);
+    amp_fp32(o, mem(o, OPS_LNORM, l, s * h), l, s * h);
     gemm(o, OPS_LINEAR, l, s, m->gated_ffn ? 2 * f : f, h);
     mem(o, OPS_ACT, l, s * f * (m->gated_ffn ? 1.5 : 1));
     gemm(o, OPS_LINEAR, l, s, h, f);
     if (drop)
         mem(o, OPS_DROPOUT, l, s * h);
     mem(o, OPS_ADD, l, s * h);
-    mem(o, OPS_LNORM, 1, s * h);
+    amp_fp32(o, mem(o, OPS_LNORM, 1, s * h), 1, s * h);
     if (m->lm_head) {
         gemm(o, OPS_LINEAR, 1, s, m->vocab, h);
-        mem(o, OPS_SOFTMAX, 1, s * m->vocab);
+        mem(o, OPS_SOFTMAX, 1, s * m->vocab)->amp_bytes = 3;   /* the loss, in fp32 */
     } else {
         gemm(o, OPS_LINEAR, 1, s, 2, h);            /* a span or class head */
     }

@@ -39,6 +39,12 @@ struct ops_item {
     double recompute;   /* share of the forward GEMMs redone in backward (fused attention) */
     /* Memory-bound work: elements read plus written per sample. */
     double elems_fwd, elems_bwd;
+    /* Under mixed precision (PyTorch autocast): amp_bytes > 0 is the mean
+     * bytes per element of a kernel autocast runs in fp32 (softmax, layer
+     * norm: 16-bit in, 32-bit out), amp_only an item that exists only then
+     * (the cast back to 16 bits before the next matrix product). */
+    double amp_bytes;
+    int amp_only;
 };
 
 struct ops_model {
@@ -48,7 +54,9 @@ struct ops_model {
 
 /* Lay out model m, a sample being seq tokens for a shaped model (0: its
  * seq_len); flash: attention as one fused kernel (FlashAttention) rather
- * than two batched GEMMs around a softmax held in memory. */
+ * than two batched GEMMs around a softmax held in memory.  Convolutions
+ * say nothing of their layout: the planner adds the transposes of an NCHW
+ * tensor (compute.h). */
 void ops_build(const struct cat_model *m, int seq, int flash, struct ops_model *out);
 void ops_free(struct ops_model *o);
 

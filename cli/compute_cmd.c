@@ -40,6 +40,15 @@ static int take_attention(const char *val, void *dst)
     return 0;
 }
 
+static int take_format(const char *val, void *dst)
+{
+    int i = names_parse(scenario_memory_format_name, val);
+    if (i < 0)
+        return -1;
+    *(int *)dst = i;
+    return 0;
+}
+
 static int take_str(const char *val, void *dst)
 {
     if (!*val)
@@ -52,7 +61,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " CMD " --model NAME [--gpu A,B,...] [--precision P] [--batch N]\n"
-            "                      [--seq N] [--attention flash|unfused] [--catalog DIR] [--json]\n"
+            "                      [--seq N] [--attention flash|unfused] [--memory-format nchw|nhwc]\n"
+            "                      [--catalog DIR] [--json]\n"
             "\n"
             "One training pass (forward and backward, no optimizer) of NAME on one GPU of\n"
             "each type: time, samples/s, the formats the precision runs at and the time by\n"
@@ -151,7 +161,8 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
 int compute_cmd_main(int argc, char **argv)
 {
     const char *model = NULL, *gpus = NULL, *catarg = NULL;
-    int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, rc = CLI_EXIT_INPUT;
+    int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0;
+    int rc = CLI_EXIT_INPUT;
     unsigned long long batch = 32, seq = 0;
     const struct args_opt opts[] = {
         {"--model", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a model of the catalog", take_str,
@@ -162,6 +173,8 @@ int compute_cmd_main(int argc, char **argv)
          "one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto", take_prec, &prec, NULL},
         {"--attention", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of flash, unfused",
          take_attention, &att, NULL},
+        {"--memory-format", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of nchw, nhwc",
+         take_format, &fmt, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},
@@ -204,6 +217,7 @@ int compute_cmd_main(int argc, char **argv)
     sc.batch_per_gpu = (int)batch;
     sc.seq_len = (int)seq;
     sc.attention_unfused = att == 1;
+    sc.channels_last = fmt == 1;
     scenario_prec_set(&sc, prec);
     rc = compute_cmd_rows(&sc, &cat, gpus, json);
 out:

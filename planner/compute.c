@@ -136,9 +136,20 @@ static enum cat_prec format_of(const struct compute_plan *p, enum ops_kind k)
     return k == OPS_CONV ? p->conv : k == OPS_ATTN ? p->attn : p->linear;
 }
 
+/*
+ * Tensor cores convolve NHWC tensors; given NCHW (PyTorch's default layout)
+ * cuDNN transposes the input and the output around each convolution (NVIDIA
+ * Deep Learning Performance guide, "Tensor Layouts in Memory: NCHW vs
+ * NHWC").  Counted as one read and one write of each, forward, and twice
+ * that backward (the input and the weight gradients each transpose
+ * theirs).
+ */
+#define TRANSPOSE_FWD 2
+#define TRANSPOSE_BWD 4
+
 /* Forward and backward seconds of matrix item it at `batch` samples. */
-static void matrix_s(const struct ops_item *it, enum cat_prec f, const struct compute_rates *r,
-                     double batch, double *fwd, double *bwd)
+static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
+                     const struct compute_rates *r, double batch, double *fwd, double *bwd)
 {
     double m = it->m, nb = it->nb, a = it->a_elems * batch, mn;
 
@@ -156,6 +167,11 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, const struct co
     /* dX = dY W^T (m x k, reduce n); dW = X^T dY (k x n, reduce m). */
     *bwd = (it->no_dgrad ? 0 : gemm_s(m, it->k, it->n, nb, mn, f, r)) +
            gemm_s(it->k, it->n, m, nb, a, f, r) + it->recompute * *fwd;
+    if (transpose && it->kind == OPS_CONV) {
+        double t = (a + mn) * bytes_of(f) / r->mem_Bps;
+        *fwd += TRANSPOSE_FWD * t;
+        *bwd += TRANSPOSE_BWD * t;
+    }
 }
 
 int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
@@ -170,10 +186,14 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
             enum cat_prec f = format_of(p, it->kind);
             if (!(r->flops[f] > 0))
                 return -1;
-            matrix_s(it, f, r, batch, &fwd, &bwd);
+            matrix_s(it, f, p->transpose && f != CAT_FP32, r, batch, &fwd, &bwd);
             t->kernels += it->count * (it->no_dgrad ? 2 : 3);
         } else {
-            double b = p->act_bytes * batch / r->mem_Bps;
+            int amp = p->act_bytes == 2;
+            double b = (amp && it->amp_bytes > 0 ? it->amp_bytes : p->act_bytes) * batch /
+                       r->mem_Bps;
+            if (it->amp_only && !amp)
+                continue;
             fwd = it->elems_fwd * b + KERNEL_S;
             bwd = it->elems_bwd * b + KERNEL_S;
             t->kernels += it->count * 2;
@@ -197,15 +217,19 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     ops_build(sc->model, sc->seq_len, !sc->attention_unfused, &o);
     compute_rates_of(g, profile_tflops, &r);
     if (!sc->precision_auto) {
-        if (compute_plan_of(g, sc->precision, sc->precision_strict, p) == 0)
+        if (compute_plan_of(g, sc->precision, sc->precision_strict, p) == 0) {
+            p->transpose = !sc->channels_last;
             rc = compute_time_of(&o, p, &r, batch, t);
+        }
     } else {
         /* the fastest of the formats g runs natively (no fallback) */
         for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
             struct compute_plan q;
             struct compute_time u;
-            if (compute_plan_of(g, tries[i], 0, &q) != 0 || q.note[0] ||
-                compute_time_of(&o, &q, &r, batch, &u) != 0)
+            if (compute_plan_of(g, tries[i], 0, &q) != 0 || q.note[0])
+                continue;
+            q.transpose = !sc->channels_last;
+            if (compute_time_of(&o, &q, &r, batch, &u) != 0)
                 continue;
             if (rc != 0 || u.fwd_s + u.bwd_s < t->fwd_s + t->bwd_s) {
                 *p = q;

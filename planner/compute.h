@@ -27,6 +27,8 @@
 struct compute_plan {
     enum cat_prec conv, linear, attn;
     int act_bytes;
+    int transpose;           /* 1: NCHW convolutions on tensor cores, transposed to NHWC
+                                and back around each (workload.memory_format) */
     char note[120];          /* a fallback the output reports, "" none */
 };
 

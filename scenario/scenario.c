@@ -138,9 +138,11 @@ int scenario_grad_prec_parse(const char *s) { return names_parse(scenario_grad_p
 static const char *const precs[] = { "fp32", "tf32", "fp16", "bf16", "fp8", "fp32_strict",
                                      "auto", NULL };
 static const char *const attentions[] = { "flash", "unfused", NULL };
+static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
 
 const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }
 const char *scenario_attention_name(int i) { return NAMES_AT(attentions, i); }
+const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats, i); }
 
 void scenario_prec_set(struct scenario *sc, int i)
 {

@@ -103,6 +103,7 @@ struct scenario {
     int precision_strict;              /* fp32_strict: fp32 without TF32 anywhere */
     int precision_auto;                /* auto: the fastest format each GPU has */
     int attention_unfused;             /* workload.attention: unfused (scores held in memory) */
+    int channels_last;                 /* workload.memory_format: nhwc (channels_last); 0 nchw */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     double mfu;                        /* achieved fraction of peak FLOP/s; NAN = default */
     double optimizer_bytes_per_param;  /* memory traffic of the update, bytes/param; NAN = default */
@@ -217,6 +218,7 @@ const char *scenario_prec_name(int i);
 void scenario_prec_set(struct scenario *sc, int i);
 int scenario_prec_index(const struct scenario *sc);
 const char *scenario_attention_name(int i);       /* flash, unfused */
+const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 int scenario_grad_prec_parse(const char *s);
 enum cat_prec scenario_grad_prec_value(int i);
 
