@@ -122,39 +122,47 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, int json, cJ
     printf("\n");
 }
 
-/* Every GPU of the list (NULL: the catalog's), in the list's order. */
+/* Every GPU of the list (NULL: the catalog's), in the list's order; an
+ * unknown name is refused before anything is printed. */
 static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat,
                             const char *list, int json)
 {
-    cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    size_t cap = list ? strlen(list) + 1 : (size_t)cat->ngpus + 1;
+    const struct cat_gpu **gpus = x_calloc(cap, sizeof *gpus);
+    int n = 0;
+    cJSON *arr;
     char name[64];
 
+    for (int i = 0; list ? *list != '\0' : i < cat->ngpus; i++) {
+        const struct cat_gpu *g = list ? NULL : &cat->gpus[i];
+        if (list) {
+            size_t k = strcspn(list, ",");
+            snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name ? k : sizeof name - 1),
+                     list);
+            list += k + (list[k] == ',');
+            if (!(g = catalog_find_gpu(cat, name))) {
+                fprintf(stderr, CMD ": --gpu: unknown GPU \"%s\"\n", name);
+                x_free(gpus);
+                return CLI_EXIT_INPUT;
+            }
+        }
+        gpus[n++] = g;
+    }
+    arr = json ? cJSON_CreateArray() : NULL;
     if (!json)
         printf("%s, batch %d, %s%s\n%-16s %13s %10s %12s   %s\n", sc->model->name,
                sc->batch_per_gpu, scenario_prec_name(scenario_prec_index(sc)),
                sc->attention_unfused ? ", attention unfused" : "", "GPU", "conv/linear",
                "pass ms", "samples/s", "time by kind");
-    for (int i = 0; list ? *list != '\0' : i < cat->ngpus; i++) {
-        const struct cat_gpu *g = list ? NULL : &cat->gpus[i];
-        if (list) {
-            size_t n = strcspn(list, ",");
-            snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1),
-                     list);
-            list += n + (list[n] == ',');
-            if (!(g = catalog_find_gpu(cat, name))) {
-                fprintf(stderr, CMD ": --gpu: unknown GPU \"%s\"\n", name);
-                cJSON_Delete(arr);
-                return CLI_EXIT_INPUT;
-            }
-        }
-        row(sc, g, json, arr);
-    }
+    for (int i = 0; i < n; i++)
+        row(sc, gpus[i], json, arr);
     if (json) {
         char *txt = cJSON_Print(arr);
         printf("%s\n", txt);
         cJSON_free(txt);
         cJSON_Delete(arr);
     }
+    x_free(gpus);
     return CLI_EXIT_OK;
 }
 

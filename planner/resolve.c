@@ -278,7 +278,7 @@ static const double *profile_rates(const struct scenario *sc, const struct cat_i
  * micro-batch; a compute time measured on one GPU fixes the model's scale
  * there and carries to the others through the model, never a peak ratio. */
 static int gpu_compute_time(const struct scenario *sc, const struct cat_instance *in,
-                            double *out, struct dt_err *e)
+                            double *out, double *bwd_frac, struct dt_err *e)
 {
     struct compute_plan p;
     struct compute_time t, ref;
@@ -288,6 +288,7 @@ static int gpu_compute_time(const struct scenario *sc, const struct cat_instance
                        "workload.measured_compute or another precision", in->name, in->gpu->name,
                        scenario_prec_name(scenario_prec_index(sc)));
     *out = (t.fwd_s + t.bwd_s) * sc->grad_accum;
+    *bwd_frac = t.bwd_s / (t.fwd_s + t.bwd_s);
     if (isnan(sc->measured_compute_s))
         return 0;
     if (compute_on_gpu(sc, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref))
@@ -300,16 +301,19 @@ static int gpu_compute_time(const struct scenario *sc, const struct cat_instance
 
 /* fwd+bwd seconds of one worker per step on instance `in`: the GPU model,
  * or for a CPU worker (and when workload.mfu overrides it) forward FLOPs
- * x 3 over the peak times the achieved fraction. */
+ * x 3 over the peak times the achieved fraction, backward two thirds of
+ * it.  *bwd_frac (may be NULL): backward's share. */
 static int compute_time(const struct scenario *sc, const struct cat_instance *in, double vcpus,
-                        const struct resolve_opts *o, double *out, struct dt_err *e)
+                        const struct resolve_opts *o, double *out, double *bwd_frac,
+                        struct dt_err *e)
 {
+    double frac = 2.0 / 3;
     double batch = (double)sc->batch_per_gpu * sc->grad_accum;
     double peak = resolve_peak_flops(in, sc->precision, vcpus);
     double t, mfu = isnan(sc->mfu) ? DEFAULT_MFU : sc->mfu, gflops = scenario_fwd_gflops(sc);
 
     if (in->gpu_count > 0 && in->gpu && (isnan(sc->mfu) || !isnan(sc->measured_compute_s))) {
-        if (gpu_compute_time(sc, in, &t, e))
+        if (gpu_compute_time(sc, in, &t, &frac, e))
             return -1;
     } else if (!isnan(sc->measured_compute_s)) {
         return dt_errf(e, "%s: a compute time measured on a GPU does not carry to a CPU "
@@ -325,6 +329,8 @@ static int compute_time(const struct scenario *sc, const struct cat_instance *in
         t = 3.0 * gflops * 1e9 * batch / (peak * mfu);
     }
     *out = t * o->compute_scale;
+    if (bwd_frac)
+        *bwd_frac = frac;
     return 0;
 }
 
@@ -399,8 +405,8 @@ static int resolve_hardware(const struct sc_group *sg, int networked, struct sim
 }
 
 /*
- * A train group's compute and loader: forward a third and backward two
- * thirds of the step's compute time, the optimizer as the update's memory
+ * A train group's compute and loader: forward and backward as the compute
+ * model splits them (two thirds backward without one), the optimizer as the update's memory
  * traffic (update_bytes) over device memory bandwidth, and the vCPUs the
  * input pipeline may use (all but the reserved ones; on a CPU node, those
  * the compute does not take).
@@ -409,7 +415,7 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
                          const struct resolve_opts *o, double update_bytes, struct sim_group *g,
                          struct dt_err *e)
 {
-    double t = 0, reserved = (double)sc->reserved_vcpus_per_gpu * wpn_of(in);
+    double t = 0, frac = 2.0 / 3, reserved = (double)sc->reserved_vcpus_per_gpu * wpn_of(in);
     double cvcpus = in->vcpus; /* vCPUs a CPU train node computes with */
     g->loader_vcpus = in->vcpus - reserved;
     if (g->loader_vcpus < 0)
@@ -424,7 +430,7 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
         if (lw <= 0) {
             double cps = resolve_cpu_s_per_sample(sc, o);
             double c = cps * sc->batch_per_gpu * sc->grad_accum / g->core_speed, x = 0;
-            if (compute_time(sc, in, 1, o, &x, e))
+            if (compute_time(sc, in, 1, o, &x, NULL, e))
                 return -1;
             lw = c + x > 0 ? (int)lround(in->vcpus * c / (c + x)) : (in->vcpus + 3) / 4;
             if (lw < 1)
@@ -435,10 +441,10 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
         g->loader_vcpus = lw;
         cvcpus = in->vcpus - lw;
     }
-    if (compute_time(sc, in, cvcpus, o, &t, e))
+    if (compute_time(sc, in, cvcpus, o, &t, &frac, e))
         return -1;
-    g->fwd_s = t / 3;
-    g->bwd_s = 2 * t / 3;
+    g->fwd_s = t * (1 - frac);
+    g->bwd_s = t * frac;
     if (in->gpu_count > 0)
         g->opt_s = in->gpu && in->gpu->mem_bw_gbs > 0
                        ? update_bytes / (in->gpu->mem_bw_gbs * 1e9) : 0;

@@ -178,4 +178,29 @@ check "the same scenario and seed give a byte-identical table" cmp -s "$tmp/a.tx
 "$DT" -q --json --seed 5 "$sc" > "$tmp/a.json"
 "$DT" -q --json --seed 5 "$sc" > "$tmp/b.json"
 check "the same scenario and seed give byte-identical JSON" cmp -s "$tmp/a.json" "$tmp/b.json"
+
+# ---- dtplan compute ---------------------------------------------------------------
+"$DT" compute --model resnet50 --batch 64 --precision bf16 --gpu V100,A100 > "$tmp/c.txt" 2> "$tmp/err"
+check "compute: one row per GPU asked for, V100's bf16 fallback named" \
+    [ $? -eq 0 -a "$(grep -c '^V100 .*V100 has no bf16: runs fp16' "$tmp/c.txt")" = 1 \
+      -a "$(grep -c '^A100 ' "$tmp/c.txt")" = 1 -a ! -s "$tmp/err" ]
+"$DT" compute --model gpt3-1.3b --batch 4 --precision auto --json > "$tmp/c.json"
+check "compute --json is JSON with one object per catalog GPU" \
+    [ "$(is_json "$tmp/c.json" && echo json)" = json \
+      -a "$(grep -c '"gpu":' "$tmp/c.json")" = "$(($(wc -l < catalog/gpus.csv) - 1))" ]
+"$DT" compute --model resnet50 --gpu A100,X100 > "$tmp/c.txt" 2> "$tmp/err"
+rc=$?
+check "compute: an unknown GPU exits 2 with one line, nothing on standard output" \
+    [ $rc -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --gpu: unknown GPU "X100"' -a ! -s "$tmp/c.txt" ]
+"$DT" compute --model resnet50 --seq 128 > /dev/null 2> "$tmp/err"
+check "compute: --seq on a model without a shape is refused" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = "dtplan compute: --seq: expected a model given by its shape, found resnet50" ]
+"$DT" compute --model resnet50 --precision fp64 > /dev/null 2> "$tmp/err"
+check "compute: a bad precision names the set" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --precision: expected one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto, found "fp64"' ]
+"$DT" compute --model bert-large-squad --attention unfused --batch 8 --json > "$tmp/a.json"
+"$DT" compute --model bert-large-squad --attention unfused --batch 8 --json > "$tmp/b.json"
+check "compute: byte-identical output for the same input" cmp -s "$tmp/a.json" "$tmp/b.json"
+"$DT" compute --help > "$tmp/c.txt"
+check "compute --help prints the usage, exit 0" [ $? -eq 0 -a "$(grep -c '^usage: dtplan compute' "$tmp/c.txt")" = 1 ]
 exit 0

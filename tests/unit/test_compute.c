@@ -1,0 +1,226 @@
+/*
+ * test_compute.c - models as operations (catalog/ops.c) and their time on a
+ * GPU (planner/compute.c): the laid-out networks' FLOPs against the
+ * published counts, the formats each precision runs at, the roofline's
+ * terms, and a measured time carried through the model.  Links the planner
+ * layer only (Makefile: LAYER_test_compute).
+ */
+#include "t.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../../catalog/catalog.h"
+#include "../../catalog/ops.h"
+#include "../../catalog/shape.h"
+#include "../../planner/compute.h"
+#include "../../planner/planner.h"
+#include "../../scenario/scenario.h"
+
+static struct catalog cat;
+
+static double fwd_gflops(const char *model, int seq)
+{
+    const struct cat_model *m = catalog_find_model(&cat, model);
+    struct ops_model o;
+    double f;
+
+    if (!m)
+        return NAN;
+    ops_build(m, seq, 1, &o);
+    f = ops_fwd_flops(&o) / 1e9;
+    ops_free(&o);
+    return f;
+}
+
+static void networks_match_their_published_flops(void)
+{
+    /* torchvision's multiply-adds x 2 (models.csv) */
+    T_NEAR(fwd_gflops("resnet50", 0), 8.178, 0.001, "ResNet-50 laid out: 8.178 GFLOP (%.4f)",
+           fwd_gflops("resnet50", 0));
+    T_NEAR(fwd_gflops("resnet18", 0) / 3.628, 1, 0.01, "ResNet-18 within 1%% of 3.628 (%.3f)",
+           fwd_gflops("resnet18", 0));
+    T_NEAR(fwd_gflops("resnet101", 0) / 15.602, 1, 0.01, "ResNet-101 within 1%% of 15.602 (%.3f)",
+           fwd_gflops("resnet101", 0));
+    T_NEAR(fwd_gflops("vgg16", 0) / 30.94, 1, 0.01, "VGG-16 within 1%% of 30.94 (%.3f)",
+           fwd_gflops("vgg16", 0));
+    /* a transformer's layout is its shape's FLOPs, attention term included */
+    {
+        const struct cat_model *g = catalog_find_model(&cat, "gpt3-175b");
+        T_NEAR(fwd_gflops("gpt3-175b", 0) / (shape_fwd_flops(g, 2048) / 1e9), 1, 1e-12,
+               "GPT-3 175B: operations sum to the shape's forward FLOPs");
+        T_NEAR(fwd_gflops("gpt3-175b", 1024) / (shape_fwd_flops(g, 1024) / 1e9), 1, 1e-12,
+               "and at another sequence length");
+    }
+    /* a model known only by its FLOPs is one matrix item */
+    T_NEAR(fwd_gflops("inception_v3", 0), 11.426, 1e-9, "inception_v3: its row's FLOPs");
+    /* SQuAD's span head instead of the vocabulary projection */
+    {
+        const struct cat_model *b = catalog_find_model(&cat, "bert-large-squad");
+        double lm = shape_fwd_flops(b, 384) / 1e9, head = 2.0 * 1024 * 30522 * 384 / 1e9;
+        T_NEAR(fwd_gflops("bert-large-squad", 0), lm - head + 2.0 * 1024 * 2 * 384 / 1e9, 1e-6,
+               "BERT-large SQuAD: no vocabulary projection");
+    }
+}
+
+static void precisions_run_as_frameworks_run_them(void)
+{
+    const struct cat_gpu *v100 = catalog_find_gpu(&cat, "V100");
+    const struct cat_gpu *a100 = catalog_find_gpu(&cat, "A100");
+    const struct cat_gpu *h100 = catalog_find_gpu(&cat, "H100");
+    struct compute_plan p;
+
+    T_CHECK(compute_plan_of(a100, CAT_FP32, 0, &p) == 0 && p.conv == CAT_TF32 &&
+                p.linear == CAT_FP32 && p.act_bytes == 4 && !p.note[0],
+            "A100 fp32: TF32 convolutions (cuDNN), fp32 matmuls (PyTorch >= 1.12)");
+    T_CHECK(compute_plan_of(a100, CAT_FP32, 1, &p) == 0 && p.conv == CAT_FP32,
+            "fp32_strict: fp32 convolutions too");
+    T_CHECK(compute_plan_of(v100, CAT_FP32, 0, &p) == 0 && p.conv == CAT_FP32,
+            "V100 fp32: no TF32 to use");
+    T_CHECK(compute_plan_of(v100, CAT_BF16, 0, &p) == 0 && p.linear == CAT_FP16 &&
+                strstr(p.note, "has no bf16: runs fp16"),
+            "V100 bf16 falls back to fp16 and says so (%s)", p.note);
+    T_CHECK(compute_plan_of(v100, CAT_TF32, 0, &p) == 0 && p.linear == CAT_FP32 &&
+                strstr(p.note, "no TF32"),
+            "V100 tf32 runs fp32 and says so");
+    T_CHECK(compute_plan_of(h100, CAT_FP8, 0, &p) == 0 && p.linear == CAT_FP8 &&
+                p.conv == CAT_BF16 && p.attn == CAT_BF16 && !p.note[0],
+            "H100 fp8: linear layers in fp8, convolutions and attention in bf16");
+    T_CHECK(compute_plan_of(a100, CAT_FP8, 0, &p) == 0 && p.linear == CAT_BF16 &&
+                strstr(p.note, "has no fp8: runs bf16"),
+            "A100 fp8 falls back to bf16 and says so");
+}
+
+/* A scenario of one model at one precision, no clusters. */
+static void scn(struct scenario *sc, const char *model, int prec)
+{
+    scenario_defaults(sc, "compute");
+    sc->catalog = &cat;
+    sc->model = catalog_find_model(&cat, model);
+    sc->batch_per_gpu = 64;
+    scenario_prec_set(sc, prec);
+}
+
+static double pass_s(const struct scenario *sc, const char *gpu, double batch,
+                     struct compute_plan *p)
+{
+    struct compute_time t;
+    struct compute_plan q;
+
+    if (compute_on_gpu(sc, catalog_find_gpu(&cat, gpu), NULL, batch, p ? p : &q, &t))
+        return NAN;
+    return t.fwd_s + t.bwd_s;
+}
+
+static void auto_takes_the_fastest_native_format(void)
+{
+    struct scenario sc;
+    struct compute_plan p;
+    double t_auto, t_bf16;
+
+    scn(&sc, "gpt3-1.3b", CAT_NPREC + 1);
+    t_auto = pass_s(&sc, "H100", 8, &p);
+    T_CHECK(p.linear == CAT_FP8 && strstr(p.note, "auto: fp8"), "auto on H100: fp8 (%s)",
+            p.note);
+    scenario_prec_set(&sc, CAT_BF16);
+    t_bf16 = pass_s(&sc, "H100", 8, NULL);
+    T_CHECK(t_auto < t_bf16, "and it is faster than bf16 (%g < %g s)", t_auto, t_bf16);
+    scenario_prec_set(&sc, CAT_NPREC + 1);
+    pass_s(&sc, "V100", 8, &p);
+    T_CHECK(p.linear == CAT_FP16, "auto on V100: fp16 (no bf16, no fp8)");
+    scenario_free(&sc);
+}
+
+static void the_roofline_has_both_terms(void)
+{
+    struct scenario sc;
+    struct compute_rates r;
+    struct compute_plan p;
+    struct compute_time t1, t2;
+    struct ops_model o;
+    const struct cat_gpu *a100 = catalog_find_gpu(&cat, "A100");
+
+    scn(&sc, "resnet50", CAT_FP16);
+    ops_build(sc.model, 0, 1, &o);
+    compute_plan_of(a100, CAT_FP16, 0, &p);
+    compute_rates_of(a100, NULL, &r);
+    T_NEAR(r.flops[CAT_FP16], 312e12 * a100->mm_eff, 1, "A100 fp16 rate: peak x mm_eff");
+    compute_time_of(&o, &p, &r, 256, &t1);
+    r.mem_Bps *= 2;
+    compute_time_of(&o, &p, &r, 256, &t2);
+    T_CHECK(t2.kind_s[OPS_BNORM] < 0.6 * t1.kind_s[OPS_BNORM] &&
+                fabs(t2.kind_s[OPS_LINEAR] - t1.kind_s[OPS_LINEAR]) < 1e-6,
+            "twice the bandwidth halves batch norm (%g -> %g s), not the classifier GEMM",
+            t1.kind_s[OPS_BNORM], t2.kind_s[OPS_BNORM]);
+    T_CHECK(t1.bwd_s > 1.5 * t1.fwd_s && t1.bwd_s < 3 * t1.fwd_s,
+            "backward is about twice forward (%.2f)", t1.bwd_s / t1.fwd_s);
+    /* NCHW on tensor cores pays cuDNN's transposes; NHWC does not */
+    p.transpose = 1;
+    compute_time_of(&o, &p, &r, 256, &t1);
+    T_CHECK(t1.kind_s[OPS_CONV] > 1.2 * t2.kind_s[OPS_CONV] &&
+                t1.kind_s[OPS_BNORM] == t2.kind_s[OPS_BNORM] &&
+                t1.kernels == t2.kernels,
+            "NCHW transposes add to the convolutions (%g -> %g s), nothing else",
+            t2.kind_s[OPS_CONV], t1.kind_s[OPS_CONV]);
+    p.conv = CAT_FP32;
+    compute_time_of(&o, &p, &r, 256, &t1);
+    p.transpose = 0;
+    compute_time_of(&o, &p, &r, 256, &t2);
+    T_CHECK(t1.kind_s[OPS_CONV] == t2.kind_s[OPS_CONV], "not on CUDA cores (fp32)");
+    ops_free(&o);
+    scenario_free(&sc);
+}
+
+static void a_measured_time_carries_through_the_model(void)
+{
+    struct scenario sc;
+    struct sc_cluster cl;
+    struct sim_config cfg;
+    struct dt_err e;
+    double a100, h100, t;
+
+    scn(&sc, "resnet50", CAT_FP16);
+    a100 = pass_s(&sc, "A100", 64, NULL);
+    h100 = pass_s(&sc, "H100", 64, NULL);
+    sc.measured_gpu = catalog_find_gpu(&cat, "A100");
+    sc.measured_compute_s = 0.5;
+    sc.measured_batch = 64;
+    memset(&cl, 0, sizeof cl);
+    snprintf(cl.name, sizeof cl.name, "one-p5");
+    cl.strategy = -1;
+    cl.ngroups = 1;
+    cl.groups[0].role = SIM_TRAIN;
+    cl.groups[0].inst = catalog_find_instance(&cat, "p5.48xlarge");
+    cl.groups[0].count = 1;
+    sc.clusters = &cl;
+    sc.nclusters = 1;
+    T_CHECK(plan_resolve(&sc, &cl, &cfg, &e) == 0, "p5 resolves (%s)", e.msg);
+    t = cfg.groups[0].fwd_s + cfg.groups[0].bwd_s;
+    T_NEAR(t, 0.5 * h100 / a100, 1e-12,
+           "H100 = measured A100 time x model(H100) / model(A100) = %.4f s, not the peak ratio "
+           "(%.4f s)", t, 0.5 * 312 / 989.4);
+    cl.groups[0].inst = catalog_find_instance(&cat, "p4d.24xlarge");
+    T_CHECK(plan_resolve(&sc, &cl, &cfg, &e) == 0, "p4d resolves");
+    T_NEAR(cfg.groups[0].fwd_s + cfg.groups[0].bwd_s, 0.5, 1e-12,
+           "on the measured GPU at the measured batch: the measurement");
+    sc.clusters = NULL;
+    sc.nclusters = 0;
+    scenario_free(&sc);
+}
+
+int main(void)
+{
+    struct dt_err e;
+
+    if (catalog_load(&cat, "catalog", &e)) {
+        printf("FAIL - catalog: %s\n", e.msg);
+        return 1;
+    }
+    T_RUN(networks_match_their_published_flops);
+    T_RUN(precisions_run_as_frameworks_run_them);
+    T_RUN(auto_takes_the_fastest_native_format);
+    T_RUN(the_roofline_has_both_terms);
+    T_RUN(a_measured_time_carries_through_the_model);
+    catalog_free(&cat);
+    return T_DONE();
+}
