@@ -270,8 +270,9 @@ static char *opt_text(const struct csv_row *r, int k)
 
 /* The optional columns of gpus.csv: fp8 peak, SM count, the measured
  * fractions of peak and bandwidth and their source. */
-enum { GO_FP8, GO_SM, GO_MM, GO_MEM, GO_N };
-static const char *const gpu_opt_cols[GO_N] = {"fp8_tflops", "sm_count", "mm_eff", "mem_eff"};
+enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_N };
+static const char *const gpu_opt_cols[GO_N] = {"fp8_tflops", "sm_count", "mm_eff", "fp32_eff",
+                                               "mem_eff"};
 
 static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct csv_row *row,
                        const int *col, struct dt_err *e)
@@ -286,6 +287,7 @@ static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct cs
     g->peak_tflops[CAT_FP8] = v[GO_FP8];
     g->sm_count = isnan(v[GO_SM]) ? 0 : (int)v[GO_SM];
     g->mm_eff = v[GO_MM];
+    g->fp32_eff = v[GO_FP32];
     g->mem_eff = v[GO_MEM];
     return 0;
 }

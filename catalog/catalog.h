@@ -40,9 +40,11 @@ struct cat_gpu {
      * the fraction of the dense peak a large GEMM reaches and of the
      * nominal bandwidth a streaming copy reaches, as measured and
      * published; NAN unknown (the planner then assumes a default and
-     * says so).  sm_count sizes the waves of a GEMM's tiles; 0 unknown. */
+     * says so).  fp32_eff: the same for an fp32 GEMM on the CUDA cores
+     * (NAN: mm_eff).  sm_count sizes the waves of a GEMM's tiles; 0
+     * unknown. */
     int sm_count;
-    double mm_eff, mem_eff;
+    double mm_eff, fp32_eff, mem_eff;
     char *eff_source;
 };
 

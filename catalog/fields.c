@@ -39,6 +39,7 @@ static const struct cat_field table[] = {
     {"fp8_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
     {"sm_count", NULL, 1, 1, 10000, 0, "a count from 1 to 10000"},
     {"mm_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
+    {"fp32_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
     {"mem_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
 };
 

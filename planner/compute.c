@@ -82,7 +82,8 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
     memset(r, 0, sizeof *r);
     r->assumed = !(g->mm_eff > 0) || !(g->mem_eff > 0);
     for (int f = 0; f < CAT_NPREC; f++) {
-        r->flops[f] = has(g, (enum cat_prec)f) ? g->peak_tflops[f] * 1e12 * mm : NAN;
+        double eff = f == CAT_FP32 && g->fp32_eff > 0 ? g->fp32_eff : mm;
+        r->flops[f] = has(g, (enum cat_prec)f) ? g->peak_tflops[f] * 1e12 * eff : NAN;
         if (profile_tflops && profile_tflops[f] > 0) {
             r->flops[f] = profile_tflops[f] * 1e12;
             r->measured = 1;

@@ -8,7 +8,8 @@
  *   memory: elements x bytes per element / B + kernel
  *
  * F is what a large GEMM achieves in the format (a profile's cuBLAS sweep,
- * else the dense peak times the GPU's published mm_eff), B what a stream
+ * else the dense peak times the GPU's published mm_eff, or fp32_eff for
+ * fp32 on the CUDA cores), B what a stream
  * copy achieves (nominal bandwidth times mem_eff), u the share of the
  * GPU's SMs the GEMM's 128 x 128 tiles keep busy (tile edges and the last
  * wave; a reduction too long for too few tiles is split across SMs).
