@@ -45,10 +45,10 @@ static const char usage_line[] =
 
 /* ---- the table --------------------------------------------------------- */
 
-static const char *pick_head[] = {"#", "cluster", "strategy", "bucket MiB", "step ms", "GPU%",
-                                  "CPU%", "NIC%", "samples/s", "$/h", "$/step", "to train",
+static const char *pick_head[] = {"#", "cluster", "strategy", "bucket MiB", "step ms", "band ms",
+                                  "GPU%", "CPU%", "NIC%", "samples/s", "$/h", "$/step", "to train",
                                   "$ to train", "bound"};
-enum { PH_N = 14 };
+enum { PH_N = 15 };
 
 /* "2x g5.12xlarge + 1x c5.18xlarge data spot", from the groups (never cut short). */
 static char *cell_groups(const struct sc_cluster *cl)
@@ -82,15 +82,16 @@ static void pick_row(const char *mark, const struct search_pick *pk, char **row)
     row[2] = x_strdup(comm ? sim_strategy_name(pc->cfg.c.strategy) : "-");
     row[3] = comm ? report_cell_num("%g", pc->cfg.c.bucket_bytes / DT_MIB) : x_strdup("-");
     row[4] = report_cell_num("%.1f", 1e3 * pc->res.step_mean_s);
-    row[5] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
-    row[6] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
-    row[7] = report_cell_num("%.0f", 100 * pc->res.util_nic);
-    row[8] = report_cell_num("%.1f", pc->res.samples_per_s);
-    row[9] = report_cell_num("%.3f", pc->price_usd_h);
-    row[10] = report_cell_usd(pc->cost_per_step_usd);
-    row[11] = report_cell_duration(pc->train_s);
-    row[12] = report_cell_num("%.2f", pc->cost_to_train_usd);
-    row[13] = x_strdup(plan_bound_name(pc->bound));
+    row[5] = report_cell_band(pc);
+    row[6] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
+    row[7] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
+    row[8] = report_cell_num("%.0f", 100 * pc->res.util_nic);
+    row[9] = report_cell_num("%.1f", pc->res.samples_per_s);
+    row[10] = report_cell_num("%.3f", pc->price_usd_h);
+    row[11] = report_cell_usd(pc->cost_per_step_usd);
+    row[12] = report_cell_duration(pc->train_s);
+    row[13] = report_cell_num("%.2f", pc->cost_to_train_usd);
+    row[14] = x_strdup(plan_bound_name(pc->bound));
 }
 
 static void print_picks(FILE *f, const struct search_pick *pk, int n, const char *const *marks,
@@ -101,7 +102,7 @@ static void print_picks(FILE *f, const struct search_pick *pk, int n, const char
 
     for (int c = 0; c < PH_N; c++) {
         cells[c] = x_strdup(pick_head[c]);
-        right[c] = c == 0 || (c >= 3 && c <= 12);
+        right[c] = c == 0 || (c >= 3 && c <= 13);
     }
     for (int i = 0; i < n; i++) {
         char num[16];
@@ -160,7 +161,11 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
         fprintf(f, "Recommendation: %s\n", r->reason);
         return ferror(f) ? -1 : 0;
     }
-    fprintf(f, "Top %d by %s:\n", r->ntop, scenario_objective_name(sc->objective));
+    fprintf(f, "Top %d by %s%s:\n", r->ntop, scenario_objective_name(sc->objective),
+            r->tie_moved ? (sc->objective == SC_OBJ_TIME
+                                ? " (first: the cheapest of those that tie within the error of the model)"
+                                : " (first: the fastest of those that tie within the error of the model)")
+                         : "");
     print_picks(f, r->top, r->ntop, NULL, 1);
     fprintf(f, "\nPareto front (%s against %s; none is both faster and cheaper):\n",
             r->front_train ? "time to train" : "step time",
@@ -194,6 +199,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     }
     report_json_num(o, "step_s", pc->res.step_mean_s);
     report_json_num(o, "step_p95_s", pc->res.step_p95_s);
+    report_json_band(o, "step_band_s", pc);
     report_json_num(o, "compute_s", pc->res.compute_s);
     report_json_num(o, "data_stall_s", pc->res.data_stall_s);
     report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);

@@ -117,6 +117,27 @@ static char *cell_ms(double s)
     return report_cell_num("%.1f", s * 1e3);
 }
 
+char *report_cell_band(const struct plan_cluster *pc)
+{
+    char buf[64];
+
+    if (!isfinite(pc->band_lo_s) || !isfinite(pc->band_hi_s) || !(pc->band_hi_s > 0))
+        return x_strdup("-");
+    snprintf(buf, sizeof buf, "%.1f-%.1f", pc->band_lo_s * 1e3, pc->band_hi_s * 1e3);
+    return x_strdup(buf);
+}
+
+void report_json_band(cJSON *o, const char *key, const struct plan_cluster *pc)
+{
+    cJSON *a = cJSON_AddArrayToObject(o, key);
+
+    double v[2] = {pc->band_lo_s, pc->band_hi_s};
+
+    for (int i = 0; i < 2; i++)
+        cJSON_AddItemToArray(a, isfinite(v[i]) ? cJSON_CreateNumber(report_round6(v[i]))
+                                               : cJSON_CreateNull());
+}
+
 /* A fraction 0..1 shown as a whole percentage. */
 static char *cell_pct(double frac)
 {
@@ -187,7 +208,7 @@ struct column {
 /* Columns of the table, in order.  The epoch and training columns appear only
  * when some cluster has them (the dataset size is known). */
 enum col_id {
-    COL_MARK, COL_NAME, COL_GROUPS, COL_MEAN, COL_P95, COL_COMPUTE, COL_STALL,
+    COL_MARK, COL_NAME, COL_GROUPS, COL_MEAN, COL_BAND, COL_P95, COL_COMPUTE, COL_STALL,
     COL_COMM, COL_OPT, COL_GPU, COL_CPU, COL_NIC, COL_SPS, COL_USD_H,
     COL_USD_STEP, COL_EPOCH, COL_USD_EPOCH, COL_TRAIN, COL_USD_TRAIN,
     COL_BOTTLENECK, NCOL
@@ -198,6 +219,7 @@ static const struct column columns[NCOL] = {
     [COL_NAME] = {"cluster", ALIGN_LEFT},
     [COL_GROUPS] = {"groups", ALIGN_LEFT},
     [COL_MEAN] = {"step ms", ALIGN_RIGHT},
+    [COL_BAND] = {"band ms", ALIGN_RIGHT},
     [COL_P95] = {"p95 ms", ALIGN_RIGHT},
     [COL_COMPUTE] = {"compute", ALIGN_RIGHT},
     [COL_STALL] = {"stall", ALIGN_RIGHT},
@@ -234,6 +256,7 @@ static void table_row(const struct plan_report *rep, int i, char **row)
     row[COL_NAME] = x_strdup(cluster_name(pc));
     row[COL_GROUPS] = cell_groups(pc->cl);
     row[COL_MEAN] = cell_ms(r->step_mean_s);
+    row[COL_BAND] = report_cell_band(pc);
     row[COL_P95] = cell_ms(r->step_p95_s);
     row[COL_COMPUTE] = cell_ms(r->compute_s);
     row[COL_STALL] = cell_ms(r->data_stall_s);
@@ -448,6 +471,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(t, "mean", r->step_mean_s);
     report_json_num(t, "p50", r->step_p50_s);
     report_json_num(t, "p95", r->step_p95_s);
+    report_json_band(t, "band", pc);
 
     t = cJSON_AddObjectToObject(o, "breakdown_s");
     report_json_num(t, "compute", r->compute_s);
@@ -574,6 +598,7 @@ int report_csv(FILE *f, const struct plan_report *rep)
 {
     static const char *head[] = {
         "cluster", "groups", "recommended", "feasible", "step_mean_s", "step_p50_s", "step_p95_s",
+        "step_band_lo_s", "step_band_hi_s",
         "compute_s", "data_stall_s", "exposed_comm_s", "optimizer_s", "util_gpu", "util_cpu",
         "util_nic", "samples_per_s", "workers", "scaling_efficiency", "price_usd_per_h",
         "cost_per_step_usd", "steps_per_epoch", "epoch_s", "cost_per_epoch_usd",
@@ -596,6 +621,8 @@ int report_csv(FILE *f, const struct plan_report *rep)
         csv_num(f, r->step_mean_s);
         csv_num(f, r->step_p50_s);
         csv_num(f, r->step_p95_s);
+        csv_num(f, pc->band_lo_s);
+        csv_num(f, pc->band_hi_s);
         csv_num(f, r->compute_s);
         csv_num(f, r->data_stall_s);
         csv_num(f, r->exposed_comm_s);

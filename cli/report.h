@@ -60,4 +60,8 @@ struct cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_c
  * infinities are returned unchanged. */
 double report_round6(double v);
 
+/* "lo-hi" in ms of pc's step-time band (heap), and the band as a JSON pair. */
+char *report_cell_band(const struct plan_cluster *pc);
+void report_json_band(struct cJSON *o, const char *key, const struct plan_cluster *pc);
+
 #endif

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "band.h"
 #include "plan_int.h"
 
 const char *plan_action_name(enum plan_action a)
@@ -188,20 +189,71 @@ static void add_train(struct text *t, const struct plan_cluster *cur,
             best->cost_to_train_usd, cur->train_s / 3600, cur->cost_to_train_usd);
 }
 
+/* Among the feasible clusters that tie with the objective's best within
+ * their bands (band.h), the one the second criterion prefers; *first the
+ * objective's best, *what the criterion ("" when nothing ties). */
+static int tie_break(const struct scenario *sc, const struct plan_report *rep, int *first,
+                     const char **what)
+{
+    int pick;
+
+    *first = -1;
+    *what = "";
+    for (int i = 0; i < rep->nclusters; i++) {
+        if (!rep->clusters[i].feasible)
+            continue;
+        if (*first < 0 || plan_cluster_objective(sc, &rep->clusters[i], 0) <
+                              plan_cluster_objective(sc, &rep->clusters[*first], 0))
+            *first = i;
+    }
+    pick = *first;
+    for (int i = 0; *first >= 0 && i < rep->nclusters; i++) {
+        const char *w;
+        int better;
+        if (i == *first || !rep->clusters[i].feasible ||
+            !plan_band_tie(sc, &rep->clusters[*first], &rep->clusters[i], 0))
+            continue;
+        better = plan_band_prefer(sc, &rep->clusters[pick], &rep->clusters[i], 0, &w);
+        *what = w;
+        if (better)
+            pick = i;
+    }
+    return pick;
+}
+
+/* The clusters that tie with the pick on the objective within the model's
+ * error, and the criterion that broke the tie (nothing when none ties). */
+static void add_ties(struct text *t, const struct scenario *sc, const struct plan_report *rep,
+                     int first, const char *what)
+{
+    const struct plan_cluster *b = &rep->clusters[rep->best];
+    const char *obj = scenario_objective_name(sc->objective);
+    int n = 0;
+
+    if (!*what)
+        return;
+    add(t, " Within the error of the model (%s's step %.3g to %.3g s) it ties on %s with",
+        b->cl->name, b->band_lo_s, b->band_hi_s, obj);
+    for (int i = 0; i < rep->nclusters; i++)
+        if (i != rep->best && rep->clusters[i].feasible &&
+            plan_band_tie(sc, &rep->clusters[first], &rep->clusters[i], 0))
+            add(t, "%s %s", n++ ? "," : "", rep->clusters[i].cl->name);
+    if (first != rep->best)
+        add(t, " (%s has the lower %s); %s breaks the tie.", rep->clusters[first].cl->name, obj,
+            what);
+    else
+        add(t, "; it is also the better on %s, the tie-break.", what);
+}
+
 void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
 {
     const struct plan_cluster *cur = &rep->clusters[0], *best;
     struct text t = {rep->reason, sizeof rep->reason};
+    const char *tie_by;
+    int first;
 
     rep->reason[0] = '\0';
-    rep->best = -1;
-    for (int i = 0; i < rep->nclusters; i++) {
-        if (!rep->clusters[i].feasible)
-            continue;
-        if (rep->best < 0 || plan_cluster_objective(sc, &rep->clusters[i], 0) <
-                                 plan_cluster_objective(sc, &rep->clusters[rep->best], 0))
-            rep->best = i;
-    }
+    rep->best = tie_break(sc, rep, &first, &tie_by);
     if (rep->best < 0) {
         rep->action = PLAN_KEEP;
         add(&t, "no cluster meets the constraints (deadline or budget); relax them or add "
@@ -218,9 +270,14 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
         add_train(&t, cur, best);
         add(&t, "; it is %s.", best->bound_text);
     } else {
-        add(&t, " It is the best of the %d clusters for %s.", rep->nclusters,
-            scenario_objective_name(sc->objective));
+        if (first == rep->best)
+            add(&t, " It is the best of the %d clusters for %s.", rep->nclusters,
+                scenario_objective_name(sc->objective));
+        else
+            add(&t, " It is recommended of the %d clusters for %s on a tie.", rep->nclusters,
+                scenario_objective_name(sc->objective));
     }
+    add_ties(&t, sc, rep, first, tie_by);
     advise(&t, sc, cur, 0, rep->best == 0);
 }
 
@@ -245,6 +302,15 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
         if (!cur->feasible)
             add(&t, " (%s: %s)", cur->cl->name, cur->infeasible_why);
         add(&t, "; it is %s.", best->bound_text);
+        if (in->ntied > 0 && in->tie_first)
+            add(&t, " Within the error of the model (its step %.3g to %.3g s) it ties on %s with %d "
+                "of the top, %s the lowest; %s breaks the tie.", best->band_lo_s,
+                best->band_hi_s, scenario_objective_name(sc->objective), in->ntied,
+                in->tie_first->cl->name, in->tie_by);
+        else if (in->ntied > 0)
+            add(&t, " Within the error of the model (its step %.3g to %.3g s) it ties on %s with %d "
+                "of the top; it is also the better on %s, the tie-break.", best->band_lo_s,
+                best->band_hi_s, scenario_objective_name(sc->objective), in->ntied, in->tie_by);
         if (in->action == PLAN_SCALE_UP &&
             (double)bt->count * bt->inst->gpu_count < (double)ct->count * ct->inst->gpu_count)
             add(&t, " (scale_up here is a change of instance type to fewer GPUs, which does "

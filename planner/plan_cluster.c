@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "band.h"
 #include "plan_int.h"
 #include "resolve.h"
 
@@ -240,5 +241,6 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
     pc->cfg.trace = NULL;   /* the recording belongs to the caller */
     costs(sc, pc);
     name_bound(pc);
+    plan_band_set(sc, pc);
     return 0;
 }

@@ -57,6 +57,10 @@ struct plan_advice_in {
     const struct plan_cluster *best;  /* the recommended candidate */
     long candidates;                  /* how many were searched */
     enum plan_action action;          /* plan_advice_action(cur, best, ...) */
+    const struct plan_cluster *tie_first; /* the objective's best when best won a tie
+                                         within the model's error, else NULL */
+    int ntied;                        /* candidates of the top that tie with it */
+    const char *tie_by;               /* the criterion that broke the tie */
 };
 
 void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *in, char *reason,

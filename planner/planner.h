@@ -55,6 +55,8 @@ struct plan_cluster {
     char infeasible_why[128];
     enum plan_bound bound;
     char bound_text[256];         /* e.g. "CPU-bound: 96 vCPU keep 8 A100 busy 45%" */
+    double band_lo_s, band_hi_s;  /* where the real step time is expected to lie, from the
+                                     validated error of the parts (docs/model.md) */
 };
 
 struct plan_report {

@@ -48,8 +48,8 @@
 
 /* ------------------------------------------------- calibration profiles */
 
-/* The profile measured on instance type `in`, or NULL. */
-static const struct prof_measured *profile_of(const struct scenario *sc, const struct cat_instance *in)
+const struct prof_measured *resolve_profile_of(const struct scenario *sc,
+                                               const struct cat_instance *in)
 {
     for (int i = 0; i < sc->nprofiles; i++)
         if (strcmp(sc->profiles[i].instance, in->name) == 0)
@@ -97,7 +97,7 @@ static int profile_ps_link(const struct prof_measured *m, int is_ps)
 static void apply_profile(const struct scenario *sc, const struct sc_group *sg, struct sim_group *g,
                           int is_ps)
 {
-    const struct prof_measured *m = profile_of(sc, sg->inst);
+    const struct prof_measured *m = resolve_profile_of(sc, sg->inst);
     double v;
 
     if (!m)
@@ -155,7 +155,7 @@ int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         const struct cat_instance *in = cl->groups[i].inst;
         const struct sim_group *g = &cfg->groups[i];
-        const struct prof_measured *m = profile_of(sc, in);
+        const struct prof_measured *m = resolve_profile_of(sc, in);
         char what[32], detail[96];
 
         if (!m)
@@ -210,7 +210,7 @@ static void link_at_message_size(const struct scenario *sc, const struct sc_clus
     msg = grad / nb / (is_ps ? (cfg->c.ps_servers > 0 ? cfg->c.ps_servers : 1) : (k > 1 ? k : 1));
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         const struct cat_instance *in = cl->groups[i].inst;
-        const struct prof_measured *m = profile_of(sc, in);
+        const struct prof_measured *m = resolve_profile_of(sc, in);
         struct sim_group *g = &cfg->groups[i];
         double line = in->net_gbps > 0 ? in->net_gbps * 1e9 / 8 * NIC_EFF : 0;
         if (!m || !(g->nic_Bps > 0))
@@ -265,7 +265,7 @@ double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double
  * when the compute time was measured on this very GPU). */
 static const double *profile_rates(const struct scenario *sc, const struct cat_instance *in)
 {
-    const struct prof_measured *m = profile_of(sc, in);
+    const struct prof_measured *m = resolve_profile_of(sc, in);
 
     if (!m || in->gpu_count <= 0 || !in->gpu)
         return NULL;
@@ -481,7 +481,7 @@ static void resolve_comm(const struct scenario *sc, const struct sc_cluster *cl,
             const struct prof_measured *m;
             if (cl->groups[i].role != SIM_PS)
                 continue;
-            m = profile_of(sc, cl->groups[i].inst);
+            m = resolve_profile_of(sc, cl->groups[i].inst);
             if (cl->groups[i].count > cfg->c.ps_servers)
                 cfg->c.ps_servers = cl->groups[i].count;
             /* How unevenly the servers' pulls end, as calibrated on the

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "band.h"
 #include "plan_int.h"
 #include "../base/units.h"
 
@@ -378,6 +379,35 @@ static void sort_picks(const struct scenario *sc, struct search_pick *pk, int n)
     x_free(k);
 }
 
+/* Within the model's error (band.h) the top's first pick may tie with
+ * others; the one the second criterion prefers moves to the front, the
+ * rest keep their order.  Returns how many tie with the first (0: none);
+ * *by the criterion. */
+static int tie_to_front(const struct scenario *sc, struct search_pick *pk, int n, const char **by)
+{
+    int pick = 0, ties = 0;
+    struct search_pick keep;
+
+    *by = "";
+    for (int i = 1; i < n; i++) {
+        int better;
+        if (!pk[i].pc.feasible || !plan_band_tie(sc, &pk[0].pc, &pk[i].pc, 1))
+            continue;
+        ties++;
+        better = plan_band_prefer(sc, &pk[pick].pc, &pk[i].pc, 1, by);
+        if (better)
+            pick = i;
+    }
+    if (pick > 0) {
+        keep = pk[pick];
+        memmove(pk + 1, pk, (size_t)pick * sizeof *pk);
+        pk[0] = keep;
+        for (int i = 0; i <= pick; i++)
+            pick_fix(&pk[i]);
+    }
+    return ties;
+}
+
 static enum search_kind kind_of(const struct scenario *sc, const struct search_cand *c)
 {
     if (sc->catalog->instances[c->train].gpu_count == 0)
@@ -611,6 +641,14 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
         if (pick_run(sc, l, ord[i], NULL, &r->top[i], e) != 0)
             goto out;
     sort_picks(sc, r->top, r->ntop);
+    if (r->ntop > 1) {
+        int first = r->top[0].index;
+        r->ntied = tie_to_front(sc, r->top, r->ntop, &r->tie_by);
+        r->tie_moved = r->top[0].index != first;
+        for (int i = 0; r->tie_moved && i < r->ntop; i++)
+            if (r->top[i].index == first)
+                r->tie_first = i;
+    }
 
     /* the Pareto front over every feasible candidate, at search fidelity */
     r->front_train = !isnan(sc->dataset_samples);
@@ -643,7 +681,8 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
     r->action = plan_advice_action(r->current.cl, &r->top[0].cl,
                                    same_cluster(r->current.cl, &r->top[0].cl));
     adv = (struct plan_advice_in){&r->current, r->current_listed, &r->top[0].pc, r->candidates,
-                                  r->action};
+                                  r->action, r->tie_moved ? &r->top[r->tie_first].pc : NULL,
+                                  r->ntied, r->tie_by};
     plan_advice_search(sc, &adv, r->reason, sizeof r->reason);
     build_report(r);
 

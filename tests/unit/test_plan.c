@@ -115,6 +115,48 @@ static void the_plan_is_deterministic(void)
     plan_report_free(&b);
 }
 
+/* One p3.8xlarge (4 V100) against one p3.16xlarge (8 V100), compute-bound:
+ * nearly the same cost to train, the larger in half the time.  Within the
+ * error of the model they tie, and time breaks the tie (issue 17: the
+ * 4-GPU node was recommended on a 0.04% cost difference). */
+static void a_tie_within_the_error_goes_to_the_faster(void)
+{
+    struct scenario sc;
+    struct sc_cluster cl[2];
+    struct plan_report rep;
+    struct dt_err e;
+    const struct plan_cluster *small, *big;
+
+    build(&sc, cl);
+    sc.cpu_s_per_sample = 0.0001;
+    sc.objective = SC_OBJ_COST_TRAIN;
+    sc.dataset_samples = 1281167;
+    sc.epochs = 1;
+    cl[0].groups[0].inst = catalog_find_instance(&cat, "p3.8xlarge");
+    cl[1].groups[0].inst = catalog_find_instance(&cat, "p3.16xlarge");
+    cl[1].groups[0].count = 1;
+    snprintf(cl[0].name, sizeof cl[0].name, "p3.8xlarge");
+    snprintf(cl[1].name, sizeof cl[1].name, "p3.16xlarge");
+    if (plan_run(&sc, NULL, &rep, &e)) {
+        T_CHECK(0, "plan_run: %s", e.msg);
+        return;
+    }
+    small = &rep.clusters[0];
+    big = &rep.clusters[1];
+    T_CHECK(fabs(small->cost_to_train_usd / big->cost_to_train_usd - 1) < 0.05 &&
+                big->train_s < 0.6 * small->train_s,
+            "costs within 5%% ($%.2f, $%.2f), the larger in %.0f%% of the time",
+            small->cost_to_train_usd, big->cost_to_train_usd, 100 * big->train_s / small->train_s);
+    T_CHECK(small->band_lo_s < small->res.step_mean_s && small->band_hi_s > small->res.step_mean_s,
+            "each step time carries a band around it (%.1f to %.1f ms)", 1e3 * small->band_lo_s,
+            1e3 * small->band_hi_s);
+    T_CHECK(rep.best == 1 && strstr(rep.reason, "ties on cost_to_train with") &&
+                (strstr(rep.reason, "time breaks the tie") ||
+                 strstr(rep.reason, "better on time, the tie-break")),
+            "p3.16xlarge is recommended on the tie, and the reason says so: %s", rep.reason);
+    plan_report_free(&rep);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -126,6 +168,7 @@ int main(void)
     T_RUN(defaults_are_the_documented_ones);
     T_RUN(a_scenario_built_in_c_plans);
     T_RUN(the_plan_is_deterministic);
+    T_RUN(a_tie_within_the_error_goes_to_the_faster);
     catalog_free(&cat);
     return T_DONE();
 }

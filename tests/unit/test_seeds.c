@@ -180,7 +180,9 @@ static int s5_cpu_wins(struct scenario *sc, double c, double cyc)
     if (plan_run(sc, NULL, &rep, &e)) {
         won = -1;
     } else {
-        won = strcmp(best(&rep), "cpu-ps") == 0;
+        /* the ranking on the objective, before any tie within the bands */
+        won = plan_cluster_objective(sc, cl(&rep, "cpu-ps"), 0) <
+              plan_cluster_objective(sc, cl(&rep, "gpu-horovod"), 0);
         plan_report_free(&rep);
     }
     sc->cpu_s_per_sample = keep;
@@ -224,11 +226,18 @@ static void s5_ctr_on_cpus(void)
     } else {
         printf("# S5 the ranking holds from %.3g to %.3g s of input per record\n", lo, hi);
     }
-    printf("# S5 with a 1 ms cycle (Horovod 0.21.0 and later) the %s cluster is recommended\n",
+    printf("# S5 with a 1 ms cycle (Horovod 0.21.0 and later) the %s cluster costs less\n",
            s5_cpu_wins(&sc, sc.cpu_s_per_sample, 1) == 1 ? "CPU" : "GPU");
-    T_CHECK(strcmp(best(&rep), "cpu-ps") == 0 && rep.action == PLAN_CPU_ONLY,
-            "S5 recommends CPU instances with parameter servers over the GPU instance "
-            "(got %s, %s)", best(&rep), plan_action_name(rep.action));
+    T_CHECK(plan_cluster_objective(&sc, cpu, 0) < plan_cluster_objective(&sc, gpu, 0),
+            "S5 the CPU instances with parameter servers cost less to train, as the write-up "
+            "has it ($%.2f against $%.2f)", cpu->cost_to_train_usd, gpu->cost_to_train_usd);
+    /* 11% apart, with the GPU step's band at +-30% (communication from nominal
+     * links): a tie within the error of the model, which time breaks. */
+    T_CHECK(strcmp(best(&rep), "gpu-horovod") == 0 &&
+                strstr(rep.reason, "ties on cost_to_train with cpu-ps") &&
+                strstr(rep.reason, "time breaks the tie"),
+            "S5 within the error of the model the two tie, and the faster GPU instance is "
+            "recommended, saying so (got %s: %s)", best(&rep), rep.reason);
     T_CHECK(cpu->bound == PLAN_BOUND_PS,
             "S5 the CPU cluster is bound by its parameter servers: %s", cpu->bound_text);
     plan_report_free(&rep);
