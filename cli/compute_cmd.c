@@ -22,30 +22,20 @@
 
 #define CMD "dtplan compute"
 
-static int take_prec(const char *val, void *dst)
-{
-    int i = names_parse(scenario_prec_name, val);
-    if (i < 0)
-        return -1;
-    *(int *)dst = i;
-    return 0;
-}
+/* A flag whose value is one of a closed set (base/names.h). */
+struct name_arg {
+    const char *(*name)(int);
+    int *out;
+};
 
-static int take_attention(const char *val, void *dst)
+static int take_name(const char *val, void *dst)
 {
-    int i = names_parse(scenario_attention_name, val);
-    if (i < 0)
-        return -1;
-    *(int *)dst = i;
-    return 0;
-}
+    const struct name_arg *a = dst;
+    int i = names_parse(a->name, val);
 
-static int take_format(const char *val, void *dst)
-{
-    int i = names_parse(scenario_memory_format_name, val);
     if (i < 0)
         return -1;
-    *(int *)dst = i;
+    *a->out = i;
     return 0;
 }
 
@@ -172,17 +162,20 @@ int compute_cmd_main(int argc, char **argv)
     int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0;
     int rc = CLI_EXIT_INPUT;
     unsigned long long batch = 32, seq = 0;
+    struct name_arg prec_arg = {scenario_prec_name, &prec};
+    struct name_arg att_arg = {scenario_attention_name, &att};
+    struct name_arg fmt_arg = {scenario_memory_format_name, &fmt};
     const struct args_opt opts[] = {
         {"--model", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a model of the catalog", take_str,
          &model, NULL},
         {"--gpu", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "GPU names, comma separated",
          take_str, &gpus, NULL},
         {"--precision", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
-         "one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto", take_prec, &prec, NULL},
+         "one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto", take_name, &prec_arg, NULL},
         {"--attention", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of flash, unfused",
-         take_attention, &att, NULL},
+         take_name, &att_arg, NULL},
         {"--memory-format", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of nchw, nhwc",
-         take_format, &fmt, NULL},
+         take_name, &fmt_arg, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},

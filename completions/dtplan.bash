@@ -17,6 +17,23 @@ _dtplan()
                 opts="${opts% --version} --top"
                 [ "$prev" = --top ] && return 0
                 ;;
+            compute)
+                case $prev in
+                    --precision)
+                        COMPREPLY=($(compgen -W "fp32 tf32 fp16 bf16 fp8 fp32_strict auto" -- "$cur")) ;;
+                    --attention)
+                        COMPREPLY=($(compgen -W "flash unfused" -- "$cur")) ;;
+                    --memory-format)
+                        COMPREPLY=($(compgen -W "nchw nhwc" -- "$cur")) ;;
+                    --catalog)
+                        COMPREPLY=($(compgen -d -- "$cur")) ;;
+                    --model|--gpu|--batch|--seq) ;;
+                    *)
+                        COMPREPLY=($(compgen -W "--model --gpu --precision --batch --seq --attention
+                            --memory-format --catalog --json -h --help" -- "$cur")) ;;
+                esac
+                return 0
+                ;;
             calibrate)
                 if [[ $cur == -* ]]; then
                     COMPREPLY=($(compgen -W "--cpu --gpu --nccl --mpi --cmd --coll-cmd --coll-name
@@ -57,7 +74,7 @@ _dtplan()
         return 0
     fi
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "run calibrate plan" -- "$cur"))
+        COMPREPLY=($(compgen -W "run calibrate plan compute" -- "$cur"))
     fi
     COMPREPLY+=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur")
                 $(compgen -d -- "$cur"))
