@@ -52,17 +52,19 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: " CMD " --model NAME [--gpu A,B,...] [--precision P] [--batch N]\n"
             "                      [--seq N] [--attention flash|unfused] [--memory-format nchw|nhwc]\n"
-            "                      [--catalog DIR] [--json]\n"
+            "                      [--measured GPU:SECONDS[:BATCH]] [--catalog DIR] [--json]\n"
             "\n"
             "One training pass (forward and backward, no optimizer) of NAME on one GPU of\n"
             "each type: time, samples/s, the formats the precision runs at and the time by\n"
             "kind of operation (docs/model.md \"Compute\").  --gpu defaults to every GPU of\n"
             "the catalog; --precision to fp32 (fp32 tf32 fp16 bf16 fp8 fp32_strict auto);\n"
-            "--batch to 32; --seq to the model's sequence length.\n");
+            "--batch to 32; --seq to the model's sequence length.  --measured carries a pass\n"
+            "measured on one GPU to the others through the model (x measured / modelled).\n");
 }
 
 /* One row: the model on GPU g. */
-static void row(const struct scenario *sc, const struct cat_gpu *g, int json, cJSON *arr)
+static void row(const struct scenario *sc, const struct cat_gpu *g, double scale, int json,
+                cJSON *arr)
 {
     struct compute_plan p;
     struct compute_time t;
@@ -80,16 +82,16 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, int json, cJ
         }
         return;
     }
-    pass = t.fwd_s + t.bwd_s;
+    pass = t.fwd_s + t.bwd_s;      /* the shares by kind are the model's */
     if (json) {
         cJSON *o = cJSON_CreateObject(), *k = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "gpu", g->name);
         cJSON_AddStringToObject(o, "conv_format", catalog_prec_name(p.conv));
         cJSON_AddStringToObject(o, "linear_format", catalog_prec_name(p.linear));
         cJSON_AddStringToObject(o, "attention_format", catalog_prec_name(p.attn));
-        cJSON_AddNumberToObject(o, "fwd_s", t.fwd_s);
-        cJSON_AddNumberToObject(o, "bwd_s", t.bwd_s);
-        cJSON_AddNumberToObject(o, "samples_per_s", sc->batch_per_gpu / pass);
+        cJSON_AddNumberToObject(o, "fwd_s", t.fwd_s * scale);
+        cJSON_AddNumberToObject(o, "bwd_s", t.bwd_s * scale);
+        cJSON_AddNumberToObject(o, "samples_per_s", sc->batch_per_gpu / (pass * scale));
         cJSON_AddNumberToObject(o, "kernels", t.kernels);
         for (int i = 0; i < OPS_NKIND; i++)
             if (t.kind_s[i] > 0)
@@ -101,7 +103,7 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, int json, cJ
         return;
     }
     printf("%-16s %6s/%-6s %10.2f %12.1f   ", g->name, catalog_prec_name(p.conv),
-           catalog_prec_name(p.linear), pass * 1e3, sc->batch_per_gpu / pass);
+           catalog_prec_name(p.linear), pass * scale * 1e3, sc->batch_per_gpu / (pass * scale));
     for (int i = 0, n = 0; i < OPS_NKIND; i++)
         if (t.kind_s[i] / pass >= 0.05)
             printf("%s%s %.0f%%", n++ ? ", " : "", ops_kind_name(i), 100 * t.kind_s[i] / pass);
@@ -112,11 +114,35 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, int json, cJ
     printf("\n");
 }
 
+/* --measured GPU:SECONDS[:BATCH] (BATCH: --batch) into sc's measured compute. */
+static int parse_measured(struct scenario *sc, const struct catalog *cat, const char *v)
+{
+    char name[64], *end = NULL;
+    size_t k = strcspn(v, ":");
+    unsigned long long b = (unsigned long long)sc->batch_per_gpu;
+    double t;
+
+    snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name ? k : sizeof name - 1), v);
+    sc->measured_gpu = catalog_find_gpu(cat, name);
+    t = v[k] == ':' ? strtod(v + k + 1, &end) : NAN;
+    if (sc->measured_gpu && isfinite(t) && t > 0 && end != v + k + 1 &&
+        (*end == '\0' || (*end == ':' && args_parse_uint(end + 1, 10000000, &b) == 0 && b >= 1))) {
+        sc->measured_compute_s = t;
+        sc->measured_batch = (int)b;
+        return 0;
+    }
+    sc->measured_gpu = NULL;
+    fprintf(stderr, CMD ": --measured: expected GPU:SECONDS[:BATCH] with a GPU of the catalog, "
+            "SECONDS > 0 and BATCH from 1 to 10000000, found \"%s\"\n", v);
+    return -1;
+}
+
 /* Every GPU of the list (NULL: the catalog's), in the list's order; an
  * unknown name is refused before anything is printed. */
 static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat,
                             const char *list, int json)
 {
+    double scale = 1;
     size_t cap = list ? strlen(list) + 1 : (size_t)cat->ngpus + 1;
     const struct cat_gpu **gpus = x_calloc(cap, sizeof *gpus);
     int n = 0;
@@ -138,14 +164,30 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
         }
         gpus[n++] = g;
     }
+    if (sc->measured_gpu) {
+        struct compute_plan p;
+        struct compute_time ref;
+        if (compute_on_gpu(sc, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref) != 0) {
+            fprintf(stderr, CMD ": --measured: the catalog gives %s no peak FLOP/s for %s\n",
+                    sc->measured_gpu->name, scenario_prec_name(scenario_prec_index(sc)));
+            x_free(gpus);
+            return CLI_EXIT_INPUT;
+        }
+        scale = sc->measured_compute_s / (ref.fwd_s + ref.bwd_s);
+    }
     arr = json ? cJSON_CreateArray() : NULL;
-    if (!json)
-        printf("%s, batch %d, %s%s\n%-16s %13s %10s %12s   %s\n", sc->model->name,
-               sc->batch_per_gpu, scenario_prec_name(scenario_prec_index(sc)),
-               sc->attention_unfused ? ", attention unfused" : "", "GPU", "conv/linear",
-               "pass ms", "samples/s", "time by kind");
+    if (!json) {
+        printf("%s, batch %d, %s%s", sc->model->name, sc->batch_per_gpu,
+               scenario_prec_name(scenario_prec_index(sc)),
+               sc->attention_unfused ? ", attention unfused" : "");
+        if (sc->measured_gpu)
+            printf(", carried from %g s at batch %d on %s (x%.3g the model)",
+                   sc->measured_compute_s, sc->measured_batch, sc->measured_gpu->name, scale);
+        printf("\n%-16s %13s %10s %12s   %s\n", "GPU", "conv/linear", "pass ms", "samples/s",
+               "time by kind");
+    }
     for (int i = 0; i < n; i++)
-        row(sc, gpus[i], json, arr);
+        row(sc, gpus[i], scale, json, arr);
     if (json) {
         char *txt = cJSON_Print(arr);
         printf("%s\n", txt);
@@ -158,7 +200,7 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
 
 int compute_cmd_main(int argc, char **argv)
 {
-    const char *model = NULL, *gpus = NULL, *catarg = NULL;
+    const char *model = NULL, *gpus = NULL, *catarg = NULL, *measured = NULL;
     int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0;
     int rc = CLI_EXIT_INPUT;
     unsigned long long batch = 32, seq = 0;
@@ -179,6 +221,8 @@ int compute_cmd_main(int argc, char **argv)
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},
+        {"--measured", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
+         "GPU:SECONDS[:BATCH], a pass measured on a catalog GPU", take_str, &measured, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--json", NULL, ARGS_SWITCH, &json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
@@ -216,6 +260,8 @@ int compute_cmd_main(int argc, char **argv)
         goto out;
     }
     sc.batch_per_gpu = (int)batch;
+    if (measured && parse_measured(&sc, &cat, measured) != 0)
+        goto out;
     sc.seq_len = (int)seq;
     sc.attention_unfused = att == 1;
     sc.channels_last = fmt == 1;

@@ -27,10 +27,10 @@ _dtplan()
                         COMPREPLY=($(compgen -W "nchw nhwc" -- "$cur")) ;;
                     --catalog)
                         COMPREPLY=($(compgen -d -- "$cur")) ;;
-                    --model|--gpu|--batch|--seq) ;;
+                    --model|--gpu|--batch|--seq|--measured) ;;
                     *)
                         COMPREPLY=($(compgen -W "--model --gpu --precision --batch --seq --attention
-                            --memory-format --catalog --json -h --help" -- "$cur")) ;;
+                            --memory-format --measured --catalog --json -h --help" -- "$cur")) ;;
                 esac
                 return 0
                 ;;

@@ -201,6 +201,14 @@ check "compute: a bad precision names the set" \
 "$DT" compute --model bert-large-squad --attention unfused --batch 8 --json > "$tmp/a.json"
 "$DT" compute --model bert-large-squad --attention unfused --batch 8 --json > "$tmp/b.json"
 check "compute: byte-identical output for the same input" cmp -s "$tmp/a.json" "$tmp/b.json"
+# a pass measured on one GPU: that GPU's row is the measurement, the others carried
+"$DT" compute --model resnet50 --batch 256 --precision fp16 --gpu A100-80GB,H100 \
+    --measured A100-80GB:0.1036 > "$tmp/c.txt"
+check "compute --measured: the measured GPU's row is the measurement (103.60 ms)" \
+    [ "$(grep -c '^A100-80GB .* 103.60 ' "$tmp/c.txt")" = 1 -a "$(grep -c 'carried from 0.1036 s at batch 256 on A100-80GB' "$tmp/c.txt")" = 1 ]
+"$DT" compute --model resnet50 --measured A100:0 > /dev/null 2> "$tmp/err"
+check "compute --measured: a bad measurement is one line, exit 2" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --measured: expected GPU:SECONDS[:BATCH] with a GPU of the catalog, SECONDS > 0 and BATCH from 1 to 10000000, found "A100:0"' ]
 "$DT" compute --help > "$tmp/c.txt"
 check "compute --help prints the usage, exit 0" [ $? -eq 0 -a "$(grep -c '^usage: dtplan compute' "$tmp/c.txt")" = 1 ]
 exit 0

@@ -705,6 +705,41 @@ static void odd_command_lines_never_crash(void)
     gsl_rng_free(r);
 }
 
+/* dtplan compute: random flags of its own and hostile values; judged as
+ * the other command lines (exit 0 or 2, one error line, never a crash). */
+static void odd_compute_lines_never_crash(void)
+{
+    static const char *const opts[] = {"--model", "--gpu", "--precision", "--batch", "--seq",
+                                       "--attention", "--memory-format", "--catalog", "--json",
+                                       "--help", "--nosuch", "-o"};
+    static const char *const vals[] = {"resnet50", "gpt3-1.3b", "bert-large-squad", "nosuch",
+                                       "A100,H100", "V100,,T4", ",", "X100", "fp8", "auto",
+                                       "fp32_strict", "unfused", "nhwc", "0", "1", "65",
+                                       "99999999999999999999", "-1", "", "catalog",
+                                       "/nonexistent/dir", "1e3"};
+    char *argv[24], what[3][160] = {"", "", ""};
+    const char *whatp[3] = {what[0], what[1], what[2]};
+    struct tally t = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+    gsl_rng_set(r, fuzz_seed + 5);
+    for (int c = 0; c < ncases / 8; c++) {
+        int n = 0, k = (int)gsl_rng_uniform_int(r, 7);
+        argv[n++] = bin;
+        argv[n++] = "compute";
+        for (int i = 0; i < k; i++) {
+            argv[n++] = (char *)opts[gsl_rng_uniform_int(r, sizeof opts / sizeof opts[0])];
+            if (gsl_rng_uniform_int(r, 5))
+                argv[n++] = (char *)vals[gsl_rng_uniform_int(r, sizeof vals / sizeof vals[0])];
+        }
+        argv[n] = NULL;
+        snprintf(what[0], sizeof what[0], "compute, %d options", k);
+        one_case("flags", c, argv, 0, NULL, whatp, &t);
+    }
+    tally_report("flags", "odd dtplan compute lines", &t, fuzz_seed + 5, 0);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const char *bdir = getenv("BUILD"), *ns = getenv("DT_FUZZ_N"), *ss = getenv("DT_FUZZ_SEED"),
@@ -734,6 +769,8 @@ int main(void)
         T_RUN(damaged_profiles_never_crash);
     if (!only || strstr(only, "flags"))
         T_RUN(odd_command_lines_never_crash);
+    if (!only || strstr(only, "flags"))
+        T_RUN(odd_compute_lines_never_crash);
     unlink(out_path);
     unlink(err_path);
     return T_DONE();
