@@ -89,13 +89,28 @@ if (-x $seeds) {
                       known_gap => abs($err) <= 15 ? '' : 'docs/model.md "Compute": validation' };
     }
     my $mean = sub { my $t = 0; $t += $_ for @_; @_ ? $t / @_ : 0 };
+    # every pair of GPUs of one source, model and precision: the predicted
+    # ratio of their throughputs against the published one
+    my (%group, @pairs);
+    push @{$group{$_->{key}}}, $_ for @cases;
+    for my $g (sort keys %group) {
+        my @m = @{$group{$g}};
+        for my $i (0 .. $#m) {
+            for my $j ($i + 1 .. $#m) {
+                push @pairs, abs(100 * (($m[$i]{pred} / $m[$j]{pred})
+                    / ($m[$i]{published} / $m[$j]{published}) - 1));
+            }
+        }
+    }
     push @notes, sprintf('Single-GPU training throughput: %d published cases (%s), predicted from the '
         . 'catalog alone by dtplan compute: MAPE %.1f%%, %d of %d within 15%%. Carried from the '
         . 'same model and precision measured on an A100 80GB of the same source: MAPE %.1f%%, %d of '
-        . '%d within 10%%. Status miss marks a case past 15%%; docs/model.md "Compute" says where '
-        . 'the model stands.', scalar @cases, 'validate/published/compute_cases.csv',
+        . '%d within 10%%. Ratios between the GPUs of one source, model and precision: %d of %d '
+        . 'pairs within 10%%. Status miss marks a case past 15%%; docs/model.md "Compute" says '
+        . 'where the model stands.', scalar @cases, 'validate/published/compute_cases.csv',
         $mean->(@abs), scalar(grep { $_ <= 15 } @abs), scalar @abs, $mean->(@carried),
-        scalar(grep { $_ <= 10 } @carried), scalar @carried);
+        scalar(grep { $_ <= 10 } @carried), scalar @carried, scalar(grep { $_ <= 10 } @pairs),
+        scalar @pairs);
 }
 
 # ---- published all-reduce on p4d.24xlarge over EFA ----
