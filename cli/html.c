@@ -667,7 +667,8 @@ static void td_num(FILE *f, const char *fmt, double v)
 static void cluster_table(FILE *f, const struct plan_report *rep)
 {
     fprintf(f, "<table id=\"cluster-table\">\n<thead><tr><th></th><th>cluster</th><th>groups</th>"
-               "<th>step (ms)</th><th>p95 (ms)</th><th>compute (ms)</th><th>stall (ms)</th>"
+               "<th>step (ms)</th><th>band (ms)</th><th>p95 (ms)</th><th>compute (ms)</th>"
+               "<th>stall (ms)</th>"
                "<th>comm (ms)</th><th>optimizer (ms)</th><th>samples/s</th><th>$/h</th>"
                "<th>$/step</th><th>bottleneck</th></tr></thead>\n<tbody>\n");
     for (int i = 0; i < rep->nclusters; i++) {
@@ -680,6 +681,11 @@ static void cluster_table(FILE *f, const struct plan_report *rep)
         cell_group_list(f, pc->cl);
         fprintf(f, "</td>");
         td_num(f, "%.1f", r->step_mean_s * 1e3);
+        if (isfinite(pc->band_lo_s) && isfinite(pc->band_hi_s) && pc->band_hi_s > 0)
+            fprintf(f, "<td class=\"num\">%.1f&ndash;%.1f</td>", pc->band_lo_s * 1e3,
+                    pc->band_hi_s * 1e3);
+        else
+            fprintf(f, "<td class=\"num\">&ndash;</td>");
         td_num(f, "%.1f", r->step_p95_s * 1e3);
         td_num(f, "%.1f", r->compute_s * 1e3);
         td_num(f, "%.1f", r->data_stall_s * 1e3);
@@ -697,7 +703,8 @@ static void cluster_table(FILE *f, const struct plan_report *rep)
         fprintf(f, "</td></tr>\n");
     }
     fprintf(f, "</tbody>\n</table>\n<p class=\"note\">&#9733; recommended, &#10007; infeasible "
-               "(misses the deadline or budget). Times are means over the measured steps.</p>\n");
+               "(misses the deadline or budget). Times are means over the measured steps; the band is where the "
+               "real step time is expected to lie, from the validated error of its parts.</p>\n");
 }
 
 static const char style[] =
