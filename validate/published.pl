@@ -65,6 +65,7 @@ if (-x $seeds) {
                    '--precision', $c{precision}, '--batch', $c{batch});
         push @cmd, '--seq', $c{seq} if $c{seq} ne '';
         push @cmd, '--attention', $c{attention} if $c{attention} ne '';
+        push @cmd, '--memory-format', $c{memory_format} if ($c{memory_format} // '') ne '';
         my $out = `@cmd 2>&1`;
         my $j = eval { decode_json($out) };
         next unless $j && $j->[0]{samples_per_s};
