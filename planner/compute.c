@@ -16,6 +16,21 @@
 /* Fixed cost of one kernel on the GPU: launch and the tail of its last
  * wave, seconds (assumed; docs/model.md). */
 #define KERNEL_S 3e-6
+/*
+ * What PyTorch's kernels of each memory-bound kind reach of the GPU's
+ * streaming bandwidth, on tensors over 64 MB: the median over NeuSight's
+ * per-operator latency sets (sitar-lab/NeuSight@6945927d
+ * scripts/asplos/data/dataset/train/collect/{add,relu,gelu,ln,softmax},
+ * PyTorch 2.1, fp32) on an A100 PCIe 40GB, a V100 PCIe 32GB and a T4, each
+ * over that GPU's measured stream rate (gpus.csv mem_eff): element-wise
+ * 0.87 (add 0.87, 0.87, 0.99), layer norm 0.55 (0.55, 0.54, 0.65; two
+ * passes counted), softmax 0.63 (0.63, 0.61, 0.80).  Batch norm has no
+ * such measurement: 1, its statistics pass already counted.
+ */
+static const double kind_bw[OPS_NKIND] = {
+    [OPS_BNORM] = 1.0, [OPS_LNORM] = 0.55, [OPS_ACT] = 0.87, [OPS_ADD] = 0.87,
+    [OPS_POOL] = 0.87, [OPS_SOFTMAX] = 0.63, [OPS_DROPOUT] = 0.87, [OPS_EMBED] = 0.87};
+
 /* GEMM tile edge and the shortest reduction worth a split across SMs. */
 #define TILE 128
 #define SPLIT_K_MIN 512
@@ -192,7 +207,7 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
         } else {
             int amp = p->act_bytes == 2;
             double b = (amp && it->amp_bytes > 0 ? it->amp_bytes : p->act_bytes) * batch /
-                       r->mem_Bps;
+                       (r->mem_Bps * kind_bw[it->kind]);
             if (it->amp_only && !amp)
                 continue;
             fwd = it->elems_fwd * b + KERNEL_S;
