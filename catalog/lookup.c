@@ -126,20 +126,16 @@ int catalog_name_matches(const char *pat, const char *type)
 
 void catalog_suggest_instance(const struct catalog *cat, const char *name, char *buf, size_t len)
 {
-    if (len)
-        buf[0] = '\0';
-    if (!cat || cat->ninstances == 0)
-        return;
-    suggest(cat->instances[0].name, cat->ninstances, sizeof cat->instances[0], name, buf, len);
+    int n = cat ? cat->ninstances : 0;
+
+    suggest(n ? cat->instances[0].name : "", n, sizeof(struct cat_instance), name, buf, len);
 }
 
 void catalog_suggest_model(const struct catalog *cat, const char *name, char *buf, size_t len)
 {
-    if (len)
-        buf[0] = '\0';
-    if (!cat || cat->nmodels == 0)
-        return;
-    suggest(cat->models[0].name, cat->nmodels, sizeof cat->models[0], name, buf, len);
+    int n = cat ? cat->nmodels : 0;
+
+    suggest(n ? cat->models[0].name : "", n, sizeof(struct cat_model), name, buf, len);
 }
 
 
