@@ -258,9 +258,13 @@ static void gpu_rows_hold_dense_peaks_and_unknowns(void)
             "A10G: peaks of AWS's A10G datasheet as tabulated (fp32 35, bf16 70), no fp8, and "
             "the source says NVIDIA publishes none");
     g = catalog_find_gpu(&cat, "V100");
-    T_CHECK(g && isnan(g->mm_eff) && g->mem_eff > 0.9 && g->sm_count == 80 &&
-                strstr(g->eff_source, "no cuBLAS GEMM measurement"),
-            "V100: GEMM efficiency unknown with its reason, stream bandwidth 0.904, 80 SMs");
+    T_CHECK(g && g->mm_eff == 0.715 && g->mem_eff > 0.9 && g->sm_count == 80 &&
+                strstr(g->eff_source, "at 10240^3"),
+            "V100: the sustained fp16 GEMM fraction (at 10240^3, sourced), stream bandwidth 0.904, "
+            "80 SMs");
+    g = catalog_find_gpu(&cat, "A10");
+    T_CHECK(g && isnan(g->mm_eff) && strstr(g->eff_source, "unknown"),
+            "A10: GEMM efficiency unknown, and the source says so");
     for (k = 0; k < cat.ngpus; k++) {
         g = &cat.gpus[k];
         T_CHECK(g->eff_source && (isnan(g->mm_eff) || (g->mm_eff > 0.3 && g->mm_eff <= 1)) &&
