@@ -396,6 +396,14 @@ int report_table(FILE *f, const struct plan_report *rep)
         if (!rep->clusters[i].feasible)
             fprintf(f, "Infeasible: %s: %s\n", cluster_name(&rep->clusters[i]),
                     rep->clusters[i].infeasible_why);
+    for (int i = 0; i < n; i++) {
+        const char *note = rep->clusters[i].compute_note;
+        int seen = 0;
+        for (int k = 0; k < i && note[0]; k++)
+            seen |= strcmp(rep->clusters[k].compute_note, note) == 0;
+        if (note[0] && !seen)
+            fprintf(f, "Precision: %s\n", note);
+    }
     table_measured(f, rep);
 
     if (rep->best >= 0 && rep->best < n)
@@ -501,6 +509,10 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
         cJSON_AddStringToObject(o, "infeasible_why", pc->infeasible_why);
     cJSON_AddStringToObject(o, "bottleneck", plan_bound_name(pc->bound));
     cJSON_AddStringToObject(o, "bottleneck_detail", pc->bound_text);
+    if (pc->compute_note[0])
+        cJSON_AddStringToObject(o, "precision_note", pc->compute_note);
+    else
+        cJSON_AddNullToObject(o, "precision_note");
     return o;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "band.h"
+#include "compute.h"
 #include "plan_int.h"
 #include "resolve.h"
 
@@ -222,6 +223,21 @@ double plan_cluster_objective(const struct scenario *sc, const struct plan_clust
 
 /* ---- evaluation -------------------------------------------------------- */
 
+/* The precision's fallback (or auto's pick) on the first train group's GPU,
+ * as compute.h plans it; nothing for CPU workers and with workload.mfu. */
+static void compute_note(const struct scenario *sc, struct plan_cluster *pc)
+{
+    const struct sc_group *g = plan_first_train(pc->cl);
+    struct compute_plan p;
+    struct compute_time t;
+
+    pc->compute_note[0] = '\0';
+    if (!g || g->inst->gpu_count <= 0 || !g->inst->gpu || !isnan(sc->mfu))
+        return;
+    if (compute_on_gpu(sc, g->inst->gpu, NULL, sc->batch_per_gpu, &p, &t) == 0)
+        snprintf(pc->compute_note, sizeof pc->compute_note, "%s", p.note);
+}
+
 int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
 {
@@ -242,5 +258,6 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
     costs(sc, pc);
     name_bound(pc);
     plan_band_set(sc, pc);
+    compute_note(sc, pc);
     return 0;
 }

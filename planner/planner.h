@@ -57,6 +57,8 @@ struct plan_cluster {
     char bound_text[256];         /* e.g. "CPU-bound: 96 vCPU keep 8 A100 busy 45%" */
     double band_lo_s, band_hi_s;  /* where the real step time is expected to lie, from the
                                      validated error of the parts (docs/model.md) */
+    char compute_note[128];       /* how the precision runs on the train GPU when it is not
+                                     as asked ("V100 has no bf16: runs fp16"), else "" */
 };
 
 struct plan_report {

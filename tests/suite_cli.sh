@@ -179,6 +179,14 @@ check "the same scenario and seed give a byte-identical table" cmp -s "$tmp/a.tx
 "$DT" -q --json --seed 5 "$sc" > "$tmp/b.json"
 check "the same scenario and seed give byte-identical JSON" cmp -s "$tmp/a.json" "$tmp/b.json"
 
+# ---- a precision the GPU lacks is named -------------------------------------------
+"$DT" -q tests/data/cli/bf16_v100.yaml > "$tmp/p.txt"
+"$DT" -q --json tests/data/cli/bf16_v100.yaml > "$tmp/p.json"
+check "bf16 on a V100: the table says it runs fp16, once" \
+    [ "$(grep -c '^Precision: V100 has no bf16: runs fp16$' "$tmp/p.txt")" = 1 ]
+check "and the JSON has the note on the V100 cluster and null on the A100 one" \
+    [ "$(grep -c '"precision_note":.*"V100 has no bf16: runs fp16"' "$tmp/p.json")" = 1 -a "$(grep -c '"precision_note":.*null' "$tmp/p.json")" = 1 ]
+
 # ---- dtplan compute ---------------------------------------------------------------
 "$DT" compute --model resnet50 --batch 64 --precision bf16 --gpu V100,A100 > "$tmp/c.txt" 2> "$tmp/err"
 check "compute: one row per GPU asked for, V100's bf16 fallback named" \
