@@ -167,6 +167,14 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
                                 : " (first: the fastest of those that tie within the error of the model)")
                          : "");
     print_picks(f, r->top, r->ntop, NULL, 1);
+    for (int i = 0; i < r->ntop; i++) {
+        const char *note = r->top[i].pc.compute_note;
+        int seen = 0;
+        for (int k = 0; k < i && note[0]; k++)
+            seen |= strcmp(r->top[k].pc.compute_note, note) == 0;
+        if (note[0] && !seen)
+            fprintf(f, "Precision: %s\n", note);
+    }
     fprintf(f, "\nPareto front (%s against %s; none is both faster and cheaper):\n",
             r->front_train ? "time to train" : "step time",
             r->front_train ? "cost to train" : "cost per step");
@@ -200,6 +208,10 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     report_json_num(o, "step_s", pc->res.step_mean_s);
     report_json_num(o, "step_p95_s", pc->res.step_p95_s);
     report_json_band(o, "step_band_s", pc);
+    if (pc->compute_note[0])
+        cJSON_AddStringToObject(o, "precision_note", pc->compute_note);
+    else
+        cJSON_AddNullToObject(o, "precision_note");
     report_json_num(o, "compute_s", pc->res.compute_s);
     report_json_num(o, "data_stall_s", pc->res.data_stall_s);
     report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);

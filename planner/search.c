@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "band.h"
+#include "compute.h"
 #include "plan_int.h"
 #include "../base/units.h"
 
@@ -105,6 +106,18 @@ static void push(struct search_list *l, const struct search_cand *c)
     l->c[l->n++] = *c;
 }
 
+/* 1 when the GPU has a peak for the formats sc's precision runs at there
+ * (its fallbacks included: bf16 runs fp16 on a V100), or auto finds one. */
+static int gpu_runs(const struct scenario *sc, const struct cat_gpu *g)
+{
+    struct compute_plan p;
+
+    if (sc->precision_auto)
+        return compute_plan_of(g, CAT_FP16, 0, &p) == 0 ||
+               compute_plan_of(g, CAT_FP32, 0, &p) == 0;
+    return compute_plan_of(g, sc->precision, sc->precision_strict, &p) == 0;
+}
+
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e)
 {
     const struct catalog *cat = sc->catalog;
@@ -125,10 +138,8 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
         if (!considered(sc, ti) || (ti->gpu_count > 0 && !ti->gpu) ||
             (ti->gpu_count == 0 && !p->cpu_training))
             continue;
-        if (ti->gpu_count > 0 && isnan(ti->gpu->peak_tflops[sc->precision]) &&
-            !(sc->precision == CAT_TF32 && !isnan(ti->gpu->peak_tflops[CAT_FP32])) &&
-            isnan(sc->measured_compute_s)) {
-            l->skipped_peak++; /* peak FLOP/s at this precision unknown: cannot be costed */
+        if (ti->gpu_count > 0 && !gpu_runs(sc, ti->gpu)) {
+            l->skipped_peak++; /* no peak FLOP/s for the precision: cannot be costed */
             continue;
         }
         l->ntrain_types++;

@@ -187,6 +187,18 @@ check "bf16 on a V100: the table says it runs fp16, once" \
 check "and the JSON has the note on the V100 cluster and null on the A100 one" \
     [ "$(grep -c '"precision_note":.*"V100 has no bf16: runs fp16"' "$tmp/p.json")" = 1 -a "$(grep -c '"precision_note":.*null' "$tmp/p.json")" = 1 ]
 
+# a search in bf16 over V100 and T4 types: searched at fp16, and said so
+"$DT" plan -q tests/data/plan/bf16-fallback.yaml > "$tmp/p.txt"
+check "plan: bf16 on V100 and T4 types is searched as fp16, and the table says so" \
+    [ "$(grep -c '^Precision: V100 has no bf16: runs fp16$' "$tmp/p.txt")" = 1 \
+      -a "$(grep -c '^Precision: T4 has no bf16: runs fp16$' "$tmp/p.txt")" = 1 \
+      -a "$(grep -c '^Searched: 10 candidates over 5 instance types' "$tmp/p.txt")" = 1 ]
+# a GPU with no peak at all cannot be costed: its types are skipped and counted
+sed 's/instances: \[g4dn, c5\]/instances: [g5, g4dn]/' tests/data/plan/cpu-bound-vision.yaml > "$tmp/g5.yaml"
+"$DT" plan -q --catalog "$tmp/nopeak" "$tmp/g5.yaml" > "$tmp/p.txt"
+check "plan: the A10G types, left without peaks, are skipped and counted" \
+    [ "$(grep -c "^Skipped: $(grep -c '^aws,g5\.' catalog/instances.csv) GPU instance types whose fp16 peak FLOP/s is unknown" "$tmp/p.txt")" = 1 ]
+
 # ---- dtplan compute ---------------------------------------------------------------
 "$DT" compute --model resnet50 --batch 64 --precision bf16 --gpu V100,A100 > "$tmp/c.txt" 2> "$tmp/err"
 check "compute: one row per GPU asked for, V100's bf16 fallback named" \
