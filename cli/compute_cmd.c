@@ -69,6 +69,7 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, double scale
     struct compute_plan p;
     struct compute_time t;
     double pass;
+    int assumed;
 
     if (compute_on_gpu(sc, g, NULL, sc->batch_per_gpu, &p, &t) != 0) {
         if (json) {
@@ -83,6 +84,7 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, double scale
         return;
     }
     pass = t.fwd_s + t.bwd_s;      /* the shares by kind are the model's */
+    assumed = !(g->mm_eff > 0) || !(g->mem_eff > 0);
     if (json) {
         cJSON *o = cJSON_CreateObject(), *k = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "gpu", g->name);
@@ -97,7 +99,7 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, double scale
             if (t.kind_s[i] > 0)
                 cJSON_AddNumberToObject(k, ops_kind_name(i), t.kind_s[i] / pass);
         cJSON_AddItemToObject(o, "share_by_kind", k);
-        cJSON_AddBoolToObject(o, "efficiency_assumed", !(g->mm_eff > 0) || !(g->mem_eff > 0));
+        cJSON_AddBoolToObject(o, "efficiency_assumed", assumed);
         cJSON_AddStringToObject(o, "note", p.note);
         cJSON_AddItemToArray(arr, o);
         return;
@@ -107,7 +109,7 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, double scale
     for (int i = 0, n = 0; i < OPS_NKIND; i++)
         if (t.kind_s[i] / pass >= 0.05)
             printf("%s%s %.0f%%", n++ ? ", " : "", ops_kind_name(i), 100 * t.kind_s[i] / pass);
-    if (!(g->mm_eff > 0) || !(g->mem_eff > 0))
+    if (assumed)
         printf("  [efficiency assumed]");
     if (p.note[0])
         printf("  (%s)", p.note);

@@ -167,14 +167,7 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
                                 : " (first: the fastest of those that tie within the error of the model)")
                          : "");
     print_picks(f, r->top, r->ntop, NULL, 1);
-    for (int i = 0; i < r->ntop; i++) {
-        const char *note = r->top[i].pc.compute_note;
-        int seen = 0;
-        for (int k = 0; k < i && note[0]; k++)
-            seen |= strcmp(r->top[k].pc.compute_note, note) == 0;
-        if (note[0] && !seen)
-            fprintf(f, "Precision: %s\n", note);
-    }
+    report_precision_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
     fprintf(f, "\nPareto front (%s against %s; none is both faster and cheaper):\n",
             r->front_train ? "time to train" : "step time",
             r->front_train ? "cost to train" : "cost per step");

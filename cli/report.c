@@ -117,6 +117,25 @@ static char *cell_ms(double s)
     return report_cell_num("%.1f", s * 1e3);
 }
 
+/* The cluster at index i of an array of n elements of `stride` bytes, the
+ * first at pc (plan_report's clusters, or the search's picks). */
+static const struct plan_cluster *nth(const struct plan_cluster *pc, size_t stride, int i)
+{
+    return (const struct plan_cluster *)((const char *)pc + (size_t)i * stride);
+}
+
+void report_precision_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride)
+{
+    for (int i = 0; i < n; i++) {
+        const char *note = nth(pc, stride, i)->compute_note;
+        int seen = 0;
+        for (int k = 0; k < i && note[0]; k++)
+            seen |= strcmp(nth(pc, stride, k)->compute_note, note) == 0;
+        if (note[0] && !seen)
+            fprintf(f, "Precision: %s\n", note);
+    }
+}
+
 char *report_cell_band(const struct plan_cluster *pc)
 {
     char buf[64];
@@ -396,14 +415,7 @@ int report_table(FILE *f, const struct plan_report *rep)
         if (!rep->clusters[i].feasible)
             fprintf(f, "Infeasible: %s: %s\n", cluster_name(&rep->clusters[i]),
                     rep->clusters[i].infeasible_why);
-    for (int i = 0; i < n; i++) {
-        const char *note = rep->clusters[i].compute_note;
-        int seen = 0;
-        for (int k = 0; k < i && note[0]; k++)
-            seen |= strcmp(rep->clusters[k].compute_note, note) == 0;
-        if (note[0] && !seen)
-            fprintf(f, "Precision: %s\n", note);
-    }
+    report_precision_notes(f, rep->clusters, n, sizeof *rep->clusters);
     table_measured(f, rep);
 
     if (rep->best >= 0 && rep->best < n)

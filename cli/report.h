@@ -60,6 +60,11 @@ struct cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_c
  * infinities are returned unchanged. */
 double report_round6(double v);
 
+/* Each distinct precision note (plan_cluster.compute_note) of n clusters,
+ * once, as "Precision: ..." lines; the clusters lie stride bytes apart from
+ * pc (a report's clusters, or the pc members of the search's picks). */
+void report_precision_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride);
+
 /* "lo-hi" in ms of pc's step-time band (heap), and the band as a JSON pair. */
 char *report_cell_band(const struct plan_cluster *pc);
 void report_json_band(struct cJSON *o, const char *key, const struct plan_cluster *pc);

@@ -121,9 +121,8 @@ static double cost_of(const struct plan_cluster *pc)
 }
 
 int plan_band_prefer(const struct scenario *sc, const struct plan_cluster *a,
-                     const struct plan_cluster *b, int per_sample, const char **what)
+                     const struct plan_cluster *b, const char **what)
 {
-    (void)per_sample;
     if (sc->objective == SC_OBJ_TIME) {
         *what = "cost";
         return cost_of(b) < cost_of(a);

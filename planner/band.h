@@ -29,6 +29,6 @@ int plan_band_tie(const struct scenario *sc, const struct plan_cluster *a,
  * (step time for the cost objectives, cost per step for step time);
  * *what names it ("time" or "cost"). */
 int plan_band_prefer(const struct scenario *sc, const struct plan_cluster *a,
-                     const struct plan_cluster *b, int per_sample, const char **what);
+                     const struct plan_cluster *b, const char **what);
 
 #endif

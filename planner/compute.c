@@ -171,7 +171,7 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
 
     if (it->flops > 0) {
         *fwd = it->flops * batch / r->flops[f] + KERNEL_S;
-        *bwd = 2 * (*fwd - KERNEL_S) + 2 * KERNEL_S;
+        *bwd = 2 * *fwd;            /* two GEMMs of the forward's size, two kernels */
         return;
     }
     if (it->kind == OPS_ATTN)

@@ -213,7 +213,7 @@ static int tie_break(const struct scenario *sc, const struct plan_report *rep, i
         if (i == *first || !rep->clusters[i].feasible ||
             !plan_band_tie(sc, &rep->clusters[*first], &rep->clusters[i], 0))
             continue;
-        better = plan_band_prefer(sc, &rep->clusters[pick], &rep->clusters[i], 0, &w);
+        better = plan_band_prefer(sc, &rep->clusters[pick], &rep->clusters[i], &w);
         *what = w;
         if (better)
             pick = i;

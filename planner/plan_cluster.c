@@ -224,17 +224,23 @@ double plan_cluster_objective(const struct scenario *sc, const struct plan_clust
 /* ---- evaluation -------------------------------------------------------- */
 
 /* The precision's fallback (or auto's pick) on the first train group's GPU,
- * as compute.h plans it; nothing for CPU workers and with workload.mfu. */
+ * as compute.h plans it; nothing for CPU workers and with workload.mfu.
+ * A fallback depends on the GPU and the precision alone (O(1)); only auto
+ * has to time the model to know its pick. */
 static void compute_note(const struct scenario *sc, struct plan_cluster *pc)
 {
     const struct sc_group *g = plan_first_train(pc->cl);
     struct compute_plan p;
     struct compute_time t;
+    int rc;
 
     pc->compute_note[0] = '\0';
     if (!g || g->inst->gpu_count <= 0 || !g->inst->gpu || !isnan(sc->mfu))
         return;
-    if (compute_on_gpu(sc, g->inst->gpu, NULL, sc->batch_per_gpu, &p, &t) == 0)
+    rc = sc->precision_auto
+             ? compute_on_gpu(sc, g->inst->gpu, NULL, sc->batch_per_gpu, &p, &t)
+             : compute_plan_of(g->inst->gpu, sc->precision, sc->precision_strict, &p);
+    if (rc == 0)
         snprintf(pc->compute_note, sizeof pc->compute_note, "%s", p.note);
 }
 

@@ -67,17 +67,25 @@ static double profile_cpu_n(const struct prof_measured *m, const struct sim_grou
     return n;
 }
 
-/* The GEMM rate measured at the scenario's precision (TF32 falls back to
- * nothing: a profile without tf32 GEMM leaves the nominal peak). */
-static double profile_gemm(const struct scenario *sc, const struct prof_measured *m,
-                           const struct cat_instance *in)
+/* The best GEMM rates a profile measured on in's GPU, NULL when none (or
+ * when the compute time was measured on this very GPU). */
+static const double *profile_rates(const struct scenario *sc, const struct cat_instance *in)
 {
-    if (in->gpu_count <= 0 || !in->gpu)
-        return NAN;
-    /* A compute time measured on this very GPU is already a measurement. */
+    const struct prof_measured *m = resolve_profile_of(sc, in);
+
+    if (!m || in->gpu_count <= 0 || !in->gpu)
+        return NULL;
     if (!isnan(sc->measured_compute_s) && in->gpu == sc->measured_gpu)
-        return NAN;
-    return m->gemm_tflops[sc->precision];
+        return NULL;
+    return m->gemm_tflops;
+}
+
+/* The GEMM rate measured at the scenario's precision, NAN when none. */
+static double profile_gemm(const struct scenario *sc, const struct cat_instance *in)
+{
+    const double *r = profile_rates(sc, in);
+
+    return r ? r[sc->precision] : NAN;
 }
 
 /* The network link a profile gives a strategy: parameter servers' one-way
@@ -105,7 +113,7 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
     v = profile_cpu_speed(m, profile_cpu_n(m, g));
     if (v > 0)
         g->core_speed = v;
-    v = profile_gemm(sc, m, sg->inst);
+    v = profile_gemm(sc, sg->inst);
     if (v > 0 && g->gpus > 0 && !isnan(sc->mfu) && isnan(sc->measured_compute_s)) {
         double peak = resolve_peak_flops(sg->inst, sc->precision, 0);
         if (peak > 0) {
@@ -166,9 +174,9 @@ int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
             measured_add(out, max, &n, in->name, "cpu_speed", g->core_speed, "x reference core",
                          m->path, detail, strcmp(m->cpu_quality, "good") != 0);
         }
-        if (profile_gemm(sc, m, in) > 0 && g->gpus > 0) {
+        if (profile_gemm(sc, in) > 0 && g->gpus > 0) {
             snprintf(what, sizeof what, "gemm_%s_tflops", catalog_prec_name(sc->precision));
-            measured_add(out, max, &n, in->name, what, profile_gemm(sc, m, in), "TFLOP/s", m->path,
+            measured_add(out, max, &n, in->name, what, profile_gemm(sc, in), "TFLOP/s", m->path,
                          "best cuBLAS GEMM", 0);
         }
         if ((m->net_Bps > 0 || profile_ps_link(m, is_ps)) && g->nic_Bps > 0) {
@@ -259,19 +267,6 @@ double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double
         return t * 1e12;
     }
     return vcpus * CPU_VCPU_PEAK_FLOPS;
-}
-
-/* The best GEMM rates a profile measured on in's GPU, NULL when none (or
- * when the compute time was measured on this very GPU). */
-static const double *profile_rates(const struct scenario *sc, const struct cat_instance *in)
-{
-    const struct prof_measured *m = resolve_profile_of(sc, in);
-
-    if (!m || in->gpu_count <= 0 || !in->gpu)
-        return NULL;
-    if (!isnan(sc->measured_compute_s) && in->gpu == sc->measured_gpu)
-        return NULL;
-    return m->gemm_tflops;
 }
 
 /* The operation-level model of a GPU worker (compute.h): one pass per

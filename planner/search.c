@@ -405,7 +405,7 @@ static int tie_to_front(const struct scenario *sc, struct search_pick *pk, int n
         if (!pk[i].pc.feasible || !plan_band_tie(sc, &pk[0].pc, &pk[i].pc, 1))
             continue;
         ties++;
-        better = plan_band_prefer(sc, &pk[pick].pc, &pk[i].pc, 1, by);
+        better = plan_band_prefer(sc, &pk[pick].pc, &pk[i].pc, by);
         if (better)
             pick = i;
     }
