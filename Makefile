@@ -59,6 +59,7 @@ cli_LIBS       := $(LDLIBS)
 # The layer of each test and benchmark program (default: the front end,
 # which links everything).  A test of a layer links without those above it.
 LAYER_test_sim        := sim
+LAYER_test_nccl       := sim
 LAYER_bench_sim       := sim
 LAYER_bench_trace     := sim
 LAYER_predict         := catalog

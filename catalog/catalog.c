@@ -270,9 +270,9 @@ static char *opt_text(const struct csv_row *r, int k)
 
 /* The optional columns of gpus.csv: fp8 peak, SM count, the measured
  * fractions of peak and bandwidth and their source. */
-enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_N };
+enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_CC, GO_N };
 static const char *const gpu_opt_cols[GO_N] = {"fp8_tflops", "sm_count", "mm_eff", "fp32_eff",
-                                               "mem_eff"};
+                                               "mem_eff", "compute_capability"};
 
 static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct csv_row *row,
                        const int *col, struct dt_err *e)
@@ -289,6 +289,7 @@ static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct cs
     g->mm_eff = v[GO_MM];
     g->fp32_eff = v[GO_FP32];
     g->mem_eff = v[GO_MEM];
+    g->cc = isnan(v[GO_CC]) ? 0 : (int)lround(v[GO_CC] * 10);
     return 0;
 }
 
@@ -353,7 +354,7 @@ static int get_efa(int *out, const struct table *t, const struct csv_row *r, str
     if (fld->text[0] == '\0')
         *out = -1;
     else if (!strcasecmp(fld->text, "yes") || !strcasecmp(fld->text, "ib"))
-        *out = 1;
+        *out = 1;      /* the caller tells EFA ("yes") from InfiniBand */
     else if (!strcasecmp(fld->text, "no"))
         *out = 0;
     else
@@ -408,9 +409,9 @@ static int optional_col(const struct table *t, const char *name);
 static int get_opt_num(double *out, const struct table *t, const struct csv_row *r, int k,
                        struct dt_err *e);
 
-/* The optional cpu_ghz column (field k, -1 when the header lacks it): a
- * clock in GHz (its range: fields.c), or empty for unknown (NAN). */
-static int get_ghz(double *out, const struct table *t, const struct csv_row *r, int k,
+/* An optional numeric column (field k, -1 when the header lacks it):
+ * cpu_ghz, nics (their ranges: fields.c), or empty for unknown (NAN). */
+static int get_opt_col(double *out, const struct table *t, const struct csv_row *r, int k,
                    struct dt_err *e)
 {
     *out = NAN;
@@ -423,7 +424,8 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
 {
     struct table t;
     char *gpus_path = join_path(dir, "gpus.csv");
-    int r, rc = -1, *lines, prof_col, ghz_col;
+    int r, rc = -1, *lines, prof_col, ghz_col, nics_col, cpu_col;
+    double nics;
 
     if (table_open(&t, dir, "instances.csv", inst_cols, I_N, e) != 0) {
         x_free(gpus_path);
@@ -433,6 +435,8 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
     cat->instances = x_calloc((size_t)t.csv.nrows, sizeof *cat->instances);
     prof_col = optional_col(&t, "profile");
     ghz_col = optional_col(&t, "cpu_ghz");
+    nics_col = optional_col(&t, "nics");
+    cpu_col = optional_col(&t, "cpu_source");
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_instance *in = &cat->instances[cat->ninstances];
@@ -452,9 +456,14 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
             get_num(&in->spot_usd_h, &t, row, I_SPOT, e) ||
             get_text(in->region, sizeof in->region, 0, &t, row, I_REGION, e) ||
             resolve_gpu(in, cat, &t, row, gpus_path, e) ||
-            get_ghz(&in->cpu_ghz, &t, row, ghz_col, e) ||
+            get_opt_col(&in->cpu_ghz, &t, row, ghz_col, e) ||
+            get_opt_col(&nics, &t, row, nics_col, e) ||
             get_source(&in->source, &t, row, I_SOURCE, e))
             goto free_lines;
+        in->nics = isnan(nics) ? -1 : (int)nics;
+        in->aws_efa = in->efa == 1 && !strcasecmp(cell(&t, row, I_EFA)->text, "yes");
+        if (cpu_col >= 0 && cpu_col < row->nfields)
+            in->cpu_amd = strstr(row->fields[cpu_col].text, "AMD") != NULL;
         in->intra_link_text = x_strdup(cell(&t, row, I_LINK)->text);
         in->link = catalog_parse_link(in->intra_link_text);
         in->cpu_speed = NAN;            /* not a CSV column: set inline or by a profile */

@@ -45,6 +45,8 @@ struct cat_gpu {
      * unknown. */
     int sm_count;
     double mm_eff, fp32_eff, mem_eff;
+    int cc;                     /* CUDA compute capability x 10 (optional column
+                                   compute_capability: 70 V100, 80 A100, 90 H100); 0 unknown */
     char *eff_source;
 };
 
@@ -78,6 +80,10 @@ struct cat_instance {
                                    scenario's cpu_s_per_sample; NAN = unknown: cpu_ghz /
                                    CAT_REF_CPU_GHZ when the clock is known, else 1 (set
                                    inline or by a calibration profile) */
+    int nics;                   /* network interfaces per node (optional column nics); -1 unknown */
+    int aws_efa;                /* 1: efa is "yes": AWS EFA, which NCCL reaches through the
+                                   aws-ofi-nccl plugin (sim/nccl.h) */
+    int cpu_amd;                /* 1: the optional cpu_source column names an AMD processor */
     char *profile;              /* calibration profile of this type (optional instances.csv
                                    column `profile`, relative to the catalog directory),
                                    NULL when none */

@@ -19,6 +19,7 @@ static const struct cat_field table[] = {
     {"price_spot_usd_h", "spot_usd_h", 0, 0, 1e6, 0, "a price in USD per hour in [0, 1e6]"},
     {NULL, "cpu_speed", 0, 0, 1000, 1, "a relative vCPU speed in (0, 1000]"},
     {"cpu_ghz", "cpu_ghz", 0, 0, 10, 1, "a clock in GHz in (0, 10]"},
+    {"nics", "nics", 1, 1, 64, 0, "a NIC count from 1 to 64"},
     /* models (models.csv, catalog.models) */
     {"params", "params", 0, 0, 1e13, 1, "a parameter count in (0, 1e13]"},
     {"fwd_gflops", "fwd_gflops", 0, 0, 1e9, 1, "GFLOP per sample in (0, 1e9]"},
@@ -41,6 +42,7 @@ static const struct cat_field table[] = {
     {"mm_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
     {"fp32_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
     {"mem_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
+    {"compute_capability", NULL, 0, 1, 20, 0, "a compute capability from 1.0 to 20.0"},
 };
 
 #define NFIELDS (sizeof table / sizeof *table)

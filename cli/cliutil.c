@@ -3,6 +3,7 @@
  * `dtplan plan` (cliutil.h): the catalog search and the atomic output.
  */
 #include "cliutil.h"
+#include "../base/names.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -195,4 +196,23 @@ int cli_write_html(FILE *f, const void *ctx, struct dt_err *e)
 {
     (void)e;
     return html_write(f, ctx);
+}
+
+int cli_take_name(const char *val, void *dst)
+{
+    const struct cli_name_arg *a = dst;
+    int i = names_parse(a->name, val);
+
+    if (i < 0)
+        return -1;
+    *a->out = i;
+    return 0;
+}
+
+int cli_take_str(const char *val, void *dst)
+{
+    if (!*val)
+        return -1;
+    *(const char **)dst = val;
+    return 0;
 }

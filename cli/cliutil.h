@@ -67,4 +67,15 @@ int cli_write_csv(FILE *f, const void *ctx, struct dt_err *e);
 int cli_write_trace(FILE *f, const void *ctx, struct dt_err *e);
 int cli_write_html(FILE *f, const void *ctx, struct dt_err *e);
 
+/* Flag values of ARGS_VALUE options (base/args.h).  cli_take_name: dst
+ * is a struct cli_name_arg, the value one of a closed set of names
+ * (base/names.h), stored as its index.  cli_take_str: dst a const char *,
+ * the value non-empty. */
+struct cli_name_arg {
+    const char *(*name)(int);
+    int *out;
+};
+int cli_take_name(const char *val, void *dst);
+int cli_take_str(const char *val, void *dst);
+
 #endif

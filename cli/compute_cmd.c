@@ -22,31 +22,6 @@
 
 #define CMD "dtplan compute"
 
-/* A flag whose value is one of a closed set (base/names.h). */
-struct name_arg {
-    const char *(*name)(int);
-    int *out;
-};
-
-static int take_name(const char *val, void *dst)
-{
-    const struct name_arg *a = dst;
-    int i = names_parse(a->name, val);
-
-    if (i < 0)
-        return -1;
-    *a->out = i;
-    return 0;
-}
-
-static int take_str(const char *val, void *dst)
-{
-    if (!*val)
-        return -1;
-    *(const char **)dst = val;
-    return 0;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -206,25 +181,25 @@ int compute_cmd_main(int argc, char **argv)
     int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0;
     int rc = CLI_EXIT_INPUT;
     unsigned long long batch = 32, seq = 0;
-    struct name_arg prec_arg = {scenario_prec_name, &prec};
-    struct name_arg att_arg = {scenario_attention_name, &att};
-    struct name_arg fmt_arg = {scenario_memory_format_name, &fmt};
+    struct cli_name_arg prec_arg = {scenario_prec_name, &prec};
+    struct cli_name_arg att_arg = {scenario_attention_name, &att};
+    struct cli_name_arg fmt_arg = {scenario_memory_format_name, &fmt};
     const struct args_opt opts[] = {
-        {"--model", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a model of the catalog", take_str,
+        {"--model", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a model of the catalog", cli_take_str,
          &model, NULL},
         {"--gpu", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "GPU names, comma separated",
-         take_str, &gpus, NULL},
+         cli_take_str, &gpus, NULL},
         {"--precision", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
-         "one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto", take_name, &prec_arg, NULL},
+         "one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto", cli_take_name, &prec_arg, NULL},
         {"--attention", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of flash, unfused",
-         take_name, &att_arg, NULL},
+         cli_take_name, &att_arg, NULL},
         {"--memory-format", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of nchw, nhwc",
-         take_name, &fmt_arg, NULL},
+         cli_take_name, &fmt_arg, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},
         {"--measured", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
-         "GPU:SECONDS[:BATCH], a pass measured on a catalog GPU", take_str, &measured, NULL},
+         "GPU:SECONDS[:BATCH], a pass measured on a catalog GPU", cli_take_str, &measured, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--json", NULL, ARGS_SWITCH, &json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},

@@ -212,7 +212,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     static const char *const keys[] = {
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
         "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
-        "cpu_ghz", "cloud", "region", "source", "profile", NULL
+        "cpu_ghz", "nics", "cloud", "region", "source", "profile", NULL
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
@@ -228,6 +228,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     in->spot_usd_h = NAN;
     in->cpu_speed = NAN;
     in->cpu_ghz = NAN;
+    in->nics = -1;
     if (ld_map(ld, m, path, keys))
         return -1;
 
@@ -244,6 +245,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
         ld_field_spec("spot_usd_h", 0, offsetof(struct cat_instance, spot_usd_h)),
         ld_field_spec("cpu_speed", 0, offsetof(struct cat_instance, cpu_speed)),
         ld_field_spec("cpu_ghz", 0, offsetof(struct cat_instance, cpu_ghz)),
+        ld_field_spec("nics", 0, offsetof(struct cat_instance, nics)),
     };
 
     if (ld_entry_name(ld, m, path, "instance type", "catalog.instances", ld->inst[0].name,

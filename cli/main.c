@@ -23,6 +23,7 @@
 #include "../catalog/catalog.h"
 #include "../planner/planner.h"
 #include "cliutil.h"
+#include "coll_cmd.h"
 #include "compute_cmd.h"
 #include "plan_cmd.h"
 #include "report.h"
@@ -45,6 +46,7 @@ static void usage(FILE *f)
             "       dtplan plan [OPTIONS] SCENARIO.yaml      (search the catalog; dtplan plan --help)\n"
             "       dtplan calibrate [OPTIONS] -o PROFILE    (measure this machine; dtplan calibrate --help)\n"
             "       dtplan compute --model NAME [OPTIONS]    (one GPU's training throughput; dtplan compute --help)\n"
+            "       dtplan collectives [OPTIONS]             (the all-reduce NCCL would run; dtplan collectives --help)\n"
             "\n"
             "Predict the training step time and cost of each cluster in SCENARIO.yaml and\n"
             "recommend one.\n"
@@ -155,6 +157,8 @@ int main(int argc, char **argv)
         return plan_cmd_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "compute") == 0)
         return compute_cmd_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "collectives") == 0)
+        return coll_cmd_main(argc - 1, argv + 1);
 
     rc = parse_args(argc, argv, &o);
     if (rc < 0)

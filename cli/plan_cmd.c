@@ -168,6 +168,7 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
                          : "");
     print_picks(f, r->top, r->ntop, NULL, 1);
     report_precision_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
+    report_collective_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
     fprintf(f, "\nPareto front (%s against %s; none is both faster and cheaper):\n",
             r->front_train ? "time to train" : "step time",
             r->front_train ? "cost to train" : "cost per step");
@@ -205,6 +206,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
         cJSON_AddStringToObject(o, "precision_note", pc->compute_note);
     else
         cJSON_AddNullToObject(o, "precision_note");
+    report_json_collectives(o, pc);
     report_json_num(o, "compute_s", pc->res.compute_s);
     report_json_num(o, "data_stall_s", pc->res.data_stall_s);
     report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);

@@ -12,6 +12,8 @@
  */
 #include "report.h"
 
+#include "../base/units.h"
+
 #include <cJSON.h>
 #include <math.h>
 #include <stdarg.h>
@@ -133,6 +135,47 @@ void report_precision_notes(FILE *f, const struct plan_cluster *pc, int n, size_
             seen |= strcmp(nth(pc, stride, k)->compute_note, note) == 0;
         if (note[0] && !seen)
             fprintf(f, "Precision: %s\n", note);
+    }
+}
+
+#define MAX_COLL_SHOWN 16
+
+void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride)
+{
+    for (int i = 0; i < n; i++) {
+        const struct plan_cluster *p = nth(pc, stride, i);
+        struct sim_coll_choice c[MAX_COLL_SHOWN];
+        int m = sim_collectives(&p->cfg, c, MAX_COLL_SHOWN);
+
+        if (m == 0)
+            continue;
+        fprintf(f, "Collectives: %s:", p->cl->name);
+        for (int k = 0; k < m && k < 3; k++)
+            fprintf(f, "%s %.3g MiB all-reduce by NCCL %s/%s, %d channel%s, %.3g ms (busbw %.3g GB/s)",
+                    k ? ";" : "", c[k].bytes / DT_MIB, c[k].algorithm, c[k].protocol,
+                    c[k].channels, c[k].channels == 1 ? "" : "s", c[k].time_s * 1e3,
+                    c[k].busbw_Bps / 1e9);
+        if (m > 3)
+            fprintf(f, "; %d more sizes in JSON", m - 3);
+        fprintf(f, "\n");
+    }
+}
+
+void report_json_collectives(cJSON *o, const struct plan_cluster *pc)
+{
+    struct sim_coll_choice c[MAX_COLL_SHOWN];
+    int m = sim_collectives(&pc->cfg, c, MAX_COLL_SHOWN);
+    cJSON *a = cJSON_AddArrayToObject(o, "collectives");
+
+    for (int k = 0; k < m; k++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "bytes", c[k].bytes);
+        cJSON_AddStringToObject(e, "algorithm", c[k].algorithm);
+        cJSON_AddStringToObject(e, "protocol", c[k].protocol);
+        cJSON_AddNumberToObject(e, "channels", c[k].channels);
+        report_json_num(e, "time_s", c[k].time_s);
+        report_json_num(e, "busbw_GBps", c[k].busbw_Bps / 1e9);
+        cJSON_AddItemToArray(a, e);
     }
 }
 
@@ -416,6 +459,7 @@ int report_table(FILE *f, const struct plan_report *rep)
             fprintf(f, "Infeasible: %s: %s\n", cluster_name(&rep->clusters[i]),
                     rep->clusters[i].infeasible_why);
     report_precision_notes(f, rep->clusters, n, sizeof *rep->clusters);
+    report_collective_notes(f, rep->clusters, n, sizeof *rep->clusters);
     table_measured(f, rep);
 
     if (rep->best >= 0 && rep->best < n)
@@ -525,6 +569,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
         cJSON_AddStringToObject(o, "precision_note", pc->compute_note);
     else
         cJSON_AddNullToObject(o, "precision_note");
+    report_json_collectives(o, pc);
     return o;
 }
 

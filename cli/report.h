@@ -60,6 +60,13 @@ struct cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_c
  * infinities are returned unchanged. */
 double report_round6(double v);
 
+/* One "Collectives:" line per cluster of n (at pc, `stride` bytes apart)
+ * whose gradients go by strategy auto: NCCL's choice for each bucket size. */
+void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride);
+/* The cluster's "collectives" array: NCCL's choice per bucket size under
+ * strategy auto ({bytes, algorithm, protocol, channels, time_s,
+ * busbw_GBps}); empty otherwise. */
+void report_json_collectives(struct cJSON *o, const struct plan_cluster *pc);
 /* Each distinct precision note (plan_cluster.compute_note) of n clusters,
  * once, as "Precision: ..." lines; the clusters lie stride bytes apart from
  * pc (a report's clusters, or the pc members of the search's picks). */

@@ -144,4 +144,11 @@ int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
 const char *plan_action_name(enum plan_action a);
 const char *plan_bound_name(enum plan_bound b);
 
+/* NCCL's view (sim/nccl.h) of `nodes` nodes of instance type `in`, every
+ * GPU a rank, with the links a simulation gives them (resolve.c).  -1 with
+ * e when the catalog lacks the GPU or, across nodes, the network. */
+struct nccl_shape;
+int plan_nccl_shape(const struct cat_instance *in, int nodes, struct nccl_shape *sh,
+                    struct dt_err *e);
+
 #endif

@@ -30,10 +30,10 @@
 
 #include "resolve.h"
 #include "compute.h"
+#include "../sim/nccl.h"
 
 #define NIC_EFF 0.96
-#define NVLINK_EFF 0.80
-#define PCIE_EFF 0.75
+#define PCIE_EFF NCCL_PCI_EFF
 #define ALPHA_NVLINK 3.4e-6
 #define ALPHA_PCIE 5.7e-6
 #define ALPHA_RDMA 14e-6
@@ -358,21 +358,14 @@ static void sparse_grads(const struct cat_model *m, double batch, int k, int ps,
 }
 
 /*
- * What a group's nodes are: vCPUs and their speed, the price, the NIC, and
- * for GPU nodes PCIe and the GPU-to-GPU link, at the achieved fractions of
- * nominal (docs/model.md).  networked: the group talks over the network.
+ * A node's links: the NIC, and for GPU nodes PCIe and the GPU-to-GPU link,
+ * at the achieved fractions of nominal (docs/model.md; NVLink at the rate
+ * NCCL counts per link, sim/nccl.h).  networked: the node talks over the
+ * network.  g->gpus is set.
  */
-static int resolve_hardware(const struct sc_group *sg, int networked, struct sim_group *g,
-                            struct dt_err *e)
+static int resolve_links(const struct cat_instance *in, int networked, struct sim_group *g,
+                         struct dt_err *e)
 {
-    const struct cat_instance *in = sg->inst;
-
-    g->vcpus = in->vcpus;
-    g->core_speed = resolve_vcpu_speed(in);
-    g->price_usd_h = sg->spot ? in->spot_usd_h : in->price_usd_h;
-    if (isnan(g->price_usd_h))
-        return dt_errf(e, "%s: %s price unknown in the catalog", in->name,
-                       sg->spot ? "spot" : "on-demand");
     if (isnan(in->net_gbps)) {
         if (networked)
             return dt_errf(e, "%s: network bandwidth unknown in the catalog; "
@@ -387,16 +380,54 @@ static int resolve_hardware(const struct sc_group *sg, int networked, struct sim
         if (!gpu)
             return dt_errf(e, "%s: GPU %s not in the catalog", in->name, in->gpu_model);
         g->pcie_Bps = isnan(gpu->pcie_gbs_dir) ? 0 : gpu->pcie_gbs_dir * 1e9 * PCIE_EFF;
+        g->gpu_cc = gpu->cc;
+        g->nics = in->nics > 0 ? in->nics : 1;
+        g->cpu_amd = in->cpu_amd;
+        g->aws_efa = in->aws_efa;
         if (g->gpus > 1) {
             int nvl = (in->link == CAT_LINK_NVLINK || in->link == CAT_LINK_NVSWITCH) &&
                       gpu->nvlink_gbs_dir > 0;
-            g->intra_Bps = nvl ? gpu->nvlink_gbs_dir * 1e9 * NVLINK_EFF : g->pcie_Bps;
+            g->link = !nvl ? SIM_LINK_PCIE
+                      : in->link == CAT_LINK_NVSWITCH ? SIM_LINK_NVSWITCH : SIM_LINK_NVLINK;
+            g->intra_Bps = nvl ? gpu->nvlink_gbs_dir * 1e9 * nccl_link_eff(gpu->cc) : g->pcie_Bps;
             g->intra_alpha_s = nvl ? ALPHA_NVLINK : ALPHA_PCIE;
             if (!(g->intra_Bps > 0))
                 return dt_errf(e, "%s: GPU-to-GPU bandwidth unknown", in->name);
         }
     }
     return 0;
+}
+
+/* What a group's nodes are: vCPUs and their speed, the price and the links. */
+static int resolve_hardware(const struct sc_group *sg, int networked, struct sim_group *g,
+                            struct dt_err *e)
+{
+    const struct cat_instance *in = sg->inst;
+
+    g->vcpus = in->vcpus;
+    g->core_speed = resolve_vcpu_speed(in);
+    g->price_usd_h = sg->spot ? in->spot_usd_h : in->price_usd_h;
+    if (isnan(g->price_usd_h))
+        return dt_errf(e, "%s: %s price unknown in the catalog", in->name,
+                       sg->spot ? "spot" : "on-demand");
+    return resolve_links(in, networked, g, e);
+}
+
+int plan_nccl_shape(const struct cat_instance *in, int nodes, struct nccl_shape *sh,
+                    struct dt_err *e)
+{
+    struct sim_config cfg;
+
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ngroups = 1;
+    cfg.groups[0].role = SIM_TRAIN;
+    cfg.groups[0].count = nodes;
+    cfg.groups[0].gpus = in->gpu_count;
+    if (in->gpu_count < 1)
+        return dt_errf(e, "%s: no GPU", in->name);
+    if (resolve_links(in, nodes > 1, &cfg.groups[0], e) != 0)
+        return -1;
+    return sim_nccl_shape(&cfg, sh);
 }
 
 /*

@@ -44,6 +44,19 @@ const char *search_kind_name(enum search_kind k)
 
 /* ---- enumeration ------------------------------------------------------- */
 
+/* The strategy a candidate with one worker is listed with: auto when it is
+ * searched, else the first searched. */
+static int single_strategy(unsigned set)
+{
+    int s = 0;
+
+    if (set & (1u << SIM_AUTO))
+        return SIM_AUTO;
+    while (s < SIM_NSTRATEGY - 1 && !(set & (1u << s)))
+        s++;
+    return s;
+}
+
 static int considered(const struct scenario *sc, const struct cat_instance *in)
 {
     const struct sc_plan *p = &sc->plan;
@@ -171,13 +184,15 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                     continue;
                 for (int nd = di ? 1 : 0; nd <= (di ? p->max_data_nodes : 0); nd = next_count(nd)) {
                     double price1 = price0 + (di ? nd * group_price(sc, di) : 0);
-                    for (int s = 0; s <= SIM_PS_ASYNC; s++) {
+                    for (int s = 0; s < SIM_NSTRATEGY; s++) {
                         if (!(p->strategies & (1u << s)))
                             continue;
-                        if (single && (p->strategies & ((1u << s) - 1)))
+                        if (single && s != single_strategy(p->strategies))
                             continue; /* one worker shares nothing: one strategy is enough */
+                        if (s == SIM_AUTO && ti->gpu_count == 0 && (p->strategies & (1u << SIM_RING)))
+                            continue; /* auto on CPU nodes is the ring */
                         if (s == SIM_HIERARCHICAL && (wpn == 1 || nodes == 1) &&
-                            (p->strategies & (1u << SIM_RING)))
+                            (p->strategies & ((1u << SIM_RING) | (1u << SIM_AUTO))))
                             continue; /* one GPU per node or one node: hierarchical is the ring */
                         for (int q = -1; q < (sim_is_ps(s) ? cat->ninstances : 0); q++) {
                             const struct cat_instance *qi = q >= 0 ? &cat->instances[q] : NULL;

@@ -45,7 +45,7 @@ void scenario_defaults(struct scenario *sc, const char *name)
     sc->dataset_samples = NAN;
     sc->epochs = 1;
 
-    sc->strategy = SIM_RING;
+    sc->strategy = SIM_AUTO;
     sc->bucket_bytes = 25.0 * DT_MIB;
     sc->nbucket_list = 0;
     sc->overlap = 1;
@@ -93,7 +93,15 @@ double scenario_fwd_gflops(const struct scenario *sc)
 void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,
                            struct sc_comm *out)
 {
+    int gpus = 0;
+
     out->strategy = cl->strategy >= 0 ? (enum sim_strategy)cl->strategy : sc->strategy;
+    /* auto is NCCL's choice; a cluster whose train nodes have no GPU runs
+     * the ring, as before auto existed (docs/scenario.md) */
+    for (int i = 0; i < cl->ngroups; i++)
+        gpus |= cl->groups[i].role == SIM_TRAIN && cl->groups[i].inst->gpu_count > 0;
+    if (out->strategy == SIM_AUTO && !gpus)
+        out->strategy = SIM_RING;
     out->bucket_bytes = cl->comm_own ? cl->bucket_bytes : sc->bucket_bytes;
     out->ps_place = cl->comm_own ? cl->ps_place : sc->ps_place;
     out->ps_count = cl->comm_own ? cl->ps_count : sc->ps_count;
@@ -107,7 +115,7 @@ void scenario_plan_defaults(struct sc_plan *p)
     p->max_gpus = -1;
     p->max_data_nodes = 4;
     p->max_ps = 2;
-    p->strategies = (1u << SIM_RING) | (1u << SIM_HIERARCHICAL) | (1u << SIM_PS_SYNC);
+    p->strategies = (1u << SIM_AUTO) | (1u << SIM_HIERARCHICAL) | (1u << SIM_PS_SYNC);
     p->nbuckets = 0;               /* none given: the scenario's gradients.bucket_mb */
     p->cpu_training = 1;
     p->top = 10;

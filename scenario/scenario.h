@@ -194,7 +194,8 @@ void scenario_free(struct scenario *sc);
 double scenario_fwd_gflops(const struct scenario *sc);
 
 /* The cluster's own strategy and communication choice where it has them,
- * the scenario's gradients section otherwise. */
+ * the scenario's gradients section otherwise; auto on a cluster without GPU
+ * train nodes is the ring. */
 void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,
                            struct sc_comm *out);
 

@@ -18,6 +18,7 @@ static const struct coll_ops *const table[SIM_NSTRATEGY] = {
     [SIM_HIERARCHICAL] = &coll_hier,
     [SIM_PS_SYNC] = &coll_ps_sync,
     [SIM_PS_ASYNC] = &coll_ps_async,
+    [SIM_AUTO] = &coll_auto,
 };
 
 const struct coll_ops *coll_for(enum sim_strategy s)

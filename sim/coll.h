@@ -17,6 +17,7 @@
 #define DT_COLL_H
 
 #include "maxmin.h"
+#include "nccl.h"
 #include "sim.h"
 
 #define COLL_MAX_PHASES 6
@@ -48,6 +49,7 @@ struct coll_ctx {
     double ps_first_pull; /* (0, 1]: the pull ends, for the chain, at this fraction
                              (coll_ps.c); 0: when every pull ends */
     int r_fabric;         /* -1 for a non-blocking fabric */
+    struct nccl_model nccl; /* strategy auto: NCCL's model of the train groups' shape */
 };
 
 struct coll_phase {
@@ -67,7 +69,8 @@ struct coll_ops {
 };
 
 /* One per algorithm file; coll.c's table maps enum sim_strategy to them. */
-extern const struct coll_ops coll_ring, coll_tree, coll_hd, coll_hier, coll_ps_sync, coll_ps_async;
+extern const struct coll_ops coll_ring, coll_tree, coll_hd, coll_hier, coll_ps_sync, coll_ps_async,
+    coll_auto;
 const struct coll_ops *coll_for(enum sim_strategy s);
 
 /* Shared helpers for the algorithm files (coll.c). */

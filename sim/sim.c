@@ -521,6 +521,11 @@ static void build_chain(struct sim *s, struct chain *c)
         ctx->ps_turn_weight = coll_nodes(ctx) * coll_expected_max_load(ctx->ps_servers, coll_nodes(ctx));
     ctx->ps_reduce_s_per_byte = cfg->w.ps_reduce_s_per_byte;
     ctx->ps_first_pull = cfg->c.ps_first_pull;
+    if (cfg->c.strategy == SIM_AUTO) {
+        struct nccl_shape sh;
+        if (sim_nccl_shape(cfg, &sh) == 0)
+            nccl_model_init(&ctx->nccl, &sh);
+    }
 
     /* Buckets in the order backward releases them (sim_bucket_count). */
     nb = sim_bucket_count(&cfg->c, total);
@@ -536,7 +541,14 @@ static void build_chain(struct sim *s, struct chain *c)
     c->nph = 0;
     for (int b = 0; b < nb; b++) {
         struct coll_phase tmp[COLL_MAX_PHASES];
-        int n = c->bbytes[b] > 0 ? ops->build(ctx, c->bbytes[b], tmp) : 0;
+        int n;
+        if (b > 0 && c->bbytes[b] == c->bbytes[b - 1] && c->bbytes[b] > 0) {
+            /* the same size as the last: the same phases (built once per size) */
+            memcpy(&c->ph[b * COLL_MAX_PHASES], &c->ph[(b - 1) * COLL_MAX_PHASES],
+                   sizeof(struct coll_phase) * (size_t)c->nph);
+            continue;
+        }
+        n = c->bbytes[b] > 0 ? ops->build(ctx, c->bbytes[b], tmp) : 0;
         if (b == 0)
             c->nph = n;
         assert(n == c->nph || c->bbytes[b] <= 0);

@@ -24,6 +24,9 @@ struct sim_trace;
 
 enum sim_role { SIM_TRAIN = 0, SIM_DATA, SIM_PS };
 
+/* How the GPUs of a node reach each other (NCCL's view, sim/nccl.h). */
+enum sim_link { SIM_LINK_PCIE = 0, SIM_LINK_NVLINK, SIM_LINK_NVSWITCH };
+
 enum sim_strategy {
     SIM_RING = 0,
     SIM_TREE,
@@ -31,6 +34,7 @@ enum sim_strategy {
     SIM_HIERARCHICAL,
     SIM_PS_SYNC,
     SIM_PS_ASYNC,
+    SIM_AUTO,               /* per bucket, what NCCL's cost model picks (sim/nccl.h) */
     SIM_NSTRATEGY
 };
 
@@ -47,6 +51,12 @@ struct sim_group {
     double intra_Bps;       /* effective GPU-to-GPU bandwidth per GPU per direction, bytes/s */
     double intra_alpha_s;   /* latency of one intra-node hop, s */
     double pcie_Bps;        /* host-to-device bandwidth per GPU, bytes/s */
+    /* What strategy auto needs of a GPU node (NCCL's tuning model): */
+    int gpu_cc;             /* compute capability x 10 (70 V100, 80 A100, 90 H100); 0 unknown */
+    enum sim_link link;     /* the GPU-to-GPU link's kind */
+    int nics;               /* NICs per node (rails); 0 unknown: 1 */
+    int cpu_amd;            /* 1: AMD host processors */
+    int aws_efa;            /* 1: the NICs are AWS EFA (NCCL through aws-ofi-nccl) */
     double fwd_s;           /* forward time of one worker per step, s (train groups) */
     double bwd_s;           /* backward time of one worker per step, s */
     double opt_s;           /* optimizer update per step, s */
@@ -129,6 +139,28 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e);
 
 /* Gradient buckets per step for grad_bytes: the listed ones, then bucket_bytes each. */
 int sim_bucket_count(const struct sim_comm *c, double grad_bytes);
+
+/* One gradient bucket size's all-reduce as strategy auto runs it: NCCL's
+ * choice on the cluster's shape (sim/nccl.h). */
+struct sim_coll_choice {
+    double bytes;
+    const char *algorithm;      /* "ring", "tree", "nvls", "nvls_tree" */
+    const char *protocol;       /* "LL", "LL128", "Simple" */
+    int channels;
+    double time_s;              /* uncontended */
+    double busbw_Bps;           /* nccl-tests' bus bandwidth */
+};
+
+/* The distinct bucket sizes of a step of cfg, in release order, with the
+ * choice for each, into out (at most max); returns how many.  0 when the
+ * strategy is not auto or there is one worker. */
+int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, int max);
+
+/* NCCL's view of cfg's train groups (sim/nccl.h; coll_auto.c): the most
+ * GPUs per node, every node, and of the groups the oldest GPU, the slowest
+ * links and the fewest NICs.  -1 when no train group has a GPU. */
+struct nccl_shape;
+int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh);
 
 /* Run the simulation.  Deterministic for a given cfg (seed included). */
 int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err *e);

@@ -45,9 +45,9 @@ static void defaults_are_the_documented_ones(void)
     struct scenario sc;
 
     scenario_defaults(&sc, "x");
-    /* docs/scenario.md: ring, 25 MiB buckets overlapping backward, fp32
+    /* docs/scenario.md: auto, 25 MiB buckets overlapping backward, fp32
      * gradients, minimum step time, 20 steps after 3 of warm-up, seed 1 */
-    T_CHECK(strcmp(sc.name, "x") == 0 && sc.strategy == SIM_RING &&
+    T_CHECK(strcmp(sc.name, "x") == 0 && sc.strategy == SIM_AUTO &&
                 sc.bucket_bytes == 25 * DT_MIB && sc.overlap == 1 &&
                 sc.grad_precision == CAT_FP32 && sc.objective == SC_OBJ_TIME && sc.steps == 20 &&
                 sc.warmup == 3 && sc.seed == 1 && sc.grad_accum == 1 && sc.prefetch == 2 &&

@@ -257,7 +257,7 @@ static void the_minimal_scenario_takes_every_default(void)
             "data-service CPU costs default to 0");
     T_CHECK(isnan(sc.dataset_samples), "dataset_samples defaults to NAN");
     T_NEAR(sc.epochs, 1, TOL, "epochs defaults to 1");
-    T_CHECK(sc.strategy == SIM_RING, "strategy defaults to ring");
+    T_CHECK(sc.strategy == SIM_AUTO, "strategy defaults to auto");
     T_NEAR(sc.bucket_bytes, 25 * MIB, TOL, "bucket defaults to 25 MiB = 26214400 bytes");
     T_CHECK(sc.overlap == 1, "overlap defaults to true");
     T_CHECK(sc.grad_precision == CAT_FP32, "gradient precision defaults to fp32");

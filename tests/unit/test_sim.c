@@ -12,6 +12,7 @@
 #include "../../sim/coll.h"
 #include "../../sim/evq.h"
 #include "../../sim/maxmin.h"
+#include "../../sim/nccl.h"
 #include "../../sim/pipe.h"
 #include "../../sim/sim.h"
 
@@ -623,6 +624,40 @@ static void bad_configs_are_rejected(void)
     T_CHECK(sim_run(&c, &r, &e) != 0, "an unknown compute time rejected: %s", e.msg);
 }
 
+/* Strategy auto: a bucket alone on the cluster takes the time NCCL's model
+ * gives the pair it picks, on one H100 node (NVLS) and across 4 nodes. */
+static void auto_takes_the_time_of_nccls_pick(void)
+{
+    struct sim_config c;
+    struct sim_coll_choice ch[4];
+    struct nccl_shape sh;
+    struct nccl_model m;
+    struct nccl_choice want;
+    double S = 64.0 * 1048576;
+    int nodes[] = {1, 4};
+
+    for (int i = 0; i < 2; i++) {
+        comm_only(&c, SIM_AUTO, nodes[i], 8, S);
+        c.groups[0].gpu_cc = 90;
+        c.groups[0].link = SIM_LINK_NVSWITCH;
+        c.groups[0].intra_Bps = 370.8e9;
+        c.groups[0].nic_Bps = 384e9;
+        c.groups[0].nics = 8;
+        T_CHECK(sim_nccl_shape(&c, &sh) == 0 && sh.nodes == nodes[i] && sh.ppn == 8,
+                "%d node(s): the shape of the train group", nodes[i]);
+        nccl_model_init(&m, &sh);
+        nccl_allreduce_pick(&m, S, &want);
+        T_NEAR(step_of(&c), want.time_s, 1e-9, "%d node(s): one 64 MiB bucket by %s/%s in %.3f ms",
+               nodes[i], nccl_algo_name(want.algo), nccl_proto_name(want.proto), want.time_s * 1e3);
+        T_CHECK(sim_collectives(&c, ch, 4) == 1 && ch[0].bytes == S &&
+                    strcmp(ch[0].algorithm, nccl_algo_name(want.algo)) == 0 &&
+                    ch[0].time_s == want.time_s,
+                "%d node(s): the report names the same choice", nodes[i]);
+    }
+    comm_only(&c, SIM_RING, 2, 8, S);
+    T_CHECK(sim_collectives(&c, ch, 4) == 0, "no choice to report for an explicit ring");
+}
+
 int main(void)
 {
     T_RUN(events_pop_in_time_order_and_ties_in_push_order);
@@ -633,6 +668,7 @@ int main(void)
     T_RUN(a_bounded_flow_stops_at_its_bound);
     T_RUN(three_resources_classic_case);
     T_RUN(ring_matches_its_closed_form);
+    T_RUN(auto_takes_the_time_of_nccls_pick);
     T_RUN(tree_and_halving_doubling_match_their_closed_forms);
     T_RUN(flows_finish_after_a_very_long_compute);
     T_RUN(collectives_wait_for_the_next_tick);

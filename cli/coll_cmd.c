@@ -1,0 +1,284 @@
+/*
+ * coll_cmd.c - `dtplan collectives` (coll_cmd.h): the all-reduce that NCCL
+ * would run on a cluster shape, size by size, as nccl-tests' all_reduce_perf
+ * prints it: the algorithm and protocol NCCL's cost model picks
+ * (sim/nccl.h), the channels, the time, algbw and busbw.  The shape is an
+ * instance type of the catalog, or a GPU with its link and NICs given by
+ * flag (a machine the catalog does not hold).  Text or JSON on standard
+ * output.
+ */
+#include "coll_cmd.h"
+#include "cliutil.h"
+#include "../catalog/catalog.h"
+#include "../planner/planner.h"
+#include "../sim/nccl.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "dtplan collectives"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: " CMD " (--instance TYPE | --gpu NAME --gpus-per-node N\n"
+            "                          [--link nvswitch|nvlink|pcie] [--nvlink-gbs G]\n"
+            "                          [--net-gbps G] [--nics N] [--efa]) [--nodes N] [-b SIZE] [-e SIZE] [-f FACTOR]\n"
+            "                          [--algo ALGO] [--proto PROTO] [--catalog DIR] [--json]\n"
+            "\n"
+            "The all-reduce NCCL would run on N nodes, size by size from -b to -e (each -f\n"
+            "times the last; defaults 1M, 1G, 2; suffixes K, M, G are powers of 1024), as\n"
+            "NCCL 2.30's cost model picks it: algorithm, protocol, channels, time, and\n"
+            "nccl-tests' algbw and busbw (docs/collectives.md \"How NCCL chooses\").\n"
+            "--algo (ring tree nvls nvls_tree) and --proto (LL LL128 Simple) force a pair,\n"
+            "as NCCL_ALGO and NCCL_PROTO do.  Without --instance, the node is --gpus-per-node\n"
+            "GPUs of the catalog's --gpu over --link (default nvswitch; --nvlink-gbs\n"
+            "replaces the GPU's NVLink rate per direction, as for a bridge), with --nics\n"
+            "NICs (default 1) of --net-gbps in all, AWS EFA with --efa.\n");
+}
+
+/* A size with an optional K, M or G suffix (powers of 1024), 1 B to 1 TiB. */
+static int take_size(const char *val, void *dst)
+{
+    char *end;
+    double v = strtod(val, &end), m = 1;
+
+    if (end == val)
+        return -1;
+    if (*end == 'K' || *end == 'k')
+        m = 1024.0;
+    else if (*end == 'M' || *end == 'm')
+        m = 1048576.0;
+    else if (*end == 'G' || *end == 'g')
+        m = 1073741824.0;
+    if (m > 1)
+        end++;
+    v *= m;
+    if (*end != '\0' || !(v >= 1 && v <= 1099511627776.0))
+        return -1;
+    *(double *)dst = floor(v);
+    return 0;
+}
+
+static int take_factor(const char *val, void *dst)
+{
+    char *end;
+    double v = strtod(val, &end);
+
+    if (end == val || *end != '\0' || !(v > 1 && v <= 1024))
+        return -1;
+    *(double *)dst = v;
+    return 0;
+}
+
+static int take_gbps(const char *val, void *dst)
+{
+    char *end;
+    double v = strtod(val, &end);
+
+    if (end == val || *end != '\0' || !(v > 0 && v <= 1e5))
+        return -1;
+    *(double *)dst = v;
+    return 0;
+}
+
+static const char *link_name(int i)
+{
+    static const char *const names[] = {"pcie", "nvlink", "nvswitch"};
+    return i >= 0 && i < 3 ? names[i] : NULL;
+}
+
+struct coll_args {
+    double lo, hi, factor;
+    int algo, proto, json;
+};
+
+static void print_rows(const struct nccl_model *m, const struct coll_args *a, const char *what)
+{
+    cJSON *arr = a->json ? cJSON_CreateArray() : NULL;
+
+    if (!a->json) {
+        printf("%s: %d node%s x %d GPUs, %d ranks\n", what, m->sh.nodes, m->sh.nodes > 1 ? "s" : "",
+               m->sh.ppn, m->sh.nodes * m->sh.ppn);
+        printf("%14s  %-9s  %-6s  %8s  %12s  %10s  %10s\n", "size (B)", "algorithm", "proto",
+               "channels", "time (us)", "algbw GB/s", "busbw GB/s");
+    }
+    for (double s = a->lo; s <= a->hi * (1 + 1e-12); s = floor(s * a->factor)) {
+        struct nccl_choice c;
+        int rc = a->algo >= 0 ? nccl_allreduce_on(m, (enum nccl_algo)a->algo,
+                                                  (enum nccl_proto)a->proto, s, &c)
+                              : nccl_allreduce_pick(m, s, &c);
+        if (a->json) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "bytes", s);
+            if (rc == 0) {
+                cJSON_AddStringToObject(o, "algorithm", nccl_algo_name(c.algo));
+                cJSON_AddStringToObject(o, "protocol", nccl_proto_name(c.proto));
+                cJSON_AddNumberToObject(o, "channels", c.channels);
+                cJSON_AddNumberToObject(o, "time_s", c.time_s);
+                cJSON_AddNumberToObject(o, "algbw_GBps", s / c.time_s / 1e9);
+                cJSON_AddNumberToObject(o, "busbw_GBps", c.busbw_Bps / 1e9);
+            } else {
+                cJSON_AddStringToObject(o, "error", "the pair is disabled on this shape");
+            }
+            cJSON_AddItemToArray(arr, o);
+        } else if (rc == 0) {
+            printf("%14.0f  %-9s  %-6s  %8d  %12.1f  %10.2f  %10.2f\n", s, nccl_algo_name(c.algo),
+                   nccl_proto_name(c.proto), c.channels, c.time_s * 1e6, s / c.time_s / 1e9,
+                   c.busbw_Bps / 1e9);
+        } else {
+            printf("%14.0f  disabled on this shape\n", s);
+        }
+        if (floor(s * a->factor) <= s)
+            break;
+    }
+    if (a->json) {
+        char *txt = cJSON_Print(arr);
+        printf("%s\n", txt);
+        cJSON_free(txt);
+        cJSON_Delete(arr);
+    }
+}
+
+/* The node the flags describe when no --instance is given; g holds the
+ * GPU, with --nvlink-gbs in place of the catalog's NVLink rate when given. */
+static int custom_node(const struct catalog *cat, const char *gpu, unsigned long long ppn,
+                       int link, double gbps, unsigned long long nics, int efa, double nvl,
+                       struct cat_gpu *g, struct cat_instance *in)
+{
+    const struct cat_gpu *cg;
+
+    memset(in, 0, sizeof *in);
+    snprintf(in->name, sizeof in->name, "%s x%llu", gpu ? gpu : "?", ppn);
+    if (!gpu) {
+        fprintf(stderr, CMD ": --gpu: missing, expected a GPU of the catalog (or --instance)\n");
+        return -1;
+    }
+    if (!(cg = catalog_find_gpu(cat, gpu))) {
+        fprintf(stderr, CMD ": --gpu: unknown GPU \"%s\"\n", gpu);
+        return -1;
+    }
+    *g = *cg;
+    if (!isnan(nvl))
+        g->nvlink_gbs_dir = nvl;
+    in->gpu = g;
+    if (ppn == 0) {
+        fprintf(stderr, CMD ": --gpus-per-node: missing, expected an integer from 1 to 64\n");
+        return -1;
+    }
+    snprintf(in->gpu_model, sizeof in->gpu_model, "%s", in->gpu->name);
+    in->gpu_count = (int)ppn;
+    in->vcpus = 1;
+    in->link = link == 0 ? CAT_LINK_PCIE : link == 1 ? CAT_LINK_NVLINK : CAT_LINK_NVSWITCH;
+    in->net_gbps = gbps;
+    in->nics = nics ? (int)nics : 1;
+    in->efa = efa;
+    in->aws_efa = efa;
+    return 0;
+}
+
+int coll_cmd_main(int argc, char **argv)
+{
+    const char *inst = NULL, *gpu = NULL, *catarg = NULL, *what;
+    unsigned long long nodes = 1, ppn = 0, nics = 0;
+    int link = 2, efa = 0, rc = CLI_EXIT_INPUT;
+    double gbps = NAN, nvl = NAN;
+    struct coll_args a = {1048576.0, 1073741824.0, 2, -1, NCCL_SIMPLE, 0};
+    struct cli_name_arg algo_arg = {nccl_algo_name, &a.algo};
+    struct cli_name_arg proto_arg = {nccl_proto_name, &a.proto};
+    struct cli_name_arg link_arg = {link_name, &link};
+    const struct args_opt opts[] = {
+        {"--instance", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "an instance type of the catalog",
+         cli_take_str, &inst, NULL},
+        {"--gpu", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a GPU of the catalog", cli_take_str,
+         &gpu, NULL},
+        {"--gpus-per-node", NULL, ARGS_UINT, NULL, NULL, &ppn, 1, 64, NULL, NULL, NULL, NULL},
+        {"--link", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of pcie, nvlink, nvswitch",
+         cli_take_name, &link_arg, NULL},
+        {"--net-gbps", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
+         "a rate in Gbit/s in (0, 100000]", take_gbps, &gbps, NULL},
+        {"--nvlink-gbs", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
+         "a rate in GB/s per GPU per direction in (0, 100000]", take_gbps, &nvl, NULL},
+        {"--nics", NULL, ARGS_UINT, NULL, NULL, &nics, 1, 64, NULL, NULL, NULL, NULL},
+        {"--efa", NULL, ARGS_SWITCH, &efa, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--nodes", NULL, ARGS_UINT, NULL, NULL, &nodes, 1, 1000000, NULL, NULL, NULL, NULL},
+        {"--min-bytes", "-b", ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a size from 1 to 1T",
+         take_size, &a.lo, NULL},
+        {"--max-bytes", "-e", ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a size from 1 to 1T",
+         take_size, &a.hi, NULL},
+        {"--step-factor", "-f", ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a factor in (1, 1024]",
+         take_factor, &a.factor, NULL},
+        {"--algo", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
+         "one of tree, ring, nvls, nvls_tree", cli_take_name, &algo_arg, NULL},
+        {"--proto", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of LL, LL128, Simple",
+         cli_take_name, &proto_arg, NULL},
+        {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--json", NULL, ARGS_SWITCH, &a.json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+    };
+    const struct args_cmd cmd = {CMD, NULL, opts, (int)(sizeof opts / sizeof *opts), "a flag"};
+    const struct args_opt *stop = NULL;
+    const char *pos = NULL;
+    struct dt_err e = {0};
+    struct catalog cat = {0};
+    struct cat_instance custom;
+    struct cat_gpu cgpu;
+    const struct cat_instance *in;
+    struct nccl_shape sh;
+    struct nccl_model m;
+    char *catdir = NULL;
+    int r = args_parse(&cmd, argc, argv, &pos, &stop, &e);
+
+    if (r == ARGS_STOPPED) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (r == ARGS_BAD) {
+        fprintf(stderr, "%s\n", e.msg);
+        return CLI_EXIT_INPUT;
+    }
+    if (a.lo > a.hi) {
+        fprintf(stderr, CMD ": -e: expected a size no smaller than -b (%.0f), found %.0f\n", a.lo,
+                a.hi);
+        return CLI_EXIT_INPUT;
+    }
+    if (!(catdir = cli_catalog_find(CMD, catarg, &e)) || catalog_load(&cat, catdir, &e) != 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        goto out;
+    }
+    if (inst) {
+        if (!(in = catalog_find_instance(&cat, inst))) {
+            fprintf(stderr, CMD ": --instance: unknown instance type \"%s\"\n", inst);
+            goto out;
+        }
+        what = in->name;
+    } else {
+        if (custom_node(&cat, gpu, ppn, link, gbps, nics, efa, nvl, &cgpu, &custom) != 0)
+            goto out;
+        if (nodes > 1 && isnan(gbps)) {
+            fprintf(stderr, CMD ": --net-gbps: missing, expected a rate in Gbit/s for %llu "
+                    "nodes\n", nodes);
+            goto out;
+        }
+        in = &custom;
+        what = custom.name;
+    }
+    if (plan_nccl_shape(in, (int)nodes, &sh, &e) != 0) {
+        fprintf(stderr, CMD ": %s\n", e.msg[0] ? e.msg : "no GPU to reduce over");
+        goto out;
+    }
+    if (nodes * (unsigned long long)sh.ppn < 2) {
+        fprintf(stderr, CMD ": one rank: nothing to reduce (give --nodes or more GPUs per node)\n");
+        goto out;
+    }
+    nccl_model_init(&m, &sh);
+    print_rows(&m, &a, what);
+    rc = fflush(stdout) == 0 && !ferror(stdout) ? CLI_EXIT_OK : CLI_EXIT_PLAN;
+out:
+    catalog_free(&cat);
+    x_free(catdir);
+    return rc;
+}

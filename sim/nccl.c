@@ -1,0 +1,367 @@
+/*
+ * nccl.c - NCCL's cost model of an all-reduce (nccl.h).
+ *
+ * Two parts, both from NCCL 2.30.7 (NVIDIA/nccl@5067397c, the v2.30.7-1
+ * release; docs/collectives.md "How NCCL chooses"):
+ *
+ * graph_of: what NCCL's topology search (src/graph/search.cc,
+ *   ncclTopoCompute) finds for a ring, tree or NVLS graph, reduced to a
+ *   cluster shape.  It walks the same speed arrays: the first speed no
+ *   faster than one path (a GPU's links inside a node; one NIC across
+ *   nodes), as many channels of it as the GPU's links and the node's NICs
+ *   carry, channels doubled at half speed when fast (ncclTopoDupChannels),
+ *   then a second pass that raises the speed at that channel count (rings)
+ *   or the intra-node speed to at most twice the network's (trees on two
+ *   nodes), and NVLS's network speed to at most twice its intra-node one.
+ *   The search's path-by-path placement is not repeated: every GPU of a
+ *   node is taken to reach every other at its full link rate (NVSwitch;
+ *   for point-to-point NVLink and PCIe an assumption, docs/collectives.md).
+ *
+ * model_init: src/graph/tuning.cc, ncclTopoTuneModel, for the all-reduce:
+ *   per (algorithm, protocol) a bus bandwidth from the graph and the
+ *   per-generation caps, turned into an algorithm bandwidth, and a latency
+ *   from the base and per-hop latencies.  nccl_allreduce_on adds
+ *   ncclTopoGetAlgoTime's corrections (the tree's per-size factor, the
+ *   ring's plateau).
+ *
+ * Bandwidths are GB/s (1e9 B/s) and latencies microseconds inside, as in
+ * NCCL; the interface is bytes/s and seconds.
+ */
+#include "nccl.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- constants of tuning.cc (v2.30.7) ---------------------------------- */
+
+enum { HW_NVLINK, HW_PCI, HW_NET };
+enum { GEN_VOLTA, GEN_AMPERE, GEN_HOPPER, GEN_BLACKWELL, NGEN };
+
+/* baseLatencies[algo][proto], us (Tree, Ring, NVLS, NVLSTree). */
+static const double base_lat[NCCL_NALGO][NCCL_NPROTO] = {
+    {6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}};
+/* hwLatencies[hw][algo][proto], us. */
+static const double hw_lat[3][NCCL_NALGO][NCCL_NPROTO] = {
+    {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},
+    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
+    {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 20.9}}};
+/* llMaxBws[index1][index2]: index1 the generation on one node, else 0 for
+ * Intel and 1 for AMD hosts; index2 1, 2, or 3 and more nodes. */
+static const double ll_max_bw[NGEN][3] = {
+    {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {282.0, 90.0, 70.0}};
+static const double ring_ll128_bw[NGEN][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}};
+static const double tree_ll128_bw[NGEN][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
+static const double tree_bw[NGEN][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
+static const double nvls_tree_bw[NGEN][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}};
+static const double nvls_eff[NGEN] = {0, 0, 0.85, 0.74};
+/* treeCorrectionFactor[proto][log2(bytes / 64)], all-reduce on trees. */
+static const double tree_corr[NCCL_NPROTO][24] = {
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0},
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}};
+
+/* ---- constants of the topology search (search.cc, topo.h) -------------- */
+
+static const double speed_intra[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
+static const double speed_inter[] = {48, 30, 28, 24, 20, 18, 15, 12, 10, 9,
+                                     7, 6, 5, 4, 3, 2.4, 1.2, 0.24, 0.12};
+static const double sm90_intra[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
+static const double sm90_inter[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5,
+                                    15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+static const double sm100_intra[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};
+static const double sm100_inter[] = {96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22,
+                                     20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+/* Channels a search may find (MAXCHANNELS 64, searched up to half). */
+#define MAX_CHANNELS 32
+/* NVLS heads: one per GPU of the node, at most NCCL_MAX_NVLS_ARITY. */
+#define MAX_NVLS_ARITY 32
+
+struct speeds {
+    const double *v;
+    int n;
+};
+
+static struct speeds speeds_of(int cc, int inter)
+{
+    struct speeds s;
+#define PICK(a) (s.v = (a), s.n = (int)(sizeof(a) / sizeof *(a)))
+    if (cc >= 100)
+        inter ? PICK(sm100_inter) : PICK(sm100_intra);
+    else if (cc >= 90)
+        inter ? PICK(sm90_inter) : PICK(sm90_intra);
+    else
+        inter ? PICK(speed_inter) : PICK(speed_intra);
+#undef PICK
+    return s;
+}
+
+double nccl_link_eff(int cc)
+{
+    if (cc >= 100)
+        return 40.1 / 50;
+    if (cc >= 90)
+        return 20.6 / 25;
+    if (cc == 86 || cc == 87)
+        return 12.0 / 14.0625;
+    return 20.0 / 25;
+}
+
+static int gen_of(int cc)
+{
+    return cc >= 100 ? GEN_BLACKWELL : cc >= 90 ? GEN_HOPPER : cc >= 80 || cc == 0 ? GEN_AMPERE
+                                                                                     : GEN_VOLTA;
+}
+
+static int log2i(int n)
+{
+    int l = 0;
+    while (n > 1) {
+        n >>= 1;
+        l++;
+    }
+    return l;
+}
+
+/* ---- the graphs --------------------------------------------------------- */
+
+struct graph {
+    int nch;
+    double bw_intra, bw_inter;  /* per channel, GB/s */
+};
+
+enum pattern { PAT_RING, PAT_TREE, PAT_NVLS };
+
+/* Channels of speed s the links carry: each channel takes s on every GPU's
+ * links and, across nodes, s on one NIC, where it enters and leaves the node
+ * over PCIe: each GPU's links then carry (ppn - 1) of every ppn channels. */
+static int channels_at(const struct nccl_shape *sh, double intra, double nic, double s, int cap)
+{
+    double gpu = sh->nodes > 1 && sh->ppn > 1 ? intra * sh->ppn / (sh->ppn - 1) : intra;
+    int n = gpu / s < cap ? (int)floor(gpu / s + 1e-9) : cap;
+
+    if (sh->nodes > 1) {
+        int per_nic = (int)floor(nic / s + 1e-9);
+        if (per_nic * sh->nics < n)
+            n = per_nic * sh->nics;
+    }
+    return n < cap ? n : cap;
+}
+
+static void graph_of(const struct nccl_shape *sh, enum pattern pat, struct graph *g)
+{
+    int inter = sh->nodes > 1, i = 0, want = pat == PAT_NVLS ? sh->ppn : 1;
+    int cap = pat == PAT_NVLS ? (sh->ppn < MAX_NVLS_ARITY ? sh->ppn : MAX_NVLS_ARITY) : MAX_CHANNELS;
+    int rails = sh->nics < sh->ppn ? sh->nics : sh->ppn;
+    struct speeds sp = speeds_of(sh->cc, inter);
+    double intra = sh->intra_Bps / 1e9, nic = sh->net_Bps / 1e9 / (rails > 0 ? rails : 1);
+    /* one path's rate, a hair over so that a NIC of exactly a listed speed takes it */
+    double path = (inter && nic < intra ? nic : intra) * (1 + 1e-9);
+    struct nccl_shape rs = *sh;
+
+    rs.nics = rails > 0 ? rails : 1;
+    memset(g, 0, sizeof *g);
+    /* pass 1: the fastest speed one path carries with the channels the
+     * pattern needs (NVLS: one head per GPU) */
+    while (i < sp.n - 1 && (sp.v[i] > path || channels_at(&rs, intra, nic, sp.v[i], cap) < want))
+        i++;
+    g->nch = channels_at(&rs, intra, nic, sp.v[i], cap);
+    if (g->nch < want)
+        g->nch = pat == PAT_NVLS ? 0 : 1;
+    g->bw_intra = g->bw_inter = sp.v[i];
+    if (pat != PAT_NVLS && g->bw_intra >= 25.0 &&
+        !(sh->cc > 80 && g->bw_intra < 50.0 && g->nch > 4)) {
+        int dup = 2 * g->nch < MAX_CHANNELS ? 2 * g->nch : MAX_CHANNELS;
+        int div = (dup + g->nch - 1) / g->nch;
+        g->bw_intra /= div;
+        g->bw_inter /= div;
+        g->nch = dup;
+    }
+    /* pass 2: faster at the same channel count (rings), the intra-node
+     * speed up to twice the network's (trees on two nodes), the network
+     * speed up to twice the intra-node one (NVLS) */
+    for (int j = 0; j < sp.n && g->nch > 0; j++) {
+        double s = sp.v[j];
+        if (pat == PAT_RING && s > g->bw_intra && s <= path &&
+            channels_at(&rs, intra, nic, s, MAX_CHANNELS) >= g->nch) {
+            g->bw_intra = g->bw_inter = s;
+            break;
+        }
+        if (pat == PAT_TREE && sh->nodes == 2 && s > g->bw_intra && s <= 2 * g->bw_inter &&
+            g->nch * s <= intra + 1e-9) {
+            g->bw_intra = s;
+            break;
+        }
+        if (pat == PAT_NVLS && s > g->bw_inter && s <= 2 * g->bw_intra &&
+            (!inter || channels_at(&rs, INFINITY, nic, s, MAX_CHANNELS) >= g->nch)) {
+            g->bw_inter = s;
+            break;
+        }
+    }
+}
+
+/* ---- the model ---------------------------------------------------------- */
+
+/*
+ * What NVLS on one node runs at, bytes/s of algorithm bandwidth: NCCL's
+ * per-head efficiency (nvlsEfficiency x (nCh - 1) / nCh, nCh the GPUs) at
+ * the GPU's full link rate.  NCCL's own figure, nCh x bwIntra x
+ * nvlsEfficiency, takes the search's speed rounded down to its list (8 x 40
+ * of an H100's 370.8 GB/s), which fits 8 GPUs and undervalues fewer.
+ */
+static double nvls_run_bw(const struct nccl_shape *sh, int gen)
+{
+    return sh->intra_Bps * nvls_eff[gen] * (sh->ppn - 1) / sh->ppn;
+}
+
+void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh)
+{
+    int k = sh->nodes * sh->ppn, n = sh->nodes, gen = gen_of(sh->cc);
+    int i1 = n == 1 ? gen : sh->amd_cpu ? 1 : 0, i2 = n <= 2 ? n - 1 : 2;
+    int nvl = sh->link != NCCL_LINK_PCI, nvls_ok = sh->cc >= 90 && sh->link == NCCL_LINK_NVSWITCH;
+    double nsteps = 2.0 * (k - 1);
+    struct graph gr[NCCL_NALGO];
+
+    memset(m, 0, sizeof *m);
+    m->sh = *sh;
+    if (k <= 1)
+        return;
+    graph_of(sh, PAT_TREE, &gr[NCCL_TREE]);
+    graph_of(sh, PAT_RING, &gr[NCCL_RING]);
+    graph_of(sh, PAT_NVLS, &gr[NCCL_NVLS]);
+    gr[NCCL_NVLS_TREE] = gr[NCCL_NVLS];
+    for (int a = 0; a < NCCL_NALGO; a++) {
+        const struct graph *g = &gr[a];
+        int ih = nvl ? HW_NVLINK : HW_PCI, hw = n == 1 ? ih : HW_NET;
+
+        m->nch[a] = g->nch;
+        if ((a == NCCL_NVLS && (!nvls_ok || n > 1)) || (a == NCCL_NVLS_TREE && (!nvls_ok || n == 1)))
+            continue;       /* NVLS across nodes needs CollNet (not modelled) */
+        if (g->nch < 1 || ((a == NCCL_NVLS || a == NCCL_NVLS_TREE) && g->nch < 2))
+            continue;
+        for (int p = 0; p < NCCL_NPROTO; p++) {
+            double bw = n <= 2 ? g->bw_intra : g->bw_inter, bus, lat, il, nl;
+            if ((a == NCCL_NVLS || a == NCCL_NVLS_TREE) && p != NCCL_SIMPLE)
+                continue;
+            /* LL128 by default only over NVLink (PATH_NVB) and a GPU-near NIC */
+            if (p == NCCL_LL128 && (!nvl || (sh->cc > 0 && sh->cc < 70)))
+                continue;
+            if (p != NCCL_SIMPLE && n > 1 && sh->simple_only)
+                continue;
+            if (a == NCCL_NVLS || a == NCCL_NVLS_TREE) {
+                double ib = g->bw_intra * nvls_eff[gen] * (g->nch - 1) / g->nch * 2.0;
+                double nb = g->bw_inter * (n <= 2 && a == NCCL_NVLS_TREE ? 2 : 1);
+                bw = fmin(ib, nb);
+                if (a == NCCL_NVLS_TREE)
+                    bw = fmin(bw, nvls_tree_bw[gen][i2]);
+            }
+            bus = g->nch * bw;
+            if (a == NCCL_RING && p == NCCL_LL)
+                bus = fmin(ll_max_bw[i1][i2], bus * 0.5);
+            if (a == NCCL_RING && p == NCCL_LL128)
+                bus = fmin(bus * 0.92, g->nch * ring_ll128_bw[gen][i2]);
+            if (a == NCCL_TREE)
+                bus = fmin(bus * 0.92, g->nch * tree_bw[gen][i2]);
+            if (a == NCCL_TREE && p == NCCL_LL)
+                bus = fmin(bus / 3.8, ll_max_bw[i1][i2]);
+            if (a == NCCL_TREE && p == NCCL_LL128)
+                bus = fmin(bus * (n == 1 ? 7.0 / 9.0 : 120.0 / 128.0), g->nch * tree_ll128_bw[gen][i2]);
+            /* Hopper and later across nodes: the search settles on the
+             * plain TREE pattern, which tuning.cc takes at 0.85 (search.cc
+             * run on a DGX H100 topology) */
+            if (a == NCCL_TREE && n > 1 && sh->cc >= 90)
+                bus *= 0.85;
+            bus *= a == NCCL_TREE ? 0.5 : k / nsteps;
+            m->bw[a][p] = m->run_bw[a][p] = bus * 1e9;
+            if (a == NCCL_NVLS)
+                m->run_bw[a][p] = nvls_run_bw(sh, gen);
+            /* latency */
+            lat = base_lat[a][p];
+            il = hw_lat[ih][a][p];
+            nl = hw_lat[HW_NET][sh->ppn == 1 ? NCCL_TREE : a][p] +
+                 sh->net_lat_s * 1e6 * (p == NCCL_SIMPLE ? 2 : 1);
+            if (a == NCCL_RING) {
+                double h = hw_lat[hw][a][p], inter_steps = n == 1 ? 0 : 2.0 * (n - 1);
+                if (n > 1) {
+                    double over = (sh->amd_cpu ? 2.0 : 1.0) * (p == NCCL_SIMPLE ? 3 : 1);
+                    h = fmax(il, over);
+                } else {
+                    h = il;
+                }
+                lat += (nsteps - inter_steps) * h + inter_steps * nl;
+            } else if (a == NCCL_TREE) {
+                lat += 2 * ((sh->ppn - 1) * il + log2i(n) * nl);
+            } else if (a == NCCL_NVLS) {
+                lat = il + (n > 1 ? nl : 0);
+            } else {
+                lat += il + 2 * log2i(n) * nl;
+            }
+            m->lat[a][p] = lat * 1e-6;
+        }
+    }
+}
+
+int nccl_allreduce_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p,
+                      double bytes, struct nccl_choice *c)
+{
+    int k = m->sh.nodes * m->sh.ppn;
+    double bw, run, lat, corr = 1;
+
+    if ((unsigned)a >= NCCL_NALGO || (unsigned)p >= NCCL_NPROTO || !(m->bw[a][p] > 0) || k <= 1)
+        return -1;
+    bw = m->bw[a][p];
+    run = m->run_bw[a][p];
+    lat = m->lat[a][p];
+    if (a == NCCL_TREE && bytes >= 64) {
+        int l = log2i((int)fmin(bytes / 64, 1 << 30));
+        if (l < 23)
+            corr = tree_corr[p][l];
+    }
+    /* the ring's plateau (ncclTopoGetAlgoTime): comm->nChannels is the
+     * ring's channel count */
+    if (a == NCCL_RING && p == NCCL_SIMPLE && m->sh.nodes > 1 &&
+        bytes / ((double)m->nch[NCCL_RING] * k) >= 64)
+        lat *= m->sh.cc > 0 && m->sh.cc < 80 ? 1.9 : 1.4;
+    memset(c, 0, sizeof *c);
+    c->algo = a;
+    c->proto = p;
+    c->channels = m->nch[a];
+    c->lat_s = lat;
+    c->algbw_Bps = run * corr;
+    c->time_s = lat + bytes / c->algbw_Bps;
+    c->nccl_time_s = lat + bytes / (bw * corr);
+    c->busbw_Bps = bytes / c->time_s * 2.0 * (k - 1) / k;
+    return 0;
+}
+
+int nccl_allreduce_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
+{
+    int found = 0;
+
+    for (int a = 0; a < NCCL_NALGO; a++)
+        for (int p = 0; p < NCCL_NPROTO; p++) {
+            struct nccl_choice t;
+            if (nccl_allreduce_on(m, (enum nccl_algo)a, (enum nccl_proto)p, bytes, &t) != 0)
+                continue;
+            if (!found || t.nccl_time_s < c->nccl_time_s) {
+                *c = t;
+                found = 1;
+            }
+        }
+    return found ? 0 : -1;
+}
+
+const char *nccl_algo_name(int a)
+{
+    static const char *const names[NCCL_NALGO] = {"tree", "ring", "nvls", "nvls_tree"};
+    return a >= 0 && a < NCCL_NALGO ? names[a] : NULL;
+}
+
+const char *nccl_proto_name(int p)
+{
+    static const char *const names[NCCL_NPROTO] = {"LL", "LL128", "Simple"};
+    return p >= 0 && p < NCCL_NPROTO ? names[p] : NULL;
+}

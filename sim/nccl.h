@@ -1,0 +1,94 @@
+/*
+ * nccl.h - NCCL's own cost model of a collective, as NCCL 2.30.7 evaluates
+ * it to choose an algorithm and a protocol (src/graph/tuning.cc,
+ * ncclTopoTuneModel and ncclTopoGetAlgoTime; docs/collectives.md "How NCCL
+ * chooses").
+ *
+ * A cluster shape (GPUs per node, nodes, the GPU generation, the intra-node
+ * link and its rate, the NICs) gives, per algorithm, the channels and the
+ * per-channel bandwidths that NCCL's topology search would find (nccl.c,
+ * graph_of), then NCCL's latency and bandwidth for every (algorithm,
+ * protocol) pair.  A message of S bytes costs lat + S / bw on each pair; the
+ * cheapest enabled pair is the choice.  Pure: no I/O.  O(1) per message.
+ */
+#ifndef DT_NCCL_H
+#define DT_NCCL_H
+
+enum nccl_algo { NCCL_TREE = 0, NCCL_RING, NCCL_NVLS, NCCL_NVLS_TREE, NCCL_NALGO };
+enum nccl_proto { NCCL_LL = 0, NCCL_LL128, NCCL_SIMPLE, NCCL_NPROTO };
+enum nccl_link { NCCL_LINK_PCI = 0, NCCL_LINK_NVLINK, NCCL_LINK_NVSWITCH };
+
+struct nccl_shape {
+    int nodes;              /* >= 1 */
+    int ppn;                /* GPUs (ranks) per node, >= 1 */
+    int cc;                 /* compute capability x 10 of the oldest GPU (70 Volta, 80
+                               Ampere, 90 Hopper, 100 Blackwell); 0 unknown: Ampere's
+                               tables, and the caller says so */
+    enum nccl_link link;    /* how the GPUs of a node reach each other */
+    double intra_Bps;       /* per GPU, per direction, all its links, at the rate NCCL
+                               counts them (nccl_link_rate), bytes/s */
+    double net_Bps;         /* per node, per direction, all NICs, bytes/s */
+    int nics;               /* per node, >= 1 */
+    int amd_cpu;            /* 1: AMD host CPUs (NCCL's multi-node LL cap and post overhead) */
+    double net_lat_s;       /* latency the network plugin reports (graph latencyInter):
+                               0 for InfiniBand and RoCE, 75 us for AWS EFA */
+    int simple_only;        /* 1: the network allows only the Simple protocol across nodes
+                               (aws-ofi-nccl on EFA) */
+};
+
+/* What aws-ofi-nccl reports and forces on p4d and p5 (src/platform-aws.cpp):
+ * the latency, and Simple only where EFA does not deliver 128-byte lines in
+ * order. */
+#define NCCL_EFA_LAT_S 75e-6
+
+/* What NCCL's model gives each (algorithm, protocol) pair on a shape, and
+ * the bandwidth the pair runs at.  The two differ for NVLS only: NCCL rates
+ * it from the search's rounded per-channel speed, which undervalues fewer
+ * than 8 GPUs; run_bw takes NCCL's own NVLS efficiency at the GPU's full
+ * link rate (nccl.c, nvls_run_bw; docs/collectives.md). */
+struct nccl_model {
+    struct nccl_shape sh;
+    int nch[NCCL_NALGO];                  /* channels of each algorithm's graph */
+    double bw[NCCL_NALGO][NCCL_NPROTO];   /* NCCL's algorithm bandwidth, bytes/s; 0: disabled */
+    double run_bw[NCCL_NALGO][NCCL_NPROTO]; /* the bandwidth a collective runs at, bytes/s */
+    double lat[NCCL_NALGO][NCCL_NPROTO];  /* latency, s */
+};
+
+struct nccl_choice {
+    enum nccl_algo algo;
+    enum nccl_proto proto;
+    int channels;
+    double lat_s;           /* the latency term */
+    double algbw_Bps;       /* bytes / (time - lat), with the model's per-size corrections */
+    double time_s;          /* lat + bytes / algbw: what the collective takes */
+    double nccl_time_s;     /* what NCCL's model predicts (the choice's criterion) */
+    double busbw_Bps;       /* nccl-tests' bus bandwidth: bytes / time_s x 2(k-1)/k */
+};
+
+/* NCCL's bandwidth of one NVLink of a GPU of compute capability cc, per
+ * direction, over the link's line rate: the share NCCL's topology counts
+ * (src/graph/topo.h: SM70 and SM80 20.0, SM86 12.0, SM90 20.6, SM100 40.1
+ * GB/s per link, against 25, 14.06, 25 and 50 GB/s line rates). */
+double nccl_link_eff(int cc);
+
+/* NCCL's bandwidth of a PCIe link over its per-direction rate (topo.h:
+ * PCI_BW 12.0 for a Gen3 x16 link of 16 GB/s). */
+#define NCCL_PCI_EFF 0.75
+
+/* Fill m for shape sh (all-reduce).  O(1). */
+void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh);
+
+/* The time of an all-reduce of `bytes` on pair (a, p); -1 when the pair is
+ * disabled on this shape, else 0 and *c filled. */
+int nccl_allreduce_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p,
+                      double bytes, struct nccl_choice *c);
+
+/* NCCL's choice for an all-reduce of `bytes`: the pair of least time under
+ * NCCL's model (nccl_time_s).
+ * Returns -1 when the shape has one rank (nothing to reduce). */
+int nccl_allreduce_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);
+
+const char *nccl_algo_name(int a);
+const char *nccl_proto_name(int p);
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * test_nccl.c - NCCL's cost model (sim/nccl.c) against its own arithmetic
+ * (src/graph/tuning.cc and search.cc of NCCL 2.30.7, worked by hand in the
+ * comments) and the choices it makes: NVLS for large messages on an H100
+ * node, LL for small ones, the tree across many nodes, and the pairs NCCL
+ * disables.  Links the sim layer only (Makefile: LAYER_test_nccl).
+ */
+#include "t.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../../sim/nccl.h"
+
+#define GIB 1073741824.0
+
+static struct nccl_shape node(int nodes, int ppn, int cc, enum nccl_link link, double intra_GBps,
+                              double net_GBps, int nics)
+{
+    struct nccl_shape s = {nodes, ppn, cc, link, intra_GBps * 1e9, net_GBps * 1e9, nics, 0, 0, 0};
+    return s;
+}
+
+static void a_ring_on_one_a100_node_is_nccls_arithmetic(void)
+{
+    /* 12 NVLinks x 20 GB/s = 240: the search takes 6 channels of 40 and
+     * doubles them to 12 of 20; ring Simple busBw 12 x 20, algorithm
+     * bandwidth x 8/14; latency 8.4 + 14 steps x 3.4 us */
+    struct nccl_shape s = node(1, 8, 80, NCCL_LINK_NVSWITCH, 240, 0, 1);
+    struct nccl_model m;
+    struct nccl_choice c;
+
+    nccl_model_init(&m, &s);
+    T_CHECK(m.nch[NCCL_RING] == 12, "12 ring channels (%d)", m.nch[NCCL_RING]);
+    T_NEAR(m.bw[NCCL_RING][NCCL_SIMPLE], 240e9 * 8 / 14, 1e-9, "ring Simple: 240 GB/s x 8/14");
+    T_NEAR(m.lat[NCCL_RING][NCCL_SIMPLE] * 1e6, 56.0, 1e-9, "ring Simple latency 56 us");
+    /* LL: min(llMaxBw Ampere 1 node 87.7, busBw / 2) */
+    T_NEAR(m.bw[NCCL_RING][NCCL_LL], 87.7e9 * 8 / 14, 1e-9, "ring LL capped at 87.7 GB/s busBw");
+    T_CHECK(nccl_allreduce_pick(&m, GIB, &c) == 0 && c.algo == NCCL_RING && c.proto == NCCL_SIMPLE,
+            "1 GiB: ring Simple (%s/%s)", nccl_algo_name(c.algo), nccl_proto_name(c.proto));
+    T_NEAR(c.busbw_Bps / 1e9, 238.3, 0.001, "1 GiB at busbw 238.3 GB/s (%.1f)", c.busbw_Bps / 1e9);
+    T_CHECK(nccl_allreduce_pick(&m, 8, &c) == 0 && c.proto == NCCL_LL,
+            "8 B: LL (%s/%s)", nccl_algo_name(c.algo), nccl_proto_name(c.proto));
+    T_CHECK(m.bw[NCCL_NVLS][NCCL_SIMPLE] == 0, "no NVLS before Hopper");
+}
+
+static void nvls_on_an_h100_node_runs_at_its_link_rate(void)
+{
+    /* 18 x 20.6 = 370.8 GB/s; NVLS: 8 heads of 40, network speed raised
+     * to 60; NCCL's bandwidth 8 x min(40 x 0.85 x 7/8 x 2, 60) = 476 busBw;
+     * it runs at 370.8 x 0.85 x 7/8 of algorithm bandwidth */
+    struct nccl_shape s = node(1, 8, 90, NCCL_LINK_NVSWITCH, 370.8, 0, 1);
+    struct nccl_model m;
+    struct nccl_choice c;
+
+    nccl_model_init(&m, &s);
+    T_CHECK(m.nch[NCCL_NVLS] == 8, "8 NVLS heads (%d)", m.nch[NCCL_NVLS]);
+    T_NEAR(m.bw[NCCL_NVLS][NCCL_SIMPLE], 476e9 * 8 / 14, 1e-9, "NCCL's NVLS: 476 GB/s busBw");
+    T_NEAR(m.run_bw[NCCL_NVLS][NCCL_SIMPLE], 370.8e9 * 0.85 * 7 / 8, 1e-9,
+           "NVLS runs at 370.8 x 0.85 x 7/8 GB/s");
+    T_CHECK(nccl_allreduce_pick(&m, GIB, &c) == 0 && c.algo == NCCL_NVLS,
+            "1 GiB: NVLS (%s)", nccl_algo_name(c.algo));
+    T_NEAR(c.lat_s * 1e6, 25.0, 1e-9, "NVLS latency 25 us");
+    T_CHECK(m.bw[NCCL_NVLS_TREE][NCCL_SIMPLE] == 0, "NVLS tree is off on one node");
+    T_CHECK(m.bw[NCCL_NVLS][NCCL_LL] == 0 && m.bw[NCCL_NVLS][NCCL_LL128] == 0,
+            "NVLS runs Simple only");
+}
+
+static void pcie_and_efa_disable_protocols(void)
+{
+    struct nccl_shape s = node(1, 4, 86, NCCL_LINK_PCI, 24, 0, 1);
+    struct nccl_model m;
+
+    nccl_model_init(&m, &s);
+    T_CHECK(m.bw[NCCL_RING][NCCL_LL128] == 0 && m.bw[NCCL_TREE][NCCL_LL128] == 0,
+            "no LL128 over PCIe");
+    T_CHECK(m.bw[NCCL_RING][NCCL_SIMPLE] > 0 && m.nch[NCCL_RING] == 1,
+            "one ring channel of 20 GB/s on a 24 GB/s PCIe link (%d)", m.nch[NCCL_RING]);
+    s = node(2, 8, 80, NCCL_LINK_NVSWITCH, 240, 48, 4);
+    s.simple_only = 1;
+    s.net_lat_s = NCCL_EFA_LAT_S;
+    nccl_model_init(&m, &s);
+    T_CHECK(m.bw[NCCL_RING][NCCL_LL] == 0 && m.bw[NCCL_TREE][NCCL_LL128] == 0 &&
+                m.bw[NCCL_RING][NCCL_SIMPLE] > 0, "EFA across nodes: Simple only");
+    /* ring Simple, 16 ranks on 2 nodes: 8.4 + 28 intra steps x max(3.4,
+     * 3 x 1) + 2 network steps x (14 + 2 x 75) us */
+    T_NEAR(m.lat[NCCL_RING][NCCL_SIMPLE] * 1e6, 8.4 + 28 * 3.4 + 2 * 164, 1e-9,
+           "the plugin's 75 us counted twice for Simple");
+}
+
+static void two_node_trees_take_twice_the_network(void)
+{
+    /* 4 NICs of 12 GB/s: ring and tree take one channel of 12 a NIC; the
+     * tree's intra-node speed rises to 24 on two nodes, not on three */
+    struct nccl_shape s = node(2, 8, 80, NCCL_LINK_NVSWITCH, 240, 48, 4);
+    struct nccl_model m2, m3;
+
+    nccl_model_init(&m2, &s);
+    s.nodes = 3;
+    nccl_model_init(&m3, &s);
+    T_CHECK(m2.nch[NCCL_RING] == 4 && m2.nch[NCCL_TREE] == 4, "4 channels, one a NIC");
+    /* tree Simple: min(0.92 x 4 x 24, 4 x 23.6) x 0.5 */
+    T_NEAR(m2.bw[NCCL_TREE][NCCL_SIMPLE], 0.92 * 96 * 0.5e9, 1e-9, "2 nodes: tree at 0.92 x 96 / 2");
+    T_NEAR(m3.bw[NCCL_TREE][NCCL_SIMPLE], 0.92 * 48 * 0.5e9, 1e-9, "3 nodes: tree at 0.92 x 48 / 2");
+    T_NEAR(m2.bw[NCCL_RING][NCCL_SIMPLE], 48e9 * 16 / 30, 1e-9, "ring: 48 GB/s busBw");
+}
+
+static void many_nodes_pick_trees_for_small_messages(void)
+{
+    struct nccl_shape s = node(64, 8, 90, NCCL_LINK_NVSWITCH, 370.8, 384, 8);
+    struct nccl_model m;
+    struct nccl_choice small, big, ring_small, ring_big;
+
+    nccl_model_init(&m, &s);
+    nccl_allreduce_pick(&m, 65536, &small);
+    nccl_allreduce_pick(&m, GIB, &big);
+    T_CHECK(small.algo == NCCL_TREE, "64 KiB on 512 GPUs: a tree (%s/%s)",
+            nccl_algo_name(small.algo), nccl_proto_name(small.proto));
+    T_CHECK(big.algo == NCCL_NVLS_TREE || big.algo == NCCL_RING,
+            "1 GiB: NVLS tree or ring (%s/%s)", nccl_algo_name(big.algo), nccl_proto_name(big.proto));
+    /* the ring's plateau: its Simple latency x 1.4 once each rank's share
+     * of a channel reaches 64 bytes */
+    nccl_allreduce_on(&m, NCCL_RING, NCCL_SIMPLE, 8, &ring_small);
+    nccl_allreduce_on(&m, NCCL_RING, NCCL_SIMPLE, GIB, &ring_big);
+    T_NEAR(ring_big.lat_s / ring_small.lat_s, 1.4, 1e-12, "ring plateau x1.4 on Hopper");
+    T_CHECK(small.time_s < ring_small.time_s * 100, "the tree's latency is logarithmic");
+}
+
+static void the_tree_correction_applies_by_size(void)
+{
+    /* 1 MiB: log2(2^20 / 64) = 14, Simple factor 0.5 */
+    struct nccl_shape s = node(4, 8, 80, NCCL_LINK_NVSWITCH, 240, 96, 4);
+    struct nccl_model m;
+    struct nccl_choice c;
+
+    nccl_model_init(&m, &s);
+    nccl_allreduce_on(&m, NCCL_TREE, NCCL_SIMPLE, 1048576, &c);
+    T_NEAR(c.algbw_Bps, 0.5 * m.bw[NCCL_TREE][NCCL_SIMPLE], 1e-12, "tree Simple at 1 MiB: x0.5");
+    T_CHECK(nccl_allreduce_on(&m, NCCL_NVLS, NCCL_SIMPLE, 1048576, &c) == -1,
+            "a disabled pair is refused");
+    s = node(1, 1, 80, NCCL_LINK_NVSWITCH, 240, 0, 1);
+    nccl_model_init(&m, &s);
+    T_CHECK(nccl_allreduce_pick(&m, 1048576, &c) == -1, "one rank: nothing to pick");
+}
+
+int main(void)
+{
+    T_RUN(a_ring_on_one_a100_node_is_nccls_arithmetic);
+    T_RUN(nvls_on_an_h100_node_runs_at_its_link_rate);
+    T_RUN(pcie_and_efa_disable_protocols);
+    T_RUN(two_node_trees_take_twice_the_network);
+    T_RUN(many_nodes_pick_trees_for_small_messages);
+    T_RUN(the_tree_correction_applies_by_size);
+    return T_DONE();
+}
