@@ -427,7 +427,8 @@ static int v_root(struct vctx *c, const cJSON *root)
     if (gpu) {
         vpush_key(c, "gpu");
         if (varr(c, gpu, "gemm", 0, &arr) || vitems(c, "gemm", arr, v_gemm) ||
-            vobj(c, gpu, "bandwidth", 0, &arr))
+            vobj(c, gpu, "bandwidth", 0, &arr) ||
+            vnum(c, gpu, "comm_slowdown", 1, 100, 0, 0, "a factor from 1 to 100"))
             return -1;
         vpop(c);
     }
@@ -690,6 +691,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
             snprintf(m->cpu_quality, sizeof m->cpu_quality, "%s", q->valuestring);
     }
 
+    m->comm_slowdown = num_or_nan(get(root, "gpu"), "comm_slowdown");
     arr = get(get(root, "gpu"), "gemm");
     cJSON_ArrayForEach(it, arr) {
         int p = catalog_prec_parse(get(it, "precision")->valuestring);

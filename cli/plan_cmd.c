@@ -210,6 +210,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     report_json_num(o, "compute_s", pc->res.compute_s);
     report_json_num(o, "data_stall_s", pc->res.data_stall_s);
     report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);
+    report_json_num(o, "comm_interference_s", pc->res.comm_interference_s);
     report_json_num(o, "workers", pc->res.workers);
     report_json_num(o, "samples_per_s", pc->res.samples_per_s);
     report_json_num(o, "util_gpu", pc->res.util_gpu);

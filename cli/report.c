@@ -541,6 +541,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(t, "compute", r->compute_s);
     report_json_num(t, "data_stall", r->data_stall_s);
     report_json_num(t, "exposed_comm", r->exposed_comm_s);
+    report_json_num(t, "comm_interference", r->comm_interference_s);
     report_json_num(t, "optimizer", r->optimizer_s);
 
     t = cJSON_AddObjectToObject(o, "utilization");

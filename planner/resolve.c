@@ -586,6 +586,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 
     resolve_comm(sc, cl, &comm, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
+    resolve_interference(sc, cl, cfg);
     cfg->fabric_oversub = sc->fabric_oversub;
     cfg->steps = sc->steps;
     cfg->warmup = sc->warmup;

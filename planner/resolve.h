@@ -24,6 +24,11 @@ double resolve_cpu_s_per_sample(const struct scenario *sc, const struct resolve_
 /* Dense peak FLOP/s of one worker of instance `in` (a GPU, or `vcpus` vCPUs). */
 double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double vcpus);
 
+/* Each train group's comm_slowdown in cfg (interfere.c), once its
+ * strategy and groups are resolved. */
+void resolve_interference(const struct scenario *sc, const struct sc_cluster *cl,
+                          struct sim_config *cfg);
+
 /* The calibration profile measured on instance type `in`, or NULL. */
 const struct prof_measured *resolve_profile_of(const struct scenario *sc,
                                                const struct cat_instance *in);

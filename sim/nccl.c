@@ -217,6 +217,28 @@ static double nvls_run_bw(const struct nccl_shape *sh, int gen)
     return sh->intra_Bps * nvls_eff[gen] * (sh->ppn - 1) / sh->ppn;
 }
 
+/* tuning.cc's latency of pair (a, p), us, with the network plugin's
+ * latency net_us per network hop (twice for Simple: its "flush extra
+ * latency"). */
+static double latency_us(const struct nccl_shape *sh, int a, int p, double net_us)
+{
+    int n = sh->nodes, ih = sh->link != NCCL_LINK_PCI ? HW_NVLINK : HW_PCI;
+    double nsteps = 2.0 * (n * sh->ppn - 1), lat = base_lat[a][p], il = hw_lat[ih][a][p];
+    double nl = hw_lat[HW_NET][sh->ppn == 1 ? NCCL_TREE : a][p] + net_us * (p == NCCL_SIMPLE ? 2 : 1);
+
+    if (a == NCCL_RING) {
+        double inter_steps = n == 1 ? 0 : 2.0 * (n - 1), h = il;
+        if (n > 1)
+            h = fmax(il, (sh->amd_cpu ? 2.0 : 1.0) * (p == NCCL_SIMPLE ? 3 : 1));
+        return lat + (nsteps - inter_steps) * h + inter_steps * nl;
+    }
+    if (a == NCCL_TREE)
+        return lat + 2 * ((sh->ppn - 1) * il + log2i(n) * nl);
+    if (a == NCCL_NVLS)
+        return il + (n > 1 ? nl : 0);
+    return lat + il + 2 * log2i(n) * nl;
+}
+
 void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh)
 {
     int k = sh->nodes * sh->ppn, n = sh->nodes, gen = gen_of(sh->cc);
@@ -235,7 +257,6 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh)
     gr[NCCL_NVLS_TREE] = gr[NCCL_NVLS];
     for (int a = 0; a < NCCL_NALGO; a++) {
         const struct graph *g = &gr[a];
-        int ih = nvl ? HW_NVLINK : HW_PCI, hw = n == 1 ? ih : HW_NET;
 
         m->nch[a] = g->nch;
         if ((a == NCCL_NVLS && (!nvls_ok || n > 1)) || (a == NCCL_NVLS_TREE && (!nvls_ok || n == 1)))
@@ -243,7 +264,7 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh)
         if (g->nch < 1 || ((a == NCCL_NVLS || a == NCCL_NVLS_TREE) && g->nch < 2))
             continue;
         for (int p = 0; p < NCCL_NPROTO; p++) {
-            double bw = n <= 2 ? g->bw_intra : g->bw_inter, bus, lat, il, nl;
+            double bw = n <= 2 ? g->bw_intra : g->bw_inter, bus;
             if ((a == NCCL_NVLS || a == NCCL_NVLS_TREE) && p != NCCL_SIMPLE)
                 continue;
             /* LL128 by default only over NVLink (PATH_NVB) and a GPU-near NIC */
@@ -278,28 +299,8 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh)
             m->bw[a][p] = m->run_bw[a][p] = bus * 1e9;
             if (a == NCCL_NVLS)
                 m->run_bw[a][p] = nvls_run_bw(sh, gen);
-            /* latency */
-            lat = base_lat[a][p];
-            il = hw_lat[ih][a][p];
-            nl = hw_lat[HW_NET][sh->ppn == 1 ? NCCL_TREE : a][p] +
-                 sh->net_lat_s * 1e6 * (p == NCCL_SIMPLE ? 2 : 1);
-            if (a == NCCL_RING) {
-                double h = hw_lat[hw][a][p], inter_steps = n == 1 ? 0 : 2.0 * (n - 1);
-                if (n > 1) {
-                    double over = (sh->amd_cpu ? 2.0 : 1.0) * (p == NCCL_SIMPLE ? 3 : 1);
-                    h = fmax(il, over);
-                } else {
-                    h = il;
-                }
-                lat += (nsteps - inter_steps) * h + inter_steps * nl;
-            } else if (a == NCCL_TREE) {
-                lat += 2 * ((sh->ppn - 1) * il + log2i(n) * nl);
-            } else if (a == NCCL_NVLS) {
-                lat = il + (n > 1 ? nl : 0);
-            } else {
-                lat += il + 2 * log2i(n) * nl;
-            }
-            m->lat[a][p] = lat * 1e-6;
+            m->lat[a][p] = latency_us(sh, a, p, sh->net_lat_s * 1e6) * 1e-6;
+            m->run_lat[a][p] = latency_us(sh, a, p, 0) * 1e-6;
         }
     }
 }
@@ -308,13 +309,14 @@ int nccl_allreduce_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_pr
                       double bytes, struct nccl_choice *c)
 {
     int k = m->sh.nodes * m->sh.ppn;
-    double bw, run, lat, corr = 1;
+    double bw, run, lat, run_lat, corr = 1;
 
     if ((unsigned)a >= NCCL_NALGO || (unsigned)p >= NCCL_NPROTO || !(m->bw[a][p] > 0) || k <= 1)
         return -1;
     bw = m->bw[a][p];
     run = m->run_bw[a][p];
     lat = m->lat[a][p];
+    run_lat = m->run_lat[a][p];
     if (a == NCCL_TREE && bytes >= 64) {
         int l = log2i((int)fmin(bytes / 64, 1 << 30));
         if (l < 23)
@@ -324,14 +326,18 @@ int nccl_allreduce_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_pr
      * ring's channel count */
     if (a == NCCL_RING && p == NCCL_SIMPLE && m->sh.nodes > 1 &&
         bytes / ((double)m->nch[NCCL_RING] * k) >= 64)
-        lat *= m->sh.cc > 0 && m->sh.cc < 80 ? 1.9 : 1.4;
+    {
+        double plateau = m->sh.cc > 0 && m->sh.cc < 80 ? 1.9 : 1.4;
+        lat *= plateau;
+        run_lat *= plateau;
+    }
     memset(c, 0, sizeof *c);
     c->algo = a;
     c->proto = p;
     c->channels = m->nch[a];
-    c->lat_s = lat;
+    c->lat_s = run_lat;
     c->algbw_Bps = run * corr;
-    c->time_s = lat + bytes / c->algbw_Bps;
+    c->time_s = run_lat + bytes / c->algbw_Bps;
     c->nccl_time_s = lat + bytes / (bw * corr);
     c->busbw_Bps = bytes / c->time_s * 2.0 * (k - 1) / k;
     return 0;

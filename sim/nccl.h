@@ -42,23 +42,28 @@ struct nccl_shape {
 #define NCCL_EFA_LAT_S 75e-6
 
 /* What NCCL's model gives each (algorithm, protocol) pair on a shape, and
- * the bandwidth the pair runs at.  The two differ for NVLS only: NCCL rates
- * it from the search's rounded per-channel speed, which undervalues fewer
- * than 8 GPUs; run_bw takes NCCL's own NVLS efficiency at the GPU's full
- * link rate (nccl.c, nvls_run_bw; docs/collectives.md). */
+ * what the pair runs at (docs/collectives.md "Choice and time").  They
+ * differ in two places: NCCL rates NVLS from the search's rounded
+ * per-channel speed, which undervalues fewer than 8 GPUs, where run_bw
+ * takes NCCL's own NVLS efficiency at the GPU's full link rate
+ * (nvls_run_bw); and the network plugin's latency, which counts in the
+ * choice only. */
 struct nccl_model {
     struct nccl_shape sh;
     int nch[NCCL_NALGO];                  /* channels of each algorithm's graph */
     double bw[NCCL_NALGO][NCCL_NPROTO];   /* NCCL's algorithm bandwidth, bytes/s; 0: disabled */
     double run_bw[NCCL_NALGO][NCCL_NPROTO]; /* the bandwidth a collective runs at, bytes/s */
-    double lat[NCCL_NALGO][NCCL_NPROTO];  /* latency, s */
+    double lat[NCCL_NALGO][NCCL_NPROTO];  /* NCCL's latency, s */
+    double run_lat[NCCL_NALGO][NCCL_NPROTO]; /* the latency a collective runs with: NCCL's
+                                            without the network plugin's (net_lat_s), a
+                                            figure aws-ofi-nccl sets to steer the choice */
 };
 
 struct nccl_choice {
     enum nccl_algo algo;
     enum nccl_proto proto;
     int channels;
-    double lat_s;           /* the latency term */
+    double lat_s;           /* the latency term it runs with */
     double algbw_Bps;       /* bytes / (time - lat), with the model's per-size corrections */
     double time_s;          /* lat + bytes / algbw: what the collective takes */
     double nccl_time_s;     /* what NCCL's model predicts (the choice's criterion) */

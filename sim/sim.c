@@ -145,6 +145,8 @@ static void chain_try(struct sim *s, int ci, int b, int p);
 
 static void phase_done(struct sim *s, int ci, int b, int p);
 
+static void chain_slow(struct sim *s, int ci);
+
 static void phase_flow(struct sim *s, int ci, int b, int p)
 {
     struct chain *c = &s->ch[ci];
@@ -174,6 +176,8 @@ static void chain_try(struct sim *s, int ci, int b, int p)
     if (b > 0 && !c->done[(b - 1) * c->nph + c->last_in_lane[lane]])
         return;
     c->started[b * c->nph + p] = 1;
+    if (c->active++ == 0)
+        chain_slow(s, ci);
     if (s->cfg->trace)
         sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_PHASE, ci, b, p, -1, ph->amount, NULL, 0);
     if (ph->lat_s > 0)
@@ -205,6 +209,8 @@ static void phase_done(struct sim *s, int ci, int b, int p)
     struct chain *c = &s->ch[ci];
 
     c->done[b * c->nph + p] = 1;
+    if (--c->active == 0)
+        chain_slow(s, ci);
     if (s->cfg->trace) {
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_PHASE_FLOW, ci, b, p);
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_PHASE, ci, b, p);
@@ -314,6 +320,74 @@ static void worker_try_consume(struct sim *s, int wi)
     evq_push(&s->q, s->now + g->fwd_s * w->m, EV_FWD_DONE, wi, 0, 0);
 }
 
+static double slowdown_of(const struct sim *s, const struct worker *w)
+{
+    double f = s->cfg->groups[w->g].comm_slowdown;
+    return f > 1 ? f : 1;
+}
+
+/* Backward as work at a rate (a group with a comm_slowdown): bring the work
+ * done up to now, and queue the next event of the pass at the current rate,
+ * the next bucket's release or the end, as generation bwd_gen. */
+static void bwd_advance(struct sim *s, struct worker *w)
+{
+    w->bwd_done += (s->now - w->bwd_t) * w->bwd_rate;
+    if (w->bwd_done > w->bwd_total)
+        w->bwd_done = w->bwd_total;
+    w->bwd_t = s->now;
+}
+
+static void bwd_schedule(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+    const struct chain *c = &s->ch[w->chain];
+    double total = s->cfg->w.grad_bytes, cum = 0, at = w->bwd_total;
+
+    w->bwd_rate = c->active > 0 ? 1 / slowdown_of(s, w) : 1;
+    w->bwd_gen++;
+    if (s->cfg->c.overlap && w->next_bucket + 1 < c->nb) {
+        for (int b = 0; b <= w->next_bucket; b++)
+            cum += c->bbytes[b];
+        at = w->bwd_total * (cum / total);
+        evq_push(&s->q, s->now + fmax(0, at - w->bwd_done) / w->bwd_rate, EV_BUCKET, wi,
+                 w->next_bucket, w->bwd_gen);
+        return;
+    }
+    evq_push(&s->q, s->now + fmax(0, at - w->bwd_done) / w->bwd_rate, EV_BWD_DONE, wi, 0,
+             w->bwd_gen);
+}
+
+/* The chain's collectives started or all ended: its members' backward
+ * passes change speed. */
+static void chain_slow(struct sim *s, int ci)
+{
+    const struct chain *c = &s->ch[ci];
+
+    for (int i = 0; i < c->nmem; i++) {
+        struct worker *w = &s->w[c->mem[i]];
+        if (w->state != W_BWD || slowdown_of(s, w) <= 1)
+            continue;
+        bwd_advance(s, w);
+        bwd_schedule(s, c->mem[i]);
+    }
+}
+
+/* A bucket backward released, or a stale event of an older rate. */
+static void worker_bucket(struct sim *s, int wi, int b, int gen)
+{
+    struct worker *w = &s->w[wi];
+
+    if (slowdown_of(s, w) > 1) {
+        if (gen != w->bwd_gen)
+            return;
+        bwd_advance(s, w);
+        w->next_bucket = b + 1;
+        bwd_schedule(s, wi);
+    }
+    tr_bucket(s, wi, b);
+    chain_bucket_ready(s, w->chain, b);
+}
+
 static void worker_fwd_done(struct sim *s, int wi)
 {
     struct worker *w = &s->w[wi];
@@ -323,6 +397,14 @@ static void worker_fwd_done(struct sim *s, int wi)
 
     w->state = W_BWD;
     tr_worker(s, wi, SIM_ACT_FWD, SIM_ACT_BWD);
+    if (slowdown_of(s, w) > 1) {
+        w->bwd_total = bwd;
+        w->bwd_done = 0;
+        w->bwd_t = s->now;
+        w->next_bucket = 0;
+        bwd_schedule(s, wi);
+        return;
+    }
     evq_push(&s->q, s->now + bwd, EV_BWD_DONE, wi, 0, 0);
     if (!s->cfg->c.overlap)
         return;
@@ -334,13 +416,22 @@ static void worker_fwd_done(struct sim *s, int wi)
     }
 }
 
-static void worker_bwd_done(struct sim *s, int wi)
+static void worker_bwd_done(struct sim *s, int wi, int gen)
 {
     struct worker *w = &s->w[wi];
     struct chain *c = &s->ch[w->chain];
+    double lost = 0;
 
-    if (measured(s, w->step))
-        w->compute += s->now - w->t_fwd0;
+    if (slowdown_of(s, w) > 1) {
+        if (gen != w->bwd_gen)
+            return;
+        /* elapsed backward less its work at full speed */
+        lost = fmax(0, (s->now - w->t_fwd0) - s->cfg->groups[w->g].fwd_s * w->m - w->bwd_total);
+    }
+    if (measured(s, w->step)) {
+        w->compute += s->now - w->t_fwd0 - lost;
+        w->interf += lost;
+    }
     w->state = W_WAIT_COMM;
     w->t_bwd_end = s->now;
     tr_worker(s, wi, SIM_ACT_BWD, SIM_ACT_WAIT_COMM);
@@ -620,8 +711,8 @@ static void handle_event(struct sim *s, const struct evq_event *ev)
 {
     switch (ev->type) {
     case EV_FWD_DONE: worker_fwd_done(s, ev->a); break;
-    case EV_BWD_DONE: worker_bwd_done(s, ev->a); break;
-    case EV_BUCKET: tr_bucket(s, ev->a, ev->b); chain_bucket_ready(s, s->w[ev->a].chain, ev->b); break;
+    case EV_BWD_DONE: worker_bwd_done(s, ev->a, ev->c); break;
+    case EV_BUCKET: worker_bucket(s, ev->a, ev->b, ev->c); break;
     case EV_OPT_DONE: worker_opt_done(s, ev->a); break;
     case EV_PHASE_LAT: phase_flow(s, ev->a, ev->b, ev->c); break;
     case EV_STAGE_NOW: stage_done(s, ev->a, ev->b, ev->c); break;

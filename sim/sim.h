@@ -60,6 +60,9 @@ struct sim_group {
     double fwd_s;           /* forward time of one worker per step, s (train groups) */
     double bwd_s;           /* backward time of one worker per step, s */
     double opt_s;           /* optimizer update per step, s */
+    double comm_slowdown;   /* >= 1: backward runs this many times slower while a gradient
+                               collective of the group's chain is in flight (its kernels
+                               hold SMs); 0 or 1: not at all */
     double price_usd_h;     /* price of one node per hour */
 };
 
@@ -126,6 +129,8 @@ struct sim_result {
     double compute_s;           /* mean fwd+bwd per step of the slowest train group */
     double data_stall_s;        /* mean wait for an input batch */
     double exposed_comm_s;      /* mean time from end of backward to last bucket shared */
+    double comm_interference_s; /* mean time backward lost to collectives in flight
+                                   (sim_group.comm_slowdown), not in compute_s */
     double optimizer_s;
     double workers;             /* data-parallel workers (GPUs, or CPU train nodes) */
     double samples_per_s;

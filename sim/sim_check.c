@@ -28,7 +28,8 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
         if (g->gpus < 0 || bad_num(g->vcpus) || bad_num(g->loader_vcpus) ||
             !(g->core_speed > 0) || bad_num(g->nic_Bps) || bad_num(g->intra_Bps) ||
             bad_num(g->pcie_Bps) || bad_num(g->net_alpha_s) || bad_num(g->intra_alpha_s) ||
-            bad_num(g->fwd_s) || bad_num(g->bwd_s) || bad_num(g->opt_s) || bad_num(g->price_usd_h))
+            bad_num(g->fwd_s) || bad_num(g->bwd_s) || bad_num(g->opt_s) || bad_num(g->price_usd_h) ||
+            bad_num(g->comm_slowdown))
             return dt_errf(e, "sim: group %d has a negative, infinite or unknown number", i);
         if (g->role == SIM_TRAIN) {
             ntrain++;

@@ -41,6 +41,14 @@ struct worker {
     struct producer prod[MAX_PROD];
     double t_wait0, t_bwd_end, t_fwd0;
     double stall, compute, exposed, opt;   /* sums over measured steps */
+    double interf;             /* sum over measured steps of backward time lost to
+                                  collectives in flight (sim_group.comm_slowdown) */
+    /* backward as work done at a rate (only when the group's comm_slowdown > 1) */
+    double bwd_total, bwd_done;   /* full-speed seconds: the pass, done so far */
+    double bwd_t;                 /* when bwd_done was last brought up to date */
+    double bwd_rate;              /* 1, or 1 / comm_slowdown while a collective runs */
+    int bwd_gen;                  /* events of older generations are stale */
+    int next_bucket;              /* the next bucket backward releases */
     double *end;               /* end time of each step */
     double ranks;              /* workers in the group */
 };
@@ -59,6 +67,7 @@ struct chain {
     char *ticked;              /* per bucket: a tick of the background loop has seen it
                                   ready (sim_comm.cycle_s > 0) */
     int tick_pending;          /* an EV_TICK is queued for this chain */
+    int active;                /* phases started and not done */
     int buckets_done;
 };
 

@@ -55,6 +55,7 @@ void sim_collect(struct sim *s, struct sim_result *res)
         res->compute_s = w->compute / n;
         res->data_stall_s = w->stall / n;
         res->exposed_comm_s = w->exposed / n;
+        res->comm_interference_s = w->interf / n;
         res->optimizer_s = w->opt / n;
     }
     for (int i = 0; i < s->nw; i++) {

@@ -658,6 +658,35 @@ static void auto_takes_the_time_of_nccls_pick(void)
     T_CHECK(sim_collectives(&c, ch, 4) == 0, "no choice to report for an explicit ring");
 }
 
+/* A collective in flight slows backward by comm_slowdown f: two buckets of
+ * S, the first released half-way through a 100 ms backward; its ring takes
+ * T = 2(k-1)(a + S/(kB)) and backward loses T(1 - 1/f) to it; the second
+ * runs after backward, exposed. */
+static void collectives_in_flight_slow_backward(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    struct dt_err e;
+    double S = 100e6, k = 8, T = 2 * (k - 1) * (2e-6 + S / (k * 1e11)), f = 1.25;
+
+    comm_only(&c, SIM_RING, 1, 8, 2 * S);
+    c.c.bucket_bytes = S;
+    c.c.overlap = 1;
+    c.groups[0].fwd_s = 0.05;
+    c.groups[0].bwd_s = 0.1;
+    c.groups[0].comm_slowdown = f;
+    T_CHECK(sim_run(&c, &r, &e) == 0, "runs");
+    T_NEAR(r.comm_interference_s, T * (1 - 1 / f), 1e-9, "backward loses T(1 - 1/f) = %.3f ms",
+           T * (1 - 1 / f) * 1e3);
+    T_NEAR(r.compute_s, 0.15, 1e-9, "compute stays 150 ms of work");
+    T_NEAR(r.step_mean_s, 0.15 + T * (1 - 1 / f) + T, 1e-9, "step: work, the loss, the last bucket");
+    c.groups[0].comm_slowdown = 1;
+    T_CHECK(sim_run(&c, &r, &e) == 0 && r.comm_interference_s == 0 &&
+                fabs(r.step_mean_s - (0.15 + T)) < 1e-9, "no slowdown: no loss");
+    c.groups[0].comm_slowdown = -1;
+    T_CHECK(sim_run(&c, &r, &e) != 0, "a negative slowdown is refused: %s", e.msg);
+}
+
 int main(void)
 {
     T_RUN(events_pop_in_time_order_and_ties_in_push_order);
@@ -669,6 +698,7 @@ int main(void)
     T_RUN(three_resources_classic_case);
     T_RUN(ring_matches_its_closed_form);
     T_RUN(auto_takes_the_time_of_nccls_pick);
+    T_RUN(collectives_in_flight_slow_backward);
     T_RUN(tree_and_halving_doubling_match_their_closed_forms);
     T_RUN(flows_finish_after_a_very_long_compute);
     T_RUN(collectives_wait_for_the_next_tick);
