@@ -36,7 +36,7 @@ static const char scenario_text[] =
     "  max_nodes: 64\n"
     "  max_data_nodes: 8\n"
     "  max_ps: 2\n"
-    "  strategies: [ring, tree, hierarchical, ps_sync]\n"
+    "  strategies: [auto, ring, hierarchical, ps_sync]\n"
     "  bucket_mb: [25, 100]\n"
     "  deadline_h: 24\n"
     "simulation: {seed: 1, steps: 20, warmup: 3}\n";

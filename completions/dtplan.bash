@@ -34,6 +34,24 @@ _dtplan()
                 esac
                 return 0
                 ;;
+            collectives)
+                case $prev in
+                    --link)
+                        COMPREPLY=($(compgen -W "nvswitch nvlink pcie" -- "$cur")) ;;
+                    --algo)
+                        COMPREPLY=($(compgen -W "ring tree nvls nvls_tree" -- "$cur")) ;;
+                    --proto)
+                        COMPREPLY=($(compgen -W "LL LL128 Simple" -- "$cur")) ;;
+                    --catalog)
+                        COMPREPLY=($(compgen -d -- "$cur")) ;;
+                    --instance|--gpu|--gpus-per-node|--nvlink-gbs|--net-gbps|--nics|--nodes|-b|--min-bytes|-e|--max-bytes|-f|--step-factor) ;;
+                    *)
+                        COMPREPLY=($(compgen -W "--instance --gpu --gpus-per-node --link --nvlink-gbs
+                            --net-gbps --nics --efa --nodes -b --min-bytes -e --max-bytes -f
+                            --step-factor --algo --proto --catalog --json -h --help" -- "$cur")) ;;
+                esac
+                return 0
+                ;;
             calibrate)
                 if [[ $cur == -* ]]; then
                     COMPREPLY=($(compgen -W "--cpu --gpu --nccl --mpi --cmd --coll-cmd --coll-name
@@ -74,7 +92,7 @@ _dtplan()
         return 0
     fi
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "run calibrate plan compute" -- "$cur"))
+        COMPREPLY=($(compgen -W "run calibrate plan compute collectives" -- "$cur"))
     fi
     COMPREPLY+=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur")
                 $(compgen -d -- "$cur"))

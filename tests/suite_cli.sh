@@ -231,4 +231,30 @@ check "compute --measured: a bad measurement is one line, exit 2" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --measured: expected GPU:SECONDS[:BATCH] with a GPU of the catalog, SECONDS > 0 and BATCH from 1 to 10000000, found "A100:0"' ]
 "$DT" compute --help > "$tmp/c.txt"
 check "compute --help prints the usage, exit 0" [ $? -eq 0 -a "$(grep -c '^usage: dtplan compute' "$tmp/c.txt")" = 1 ]
+
+# ---- dtplan collectives ---------------------------------------------------------------
+"$DT" collectives --instance p5.48xlarge -b 1M -e 1G -f 4 > "$tmp/n.txt" 2> "$tmp/err"
+check "collectives: one row per size, NVLS for large messages on an H100 node" \
+    [ $? -eq 0 -a "$(grep -c '^ *[0-9]\+  ' "$tmp/n.txt")" = 6 -a "$(grep -c ' 1073741824  nvls ' "$tmp/n.txt")" = 1 ]
+"$DT" collectives --instance p4d.24xlarge --nodes 4 -b 8 -e 1G -f 8 --json > "$tmp/a.json"
+"$DT" collectives --instance p4d.24xlarge --nodes 4 -b 8 -e 1G -f 8 --json > "$tmp/b.json"
+check "collectives --json: byte-identical output for the same input" cmp -s "$tmp/a.json" "$tmp/b.json"
+check "collectives --json: Simple only across AWS EFA nodes" \
+    [ "$(grep -c '"protocol":' "$tmp/a.json")" -ge 10 -a "$(grep -c '"protocol":.*"LL' "$tmp/a.json")" = 0 ]
+"$DT" collectives --instance p4d.24xlarge --algo nvls > "$tmp/n.txt" 2> "$tmp/err"
+check "collectives: a pair the shape disables says so" \
+    [ $? -eq 0 -a "$(grep -c 'disabled on this shape' "$tmp/n.txt")" -ge 1 ]
+"$DT" collectives --gpu A100 --gpus-per-node 8 --nodes 2 > /dev/null 2> "$tmp/err"
+check "collectives: several custom nodes need --net-gbps" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: --net-gbps: missing, expected a rate in Gbit/s for 2 nodes' ]
+"$DT" collectives --instance p4d.24xlarge -b 1G -e 1M > /dev/null 2> "$tmp/err"
+check "collectives: -e below -b is one line, exit 2" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: -e: expected a size no smaller than -b (1073741824), found 1048576' ]
+"$DT" collectives --instance p4d.24xlarge -b 3X > /dev/null 2> "$tmp/err"
+check "collectives: a bad size names what is expected" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: -b: expected a size from 1 to 1T, found "3X"' ]
+"$DT" collectives --instance g5.xlarge > /dev/null 2> "$tmp/err"
+check "collectives: one rank has nothing to reduce" [ $? -eq 2 -a -s "$tmp/err" ]
+"$DT" collectives --help > "$tmp/n.txt"
+check "collectives --help prints the usage, exit 0" [ $? -eq 0 -a "$(grep -c '^usage: dtplan collectives' "$tmp/n.txt")" = 1 ]
 exit 0
