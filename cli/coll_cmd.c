@@ -20,6 +20,8 @@
 #include <string.h>
 
 #define CMD "dtplan collectives"
+/* Rows one command prints at most. */
+#define MAX_SIZES 10000
 
 static void usage(FILE *f)
 {
@@ -30,7 +32,7 @@ static void usage(FILE *f)
             "                          [--algo ALGO] [--proto PROTO] [--catalog DIR] [--json]\n"
             "\n"
             "The all-reduce NCCL would run on N nodes, size by size from -b to -e (each -f\n"
-            "times the last; defaults 1M, 1G, 2; suffixes K, M, G are powers of 1024), as\n"
+            "times the last; defaults 1M, 1G, 2; suffixes K, M, G, T are powers of 1024), as\n"
             "NCCL 2.30's cost model picks it: algorithm, protocol, channels, time, and\n"
             "nccl-tests' algbw and busbw (docs/collectives.md \"How NCCL chooses\").\n"
             "--algo (ring tree nvls nvls_tree) and --proto (LL LL128 Simple) force a pair,\n"
@@ -40,7 +42,7 @@ static void usage(FILE *f)
             "NICs (default 1) of --net-gbps in all, AWS EFA with --efa.\n");
 }
 
-/* A size with an optional K, M or G suffix (powers of 1024), 1 B to 1 TiB. */
+/* A size with an optional K, M, G or T suffix (powers of 1024), 1 B to 1 TiB. */
 static int take_size(const char *val, void *dst)
 {
     char *end;
@@ -54,6 +56,8 @@ static int take_size(const char *val, void *dst)
         m = 1048576.0;
     else if (*end == 'G' || *end == 'g')
         m = 1073741824.0;
+    else if (*end == 'T' || *end == 't')
+        m = 1099511627776.0;
     if (m > 1)
         end++;
     v *= m;
@@ -243,6 +247,11 @@ int coll_cmd_main(int argc, char **argv)
     if (a.lo > a.hi) {
         fprintf(stderr, CMD ": -e: expected a size no smaller than -b (%.0f), found %.0f\n", a.lo,
                 a.hi);
+        return CLI_EXIT_INPUT;
+    }
+    if (log(a.hi / a.lo) / log(a.factor) > MAX_SIZES - 1) {
+        fprintf(stderr, CMD ": -f: expected a factor giving at most %d sizes from -b to -e, "
+                "found %.10g\n", MAX_SIZES, a.factor);
         return CLI_EXIT_INPUT;
     }
     if (!(catdir = cli_catalog_find(CMD, catarg, &e)) || catalog_load(&cat, catdir, &e) != 0) {

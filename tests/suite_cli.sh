@@ -253,6 +253,9 @@ check "collectives: -e below -b is one line, exit 2" \
 "$DT" collectives --instance p4d.24xlarge -b 3X > /dev/null 2> "$tmp/err"
 check "collectives: a bad size names what is expected" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: -b: expected a size from 1 to 1T, found "3X"' ]
+"$DT" collectives --instance p4d.24xlarge -b 1G -e 1T -f 1.0000001 > /dev/null 2> "$tmp/err"
+check "collectives: a factor that gives too many sizes is refused" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: -f: expected a factor giving at most 10000 sizes from -b to -e, found 1.0000001' ]
 "$DT" collectives --instance g5.xlarge > /dev/null 2> "$tmp/err"
 check "collectives: one rank has nothing to reduce" [ $? -eq 2 -a -s "$tmp/err" ]
 "$DT" collectives --help > "$tmp/n.txt"

@@ -705,8 +705,36 @@ static void odd_command_lines_never_crash(void)
     gsl_rng_free(r);
 }
 
-/* dtplan compute: random flags of its own and hostile values; judged as
- * the other command lines (exit 0 or 2, one error line, never a crash). */
+/* A subcommand with flags of its own: random flags and hostile values,
+ * judged as the other command lines (exit 0 or 2, one error line, never a
+ * crash). */
+static void odd_subcommand_lines(const char *cmd, const char *const *opts, size_t nopts,
+                                 const char *const *vals, size_t nvals, unsigned long seed)
+{
+    char *argv[24], what[3][160] = {"", "", ""}, label[64];
+    const char *whatp[3] = {what[0], what[1], what[2]};
+    struct tally t = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+    gsl_rng_set(r, seed);
+    for (int c = 0; c < ncases / 8; c++) {
+        int n = 0, k = (int)gsl_rng_uniform_int(r, 7);
+        argv[n++] = bin;
+        argv[n++] = (char *)cmd;
+        for (int i = 0; i < k; i++) {
+            argv[n++] = (char *)opts[gsl_rng_uniform_int(r, nopts)];
+            if (gsl_rng_uniform_int(r, 5))
+                argv[n++] = (char *)vals[gsl_rng_uniform_int(r, nvals)];
+        }
+        argv[n] = NULL;
+        snprintf(what[0], sizeof what[0], "%s, %d options", cmd, k);
+        one_case("flags", c, argv, 0, NULL, whatp, &t);
+    }
+    snprintf(label, sizeof label, "odd dtplan %s lines", cmd);
+    tally_report("flags", label, &t, seed, 0);
+    gsl_rng_free(r);
+}
+
 static void odd_compute_lines_never_crash(void)
 {
     static const char *const opts[] = {"--model", "--gpu", "--precision", "--batch", "--seq",
@@ -717,27 +745,26 @@ static void odd_compute_lines_never_crash(void)
                                        "fp32_strict", "unfused", "nhwc", "0", "1", "65",
                                        "99999999999999999999", "-1", "", "catalog",
                                        "/nonexistent/dir", "1e3"};
-    char *argv[24], what[3][160] = {"", "", ""};
-    const char *whatp[3] = {what[0], what[1], what[2]};
-    struct tally t = {0};
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
-    gsl_rng_set(r, fuzz_seed + 5);
-    for (int c = 0; c < ncases / 8; c++) {
-        int n = 0, k = (int)gsl_rng_uniform_int(r, 7);
-        argv[n++] = bin;
-        argv[n++] = "compute";
-        for (int i = 0; i < k; i++) {
-            argv[n++] = (char *)opts[gsl_rng_uniform_int(r, sizeof opts / sizeof opts[0])];
-            if (gsl_rng_uniform_int(r, 5))
-                argv[n++] = (char *)vals[gsl_rng_uniform_int(r, sizeof vals / sizeof vals[0])];
-        }
-        argv[n] = NULL;
-        snprintf(what[0], sizeof what[0], "compute, %d options", k);
-        one_case("flags", c, argv, 0, NULL, whatp, &t);
-    }
-    tally_report("flags", "odd dtplan compute lines", &t, fuzz_seed + 5, 0);
-    gsl_rng_free(r);
+    odd_subcommand_lines("compute", opts, sizeof opts / sizeof *opts, vals,
+                         sizeof vals / sizeof *vals, fuzz_seed + 5);
+}
+
+static void odd_collectives_lines_never_crash(void)
+{
+    static const char *const opts[] = {"--instance", "--gpu", "--gpus-per-node", "--link",
+                                       "--nvlink-gbs", "--net-gbps", "--nics", "--efa", "--nodes",
+                                       "-b", "-e", "-f", "--algo", "--proto", "--catalog",
+                                       "--json", "--help", "--nosuch"};
+    static const char *const vals[] = {"p5.48xlarge", "p4d.24xlarge", "g5.xlarge", "c5.9xlarge",
+                                       "nosuch", "H100", "A100", "MI300X", "nvswitch", "pcie",
+                                       "nvls", "tree", "LL128", "Simple", "0", "1", "2", "64",
+                                       "1000000", "99999999999999999999", "-1", "", "8", "1G",
+                                       "1T", "2T", "0.5", "1e308", "nan", "1.0000001", "catalog",
+                                       "/nonexistent/dir"};
+
+    odd_subcommand_lines("collectives", opts, sizeof opts / sizeof *opts, vals,
+                         sizeof vals / sizeof *vals, fuzz_seed + 6);
 }
 
 int main(void)
@@ -771,6 +798,8 @@ int main(void)
         T_RUN(odd_command_lines_never_crash);
     if (!only || strstr(only, "flags"))
         T_RUN(odd_compute_lines_never_crash);
+    if (!only || strstr(only, "flags"))
+        T_RUN(odd_collectives_lines_never_crash);
     unlink(out_path);
     unlink(err_path);
     return T_DONE();
