@@ -24,7 +24,7 @@ cli_LIBS  += -ldl
 NVCCFLAGS ?= -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror,-fPIC -I$(NCCL_HOME)/include \
              $(filter -I%,$(PKG_CFLAGS))
 
-$(BUILD)/calibrate/cuda/%.o: calibrate/cuda/%.cu calibrate/calib.h calibrate/sweep.h calibrate/hosts.h calibrate/cuda/gpu_common.h calibrate/cuda/nccl_coll.h calibrate/cuda/dtgpu.h
+$(BUILD)/calibrate/cuda/%.o: calibrate/cuda/%.cu calibrate/calib.h calibrate/sweep.h calibrate/hosts.h calibrate/cuda/gpu_common.h calibrate/cuda/nccl_coll.h calibrate/cuda/nccl_bench.h calibrate/cuda/dtgpu.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 

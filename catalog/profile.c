@@ -389,7 +389,8 @@ static int v_collective(struct vctx *c, const cJSON *co)
         vnum(c, co, "beta_s_per_byte", -1, 1, 0, 1, "seconds per byte or null") ||
         vnum(c, co, "bus_factor", 1e-9, 1e3, 0, 1, "a bus-bandwidth factor > 0 or null") ||
         varr(c, co, "points", 1, &pts) ||
-        vobj(c, co, "pull_overlap", 0, &ov))
+        vobj(c, co, "pull_overlap", 0, &ov) ||
+        vnum(c, co, "comm_slowdown", 0.5, 100, 0, 0, "a factor from 0.5 to 100"))
         return -1;
     if (ov) {
         vpush_key(c, "pull_overlap");
@@ -427,8 +428,7 @@ static int v_root(struct vctx *c, const cJSON *root)
     if (gpu) {
         vpush_key(c, "gpu");
         if (varr(c, gpu, "gemm", 0, &arr) || vitems(c, "gemm", arr, v_gemm) ||
-            vobj(c, gpu, "bandwidth", 0, &arr) ||
-            vnum(c, gpu, "comm_slowdown", 1, 100, 0, 0, "a factor from 1 to 100"))
+            vobj(c, gpu, "bandwidth", 0, &arr))
             return -1;
         vpop(c);
     }
@@ -691,7 +691,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
             snprintf(m->cpu_quality, sizeof m->cpu_quality, "%s", q->valuestring);
     }
 
-    m->comm_slowdown = num_or_nan(get(root, "gpu"), "comm_slowdown");
+    m->comm_slowdown = NAN;
     arr = get(get(root, "gpu"), "gemm");
     cJSON_ArrayForEach(it, arr) {
         int p = catalog_prec_parse(get(it, "precision")->valuestring);
@@ -709,6 +709,9 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
         int k = (int)num_or_nan(it, "ranks"), hosts = (int)num_or_nan(it, "hosts"), score;
         const char *tr = get(it, "transport")->valuestring, *nm = get(it, "name")->valuestring;
         double a, B;
+        /* a GEMM beside NCCL's all-reduce, over the GEMM alone (nccl_overlap.cu) */
+        if (!strcmp(nm, "nccl_all_reduce") && num_or_nan(it, "comm_slowdown") > 0)
+            m->comm_slowdown = num_or_nan(it, "comm_slowdown");
         if (cJSON_IsTrue(get(it, "poor_fit")) ||
             coll_to_link(nm, k, num_or_nan(it, "alpha_s"), num_or_nan(it, "beta_s_per_byte"),
                          num_or_nan(it, "bus_factor"), &a, &B))

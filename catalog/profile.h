@@ -58,8 +58,9 @@ struct prof_measured {
     int cpu_cores;             /* cores of the calibrated machine */
     char cpu_quality[20];      /* "good", "poor", "underdetermined", "" if no CPU fit */
     double gemm_tflops[CAT_NPREC]; /* best achieved GEMM TFLOP/s per precision */
-    double comm_slowdown;      /* a GEMM timed while an all-reduce runs over the GEMM alone
-                                  (gpu.comm_slowdown); NAN when not measured */
+    double comm_slowdown;      /* a GEMM timed while NCCL's all-reduce runs over the GEMM
+                                  alone (comm_slowdown of the nccl_all_reduce entry of
+                                  collectives[]); NAN when not measured */
     double net_alpha_s;        /* per-message latency across hosts, s */
     double net_Bps;            /* bus bandwidth across hosts per rank, bytes/s */
     char net_from[64];         /* e.g. "mpi allreduce, 2 ranks on 2 hosts" */

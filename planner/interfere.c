@@ -15,7 +15,8 @@
  * slower" on 8 H100 (pytorch/pytorch#179937).  Memory-bandwidth contention
  * is not counted: memory-bound kernels lose more (1.8 for attention on an
  * A100 in NVIDIA/nccl#1428).  A calibration profile's measured factor
- * (gpu.comm_slowdown, dtplan calibrate --gpu --nccl) replaces the estimate.
+ * (the nccl_all_reduce entry's comm_slowdown, which dtplan calibrate --nccl
+ * measures) replaces the estimate; a measured factor below 1 counts as 1.
  */
 #include "resolve.h"
 
@@ -61,8 +62,8 @@ void resolve_interference(const struct scenario *sc, const struct sc_cluster *cl
         g->comm_slowdown = 1;
         if (g->role != SIM_TRAIN || g->gpus < 1 || blocks == 0)
             continue;
-        if (m && m->comm_slowdown >= 1)
-            g->comm_slowdown = m->comm_slowdown;
+        if (m && m->comm_slowdown > 0)
+            g->comm_slowdown = m->comm_slowdown >= 1 ? m->comm_slowdown : 1;
         else if (sms > 2 * blocks)
             g->comm_slowdown = (double)sms / (sms - blocks);
     }

@@ -19,30 +19,17 @@
  */
 #include "gpu_common.h"
 #include "../hosts.h"
-#include "nccl_coll.h"
+#include "nccl_bench.h"
 
 #include <cuda_runtime.h>
 #include <nccl.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NCCL_MAX_DEV 16
-
 static const struct nccl_coll *const nccl_colls[] = {&nccl_all_reduce, &nccl_all_gather,
                                                      &nccl_reduce_scatter, &nccl_broadcast};
 
-struct nccl_bench {
-    int mpi;                      /* 1 when ranks are MPI processes */
-    int rank, size;               /* MPI rank and size (0 and 1 without MPI) */
-    int nd;                       /* GPUs driven by this process */
-    int nranks;                   /* NCCL ranks in all */
-    int dev[NCCL_MAX_DEV];
-    ncclComm_t comm[NCCL_MAX_DEV];
-    cudaStream_t stream[NCCL_MAX_DEV];
-    void *send[NCCL_MAX_DEV], *recv[NCCL_MAX_DEV];
-};
-
-static ncclResult_t nccl_launch(struct nccl_bench *b, const struct nccl_coll *m, size_t bytes)
+ncclResult_t nccl_launch(struct nccl_bench *b, const struct nccl_coll *m, size_t bytes)
 {
     ncclResult_t r = ncclSuccess;
 
@@ -58,7 +45,7 @@ static ncclResult_t nccl_launch(struct nccl_bench *b, const struct nccl_coll *m,
     return r;
 }
 
-static int nccl_sync(struct nccl_bench *b)
+int nccl_sync(struct nccl_bench *b)
 {
     int bad = 0;
     for (int d = 0; d < b->nd; d++) {
@@ -234,6 +221,12 @@ extern "C" int dtgpu_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
                                      nccl_sweep_bytes, nccl_sweep_warm, nccl_sweep_settle,
                                      nccl_sweep_share, nccl_sweep_time};
             rc = sweep_run(c, &z, &sb, e, pts, &done, total, msg, msglen);
+        }
+        /* how much an all-reduce of the sweep's largest size slows a GEMM */
+        if (rc == CALIB_OK && m == &nccl_all_reduce && e) {
+            if (b.rank == 0)
+                c->progress(c->progress_arg, "nccl overlap: a GEMM beside all-reduces", done / total);
+            rc = nccl_overlap(&b, (size_t)z.hi, e, msg, msglen);
         }
     }
     if (b.rank == 0 && rc == CALIB_OK)

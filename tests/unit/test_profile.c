@@ -231,6 +231,36 @@ static void pull_overlap_is_read_from_the_push_pull(void)
             "1.5 refused: %s", e.msg);
 }
 
+/* NCCL's all-reduce entry carries how much it slowed a GEMM beside it
+ * (nccl_overlap.cu); a factor out of range is refused, naming the field. */
+static void comm_slowdown_is_read_from_the_all_reduce(void)
+{
+    static const char good[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\", \"instance\": \"x\",\n"
+        " \"collectives\": [\n"
+        "  {\"name\": \"nccl_all_reduce\", \"transport\": \"nccl\", \"ranks\": 8, \"hosts\": 1,\n"
+        "   \"bus_factor\": 1.75, \"alpha_s\": 2e-5, \"beta_s_per_byte\": 5e-12, \"points\": [],\n"
+        "   \"overlap\": {\"gemm_s\": 1e-3, \"gemm_beside_allreduce_s\": 1.3e-3},\n"
+        "   \"comm_slowdown\": 1.3}]}\n";
+    static const char bad[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\",\n"
+        " \"collectives\": [\n"
+        "  {\"name\": \"nccl_all_reduce\", \"transport\": \"nccl\", \"ranks\": 8, \"hosts\": 1,\n"
+        "   \"points\": [], \"comm_slowdown\": 0}]}\n";
+    struct prof_measured m;
+    cJSON *root = NULL;
+    struct dt_err e;
+
+    if (summarize_text(good, "a comm_slowdown is valid", &m))
+        return;
+    T_NEAR(m.comm_slowdown, 1.3, 0, "a GEMM 1.3 times slower beside the all-reduce");
+    summarize_text("{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\"}", "no collectives", &m);
+    T_CHECK(isnan(m.comm_slowdown), "not measured: NAN");
+    T_CHECK(profile_parse("mem.json", bad, strlen(bad), &root, &e) == -1 &&
+                strstr(e.msg, "collectives[0].comm_slowdown: expected a factor from 0.5 to 100"),
+            "0 refused: %s", e.msg);
+}
+
 static void text_that_is_not_a_profile_is_refused(void)
 {
     static const char *const texts[] = {"[1, 2]", "{\"schema_version\": \"1\", \"host\": \"h\"}",
@@ -355,6 +385,7 @@ int main(void)
     T_RUN(mpi_part_entries_validate_and_the_ring_wins_a_tie);
     T_RUN(push_pull_sets_the_ps_link_and_a_cmd_collective_wins);
     T_RUN(pull_overlap_is_read_from_the_push_pull);
+    T_RUN(comm_slowdown_is_read_from_the_all_reduce);
     T_RUN(the_link_is_read_at_the_message_size);
     T_RUN(bad_profiles_give_one_line_with_file_line_and_column);
     T_RUN(text_that_is_not_a_profile_is_refused);

@@ -212,6 +212,53 @@ static void vcpu_speed_follows_the_all_core_clock(void)
     scenario_free(&sc);
 }
 
+/* Strategy auto is the default on GPU clusters, the ring on CPU ones; a GPU
+ * node's backward loses the SMs NCCL's blocks hold: 2 per ring channel (24
+ * on an A100 node), 16 under NVLS (an H100 node's large buckets); none
+ * under a parameter server. */
+static void gpu_clusters_run_auto_and_lose_sms_to_it(void)
+{
+    struct scenario sc;
+    struct sim_config cfg;
+    struct dt_err e;
+    const struct sc_cluster *c;
+
+    if (load_text(&sc,
+                  "workload: {model: resnet50, batch_per_gpu: 64, precision: fp16}\n"
+                  "input: {cpu_s_per_sample: 0}\n"
+                  "clusters:\n"
+                  "  - {name: a100, groups: [{role: train, instance: p4d.24xlarge}]}\n"
+                  "  - {name: h100, groups: [{role: train, instance: p5.48xlarge}]}\n"
+                  "  - {name: a100-ring, strategy: ring, groups: [{role: train, instance: p4d.24xlarge}]}\n"
+                  "  - {name: ps, strategy: ps_sync, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n"
+                  "  - {name: cpu, groups: [{role: train, instance: c5.18xlarge, count: 2}]}\n",
+                  &e)) {
+        T_CHECK(0, "auto scenario loads: %s", e.msg);
+        return;
+    }
+    c = find(&sc, "a100");
+    T_CHECK(c && plan_resolve(&sc, c, &cfg, &e) == 0 && cfg.c.strategy == SIM_AUTO,
+            "a GPU cluster runs auto by default");
+    T_NEAR(cfg.groups[0].comm_slowdown, 108.0 / (108 - 24), 1e-12,
+           "A100 node: 108 SMs less 24 blocks (%.3f)", cfg.groups[0].comm_slowdown);
+    T_NEAR(cfg.groups[0].intra_Bps, 240e9, 1e-12, "A100 NVLink at NCCL's 12 x 20 GB/s");
+    c = find(&sc, "h100");
+    T_CHECK(c && plan_resolve(&sc, c, &cfg, &e) == 0, "h100 resolves");
+    T_NEAR(cfg.groups[0].comm_slowdown, 132.0 / (132 - 16), 1e-12,
+           "H100 node, 25 MiB buckets by NVLS: 16 blocks (%.3f)", cfg.groups[0].comm_slowdown);
+    c = find(&sc, "a100-ring");
+    T_CHECK(c && plan_resolve(&sc, c, &cfg, &e) == 0 && cfg.c.strategy == SIM_RING &&
+                fabs(cfg.groups[0].comm_slowdown - 108.0 / 84) < 1e-12,
+            "an explicit ring: the ring graph's blocks");
+    c = find(&sc, "ps");
+    T_CHECK(c && plan_resolve(&sc, c, &cfg, &e) == 0 && cfg.groups[0].comm_slowdown == 1,
+            "a parameter server: no GPU collective, no slowdown");
+    c = find(&sc, "cpu");
+    T_CHECK(c && plan_resolve(&sc, c, &cfg, &e) == 0 && cfg.c.strategy == SIM_RING &&
+                cfg.groups[0].comm_slowdown == 1, "a CPU cluster: auto is the ring");
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -224,6 +271,7 @@ int main(void)
     T_RUN(dense_models_exchange_all_parameters);
     T_RUN(in_turn_servers_apply_to_sync_dedicated_only);
     T_RUN(vcpu_speed_follows_the_all_core_clock);
+    T_RUN(gpu_clusters_run_auto_and_lose_sms_to_it);
     catalog_free(&cat);
     return T_DONE();
 }
