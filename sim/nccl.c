@@ -107,6 +107,8 @@ double nccl_link_eff(int cc)
         return 20.6 / 25;
     if (cc == 86 || cc == 87)
         return 12.0 / 14.0625;
+    if (cc >= 60 && cc < 70)
+        return 18.0 / 20;
     return 20.0 / 25;
 }
 

@@ -72,8 +72,9 @@ struct nccl_choice {
 
 /* NCCL's bandwidth of one NVLink of a GPU of compute capability cc, per
  * direction, over the link's line rate: the share NCCL's topology counts
- * (src/graph/topo.h: SM70 and SM80 20.0, SM86 12.0, SM90 20.6, SM100 40.1
- * GB/s per link, against 25, 14.06, 25 and 50 GB/s line rates). */
+ * (src/graph/topo.h: SM60 18.0, SM70 and SM80 20.0, SM86 12.0, SM90 20.6,
+ * SM100 40.1 GB/s per link, against 20, 25, 14.06, 25 and 50 GB/s line
+ * rates). */
 double nccl_link_eff(int cc);
 
 /* NCCL's bandwidth of a PCIe link over its per-direction rate (topo.h:

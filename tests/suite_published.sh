@@ -2,7 +2,9 @@
 # suite_published.sh - dtplan's NCCL all-reduce against every published
 # measurement (validate/nccl.pl, validate/published/nccl_cases.csv): one
 # line per case, failing past 25% unless the case carries a known gap with
-# its reason, and failing when a known gap closes (the mark must go).
+# its reason, and failing when a known gap closes (the mark must go); then
+# the published training runs' scaling efficiency (validate/scaling.pl,
+# validate/published/scaling_cases.csv), within 10% on the same terms.
 BUILD=${BUILD:-build}
 export BUILD
 if ! [ -x "$BUILD/dtplan" ]; then
@@ -10,3 +12,4 @@ if ! [ -x "$BUILD/dtplan" ]; then
     exit 0
 fi
 perl validate/nccl.pl
+perl validate/scaling.pl
