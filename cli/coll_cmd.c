@@ -67,25 +67,21 @@ static int take_size(const char *val, void *dst)
     return 0;
 }
 
-static int take_factor(const char *val, void *dst)
+/* A number in (lo, hi] into *out (dst: a struct num_arg). */
+struct num_arg {
+    double *out;
+    double lo, hi;
+};
+
+static int take_num(const char *val, void *dst)
 {
+    const struct num_arg *a = (const struct num_arg *)dst;
     char *end;
     double v = strtod(val, &end);
 
-    if (end == val || *end != '\0' || !(v > 1 && v <= 1024))
+    if (end == val || *end != '\0' || !(v > a->lo && v <= a->hi))
         return -1;
-    *(double *)dst = v;
-    return 0;
-}
-
-static int take_gbps(const char *val, void *dst)
-{
-    char *end;
-    double v = strtod(val, &end);
-
-    if (end == val || *end != '\0' || !(v > 0 && v <= 1e5))
-        return -1;
-    *(double *)dst = v;
+    *a->out = v;
     return 0;
 }
 
@@ -194,6 +190,7 @@ int coll_cmd_main(int argc, char **argv)
     struct cli_name_arg algo_arg = {nccl_algo_name, &a.algo};
     struct cli_name_arg proto_arg = {nccl_proto_name, &a.proto};
     struct cli_name_arg link_arg = {link_name, &link};
+    struct num_arg gbps_arg = {&gbps, 0, 1e5}, nvl_arg = {&nvl, 0, 1e5}, f_arg = {&a.factor, 1, 1024};
     const struct args_opt opts[] = {
         {"--instance", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "an instance type of the catalog",
          cli_take_str, &inst, NULL},
@@ -203,9 +200,9 @@ int coll_cmd_main(int argc, char **argv)
         {"--link", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of pcie, nvlink, nvswitch",
          cli_take_name, &link_arg, NULL},
         {"--net-gbps", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
-         "a rate in Gbit/s in (0, 100000]", take_gbps, &gbps, NULL},
+         "a rate in Gbit/s in (0, 100000]", take_num, &gbps_arg, NULL},
         {"--nvlink-gbs", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
-         "a rate in GB/s per GPU per direction in (0, 100000]", take_gbps, &nvl, NULL},
+         "a rate in GB/s per GPU per direction in (0, 100000]", take_num, &nvl_arg, NULL},
         {"--nics", NULL, ARGS_UINT, NULL, NULL, &nics, 1, 64, NULL, NULL, NULL, NULL},
         {"--efa", NULL, ARGS_SWITCH, &efa, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--nodes", NULL, ARGS_UINT, NULL, NULL, &nodes, 1, 1000000, NULL, NULL, NULL, NULL},
@@ -214,7 +211,7 @@ int coll_cmd_main(int argc, char **argv)
         {"--max-bytes", "-e", ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a size from 1 to 1T",
          take_size, &a.hi, NULL},
         {"--step-factor", "-f", ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a factor in (1, 1024]",
-         take_factor, &a.factor, NULL},
+         take_num, &f_arg, NULL},
         {"--algo", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
          "one of tree, ring, nvls, nvls_tree", cli_take_name, &algo_arg, NULL},
         {"--proto", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of LL, LL128, Simple",

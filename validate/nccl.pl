@@ -20,20 +20,10 @@ use JSON::PP;
 
 sub nccl_cases {
     my ($root, $build) = @_;
-    my $csv = "$root/validate/published/nccl_cases.csv";
     my @out;
-    open my $fh, '<', $csv or die "nccl.pl: $csv: $!\n";
-    my $hdr = <$fh>;
-    chomp $hdr;
-    my @cols = split /,/, $hdr;
-    while (my $l = <$fh>) {
-        chomp $l;
-        next if $l eq '';
-        my @f;
-        push @f, defined $1 ? do { (my $q = $1) =~ s/""/"/g; $q } : $2
-            while $l =~ /\G(?:"((?:[^"]|"")*)"|([^,]*))(?:,|$)/g && @f < @cols;
-        my %c;
-        @c{@cols} = @f;
+    require "$root/validate/cases.pl";
+    for my $c (read_cases("$root/validate/published/nccl_cases.csv")) {
+        my %c = %$c;
         my @cmd = ("$build/dtplan", 'collectives', '--json', split(/ /, $c{args}),
                    '-b', $c{bytes}, '-e', $c{bytes});
         push @cmd, '--algo', $c{algo}, '--proto', $c{proto} if $c{algo} ne 'auto';
@@ -68,12 +58,7 @@ unless (caller) {
         $max = $a if $a > $max;
         $within++ if $a <= 25;
         $what .= sprintf(' (%+.1f%%)', $c->{err});
-        if ($c->{known_gap} ne '') {
-            print $a > 10 ? "xfail - $what [known gap: $c->{known_gap}]\n"
-                          : "FAIL - $what: within 10%, take the known-gap mark off\n";
-        } else {
-            print $a <= 25 ? "ok - $what\n" : "FAIL - $what: past 25%\n";
-        }
+        print judge_case($what, $c->{err}, $c->{known_gap}, 25), "\n";
     }
     printf "# nccl: %d cases, MAPE %.1f%%, largest %.1f%%, %d within 25%% (targets: MAPE <= 10%%, none past 25%%)\n",
         $n, $n ? $sum / $n : 0, $max, $within;

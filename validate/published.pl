@@ -12,10 +12,11 @@
 use strict;
 use warnings;
 use JSON::PP;
+use FindBin;
 
 my $build = $ENV{BUILD} // 'build';
-use FindBin;
 my $root = "$FindBin::Bin/..";
+require "$root/validate/cases.pl";
 my (@rows, @notes);
 
 # ---- seed cases ----
@@ -45,19 +46,9 @@ if (-x $seeds) {
 # A100-80GB figure of the same model and precision (the issue-17 protocol:
 # one measured GPU, the others through the operation model).
 {
-    my $csv = "$root/validate/published/compute_cases.csv";
     my (@cases, %ref, @abs, @carried);
-    open my $fh, '<', $csv or die "published.pl: $csv: $!\n";
-    my $hdr = <$fh>;
-    chomp $hdr;
-    my @cols = split /,/, $hdr;
-    while (my $l = <$fh>) {
-        chomp $l;
-        my @f;
-        push @f, defined $1 ? do { (my $q = $1) =~ s/""/"/g; $q } : $2
-            while $l =~ /\G(?:"((?:[^"]|"")*)"|([^,]*))(?:,|$)/g && @f < @cols;
-        my %c;
-        @c{@cols} = @f;
+    for my $cr (read_cases("$root/validate/published/compute_cases.csv")) {
+        my %c = %$cr;
         my @cmd = ("$build/dtplan", 'compute', '--json', '--model', $c{model}, '--gpu', $c{gpu},
                    '--precision', $c{precision}, '--batch', $c{batch});
         push @cmd, '--seq', $c{seq} if $c{seq} ne '';

@@ -17,20 +17,10 @@ use JSON::PP;
 
 sub scaling_cases {
     my ($root, $build) = @_;
-    my $csv = "$root/validate/published/scaling_cases.csv";
     my @out;
-    open my $fh, '<', $csv or die "scaling.pl: $csv: $!\n";
-    my $hdr = <$fh>;
-    chomp $hdr;
-    my @cols = split /,/, $hdr;
-    while (my $l = <$fh>) {
-        chomp $l;
-        next if $l eq '';
-        my @f;
-        push @f, defined $1 ? do { (my $q = $1) =~ s/""/"/g; $q } : $2
-            while $l =~ /\G(?:"((?:[^"]|"")*)"|([^,]*))(?:,|$)/g && @f < @cols;
-        my %c;
-        @c{@cols} = @f;
+    require "$root/validate/cases.pl";
+    for my $c (read_cases("$root/validate/published/scaling_cases.csv")) {
+        my %c = %$c;
         open my $p, '-|', "$build/dtplan", '--json', '-q', "$root/$c{scenario}"
             or die "scaling.pl: $build/dtplan: $!\n";
         my $txt = do { local $/; <$p> };
@@ -63,15 +53,9 @@ unless (caller) {
             print "FAIL - $what\n";
             next;
         }
-        my $a = abs $c->{err};
-        $sum += $a;
+        $sum += abs $c->{err};
         $n++;
-        if ($c->{known_gap} ne '') {
-            print $a > 10 ? "xfail - $what [known gap: $c->{known_gap}]\n"
-                          : "FAIL - $what: within 10%, take the known-gap mark off\n";
-        } else {
-            print $a <= 10 ? "ok - $what\n" : "FAIL - $what: past 10%\n";
-        }
+        print judge_case($what, $c->{err}, $c->{known_gap}, 10), "\n";
     }
     printf "# scaling: %d cases, mean absolute error %.1f%% (target: each within 10%%)\n",
         $n, $n ? $sum / $n : 0;
