@@ -223,7 +223,8 @@ int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 int ld_gradients(struct ld *ld, yaml_node_t *m)
 {
     static const char *const keys[] = {
-        "strategy", "bucket_mb", "buckets_mb", "overlap", "cycle_ms", "precision", "ps", NULL
+        "strategy", "bucket_mb", "buckets_mb", "overlap", "cycle_ms", "precision", "ps",
+        "sharding", NULL
     };
     static const char *const ps_keys[] = { "count", "placement", "pipeline", "receive", NULL };
     struct scenario *sc = ld->sc;
@@ -237,6 +238,16 @@ int ld_gradients(struct ld *ld, yaml_node_t *m)
         if (ld_enum(ld, v, "gradients.strategy", sim_strategy_name, &i))
             return -1;
         sc->strategy = (enum sim_strategy)i;
+    }
+    if ((v = ld_get(ld, m, "sharding", NULL))) {
+        if (ld_enum(ld, v, "gradients.sharding", scenario_sharding_name, &i))
+            return -1;
+        sc->sharding = (enum sc_sharding)i;
+        if (sc->sharding != SC_SHARD_NONE && sim_is_ps(sc->strategy))
+            return ld_fail(ld, v->start_mark, "gradients.sharding",
+                           "expected none with parameter servers (gradients.strategy %s), "
+                           "found \"%s\"", sim_strategy_name(sc->strategy),
+                           scenario_sharding_name(i));
     }
     if ((v = ld_get(ld, m, "bucket_mb", NULL))) {
         if (ld_num(ld, v, "gradients.bucket_mb", 0, 1, 65536, "a size in MiB in (0, 65536]",

@@ -207,6 +207,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     else
         cJSON_AddNullToObject(o, "precision_note");
     report_json_collectives(o, pc);
+    report_json_memory(o, pc);
     report_json_num(o, "compute_s", pc->res.compute_s);
     report_json_num(o, "data_stall_s", pc->res.data_stall_s);
     report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);

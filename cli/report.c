@@ -179,6 +179,22 @@ void report_json_collectives(cJSON *o, const struct plan_cluster *pc)
     }
 }
 
+void report_json_memory(cJSON *o, const struct plan_cluster *pc)
+{
+    const struct mem_use *u = &pc->mem;
+    cJSON *m = cJSON_AddObjectToObject(o, "memory_gib");
+
+    report_json_num(m, "weights", u->weights / DT_GIB);
+    report_json_num(m, "gradients", u->gradients / DT_GIB);
+    report_json_num(m, "optimizer", u->optimizer / DT_GIB);
+    report_json_num(m, "activations", u->activations / DT_GIB);
+    report_json_num(m, "buffers", u->buffers / DT_GIB);
+    report_json_num(m, "total", u->total / DT_GIB);
+    report_json_num(m, "capacity", u->capacity / DT_GIB);
+    report_json_num(o, "tokens_per_s", pc->tokens_per_s);
+    report_json_num(o, "mfu", pc->mfu);
+}
+
 char *report_cell_band(const struct plan_cluster *pc)
 {
     char buf[64];
@@ -571,6 +587,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     else
         cJSON_AddNullToObject(o, "precision_note");
     report_json_collectives(o, pc);
+    report_json_memory(o, pc);
     return o;
 }
 

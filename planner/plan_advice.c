@@ -256,13 +256,16 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
     rep->best = tie_break(sc, rep, &first, &tie_by);
     if (rep->best < 0) {
         rep->action = PLAN_KEEP;
-        add(&t, "no cluster meets the constraints (deadline or budget); relax them or add "
-            "candidates");
+        add(&t, "no cluster meets the constraints (memory, deadline or budget; each one's reason "
+            "is under Infeasible); relax them or add candidates");
         return;
     }
     best = &rep->clusters[rep->best];
     rep->action = plan_advice_action(cur->cl, best->cl, rep->best == 0);
-    add(&t, "%s is %s.", cur->cl->name, cur->bound_text);
+    if (!cur->feasible)
+        add(&t, "%s cannot be used: %s.", cur->cl->name, cur->infeasible_why);
+    else
+        add(&t, "%s is %s.", cur->cl->name, cur->bound_text);
     if (rep->best != 0) {
         add(&t, " %s: ", best->cl->name);
         add_change(&t, cur, best);

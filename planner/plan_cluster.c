@@ -14,6 +14,7 @@
 #include "band.h"
 #include "compute.h"
 #include "plan_int.h"
+#include "../catalog/shape.h"
 #include "resolve.h"
 
 void plan_eval_defaults(struct plan_eval_opts *o)
@@ -244,6 +245,55 @@ static void compute_note(const struct scenario *sc, struct plan_cluster *pc)
         snprintf(pc->compute_note, sizeof pc->compute_note, "%s", p.note);
 }
 
+/* What a worker holds: the train group that fills its memory most; a
+ * cluster over a worker's memory is infeasible, whatever else holds. */
+static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
+{
+    const struct sc_cluster *cl = pc->cl;
+    struct scenario s = *sc;
+    double worst = -1;
+    int ranks = (int)pc->res.workers;
+    char why[sizeof pc->infeasible_why] = "";
+
+    if (sim_is_ps(pc->cfg.c.strategy))
+        s.sharding = SC_SHARD_NONE;     /* the servers hold the state */
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct cat_instance *in = cl->groups[i].inst;
+        struct mem_use u;
+        if (cl->groups[i].role != SIM_TRAIN)
+            continue;
+        memory_of(&s, in, ranks, in->gpu_count > 0 ? in->gpu_count : 1, &u);
+        if (u.total / u.capacity > worst || !(worst >= 0)) {
+            worst = u.total / u.capacity;
+            pc->mem = u;
+            memory_why(&s, in, &u, why, sizeof why);
+        }
+    }
+    if (why[0]) {
+        pc->feasible = 0;
+        memcpy(pc->infeasible_why, why, sizeof why);
+    }
+}
+
+/* Tokens per second and MFU (planner.h). */
+static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
+{
+    const struct cat_model *m = sc->model;
+    double peak = 0, fwd = scenario_fwd_gflops(sc) * 1e9;
+
+    pc->tokens_per_s = NAN;
+    if (shape_known(m))
+        pc->tokens_per_s = pc->res.samples_per_s * (sc->seq_len > 0 ? sc->seq_len : m->seq_len);
+    for (int i = 0; i < pc->cl->ngroups; i++) {
+        const struct sc_group *g = &pc->cl->groups[i];
+        if (g->role == SIM_TRAIN && g->inst->gpu_count > 0)
+            peak += g->count * g->inst->gpu_count * resolve_peak_flops(g->inst, sc->precision, 0);
+        else if (g->role == SIM_TRAIN)
+            peak = NAN;     /* a CPU worker's peak is assumed, not catalogued */
+    }
+    pc->mfu = peak > 0 && fwd > 0 ? pc->res.samples_per_s * 3 * fwd / peak : NAN;
+}
+
 int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
 {
@@ -262,6 +312,8 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
         return -1;
     pc->cfg.trace = NULL;   /* the recording belongs to the caller */
     costs(sc, pc);
+    memory_check(sc, pc);
+    throughput_of(sc, pc);
     name_bound(pc);
     plan_band_set(sc, pc);
     compute_note(sc, pc);

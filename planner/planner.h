@@ -18,6 +18,7 @@
 #define DT_PLANNER_H
 
 #include "../scenario/scenario.h"
+#include "memory.h"
 #include "../sim/sim.h"
 #include "../sim/trace.h"
 
@@ -51,8 +52,15 @@ struct plan_cluster {
     double epoch_s, cost_per_epoch_usd;
     double train_s, cost_to_train_usd; /* epochs x epoch */
     double scaling_eff;           /* samples/s over workers x one-GPU samples/s */
-    int feasible;                 /* meets deadline and budget */
-    char infeasible_why[128];
+    int feasible;                 /* fits in memory, meets deadline and budget */
+    char infeasible_why[320];
+    struct mem_use mem;           /* per GPU (or CPU worker) of the train group that fills
+                                     its memory most (memory.h) */
+    double tokens_per_s;          /* samples/s x sequence length; NAN when the model has no
+                                     sequence (not given by its shape) */
+    double mfu;                   /* model FLOPs utilisation (PaLM's: 3 x forward FLOPs per
+                                     sample, no recompute, over the train workers' dense peak
+                                     at the precision); NAN when unknown */
     enum plan_bound bound;
     char bound_text[256];         /* e.g. "CPU-bound: 96 vCPU keep 8 A100 busy 45%" */
     double band_lo_s, band_hi_s;  /* where the real step time is expected to lie, from the

@@ -30,8 +30,6 @@
 #include "plan_int.h"
 #include "../base/units.h"
 
-#define STATE_BYTES_PER_PARAM 16.0
-#define MEM_USABLE 0.90
 #define FRONT_MAX 25
 
 /* ---- names ------------------------------------------------------------- */
@@ -79,22 +77,14 @@ static double group_price(const struct scenario *sc, const struct cat_instance *
 
 double search_memory_bytes(const struct scenario *sc, double *state_bytes)
 {
-    double act = sc->model->act_mib_per_sample;
-    double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 2.0 : 1.0;
+    struct cat_instance one;
+    struct mem_use u;
 
-    *state_bytes = sc->model->params * STATE_BYTES_PER_PARAM;
-    if (isnan(act))
-        return NAN;
-    return *state_bytes + act * DT_MIB * width * sc->batch_per_gpu;
-}
-
-/* Usable memory of one worker of `in`, bytes. */
-static double worker_memory(const struct cat_instance *in)
-{
-    double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
-                                      : in->gpu ? in->gpu->mem_gib : NAN)
-                                   : in->mem_gib;
-    return gib * DT_GIB * MEM_USABLE;
+    memset(&one, 0, sizeof one);
+    one.mem_gib = one.gpu_mem_gib = NAN;
+    memory_of(sc, &one, 1, 1, &u);      /* one worker: nothing sharded, no buckets */
+    *state_bytes = u.weights + u.gradients + u.optimizer;
+    return isnan(u.activations) ? NAN : *state_bytes + u.activations;
 }
 
 /* 1, 2, 3, 4, 6, 8, 12, 16, 24, ...: the next count after n. */
@@ -140,8 +130,6 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
 
     memset(l, 0, sizeof *l);
     l->memory_unknown = isnan(need);
-    if (isnan(need))
-        need = state;
     if (!p->strategies)
         return dt_errf(e, "plan: no gradient strategy to try");
     for (int t = 0; t < cat->ninstances; t++) {
@@ -164,9 +152,15 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
 
             if (nodes > 1 && !multi_node_ok)
                 break;
-            if (need > worker_memory(ti)) {
-                l->pruned_memory++;
-                break; /* more nodes do not help data parallelism fit */
+            {
+                struct mem_use u;
+                memory_of(sc, ti, (int)workers, wpn, &u);
+                if (u.total > u.capacity) {
+                    l->pruned_memory++;
+                    if (sc->sharding == SC_SHARD_NONE)
+                        break; /* more nodes do not help data parallelism fit */
+                    continue;  /* sharded: more ranks may */
+                }
             }
             if (p->max_gpus > 0 && ti->gpu_count > 0 && workers > p->max_gpus) {
                 l->pruned_gpus++;

@@ -147,9 +147,12 @@ static const char *const precs[] = { "fp32", "tf32", "fp16", "bf16", "fp8", "fp3
                                      "auto", NULL };
 static const char *const attentions[] = { "flash", "unfused", NULL };
 static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
+/* the stages a scenario may ask for (enum sc_sharding's first three) */
+static const char *const shardings[] = { "none", "zero1", "zero2", NULL };
 
 const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }
 const char *scenario_attention_name(int i) { return NAMES_AT(attentions, i); }
+const char *scenario_sharding_name(int i) { return NAMES_AT(shardings, i); }
 const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats, i); }
 
 void scenario_prec_set(struct scenario *sc, int i)

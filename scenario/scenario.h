@@ -32,6 +32,11 @@ enum sc_objective { SC_OBJ_TIME = 0, SC_OBJ_COST_STEP, SC_OBJ_COST_TRAIN };
 
 enum sc_solve { SC_SOLVE_NONE = 0, SC_SOLVE_CPU, SC_SOLVE_COMPUTE };
 
+/* How data-parallel ranks share the model state (gradients.sharding;
+ * planner/memory.h).  The scenario accepts the stages whose communication
+ * is modelled: none, zero1, zero2 (the volume of one all-reduce). */
+enum sc_sharding { SC_SHARD_NONE = 0, SC_SHARD_ZERO1, SC_SHARD_ZERO2, SC_SHARD_ZERO3, SC_SHARD_HSDP };
+
 #define SC_PLAN_MAX_NAMES 64
 #define SC_PLAN_MAX_REGIONS 16
 #define SC_PLAN_MAX_BUCKETS 8
@@ -144,6 +149,7 @@ struct scenario {
     double cycle_ms;                   /* all-reduce strategies: background loop period
                                           (Horovod's HOROVOD_CYCLE_TIME), ms; 0: none */
     enum cat_prec grad_precision;      /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
+    enum sc_sharding sharding;         /* gradients.sharding (default none) */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
     enum sc_ps_place ps_place;
     int ps_pipeline;            /* 1: a worker pushes bucket b+1 while pulling bucket b
@@ -219,6 +225,7 @@ const char *scenario_prec_name(int i);
 void scenario_prec_set(struct scenario *sc, int i);
 int scenario_prec_index(const struct scenario *sc);
 const char *scenario_attention_name(int i);       /* flash, unfused */
+const char *scenario_sharding_name(int i);        /* none, zero1, zero2 */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 int scenario_grad_prec_parse(const char *s);
 enum cat_prec scenario_grad_prec_value(int i);

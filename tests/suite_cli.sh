@@ -260,4 +260,14 @@ check "collectives: a factor that gives too many sizes is refused" \
 check "collectives: one rank has nothing to reduce" [ $? -eq 2 -a -s "$tmp/err" ]
 "$DT" collectives --help > "$tmp/n.txt"
 check "collectives --help prints the usage, exit 0" [ $? -eq 0 -a "$(grep -c '^usage: dtplan collectives' "$tmp/n.txt")" = 1 ]
+
+# ---- memory per GPU, in every mode --------------------------------------------------
+"$DT" -q tests/data/cli/llama-memory.yaml > "$tmp/m.txt"
+check "memory: a cluster over its GPUs' memory is infeasible, with what does not fit and by how much" \
+    [ "$(grep -c '^Infeasible: 1x-p5: 73.0 GiB per GPU (model state 28.0 GiB, activations 44.9 GiB) is over the 72.0 GiB usable of its 80 GiB by 1.0 GiB' "$tmp/m.txt")" = 1 ]
+check "memory: the recommendation says why the smaller cluster cannot be used" \
+    [ "$(grep -c '^Recommendation: scale_out: 8x-p5 .* 1x-p5 cannot be used: 73.0 GiB per GPU' "$tmp/m.txt")" = 1 ]
+"$DT" -q --json tests/data/cli/llama-memory.yaml > "$tmp/m.json"
+check "memory --json: memory_gib per cluster, tokens/s and MFU" \
+    [ "$(grep -c '"memory_gib":' "$tmp/m.json")" = 2 -a "$(grep -c '"capacity":	72' "$tmp/m.json")" = 2 -a "$(grep -c '"tokens_per_s":	[0-9]' "$tmp/m.json")" = 2 -a "$(grep -c '"mfu":	0\.' "$tmp/m.json")" = 2 ]
 exit 0

@@ -1,0 +1,121 @@
+/*
+ * memory.c - what a worker holds (memory.h; docs/model.md "Memory").
+ * O(1).
+ */
+#include "memory.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "../base/units.h"
+#include "../catalog/shape.h"
+
+/*
+ * One layer's activations at 16 bits, bytes per sample, from the terms of
+ * Korthikanti et al. 2022 (section 4.1), generalised to the model's feed-
+ * forward width f, gating, key-value heads and dropout (d = 1 with dropout):
+ *   layer norms                          4 s h
+ *   attention: Q K V input 2 s h, Q and K 2 s h + 2 s kv, V 2 s kv, the
+ *     output projection's input 2 s h, dropout mask d s h;
+ *     scores: softmax 2 a s^2, dropout mask d a s^2, its output d 2 a s^2
+ *   feed-forward: input 2 s h, dropout mask d s h, the first projection's
+ *     output and the activation's output 2 s f each (gated: the gate's and
+ *     the product too, 8 s f in all)
+ * which at GPT-3's (kv = h, f = 4h, dropout) is s h (34 + 5 a s / h).
+ * Not divided by tensor parallelism: the layer norms' inputs, the inputs of
+ * the QKV and first feed-forward projections and the dropout masks after
+ * them (10 s h); sequence parallelism divides those too.
+ */
+double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash,
+                        enum mem_recompute rc)
+{
+    double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = m->dropout > 0;
+    double kv = h * m->kv_heads / m->heads, t = tp > 1 ? tp : 1;
+    double kept = 4 * h + 2 * h + 2 * h + 2 * d * h;              /* not split by tp */
+    double split = 2 * h + 2 * kv + 2 * kv + 2 * h               /* Q, K; V; proj input */
+                   + (m->gated_ffn ? 8 : 4) * f;                  /* feed-forward */
+    double scores = (2 + 3 * d) * a * s;                          /* per token */
+
+    if (rc == MEM_RECOMPUTE_FULL)
+        return 2 * s * h / (sp ? t : 1);
+    if (flash || rc == MEM_RECOMPUTE_SELECTIVE)
+        scores = 0;
+    return s * ((sp ? kept / t : kept) + (split + scores) / t);
+}
+
+/* Model-state bytes per parameter: weights, gradients, optimizer (Adam). */
+static void state_bytes(const struct scenario *sc, double *w, double *g, double *o)
+{
+    int wide = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 || sc->precision_strict;
+
+    *w = wide ? 4 : 2;
+    *g = wide ? 4 : 2;
+    *o = wide ? 8 : 12;     /* moments; in mixed precision also the fp32 master weights */
+}
+
+void memory_of(const struct scenario *sc, const struct cat_instance *in, int ranks, int local,
+               struct mem_use *u)
+{
+    const struct cat_model *m = sc->model;
+    double w, g, o, n = ranks > 1 ? ranks : 1, b = sc->batch_per_gpu;
+    double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 2 : 1;
+    double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
+                                      : in->gpu ? in->gpu->mem_gib : NAN)
+                                   : in->mem_gib;
+
+    state_bytes(sc, &w, &g, &o);
+    u->weights = m->params * w;
+    u->gradients = m->params * g;
+    u->optimizer = m->params * o;
+    /* ZeRO's table 1: stage 1 shards the optimizer state, 2 the gradients
+     * too, 3 the weights too; hsdp is stage 3 over a node's ranks */
+    if (sc->sharding == SC_SHARD_HSDP)
+        n = local > 1 ? local : 1;
+    if (sc->sharding >= SC_SHARD_ZERO1)
+        u->optimizer /= n;
+    if (sc->sharding >= SC_SHARD_ZERO2)
+        u->gradients /= n;
+    if (sc->sharding >= SC_SHARD_ZERO3)
+        u->weights /= n;
+    if (shape_known(m)) {
+        double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len;
+        u->activations = b * width * (m->layers * memory_layer_act(m, s, 1, 0,
+                                                                   !sc->attention_unfused,
+                                                                   MEM_RECOMPUTE_NONE) +
+                                      (m->lm_head ? 4.0 * s * m->vocab : 0));
+    } else {
+        u->activations = m->act_mib_per_sample * DT_MIB * width * b;
+    }
+    /* the gradient bucket being reduced and the next one filling */
+    u->buffers = in->gpu_count > 0 && ranks > 1 ? 2 * sc->bucket_bytes : 0;
+    u->total = u->weights + u->gradients + u->optimizer + u->buffers +
+               (isnan(u->activations) ? 0 : u->activations);
+    u->device = gib * DT_GIB;
+    u->capacity = u->device * MEMORY_USABLE;
+}
+
+void memory_why(const struct scenario *sc, const struct cat_instance *in, const struct mem_use *u,
+                char *buf, size_t len)
+{
+    double state = u->weights + u->gradients + u->optimizer;
+
+    buf[0] = '\0';
+    if (!(u->total > u->capacity))
+        return;
+    snprintf(buf, len,
+             "%.1f GiB per %s (model state %.1f GiB, activations %s%.1f GiB) is over the %.1f GiB "
+             "usable of its %.0f GiB by %.1f GiB%s",
+             u->total / DT_GIB, in->gpu_count > 0 ? "GPU" : "worker", state / DT_GIB,
+             isnan(u->activations) ? "unknown, " : "",
+             isnan(u->activations) ? 0 : u->activations / DT_GIB, u->capacity / DT_GIB,
+             u->device / DT_GIB, (u->total - u->capacity) / DT_GIB,
+             state > u->capacity ? (sc->sharding < SC_SHARD_ZERO2
+                                        ? "; the model state alone does not fit: shard it "
+                                          "(gradients.sharding)"
+                                        : "; the model state alone does not fit: more "
+                                          "data-parallel ranks divide it")
+             : sc->batch_per_gpu > 1 ? "; a smaller batch_per_gpu fits more"
+             : sc->sharding == SC_SHARD_NONE ? "; sharding the model state (gradients.sharding) "
+                                               "frees memory"
+                                             : "; more data-parallel ranks divide the sharded state");
+}

@@ -1,0 +1,53 @@
+/*
+ * memory.h - what one GPU (or CPU worker) of a cluster holds during a
+ * training step (docs/model.md "Memory"), and whether it fits.
+ *
+ * Model state: weights, gradients and optimizer state, 16 bytes per
+ * parameter for Adam in mixed precision or in fp32 (Rajbhandari et al. 2020,
+ * "ZeRO", section 3.1: 2 + 2 + 12, or 4 + 4 + 8), divided by the data-
+ * parallel ranks as the sharding stage shares it (their table 1).
+ * Activations: a transformer given by its shape keeps s b h (34 + 5 a s / h)
+ * bytes per layer at 16 bits without recompute (Korthikanti et al. 2022,
+ * arXiv:2205.05198, eq. 2), less the 5 a s / h of the attention scores when
+ * attention is fused (flash) or recomputed (selective), 2 s b h with full
+ * recompute (the layer's input alone), plus the output layer's 4 s b v
+ * (fp32 logits of the loss); tensor parallelism divides the 24 of the 34
+ * that are split across ranks, and sequence parallelism the other 10.
+ * Other models: catalog act_mib_per_sample per sample at 16 bits.
+ * Twice the 16-bit figures when activations are fp32.
+ */
+#ifndef DT_MEMORY_H
+#define DT_MEMORY_H
+
+#include "../scenario/scenario.h"
+
+/* Share of the GPU's memory a step may use: the rest goes to the CUDA
+ * context, cuBLAS and NCCL workspaces and fragmentation (assumed). */
+#define MEMORY_USABLE 0.90
+
+enum mem_recompute { MEM_RECOMPUTE_NONE = 0, MEM_RECOMPUTE_SELECTIVE, MEM_RECOMPUTE_FULL };
+
+/* Bytes per GPU (or CPU worker); activations NAN when unknown. */
+struct mem_use {
+    double weights, gradients, optimizer, activations, buffers, total;
+    double capacity;    /* usable: MEMORY_USABLE of the device's memory */
+    double device;      /* the device's memory */
+};
+
+/* Activation bytes of one layer of shaped transformer m, per sample of s
+ * tokens, with tp-way tensor parallelism (sp: sequence parallel too),
+ * `flash` attention and `rc` recompute; 16-bit activations. */
+double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash,
+                        enum mem_recompute rc);
+
+/* What one worker of instance `in` holds with sc's workload over `ranks`
+ * data-parallel workers of which `local` share a node (hsdp). */
+void memory_of(const struct scenario *sc, const struct cat_instance *in, int ranks, int local,
+               struct mem_use *u);
+
+/* "" when u fits; else why not, one clause into buf (what does not fit, by
+ * how much, and what would help). */
+void memory_why(const struct scenario *sc, const struct cat_instance *in, const struct mem_use *u,
+                char *buf, size_t len);
+
+#endif

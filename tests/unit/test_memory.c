@@ -1,0 +1,109 @@
+/*
+ * test_memory.c - what a worker holds (planner/memory.c) against the
+ * published figures: ZeRO's model-state bytes per GPU for each stage
+ * (Rajbhandari et al. 2020, figure 1: 7.5B parameters on 64 GPUs), and
+ * Korthikanti et al. 2022's activations per layer, with its tensor- and
+ * sequence-parallel and recompute forms.  Links the planner layer only
+ * (Makefile: LAYER_test_memory).
+ */
+#include "t.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../../catalog/catalog.h"
+#include "../../planner/memory.h"
+#include "../../scenario/scenario.h"
+
+static void zero_stages_divide_the_model_state(void)
+{
+    /* figure 1 of the ZeRO paper: Psi = 7.5B, K = 12, Nd = 64 */
+    static const double want_gb[] = {120, 31.4, 16.6};
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u;
+
+    memset(&m, 0, sizeof m);
+    m.params = 7.5e9;
+    m.act_mib_per_sample = 0;
+    memset(&g, 0, sizeof g);
+    g.mem_gib = 80;
+    memset(&in, 0, sizeof in);
+    in.gpu_count = 8;
+    in.gpu = &g;
+    in.gpu_mem_gib = NAN;
+    scenario_defaults(&sc, "zero");
+    sc.model = &m;
+    sc.precision = CAT_FP16;
+    for (int s = SC_SHARD_NONE; s <= SC_SHARD_ZERO2; s++) {
+        sc.sharding = (enum sc_sharding)s;
+        memory_of(&sc, &in, 64, 8, &u);
+        T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, want_gb[s], 0.005,
+               "%s: %.1f GB of model state per GPU", scenario_sharding_name(s),
+               (u.weights + u.gradients + u.optimizer) / 1e9);
+    }
+    sc.sharding = SC_SHARD_ZERO3;
+    memory_of(&sc, &in, 64, 8, &u);
+    T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 1.875, 1e-9, "stage 3: 16 x 7.5 / 64 GB");
+    sc.sharding = SC_SHARD_HSDP;
+    memory_of(&sc, &in, 64, 8, &u);
+    T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 15, 1e-9,
+           "hsdp: stage 3 within a node of 8: 120 / 8 GB");
+    T_NEAR(u.buffers, 2 * 25 * 1048576.0, 0, "two 25 MiB gradient buckets");
+    T_NEAR(u.capacity, 0.9 * 80 * 1073741824.0, 0, "90%% of 80 GiB usable");
+    sc.sharding = SC_SHARD_NONE;
+    sc.precision = CAT_FP32;
+    memory_of(&sc, &in, 64, 8, &u);
+    T_CHECK(u.weights == 4 * 7.5e9 && u.gradients == 4 * 7.5e9 && u.optimizer == 8 * 7.5e9,
+            "fp32 Adam: 4 + 4 + 8 bytes a parameter");
+    scenario_free(&sc);
+}
+
+static void transformer_layers_keep_korthikantis_bytes(void)
+{
+    /* GPT-3 175B's shape: h 12288, a 96, f 4h, dropout; s 2048 */
+    struct cat_model m;
+    double s = 2048, h = 12288, a = 96, t = 8;
+
+    memset(&m, 0, sizeof m);
+    m.layers = 96;
+    m.hidden = 12288;
+    m.heads = 96;
+    m.kv_heads = 96;
+    m.ffn_hidden = 4 * 12288;
+    m.dropout = 0.1;
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, MEM_RECOMPUTE_NONE), s * h * (34 + 5 * a * s / h), 1e-12,
+           "no parallelism: s b h (34 + 5 a s / h)");
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, MEM_RECOMPUTE_NONE),
+           s * h * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12,
+           "tensor parallel 8: s b h (10 + 24/t + 5 a s / (h t))");
+    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, MEM_RECOMPUTE_NONE), s * h / t * (34 + 5 * a * s / h),
+           1e-12, "and sequence parallel: s b h / t (34 + 5 a s / h)");
+    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, MEM_RECOMPUTE_SELECTIVE), s * h / t * 34, 1e-12,
+           "selective recompute: s b h 34 / t");
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 1, MEM_RECOMPUTE_NONE), s * h * 34, 1e-12,
+           "fused (flash) attention keeps no scores");
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, MEM_RECOMPUTE_FULL), 2 * s * h, 1e-12,
+           "full recompute: the layer's input, 2 s b h");
+    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, MEM_RECOMPUTE_FULL), 2 * s * h / t, 1e-12,
+           "full recompute, sequence parallel: 2 s b h / t");
+    m.dropout = 0;
+    m.gated_ffn = 1;
+    m.ffn_hidden = 14336;
+    m.hidden = 4096;
+    m.heads = 32;
+    m.kv_heads = 8;
+    /* Llama-3 8B: kept 8h, split 2h + 4 kv + 2h + 8f, scores 2 a s (no dropout) */
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, MEM_RECOMPUTE_NONE),
+           8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 8 * 14336 + 2 * 32 * 8192.0), 1e-12,
+           "gated, grouped-query, no dropout: the generalised terms");
+}
+
+int main(void)
+{
+    T_RUN(zero_stages_divide_the_model_state);
+    T_RUN(transformer_layers_keep_korthikantis_bytes);
+    return T_DONE();
+}
