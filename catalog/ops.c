@@ -192,10 +192,12 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = h / a, l = m->layers;
     double kv = h * m->kv_heads / m->heads, drop = m->dropout > 0;
     struct ops_item *it;
+    int first;
 
     mem(o, OPS_EMBED, 1, s * h);
     amp_fp32(o, mem(o, OPS_LNORM, l, s * h), l, s * h);
     gemm(o, OPS_LINEAR, l, s, h + 2 * kv, h);
+    first = o->n;
     it = gemm(o, OPS_ATTN, l, s, s, d);             /* scores QK^T */
     it->nb = a;
     it->a_elems = s * d;
@@ -209,6 +211,8 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     }
     it = gemm(o, OPS_ATTN, l, s, d, s);             /* weighted sum AV */
     it->nb = a;
+    for (int i = first; i < o->n; i++)
+        o->v[i].attn_core = 1;
     gemm(o, OPS_LINEAR, l, s, h, h);
     if (drop)
         mem(o, OPS_DROPOUT, l, s * h);

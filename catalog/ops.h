@@ -45,6 +45,8 @@ struct ops_item {
      * (the cast back to 16 bits before the next matrix product). */
     double amp_bytes;
     int amp_only;
+    int attn_core;      /* part of a transformer's attention core (QK^T, its scaling,
+                           softmax and dropout, AV): what selective recompute redoes */
 };
 
 struct ops_model {

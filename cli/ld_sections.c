@@ -71,7 +71,7 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     static const char *const keys[] = {
         "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
         "optimizer_bytes_per_param", "measured_compute", "measured_step", "seq_len", "attention",
-        "memory_format", NULL
+        "memory_format", "recompute", NULL
     };
     static const struct key_spec keyv[] = {
         {"grad_accum", KEY_INT, 0, 1, 0, 100000, "a positive integer",
@@ -107,6 +107,11 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         if (ld_enum(ld, v, "workload.attention", scenario_attention_name, &prec))
             return -1;
         sc->attention_unfused = prec == 1;
+    }
+    if ((v = ld_get(ld, m, "recompute", NULL))) {
+        if (ld_enum(ld, v, "workload.recompute", scenario_recompute_name, &prec))
+            return -1;
+        sc->recompute = (enum sc_recompute)prec;
     }
     if ((v = ld_get(ld, m, "memory_format", NULL))) {
         if (ld_enum(ld, v, "workload.memory_format", scenario_memory_format_name, &prec))

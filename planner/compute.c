@@ -216,6 +216,8 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
         }
         t->fwd_s += it->count * fwd;
         t->bwd_s += it->count * bwd;
+        if (it->attn_core)
+            t->core_fwd_s += it->count * fwd;
         t->kind_s[it->kind] += it->count * (fwd + bwd);
     }
     return 0;
@@ -258,5 +260,11 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
                      catalog_prec_name(p->linear), g->name);
     }
     ops_free(&o);
+    /* activation recompute (workload.recompute): full redoes the forward in
+     * backward, selective the attention core (already redone when fused) */
+    if (rc == 0 && sc->recompute == SC_RECOMPUTE_FULL)
+        t->bwd_s += t->fwd_s;
+    else if (rc == 0 && sc->recompute == SC_RECOMPUTE_SELECTIVE && sc->attention_unfused)
+        t->bwd_s += t->core_fwd_s;
     return rc;
 }

@@ -59,6 +59,7 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
 struct compute_time {
     double fwd_s, bwd_s;             /* one pass of `batch` samples */
     double kind_s[OPS_NKIND];        /* forward plus backward by kind */
+    double core_fwd_s;               /* forward of the attention core (ops_item.attn_core) */
     double kernels;                  /* kernels launched per pass */
 };
 

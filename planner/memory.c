@@ -27,7 +27,7 @@
  * them (10 s h); sequence parallelism divides those too.
  */
 double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash,
-                        enum mem_recompute rc)
+                        enum sc_recompute rc)
 {
     double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = m->dropout > 0;
     double kv = h * m->kv_heads / m->heads, t = tp > 1 ? tp : 1;
@@ -36,9 +36,9 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int
                    + (m->gated_ffn ? 8 : 4) * f;                  /* feed-forward */
     double scores = (2 + 3 * d) * a * s;                          /* per token */
 
-    if (rc == MEM_RECOMPUTE_FULL)
+    if (rc == SC_RECOMPUTE_FULL)
         return 2 * s * h / (sp ? t : 1);
-    if (flash || rc == MEM_RECOMPUTE_SELECTIVE)
+    if (flash || rc == SC_RECOMPUTE_SELECTIVE)
         scores = 0;
     return s * ((sp ? kept / t : kept) + (split + scores) / t);
 }
@@ -81,7 +81,7 @@ void memory_of(const struct scenario *sc, const struct cat_instance *in, int ran
         double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len;
         u->activations = b * width * (m->layers * memory_layer_act(m, s, 1, 0,
                                                                    !sc->attention_unfused,
-                                                                   MEM_RECOMPUTE_NONE) +
+                                                                   sc->recompute) +
                                       (m->lm_head ? 4.0 * s * m->vocab : 0));
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;

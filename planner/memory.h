@@ -25,8 +25,6 @@
  * context, cuBLAS and NCCL workspaces and fragmentation (assumed). */
 #define MEMORY_USABLE 0.90
 
-enum mem_recompute { MEM_RECOMPUTE_NONE = 0, MEM_RECOMPUTE_SELECTIVE, MEM_RECOMPUTE_FULL };
-
 /* Bytes per GPU (or CPU worker); activations NAN when unknown. */
 struct mem_use {
     double weights, gradients, optimizer, activations, buffers, total;
@@ -38,7 +36,7 @@ struct mem_use {
  * tokens, with tp-way tensor parallelism (sp: sequence parallel too),
  * `flash` attention and `rc` recompute; 16-bit activations. */
 double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash,
-                        enum mem_recompute rc);
+                        enum sc_recompute rc);
 
 /* What one worker of instance `in` holds with sc's workload over `ranks`
  * data-parallel workers of which `local` share a node (hsdp). */

@@ -149,10 +149,12 @@ static const char *const attentions[] = { "flash", "unfused", NULL };
 static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
 /* the stages a scenario may ask for (enum sc_sharding's first three) */
 static const char *const shardings[] = { "none", "zero1", "zero2", NULL };
+static const char *const recomputes[] = { "none", "selective", "full", NULL };
 
 const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }
 const char *scenario_attention_name(int i) { return NAMES_AT(attentions, i); }
 const char *scenario_sharding_name(int i) { return NAMES_AT(shardings, i); }
+const char *scenario_recompute_name(int i) { return NAMES_AT(recomputes, i); }
 const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats, i); }
 
 void scenario_prec_set(struct scenario *sc, int i)

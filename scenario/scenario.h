@@ -37,6 +37,10 @@ enum sc_solve { SC_SOLVE_NONE = 0, SC_SOLVE_CPU, SC_SOLVE_COMPUTE };
  * is modelled: none, zero1, zero2 (the volume of one all-reduce). */
 enum sc_sharding { SC_SHARD_NONE = 0, SC_SHARD_ZERO1, SC_SHARD_ZERO2, SC_SHARD_ZERO3, SC_SHARD_HSDP };
 
+/* Activation recompute (workload.recompute; Korthikanti et al. 2022):
+ * selective redoes the attention core in backward, full the whole forward. */
+enum sc_recompute { SC_RECOMPUTE_NONE = 0, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_FULL };
+
 #define SC_PLAN_MAX_NAMES 64
 #define SC_PLAN_MAX_REGIONS 16
 #define SC_PLAN_MAX_BUCKETS 8
@@ -109,6 +113,7 @@ struct scenario {
     int precision_auto;                /* auto: the fastest format each GPU has */
     int attention_unfused;             /* workload.attention: unfused (scores held in memory) */
     int channels_last;                 /* workload.memory_format: nhwc (channels_last); 0 nchw */
+    enum sc_recompute recompute;       /* workload.recompute (default none) */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     double mfu;                        /* achieved fraction of peak FLOP/s; NAN = default */
     double optimizer_bytes_per_param;  /* memory traffic of the update, bytes/param; NAN = default */
@@ -226,6 +231,7 @@ void scenario_prec_set(struct scenario *sc, int i);
 int scenario_prec_index(const struct scenario *sc);
 const char *scenario_attention_name(int i);       /* flash, unfused */
 const char *scenario_sharding_name(int i);        /* none, zero1, zero2 */
+const char *scenario_recompute_name(int i);       /* none, selective, full */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 int scenario_grad_prec_parse(const char *s);
 enum cat_prec scenario_grad_prec_value(int i);

@@ -270,4 +270,7 @@ check "memory: the recommendation says why the smaller cluster cannot be used" \
 "$DT" -q --json tests/data/cli/llama-memory.yaml > "$tmp/m.json"
 check "memory --json: memory_gib per cluster, tokens/s and MFU" \
     [ "$(grep -c '"memory_gib":' "$tmp/m.json")" = 2 -a "$(grep -c '"capacity":	72' "$tmp/m.json")" = 2 -a "$(grep -c '"tokens_per_s":	[0-9]' "$tmp/m.json")" = 2 -a "$(grep -c '"mfu":	0\.' "$tmp/m.json")" = 2 ]
+"$DT" -q --json tests/data/cli/llama-recompute.yaml > "$tmp/r.json"
+check "memory: full recompute keeps 2 s h a layer, so one p5 fits (34.0 GiB of 72)" \
+    [ "$(grep -c '"total":	34.0073' "$tmp/r.json")" = 1 -a "$(grep -c '"feasible":	true' "$tmp/r.json")" = 2 ]
 exit 0

@@ -131,6 +131,35 @@ static void auto_takes_the_fastest_native_format(void)
     scenario_free(&sc);
 }
 
+/* workload.recompute: full redoes the forward in backward; selective the
+ * attention core, which fused attention already redoes. */
+static void recompute_adds_its_forward_work(void)
+{
+    struct scenario sc;
+    struct compute_plan p;
+    struct compute_time none, sel, full;
+    const struct cat_gpu *h100 = catalog_find_gpu(&cat, "H100");
+
+    scn(&sc, "gpt3-1.3b", CAT_BF16);
+    sc.attention_unfused = 1;
+    compute_on_gpu(&sc, h100, NULL, 4, &p, &none);
+    sc.recompute = SC_RECOMPUTE_SELECTIVE;
+    compute_on_gpu(&sc, h100, NULL, 4, &p, &sel);
+    sc.recompute = SC_RECOMPUTE_FULL;
+    compute_on_gpu(&sc, h100, NULL, 4, &p, &full);
+    T_CHECK(none.core_fwd_s > 0 && none.core_fwd_s < none.fwd_s, "the attention core is part of the forward");
+    T_NEAR(sel.bwd_s, none.bwd_s + none.core_fwd_s, 1e-12, "selective: backward + the core's forward");
+    T_NEAR(full.bwd_s, none.bwd_s + none.fwd_s, 1e-12, "full: backward + the forward");
+    T_CHECK(full.fwd_s == none.fwd_s, "the forward itself is unchanged");
+    sc.attention_unfused = 0;
+    sc.recompute = SC_RECOMPUTE_NONE;
+    compute_on_gpu(&sc, h100, NULL, 4, &p, &none);
+    sc.recompute = SC_RECOMPUTE_SELECTIVE;
+    compute_on_gpu(&sc, h100, NULL, 4, &p, &sel);
+    T_CHECK(sel.bwd_s == none.bwd_s, "fused attention: selective costs nothing more");
+    scenario_free(&sc);
+}
+
 static void the_roofline_has_both_terms(void)
 {
     struct scenario sc;
@@ -219,6 +248,7 @@ int main(void)
     T_RUN(networks_match_their_published_flops);
     T_RUN(precisions_run_as_frameworks_run_them);
     T_RUN(auto_takes_the_fastest_native_format);
+    T_RUN(recompute_adds_its_forward_work);
     T_RUN(the_roofline_has_both_terms);
     T_RUN(a_measured_time_carries_through_the_model);
     catalog_free(&cat);

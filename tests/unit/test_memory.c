@@ -74,20 +74,20 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     m.kv_heads = 96;
     m.ffn_hidden = 4 * 12288;
     m.dropout = 0.1;
-    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, MEM_RECOMPUTE_NONE), s * h * (34 + 5 * a * s / h), 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, SC_RECOMPUTE_NONE), s * h * (34 + 5 * a * s / h), 1e-12,
            "no parallelism: s b h (34 + 5 a s / h)");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, MEM_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, SC_RECOMPUTE_NONE),
            s * h * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12,
            "tensor parallel 8: s b h (10 + 24/t + 5 a s / (h t))");
-    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, MEM_RECOMPUTE_NONE), s * h / t * (34 + 5 * a * s / h),
+    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, SC_RECOMPUTE_NONE), s * h / t * (34 + 5 * a * s / h),
            1e-12, "and sequence parallel: s b h / t (34 + 5 a s / h)");
-    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, MEM_RECOMPUTE_SELECTIVE), s * h / t * 34, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, SC_RECOMPUTE_SELECTIVE), s * h / t * 34, 1e-12,
            "selective recompute: s b h 34 / t");
-    T_NEAR(memory_layer_act(&m, s, 1, 0, 1, MEM_RECOMPUTE_NONE), s * h * 34, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 1, SC_RECOMPUTE_NONE), s * h * 34, 1e-12,
            "fused (flash) attention keeps no scores");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, MEM_RECOMPUTE_FULL), 2 * s * h, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h, 1e-12,
            "full recompute: the layer's input, 2 s b h");
-    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, MEM_RECOMPUTE_FULL), 2 * s * h / t, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, SC_RECOMPUTE_FULL), 2 * s * h / t, 1e-12,
            "full recompute, sequence parallel: 2 s b h / t");
     m.dropout = 0;
     m.gated_ffn = 1;
@@ -96,7 +96,7 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     m.heads = 32;
     m.kv_heads = 8;
     /* Llama-3 8B: kept 8h, split 2h + 4 kv + 2h + 8f, scores 2 a s (no dropout) */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, MEM_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, SC_RECOMPUTE_NONE),
            8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 8 * 14336 + 2 * 32 * 8192.0), 1e-12,
            "gated, grouped-query, no dropout: the generalised terms");
 }
