@@ -71,11 +71,13 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     static const char *const keys[] = {
         "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
         "optimizer_bytes_per_param", "measured_compute", "measured_step", "seq_len", "attention",
-        "memory_format", "recompute", NULL
+        "memory_format", "recompute", "global_batch", NULL
     };
     static const struct key_spec keyv[] = {
         {"grad_accum", KEY_INT, 0, 1, 0, 100000, "a positive integer",
          offsetof(struct scenario, grad_accum)},
+        {"global_batch", KEY_INT, 0, 1, 0, 1000000000, "an integer from 1 to 1000000000",
+         offsetof(struct scenario, global_batch)},
         {"mfu", KEY_NUM, 0, 0, 1, 1, "a fraction in (0, 1]", offsetof(struct scenario, mfu)},
         {"optimizer_bytes_per_param", KEY_NUM, 0, 0, 1, 1e4, "bytes per parameter in (0, 1e4]",
          offsetof(struct scenario, optimizer_bytes_per_param)},
@@ -118,8 +120,12 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
             return -1;
         sc->channels_last = prec == 1;
     }
-    if (ld_keys(ld, m, "workload", at, keyv, 3, sc))
+    if (ld_keys(ld, m, "workload", at, keyv, sizeof keyv / sizeof *keyv, sc))
         return -1;
+    if (sc->global_batch > 0 && (v = ld_get(ld, m, "grad_accum", NULL)))
+        return ld_fail(ld, v->start_mark, "workload.grad_accum",
+                       "expected no grad_accum with global_batch (it follows from the workers), "
+                       "found %d", sc->grad_accum);
     if ((v = ld_get(ld, m, "seq_len", NULL))) {
         /* tokens per sample: a transformer given by its shape (shape.h) */
         const struct cat_field *f = fields_yaml("seq_len");

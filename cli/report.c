@@ -193,6 +193,8 @@ void report_json_memory(cJSON *o, const struct plan_cluster *pc)
     report_json_num(m, "capacity", u->capacity / DT_GIB);
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);
     report_json_num(o, "mfu", pc->mfu);
+    cJSON_AddNumberToObject(o, "grad_accum", pc->grad_accum);
+    report_json_num(o, "global_batch", pc->global_batch);
 }
 
 char *report_cell_band(const struct plan_cluster *pc)

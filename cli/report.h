@@ -70,7 +70,7 @@ void report_json_collectives(struct cJSON *o, const struct plan_cluster *pc);
 /* The cluster's "memory_gib" object (weights, gradients, optimizer,
  * activations, buffers, total, capacity: per GPU or CPU worker, GiB;
  * activations null when unknown), "tokens_per_s" and "mfu" (null when
- * unknown). */
+ * unknown), "grad_accum" and "global_batch" (samples per optimizer step). */
 void report_json_memory(struct cJSON *o, const struct plan_cluster *pc);
 /* Each distinct precision note (plan_cluster.compute_note) of n clusters,
  * once, as "Precision: ..." lines; the clusters lie stride bytes apart from

@@ -292,6 +292,17 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
             peak = NAN;     /* a CPU worker's peak is assumed, not catalogued */
     }
     pc->mfu = peak > 0 && fwd > 0 ? pc->res.samples_per_s * 3 * fwd / peak : NAN;
+    pc->grad_accum = resolve_grad_accum(sc, (int)pc->res.workers);
+    pc->global_batch = pc->cfg.w.batch * pc->res.workers;
+    if (pc->feasible && sc->global_batch > 0 &&
+        (double)sc->batch_per_gpu * pc->res.workers > sc->global_batch) {
+        pc->feasible = 0;
+        snprintf(pc->infeasible_why, sizeof pc->infeasible_why,
+                 "%.0f workers x batch_per_gpu %d = %.0f samples a micro-batch, over the global "
+                 "batch of %d: a smaller batch_per_gpu or fewer workers",
+                 pc->res.workers, sc->batch_per_gpu, sc->batch_per_gpu * pc->res.workers,
+                 sc->global_batch);
+    }
 }
 
 int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,

@@ -58,6 +58,8 @@ struct plan_cluster {
                                      its memory most (memory.h) */
     double tokens_per_s;          /* samples/s x sequence length; NAN when the model has no
                                      sequence (not given by its shape) */
+    int grad_accum;               /* micro-batches a worker accumulates per step */
+    double global_batch;          /* samples per optimizer step over all workers */
     double mfu;                   /* model FLOPs utilisation (PaLM's: 3 x forward FLOPs per
                                      sample, no recompute, over the train workers' dense peak
                                      at the precision); NAN when unknown */

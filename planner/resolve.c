@@ -523,6 +523,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     double opt_bytes = isnan(sc->optimizer_bytes_per_param) ? DEFAULT_OPT_BYTES
                                                              : sc->optimizer_bytes_per_param;
     struct sc_comm comm;
+    struct scenario with_accum;
     int is_ps;
     double xparams, uparams;
     int auto_workers = -1, k = 0;
@@ -532,6 +533,12 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     for (int i = 0; i < cl->ngroups; i++)
         if (cl->groups[i].role == SIM_TRAIN)
             k += cl->groups[i].count * wpn_of(cl->groups[i].inst);
+    if (sc->global_batch > 0) {
+        /* the accumulation that reaches the global batch on k workers */
+        with_accum = *sc;
+        with_accum.grad_accum = resolve_grad_accum(sc, k);
+        sc = &with_accum;
+    }
     sparse_grads(sc->model, (double)sc->batch_per_gpu * sc->grad_accum, k, is_ps, &xparams,
                  &uparams);
 
@@ -593,6 +600,14 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->jitter_cv = sc->jitter_cv;
     cfg->seed = sc->seed;
     return 0;
+}
+
+int resolve_grad_accum(const struct scenario *sc, int workers)
+{
+    double per_step = (double)sc->batch_per_gpu * (workers > 0 ? workers : 1);
+    double a = sc->global_batch > 0 ? floor(sc->global_batch / per_step + 0.5) : sc->grad_accum;
+
+    return a >= 1 ? (int)a : 1;
 }
 
 int plan_resolve(const struct scenario *sc, const struct sc_cluster *cl,

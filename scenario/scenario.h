@@ -115,6 +115,8 @@ struct scenario {
     int channels_last;                 /* workload.memory_format: nhwc (channels_last); 0 nchw */
     enum sc_recompute recompute;       /* workload.recompute (default none) */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
+    int global_batch;                  /* samples (sequences) per optimizer step over all
+                                          workers; 0: not given (grad_accum holds) */
     double mfu;                        /* achieved fraction of peak FLOP/s; NAN = default */
     double optimizer_bytes_per_param;  /* memory traffic of the update, bytes/param; NAN = default */
 
