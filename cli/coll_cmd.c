@@ -29,13 +29,15 @@ static void usage(FILE *f)
             "usage: " CMD " (--instance TYPE | --gpu NAME --gpus-per-node N\n"
             "                          [--link nvswitch|nvlink|pcie] [--nvlink-gbs G]\n"
             "                          [--net-gbps G] [--nics N] [--efa]) [--nodes N] [-b SIZE] [-e SIZE] [-f FACTOR]\n"
-            "                          [--algo ALGO] [--proto PROTO] [--catalog DIR] [--json]\n"
+            "                          [--coll C] [--algo ALGO] [--proto PROTO] [--catalog DIR]\n"
+            "                          [--json]\n"
             "\n"
-            "The all-reduce NCCL would run on N nodes, size by size from -b to -e (each -f\n"
+            "The collective NCCL would run on N nodes (--coll all_reduce, the default,\n"
+            "all_gather or reduce_scatter), size by size from -b to -e (each -f\n"
             "times the last; defaults 1M, 1G, 2; suffixes K, M, G, T are powers of 1024), as\n"
             "NCCL 2.30's cost model picks it: algorithm, protocol, channels, time, and\n"
             "nccl-tests' algbw and busbw (docs/collectives.md \"How NCCL chooses\").\n"
-            "--algo (ring tree nvls nvls_tree) and --proto (LL LL128 Simple) force a pair,\n"
+            "--algo (ring tree nvls nvls_tree pat) and --proto (LL LL128 Simple) force a pair,\n"
             "as NCCL_ALGO and NCCL_PROTO do.  Without --instance, the node is --gpus-per-node\n"
             "GPUs of the catalog's --gpu over --link (default nvswitch; --nvlink-gbs\n"
             "replaces the GPU's NVLink rate per direction, as for a bridge), with --nics\n"
@@ -93,7 +95,7 @@ static const char *link_name(int i)
 
 struct coll_args {
     double lo, hi, factor;
-    int algo, proto, json;
+    int algo, proto, json, coll;
 };
 
 static void print_rows(const struct nccl_model *m, const struct coll_args *a, const char *what)
@@ -101,16 +103,17 @@ static void print_rows(const struct nccl_model *m, const struct coll_args *a, co
     cJSON *arr = a->json ? cJSON_CreateArray() : NULL;
 
     if (!a->json) {
-        printf("%s: %d node%s x %d GPUs, %d ranks\n", what, m->sh.nodes, m->sh.nodes > 1 ? "s" : "",
-               m->sh.ppn, m->sh.nodes * m->sh.ppn);
+        printf("%s: %d node%s x %d GPUs, %d ranks, %s\n", what, m->sh.nodes,
+               m->sh.nodes > 1 ? "s" : "", m->sh.ppn, m->sh.nodes * m->sh.ppn,
+               nccl_coll_name(m->coll));
         printf("%14s  %-9s  %-6s  %8s  %12s  %10s  %10s\n", "size (B)", "algorithm", "proto",
                "channels", "time (us)", "algbw GB/s", "busbw GB/s");
     }
     for (double s = a->lo; s <= a->hi * (1 + 1e-12); s = floor(s * a->factor)) {
         struct nccl_choice c;
-        int rc = a->algo >= 0 ? nccl_allreduce_on(m, (enum nccl_algo)a->algo,
+        int rc = a->algo >= 0 ? nccl_on(m, (enum nccl_algo)a->algo,
                                                   (enum nccl_proto)a->proto, s, &c)
-                              : nccl_allreduce_pick(m, s, &c);
+                              : nccl_pick(m, s, &c);
         if (a->json) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddNumberToObject(o, "bytes", s);
@@ -186,7 +189,8 @@ int coll_cmd_main(int argc, char **argv)
     unsigned long long nodes = 1, ppn = 0, nics = 0;
     int link = 2, efa = 0, rc = CLI_EXIT_INPUT;
     double gbps = NAN, nvl = NAN;
-    struct coll_args a = {1048576.0, 1073741824.0, 2, -1, NCCL_SIMPLE, 0};
+    struct coll_args a = {1048576.0, 1073741824.0, 2, -1, NCCL_SIMPLE, 0, NCCL_ALLREDUCE};
+    struct cli_name_arg coll_arg = {nccl_coll_name, &a.coll};
     struct cli_name_arg algo_arg = {nccl_algo_name, &a.algo};
     struct cli_name_arg proto_arg = {nccl_proto_name, &a.proto};
     struct cli_name_arg link_arg = {link_name, &link};
@@ -212,8 +216,10 @@ int coll_cmd_main(int argc, char **argv)
          take_size, &a.hi, NULL},
         {"--step-factor", "-f", ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a factor in (1, 1024]",
          take_num, &f_arg, NULL},
+        {"--coll", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
+         "one of all_reduce, all_gather, reduce_scatter", cli_take_name, &coll_arg, NULL},
         {"--algo", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
-         "one of tree, ring, nvls, nvls_tree", cli_take_name, &algo_arg, NULL},
+         "one of tree, ring, nvls, nvls_tree, pat", cli_take_name, &algo_arg, NULL},
         {"--proto", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of LL, LL128, Simple",
          cli_take_name, &proto_arg, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
@@ -280,7 +286,7 @@ int coll_cmd_main(int argc, char **argv)
         fprintf(stderr, CMD ": one rank: nothing to reduce (give --nodes or more GPUs per node)\n");
         goto out;
     }
-    nccl_model_init(&m, &sh);
+    nccl_model_init(&m, &sh, (enum nccl_coll)a.coll);
     print_rows(&m, &a, what);
     rc = fflush(stdout) == 0 && !ferror(stdout) ? CLI_EXIT_OK : CLI_EXIT_PLAN;
 out:

@@ -39,7 +39,9 @@ _dtplan()
                     --link)
                         COMPREPLY=($(compgen -W "nvswitch nvlink pcie" -- "$cur")) ;;
                     --algo)
-                        COMPREPLY=($(compgen -W "ring tree nvls nvls_tree" -- "$cur")) ;;
+                        COMPREPLY=($(compgen -W "ring tree nvls nvls_tree pat" -- "$cur")) ;;
+                    --coll)
+                        COMPREPLY=($(compgen -W "all_reduce all_gather reduce_scatter" -- "$cur")) ;;
                     --proto)
                         COMPREPLY=($(compgen -W "LL LL128 Simple" -- "$cur")) ;;
                     --catalog)
@@ -48,7 +50,7 @@ _dtplan()
                     *)
                         COMPREPLY=($(compgen -W "--instance --gpu --gpus-per-node --link --nvlink-gbs
                             --net-gbps --nics --efa --nodes -b --min-bytes -e --max-bytes -f
-                            --step-factor --algo --proto --catalog --json -h --help" -- "$cur")) ;;
+                            --step-factor --coll --algo --proto --catalog --json -h --help" -- "$cur")) ;;
                 esac
                 return 0
                 ;;

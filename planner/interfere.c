@@ -39,10 +39,10 @@ static int blocks_of(const struct sim_config *cfg)
     if (sim_is_ps(cfg->c.strategy) || sim_nccl_shape(cfg, &sh) != 0 ||
         sh.nodes * sh.ppn < 2)
         return 0;
-    nccl_model_init(&m, &sh);
+    nccl_model_init(&m, &sh, NCCL_ALLREDUCE);
     if (cfg->c.strategy != SIM_AUTO)
         return BLOCKS_PER_CHANNEL * m.nch[NCCL_RING];
-    if (nccl_allreduce_pick(&m, cfg->c.bucket_bytes, &c) != 0)
+    if (nccl_pick(&m, cfg->c.bucket_bytes, &c) != 0)
         return 0;
     return c.algo == NCCL_NVLS || c.algo == NCCL_NVLS_TREE ? NVLS_BLOCKS
                                                            : BLOCKS_PER_CHANNEL * c.channels;

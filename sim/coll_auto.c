@@ -64,7 +64,7 @@ static int auto_build(const struct coll_ctx *ctx, double bytes, struct coll_phas
     double w_gpu, w_nic;
     struct nccl_choice c;
 
-    if (k <= 1 || nccl_allreduce_pick(&ctx->nccl, bytes, &c) != 0)
+    if (k <= 1 || nccl_pick(&ctx->nccl, bytes, &c) != 0)
         return 0;
     w_gpu = c.algo == NCCL_NVLS || c.algo == NCCL_NVLS_TREE ? 1.0 : 2.0 * (k - 1) / k;
     w_nic = c.algo == NCCL_RING ? 2.0 * (k - 1) / k : 1.0;
@@ -95,7 +95,7 @@ int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, i
 
     if (cfg->c.strategy != SIM_AUTO || sim_nccl_shape(cfg, &sh) != 0)
         return 0;
-    nccl_model_init(&m, &sh);
+    nccl_model_init(&m, &sh, NCCL_ALLREDUCE);
     nb = sim_bucket_count(&cfg->c, cfg->w.grad_bytes);
     for (int b = 0; b < nb && n < max; b++) {
         double cap = b < cfg->c.nbucket_list ? cfg->c.bucket_list[b] : cfg->c.bucket_bytes;
@@ -106,7 +106,7 @@ int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, i
         left -= bytes;
         for (int j = 0; j < n; j++)
             seen |= out[j].bytes == bytes;
-        if (seen || !(bytes > 0) || nccl_allreduce_pick(&m, bytes, &c) != 0)
+        if (seen || !(bytes > 0) || nccl_pick(&m, bytes, &c) != 0)
             continue;
         out[n].bytes = bytes;
         out[n].algorithm = nccl_algo_name(c.algo);

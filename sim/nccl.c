@@ -37,14 +37,14 @@
 enum { HW_NVLINK, HW_PCI, HW_NET };
 enum { GEN_VOLTA, GEN_AMPERE, GEN_HOPPER, GEN_BLACKWELL, NGEN };
 
-/* baseLatencies[algo][proto], us (Tree, Ring, NVLS, NVLSTree). */
+/* baseLatencies[algo][proto], us (Tree, Ring, NVLS, NVLSTree, PAT). */
 static const double base_lat[NCCL_NALGO][NCCL_NPROTO] = {
-    {6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}};
+    {6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}, {8.0, 8.0, 8.0}};
 /* hwLatencies[hw][algo][proto], us. */
 static const double hw_lat[3][NCCL_NALGO][NCCL_NPROTO] = {
-    {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},
-    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
-    {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 20.9}}};
+    {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}, {0, 0, 4.0}},
+    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}, {0, 0, 4.0}},
+    {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 20.9}, {0, 0, 14}}};
 /* llMaxBws[index1][index2]: index1 the generation on one node, else 0 for
  * Intel and 1 for AMD hosts; index2 1, 2, or 3 and more nodes. */
 static const double ll_max_bw[NGEN][3] = {
@@ -219,17 +219,19 @@ static double nvls_run_bw(const struct nccl_shape *sh, int gen)
     return sh->intra_Bps * nvls_eff[gen] * (sh->ppn - 1) / sh->ppn;
 }
 
-/* tuning.cc's latency of pair (a, p), us, with the network plugin's
- * latency net_us per network hop (twice for Simple: its "flush extra
- * latency"). */
-static double latency_us(const struct nccl_shape *sh, int a, int p, double net_us)
+/* tuning.cc's latency of pair (a, p) for collective c, us, with the
+ * network plugin's latency net_us per network hop (twice for Simple: its
+ * "flush extra latency"). */
+static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, int p,
+                         double net_us)
 {
-    int n = sh->nodes, ih = sh->link != NCCL_LINK_PCI ? HW_NVLINK : HW_PCI;
-    double nsteps = 2.0 * (n * sh->ppn - 1), lat = base_lat[a][p], il = hw_lat[ih][a][p];
+    int n = sh->nodes, k = n * sh->ppn, ih = sh->link != NCCL_LINK_PCI ? HW_NVLINK : HW_PCI;
+    double nsteps = c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0;
+    double lat = base_lat[a][p], il = hw_lat[ih][a][p];
     double nl = hw_lat[HW_NET][sh->ppn == 1 ? NCCL_TREE : a][p] + net_us * (p == NCCL_SIMPLE ? 2 : 1);
 
     if (a == NCCL_RING) {
-        double inter_steps = n == 1 ? 0 : 2.0 * (n - 1), h = il;
+        double inter_steps = n == 1 ? 0 : c == NCCL_ALLREDUCE ? 2.0 * (n - 1) : n - 1.0, h = il;
         if (n > 1)
             h = fmax(il, (sh->amd_cpu ? 2.0 : 1.0) * (p == NCCL_SIMPLE ? 3 : 1));
         return lat + (nsteps - inter_steps) * h + inter_steps * nl;
@@ -238,77 +240,108 @@ static double latency_us(const struct nccl_shape *sh, int a, int p, double net_u
         return lat + 2 * ((sh->ppn - 1) * il + log2i(n) * nl);
     if (a == NCCL_NVLS)
         return il + (n > 1 ? nl : 0);
+    if (a == NCCL_PAT)
+        return lat + log2i(n) * (nl / 3.5) + k * 2.8;
     return lat + il + 2 * log2i(n) * nl;
 }
 
-void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh)
+/* Whether NCCL runs pair (a, p) for collective c on shape sh with graph g
+ * (tuning.cc's skips and its enable rules). */
+static int pair_ok(const struct nccl_shape *sh, enum nccl_coll c, int a, int p,
+                   const struct graph *g)
 {
-    int k = sh->nodes * sh->ppn, n = sh->nodes, gen = gen_of(sh->cc);
+    int n = sh->nodes, nvls = a == NCCL_NVLS || a == NCCL_NVLS_TREE;
+    int nvls_ok = sh->cc >= 90 && sh->link == NCCL_LINK_NVSWITCH;
+
+    if (c == NCCL_ALLREDUCE ? a == NCCL_PAT : (a == NCCL_TREE || a == NCCL_NVLS_TREE))
+        return 0;
+    if (a == NCCL_PAT && (p != NCCL_SIMPLE || sh->ppn != 1 || (sh->cc > 0 && sh->cc < 60)))
+        return 0;   /* PAT: one GPU per node */
+    if ((a == NCCL_NVLS && (!nvls_ok || n > 1)) || (a == NCCL_NVLS_TREE && (!nvls_ok || n == 1)))
+        return 0;   /* NVLS across nodes needs CollNet (not modelled) */
+    if (g->nch < 1 || (nvls && (g->nch < 2 || p != NCCL_SIMPLE)))
+        return 0;
+    /* LL128 by default only over NVLink (PATH_NVB) and a GPU-near NIC */
+    if (p == NCCL_LL128 && (sh->link == NCCL_LINK_PCI || (sh->cc > 0 && sh->cc < 70)))
+        return 0;
+    return !(p != NCCL_SIMPLE && n > 1 && sh->simple_only);
+}
+
+/* tuning.cc's algorithm bandwidth of pair (a, p) for collective c, GB/s. */
+static double alg_bw(const struct nccl_shape *sh, enum nccl_coll c, int a, int p,
+                     const struct graph *g)
+{
+    int n = sh->nodes, k = n * sh->ppn, gen = gen_of(sh->cc);
     int i1 = n == 1 ? gen : sh->amd_cpu ? 1 : 0, i2 = n <= 2 ? n - 1 : 2;
-    int nvl = sh->link != NCCL_LINK_PCI, nvls_ok = sh->cc >= 90 && sh->link == NCCL_LINK_NVSWITCH;
-    double nsteps = 2.0 * (k - 1);
+    double nsteps = c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0;
+    double bw = n <= 2 ? g->bw_intra : g->bw_inter, bus;
+
+    if (a == NCCL_NVLS || a == NCCL_NVLS_TREE) {
+        double ib = g->bw_intra * nvls_eff[gen] * (g->nch - 1) / g->nch *
+                    (c == NCCL_ALLREDUCE ? 2.0 : (sh->ppn - 1.0) / sh->ppn);
+        double nb = g->bw_inter * (n <= 2 && a == NCCL_NVLS_TREE ? 2 : 1);
+        bw = fmin(ib, nb);
+        if (a == NCCL_NVLS_TREE)
+            bw = fmin(bw, nvls_tree_bw[gen][i2]);
+    }
+    bus = g->nch * bw;
+    if (a == NCCL_RING && p == NCCL_LL)
+        bus = fmin(ll_max_bw[i1][i2], bus * 0.5);
+    if (a == NCCL_RING && p == NCCL_LL128)
+        bus = fmin(bus * 0.92, g->nch * ring_ll128_bw[gen][i2]);
+    if (a == NCCL_TREE)
+        bus = fmin(bus * 0.92, g->nch * tree_bw[gen][i2]);
+    if (a == NCCL_TREE && p == NCCL_LL)
+        bus = fmin(bus / 3.8, ll_max_bw[i1][i2]);
+    if (a == NCCL_TREE && p == NCCL_LL128)
+        bus = fmin(bus * (n == 1 ? 7.0 / 9.0 : 120.0 / 128.0), g->nch * tree_ll128_bw[gen][i2]);
+    /* Hopper and later across nodes: the search settles on the plain TREE
+     * pattern, which tuning.cc takes at 0.85 (search.cc run on a DGX H100
+     * topology) */
+    if (a == NCCL_TREE && n > 1 && sh->cc >= 90)
+        bus *= 0.85;
+    if (a == NCCL_PAT)
+        bus *= 0.75;
+    /* bus to algorithm bandwidth; all-gather and reduce-scatter convert
+     * on rings only */
+    if (a == NCCL_TREE)
+        return bus * 0.5;
+    if (c == NCCL_ALLREDUCE || a == NCCL_RING)
+        return bus * k / nsteps;
+    return bus;
+}
+
+void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum nccl_coll c)
+{
+    int k = sh->nodes * sh->ppn, gen = gen_of(sh->cc);
     struct graph gr[NCCL_NALGO];
 
     memset(m, 0, sizeof *m);
     m->sh = *sh;
+    m->coll = c;
     if (k <= 1)
         return;
     graph_of(sh, PAT_TREE, &gr[NCCL_TREE]);
     graph_of(sh, PAT_RING, &gr[NCCL_RING]);
     graph_of(sh, PAT_NVLS, &gr[NCCL_NVLS]);
     gr[NCCL_NVLS_TREE] = gr[NCCL_NVLS];
+    gr[NCCL_PAT] = gr[NCCL_RING];
     for (int a = 0; a < NCCL_NALGO; a++) {
-        const struct graph *g = &gr[a];
-
-        m->nch[a] = g->nch;
-        if ((a == NCCL_NVLS && (!nvls_ok || n > 1)) || (a == NCCL_NVLS_TREE && (!nvls_ok || n == 1)))
-            continue;       /* NVLS across nodes needs CollNet (not modelled) */
-        if (g->nch < 1 || ((a == NCCL_NVLS || a == NCCL_NVLS_TREE) && g->nch < 2))
-            continue;
+        m->nch[a] = gr[a].nch;
         for (int p = 0; p < NCCL_NPROTO; p++) {
-            double bw = n <= 2 ? g->bw_intra : g->bw_inter, bus;
-            if ((a == NCCL_NVLS || a == NCCL_NVLS_TREE) && p != NCCL_SIMPLE)
+            if (!pair_ok(sh, c, a, p, &gr[a]))
                 continue;
-            /* LL128 by default only over NVLink (PATH_NVB) and a GPU-near NIC */
-            if (p == NCCL_LL128 && (!nvl || (sh->cc > 0 && sh->cc < 70)))
-                continue;
-            if (p != NCCL_SIMPLE && n > 1 && sh->simple_only)
-                continue;
-            if (a == NCCL_NVLS || a == NCCL_NVLS_TREE) {
-                double ib = g->bw_intra * nvls_eff[gen] * (g->nch - 1) / g->nch * 2.0;
-                double nb = g->bw_inter * (n <= 2 && a == NCCL_NVLS_TREE ? 2 : 1);
-                bw = fmin(ib, nb);
-                if (a == NCCL_NVLS_TREE)
-                    bw = fmin(bw, nvls_tree_bw[gen][i2]);
-            }
-            bus = g->nch * bw;
-            if (a == NCCL_RING && p == NCCL_LL)
-                bus = fmin(ll_max_bw[i1][i2], bus * 0.5);
-            if (a == NCCL_RING && p == NCCL_LL128)
-                bus = fmin(bus * 0.92, g->nch * ring_ll128_bw[gen][i2]);
-            if (a == NCCL_TREE)
-                bus = fmin(bus * 0.92, g->nch * tree_bw[gen][i2]);
-            if (a == NCCL_TREE && p == NCCL_LL)
-                bus = fmin(bus / 3.8, ll_max_bw[i1][i2]);
-            if (a == NCCL_TREE && p == NCCL_LL128)
-                bus = fmin(bus * (n == 1 ? 7.0 / 9.0 : 120.0 / 128.0), g->nch * tree_ll128_bw[gen][i2]);
-            /* Hopper and later across nodes: the search settles on the
-             * plain TREE pattern, which tuning.cc takes at 0.85 (search.cc
-             * run on a DGX H100 topology) */
-            if (a == NCCL_TREE && n > 1 && sh->cc >= 90)
-                bus *= 0.85;
-            bus *= a == NCCL_TREE ? 0.5 : k / nsteps;
-            m->bw[a][p] = m->run_bw[a][p] = bus * 1e9;
-            if (a == NCCL_NVLS)
+            m->bw[a][p] = m->run_bw[a][p] = alg_bw(sh, c, a, p, &gr[a]) * 1e9;
+            if (a == NCCL_NVLS && c == NCCL_ALLREDUCE)
                 m->run_bw[a][p] = nvls_run_bw(sh, gen);
-            m->lat[a][p] = latency_us(sh, a, p, sh->net_lat_s * 1e6) * 1e-6;
-            m->run_lat[a][p] = latency_us(sh, a, p, 0) * 1e-6;
+            m->lat[a][p] = latency_us(sh, c, a, p, sh->net_lat_s * 1e6) * 1e-6;
+            m->run_lat[a][p] = latency_us(sh, c, a, p, 0) * 1e-6;
         }
     }
 }
 
-int nccl_allreduce_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p,
-                      double bytes, struct nccl_choice *c)
+int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes,
+            struct nccl_choice *c)
 {
     int k = m->sh.nodes * m->sh.ppn;
     double bw, run, lat, run_lat, corr = 1;
@@ -319,14 +352,14 @@ int nccl_allreduce_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_pr
     run = m->run_bw[a][p];
     lat = m->lat[a][p];
     run_lat = m->run_lat[a][p];
-    if (a == NCCL_TREE && bytes >= 64) {
+    if (a == NCCL_TREE && m->coll == NCCL_ALLREDUCE && bytes >= 64) {
         int l = log2i((int)fmin(bytes / 64, 1 << 30));
         if (l < 23)
             corr = tree_corr[p][l];
     }
     /* the ring's plateau (ncclTopoGetAlgoTime): comm->nChannels is the
      * ring's channel count */
-    if (a == NCCL_RING && p == NCCL_SIMPLE && m->sh.nodes > 1 &&
+    if (a == NCCL_RING && p == NCCL_SIMPLE && m->sh.nodes > 1 && m->coll == NCCL_ALLREDUCE &&
         bytes / ((double)m->nch[NCCL_RING] * k) >= 64)
     {
         double plateau = m->sh.cc > 0 && m->sh.cc < 80 ? 1.9 : 1.4;
@@ -341,18 +374,18 @@ int nccl_allreduce_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_pr
     c->algbw_Bps = run * corr;
     c->time_s = run_lat + bytes / c->algbw_Bps;
     c->nccl_time_s = lat + bytes / (bw * corr);
-    c->busbw_Bps = bytes / c->time_s * 2.0 * (k - 1) / k;
+    c->busbw_Bps = bytes / c->time_s * (m->coll == NCCL_ALLREDUCE ? 2.0 : 1.0) * (k - 1) / k;
     return 0;
 }
 
-int nccl_allreduce_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
+int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
 {
     int found = 0;
 
     for (int a = 0; a < NCCL_NALGO; a++)
         for (int p = 0; p < NCCL_NPROTO; p++) {
             struct nccl_choice t;
-            if (nccl_allreduce_on(m, (enum nccl_algo)a, (enum nccl_proto)p, bytes, &t) != 0)
+            if (nccl_on(m, (enum nccl_algo)a, (enum nccl_proto)p, bytes, &t) != 0)
                 continue;
             if (!found || t.nccl_time_s < c->nccl_time_s) {
                 *c = t;
@@ -364,7 +397,7 @@ int nccl_allreduce_pick(const struct nccl_model *m, double bytes, struct nccl_ch
 
 const char *nccl_algo_name(int a)
 {
-    static const char *const names[NCCL_NALGO] = {"tree", "ring", "nvls", "nvls_tree"};
+    static const char *const names[NCCL_NALGO] = {"tree", "ring", "nvls", "nvls_tree", "pat"};
     return a >= 0 && a < NCCL_NALGO ? names[a] : NULL;
 }
 
@@ -372,4 +405,10 @@ const char *nccl_proto_name(int p)
 {
     static const char *const names[NCCL_NPROTO] = {"LL", "LL128", "Simple"};
     return p >= 0 && p < NCCL_NPROTO ? names[p] : NULL;
+}
+
+const char *nccl_coll_name(int c)
+{
+    static const char *const names[NCCL_NCOLL] = {"all_reduce", "all_gather", "reduce_scatter"};
+    return c >= 0 && c < NCCL_NCOLL ? names[c] : NULL;
 }

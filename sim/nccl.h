@@ -14,7 +14,11 @@
 #ifndef DT_NCCL_H
 #define DT_NCCL_H
 
-enum nccl_algo { NCCL_TREE = 0, NCCL_RING, NCCL_NVLS, NCCL_NVLS_TREE, NCCL_NALGO };
+enum nccl_algo { NCCL_TREE = 0, NCCL_RING, NCCL_NVLS, NCCL_NVLS_TREE, NCCL_PAT, NCCL_NALGO };
+/* The collectives the model covers: S is the buffer of an all-reduce, the
+ * gathered buffer of an all-gather, the input of a reduce-scatter (as
+ * nccl-tests sizes them). */
+enum nccl_coll { NCCL_ALLREDUCE = 0, NCCL_ALLGATHER, NCCL_REDUCESCATTER, NCCL_NCOLL };
 enum nccl_proto { NCCL_LL = 0, NCCL_LL128, NCCL_SIMPLE, NCCL_NPROTO };
 enum nccl_link { NCCL_LINK_PCI = 0, NCCL_LINK_NVLINK, NCCL_LINK_NVSWITCH };
 
@@ -50,6 +54,7 @@ struct nccl_shape {
  * choice only. */
 struct nccl_model {
     struct nccl_shape sh;
+    enum nccl_coll coll;
     int nch[NCCL_NALGO];                  /* channels of each algorithm's graph */
     double bw[NCCL_NALGO][NCCL_NPROTO];   /* NCCL's algorithm bandwidth, bytes/s; 0: disabled */
     double run_bw[NCCL_NALGO][NCCL_NPROTO]; /* the bandwidth a collective runs at, bytes/s */
@@ -67,7 +72,8 @@ struct nccl_choice {
     double algbw_Bps;       /* bytes / (time - lat), with the model's per-size corrections */
     double time_s;          /* lat + bytes / algbw: what the collective takes */
     double nccl_time_s;     /* what NCCL's model predicts (the choice's criterion) */
-    double busbw_Bps;       /* nccl-tests' bus bandwidth: bytes / time_s x 2(k-1)/k */
+    double busbw_Bps;       /* nccl-tests' bus bandwidth: bytes / time_s x 2(k-1)/k for an
+                               all-reduce, x (k-1)/k for the others */
 };
 
 /* NCCL's bandwidth of one NVLink of a GPU of compute capability cc, per
@@ -81,20 +87,20 @@ double nccl_link_eff(int cc);
  * PCI_BW 12.0 for a Gen3 x16 link of 16 GB/s). */
 #define NCCL_PCI_EFF 0.75
 
-/* Fill m for shape sh (all-reduce).  O(1). */
-void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh);
+/* Fill m for collective c on shape sh.  O(1). */
+void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum nccl_coll c);
 
-/* The time of an all-reduce of `bytes` on pair (a, p); -1 when the pair is
- * disabled on this shape, else 0 and *c filled. */
-int nccl_allreduce_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p,
-                      double bytes, struct nccl_choice *c);
+/* The time of m's collective on `bytes` by pair (a, p); -1 when the pair
+ * is disabled on this shape, else 0 and *c filled. */
+int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes,
+            struct nccl_choice *c);
 
-/* NCCL's choice for an all-reduce of `bytes`: the pair of least time under
- * NCCL's model (nccl_time_s).
- * Returns -1 when the shape has one rank (nothing to reduce). */
-int nccl_allreduce_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);
+/* NCCL's choice for m's collective on `bytes`: the pair of least time under
+ * NCCL's model (nccl_time_s).  -1 when the shape has one rank. */
+int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);
 
-const char *nccl_algo_name(int a);
+const char *nccl_algo_name(int a);     /* tree, ring, nvls, nvls_tree, pat */
 const char *nccl_proto_name(int p);
+const char *nccl_coll_name(int c);     /* all_reduce, all_gather, reduce_scatter */
 
 #endif

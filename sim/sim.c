@@ -615,7 +615,7 @@ static void build_chain(struct sim *s, struct chain *c)
     if (cfg->c.strategy == SIM_AUTO) {
         struct nccl_shape sh;
         if (sim_nccl_shape(cfg, &sh) == 0)
-            nccl_model_init(&ctx->nccl, &sh);
+            nccl_model_init(&ctx->nccl, &sh, NCCL_ALLREDUCE);
     }
 
     /* Buckets in the order backward releases them (sim_bucket_count). */

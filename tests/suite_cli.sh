@@ -241,6 +241,9 @@ check "collectives: one row per size, NVLS for large messages on an H100 node" \
 check "collectives --json: byte-identical output for the same input" cmp -s "$tmp/a.json" "$tmp/b.json"
 check "collectives --json: Simple only across AWS EFA nodes" \
     [ "$(grep -c '"protocol":' "$tmp/a.json")" -ge 10 -a "$(grep -c '"protocol":.*"LL' "$tmp/a.json")" = 0 ]
+"$DT" collectives --instance p5.48xlarge --coll all_gather -b 1G -e 1G > "$tmp/n.txt" 2> "$tmp/err"
+check "collectives --coll all_gather: a ring at 355.6 GB/s busbw on an H100 node" \
+    [ $? -eq 0 -a "$(grep -c ' 1073741824  ring .* 355.61$' "$tmp/n.txt")" = 1 -a "$(grep -c 'all_gather$' "$tmp/n.txt")" = 1 ]
 "$DT" collectives --instance p4d.24xlarge --algo nvls > "$tmp/n.txt" 2> "$tmp/err"
 check "collectives: a pair the shape disables says so" \
     [ $? -eq 0 -a "$(grep -c 'disabled on this shape' "$tmp/n.txt")" -ge 1 ]

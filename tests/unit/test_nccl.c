@@ -30,16 +30,16 @@ static void a_ring_on_one_a100_node_is_nccls_arithmetic(void)
     struct nccl_model m;
     struct nccl_choice c;
 
-    nccl_model_init(&m, &s);
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
     T_CHECK(m.nch[NCCL_RING] == 12, "12 ring channels (%d)", m.nch[NCCL_RING]);
     T_NEAR(m.bw[NCCL_RING][NCCL_SIMPLE], 240e9 * 8 / 14, 1e-9, "ring Simple: 240 GB/s x 8/14");
     T_NEAR(m.lat[NCCL_RING][NCCL_SIMPLE] * 1e6, 56.0, 1e-9, "ring Simple latency 56 us");
     /* LL: min(llMaxBw Ampere 1 node 87.7, busBw / 2) */
     T_NEAR(m.bw[NCCL_RING][NCCL_LL], 87.7e9 * 8 / 14, 1e-9, "ring LL capped at 87.7 GB/s busBw");
-    T_CHECK(nccl_allreduce_pick(&m, GIB, &c) == 0 && c.algo == NCCL_RING && c.proto == NCCL_SIMPLE,
+    T_CHECK(nccl_pick(&m, GIB, &c) == 0 && c.algo == NCCL_RING && c.proto == NCCL_SIMPLE,
             "1 GiB: ring Simple (%s/%s)", nccl_algo_name(c.algo), nccl_proto_name(c.proto));
     T_NEAR(c.busbw_Bps / 1e9, 238.3, 0.001, "1 GiB at busbw 238.3 GB/s (%.1f)", c.busbw_Bps / 1e9);
-    T_CHECK(nccl_allreduce_pick(&m, 8, &c) == 0 && c.proto == NCCL_LL,
+    T_CHECK(nccl_pick(&m, 8, &c) == 0 && c.proto == NCCL_LL,
             "8 B: LL (%s/%s)", nccl_algo_name(c.algo), nccl_proto_name(c.proto));
     T_CHECK(m.bw[NCCL_NVLS][NCCL_SIMPLE] == 0, "no NVLS before Hopper");
 }
@@ -53,12 +53,12 @@ static void nvls_on_an_h100_node_runs_at_its_link_rate(void)
     struct nccl_model m;
     struct nccl_choice c;
 
-    nccl_model_init(&m, &s);
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
     T_CHECK(m.nch[NCCL_NVLS] == 8, "8 NVLS heads (%d)", m.nch[NCCL_NVLS]);
     T_NEAR(m.bw[NCCL_NVLS][NCCL_SIMPLE], 476e9 * 8 / 14, 1e-9, "NCCL's NVLS: 476 GB/s busBw");
     T_NEAR(m.run_bw[NCCL_NVLS][NCCL_SIMPLE], 370.8e9 * 0.85 * 7 / 8, 1e-9,
            "NVLS runs at 370.8 x 0.85 x 7/8 GB/s");
-    T_CHECK(nccl_allreduce_pick(&m, GIB, &c) == 0 && c.algo == NCCL_NVLS,
+    T_CHECK(nccl_pick(&m, GIB, &c) == 0 && c.algo == NCCL_NVLS,
             "1 GiB: NVLS (%s)", nccl_algo_name(c.algo));
     T_NEAR(c.lat_s * 1e6, 25.0, 1e-9, "NVLS latency 25 us");
     T_CHECK(m.bw[NCCL_NVLS_TREE][NCCL_SIMPLE] == 0, "NVLS tree is off on one node");
@@ -71,7 +71,7 @@ static void pcie_and_efa_disable_protocols(void)
     struct nccl_shape s = node(1, 4, 86, NCCL_LINK_PCI, 24, 0, 1);
     struct nccl_model m;
 
-    nccl_model_init(&m, &s);
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
     T_CHECK(m.bw[NCCL_RING][NCCL_LL128] == 0 && m.bw[NCCL_TREE][NCCL_LL128] == 0,
             "no LL128 over PCIe");
     T_CHECK(m.bw[NCCL_RING][NCCL_SIMPLE] > 0 && m.nch[NCCL_RING] == 1,
@@ -79,7 +79,7 @@ static void pcie_and_efa_disable_protocols(void)
     s = node(2, 8, 80, NCCL_LINK_NVSWITCH, 240, 48, 4);
     s.simple_only = 1;
     s.net_lat_s = NCCL_EFA_LAT_S;
-    nccl_model_init(&m, &s);
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
     T_CHECK(m.bw[NCCL_RING][NCCL_LL] == 0 && m.bw[NCCL_TREE][NCCL_LL128] == 0 &&
                 m.bw[NCCL_RING][NCCL_SIMPLE] > 0, "EFA across nodes: Simple only");
     /* ring Simple, 16 ranks on 2 nodes: 8.4 + 28 intra steps x max(3.4,
@@ -95,9 +95,9 @@ static void two_node_trees_take_twice_the_network(void)
     struct nccl_shape s = node(2, 8, 80, NCCL_LINK_NVSWITCH, 240, 48, 4);
     struct nccl_model m2, m3;
 
-    nccl_model_init(&m2, &s);
+    nccl_model_init(&m2, &s, NCCL_ALLREDUCE);
     s.nodes = 3;
-    nccl_model_init(&m3, &s);
+    nccl_model_init(&m3, &s, NCCL_ALLREDUCE);
     T_CHECK(m2.nch[NCCL_RING] == 4 && m2.nch[NCCL_TREE] == 4, "4 channels, one a NIC");
     /* tree Simple: min(0.92 x 4 x 24, 4 x 23.6) x 0.5 */
     T_NEAR(m2.bw[NCCL_TREE][NCCL_SIMPLE], 0.92 * 96 * 0.5e9, 1e-9, "2 nodes: tree at 0.92 x 96 / 2");
@@ -111,17 +111,17 @@ static void many_nodes_pick_trees_for_small_messages(void)
     struct nccl_model m;
     struct nccl_choice small, big, ring_small, ring_big;
 
-    nccl_model_init(&m, &s);
-    nccl_allreduce_pick(&m, 65536, &small);
-    nccl_allreduce_pick(&m, GIB, &big);
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    nccl_pick(&m, 65536, &small);
+    nccl_pick(&m, GIB, &big);
     T_CHECK(small.algo == NCCL_TREE, "64 KiB on 512 GPUs: a tree (%s/%s)",
             nccl_algo_name(small.algo), nccl_proto_name(small.proto));
     T_CHECK(big.algo == NCCL_NVLS_TREE || big.algo == NCCL_RING,
             "1 GiB: NVLS tree or ring (%s/%s)", nccl_algo_name(big.algo), nccl_proto_name(big.proto));
     /* the ring's plateau: its Simple latency x 1.4 once each rank's share
      * of a channel reaches 64 bytes */
-    nccl_allreduce_on(&m, NCCL_RING, NCCL_SIMPLE, 8, &ring_small);
-    nccl_allreduce_on(&m, NCCL_RING, NCCL_SIMPLE, GIB, &ring_big);
+    nccl_on(&m, NCCL_RING, NCCL_SIMPLE, 8, &ring_small);
+    nccl_on(&m, NCCL_RING, NCCL_SIMPLE, GIB, &ring_big);
     T_NEAR(ring_big.lat_s / ring_small.lat_s, 1.4, 1e-12, "ring plateau x1.4 on Hopper");
     T_CHECK(small.time_s < ring_small.time_s * 100, "the tree's latency is logarithmic");
 }
@@ -133,14 +133,40 @@ static void the_tree_correction_applies_by_size(void)
     struct nccl_model m;
     struct nccl_choice c;
 
-    nccl_model_init(&m, &s);
-    nccl_allreduce_on(&m, NCCL_TREE, NCCL_SIMPLE, 1048576, &c);
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    nccl_on(&m, NCCL_TREE, NCCL_SIMPLE, 1048576, &c);
     T_NEAR(c.algbw_Bps, 0.5 * m.bw[NCCL_TREE][NCCL_SIMPLE], 1e-12, "tree Simple at 1 MiB: x0.5");
-    T_CHECK(nccl_allreduce_on(&m, NCCL_NVLS, NCCL_SIMPLE, 1048576, &c) == -1,
+    T_CHECK(nccl_on(&m, NCCL_NVLS, NCCL_SIMPLE, 1048576, &c) == -1,
             "a disabled pair is refused");
     s = node(1, 1, 80, NCCL_LINK_NVSWITCH, 240, 0, 1);
-    nccl_model_init(&m, &s);
-    T_CHECK(nccl_allreduce_pick(&m, 1048576, &c) == -1, "one rank: nothing to pick");
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(nccl_pick(&m, 1048576, &c) == -1, "one rank: nothing to pick");
+}
+
+/* All-gather and reduce-scatter: k-1 ring steps, no tree, NVLS with the
+ * (ppn-1)/ppn factor and no conversion to algorithm bandwidth, PAT for one
+ * GPU per node (tuning.cc). */
+static void gathers_and_scatters_follow_their_own_rules(void)
+{
+    struct nccl_shape s = node(1, 8, 90, NCCL_LINK_NVSWITCH, 370.8, 0, 1);
+    struct nccl_model m;
+    struct nccl_choice c;
+
+    nccl_model_init(&m, &s, NCCL_ALLGATHER);
+    T_CHECK(m.bw[NCCL_TREE][NCCL_SIMPLE] == 0 && m.bw[NCCL_PAT][NCCL_SIMPLE] == 0,
+            "all-gather on one node: no tree, no PAT");
+    T_NEAR(m.bw[NCCL_RING][NCCL_SIMPLE], 360e9 * 8 / 7, 1e-9, "ring: 12 x 30 GB/s x k/(k-1)");
+    T_NEAR(m.lat[NCCL_RING][NCCL_SIMPLE] * 1e6, 8.4 + 7 * 3.4, 1e-9, "ring latency: 7 steps");
+    T_NEAR(m.bw[NCCL_NVLS][NCCL_SIMPLE], 8 * 40 * 0.85 * 7 / 8 * 7 / 8 * 1e9, 1e-9,
+           "NVLS: 8 heads x 40 x 0.85 x 7/8 x (ppn-1)/ppn, as bus bandwidth");
+    nccl_pick(&m, GIB, &c);
+    T_NEAR(c.busbw_Bps / 1e9 / (GIB / c.time_s / 1e9), 7.0 / 8, 1e-12, "busbw = algbw x (k-1)/k");
+    s = node(16, 1, 90, NCCL_LINK_NVSWITCH, 370.8, 48, 1);
+    nccl_model_init(&m, &s, NCCL_REDUCESCATTER);
+    nccl_pick(&m, 8, &c);
+    T_CHECK(c.algo == NCCL_PAT, "reduce-scatter of 8 B on 16 nodes of one GPU: PAT (%s)",
+            nccl_algo_name(c.algo));
+    T_NEAR(c.lat_s * 1e6, 8 + 4 * 14 / 3.5 + 16 * 2.8, 1e-9, "PAT latency: log2 N x net / 3.5 + 2.8 k");
 }
 
 int main(void)
@@ -151,5 +177,6 @@ int main(void)
     T_RUN(two_node_trees_take_twice_the_network);
     T_RUN(many_nodes_pick_trees_for_small_messages);
     T_RUN(the_tree_correction_applies_by_size);
+    T_RUN(gathers_and_scatters_follow_their_own_rules);
     return T_DONE();
 }

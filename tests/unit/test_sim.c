@@ -645,8 +645,8 @@ static void auto_takes_the_time_of_nccls_pick(void)
         c.groups[0].nics = 8;
         T_CHECK(sim_nccl_shape(&c, &sh) == 0 && sh.nodes == nodes[i] && sh.ppn == 8,
                 "%d node(s): the shape of the train group", nodes[i]);
-        nccl_model_init(&m, &sh);
-        nccl_allreduce_pick(&m, S, &want);
+        nccl_model_init(&m, &sh, NCCL_ALLREDUCE);
+        nccl_pick(&m, S, &want);
         T_NEAR(step_of(&c), want.time_s, 1e-9, "%d node(s): one 64 MiB bucket by %s/%s in %.3f ms",
                nodes[i], nccl_algo_name(want.algo), nccl_proto_name(want.proto), want.time_s * 1e3);
         T_CHECK(sim_collectives(&c, ch, 4) == 1 && ch[0].bytes == S &&
