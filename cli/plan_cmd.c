@@ -202,12 +202,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     report_json_num(o, "step_s", pc->res.step_mean_s);
     report_json_num(o, "step_p95_s", pc->res.step_p95_s);
     report_json_band(o, "step_band_s", pc);
-    if (pc->compute_note[0])
-        cJSON_AddStringToObject(o, "precision_note", pc->compute_note);
-    else
-        cJSON_AddNullToObject(o, "precision_note");
-    report_json_collectives(o, pc);
-    report_json_memory(o, pc);
+    report_json_cluster_model(o, pc);
     report_json_num(o, "compute_s", pc->res.compute_s);
     report_json_num(o, "data_stall_s", pc->res.data_stall_s);
     report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);

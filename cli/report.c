@@ -179,10 +179,17 @@ void report_json_collectives(cJSON *o, const struct plan_cluster *pc)
     }
 }
 
-void report_json_memory(cJSON *o, const struct plan_cluster *pc)
+void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
 {
     const struct mem_use *u = &pc->mem;
-    cJSON *m = cJSON_AddObjectToObject(o, "memory_gib");
+    cJSON *m;
+
+    if (pc->compute_note[0])
+        cJSON_AddStringToObject(o, "precision_note", pc->compute_note);
+    else
+        cJSON_AddNullToObject(o, "precision_note");
+    report_json_collectives(o, pc);
+    m = cJSON_AddObjectToObject(o, "memory_gib");
 
     report_json_num(m, "weights", u->weights / DT_GIB);
     report_json_num(m, "gradients", u->gradients / DT_GIB);
@@ -584,12 +591,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
         cJSON_AddStringToObject(o, "infeasible_why", pc->infeasible_why);
     cJSON_AddStringToObject(o, "bottleneck", plan_bound_name(pc->bound));
     cJSON_AddStringToObject(o, "bottleneck_detail", pc->bound_text);
-    if (pc->compute_note[0])
-        cJSON_AddStringToObject(o, "precision_note", pc->compute_note);
-    else
-        cJSON_AddNullToObject(o, "precision_note");
-    report_json_collectives(o, pc);
-    report_json_memory(o, pc);
+    report_json_cluster_model(o, pc);
     return o;
 }
 

@@ -67,11 +67,13 @@ void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size
  * strategy auto ({bytes, algorithm, protocol, channels, time_s,
  * busbw_GBps}); empty otherwise. */
 void report_json_collectives(struct cJSON *o, const struct plan_cluster *pc);
-/* The cluster's "memory_gib" object (weights, gradients, optimizer,
+/* What both JSON reports give each cluster beyond its step: "precision_note"
+ * (null when the precision runs as asked), "collectives" (report_json_
+ * collectives), the "memory_gib" object (weights, gradients, optimizer,
  * activations, buffers, total, capacity: per GPU or CPU worker, GiB;
  * activations null when unknown), "tokens_per_s" and "mfu" (null when
  * unknown), "grad_accum" and "global_batch" (samples per optimizer step). */
-void report_json_memory(struct cJSON *o, const struct plan_cluster *pc);
+void report_json_cluster_model(struct cJSON *o, const struct plan_cluster *pc);
 /* Each distinct precision note (plan_cluster.compute_note) of n clusters,
  * once, as "Precision: ..." lines; the clusters lie stride bytes apart from
  * pc (a report's clusters, or the pc members of the search's picks). */

@@ -53,8 +53,8 @@ static void state_bytes(const struct scenario *sc, double *w, double *g, double 
     *o = wide ? 8 : 12;     /* moments; in mixed precision also the fp32 master weights */
 }
 
-void memory_of(const struct scenario *sc, const struct cat_instance *in, int ranks, int local,
-               struct mem_use *u)
+void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
+               int ranks, int local, struct mem_use *u)
 {
     const struct cat_model *m = sc->model;
     double w, g, o, n = ranks > 1 ? ranks : 1, b = sc->batch_per_gpu;
@@ -69,13 +69,14 @@ void memory_of(const struct scenario *sc, const struct cat_instance *in, int ran
     u->optimizer = m->params * o;
     /* ZeRO's table 1: stage 1 shards the optimizer state, 2 the gradients
      * too, 3 the weights too; hsdp is stage 3 over a node's ranks */
-    if (sc->sharding == SC_SHARD_HSDP)
+    u->sharding = sharding;
+    if (sharding == SC_SHARD_HSDP)
         n = local > 1 ? local : 1;
-    if (sc->sharding >= SC_SHARD_ZERO1)
+    if (sharding >= SC_SHARD_ZERO1)
         u->optimizer /= n;
-    if (sc->sharding >= SC_SHARD_ZERO2)
+    if (sharding >= SC_SHARD_ZERO2)
         u->gradients /= n;
-    if (sc->sharding >= SC_SHARD_ZERO3)
+    if (sharding >= SC_SHARD_ZERO3)
         u->weights /= n;
     if (shape_known(m)) {
         double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len;
@@ -109,13 +110,13 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
              isnan(u->activations) ? "unknown, " : "",
              isnan(u->activations) ? 0 : u->activations / DT_GIB, u->capacity / DT_GIB,
              u->device / DT_GIB, (u->total - u->capacity) / DT_GIB,
-             state > u->capacity ? (sc->sharding < SC_SHARD_ZERO2
+             state > u->capacity ? (u->sharding < SC_SHARD_ZERO2
                                         ? "; the model state alone does not fit: shard it "
                                           "(gradients.sharding)"
                                         : "; the model state alone does not fit: more "
                                           "data-parallel ranks divide it")
              : sc->batch_per_gpu > 1 ? "; a smaller batch_per_gpu fits more"
-             : sc->sharding == SC_SHARD_NONE ? "; sharding the model state (gradients.sharding) "
+             : u->sharding == SC_SHARD_NONE ? "; sharding the model state (gradients.sharding) "
                                                "frees memory"
                                              : "; more data-parallel ranks divide the sharded state");
 }

@@ -30,6 +30,7 @@ struct mem_use {
     double weights, gradients, optimizer, activations, buffers, total;
     double capacity;    /* usable: MEMORY_USABLE of the device's memory */
     double device;      /* the device's memory */
+    enum sc_sharding sharding; /* how the state was divided */
 };
 
 /* Activation bytes of one layer of shaped transformer m, per sample of s
@@ -39,9 +40,11 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int
                         enum sc_recompute rc);
 
 /* What one worker of instance `in` holds with sc's workload over `ranks`
- * data-parallel workers of which `local` share a node (hsdp). */
-void memory_of(const struct scenario *sc, const struct cat_instance *in, int ranks, int local,
-               struct mem_use *u);
+ * data-parallel workers of which `local` share a node (hsdp), the model
+ * state divided as `sharding` says (sc's, or none under parameter
+ * servers). */
+void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
+               int ranks, int local, struct mem_use *u);
 
 /* "" when u fits; else why not, one clause into buf (what does not fit, by
  * how much, and what would help). */

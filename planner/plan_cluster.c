@@ -250,23 +250,22 @@ static void compute_note(const struct scenario *sc, struct plan_cluster *pc)
 static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
 {
     const struct sc_cluster *cl = pc->cl;
-    struct scenario s = *sc;
+    /* the servers hold the state under parameter servers */
+    enum sc_sharding sharding = sim_is_ps(pc->cfg.c.strategy) ? SC_SHARD_NONE : sc->sharding;
     double worst = -1;
     int ranks = (int)pc->res.workers;
     char why[sizeof pc->infeasible_why] = "";
 
-    if (sim_is_ps(pc->cfg.c.strategy))
-        s.sharding = SC_SHARD_NONE;     /* the servers hold the state */
     for (int i = 0; i < cl->ngroups; i++) {
         const struct cat_instance *in = cl->groups[i].inst;
         struct mem_use u;
         if (cl->groups[i].role != SIM_TRAIN)
             continue;
-        memory_of(&s, in, ranks, in->gpu_count > 0 ? in->gpu_count : 1, &u);
+        memory_of(sc, sharding, in, ranks, in->gpu_count > 0 ? in->gpu_count : 1, &u);
         if (u.total / u.capacity > worst || !(worst >= 0)) {
             worst = u.total / u.capacity;
             pc->mem = u;
-            memory_why(&s, in, &u, why, sizeof why);
+            memory_why(sc, in, &u, why, sizeof why);
         }
     }
     if (why[0]) {

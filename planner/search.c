@@ -82,7 +82,7 @@ double search_memory_bytes(const struct scenario *sc, double *state_bytes)
 
     memset(&one, 0, sizeof one);
     one.mem_gib = one.gpu_mem_gib = NAN;
-    memory_of(sc, &one, 1, 1, &u);      /* one worker: nothing sharded, no buckets */
+    memory_of(sc, sc->sharding, &one, 1, 1, &u); /* one worker: nothing sharded, no buckets */
     *state_bytes = u.weights + u.gradients + u.optimizer;
     return isnan(u.activations) ? NAN : *state_bytes + u.activations;
 }
@@ -154,7 +154,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                 break;
             {
                 struct mem_use u;
-                memory_of(sc, ti, (int)workers, wpn, &u);
+                memory_of(sc, sc->sharding, ti, (int)workers, wpn, &u);
                 if (u.total > u.capacity) {
                     l->pruned_memory++;
                     if (sc->sharding == SC_SHARD_NONE)

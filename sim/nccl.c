@@ -17,10 +17,10 @@
  *   node is taken to reach every other at its full link rate (NVSwitch;
  *   for point-to-point NVLink and PCIe an assumption, docs/collectives.md).
  *
- * model_init: src/graph/tuning.cc, ncclTopoTuneModel, for the all-reduce:
+ * model_init: src/graph/tuning.cc, ncclTopoTuneModel, for the collective:
  *   per (algorithm, protocol) a bus bandwidth from the graph and the
  *   per-generation caps, turned into an algorithm bandwidth, and a latency
- *   from the base and per-hop latencies.  nccl_allreduce_on adds
+ *   from the base and per-hop latencies.  nccl_on adds
  *   ncclTopoGetAlgoTime's corrections (the tree's per-size factor, the
  *   ring's plateau).
  *

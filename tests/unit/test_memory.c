@@ -39,23 +39,23 @@ static void zero_stages_divide_the_model_state(void)
     sc.precision = CAT_FP16;
     for (int s = SC_SHARD_NONE; s <= SC_SHARD_ZERO2; s++) {
         sc.sharding = (enum sc_sharding)s;
-        memory_of(&sc, &in, 64, 8, &u);
+        memory_of(&sc, sc.sharding, &in, 64, 8, &u);
         T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, want_gb[s], 0.005,
                "%s: %.1f GB of model state per GPU", scenario_sharding_name(s),
                (u.weights + u.gradients + u.optimizer) / 1e9);
     }
     sc.sharding = SC_SHARD_ZERO3;
-    memory_of(&sc, &in, 64, 8, &u);
+    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
     T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 1.875, 1e-9, "stage 3: 16 x 7.5 / 64 GB");
     sc.sharding = SC_SHARD_HSDP;
-    memory_of(&sc, &in, 64, 8, &u);
+    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
     T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 15, 1e-9,
            "hsdp: stage 3 within a node of 8: 120 / 8 GB");
     T_NEAR(u.buffers, 2 * 25 * 1048576.0, 0, "two 25 MiB gradient buckets");
     T_NEAR(u.capacity, 0.9 * 80 * 1073741824.0, 0, "90%% of 80 GiB usable");
     sc.sharding = SC_SHARD_NONE;
     sc.precision = CAT_FP32;
-    memory_of(&sc, &in, 64, 8, &u);
+    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
     T_CHECK(u.weights == 4 * 7.5e9 && u.gradients == 4 * 7.5e9 && u.optimizer == 8 * 7.5e9,
             "fp32 Adam: 4 + 4 + 8 bytes a parameter");
     scenario_free(&sc);
