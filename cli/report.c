@@ -140,6 +140,14 @@ void report_precision_notes(FILE *f, const struct plan_cluster *pc, int n, size_
 
 #define MAX_COLL_SHOWN 16
 
+/* all_reduce as a sentence says it */
+static const char *coll_words(const char *name)
+{
+    return strcmp(name, "all_gather") == 0       ? "all-gather"
+           : strcmp(name, "reduce_scatter") == 0 ? "reduce-scatter"
+                                                 : "all-reduce";
+}
+
 void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride)
 {
     for (int i = 0; i < n; i++) {
@@ -151,8 +159,9 @@ void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size
             continue;
         fprintf(f, "Collectives: %s:", p->cl->name);
         for (int k = 0; k < m && k < 3; k++)
-            fprintf(f, "%s %.3g MiB all-reduce by NCCL %s/%s, %d channel%s, %.3g ms (busbw %.3g GB/s)",
-                    k ? ";" : "", c[k].bytes / DT_MIB, c[k].algorithm, c[k].protocol,
+            fprintf(f, "%s %.3g MiB %s by NCCL %s/%s, %d channel%s, %.3g ms (busbw %.3g GB/s)",
+                    k ? ";" : "", c[k].bytes / DT_MIB, coll_words(c[k].collective),
+                    c[k].algorithm, c[k].protocol,
                     c[k].channels, c[k].channels == 1 ? "" : "s", c[k].time_s * 1e3,
                     c[k].busbw_Bps / 1e9);
         if (m > 3)
@@ -169,6 +178,7 @@ void report_json_collectives(cJSON *o, const struct plan_cluster *pc)
 
     for (int k = 0; k < m; k++) {
         cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "collective", c[k].collective);
         cJSON_AddNumberToObject(e, "bytes", c[k].bytes);
         cJSON_AddStringToObject(e, "algorithm", c[k].algorithm);
         cJSON_AddStringToObject(e, "protocol", c[k].protocol);

@@ -30,6 +30,7 @@
 
 #include "resolve.h"
 #include "compute.h"
+#include "../catalog/shape.h"
 #include "../sim/nccl.h"
 
 #define NIC_EFF 0.96
@@ -517,6 +518,36 @@ static void resolve_comm(const struct scenario *sc, const struct sc_cluster *cl,
         }
 }
 
+/* Sharded data parallelism (sim.h, enum sim_shard): the stage, and what
+ * is gathered: the parameters at the compute precision's width, in units of
+ * one layer of a shaped model (FSDP wraps each transformer block), else of
+ * one gradient bucket's size (a size-based wrapping). */
+static void resolve_shard(const struct scenario *sc, int k, struct sim_config *cfg)
+{
+    const struct cat_model *m = sc->model;
+    int wide = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 || sc->precision_strict;
+    double units;
+
+    cfg->c.shard = sc->sharding == SC_SHARD_NONE || k <= 1 ? SIM_SHARD_NONE
+                   : sc->sharding == SC_SHARD_ZERO1 ? SIM_SHARD_OPT
+                   : sc->sharding == SC_SHARD_ZERO2 ? SIM_SHARD_OPT_GRAD
+                   : sc->sharding == SC_SHARD_HSDP ? SIM_SHARD_HYBRID : SIM_SHARD_FULL;
+    if (sim_is_ps(cfg->c.strategy))
+        cfg->c.shard = SIM_SHARD_NONE;
+    cfg->c.param_bytes = m->params * (wide ? 4.0 : 2.0);
+    units = shape_known(m) ? m->layers : ceil(cfg->w.grad_bytes / cfg->c.bucket_bytes);
+    cfg->c.units = units >= 1 ? (units < 1e4 ? (int)units : 10000) : 1;
+    cfg->c.micro_batches = sc->grad_accum;
+}
+
+/* Ranks each rank's optimizer state is shared with: it updates 1/n. */
+static int shard_ranks(const struct scenario *sc, int k, int local, int is_ps)
+{
+    if (is_ps || sc->sharding == SC_SHARD_NONE)
+        return 1;
+    return sc->sharding == SC_SHARD_HSDP ? local : k;
+}
+
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e)
 {
@@ -558,7 +589,9 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         if (resolve_hardware(sg, networked, g, e))
             return -1;
         if (sg->role == SIM_TRAIN) {
-            if (resolve_train(sc, in, o, uparams * opt_bytes, g, e))
+            if (resolve_train(sc, in, o,
+                              uparams * opt_bytes / shard_ranks(sc, k, wpn_of(in), is_ps), g,
+                              e))
                 return -1;
             if (auto_workers < 0) {
                 auto_workers = (int)floor(g->loader_vcpus / wpn_of(in));
@@ -592,6 +625,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
 
     resolve_comm(sc, cl, &comm, cfg);
+    resolve_shard(sc, k, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     resolve_interference(sc, cl, cfg);
     cfg->fabric_oversub = sc->fabric_oversub;

@@ -33,9 +33,11 @@ enum sc_objective { SC_OBJ_TIME = 0, SC_OBJ_COST_STEP, SC_OBJ_COST_TRAIN };
 enum sc_solve { SC_SOLVE_NONE = 0, SC_SOLVE_CPU, SC_SOLVE_COMPUTE };
 
 /* How data-parallel ranks share the model state (gradients.sharding;
- * planner/memory.h).  The scenario accepts the stages whose communication
- * is modelled: none, zero1, zero2 (the volume of one all-reduce). */
-enum sc_sharding { SC_SHARD_NONE = 0, SC_SHARD_ZERO1, SC_SHARD_ZERO2, SC_SHARD_ZERO3, SC_SHARD_HSDP };
+ * planner/memory.h for the memory, sim.h enum sim_shard for the
+ * communication).  fsdp is zero3 as PyTorch FSDP's FULL_SHARD runs it; hsdp
+ * is zero3 within a node, replicated across nodes (HYBRID_SHARD). */
+enum sc_sharding { SC_SHARD_NONE = 0, SC_SHARD_ZERO1, SC_SHARD_ZERO2, SC_SHARD_ZERO3, SC_SHARD_FSDP,
+                   SC_SHARD_HSDP };
 
 /* Activation recompute (workload.recompute; Korthikanti et al. 2022):
  * selective redoes the attention core in backward, full the whole forward. */
@@ -232,7 +234,7 @@ const char *scenario_prec_name(int i);
 void scenario_prec_set(struct scenario *sc, int i);
 int scenario_prec_index(const struct scenario *sc);
 const char *scenario_attention_name(int i);       /* flash, unfused */
-const char *scenario_sharding_name(int i);        /* none, zero1, zero2 */
+const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, fsdp, hsdp */
 const char *scenario_recompute_name(int i);       /* none, selective, full */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 int scenario_grad_prec_parse(const char *s);

@@ -85,6 +85,14 @@ void coll_use(struct coll_phase *ph, int res, double w);
  * NIC in both directions: the shape of ring, tree and halving-doubling. */
 void coll_flat_phase(const struct coll_ctx *ctx, struct coll_phase *ph, double amount, double lat_s);
 int ilog2_ceil(int n);
+/* One collective of model m's kind on `bytes` as NCCL's choice runs it
+ * (coll_auto.c): one phase, 0 with one rank. */
+int coll_auto_phase(const struct coll_ctx *ctx, const struct nccl_model *m, double bytes,
+                    struct coll_phase *ph);
+/* Collective `kind` on `bytes` under strategy st (an all-reduce family one;
+ * m: auto's model of that kind, unused otherwise), into ph; the count. */
+int coll_build_kind(const struct coll_ctx *ctx, enum sim_strategy st, enum nccl_coll kind,
+                    const struct nccl_model *m, double bytes, struct coll_phase *ph);
 /* Expected largest bin when `balls` balls fall uniformly and independently
  * into `bins` bins (exact; 1 for one ball, 0 for none). */
 double coll_expected_max_load(int balls, int bins);

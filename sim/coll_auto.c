@@ -58,16 +58,22 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
     return found ? 0 : -1;
 }
 
-static int auto_build(const struct coll_ctx *ctx, double bytes, struct coll_phase *ph)
+int coll_auto_phase(const struct coll_ctx *ctx, const struct nccl_model *m, double bytes,
+                    struct coll_phase *ph)
 {
     int k = coll_ranks(ctx), nodes = coll_nodes(ctx);
-    double w_gpu, w_nic;
+    double w_gpu, w_nic, part = (k - 1.0) / k;
     struct nccl_choice c;
 
-    if (k <= 1 || nccl_pick(&ctx->nccl, bytes, &c) != 0)
+    if (k <= 1 || nccl_pick(m, bytes, &c) != 0)
         return 0;
-    w_gpu = c.algo == NCCL_NVLS || c.algo == NCCL_NVLS_TREE ? 1.0 : 2.0 * (k - 1) / k;
-    w_nic = c.algo == NCCL_RING ? 2.0 * (k - 1) / k : 1.0;
+    if (m->coll == NCCL_ALLREDUCE) {
+        w_gpu = c.algo == NCCL_NVLS || c.algo == NCCL_NVLS_TREE ? 1.0 : 2 * part;
+        w_nic = c.algo == NCCL_RING ? 2 * part : 1.0;
+    } else {
+        /* an all-gather or reduce-scatter moves each byte of the others' shards once */
+        w_gpu = w_nic = part;
+    }
     memset(ph, 0, sizeof *ph);
     ph->lat_s = c.lat_s;
     ph->amount = bytes;
@@ -86,35 +92,90 @@ static int auto_build(const struct coll_ctx *ctx, double bytes, struct coll_phas
     return 1;
 }
 
+static int auto_build(const struct coll_ctx *ctx, double bytes, struct coll_phase *ph)
+{
+    return coll_auto_phase(ctx, &ctx->nccl, bytes, ph);
+}
+
+/* An explicit strategy runs a reduce-scatter or an all-gather as the first
+ * or second half of its all-reduce: exactly a ring's, and its latency and
+ * volume halved for the others. */
+int coll_build_kind(const struct coll_ctx *ctx, enum sim_strategy st, enum nccl_coll kind,
+                    const struct nccl_model *m, double bytes, struct coll_phase *ph)
+{
+    int n;
+
+    if (st == SIM_AUTO)
+        return coll_auto_phase(ctx, m, bytes, ph);
+    n = coll_for(st)->build(ctx, bytes, ph);
+    for (int p = 0; p < n && kind != NCCL_ALLREDUCE; p++) {
+        ph[p].amount *= 0.5;
+        ph[p].lat_s *= 0.5;
+    }
+    return n;
+}
+
+void sim_hybrid_shapes(const struct nccl_shape *sh, struct nccl_shape *node,
+                       struct nccl_shape *across)
+{
+    *node = *across = *sh;
+    node->nodes = 1;
+    across->ppn = 1;
+    across->net_Bps = sh->net_Bps / sh->ppn;
+    across->nics = sh->nics > sh->ppn ? sh->nics / sh->ppn : 1;
+}
+
+/* Append NCCL's choice for collective `kind` of `bytes` on shape sh to out,
+ * unless the same collective and size is there already. */
+static int add_choice(struct sim_coll_choice *out, int n, int max, const struct nccl_shape *sh,
+                      enum nccl_coll kind, double bytes)
+{
+    struct nccl_model m;
+    struct nccl_choice c;
+
+    if (n >= max || !(bytes > 0) || sh->nodes * sh->ppn <= 1)
+        return n;
+    for (int j = 0; j < n; j++)
+        if (out[j].bytes == bytes && strcmp(out[j].collective, nccl_coll_name(kind)) == 0)
+            return n;
+    nccl_model_init(&m, sh, kind);
+    if (nccl_pick(&m, bytes, &c) != 0)
+        return n;
+    out[n].collective = nccl_coll_name(kind);
+    out[n].bytes = bytes;
+    out[n].algorithm = nccl_algo_name(c.algo);
+    out[n].protocol = nccl_proto_name(c.proto);
+    out[n].channels = c.channels;
+    out[n].time_s = c.time_s;
+    out[n].busbw_Bps = c.busbw_Bps;
+    return n + 1;
+}
+
 int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, int max)
 {
-    struct nccl_shape sh;
-    struct nccl_model m;
-    double left = cfg->w.grad_bytes;
+    const struct sim_comm *cm = &cfg->c;
+    struct nccl_shape sh, node, across;
+    double left = cfg->w.grad_bytes, L = cm->units > 0 ? cm->units : 1;
     int n = 0, nb;
 
-    if (cfg->c.strategy != SIM_AUTO || sim_nccl_shape(cfg, &sh) != 0)
+    if (cm->strategy != SIM_AUTO || sim_nccl_shape(cfg, &sh) != 0)
         return 0;
-    nccl_model_init(&m, &sh, NCCL_ALLREDUCE);
-    nb = sim_bucket_count(&cfg->c, cfg->w.grad_bytes);
+    if (cm->shard != SIM_SHARD_NONE && (cm->shard != SIM_SHARD_HYBRID || sh.nodes == 1)) {
+        n = add_choice(out, n, max, &sh, NCCL_ALLGATHER, cm->param_bytes / L);
+        return add_choice(out, n, max, &sh, NCCL_REDUCESCATTER, cfg->w.grad_bytes / L);
+    }
+    if (cm->shard == SIM_SHARD_HYBRID) {
+        sim_hybrid_shapes(&sh, &node, &across);
+        n = add_choice(out, n, max, &node, NCCL_ALLGATHER, cm->param_bytes / L);
+        n = add_choice(out, n, max, &node, NCCL_REDUCESCATTER, cfg->w.grad_bytes / L);
+        return add_choice(out, n, max, &across, NCCL_ALLREDUCE, cfg->w.grad_bytes / L / sh.ppn);
+    }
+    nb = sim_bucket_count(cm, cfg->w.grad_bytes);
     for (int b = 0; b < nb && n < max; b++) {
-        double cap = b < cfg->c.nbucket_list ? cfg->c.bucket_list[b] : cfg->c.bucket_bytes;
+        double cap = b < cm->nbucket_list ? cm->bucket_list[b] : cm->bucket_bytes;
         double bytes = left < cap ? left : cap;
-        struct nccl_choice c;
-        int seen = 0;
-
         left -= bytes;
-        for (int j = 0; j < n; j++)
-            seen |= out[j].bytes == bytes;
-        if (seen || !(bytes > 0) || nccl_pick(&m, bytes, &c) != 0)
-            continue;
-        out[n].bytes = bytes;
-        out[n].algorithm = nccl_algo_name(c.algo);
-        out[n].protocol = nccl_proto_name(c.proto);
-        out[n].channels = c.channels;
-        out[n].time_s = c.time_s;
-        out[n].busbw_Bps = c.busbw_Bps;
-        n++;
+        n = add_choice(out, n, max, &sh, NCCL_ALLREDUCE, bytes);
     }
     return n;
 }

@@ -186,7 +186,7 @@ static void chain_try(struct sim *s, int ci, int b, int p)
         phase_flow(s, ci, b, p);
 }
 
-static void worker_start_opt(struct sim *s, int wi);
+#define worker_start_opt sim_worker_start_opt
 
 static void chain_bucket_done(struct sim *s, int ci)
 {
@@ -266,17 +266,19 @@ static void chain_tick(struct sim *s, int ci)
 
 /* Trace hooks (trace.h): end one activity of worker wi and begin the next;
  * SIM_NACT for none.  One branch when tracing is off. */
-static void tr_worker(struct sim *s, int wi, enum sim_act end, enum sim_act begin)
+void sim_tr_worker(struct sim *s, int wi, int end, int begin)
 {
     struct sim_trace *t = s->cfg->trace;
 
     if (!t)
         return;
     if (end != SIM_NACT)
-        sim_trace_end(t, s->now, end, wi, 0, 0);
+        sim_trace_end(t, s->now, (enum sim_act)end, wi, 0, 0);
     if (begin != SIM_NACT)
-        sim_trace_begin(t, s->now, begin, wi, 0, 0, s->w[wi].step, 0, NULL, 0);
+        sim_trace_begin(t, s->now, (enum sim_act)begin, wi, 0, 0, s->w[wi].step, 0, NULL, 0);
 }
+
+#define tr_worker sim_tr_worker
 
 static void tr_bucket(struct sim *s, int wi, int b)
 {
@@ -285,10 +287,12 @@ static void tr_bucket(struct sim *s, int wi, int b)
                         s->w[wi].step, s->ch[s->w[wi].chain].bbytes[b], NULL, 0);
 }
 
-static int measured(const struct sim *s, int step)
+int sim_measured(const struct sim *s, int step)
 {
     return step >= s->cfg->warmup;
 }
+
+#define measured sim_measured
 
 static void worker_start_step(struct sim *s, int wi)
 {
@@ -315,6 +319,10 @@ static void worker_try_consume(struct sim *s, int wi)
         sim_trace_ready(s->cfg->trace, s->now, wi, w->ready);
     if (measured(s, w->step))
         w->stall += s->now - w->t_wait0;
+    if (s->sh.on) {
+        shard_step_begin(s, wi);
+        return;
+    }
     w->state = W_FWD;
     w->t_fwd0 = s->now;
     evq_push(&s->q, s->now + g->fwd_s * w->m, EV_FWD_DONE, wi, 0, 0);
@@ -446,7 +454,7 @@ static void worker_bwd_done(struct sim *s, int wi, int gen)
     }
 }
 
-static void worker_start_opt(struct sim *s, int wi)
+void sim_worker_start_opt(struct sim *s, int wi)
 {
     struct worker *w = &s->w[wi];
     const struct sim_group *g = &s->cfg->groups[w->g];
@@ -573,7 +581,8 @@ static void build_chain(struct sim *s, struct chain *c)
     const struct sim_config *cfg = s->cfg;
     const struct coll_ops *ops = coll_for(cfg->c.strategy);
     struct coll_ctx *ctx = &c->ctx;
-    double total = cfg->w.grad_bytes, left;
+    int full = cfg->c.shard != SIM_SHARD_NONE;   /* shard.c shares the gradients */
+    double total = full ? 0 : cfg->w.grad_bytes, left;
     int nb;
 
     memset(ctx, 0, sizeof *ctx);
@@ -619,7 +628,7 @@ static void build_chain(struct sim *s, struct chain *c)
     }
 
     /* Buckets in the order backward releases them (sim_bucket_count). */
-    nb = sim_bucket_count(&cfg->c, total);
+    nb = full ? 1 : sim_bucket_count(&cfg->c, total);
     c->nb = nb;
     c->bbytes = x_calloc((size_t)nb, sizeof *c->bbytes);
     left = total;
@@ -671,6 +680,7 @@ static void sim_free(struct sim *s)
         x_free(s->ch[i].ticked);
     }
     x_free(s->busy0);
+    shard_free(s);
     evq_free(&s->q);
     mm_free(&s->mm);
     if (s->rng)
@@ -717,6 +727,8 @@ static void handle_event(struct sim *s, const struct evq_event *ev)
     case EV_PHASE_LAT: phase_flow(s, ev->a, ev->b, ev->c); break;
     case EV_STAGE_NOW: stage_done(s, ev->a, ev->b, ev->c); break;
     case EV_TICK: chain_tick(s, ev->a); break;
+    case EV_UNIT: shard_unit_done(s, ev->a, ev->b, ev->c); break;
+    case EV_SHARD_LAT: shard_phase_flow(s, ev->a, ev->b, ev->c); break;
     default: assert(0);
     }
 }
@@ -763,6 +775,7 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
             if (s.w[i].chain == c)
                 s.ch[c].mem[s.ch[c].nmem++] = i;
     }
+    shard_build(&s);
     for (int i = 0; i < s.nw; i++)
         build_producers(&s, &s.w[i]);
     if (cfg->trace)
@@ -808,6 +821,8 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
             s.events++;
             if (tag == FL_STAGE)
                 stage_done(&s, a, b, c);
+            else if (tag == FL_SHARD)
+                shard_phase_done(&s, a, b, c);
             else
                 phase_done(&s, a, b, c);
         }

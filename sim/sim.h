@@ -79,8 +79,27 @@ struct sim_workload {
     double ps_reduce_s_per_byte;/* PS summation cost, core-seconds per byte received */
 };
 
+/* Sharded data parallelism (ZeRO, Rajbhandari et al. 2020; PyTorch FSDP),
+ * sim/shard.c.  The model runs in `units`; gradients are reduce-scattered
+ * unit by unit after their backward (instead of all-reduced in buckets),
+ * and parameters all-gathered unit by unit one unit ahead of their use.
+ * OPT (ZeRO-1): the updated parameters gathered before the step's first
+ * forward, the gradients accumulated whole and reduced after the last
+ * micro-batch's backward (Megatron's distributed optimizer with overlapped
+ * gathers).  OPT_GRAD (ZeRO-2; FSDP SHARD_GRAD_OP): reduced after every
+ * micro-batch's backward.  FULL (ZeRO-3; FSDP FULL_SHARD): also gathered
+ * again before each backward and each micro-batch's forward.  HYBRID (FSDP
+ * HYBRID_SHARD): FULL within a node, and each reduced shard all-reduced
+ * across the nodes. */
+enum sim_shard { SIM_SHARD_NONE = 0, SIM_SHARD_OPT, SIM_SHARD_OPT_GRAD, SIM_SHARD_FULL,
+                 SIM_SHARD_HYBRID };
+
 struct sim_comm {
     enum sim_strategy strategy;
+    enum sim_shard shard;       /* not with the parameter-server strategies */
+    double param_bytes;         /* sharded: the parameters as gathered, bytes */
+    int units;                  /* sharded: units of the model (layers), >= 1 */
+    int micro_batches;          /* sharded: forward-backward passes per step, >= 1 */
     double bucket_bytes;        /* gradient bucket size, bytes, > 0 */
     const double *bucket_list;  /* sizes of the first buckets in the order backward
                                    releases them (PyTorch DDP's, say), bytes; later
@@ -128,7 +147,8 @@ struct sim_result {
     double step_mean_s, step_p50_s, step_p95_s;
     double compute_s;           /* mean fwd+bwd per step of the slowest train group */
     double data_stall_s;        /* mean wait for an input batch */
-    double exposed_comm_s;      /* mean time from end of backward to last bucket shared */
+    double exposed_comm_s;      /* mean time from end of backward to last bucket shared;
+                                   sharded, also the waits for parameters to arrive */
     double comm_interference_s; /* mean time backward lost to collectives in flight
                                    (sim_group.comm_slowdown), not in compute_s */
     double optimizer_s;
@@ -145,9 +165,10 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e);
 /* Gradient buckets per step for grad_bytes: the listed ones, then bucket_bytes each. */
 int sim_bucket_count(const struct sim_comm *c, double grad_bytes);
 
-/* One gradient bucket size's all-reduce as strategy auto runs it: NCCL's
- * choice on the cluster's shape (sim/nccl.h). */
+/* One collective of a step as strategy auto runs it: NCCL's choice on the
+ * cluster's shape (sim/nccl.h). */
 struct sim_coll_choice {
+    const char *collective;     /* "all_reduce", "all_gather", "reduce_scatter" */
     double bytes;
     const char *algorithm;      /* "ring", "tree", "nvls", "nvls_tree" */
     const char *protocol;       /* "LL", "LL128", "Simple" */
@@ -156,9 +177,12 @@ struct sim_coll_choice {
     double busbw_Bps;           /* nccl-tests' bus bandwidth */
 };
 
-/* The distinct bucket sizes of a step of cfg, in release order, with the
- * choice for each, into out (at most max); returns how many.  0 when the
- * strategy is not auto or there is one worker. */
+/* The distinct collectives of a step of cfg with the choice for each, into
+ * out (at most max); returns how many.  Unsharded, each bucket size's
+ * all-reduce in release order; sharded, a unit's all-gather and reduce-
+ * scatter (HYBRID across nodes: within a node, then the all-reduce
+ * across).  0
+ * when the strategy is not auto or there is one worker. */
 int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, int max);
 
 /* NCCL's view of cfg's train groups (sim/nccl.h; coll_auto.c): the most
@@ -166,6 +190,10 @@ int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, i
  * links and the fewest NICs.  -1 when no train group has a GPU. */
 struct nccl_shape;
 int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh);
+/* HYBRID's two shapes of sh: one node; and one rank a node, each such ring
+ * with its share of the node's NICs. */
+void sim_hybrid_shapes(const struct nccl_shape *sh, struct nccl_shape *node,
+                       struct nccl_shape *across);
 
 /* Run the simulation.  Deterministic for a given cfg (seed included). */
 int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err *e);

@@ -15,8 +15,9 @@
 #include "pipe.h"
 #include "sim.h"
 
-enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW, EV_TICK };
-enum { FL_STAGE, FL_PHASE };
+enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW, EV_TICK,
+       EV_UNIT, EV_SHARD_LAT };
+enum { FL_STAGE, FL_PHASE, FL_SHARD };
 enum { W_WAIT_BATCH, W_FWD, W_BWD, W_WAIT_COMM, W_OPT, W_DONE };
 
 #define MAX_PROD (1 + SIM_MAX_GROUPS)
@@ -49,6 +50,11 @@ struct worker {
     double bwd_rate;              /* 1, or 1 / comm_slowdown while a collective runs */
     int bwd_gen;                  /* events of older generations are stale */
     int next_bucket;              /* the next bucket backward releases */
+    /* sharded (shard.c): uses are units of a forward or backward pass, 2 L per
+       micro-batch; the bwd_* fields above time the unit in progress */
+    int su_start, su_done;        /* uses started, finished this step */
+    int su_busy;                  /* 1 while a use computes */
+    double t_unit0, t_gwait;      /* when the use began; began waiting for its parameters */
     double *end;               /* end time of each step */
     double ranks;              /* workers in the group */
 };
@@ -71,6 +77,29 @@ struct chain {
     int buckets_done;
 };
 
+/* Sharded data parallelism (shard.c): each lane runs its collectives one
+ * after another, each as its phases in order. */
+#define SHARD_MAX_PH (2 * COLL_MAX_PHASES)
+enum { SH_GATHER = 0, SH_REDUCE, SH_NLANE };
+
+struct shard_coll {
+    int nph;
+    struct coll_phase ph[SHARD_MAX_PH];
+};
+
+struct shard {
+    int on;                      /* a sharded step (sim_comm.shard, more than one rank) */
+    int L, mb, nuse;             /* units; micro-batches; uses per step, 2 L mb */
+    struct shard_coll coll[SH_NLANE]; /* a unit's all-gather; its reduce-scatter (and
+                                    all-reduce across nodes) */
+    int *uses[SH_NLANE];         /* per lane, the uses it serves in order */
+    int n[SH_NLANE];
+    int *gather_of;              /* per use, its index on the gather lane, -1 none */
+    int next[SH_NLANE];          /* collectives of the lane started this step */
+    int ph[SH_NLANE];            /* phase in progress, -1 idle */
+    int active;                  /* phases in flight */
+};
+
 struct sim {
     const struct sim_config *cfg;
     struct evq q;
@@ -83,6 +112,7 @@ struct sim {
     struct worker w[SIM_MAX_GROUPS];
     int nch;
     struct chain ch[SIM_MAX_GROUPS];
+    struct shard sh;
     int r_cpu[SIM_MAX_GROUPS], r_pcie[SIM_MAX_GROUPS], r_tx[SIM_MAX_GROUPS],
         r_rx[SIM_MAX_GROUPS], r_intra[SIM_MAX_GROUPS], r_fabric;
     int total_steps;
@@ -97,6 +127,22 @@ static inline int sim_is_async(const struct sim_config *cfg)
 {
     return cfg->c.strategy == SIM_PS_ASYNC;
 }
+
+/* sim.c, for shard.c: trace a worker's activity change (SIM_NACT: none);
+ * start its optimizer (from W_WAIT_COMM); is a step measured. */
+void sim_tr_worker(struct sim *s, int wi, int end, int begin);
+void sim_worker_start_opt(struct sim *s, int wi);
+int sim_measured(const struct sim *s, int step);
+
+/* shard.c: set up (after the chain) and free; a worker's step begins with
+ * its batch; a use's compute ends (EV_UNIT); a phase's latency ends
+ * (EV_SHARD_LAT) or its flow (FL_SHARD). */
+void shard_build(struct sim *s);
+void shard_free(struct sim *s);
+void shard_step_begin(struct sim *s, int wi);
+void shard_unit_done(struct sim *s, int wi, int use, int gen);
+void shard_phase_flow(struct sim *s, int lane, int idx, int p);
+void shard_phase_done(struct sim *s, int lane, int idx, int p);
 
 /* The resources' busy totals now, into *dst (allocated on first use). */
 void sim_window_snapshot(struct sim *s, double **dst);

@@ -4,7 +4,8 @@
 # line per case, failing past 25% unless the case carries a known gap with
 # its reason, and failing when a known gap closes (the mark must go); then
 # the published training runs' scaling efficiency (validate/scaling.pl,
-# validate/published/scaling_cases.csv), within 10% on the same terms.
+# validate/published/scaling_cases.csv) and the sharded runs'
+# (validate/published/sharded_cases.csv), within 10% on the same terms.
 BUILD=${BUILD:-build}
 export BUILD
 if ! [ -x "$BUILD/dtplan" ]; then
@@ -13,3 +14,4 @@ if ! [ -x "$BUILD/dtplan" ]; then
 fi
 perl validate/nccl.pl
 perl validate/scaling.pl
+perl validate/scaling.pl validate/published/sharded_cases.csv

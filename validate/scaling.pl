@@ -7,7 +7,8 @@
 # efficiency: the large cluster's samples/s per worker over the base
 # cluster's; rate_per_worker: the large cluster's samples/s per worker.
 #
-# Run as a program it prints one line per case, "ok - ..." within 10% of
+# Run as a program (on scaling_cases.csv, or the cases CSV its argument
+# names: sharded_cases.csv holds the sharded runs) it prints one line per case, "ok - ..." within 10% of
 # the published efficiency (the issue's target), "xfail - ..." for a case
 # with a known gap (its reason in the CSV) that still misses by more than
 # 10%, "FAIL - ..." otherwise (a known gap that closed included), then a
@@ -18,10 +19,10 @@ use warnings;
 use JSON::PP;
 
 sub scaling_cases {
-    my ($root, $build) = @_;
+    my ($root, $build, $csv) = @_;
     my @out;
     require "$root/validate/cases.pl";
-    for my $c (read_cases("$root/validate/published/scaling_cases.csv")) {
+    for my $c (read_cases("$root/" . ($csv // 'validate/published/scaling_cases.csv'))) {
         my %c = %$c;
         open my $p, '-|', "$build/dtplan", '--json', '-q', "$root/$c{scenario}"
             or die "scaling.pl: $build/dtplan: $!\n";
@@ -47,10 +48,14 @@ sub scaling_cases {
 
 unless (caller) {
     use FindBin;
-    my @c = scaling_cases("$FindBin::Bin/..", $ENV{BUILD} // 'build');
+    # the cases of one CSV: the data-parallel runs by default, or the one named
+    my $csv = $ARGV[0] // 'validate/published/scaling_cases.csv';
+    my ($label) = $csv =~ m{([^/]+)_cases\.csv$};
+    $label = $label && $label ne 'scaling' ? "scaling ($label)" : 'scaling';
+    my @c = scaling_cases("$FindBin::Bin/..", $ENV{BUILD} // 'build', $csv);
     my ($sum, $n) = (0, 0);
     for my $c (@c) {
-        my $what = "scaling $c->{case}: " . (defined $c->{pred}
+        my $what = "$label $c->{case}: " . (defined $c->{pred}
             ? sprintf('predicted %s %.4g, published %s (%+.1f%%; %s)',
                       $c->{metric} eq 'efficiency' ? 'efficiency' : 'samples/s a worker', $c->{pred},
                       $c->{published}, $c->{err}, $c->{detail})
@@ -63,7 +68,7 @@ unless (caller) {
         $n++;
         print judge_case($what, $c->{err}, $c->{known_gap}, 10), "\n";
     }
-    printf "# scaling: %d cases, mean absolute error %.1f%% (target: each within 10%%)\n",
-        $n, $n ? $sum / $n : 0;
+    printf "# %s: %d cases, mean absolute error %.1f%% (target: each within 10%%)\n",
+        $label, $n, $n ? $sum / $n : 0;
 }
 1;

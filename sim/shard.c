@@ -1,0 +1,346 @@
+/*
+ * shard.c - sharded data parallelism in the step simulator (sim.h, enum
+ * sim_shard; docs/model.md "Sharded data parallelism").
+ *
+ * A sharded step is a sequence of uses: per micro-batch, the forward of
+ * units 0..L-1 then the backward of units L-1..0.  The uses that need their
+ * unit's parameters gathered (every use under FULL and HYBRID; the first
+ * micro-batch's forward under OPT) are all-gathered on the gather lane, in
+ * use order; the gather for use u may start once every member has started
+ * use u-1 (one unit ahead, as FSDP's BACKWARD_PRE prefetch and Megatron's
+ * overlapped parameter gather issue it) and the previous gather is done.
+ * A use computes once it is gathered and the worker's previous use is
+ * done.  After a backward use whose gradients are reduced (every micro-
+ * batch's under FULL, HYBRID and OPT_GRAD; the last micro-batch's under
+ * OPT, which accumulates them whole) they are reduce-scattered on the
+ * reduce lane (HYBRID: within the node, then the shard all-reduced across
+ * nodes) once every member finished it.  The optimizer starts when the
+ * last reduction ends.
+ *
+ * Every collective runs as the phases of the strategy (coll_build_kind),
+ * as flows on the same resources as everything else.  A use computes at
+ * full speed, or 1/comm_slowdown of it while a collective is in flight.
+ * Cost per step: O(L x mb) events, independent of the number of GPUs.
+ */
+#include "sim_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "trace.h"
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static void coll_into(struct shard_coll *sc, const struct coll_ctx *ctx, enum sim_strategy st,
+                      enum nccl_coll kind, const struct nccl_shape *shape, double bytes,
+                      double use_scale)
+{
+    struct nccl_model m;
+    struct coll_phase tmp[COLL_MAX_PHASES];
+    int n;
+
+    memset(&m, 0, sizeof m);
+    if (st == SIM_AUTO && shape)
+        nccl_model_init(&m, shape, kind);
+    n = bytes > 0 ? coll_build_kind(ctx, st, kind, &m, bytes, tmp) : 0;
+    for (int p = 0; p < n && sc->nph < SHARD_MAX_PH; p++) {
+        for (int u = 0; u < tmp[p].nuse; u++)
+            tmp[p].use[u].w *= use_scale;
+        sc->ph[sc->nph++] = tmp[p];
+    }
+}
+
+static int use_bwd(const struct shard *sh, int u)
+{
+    return u % (2 * sh->L) >= sh->L;
+}
+
+/* Which uses each lane serves (the file's comment). */
+static void lanes_of(struct shard *sh, enum sim_shard mode)
+{
+    int every = mode != SIM_SHARD_OPT && mode != SIM_SHARD_OPT_GRAD;
+
+    for (int l = 0; l < SH_NLANE; l++)
+        sh->uses[l] = x_calloc((size_t)sh->nuse, sizeof *sh->uses[l]);
+    sh->gather_of = x_calloc((size_t)sh->nuse, sizeof *sh->gather_of);
+    for (int u = 0; u < sh->nuse; u++) {
+        int mbi = u / (2 * sh->L), bwd = use_bwd(sh, u);
+        sh->gather_of[u] = -1;
+        if (every || (mbi == 0 && !bwd)) {
+            sh->gather_of[u] = sh->n[SH_GATHER];
+            sh->uses[SH_GATHER][sh->n[SH_GATHER]++] = u;
+        }
+        if (bwd && (mode != SIM_SHARD_OPT || mbi == sh->mb - 1))
+            sh->uses[SH_REDUCE][sh->n[SH_REDUCE]++] = u;
+    }
+}
+
+void shard_build(struct sim *s)
+{
+    const struct sim_config *cfg = s->cfg;
+    const struct sim_comm *cm = &cfg->c;
+    struct shard *sh = &s->sh;
+    const struct coll_ctx *all = &s->ch[0].ctx;
+    struct nccl_shape shape, *shp = NULL;
+    double L;
+
+    memset(sh, 0, sizeof *sh);
+    for (int l = 0; l < SH_NLANE; l++)
+        sh->ph[l] = -1;
+    if (cm->shard == SIM_SHARD_NONE || coll_ranks(all) <= 1)
+        return;
+    if (sim_nccl_shape(cfg, &shape) == 0)
+        shp = &shape;
+    sh->on = 1;
+    sh->L = cm->units > 0 ? cm->units : 1;
+    sh->mb = cm->micro_batches > 0 ? cm->micro_batches : 1;
+    sh->nuse = 2 * sh->L * sh->mb;
+    lanes_of(sh, cm->shard);
+    L = sh->L;
+    if (cm->shard != SIM_SHARD_HYBRID || coll_nodes(all) <= 1) {
+        coll_into(&sh->coll[SH_GATHER], all, cm->strategy, NCCL_ALLGATHER, shp,
+                  cm->param_bytes / L, 1);
+        coll_into(&sh->coll[SH_REDUCE], all, cm->strategy, NCCL_REDUCESCATTER, shp,
+                  cfg->w.grad_bytes / L, 1);
+        return;
+    }
+    /* HYBRID: the node is the shard group (the train group with the most
+     * GPUs per node stands for every node); its shard of each unit's
+     * gradients is then all-reduced by wpn rings of one rank per node. */
+    {
+        struct coll_ctx node = *all, across = *all;
+        struct nccl_shape nsh, ash;
+        int best = 0, wpn;
+        for (int i = 1; i < all->ntg; i++)
+            if (all->tg[i].wpn > all->tg[best].wpn)
+                best = i;
+        node.ntg = 1;
+        node.tg[0] = all->tg[best];
+        node.tg[0].nodes = 1;
+        wpn = node.tg[0].wpn;
+        for (int i = 0; i < across.ntg; i++) {
+            across.tg[i].wpn = 1;
+            across.tg[i].r_intra = -1;
+        }
+        if (shp)
+            sim_hybrid_shapes(&shape, &nsh, &ash);
+        coll_into(&sh->coll[SH_GATHER], &node, cm->strategy, NCCL_ALLGATHER, shp ? &nsh : NULL,
+                  cm->param_bytes / L, 1);
+        coll_into(&sh->coll[SH_REDUCE], &node, cm->strategy, NCCL_REDUCESCATTER,
+                  shp ? &nsh : NULL, cfg->w.grad_bytes / L, 1);
+        coll_into(&sh->coll[SH_REDUCE], &across, cm->strategy, NCCL_ALLREDUCE,
+                  shp ? &ash : NULL, cfg->w.grad_bytes / L / wpn, wpn);
+    }
+}
+
+void shard_free(struct sim *s)
+{
+    for (int l = 0; l < SH_NLANE; l++)
+        x_free(s->sh.uses[l]);
+    x_free(s->sh.gather_of);
+}
+
+/* ---- lanes ------------------------------------------------------------- */
+
+static void lane_try(struct sim *s, int lane);
+static void unit_start(struct sim *s, int wi);
+
+static const struct chain *members(const struct sim *s)
+{
+    return &s->ch[0];
+}
+
+/* May the lane's i-th collective start: every member far enough. */
+static int lane_ready(const struct sim *s, int lane, int i)
+{
+    const struct chain *c = members(s);
+    int u = s->sh.uses[lane][i];
+
+    for (int k = 0; k < c->nmem; k++) {
+        const struct worker *w = &s->w[c->mem[k]];
+        if (lane == SH_GATHER && ((w->state != W_FWD && w->state != W_BWD) || w->su_start < u))
+            return 0;
+        if (lane == SH_REDUCE && w->su_done <= u)
+            return 0;
+    }
+    return 1;
+}
+
+static double slowdown(const struct sim *s, const struct worker *w)
+{
+    double f = s->cfg->groups[w->g].comm_slowdown;
+    return f > 1 ? f : 1;
+}
+
+/* Queue the end of worker wi's use at the current rate (generation bwd_gen). */
+static void unit_schedule(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+
+    w->bwd_rate = s->sh.active > 0 ? 1 / slowdown(s, w) : 1;
+    w->bwd_gen++;
+    evq_push(&s->q, s->now + fmax(0, w->bwd_total - w->bwd_done) / w->bwd_rate, EV_UNIT, wi,
+             w->su_start - 1, w->bwd_gen);
+}
+
+/* Collectives started or all ended: the members' uses change speed. */
+static void rates_changed(struct sim *s)
+{
+    const struct chain *c = members(s);
+
+    for (int k = 0; k < c->nmem; k++) {
+        struct worker *w = &s->w[c->mem[k]];
+        if (!w->su_busy || slowdown(s, w) <= 1)
+            continue;
+        w->bwd_done += (s->now - w->bwd_t) * w->bwd_rate;
+        w->bwd_t = s->now;
+        unit_schedule(s, c->mem[k]);
+    }
+}
+
+static void phase_start(struct sim *s, int lane, int idx, int p)
+{
+    const struct coll_phase *ph = &s->sh.coll[lane].ph[p];
+
+    s->sh.ph[lane] = p;
+    if (s->sh.active++ == 0)
+        rates_changed(s);
+    if (ph->lat_s > 0)
+        evq_push(&s->q, s->now + ph->lat_s, EV_SHARD_LAT, lane, idx, p);
+    else
+        shard_phase_flow(s, lane, idx, p);
+}
+
+void shard_phase_flow(struct sim *s, int lane, int idx, int p)
+{
+    const struct coll_phase *ph = &s->sh.coll[lane].ph[p];
+
+    if (ph->amount <= 0 || ph->nuse == 0)
+        shard_phase_done(s, lane, idx, p);
+    else
+        mm_add_flow(&s->mm, ph->amount, ph->bound, ph->use, ph->nuse, FL_SHARD, lane, idx, p);
+}
+
+/* Is use u ready to compute: gathered when it needs to be (the lane has
+ * moved past its gather). */
+static int gathered(const struct shard *sh, int u)
+{
+    int g = sh->gather_of[u];
+    return g < 0 || g < sh->next[SH_GATHER] - (sh->ph[SH_GATHER] >= 0);
+}
+
+/* The lane's collective idx is done: whoever waited on it goes on. */
+static void coll_done(struct sim *s, int lane, int idx)
+{
+    struct shard *sh = &s->sh;
+    const struct chain *c = members(s);
+
+    if (lane == SH_GATHER) {
+        int u = sh->uses[SH_GATHER][idx];
+        for (int k = 0; k < c->nmem; k++) {
+            const struct worker *w = &s->w[c->mem[k]];
+            if (!w->su_busy && w->su_start == u && w->su_done == u && gathered(sh, u))
+                unit_start(s, c->mem[k]);
+        }
+    } else if (idx + 1 == sh->n[SH_REDUCE]) {
+        /* the step's gradients are reduced: the optimizer, and a new step of lanes */
+        sh->next[SH_GATHER] = sh->next[SH_REDUCE] = 0;
+        for (int k = 0; k < c->nmem; k++)
+            sim_worker_start_opt(s, c->mem[k]);
+    }
+}
+
+void shard_phase_done(struct sim *s, int lane, int idx, int p)
+{
+    struct shard *sh = &s->sh;
+
+    if (--sh->active == 0)
+        rates_changed(s);
+    if (p + 1 < sh->coll[lane].nph) {
+        phase_start(s, lane, idx, p + 1);
+        return;
+    }
+    sh->ph[lane] = -1;
+    coll_done(s, lane, idx);
+    lane_try(s, lane);
+}
+
+static void lane_try(struct sim *s, int lane)
+{
+    struct shard *sh = &s->sh;
+
+    /* a lane without phases finishes each collective at once */
+    while (sh->ph[lane] < 0 && sh->next[lane] < sh->n[lane] && lane_ready(s, lane, sh->next[lane])) {
+        int idx = sh->next[lane]++;
+        if (sh->coll[lane].nph > 0) {
+            phase_start(s, lane, idx, 0);
+            return;
+        }
+        coll_done(s, lane, idx);
+    }
+}
+
+/* ---- workers ----------------------------------------------------------- */
+
+static void unit_start(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+    const struct shard *sh = &s->sh;
+    const struct sim_group *g = &s->cfg->groups[w->g];
+    int u = w->su_start;
+    double per = (use_bwd(sh, u) ? g->bwd_s : g->fwd_s) * w->m / (sh->L * sh->mb);
+
+    if (sim_measured(s, w->step))
+        w->exposed += s->now - w->t_gwait;
+    if (u % sh->L == 0 && u > 0)
+        sim_tr_worker(s, wi, use_bwd(sh, u) ? SIM_ACT_FWD : SIM_ACT_BWD,
+                      use_bwd(sh, u) ? SIM_ACT_BWD : SIM_ACT_FWD);
+    w->state = use_bwd(sh, u) ? W_BWD : W_FWD;
+    w->su_start++;
+    w->su_busy = 1;
+    w->t_unit0 = s->now;
+    w->bwd_total = per;
+    w->bwd_done = 0;
+    w->bwd_t = s->now;
+    unit_schedule(s, wi);
+    lane_try(s, SH_GATHER);
+}
+
+void shard_step_begin(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+
+    w->state = W_FWD;
+    w->su_start = w->su_done = 0;
+    w->su_busy = 0;
+    w->t_fwd0 = w->t_gwait = s->now;
+    lane_try(s, SH_GATHER);
+    if (!w->su_busy && w->su_start == 0 && gathered(&s->sh, 0))
+        unit_start(s, wi);
+}
+
+void shard_unit_done(struct sim *s, int wi, int use, int gen)
+{
+    struct worker *w = &s->w[wi];
+    struct shard *sh = &s->sh;
+
+    if (gen != w->bwd_gen || !w->su_busy || use != w->su_start - 1)
+        return;
+    if (sim_measured(s, w->step)) {
+        w->compute += w->bwd_total;
+        w->interf += fmax(0, s->now - w->t_unit0 - w->bwd_total);
+    }
+    w->su_busy = 0;
+    w->su_done++;
+    if (use_bwd(sh, use))
+        lane_try(s, SH_REDUCE);
+    if (w->su_done == sh->nuse) {
+        w->state = W_WAIT_COMM;
+        w->t_bwd_end = s->now;
+        sim_tr_worker(s, wi, SIM_ACT_BWD, SIM_ACT_WAIT_COMM);
+        return;
+    }
+    w->t_gwait = s->now;
+    if (gathered(sh, w->su_start))
+        unit_start(s, wi);
+}
