@@ -60,6 +60,7 @@ cli_LIBS       := $(LDLIBS)
 # which links everything).  A test of a layer links without those above it.
 LAYER_test_sim        := sim
 LAYER_test_nccl       := sim
+LAYER_test_shard      := sim
 LAYER_bench_sim       := sim
 LAYER_bench_trace     := sim
 LAYER_predict         := catalog

@@ -37,6 +37,8 @@ static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         return -1;
     snprintf(ld->gpu_name, sizeof ld->gpu_name, "%s", sc->measured_gpu->name);
     sc->measured_batch = sc->batch_per_gpu;
+    if (sc->batch_auto && !ld_get(ld, m, "batch", NULL))
+        return ld_missing(ld, at, "workload.measured_compute.batch");
     return ld_keys(ld, m, "workload.measured_compute", at, keyv, 2, sc);
 }
 
@@ -96,9 +98,13 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 
     if (!(v = ld_get(ld, m, "batch_per_gpu", NULL)))
         return ld_missing(ld, at, "workload.batch_per_gpu");
-    if (ld_int(ld, v, "workload.batch_per_gpu", 1, 10000000, "a positive integer",
-               &sc->batch_per_gpu))
+    if (v->type == YAML_SCALAR_NODE && strcmp((const char *)v->data.scalar.value, "auto") == 0) {
+        sc->batch_auto = 1;     /* chosen per cluster (planner/layout.c) */
+        sc->batch_per_gpu = 1;
+    } else if (ld_int(ld, v, "workload.batch_per_gpu", 1, 10000000, "a positive integer or auto",
+                      &sc->batch_per_gpu)) {
         return -1;
+    }
 
     if ((v = ld_get(ld, m, "precision", NULL))) {
         if (ld_enum(ld, v, "workload.precision", scenario_prec_name, &prec))
@@ -138,6 +144,10 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
                    &sc->seq_len))
             return -1;
     }
+    if (sc->batch_auto && sc->global_batch <= 0)
+        return ld_fail(ld, ld_get(ld, m, "batch_per_gpu", NULL)->start_mark, "workload.batch_per_gpu",
+                       "expected a positive integer, or auto with workload.global_batch (the "
+                       "micro-batch is chosen to reach it), found \"auto\"");
     if ((v = ld_get(ld, m, "measured_compute", &k)) && ld_measured_compute(ld, v, k->start_mark))
         return -1;
     if ((v = ld_get(ld, m, "measured_step", &k)) && ld_measured_step(ld, v, k->start_mark))
@@ -254,7 +264,11 @@ int ld_gradients(struct ld *ld, yaml_node_t *m)
         if (ld_enum(ld, v, "gradients.sharding", scenario_sharding_name, &i))
             return -1;
         sc->sharding = (enum sc_sharding)i;
-        if (sc->sharding != SC_SHARD_NONE && sim_is_ps(sc->strategy))
+        if (sc->sharding == SC_SHARD_AUTO) {
+            sc->sharding = SC_SHARD_NONE;
+            sc->sharding_auto = 1;
+        }
+        if ((sc->sharding != SC_SHARD_NONE || sc->sharding_auto) && sim_is_ps(sc->strategy))
             return ld_fail(ld, v->start_mark, "gradients.sharding",
                            "expected none with parameter servers (gradients.strategy %s), "
                            "found \"%s\"", sim_strategy_name(sc->strategy),

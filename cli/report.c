@@ -170,6 +170,15 @@ void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size
     }
 }
 
+void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride)
+{
+    for (int i = 0; i < n; i++) {
+        const struct plan_cluster *p = nth(pc, stride, i);
+        if (p->layout_why[0])
+            fprintf(f, "Layout: %s: %s\n", p->cl->name, p->layout_why);
+    }
+}
+
 void report_json_collectives(cJSON *o, const struct plan_cluster *pc)
 {
     struct sim_coll_choice c[MAX_COLL_SHOWN];
@@ -212,6 +221,12 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(o, "mfu", pc->mfu);
     cJSON_AddNumberToObject(o, "grad_accum", pc->grad_accum);
     report_json_num(o, "global_batch", pc->global_batch);
+    cJSON_AddStringToObject(o, "sharding", scenario_sharding_name(pc->sharding));
+    cJSON_AddNumberToObject(o, "batch_per_gpu", pc->batch_per_gpu);
+    if (pc->layout_why[0])
+        cJSON_AddStringToObject(o, "layout_why", pc->layout_why);
+    else
+        cJSON_AddNullToObject(o, "layout_why");
 }
 
 char *report_cell_band(const struct plan_cluster *pc)
@@ -495,6 +510,7 @@ int report_table(FILE *f, const struct plan_report *rep)
                     rep->clusters[i].infeasible_why);
     report_precision_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_collective_notes(f, rep->clusters, n, sizeof *rep->clusters);
+    report_layout_notes(f, rep->clusters, n, sizeof *rep->clusters);
     table_measured(f, rep);
 
     if (rep->best >= 0 && rep->best < n)

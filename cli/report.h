@@ -63,6 +63,9 @@ double report_round6(double v);
 /* One "Collectives:" line per cluster of n (at pc, `stride` bytes apart)
  * whose gradients go by strategy auto: NCCL's choice for each bucket size. */
 void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride);
+/* "Layout: NAME: ..." for each cluster whose layout the planner chose
+ * (gradients.sharding or batch_per_gpu auto; planner/layout.c). */
+void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride);
 /* The cluster's "collectives" array: NCCL's choice per bucket size under
  * strategy auto ({bytes, algorithm, protocol, channels, time_s,
  * busbw_GBps}); empty otherwise. */

@@ -87,8 +87,17 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;
     }
-    /* the gradient bucket being reduced and the next one filling */
+    /* the gradient bucket being reduced and the next one filling; sharded
+     * weights also hold two units gathered (the one computing and the one
+     * prefetched) and one unit's gradients before their reduce-scatter */
     u->buffers = in->gpu_count > 0 && ranks > 1 ? 2 * sc->bucket_bytes : 0;
+    if (sharding >= SC_SHARD_ZERO3 && n > 1) {
+        /* units as the simulator cuts them (resolve.c): layers, or buckets */
+        double gw = sc->grad_precision == CAT_FP32 ? 4 : 2;
+        double units = shape_known(m) && m->layers > 0 ? m->layers
+                                                       : ceil(m->params * gw / sc->bucket_bytes);
+        u->buffers = m->params / (units >= 1 ? units : 1) * (2 * w + gw);
+    }
     u->total = u->weights + u->gradients + u->optimizer + u->buffers +
                (isnan(u->activations) ? 0 : u->activations);
     u->device = gib * DT_GIB;

@@ -304,8 +304,9 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
     }
 }
 
-int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
-                      const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
+int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl,
+                          const struct plan_eval_opts *o, struct plan_cluster *pc,
+                          struct dt_err *e)
 {
     struct resolve_opts ro = {o->cpu_s_per_sample, o->compute_scale};
 
@@ -327,5 +328,7 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
     name_bound(pc);
     plan_band_set(sc, pc);
     compute_note(sc, pc);
+    pc->sharding = sc->sharding;
+    pc->batch_per_gpu = sc->batch_per_gpu;
     return 0;
 }

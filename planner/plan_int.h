@@ -31,6 +31,11 @@ double plan_vcpu_per_gpu(const struct cat_instance *in);
 const struct cat_instance *plan_bigger_ratio(const struct catalog *cat,
                                              const struct cat_instance *in, int same_count);
 
+/* plan_cluster_eval() for the layout sc states (plan_cluster.c). */
+int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl,
+                          const struct plan_eval_opts *o, struct plan_cluster *pc,
+                          struct dt_err *e);
+
 /* Put "cluster NAME: " in front of e's message; returns -1. */
 int plan_cluster_err(struct dt_err *e, const struct sc_cluster *cl);
 

@@ -69,6 +69,10 @@ struct plan_cluster {
                                      validated error of the parts (docs/model.md) */
     char compute_note[128];       /* how the precision runs on the train GPU when it is not
                                      as asked ("V100 has no bf16: runs fp16"), else "" */
+    enum sc_sharding sharding;    /* the stage simulated */
+    int batch_per_gpu;            /* the micro-batch simulated */
+    char layout_why[448];         /* sharding or batch_per_gpu auto: the layout the planner
+                                     chose and why (layout.c); "" otherwise */
 };
 
 struct plan_report {
@@ -117,8 +121,10 @@ void plan_eval_defaults(struct plan_eval_opts *o);
 
 /*
  * One cluster of sc: resolved, simulated, costed, its bottleneck named,
- * into *pc (pc->cl = cl).  Errors (exit-1 kind) are the resolver's or the
- * simulator's, without the cluster's name: callers add it.
+ * into *pc (pc->cl = cl).  With gradients.sharding or batch_per_gpu auto,
+ * the best of the layouts that fit (layout.c).  Errors (exit-1 kind) are
+ * the resolver's or the simulator's, without the cluster's name: callers
+ * add it.
  */
 int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e);

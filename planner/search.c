@@ -154,10 +154,12 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                 break;
             {
                 struct mem_use u;
-                memory_of(sc, sc->sharding, ti, (int)workers, wpn, &u);
+                /* sharding auto: whether the most sharded stage fits (layout.c) */
+                enum sc_sharding st = sc->sharding_auto ? SC_SHARD_ZERO3 : sc->sharding;
+                memory_of(sc, st, ti, (int)workers, wpn, &u);
                 if (u.total > u.capacity) {
                     l->pruned_memory++;
-                    if (sc->sharding == SC_SHARD_NONE)
+                    if (st == SC_SHARD_NONE)
                         break; /* more nodes do not help data parallelism fit */
                     continue;  /* sharded: more ranks may */
                 }

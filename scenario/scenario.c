@@ -149,7 +149,8 @@ static const char *const attentions[] = { "flash", "unfused", NULL };
 static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
 /* the stages a scenario may ask for (enum sc_sharding; fsdp is zero3 as
  * PyTorch FSDP's FULL_SHARD runs it) */
-static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", NULL };
+static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
+                                         NULL };
 static const char *const recomputes[] = { "none", "selective", "full", NULL };
 
 const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }

@@ -37,7 +37,7 @@ enum sc_solve { SC_SOLVE_NONE = 0, SC_SOLVE_CPU, SC_SOLVE_COMPUTE };
  * communication).  fsdp is zero3 as PyTorch FSDP's FULL_SHARD runs it; hsdp
  * is zero3 within a node, replicated across nodes (HYBRID_SHARD). */
 enum sc_sharding { SC_SHARD_NONE = 0, SC_SHARD_ZERO1, SC_SHARD_ZERO2, SC_SHARD_ZERO3, SC_SHARD_FSDP,
-                   SC_SHARD_HSDP };
+                   SC_SHARD_HSDP, SC_SHARD_AUTO /* the loader's only: sharding_auto */ };
 
 /* Activation recompute (workload.recompute; Korthikanti et al. 2022):
  * selective redoes the attention core in backward, full the whole forward. */
@@ -108,6 +108,8 @@ struct scenario {
     /* workload */
     const struct cat_model *model;     /* resolved */
     int batch_per_gpu;                 /* samples per worker per micro-batch, >= 1 */
+    int batch_auto;                    /* batch_per_gpu: auto: the planner chooses it per
+                                          cluster (planner/layout.c); batch_per_gpu is 1 */
     int seq_len;                       /* tokens per sample of a transformer given by its
                                           shape (catalog/shape.h); 0: the model's own */
     enum cat_prec precision;           /* compute precision (workload.precision) */
@@ -159,6 +161,8 @@ struct scenario {
                                           (Horovod's HOROVOD_CYCLE_TIME), ms; 0: none */
     enum cat_prec grad_precision;      /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
     enum sc_sharding sharding;         /* gradients.sharding (default none) */
+    int sharding_auto;                 /* sharding: auto: the planner chooses the stage per
+                                          cluster (planner/layout.c); sharding is none */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
     enum sc_ps_place ps_place;
     int ps_pipeline;            /* 1: a worker pushes bucket b+1 while pulling bucket b
@@ -234,7 +238,7 @@ const char *scenario_prec_name(int i);
 void scenario_prec_set(struct scenario *sc, int i);
 int scenario_prec_index(const struct scenario *sc);
 const char *scenario_attention_name(int i);       /* flash, unfused */
-const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, fsdp, hsdp */
+const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, fsdp, hsdp, auto */
 const char *scenario_recompute_name(int i);       /* none, selective, full */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 int scenario_grad_prec_parse(const char *s);

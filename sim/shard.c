@@ -160,7 +160,8 @@ static int lane_ready(const struct sim *s, int lane, int i)
         const struct worker *w = &s->w[c->mem[k]];
         if (lane == SH_GATHER && ((w->state != W_FWD && w->state != W_BWD) || w->su_start < u))
             return 0;
-        if (lane == SH_REDUCE && w->su_done <= u)
+        /* a reduction of this step: the member has not gone on to its optimizer */
+        if (lane == SH_REDUCE && (w->su_done <= u || w->state == W_OPT || w->state == W_WAIT_BATCH))
             return 0;
     }
     return 1;
@@ -328,7 +329,8 @@ void shard_unit_done(struct sim *s, int wi, int use, int gen)
         return;
     if (sim_measured(s, w->step)) {
         w->compute += w->bwd_total;
-        w->interf += fmax(0, s->now - w->t_unit0 - w->bwd_total);
+        if (slowdown(s, w) > 1)
+            w->interf += fmax(0, s->now - w->t_unit0 - w->bwd_total);
     }
     w->su_busy = 0;
     w->su_done++;

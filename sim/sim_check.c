@@ -86,6 +86,17 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
         return dt_errf(e, "sim: bucket size must be positive");
     if (cfg->w.grad_bytes / cfg->c.bucket_bytes > 1e6)
         return dt_errf(e, "sim: %.0f gradient buckets per step, expected at most 1e6", cfg->w.grad_bytes / cfg->c.bucket_bytes);
+    if (cfg->c.shard != SIM_SHARD_NONE) {
+        const struct sim_comm *c = &cfg->c;
+        if ((unsigned)c->shard > SIM_SHARD_HYBRID || sim_is_ps(c->strategy))
+            return dt_errf(e, "sim: sharding %d with strategy %s, expected an all-reduce strategy",
+                           (int)c->shard, sim_strategy_name(c->strategy));
+        if (bad_num(c->param_bytes) || c->units < 1 || c->units > 100000 || c->micro_batches < 1 ||
+            (double)c->units * c->micro_batches > 1e6)
+            return dt_errf(e, "sim: sharded %g parameter bytes in %d units, %d micro-batches; "
+                           "expected finite bytes >= 0, 1 to 100000 units and at most 1e6 "
+                           "unit passes a step", c->param_bytes, c->units, c->micro_batches);
+    }
     if (cfg->steps < 1 || cfg->warmup < 0)
         return dt_errf(e, "sim: steps %d (expected >= 1), warmup %d (expected >= 0)", cfg->steps, cfg->warmup);
     if (!(cfg->fabric_oversub >= 1) || !isfinite(cfg->fabric_oversub))

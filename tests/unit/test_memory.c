@@ -51,7 +51,13 @@ static void zero_stages_divide_the_model_state(void)
     memory_of(&sc, sc.sharding, &in, 64, 8, &u);
     T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 15, 1e-9,
            "hsdp: stage 3 within a node of 8: 120 / 8 GB");
-    T_NEAR(u.buffers, 2 * 25 * 1048576.0, 0, "two 25 MiB gradient buckets");
+    /* 7.5B fp32 gradients (the default) in 25 MiB units: 30e9 / 26214400 ->
+     * 1145 units; two gathered (2 bytes a parameter each) and one unit's
+     * gradients (4) */
+    T_NEAR(u.buffers, 7.5e9 / 1145 * 8, 1e-3, "hsdp: two units gathered and one unit's gradients");
+    sc.sharding = SC_SHARD_ZERO2;
+    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
+    T_NEAR(u.buffers, 2 * 25 * 1048576.0, 0, "zero2: two 25 MiB gradient buckets");
     T_NEAR(u.capacity, 0.9 * 80 * 1073741824.0, 0, "90%% of 80 GiB usable");
     sc.sharding = SC_SHARD_NONE;
     sc.precision = CAT_FP32;
