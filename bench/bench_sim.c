@@ -6,6 +6,10 @@
  * 16,384 GPUs.  Target: 16,384 GPUs in under 100 ms and 100 MB on one core.
  * Prints figures and ratios; it does not pass or fail (tests check
  * behaviour).
+ *
+ * Then one zero3 (FSDP) step of a 70B-parameter model on 1,024 GPUs (128
+ * nodes of 8 H100, 80 layers gathered and reduced one by one, strategy
+ * auto).  Target: under 5 ms.
  */
 #include <stdio.h>
 #include <string.h>
@@ -71,11 +75,49 @@ static int table(enum sim_strategy st)
     return 0;
 }
 
+static int zero3_70b(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    struct dt_err e;
+    double t0, per;
+    int reps = 20;
+
+    memset(&c, 0, sizeof c);
+    c.ngroups = 1;
+    c.groups[0] = (struct sim_group){
+        .role = SIM_TRAIN, .count = 128, .gpus = 8, .vcpus = 192, .loader_vcpus = 192,
+        .core_speed = 1, .nic_Bps = 400e9, .net_alpha_s = 14e-6, .intra_Bps = 370e9,
+        .intra_alpha_s = 3.4e-6, .pcie_Bps = 50e9, .fwd_s = 4, .bwd_s = 8, .opt_s = 0.05,
+        .price_usd_h = 98.32, .gpu_cc = 90, .link = SIM_LINK_NVSWITCH, .nics = 8,
+        .comm_slowdown = 1.1};
+    c.w = (struct sim_workload){.batch = 4, .grad_bytes = 70e9 * 4, .loader_workers = 4,
+                                .prefetch = 2};
+    c.c = (struct sim_comm){.strategy = SIM_AUTO, .bucket_bytes = 25.0 * DT_MIB, .overlap = 1,
+                            .shard = SIM_SHARD_FULL, .param_bytes = 70e9 * 2, .units = 80,
+                            .micro_batches = 1};
+    c.fabric_oversub = 1;
+    c.steps = 1;
+    c.warmup = 0;
+    c.seed = 1;
+    t0 = now_s();
+    for (int k = 0; k < reps; k++)
+        if (sim_run(&c, &r, &e)) {
+            fprintf(stderr, "bench_sim: %s\n", e.msg);
+            return 1;
+        }
+    per = (now_s() - t0) / reps * 1e3;
+    printf("bench_sim: zero3, 70e9 parameters in 80 units, 1,024 H100 (128 x 8), auto: step %.3f s, "
+           "exposed %.3f s, %ld events\n", r.step_mean_s, r.exposed_comm_s, r.events);
+    printf("one zero3 step of a 70B model at 1,024 GPUs: %.3f ms (target < 5 ms)\n", per);
+    return 0;
+}
+
 int main(void)
 {
     struct rusage ru;
 
-    if (table(SIM_RING) || table(SIM_AUTO))
+    if (table(SIM_RING) || table(SIM_AUTO) || zero3_70b())
         return 1;
     getrusage(RUSAGE_SELF, &ru);
     printf("peak memory (max RSS): %.1f MB\n", ru.ru_maxrss / 1024.0);

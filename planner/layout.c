@@ -10,7 +10,11 @@
  * the smaller batch.  Its reason names the stages that do not fit, by how
  * much, and the runner-up of another stage.
  *
- * Cost: at most 5 stages x 21 micro-batches evaluated, memory-pruned.
+ * Cost: at most 5 stages x 21 micro-batches, pruned: by memory; one rank
+ * or parameter servers shard nothing, so only none is tried; a stage stops
+ * growing its micro-batch once doubling it gains no more than the margin.
+ * Candidates are ranked on LAYOUT_RANK_STEPS simulated steps after one
+ * warm-up, and the one chosen is simulated again as the scenario says.
  */
 #include "planner.h"
 
@@ -24,6 +28,7 @@
 #include "../base/xmem.h"
 
 #define LAYOUT_MARGIN 0.005
+#define LAYOUT_RANK_STEPS 1
 #define LAYOUT_MAX_BATCH_STEPS 21   /* 1 to 2^20 */
 
 static const enum sc_sharding stages[] = {SC_SHARD_NONE, SC_SHARD_ZERO1, SC_SHARD_ZERO2,
@@ -74,45 +79,67 @@ static double memory_ratio(const struct scenario *t, const struct sc_cluster *cl
 /* What each stage came to: its best candidate, or why none fitted. */
 struct stage_best {
     int tried, fits;
+    enum sc_sharding stage;      /* as simulated (fsdp stays fsdp) */
     double rate;                 /* samples/s of its best candidate */
     int batch;
-    double need_gib, cap_gib;    /* memory at its smallest micro-batch */
+    double need_gib;             /* memory at its smallest micro-batch */
+    int stop;                    /* why its micro-batch stopped growing: STOP_* */
+    double stop_gib;             /* STOP_MEMORY: what the next one needs */
 };
 
+enum { STOP_FIXED = 0, STOP_GLOBAL, STOP_MEMORY, STOP_GAIN };
+
 static void explain(const struct scenario *sc, const struct plan_cluster *best,
-                    const struct stage_best *sb, int nfit, char *buf, size_t cap)
+                    const struct stage_best *sb, int nfit, double cap_gib, char *buf, size_t cap)
 {
     size_t n = 0;
     int over = 0, runner = -1;
 
-    n += (size_t)snprintf(buf + n, cap - n, "%s, batch_per_gpu %d (grad_accum %d), chosen from "
-                          "%d layout%s that fit", scenario_sharding_name(best->sharding),
-                          best->batch_per_gpu, best->grad_accum, nfit, nfit == 1 ? "" : "s");
+    if (nfit > 0)
+        n += (size_t)snprintf(buf + n, cap - n, "%s, batch_per_gpu %d (grad_accum %d), chosen "
+                              "from %d layout%s that fit", scenario_sharding_name(best->sharding),
+                              best->batch_per_gpu, best->grad_accum, nfit, nfit == 1 ? "" : "s");
+    else
+        n += (size_t)snprintf(buf + n, cap - n, "no layout fits; shown: %s, batch_per_gpu %d",
+                              scenario_sharding_name(best->sharding), best->batch_per_gpu);
     for (int s = 0; s < NSTAGES && n < cap; s++) {
         if (!sb[s].tried || sb[s].fits)
             continue;
         n += (size_t)snprintf(buf + n, cap - n, "%s%s needs %.1f GiB a GPU", over ? ", " : "; ",
-                              scenario_sharding_name(stages[s]), sb[s].need_gib);
+                              scenario_sharding_name(sb[s].stage), sb[s].need_gib);
         over = 1;
     }
     if (over && n < cap)
         n += (size_t)snprintf(buf + n, cap - n, " at batch_per_gpu %d, over the %.1f GiB usable",
-                              sc->batch_auto ? 1 : sc->batch_per_gpu, sb[0].cap_gib);
+                              sc->batch_auto ? 1 : sc->batch_per_gpu, cap_gib);
     for (int s = 0; s < NSTAGES; s++)
-        if (sb[s].fits && stages[s] != best->sharding && (runner < 0 || sb[s].rate > sb[runner].rate))
+        if (sb[s].fits && sb[s].stage != best->sharding && (runner < 0 || sb[s].rate > sb[runner].rate))
             runner = s;
     if (runner >= 0 && n < cap && best->res.samples_per_s > sb[runner].rate)
         n += (size_t)snprintf(buf + n, cap - n, "; %.1f%% faster than %s (batch_per_gpu %d)",
                               100 * (best->res.samples_per_s / sb[runner].rate - 1),
-                              scenario_sharding_name(stages[runner]), sb[runner].batch);
+                              scenario_sharding_name(sb[runner].stage), sb[runner].batch);
     else if (runner >= 0 && n < cap)
         n += (size_t)snprintf(buf + n, cap - n, "; within %.1f%% of %s (batch_per_gpu %d), which "
                               "moves more or holds more, so the simpler is kept",
                               100 * (sb[runner].rate / best->res.samples_per_s - 1),
-                              scenario_sharding_name(stages[runner]), sb[runner].batch);
-    else if (n < cap && nfit > 0)
+                              scenario_sharding_name(sb[runner].stage), sb[runner].batch);
+    else if (n < cap && nfit > 0 && sc->sharding_auto)
         n += (size_t)snprintf(buf + n, cap - n, "; the only stage that fits");
-    if (n < cap)
+    for (int s = 0; s < NSTAGES && n < cap && nfit > 0; s++) {
+        if (!sb[s].fits || sb[s].stage != best->sharding)
+            continue;
+        if (sb[s].stop == STOP_GLOBAL)
+            n += (size_t)snprintf(buf + n, cap - n, "; a larger micro-batch would pass the global "
+                                  "batch");
+        else if (sb[s].stop == STOP_MEMORY)
+            n += (size_t)snprintf(buf + n, cap - n, "; batch_per_gpu %d needs %.1f GiB a GPU, "
+                                  "over the %.1f usable", 2 * sb[s].batch, sb[s].stop_gib, cap_gib);
+        else if (sb[s].stop == STOP_GAIN)
+            n += (size_t)snprintf(buf + n, cap - n, "; doubling it gains under %.1f%%",
+                                  100 * LAYOUT_MARGIN);
+    }
+    if (n < cap && nfit > 0)
         snprintf(buf + n, cap - n, "; %s", best->bound_text);
 }
 
@@ -122,11 +149,20 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
     struct scenario *t;
     struct plan_cluster *cand;
     struct stage_best sb[NSTAGES];
+    struct plan_eval_opts rank = *o;
+    struct sc_comm comm;
     int nodes, wpn, k = train_ranks(cl, &nodes, &wpn), nfit = 0, have = 0, rc = 0;
-    int last_stage = 0;
+    int last_stage = 0, shards, nsim = 0;
+    double cap_gib = 0;
 
     if (!sc->sharding_auto && !sc->batch_auto)
         return plan_cluster_eval_one(sc, cl, o, pc, e);
+    scenario_cluster_comm(sc, cl, &comm);
+    shards = k > 1 && !sim_is_ps(comm.strategy);  /* else every stage is none */
+    if (!o->trace) {
+        rank.steps = LAYOUT_RANK_STEPS;
+        rank.warmup = 1;
+    }
     t = x_malloc(sizeof *t);
     cand = x_malloc(sizeof *cand);
     *t = *sc;
@@ -138,26 +174,37 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
             continue;
         if (stages[s] == SC_SHARD_HSDP && sc->sharding_auto && (nodes < 2 || wpn < 2))
             continue;   /* hsdp is zero3 on one node or one GPU a node */
+        if (sc->sharding_auto && !shards && stages[s] != SC_SHARD_NONE)
+            continue;
         t->sharding = sc->sharding_auto ? stages[s] : sc->sharding;
         last_stage = s;
         sb[s].tried = 1;
+        sb[s].stage = t->sharding;
         for (int j = 0; j < LAYOUT_MAX_BATCH_STEPS; j++) {
             int b = sc->batch_auto ? 1 << j : sc->batch_per_gpu;
             double need = 0, capg = 0;
-            if (sc->batch_auto && (double)b * k > sc->global_batch)
+            if (sc->batch_auto && (double)b * k > sc->global_batch) {
+                sb[s].stop = STOP_GLOBAL;
                 break;  /* one micro-batch would pass the global batch */
+            }
             t->batch_per_gpu = b;
             if (memory_ratio(t, cl, k, &need, &capg) > 1) {
-                if (j == 0) {
+                if (j == 0)
                     sb[s].need_gib = need;
-                    sb[s].cap_gib = capg;
-                }
+                sb[s].stop = STOP_MEMORY;
+                sb[s].stop_gib = need;
+                cap_gib = capg;
                 break;  /* larger micro-batches need more */
             }
-            if (j == 0)
-                sb[s].cap_gib = capg;
-            if ((rc = plan_cluster_eval_one(t, cl, o, cand, e)) != 0)
+            if ((rc = plan_cluster_eval_one(t, cl, &rank, cand, e)) != 0)
                 goto out;
+            nsim++;
+            if (sb[s].fits && sc->batch_auto &&
+                !(cand->res.samples_per_s > sb[s].rate * (1 + LAYOUT_MARGIN))) {
+                nfit++;
+                sb[s].stop = STOP_GAIN;
+                break;  /* a larger micro-batch gains nothing more */
+            }
             if (!sb[s].fits || cand->res.samples_per_s > sb[s].rate) {
                 sb[s].rate = cand->res.samples_per_s;
                 sb[s].batch = b;
@@ -174,16 +221,30 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                 break;
         }
     }
-    if (!have) {
-        /* nothing fits: the most sharded stage at the smallest batch, reported infeasible */
+    /* the chosen layout as the scenario says to simulate it; when nothing
+     * fits, the most sharded stage at the smallest batch, reported infeasible */
+    if (have) {
+        struct stage_best keep[NSTAGES];
+        double ranked = pc->res.samples_per_s;
+        memcpy(keep, sb, sizeof keep);
+        t->sharding = pc->sharding;
+        t->batch_per_gpu = pc->batch_per_gpu;
+        if ((rc = plan_cluster_eval_one(t, cl, o, pc, e)) != 0)
+            goto out;
+        /* the others as ranked, on the chosen one's terms */
+        for (int s = 0; s < NSTAGES; s++)
+            if (sb[s].fits)
+                sb[s].rate = keep[s].rate * pc->res.samples_per_s / ranked;
+    } else {
         t->sharding = sc->sharding_auto ? stages[last_stage] : sc->sharding;
         t->batch_per_gpu = sc->batch_auto ? 1 : sc->batch_per_gpu;
         if ((rc = plan_cluster_eval_one(t, cl, o, pc, e)) != 0)
             goto out;
     }
+    pc->nsim = nsim + 1;
     /* the simulated config pointed into the copy */
     pc->cfg.c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
-    explain(sc, pc, sb, nfit, pc->layout_why, sizeof pc->layout_why);
+    explain(sc, pc, sb, nfit, cap_gib, pc->layout_why, sizeof pc->layout_why);
 out:
     x_free(cand);
     x_free(t);

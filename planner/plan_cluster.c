@@ -330,5 +330,6 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     compute_note(sc, pc);
     pc->sharding = sc->sharding;
     pc->batch_per_gpu = sc->batch_per_gpu;
+    pc->nsim = 1;
     return 0;
 }

@@ -73,6 +73,7 @@ struct plan_cluster {
     int batch_per_gpu;            /* the micro-batch simulated */
     char layout_why[448];         /* sharding or batch_per_gpu auto: the layout the planner
                                      chose and why (layout.c); "" otherwise */
+    int nsim;                     /* simulations run for this cluster (layouts tried) */
 };
 
 struct plan_report {

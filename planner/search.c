@@ -149,6 +149,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             double price0 = nodes * group_price(sc, ti);
             int single = workers == 1;
             int multi_node_ok = !isnan(ti->net_gbps);
+            int unsharded_fits = 1;   /* parameter servers shard nothing */
 
             if (nodes > 1 && !multi_node_ok)
                 break;
@@ -156,6 +157,8 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                 struct mem_use u;
                 /* sharding auto: whether the most sharded stage fits (layout.c) */
                 enum sc_sharding st = sc->sharding_auto ? SC_SHARD_ZERO3 : sc->sharding;
+                memory_of(sc, SC_SHARD_NONE, ti, (int)workers, wpn, &u);
+                unsharded_fits = !(u.total > u.capacity);
                 memory_of(sc, st, ti, (int)workers, wpn, &u);
                 if (u.total > u.capacity) {
                     l->pruned_memory++;
@@ -185,6 +188,10 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                             continue;
                         if (single && s != single_strategy(p->strategies))
                             continue; /* one worker shares nothing: one strategy is enough */
+                        if (sim_is_ps(s) && !unsharded_fits) {
+                            l->pruned_memory++;
+                            continue; /* the servers' workers hold the whole state */
+                        }
                         if (s == SIM_AUTO && ti->gpu_count == 0 && (p->strategies & (1u << SIM_RING)))
                             continue; /* auto on CPU nodes is the ring */
                         if (s == SIM_HIERARCHICAL && (wpn == 1 || nodes == 1) &&
@@ -289,6 +296,7 @@ static void fill_eval(const struct scenario *sc, const struct plan_cluster *pc,
     ev->cost_to_train_usd = pc->cost_to_train_usd;
     ev->objective = plan_cluster_objective(sc, pc, 1);
     ev->bound = pc->bound;
+    ev->sims = pc->nsim;
 }
 
 int search_eval(const struct scenario *sc, const struct search_list *l, int part, int nparts,

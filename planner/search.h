@@ -57,8 +57,9 @@ struct search_eval {
     double cost_to_train_usd;
     double objective;       /* smaller is better */
     double bound;           /* enum plan_bound */
+    double sims;            /* simulations run (more than 1 when the layout was chosen) */
 };
-#define SEARCH_NFIELDS 10
+#define SEARCH_NFIELDS 11
 
 struct search_list {
     struct search_cand *c;

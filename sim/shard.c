@@ -20,7 +20,17 @@
  * Every collective runs as the phases of the strategy (coll_build_kind),
  * as flows on the same resources as everything else.  A use computes at
  * full speed, or 1/comm_slowdown of it while a collective is in flight.
- * Cost per step: O(L x mb) events, independent of the number of GPUs.
+ *
+ * Micro-batches between the first and the last repeat one pattern (the
+ * step's jitter is one multiplier), so at most SHARD_MB_SIM are simulated:
+ * the first, the last, and one in the middle that stands for the other
+ * mb - 2, dilated in time by that factor: its uses compute mb - 2 times as
+ * long, and each collective that overlaps one of them (the gather issued
+ * while it computes, the reduction that follows the use before it) moves
+ * mb - 2 times the bytes after mb - 2 times the latency.  Rates do not
+ * change, so each overlapping pair takes what mb - 2 of them take in turn,
+ * and the totals of compute, bytes and latency are the step's.  Cost per
+ * step: O(L x min(mb, 3)) events, independent of the number of GPUs.
  */
 #include "sim_int.h"
 
@@ -70,7 +80,7 @@ static void lanes_of(struct shard *sh, enum sim_shard mode)
             sh->gather_of[u] = sh->n[SH_GATHER];
             sh->uses[SH_GATHER][sh->n[SH_GATHER]++] = u;
         }
-        if (bwd && (mode != SIM_SHARD_OPT || mbi == sh->mb - 1))
+        if (bwd && (mode != SIM_SHARD_OPT || mbi == sh->mb_sim - 1))
             sh->uses[SH_REDUCE][sh->n[SH_REDUCE]++] = u;
     }
 }
@@ -94,7 +104,8 @@ void shard_build(struct sim *s)
     sh->on = 1;
     sh->L = cm->units > 0 ? cm->units : 1;
     sh->mb = cm->micro_batches > 0 ? cm->micro_batches : 1;
-    sh->nuse = 2 * sh->L * sh->mb;
+    sh->mb_sim = sh->mb < SHARD_MB_SIM || cm->all_micro_batches ? sh->mb : SHARD_MB_SIM;
+    sh->nuse = 2 * sh->L * sh->mb_sim;
     lanes_of(sh, cm->shard);
     L = sh->L;
     if (cm->shard != SIM_SHARD_HYBRID || coll_nodes(all) <= 1) {
@@ -150,6 +161,21 @@ static const struct chain *members(const struct sim *s)
     return &s->ch[0];
 }
 
+/* How many micro-batches use u stands for: mb - 2 in the middle one when
+ * only three are simulated, else 1. */
+static double dil_use(const struct shard *sh, int u)
+{
+    return sh->mb > sh->mb_sim && u >= 2 * sh->L && u < 4 * sh->L ? sh->mb - 2 : 1;
+}
+
+/* ... and the lane's collective idx, as the use it overlaps: a gather the
+ * use before its own, a reduction the use after. */
+static double dil_coll(const struct shard *sh, int lane, int idx)
+{
+    int u = sh->uses[lane][idx] + (lane == SH_GATHER ? -1 : 1);
+    return u >= 0 && u < sh->nuse ? dil_use(sh, u) : 1;
+}
+
 /* May the lane's i-th collective start: every member far enough. */
 static int lane_ready(const struct sim *s, int lane, int i)
 {
@@ -160,8 +186,7 @@ static int lane_ready(const struct sim *s, int lane, int i)
         const struct worker *w = &s->w[c->mem[k]];
         if (lane == SH_GATHER && ((w->state != W_FWD && w->state != W_BWD) || w->su_start < u))
             return 0;
-        /* a reduction of this step: the member has not gone on to its optimizer */
-        if (lane == SH_REDUCE && (w->su_done <= u || w->state == W_OPT || w->state == W_WAIT_BATCH))
+        if (lane == SH_REDUCE && (w->su_done <= u || s->sh.reduced))
             return 0;
     }
     return 1;
@@ -207,7 +232,8 @@ static void phase_start(struct sim *s, int lane, int idx, int p)
     if (s->sh.active++ == 0)
         rates_changed(s);
     if (ph->lat_s > 0)
-        evq_push(&s->q, s->now + ph->lat_s, EV_SHARD_LAT, lane, idx, p);
+        evq_push(&s->q, s->now + ph->lat_s * dil_coll(&s->sh, lane, idx), EV_SHARD_LAT, lane, idx,
+                 p);
     else
         shard_phase_flow(s, lane, idx, p);
 }
@@ -219,7 +245,8 @@ void shard_phase_flow(struct sim *s, int lane, int idx, int p)
     if (ph->amount <= 0 || ph->nuse == 0)
         shard_phase_done(s, lane, idx, p);
     else
-        mm_add_flow(&s->mm, ph->amount, ph->bound, ph->use, ph->nuse, FL_SHARD, lane, idx, p);
+        mm_add_flow(&s->mm, ph->amount * dil_coll(&s->sh, lane, idx), ph->bound, ph->use, ph->nuse,
+                    FL_SHARD, lane, idx, p);
 }
 
 /* Is use u ready to compute: gathered when it needs to be (the lane has
@@ -246,6 +273,7 @@ static void coll_done(struct sim *s, int lane, int idx)
     } else if (idx + 1 == sh->n[SH_REDUCE]) {
         /* the step's gradients are reduced: the optimizer, and a new step of lanes */
         sh->next[SH_GATHER] = sh->next[SH_REDUCE] = 0;
+        sh->reduced = 1;
         for (int k = 0; k < c->nmem; k++)
             sim_worker_start_opt(s, c->mem[k]);
     }
@@ -289,7 +317,7 @@ static void unit_start(struct sim *s, int wi)
     const struct shard *sh = &s->sh;
     const struct sim_group *g = &s->cfg->groups[w->g];
     int u = w->su_start;
-    double per = (use_bwd(sh, u) ? g->bwd_s : g->fwd_s) * w->m / (sh->L * sh->mb);
+    double per = (use_bwd(sh, u) ? g->bwd_s : g->fwd_s) * w->m / (sh->L * sh->mb) * dil_use(sh, u);
 
     if (sim_measured(s, w->step))
         w->exposed += s->now - w->t_gwait;
@@ -311,6 +339,7 @@ void shard_step_begin(struct sim *s, int wi)
 {
     struct worker *w = &s->w[wi];
 
+    s->sh.reduced = 0;
     w->state = W_FWD;
     w->su_start = w->su_done = 0;
     w->su_busy = 0;

@@ -627,7 +627,11 @@ static void build_chain(struct sim *s, struct chain *c)
             nccl_model_init(&ctx->nccl, &sh, NCCL_ALLREDUCE);
     }
 
-    /* Buckets in the order backward releases them (sim_bucket_count). */
+    /* Buckets in the order backward releases them (sim_bucket_count); one
+     * rank shares nothing, so its gradients are one bucket (the same step,
+     * fewer events) */
+    if (coll_ranks(ctx) <= 1 && !sim_is_ps(cfg->c.strategy))
+        full = 1;
     nb = full ? 1 : sim_bucket_count(&cfg->c, total);
     c->nb = nb;
     c->bbytes = x_calloc((size_t)nb, sizeof *c->bbytes);

@@ -100,6 +100,9 @@ struct sim_comm {
     double param_bytes;         /* sharded: the parameters as gathered, bytes */
     int units;                  /* sharded: units of the model (layers), >= 1 */
     int micro_batches;          /* sharded: forward-backward passes per step, >= 1 */
+    int all_micro_batches;      /* sharded: 1 simulates every micro-batch; 0 the first, the
+                                   last, and one in the middle that stands for the others,
+                                   dilated in time (shard.c) */
     double bucket_bytes;        /* gradient bucket size, bytes, > 0 */
     const double *bucket_list;  /* sizes of the first buckets in the order backward
                                    releases them (PyTorch DDP's, say), bytes; later

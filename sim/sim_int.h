@@ -89,7 +89,8 @@ struct shard_coll {
 
 struct shard {
     int on;                      /* a sharded step (sim_comm.shard, more than one rank) */
-    int L, mb, nuse;             /* units; micro-batches; uses per step, 2 L mb */
+    int L, mb;                   /* units; micro-batches a step */
+    int mb_sim, nuse;            /* micro-batches simulated (at most SHARD_MB_SIM); uses, 2 L mb_sim */
     struct shard_coll coll[SH_NLANE]; /* a unit's all-gather; its reduce-scatter (and
                                     all-reduce across nodes) */
     int *uses[SH_NLANE];         /* per lane, the uses it serves in order */
@@ -98,7 +99,9 @@ struct shard {
     int next[SH_NLANE];          /* collectives of the lane started this step */
     int ph[SH_NLANE];            /* phase in progress, -1 idle */
     int active;                  /* phases in flight */
+    int reduced;                 /* 1 from the step's last reduction to the next step */
 };
+#define SHARD_MB_SIM 3
 
 struct sim {
     const struct sim_config *cfg;
