@@ -67,6 +67,72 @@ static void zero_stages_divide_the_model_state(void)
     scenario_free(&sc);
 }
 
+/*
+ * The ZeRO paper's table 1 (per-device model state in GB of 7.5B, 128B and
+ * 1T parameters at data-parallel degrees 1 to 1024, each stage; all 54
+ * cells) and table 2's left half at one-way model parallelism (the largest
+ * model whose state fits a 32 GB V100 on 64 GPUs: 2B, 7.6B, 14.4B and
+ * 128B for the baseline and the three stages).  GB are 1e9 bytes.  The
+ * table prints three figures, rounded, and whole numbers from 100 up cut
+ * down (1T at 64, P_os: 4187.5 printed 4187).
+ */
+static void zero_tables_1_and_2(void)
+{
+    static const int nd[] = {1, 4, 16, 64, 256, 1024};
+    static const double psi[] = {7.5e9, 128e9, 1e12};
+    static const double t1[3][3][6] = {   /* model, stage (os, os+g, os+g+p), DP */
+        {{120, 52.5, 35.6, 31.4, 30.4, 30.1}, {120, 41.3, 21.6, 16.6, 15.4, 15.1},
+         {120, 30, 7.5, 1.88, 0.47, 0.12}},
+        {{2048, 896, 608, 536, 518, 513}, {2048, 704, 368, 284, 263, 257},
+         {2048, 512, 128, 32, 8, 2}},
+        {{16000, 7000, 4750, 4187, 4046, 4011}, {16000, 5500, 2875, 2218, 2054, 2013},
+         {16000, 4000, 1000, 250, 62.5, 15.6}},
+    };
+    static const double t2[] = {2e9, 7.6e9, 14.4e9, 128e9};   /* none, os, os+g, os+g+p */
+    static const enum sc_sharding st[] = {SC_SHARD_NONE, SC_SHARD_ZERO1, SC_SHARD_ZERO2,
+                                          SC_SHARD_ZERO3};
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u;
+
+    memset(&m, 0, sizeof m);
+    memset(&g, 0, sizeof g);
+    g.mem_gib = 32;
+    memset(&in, 0, sizeof in);
+    in.gpu_count = 8;
+    in.gpu = &g;
+    in.gpu_mem_gib = NAN;
+    scenario_defaults(&sc, "zero");
+    sc.model = &m;
+    sc.precision = CAT_FP16;
+    for (int i = 0; i < 3; i++)
+        for (int s = 1; s <= 3; s++)
+            for (int d = 0; d < 6; d++) {
+                double want = t1[i][s - 1][d], gb;
+                int ok;
+                m.params = psi[i];
+                memory_of(&sc, st[s], &in, nd[d], 8, &u);
+                gb = (u.weights + u.gradients + u.optimizer) / 1e9;
+                ok = want >= 100 ? gb >= want - 1e-9 && gb < want + 1
+                                 : fabs(gb - want) <= (want < 1 ? 0.005 : 0.05) + 1e-9;
+                T_CHECK(ok, "table 1: %.4g parameters, %s, DP %d: %.3f GB (printed %g)", psi[i],
+                        scenario_sharding_name(st[s]), nd[d], gb, want);
+            }
+    for (int s = 0; s < 4; s++) {
+        double per, max;
+        m.params = 1;
+        memory_of(&sc, st[s], &in, 64, 8, &u);
+        per = u.weights + u.gradients + u.optimizer;  /* bytes a parameter on each GPU */
+        max = 32e9 / per;
+        T_NEAR(max / 1e9, t2[s] / 1e9, t2[s] < 1e10 ? 0.05 : 0.5,
+               "table 2: %s on 64 GPUs of 32 GB holds at most %.2fB parameters",
+               scenario_sharding_name(st[s]), max / 1e9);
+    }
+    scenario_free(&sc);
+}
+
 static void transformer_layers_keep_korthikantis_bytes(void)
 {
     /* GPT-3 175B's shape: h 12288, a 96, f 4h, dropout; s 2048 */
@@ -110,6 +176,7 @@ static void transformer_layers_keep_korthikantis_bytes(void)
 int main(void)
 {
     T_RUN(zero_stages_divide_the_model_state);
+    T_RUN(zero_tables_1_and_2);
     T_RUN(transformer_layers_keep_korthikantis_bytes);
     return T_DONE();
 }
