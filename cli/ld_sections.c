@@ -73,7 +73,7 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     static const char *const keys[] = {
         "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
         "optimizer_bytes_per_param", "measured_compute", "measured_step", "seq_len", "attention",
-        "memory_format", "recompute", "global_batch", NULL
+        "memory_format", "recompute", "global_batch", "optimizer_state_bytes", NULL
     };
     static const struct key_spec keyv[] = {
         {"grad_accum", KEY_INT, 0, 1, 0, 100000, "a positive integer",
@@ -83,6 +83,8 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         {"mfu", KEY_NUM, 0, 0, 1, 1, "a fraction in (0, 1]", offsetof(struct scenario, mfu)},
         {"optimizer_bytes_per_param", KEY_NUM, 0, 0, 1, 1e4, "bytes per parameter in (0, 1e4]",
          offsetof(struct scenario, optimizer_bytes_per_param)},
+        {"optimizer_state_bytes", KEY_NUM, 0, 0, 0, 1000, "bytes per parameter in [0, 1000]",
+         offsetof(struct scenario, optimizer_state_bytes)},
     };
     struct scenario *sc = ld->sc;
     yaml_node_t *v, *k;

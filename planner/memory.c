@@ -51,6 +51,8 @@ static void state_bytes(const struct scenario *sc, double *w, double *g, double 
     *w = wide ? 4 : 2;
     *g = wide ? 4 : 2;
     *o = wide ? 8 : 12;     /* moments; in mixed precision also the fp32 master weights */
+    if (!isnan(sc->optimizer_state_bytes))
+        *o = sc->optimizer_state_bytes;   /* another optimizer (workload.optimizer_state_bytes) */
 }
 
 void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,

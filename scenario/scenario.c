@@ -25,6 +25,7 @@ void scenario_defaults(struct scenario *sc, const char *name)
     sc->grad_accum = 1;
     sc->mfu = NAN;
     sc->optimizer_bytes_per_param = NAN;
+    sc->optimizer_state_bytes = NAN;
     sc->measured_gpu = NULL;
     sc->measured_compute_s = NAN;
     sc->measured_batch = 0;

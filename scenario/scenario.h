@@ -123,6 +123,8 @@ struct scenario {
                                           workers; 0: not given (grad_accum holds) */
     double mfu;                        /* achieved fraction of peak FLOP/s; NAN = default */
     double optimizer_bytes_per_param;  /* memory traffic of the update, bytes/param; NAN = default */
+    double optimizer_state_bytes;      /* optimizer state a parameter (ZeRO's K), bytes; NAN:
+                                          Adam's, 12 in mixed precision, 8 in fp32 */
 
     /* measured compute: step_s of fwd+bwd at batch on one `gpu` (NAN if absent) */
     const struct cat_gpu *measured_gpu;

@@ -64,6 +64,12 @@ static void zero_stages_divide_the_model_state(void)
     memory_of(&sc, sc.sharding, &in, 64, 8, &u);
     T_CHECK(u.weights == 4 * 7.5e9 && u.gradients == 4 * 7.5e9 && u.optimizer == 8 * 7.5e9,
             "fp32 Adam: 4 + 4 + 8 bytes a parameter");
+    sc.precision = CAT_FP16;
+    sc.optimizer_state_bytes = 8;   /* SGD with momentum: fp32 master weights and momentum */
+    sc.sharding = SC_SHARD_ZERO1;
+    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
+    T_CHECK(u.weights == 2 * 7.5e9 && u.optimizer == 8 * 7.5e9 / 64,
+            "another optimizer's state (K = 8), sharded by zero1: %.4g bytes", u.optimizer);
     scenario_free(&sc);
 }
 
