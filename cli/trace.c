@@ -191,6 +191,14 @@ static void span_name(char *buf, size_t n, const struct sim_trace_span *sp,
     case SIM_ACT_PHASE: snprintf(buf, n, "bucket %d phase %d", sp->b, sp->c); break;
     case SIM_ACT_PHASE_FLOW: snprintf(buf, n, "gradients, bucket %d phase %d", sp->b, sp->c); break;
     case SIM_ACT_BUCKET: snprintf(buf, n, "bucket %d released", sp->b); break;
+    case SIM_ACT_SHARD:
+        snprintf(buf, n, "%s %d phase %d", sp->a == 0 ? "parameter all-gather" : "gradient reduction",
+                 sp->b, sp->c);
+        break;
+    case SIM_ACT_SHARD_FLOW:
+        snprintf(buf, n, "%s, collective %d phase %d", sp->a == 0 ? "parameters" : "gradients",
+                 sp->b, sp->c);
+        break;
     default: snprintf(buf, n, "?"); break;
     }
 }
@@ -413,7 +421,11 @@ static void write_flows(struct writer *w, int pid, const struct sim_trace *tr, s
             e++;
         if (ly->it[k].flow != 0 && e - k >= 2) {
             long long id = ++w->next_flow;
-            int input = tr->spans[ly->it[k].idx].act == SIM_ACT_STAGE;
+            enum sim_act act = tr->spans[ly->it[k].idx].act;
+            int input = act == SIM_ACT_STAGE;
+            const char *name = input ? "input batch"
+                               : act == SIM_ACT_SHARD || act == SIM_ACT_SHARD_FLOW
+                                   ? "sharded collective" : "gradient bucket";
             for (size_t j = k; j < e; j++) {
                 const struct item *x = &ly->it[j];
                 ev_begin(w);
@@ -422,7 +434,7 @@ static void write_flows(struct writer *w, int pid, const struct sim_trace *tr, s
                         ly->tid0[x->track] + ly->lane[x->idx]);
                 put_us(f, (x->t0 + x->t1) / 2);
                 fprintf(f, ",\"name\":\"%s\",\"cat\":\"%s\",\"bp\":\"e\"}",
-                        input ? "input batch" : "gradient bucket", input ? "input" : "collective");
+                        name, input ? "input" : "collective");
             }
         }
         k = e;

@@ -231,6 +231,9 @@ static void phase_start(struct sim *s, int lane, int idx, int p)
     s->sh.ph[lane] = p;
     if (s->sh.active++ == 0)
         rates_changed(s);
+    if (s->cfg->trace)
+        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD, lane, idx, p, -1,
+                        ph->amount * dil_coll(&s->sh, lane, idx), NULL, 0);
     if (ph->lat_s > 0)
         evq_push(&s->q, s->now + ph->lat_s * dil_coll(&s->sh, lane, idx), EV_SHARD_LAT, lane, idx,
                  p);
@@ -242,6 +245,9 @@ void shard_phase_flow(struct sim *s, int lane, int idx, int p)
 {
     const struct coll_phase *ph = &s->sh.coll[lane].ph[p];
 
+    if (s->cfg->trace && ph->amount > 0)
+        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, lane, idx, p, -1,
+                        ph->amount * dil_coll(&s->sh, lane, idx), ph->use, ph->nuse);
     if (ph->amount <= 0 || ph->nuse == 0)
         shard_phase_done(s, lane, idx, p);
     else
@@ -285,6 +291,10 @@ void shard_phase_done(struct sim *s, int lane, int idx, int p)
 
     if (--sh->active == 0)
         rates_changed(s);
+    if (s->cfg->trace) {
+        sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, lane, idx, p);
+        sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD, lane, idx, p);
+    }
     if (p + 1 < sh->coll[lane].nph) {
         phase_start(s, lane, idx, p + 1);
         return;

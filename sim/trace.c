@@ -218,10 +218,20 @@ void sim_trace_begin(struct sim_trace *t, double now, enum sim_act act, int a, i
         flow = pack_flow(2, a, b, serial);
         step = serial;
         break;
+    case SIM_ACT_SHARD:
+        flow = pack_flow(3, a, b, serial);
+        step = serial;
+        break;
+    case SIM_ACT_SHARD_FLOW: {
+        struct sim_trace_open *ph = open_find(t, pack_key(SIM_ACT_SHARD, a, b, c), 0);
+        step = ph ? ph->begins - 1 : serial;
+        flow = pack_flow(3, a, b, step);
+        break;
+    }
     default:
         break;
     }
-    if (act == SIM_ACT_STAGE || act == SIM_ACT_PHASE_FLOW) {
+    if (act == SIM_ACT_STAGE || act == SIM_ACT_PHASE_FLOW || act == SIM_ACT_SHARD_FLOW) {
         for (int i = 0; i < nuse && nt < MM_MAX_USE; i++) {
             int tk = res_track(t, use[i].res);
             if (tk < 0)
@@ -230,7 +240,8 @@ void sim_trace_begin(struct sim_trace *t, double now, enum sim_act act, int a, i
             mult[nt++] = use[i].w;
         }
     } else {
-        int tk = act == SIM_ACT_PHASE ? owner_track(t->chain_track, a)
+        int tk = act == SIM_ACT_PHASE   ? owner_track(t->chain_track, a)
+                 : act == SIM_ACT_SHARD ? owner_track(t->chain_track, 0)
                  : act == SIM_ACT_BUCKET ? owner_track(t->worker_track, c)
                                          : owner_track(t->worker_track, a);
         if (tk >= 0) {

@@ -52,6 +52,9 @@ enum sim_act {
     SIM_ACT_PHASE,          /* a, b, c = chain, bucket, phase: latency then transfer */
     SIM_ACT_PHASE_FLOW,     /* a, b, c = chain, bucket, phase: the transfer on its resources */
     SIM_ACT_BUCKET,         /* a, b, c = chain, bucket, worker: bucket released (instant) */
+    SIM_ACT_SHARD,          /* a, b, c = lane (0 gather, 1 reduce), collective of the step,
+                               phase: a sharded collective's latency then transfer (shard.c) */
+    SIM_ACT_SHARD_FLOW,     /* a, b, c as SIM_ACT_SHARD: the transfer on its resources */
     SIM_NACT
 };
 

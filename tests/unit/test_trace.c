@@ -83,12 +83,23 @@ static int run(struct sim_config *c, struct sim_trace *tr, struct sim_result *r)
     return 0;
 }
 
+/* hetero, sharded as zero3 in 6 units over 5 micro-batches (shard.c) */
+static void sharded(struct sim_config *c)
+{
+    hetero(c);
+    c->c.shard = SIM_SHARD_FULL;
+    c->c.param_bytes = c->w.grad_bytes / 2;
+    c->c.units = 6;
+    c->c.micro_batches = 5;
+    c->groups[0].comm_slowdown = 1.2;
+}
+
 static void tracing_does_not_change_results(void)
 {
-    void (*make[2])(struct sim_config *) = {hetero, async_ps};
-    const char *name[2] = {"heterogeneous ring", "asynchronous PS"};
+    void (*make[3])(struct sim_config *) = {hetero, async_ps, sharded};
+    const char *name[3] = {"heterogeneous ring", "asynchronous PS", "zero3"};
 
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         struct sim_config c;
         struct sim_result off, on;
         struct sim_trace tr;
@@ -103,6 +114,20 @@ static void tracing_does_not_change_results(void)
                 "%s: step time %.9g s and %ld events either way", name[k], on.step_mean_s, on.events);
         T_CHECK(tr.nspans > 0 && tr.nsamples > 0, "%s: the trace holds %zu spans and %zu samples",
                 name[k], tr.nspans, tr.nsamples);
+        if (c.c.shard != SIM_SHARD_NONE) {
+            size_t ng = 0, nr = 0, open = 0;
+            for (size_t i = 0; i < tr.nspans; i++) {
+                ng += tr.spans[i].act == SIM_ACT_SHARD && tr.spans[i].a == 0;
+                nr += tr.spans[i].act == SIM_ACT_SHARD && tr.spans[i].a == 1;
+                open += (tr.spans[i].act == SIM_ACT_SHARD || tr.spans[i].act == SIM_ACT_SHARD_FLOW) &&
+                        isnan(tr.spans[i].t1_s);
+            }
+            /* per step, 3 micro-batches simulated: 2 x 6 x 3 gathers, 6 x 3 reductions
+             * (one phase each under the ring), in every step, warm-up included */
+            T_CHECK(ng == (size_t)(36 * (c.steps + c.warmup)) && nr == (size_t)(18 * (c.steps + c.warmup)) &&
+                        open == 0,
+                    "%s: %zu gathers and %zu reductions traced, all ended", name[k], ng, nr);
+        }
         /* A second traced run into the same recorder gives the same recording. */
         {
             size_t ns = tr.nspans;
