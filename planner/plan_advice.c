@@ -281,6 +281,8 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
                 scenario_objective_name(sc->objective));
     }
     add_ties(&t, sc, rep, first, tie_by);
+    if (best->layout_why[0])
+        add(&t, " Layout: %s.", best->layout_why);
     advise(&t, sc, cur, 0, rep->best == 0);
 }
 
@@ -319,5 +321,7 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
             add(&t, " (scale_up here is a change of instance type to fewer GPUs, which does "
                 "better for %s.)", scenario_objective_name(sc->objective));
     }
+    if (best->layout_why[0])
+        add(&t, " Layout: %s.", best->layout_why);
     advise(&t, sc, cur, 1, 0);
 }
