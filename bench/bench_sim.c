@@ -26,6 +26,20 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Wall milliseconds of one sim_run of c, over reps runs; -1 on error. */
+static double ms_per_run(const struct sim_config *c, int reps, struct sim_result *r)
+{
+    struct dt_err e;
+    double t0 = now_s();
+
+    for (int k = 0; k < reps; k++)
+        if (sim_run(c, r, &e)) {
+            fprintf(stderr, "bench_sim: %s\n", e.msg);
+            return -1;
+        }
+    return (now_s() - t0) / reps * 1e3;
+}
+
 static int table(enum sim_strategy st)
 {
     int gpus[] = {8, 64, 1024, 16384};
@@ -37,8 +51,7 @@ static int table(enum sim_strategy st)
     for (int i = 0; i < 4; i++) {
         struct sim_config c;
         struct sim_result r;
-        struct dt_err e;
-        double t0, t1, per;
+        double per;
         int reps = 3;
 
         memset(&c, 0, sizeof c);
@@ -57,14 +70,8 @@ static int table(enum sim_strategy st)
         c.warmup = 0;
         c.jitter_cv = 0.02;
         c.seed = 1;
-        t0 = now_s();
-        for (int k = 0; k < reps; k++)
-            if (sim_run(&c, &r, &e)) {
-                fprintf(stderr, "bench_sim: %s\n", e.msg);
-                return 1;
-            }
-        t1 = now_s();
-        per = (t1 - t0) / reps * 1e3;
+        if ((per = ms_per_run(&c, reps, &r)) < 0)
+            return 1;
         if (i == 0)
             base = per;
         printf("%8d %8.0f %12.4f %12.3f %10ld %9.2fx\n", gpus[i], 1.5e9 * 4 / c.c.bucket_bytes + 0.999,
@@ -79,8 +86,7 @@ static int zero3_70b(void)
 {
     struct sim_config c;
     struct sim_result r;
-    struct dt_err e;
-    double t0, per;
+    double per;
     int reps = 20;
 
     memset(&c, 0, sizeof c);
@@ -100,13 +106,8 @@ static int zero3_70b(void)
     c.steps = 1;
     c.warmup = 0;
     c.seed = 1;
-    t0 = now_s();
-    for (int k = 0; k < reps; k++)
-        if (sim_run(&c, &r, &e)) {
-            fprintf(stderr, "bench_sim: %s\n", e.msg);
-            return 1;
-        }
-    per = (now_s() - t0) / reps * 1e3;
+    if ((per = ms_per_run(&c, reps, &r)) < 0)
+        return 1;
     printf("bench_sim: zero3, 70e9 parameters in 80 units, 1,024 H100 (128 x 8), auto: step %.3f s, "
            "exposed %.3f s, %ld events\n", r.step_mean_s, r.exposed_comm_s, r.events);
     printf("one zero3 step of a 70B model at 1,024 GPUs: %.3f ms (target < 5 ms)\n", per);

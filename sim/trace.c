@@ -207,27 +207,20 @@ void sim_trace_begin(struct sim_trace *t, double now, enum sim_act act, int a, i
         flow = pack_flow(2, a, b, serial);
         step = serial;
         break;
-    case SIM_ACT_PHASE_FLOW: {
+    case SIM_ACT_PHASE_FLOW:
+    case SIM_ACT_SHARD_FLOW: {
         /* The step of this transfer is that of its phase. */
-        struct sim_trace_open *ph = open_find(t, pack_key(SIM_ACT_PHASE, a, b, c), 0);
+        enum sim_act parent = act == SIM_ACT_PHASE_FLOW ? SIM_ACT_PHASE : SIM_ACT_SHARD;
+        struct sim_trace_open *ph = open_find(t, pack_key(parent, a, b, c), 0);
         step = ph ? ph->begins - 1 : serial;
-        flow = pack_flow(2, a, b, step);
+        flow = pack_flow(parent == SIM_ACT_PHASE ? 2 : 3, a, b, step);
         break;
     }
     case SIM_ACT_BUCKET:
-        flow = pack_flow(2, a, b, serial);
-        step = serial;
-        break;
     case SIM_ACT_SHARD:
-        flow = pack_flow(3, a, b, serial);
+        flow = pack_flow(act == SIM_ACT_BUCKET ? 2 : 3, a, b, serial);
         step = serial;
         break;
-    case SIM_ACT_SHARD_FLOW: {
-        struct sim_trace_open *ph = open_find(t, pack_key(SIM_ACT_SHARD, a, b, c), 0);
-        step = ph ? ph->begins - 1 : serial;
-        flow = pack_flow(3, a, b, step);
-        break;
-    }
     default:
         break;
     }

@@ -15,6 +15,24 @@
 #include "../../planner/memory.h"
 #include "../../scenario/scenario.h"
 
+/* A model of `params` parameters and nothing else known, on a node of 8
+ * GPUs of `gib`, in a default scenario at fp16. */
+static void fixture(struct cat_model *m, struct cat_gpu *g, struct cat_instance *in,
+                    struct scenario *sc, double params, double gib)
+{
+    memset(m, 0, sizeof *m);
+    m->params = params;
+    memset(g, 0, sizeof *g);
+    g->mem_gib = gib;
+    memset(in, 0, sizeof *in);
+    in->gpu_count = 8;
+    in->gpu = g;
+    in->gpu_mem_gib = NAN;
+    scenario_defaults(sc, "zero");
+    sc->model = m;
+    sc->precision = CAT_FP16;
+}
+
 static void zero_stages_divide_the_model_state(void)
 {
     /* figure 1 of the ZeRO paper: Psi = 7.5B, K = 12, Nd = 64 */
@@ -25,18 +43,7 @@ static void zero_stages_divide_the_model_state(void)
     struct scenario sc;
     struct mem_use u;
 
-    memset(&m, 0, sizeof m);
-    m.params = 7.5e9;
-    m.act_mib_per_sample = 0;
-    memset(&g, 0, sizeof g);
-    g.mem_gib = 80;
-    memset(&in, 0, sizeof in);
-    in.gpu_count = 8;
-    in.gpu = &g;
-    in.gpu_mem_gib = NAN;
-    scenario_defaults(&sc, "zero");
-    sc.model = &m;
-    sc.precision = CAT_FP16;
+    fixture(&m, &g, &in, &sc, 7.5e9, 80);
     for (int s = SC_SHARD_NONE; s <= SC_SHARD_ZERO2; s++) {
         sc.sharding = (enum sc_sharding)s;
         memory_of(&sc, sc.sharding, &in, 64, 8, &u);
@@ -103,16 +110,7 @@ static void zero_tables_1_and_2(void)
     struct scenario sc;
     struct mem_use u;
 
-    memset(&m, 0, sizeof m);
-    memset(&g, 0, sizeof g);
-    g.mem_gib = 32;
-    memset(&in, 0, sizeof in);
-    in.gpu_count = 8;
-    in.gpu = &g;
-    in.gpu_mem_gib = NAN;
-    scenario_defaults(&sc, "zero");
-    sc.model = &m;
-    sc.precision = CAT_FP16;
+    fixture(&m, &g, &in, &sc, 0, 32);
     for (int i = 0; i < 3; i++)
         for (int s = 1; s <= 3; s++)
             for (int d = 0; d < 6; d++) {
