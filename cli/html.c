@@ -700,6 +700,10 @@ static void cluster_table(FILE *f, const struct plan_report *rep)
             fprintf(f, "<br>infeasible: ");
             html_escape(f, pc->infeasible_why);
         }
+        if (pc->layout_why[0]) {
+            fprintf(f, "<br>layout: ");
+            html_escape(f, pc->layout_why);
+        }
         fprintf(f, "</td></tr>\n");
     }
     fprintf(f, "</tbody>\n</table>\n<p class=\"note\">&#9733; recommended, &#10007; infeasible "

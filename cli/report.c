@@ -720,7 +720,8 @@ int report_csv(FILE *f, const struct plan_report *rep)
         "util_nic", "samples_per_s", "workers", "scaling_efficiency", "price_usd_per_h",
         "cost_per_step_usd", "steps_per_epoch", "epoch_s", "cost_per_epoch_usd",
         "time_to_train_s", "cost_to_train_usd", "bottleneck", "bottleneck_detail",
-        "infeasible_why"};
+        "infeasible_why", "sharding", "batch_per_gpu", "grad_accum", "memory_gib",
+        "memory_capacity_gib", "tokens_per_s", "mfu", "layout_why"};
     size_t nh = sizeof head / sizeof head[0];
 
     for (size_t c = 0; c < nh; c++)
@@ -759,7 +760,15 @@ int report_csv(FILE *f, const struct plan_report *rep)
         csv_num(f, pc->cost_to_train_usd);
         csv_field(f, plan_bound_name(pc->bound), 0);
         csv_field(f, pc->bound_text, 0);
-        csv_field(f, pc->feasible ? "" : pc->infeasible_why, 1);
+        csv_field(f, pc->feasible ? "" : pc->infeasible_why, 0);
+        csv_field(f, scenario_sharding_name(pc->sharding), 0);
+        csv_num(f, pc->batch_per_gpu);
+        csv_num(f, pc->grad_accum);
+        csv_num(f, pc->mem.total / DT_GIB);
+        csv_num(f, pc->mem.capacity / DT_GIB);
+        csv_num(f, pc->tokens_per_s);
+        csv_num(f, pc->mfu);
+        csv_field(f, pc->layout_why, 1);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -29,7 +29,7 @@ check "--csv: the header starts with cluster,groups,recommended,feasible,step_me
     sh -c "head -n 1 '$tmp/c.csv' | grep -q '^cluster,groups,recommended,feasible,step_mean_s,'"
 fields=$(perl -MText::ParseWords -ne 'chomp; my @f = parse_line(",", 0, $_); print scalar(@f), "\n"' \
     "$tmp/c.csv" | sort -u | tr '\n' ' ')
-check "--csv: every line has 29 fields (${fields})" [ "$fields" = "29 " ]
+check "--csv: every line has 37 fields (${fields})" [ "$fields" = "37 " ]
 "$DT" -q --json "$SC" > "$tmp/r.json"
 same=$(perl -MJSON::PP -MText::ParseWords -e '
     local $/; open my $j, "<", $ARGV[0] or die; my $r = decode_json(<$j>); close $j;
