@@ -61,6 +61,7 @@ cli_LIBS       := $(LDLIBS)
 LAYER_test_sim        := sim
 LAYER_test_nccl       := sim
 LAYER_test_shard      := sim
+LAYER_test_tp         := sim
 LAYER_bench_sim       := sim
 LAYER_bench_trace     := sim
 LAYER_predict         := catalog

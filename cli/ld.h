@@ -61,6 +61,7 @@ struct ld {
     /* nodes kept for checks that need later sections */
     yaml_node_t *ms_cluster;                 /* workload.measured_step.cluster */
     yaml_node_t *solve_node;                 /* workload.measured_step.solve_for */
+    yaml_node_t *tp_node;                    /* parallel.tp */
     yaml_node_t *receive_node;               /* gradients.ps.receive */
 };
 
@@ -99,6 +100,10 @@ void ld_path_key(char *out, size_t cap, const char *path, const char *key);
 void ld_path_idx(char *out, size_t cap, const char *path, int i);
 
 int ld_missing(struct ld *ld, yaml_mark_t at, const char *field);
+/* The parallel: section (ld_parallel.c); and, once the clusters are read,
+ * whether its tp fits each of them. */
+int ld_parallel(struct ld *ld, yaml_node_t *m);
+int ld_parallel_fits(struct ld *ld);
 
 int ld_scalar_is(const yaml_node_t *k, const char *s);
 

@@ -133,10 +133,15 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     else
         fprintf(f, "Seed: %lu (each candidate: %d measured steps after %d warm-up)\n", sc->seed,
                 sc->steps, sc->warmup);
+    char tp_note[96] = "";
+    if (l->pruned_tp)
+        snprintf(tp_note, sizeof tp_note, ", %ld where parallel.tp %d does not fit a node",
+                 l->pruned_tp, sc->tp);
     fprintf(f, "Searched: %ld candidates over %d instance types, %ld feasible; pruned before "
             "simulating: %ld do not fit in memory, %ld over the budget, %ld over the data "
-            "channels, %ld over max_gpus\n", r->candidates, l->ntrain_types, r->feasible,
-            l->pruned_memory, l->pruned_budget, l->pruned_channels, l->pruned_gpus);
+            "channels, %ld over max_gpus%s\n", r->candidates, l->ntrain_types, r->feasible,
+            l->pruned_memory, l->pruned_budget, l->pruned_channels, l->pruned_gpus,
+            tp_note);
     if (l->skipped_peak)
         fprintf(f, "Skipped: %d GPU instance types whose %s peak FLOP/s is unknown in the "
                 "catalog (they cannot be costed)\n", l->skipped_peak,
@@ -251,6 +256,7 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddNumberToObject(s, "pruned_budget", (double)l->pruned_budget);
     cJSON_AddNumberToObject(s, "pruned_channels", (double)l->pruned_channels);
     cJSON_AddNumberToObject(s, "pruned_gpus", (double)l->pruned_gpus);
+    cJSON_AddNumberToObject(s, "pruned_tp", (double)l->pruned_tp);
     cJSON_AddNumberToObject(s, "skipped_unknown_peak", l->skipped_peak);
     cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
     report_json_num(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);

@@ -221,6 +221,15 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(o, "mfu", pc->mfu);
     cJSON_AddNumberToObject(o, "grad_accum", pc->grad_accum);
     report_json_num(o, "global_batch", pc->global_batch);
+    m = cJSON_AddObjectToObject(o, "parallel");
+    cJSON_AddNumberToObject(m, "tp", pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1);
+    cJSON_AddNumberToObject(m, "pp", 1);
+    report_json_num(m, "dp", pc->res.workers / (pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1));
+    cJSON_AddNumberToObject(m, "micro_batch", pc->batch_per_gpu);
+    cJSON_AddNumberToObject(m, "interleave", 1);
+    cJSON_AddBoolToObject(m, "sequence_parallel", pc->cfg.c.tp > 1 && pc->cfg.c.tp_sp);
+    cJSON_AddStringToObject(m, "sharding", scenario_sharding_name(pc->sharding));
+    cJSON_AddStringToObject(m, "recompute", scenario_recompute_name(pc->recompute));
     cJSON_AddStringToObject(o, "sharding", scenario_sharding_name(pc->sharding));
     cJSON_AddNumberToObject(o, "batch_per_gpu", pc->batch_per_gpu);
     if (pc->layout_why[0])
@@ -593,6 +602,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(t, "data_stall", r->data_stall_s);
     report_json_num(t, "exposed_comm", r->exposed_comm_s);
     report_json_num(t, "comm_interference", r->comm_interference_s);
+    report_json_num(t, "tp_comm", r->tp_comm_s);
     report_json_num(t, "optimizer", r->optimizer_s);
 
     t = cJSON_AddObjectToObject(o, "utilization");

@@ -37,7 +37,7 @@
 static int ld_root(struct ld *ld)
 {
     static const char *const keys[] = {
-        "name", "catalog", "workload", "input", "gradients", "clusters", "fabric",
+        "name", "catalog", "workload", "input", "gradients", "parallel", "clusters", "fabric",
         "objective", "simulation", "plan", "profile", NULL
     };
     yaml_node_t *r = ld->root, *v, *k;
@@ -65,13 +65,15 @@ static int ld_root(struct ld *ld)
         return -1;
     if ((v = ld_get(ld, r, "gradients", NULL)) && ld_gradients(ld, v))
         return -1;
+    if ((v = ld_get(ld, r, "parallel", NULL)) && ld_parallel(ld, v))
+        return -1;
     if (!(v = ld_get(ld, r, "clusters", NULL))) {
         if (!ld_get(ld, r, "plan", NULL)) /* a plan: section searches instead */
             return ld_missing(ld, r->start_mark, "clusters");
     } else if (ld_clusters(ld, v)) {
         return -1;
     }
-    if (ld_measured_cluster(ld))
+    if (ld_measured_cluster(ld) || ld_parallel_fits(ld))
         return -1;
     if ((v = ld_get(ld, r, "fabric", NULL)) && ld_fabric(ld, v))
         return -1;

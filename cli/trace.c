@@ -192,12 +192,14 @@ static void span_name(char *buf, size_t n, const struct sim_trace_span *sp,
     case SIM_ACT_PHASE_FLOW: snprintf(buf, n, "gradients, bucket %d phase %d", sp->b, sp->c); break;
     case SIM_ACT_BUCKET: snprintf(buf, n, "bucket %d released", sp->b); break;
     case SIM_ACT_SHARD:
-        snprintf(buf, n, "%s %d phase %d", sp->a == 0 ? "parameter all-gather" : "gradient reduction",
+        snprintf(buf, n, "%s %d phase %d",
+                 sp->a == 0 ? "parameter all-gather" : sp->a == 1 ? "gradient reduction"
+                                                     : "tensor-parallel collectives, worker",
                  sp->b, sp->c);
         break;
     case SIM_ACT_SHARD_FLOW:
-        snprintf(buf, n, "%s, collective %d phase %d", sp->a == 0 ? "parameters" : "gradients",
-                 sp->b, sp->c);
+        snprintf(buf, n, "%s, collective %d phase %d",
+                 sp->a == 0 ? "parameters" : sp->a == 1 ? "gradients" : "activations", sp->b, sp->c);
         break;
     default: snprintf(buf, n, "?"); break;
     }

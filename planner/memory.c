@@ -59,21 +59,22 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                int ranks, int local, struct mem_use *u)
 {
     const struct cat_model *m = sc->model;
-    double w, g, o, n = ranks > 1 ? ranks : 1, b = sc->batch_per_gpu;
+    int tp = sc->tp > 1 ? sc->tp : 1;   /* tensor parallelism divides a replica's state */
+    double w, g, o, n = ranks / tp > 1 ? ranks / tp : 1, b = sc->batch_per_gpu;
     double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 2 : 1;
     double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
                                       : in->gpu ? in->gpu->mem_gib : NAN)
                                    : in->mem_gib;
 
     state_bytes(sc, &w, &g, &o);
-    u->weights = m->params * w;
-    u->gradients = m->params * g;
-    u->optimizer = m->params * o;
+    u->weights = m->params * w / tp;
+    u->gradients = m->params * g / tp;
+    u->optimizer = m->params * o / tp;
     /* ZeRO's table 1: stage 1 shards the optimizer state, 2 the gradients
      * too, 3 the weights too; hsdp is stage 3 over a node's ranks */
     u->sharding = sharding;
     if (sharding == SC_SHARD_HSDP)
-        n = local > 1 ? local : 1;
+        n = local / tp > 1 ? local / tp : 1;
     if (sharding >= SC_SHARD_ZERO1)
         u->optimizer /= n;
     if (sharding >= SC_SHARD_ZERO2)
@@ -82,10 +83,11 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         u->weights /= n;
     if (shape_known(m)) {
         double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len;
-        u->activations = b * width * (m->layers * memory_layer_act(m, s, 1, 0,
+        u->activations = b * width * (m->layers * memory_layer_act(m, s, tp,
+                                                                   sc->sequence_parallel,
                                                                    !sc->attention_unfused,
                                                                    sc->recompute) +
-                                      (m->lm_head ? 4.0 * s * m->vocab : 0));
+                                      (m->lm_head ? 4.0 * s * m->vocab / tp : 0));
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;
     }
@@ -98,7 +100,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         double gw = sc->grad_precision == CAT_FP32 ? 4 : 2;
         double units = shape_known(m) && m->layers > 0 ? m->layers
                                                        : ceil(m->params * gw / sc->bucket_bytes);
-        u->buffers = m->params / (units >= 1 ? units : 1) * (2 * w + gw);
+        u->buffers = m->params / tp / (units >= 1 ? units : 1) * (2 * w + gw);
     }
     u->total = u->weights + u->gradients + u->optimizer + u->buffers +
                (isnan(u->activations) ? 0 : u->activations);

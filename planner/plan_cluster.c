@@ -130,6 +130,15 @@ static void name_bound(struct plan_cluster *pc)
                      "pipeline needs about %.1f vCPU per worker", v, v / r->workers, what,
                      100 * busy, need);
         }
+    } else if (r->tp_comm_s > 0.05 * r->step_mean_s && r->tp_comm_s >= 0.5 * r->exposed_comm_s) {
+        /* the layers wait for their tensor-parallel collectives */
+        int across = pc->cfg.c.tp > gpus;
+        pc->bound = across ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
+        snprintf(pc->bound_text, sizeof pc->bound_text,
+                 "%s-bound: %.1f ms of each %.1f ms step is tensor-parallel communication (tp %d "
+                 "over %s); %.60s busy %.0f%%", across ? "network" : "GPU-link",
+                 1e3 * r->tp_comm_s, 1e3 * r->step_mean_s, pc->cfg.c.tp,
+                 across ? "the NICs" : "the GPUs' links", what, 100 * busy);
     } else if (r->exposed_comm_s > 0.05 * r->step_mean_s) {
         int ps = sim_is_ps(pc->cfg.c.strategy);
         int nodes = 0;
@@ -277,6 +286,7 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
 /* Tokens per second and MFU (planner.h). */
 static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
 {
+    double replicas = pc->res.workers / (sc->tp > 1 ? sc->tp : 1); /* data-parallel */
     const struct cat_model *m = sc->model;
     double peak = 0, fwd = scenario_fwd_gflops(sc) * 1e9;
 
@@ -291,16 +301,15 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
             peak = NAN;     /* a CPU worker's peak is assumed, not catalogued */
     }
     pc->mfu = peak > 0 && fwd > 0 ? pc->res.samples_per_s * 3 * fwd / peak : NAN;
-    pc->grad_accum = resolve_grad_accum(sc, (int)pc->res.workers);
+    pc->grad_accum = resolve_grad_accum(sc, (int)replicas);
     pc->global_batch = pc->cfg.w.batch * pc->res.workers;
     if (pc->feasible && sc->global_batch > 0 &&
-        (double)sc->batch_per_gpu * pc->res.workers > sc->global_batch) {
+        (double)sc->batch_per_gpu * replicas > sc->global_batch) {
         pc->feasible = 0;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why,
-                 "%.0f workers x batch_per_gpu %d = %.0f samples a micro-batch, over the global "
-                 "batch of %d: a smaller batch_per_gpu or fewer workers",
-                 pc->res.workers, sc->batch_per_gpu, sc->batch_per_gpu * pc->res.workers,
-                 sc->global_batch);
+                 "%.0f data-parallel replicas x batch_per_gpu %d = %.0f samples a micro-batch, "
+                 "over the global batch of %d: a smaller batch_per_gpu or fewer replicas",
+                 replicas, sc->batch_per_gpu, sc->batch_per_gpu * replicas, sc->global_batch);
     }
 }
 
@@ -330,6 +339,7 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     compute_note(sc, pc);
     pc->sharding = sc->sharding;
     pc->batch_per_gpu = sc->batch_per_gpu;
+    pc->recompute = sc->recompute;
     pc->nsim = 1;
     return 0;
 }

@@ -71,6 +71,7 @@ struct plan_cluster {
                                      as asked ("V100 has no bf16: runs fp16"), else "" */
     enum sc_sharding sharding;    /* the stage simulated */
     int batch_per_gpu;            /* the micro-batch simulated */
+    enum sc_recompute recompute;  /* the activation recompute simulated */
     char layout_why[448];         /* sharding or batch_per_gpu auto: the layout the planner
                                      chose and why (layout.c); "" otherwise */
     int nsim;                     /* simulations run for this cluster (layouts tried) */

@@ -540,6 +540,58 @@ static void resolve_shard(const struct scenario *sc, int k, struct sim_config *c
     cfg->c.micro_batches = sc->grad_accum;
 }
 
+int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len)
+{
+    int tp = sc->tp > 1 ? sc->tp : 1;
+
+    why[0] = '\0';
+    if (tp == 1)
+        return 1;
+    if (!shape_known(sc->model)) {
+        snprintf(why, len, "parallel.tp %d needs a model given by its shape (layers, hidden, ...); "
+                 "%s is not", tp, sc->model->name);
+        return 0;
+    }
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        int wpn = g->inst->gpu_count;
+        if (g->role != SIM_TRAIN)
+            continue;
+        if (wpn <= 0 || (wpn % tp != 0 && (tp % wpn != 0 || g->count % (tp / wpn) != 0))) {
+            snprintf(why, len, "parallel.tp %d does not fit %d x %s (%d GPUs a node): tp must "
+                     "divide a node's GPUs, or span whole nodes", tp, g->count, g->inst->name,
+                     wpn);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Tensor parallelism (sim/tp.c): each GPU computes a tp-th of a replica's
+ * micro-batch work and holds a tp-th of its weights; a layer's activation
+ * all-reduce moves s b h values at the activations' width. */
+static void resolve_tp(const struct scenario *sc, struct sim_config *cfg)
+{
+    const struct cat_model *m = sc->model;
+    int tp = sc->tp > 1 ? sc->tp : 1;
+    double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 4 : 2;
+
+    cfg->c.tp = tp;
+    cfg->c.tp_sp = sc->sequence_parallel;
+    cfg->c.tp_recompute = sc->recompute == SC_RECOMPUTE_FULL;
+    if (tp == 1)
+        return;
+    cfg->c.tp_bytes = (sc->seq_len > 0 ? sc->seq_len : m->seq_len) * (double)sc->batch_per_gpu *
+                      m->hidden * width;
+    cfg->w.batch /= tp;
+    for (int i = 0; i < cfg->ngroups; i++)
+        if (cfg->groups[i].role == SIM_TRAIN) {
+            cfg->groups[i].fwd_s /= tp;
+            cfg->groups[i].bwd_s /= tp;
+            cfg->groups[i].opt_s /= tp;
+        }
+}
+
 /* Ranks each rank's optimizer state is shared with: it updates 1/n. */
 static int shard_ranks(const struct scenario *sc, int k, int local, int is_ps)
 {
@@ -559,6 +611,11 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     double xparams, uparams;
     int auto_workers = -1, k = 0;
 
+    {
+        char why[256];
+        if (!resolve_tp_fits(sc, cl, why, sizeof why))
+            return dt_errf(e, "%s", why);
+    }
     scenario_cluster_comm(sc, cl, &comm);
     is_ps = sim_is_ps(comm.strategy);
     for (int i = 0; i < cl->ngroups; i++)
@@ -567,7 +624,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     if (sc->global_batch > 0) {
         /* the accumulation that reaches the global batch on k workers */
         with_accum = *sc;
-        with_accum.grad_accum = resolve_grad_accum(sc, k);
+        with_accum.grad_accum = resolve_grad_accum(sc, k / (sc->tp > 1 ? sc->tp : 1));
         sc = &with_accum;
     }
     sparse_grads(sc->model, (double)sc->batch_per_gpu * sc->grad_accum, k, is_ps, &xparams,
@@ -626,6 +683,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 
     resolve_comm(sc, cl, &comm, cfg);
     resolve_shard(sc, k, cfg);
+    resolve_tp(sc, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     resolve_interference(sc, cl, cfg);
     cfg->fabric_oversub = sc->fabric_oversub;

@@ -24,11 +24,15 @@ double resolve_cpu_s_per_sample(const struct scenario *sc, const struct resolve_
 /* Dense peak FLOP/s of one worker of instance `in` (a GPU, or `vcpus` vCPUs). */
 double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double vcpus);
 
-/* Micro-batches a worker accumulates per optimizer step on `workers`
- * workers: workload.global_batch / (batch_per_gpu x workers), rounded to
+/* Micro-batches a replica accumulates per optimizer step on `workers`
+ * data-parallel replicas (GPUs / parallel.tp): workload.global_batch / (batch_per_gpu x workers), rounded to
  * the nearest whole number and at least 1; grad_accum without a global
  * batch. */
 int resolve_grad_accum(const struct scenario *sc, int workers);
+
+/* Whether parallel.tp fits cl (it divides a node's GPUs or spans whole
+ * nodes, and the model is given by its shape); 0 with why. */
+int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
 
 /* Each train group's comm_slowdown in cfg (interfere.c), once its
  * strategy and groups are resolved. */

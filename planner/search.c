@@ -167,6 +167,10 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                     continue;  /* sharded: more ranks may */
                 }
             }
+            if (sc->tp > 1 && (wpn % sc->tp != 0 && (sc->tp % wpn != 0 || nodes % (sc->tp / wpn) != 0))) {
+                l->pruned_tp++;
+                continue;   /* more nodes may span whole tensor-parallel groups */
+            }
             if (p->max_gpus > 0 && ti->gpu_count > 0 && workers > p->max_gpus) {
                 l->pruned_gpus++;
                 break;

@@ -68,6 +68,7 @@ struct search_list {
     long pruned_budget;     /* price over the budget */
     long pruned_channels;   /* more workers than data channels allowed */
     long pruned_gpus;       /* more GPUs than plan.max_gpus */
+    long pruned_tp;         /* parallel.tp neither divides a node's GPUs nor spans whole nodes */
     int memory_unknown;     /* 1: activation memory of the model unknown, not pruned on it */
     int ntrain_types;       /* instance types considered for training */
     int skipped_peak;       /* GPU types left out: peak FLOP/s at the precision unknown */

@@ -23,6 +23,7 @@ void scenario_defaults(struct scenario *sc, const char *name)
     sc->batch_per_gpu = 0;
     sc->precision = CAT_FP32;
     sc->grad_accum = 1;
+    sc->tp = 1;
     sc->mfu = NAN;
     sc->optimizer_bytes_per_param = NAN;
     sc->optimizer_state_bytes = NAN;

@@ -163,6 +163,9 @@ struct scenario {
                                           (Horovod's HOROVOD_CYCLE_TIME), ms; 0: none */
     enum cat_prec grad_precision;      /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
     enum sc_sharding sharding;         /* gradients.sharding (default none) */
+    int tp;                            /* parallel.tp: tensor-parallel ranks, Megatron style
+                                          (default 1); data parallelism is the GPUs / tp */
+    int sequence_parallel;             /* parallel.sequence_parallel (default 0) */
     int sharding_auto;                 /* sharding: auto: the planner chooses the stage per
                                           cluster (planner/layout.c); sharding is none */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */

@@ -125,6 +125,21 @@ void sim_hybrid_shapes(const struct nccl_shape *sh, struct nccl_shape *node,
     across->nics = sh->nics > sh->ppn ? sh->nics / sh->ppn : 1;
 }
 
+void sim_tp_shapes(const struct nccl_shape *sh, int tp, struct nccl_shape *tpg,
+                   struct nccl_shape *dpg, int *nic_share)
+{
+    int ppn = sh->ppn, share = tp < ppn ? tp : ppn;
+
+    *tpg = *dpg = *sh;
+    tpg->ppn = share;
+    tpg->nodes = tp <= ppn ? 1 : tp / ppn;
+    dpg->ppn = tp <= ppn ? ppn / tp : 1;
+    dpg->nodes = tp <= ppn ? sh->nodes : sh->nodes / (tp / ppn);
+    dpg->net_Bps = sh->net_Bps / share;
+    dpg->nics = sh->nics > share ? sh->nics / share : 1;
+    *nic_share = share;
+}
+
 /* Append NCCL's choice for collective `kind` of `bytes` on shape sh to out,
  * unless the same collective and size is there already. */
 static int add_choice(struct sim_coll_choice *out, int n, int max, const struct nccl_shape *sh,
@@ -154,21 +169,33 @@ static int add_choice(struct sim_coll_choice *out, int n, int max, const struct 
 int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, int max)
 {
     const struct sim_comm *cm = &cfg->c;
-    struct nccl_shape sh, node, across;
+    struct nccl_shape all, sh, tpg, node, across;
     double left = cfg->w.grad_bytes, L = cm->units > 0 ? cm->units : 1;
-    int n = 0, nb;
+    int tp = cm->tp > 1 ? cm->tp : 1, share, n = 0, nb;
 
-    if (cm->strategy != SIM_AUTO || sim_nccl_shape(cfg, &sh) != 0)
+    if (cm->strategy != SIM_AUTO || sim_nccl_shape(cfg, &all) != 0)
         return 0;
+    /* tensor parallelism: its layer all-reduces, then data parallelism over
+     * the ranks at one position, each a tp-th of the model */
+    sim_tp_shapes(&all, tp, &tpg, &sh, &share);
+    if (tp > 1) {
+        n = add_choice(out, n, max, &tpg, cm->tp_sp ? NCCL_REDUCESCATTER : NCCL_ALLREDUCE,
+                       cm->tp_bytes);
+        if (cm->tp_sp)
+            n = add_choice(out, n, max, &tpg, NCCL_ALLGATHER, cm->tp_bytes);
+        left /= tp;
+        if (cm->shard == SIM_SHARD_NONE)   /* a layer's gradients all-reduced (sim/tp.c) */
+            return add_choice(out, n, max, &sh, NCCL_ALLREDUCE, left / L);
+    }
     if (cm->shard != SIM_SHARD_NONE && (cm->shard != SIM_SHARD_HYBRID || sh.nodes == 1)) {
-        n = add_choice(out, n, max, &sh, NCCL_ALLGATHER, cm->param_bytes / L);
-        return add_choice(out, n, max, &sh, NCCL_REDUCESCATTER, cfg->w.grad_bytes / L);
+        n = add_choice(out, n, max, &sh, NCCL_ALLGATHER, cm->param_bytes / tp / L);
+        return add_choice(out, n, max, &sh, NCCL_REDUCESCATTER, left / L);
     }
     if (cm->shard == SIM_SHARD_HYBRID) {
         sim_hybrid_shapes(&sh, &node, &across);
-        n = add_choice(out, n, max, &node, NCCL_ALLGATHER, cm->param_bytes / L);
-        n = add_choice(out, n, max, &node, NCCL_REDUCESCATTER, cfg->w.grad_bytes / L);
-        return add_choice(out, n, max, &across, NCCL_ALLREDUCE, cfg->w.grad_bytes / L / sh.ppn);
+        n = add_choice(out, n, max, &node, NCCL_ALLGATHER, cm->param_bytes / tp / L);
+        n = add_choice(out, n, max, &node, NCCL_REDUCESCATTER, left / L);
+        return add_choice(out, n, max, &across, NCCL_ALLREDUCE, left / L / sh.ppn);
     }
     nb = sim_bucket_count(cm, cfg->w.grad_bytes);
     for (int b = 0; b < nb && n < max; b++) {

@@ -41,9 +41,17 @@
 
 /* ---- set-up ------------------------------------------------------------ */
 
-static void coll_into(struct shard_coll *sc, const struct coll_ctx *ctx, enum sim_strategy st,
-                      enum nccl_coll kind, const struct nccl_shape *shape, double bytes,
-                      double use_scale)
+static int is_gpu_link(const struct coll_ctx *ctx, int res)
+{
+    for (int i = 0; i < ctx->ntg; i++)
+        if (ctx->tg[i].r_intra == res)
+            return 1;
+    return 0;
+}
+
+void shard_coll_into(struct shard_coll *sc, const struct coll_ctx *ctx, enum sim_strategy st,
+                     enum nccl_coll kind, const struct nccl_shape *shape, double bytes,
+                     double nic_scale)
 {
     struct nccl_model m;
     struct coll_phase tmp[COLL_MAX_PHASES];
@@ -55,7 +63,8 @@ static void coll_into(struct shard_coll *sc, const struct coll_ctx *ctx, enum si
     n = bytes > 0 ? coll_build_kind(ctx, st, kind, &m, bytes, tmp) : 0;
     for (int p = 0; p < n && sc->nph < SHARD_MAX_PH; p++) {
         for (int u = 0; u < tmp[p].nuse; u++)
-            tmp[p].use[u].w *= use_scale;
+            if (!is_gpu_link(ctx, tmp[p].use[u].res))
+                tmp[p].use[u].w *= nic_scale;
         sc->ph[sc->nph++] = tmp[p];
     }
 }
@@ -68,7 +77,11 @@ static int use_bwd(const struct shard *sh, int u)
 /* Which uses each lane serves (the file's comment). */
 static void lanes_of(struct shard *sh, enum sim_shard mode)
 {
-    int every = mode != SIM_SHARD_OPT && mode != SIM_SHARD_OPT_GRAD;
+    int every = mode != SIM_SHARD_OPT && mode != SIM_SHARD_OPT_GRAD && mode != SIM_SHARD_NONE;
+    /* unsharded (tensor parallelism alone): nothing gathered, the gradients
+     * accumulated whole and all-reduced a layer at a time after the last
+     * micro-batch, as zero1 reduces them */
+    int last_only = mode == SIM_SHARD_OPT || mode == SIM_SHARD_NONE;
 
     for (int l = 0; l < SH_NLANE; l++)
         sh->uses[l] = x_calloc((size_t)sh->nuse, sizeof *sh->uses[l]);
@@ -76,11 +89,11 @@ static void lanes_of(struct shard *sh, enum sim_shard mode)
     for (int u = 0; u < sh->nuse; u++) {
         int mbi = u / (2 * sh->L), bwd = use_bwd(sh, u);
         sh->gather_of[u] = -1;
-        if (every || (mbi == 0 && !bwd)) {
+        if (every || (mbi == 0 && !bwd && mode != SIM_SHARD_NONE)) {
             sh->gather_of[u] = sh->n[SH_GATHER];
             sh->uses[SH_GATHER][sh->n[SH_GATHER]++] = u;
         }
-        if (bwd && (mode != SIM_SHARD_OPT || mbi == sh->mb_sim - 1))
+        if (bwd && (!last_only || mbi == sh->mb_sim - 1))
             sh->uses[SH_REDUCE][sh->n[SH_REDUCE]++] = u;
     }
 }
@@ -91,42 +104,56 @@ void shard_build(struct sim *s)
     const struct sim_comm *cm = &cfg->c;
     struct shard *sh = &s->sh;
     const struct coll_ctx *all = &s->ch[0].ctx;
-    struct nccl_shape shape, *shp = NULL;
-    double L;
+    struct coll_ctx dp;
+    struct nccl_shape shape, tpg, dsh, *shp = NULL;
+    int tp = cm->tp > 1 ? cm->tp : 1, share;
+    double L, grad, param;
+    enum nccl_coll reduce = cm->shard == SIM_SHARD_NONE ? NCCL_ALLREDUCE : NCCL_REDUCESCATTER;
 
     memset(sh, 0, sizeof *sh);
     for (int l = 0; l < SH_NLANE; l++)
         sh->ph[l] = -1;
-    if (cm->shard == SIM_SHARD_NONE || coll_ranks(all) <= 1)
+    if ((cm->shard == SIM_SHARD_NONE && tp == 1) || coll_ranks(all) <= 1)
         return;
-    if (sim_nccl_shape(cfg, &shape) == 0)
-        shp = &shape;
+    if (sim_nccl_shape(cfg, &shape) == 0) {
+        shp = &dsh;
+        sim_tp_shapes(&shape, tp, &tpg, &dsh, &share);
+    }
     sh->on = 1;
     sh->L = cm->units > 0 ? cm->units : 1;
     sh->mb = cm->micro_batches > 0 ? cm->micro_batches : 1;
     sh->mb_sim = sh->mb < SHARD_MB_SIM || cm->all_micro_batches ? sh->mb : SHARD_MB_SIM;
     sh->nuse = 2 * sh->L * sh->mb_sim;
     lanes_of(sh, cm->shard);
+    tp_build(s, shp ? &shape : NULL);
+    /* data parallelism over the ranks at one tensor-parallel position, each
+     * holding a tp-th of the model (tp.c) */
+    tp_dp_ctx(all, tp, &dp, &share);
     L = sh->L;
-    if (cm->shard != SIM_SHARD_HYBRID || coll_nodes(all) <= 1) {
-        coll_into(&sh->coll[SH_GATHER], all, cm->strategy, NCCL_ALLGATHER, shp,
-                  cm->param_bytes / L, 1);
-        coll_into(&sh->coll[SH_REDUCE], all, cm->strategy, NCCL_REDUCESCATTER, shp,
-                  cfg->w.grad_bytes / L, 1);
+    grad = cfg->w.grad_bytes / tp / L;
+    param = cm->param_bytes / tp / L;
+    if (coll_ranks(&dp) <= 1)
+        return;   /* tensor parallelism alone: nothing to share */
+    if (cm->shard != SIM_SHARD_HYBRID || coll_nodes(&dp) <= 1) {
+        if (cm->shard != SIM_SHARD_NONE)
+            shard_coll_into(&sh->coll[SH_GATHER], &dp, cm->strategy, NCCL_ALLGATHER, shp, param,
+                            share);
+        shard_coll_into(&sh->coll[SH_REDUCE], &dp, cm->strategy, reduce, shp, grad, share);
         return;
     }
-    /* HYBRID: the node is the shard group (the train group with the most
-     * GPUs per node stands for every node); its shard of each unit's
-     * gradients is then all-reduced by wpn rings of one rank per node. */
+    /* HYBRID: the node's ranks of the data-parallel group are the shard
+     * group (the train group with the most GPUs per node stands for every
+     * node); its shard of each unit's gradients is then all-reduced by one
+     * ring a GPU of one rank per node. */
     {
-        struct coll_ctx node = *all, across = *all;
+        struct coll_ctx node = dp, across = dp;
         struct nccl_shape nsh, ash;
         int best = 0, wpn;
-        for (int i = 1; i < all->ntg; i++)
-            if (all->tg[i].wpn > all->tg[best].wpn)
+        for (int i = 1; i < dp.ntg; i++)
+            if (dp.tg[i].wpn > dp.tg[best].wpn)
                 best = i;
         node.ntg = 1;
-        node.tg[0] = all->tg[best];
+        node.tg[0] = dp.tg[best];
         node.tg[0].nodes = 1;
         wpn = node.tg[0].wpn;
         for (int i = 0; i < across.ntg; i++) {
@@ -134,13 +161,13 @@ void shard_build(struct sim *s)
             across.tg[i].r_intra = -1;
         }
         if (shp)
-            sim_hybrid_shapes(&shape, &nsh, &ash);
-        coll_into(&sh->coll[SH_GATHER], &node, cm->strategy, NCCL_ALLGATHER, shp ? &nsh : NULL,
-                  cm->param_bytes / L, 1);
-        coll_into(&sh->coll[SH_REDUCE], &node, cm->strategy, NCCL_REDUCESCATTER,
-                  shp ? &nsh : NULL, cfg->w.grad_bytes / L, 1);
-        coll_into(&sh->coll[SH_REDUCE], &across, cm->strategy, NCCL_ALLREDUCE,
-                  shp ? &ash : NULL, cfg->w.grad_bytes / L / wpn, wpn);
+            sim_hybrid_shapes(&dsh, &nsh, &ash);
+        shard_coll_into(&sh->coll[SH_GATHER], &node, cm->strategy, NCCL_ALLGATHER,
+                        shp ? &nsh : NULL, param, 1);
+        shard_coll_into(&sh->coll[SH_REDUCE], &node, cm->strategy, NCCL_REDUCESCATTER,
+                        shp ? &nsh : NULL, grad, 1);
+        shard_coll_into(&sh->coll[SH_REDUCE], &across, cm->strategy, NCCL_ALLREDUCE,
+                        shp ? &ash : NULL, grad / wpn, (double)wpn * share);
     }
 }
 
@@ -243,7 +270,13 @@ static void phase_start(struct sim *s, int lane, int idx, int p)
 
 void shard_phase_flow(struct sim *s, int lane, int idx, int p)
 {
-    const struct coll_phase *ph = &s->sh.coll[lane].ph[p];
+    const struct coll_phase *ph;
+
+    if (lane == SH_TP) {
+        tp_phase_flow(s, idx, p);
+        return;
+    }
+    ph = &s->sh.coll[lane].ph[p];
 
     if (s->cfg->trace && ph->amount > 0)
         sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, lane, idx, p, -1,
@@ -289,6 +322,10 @@ void shard_phase_done(struct sim *s, int lane, int idx, int p)
 {
     struct shard *sh = &s->sh;
 
+    if (lane == SH_TP) {
+        tp_phase_done(s, idx, p);
+        return;
+    }
     if (--sh->active == 0)
         rates_changed(s);
     if (s->cfg->trace) {
@@ -372,15 +409,28 @@ void shard_unit_done(struct sim *s, int wi, int use, int gen)
             w->interf += fmax(0, s->now - w->t_unit0 - w->bwd_total);
     }
     w->su_busy = 0;
+    /* the layer's tensor-parallel collectives, which it waits for (tp.c) */
+    if (!tp_after_use(s, wi, use_bwd(sh, use), dil_use(sh, use)))
+        shard_use_finished(s, wi);
+}
+
+void shard_use_finished(struct sim *s, int wi)
+{
+    struct worker *w = &s->w[wi];
+    struct shard *sh = &s->sh;
+    int use = w->su_done;
+
     w->su_done++;
-    if (use_bwd(sh, use))
-        lane_try(s, SH_REDUCE);
     if (w->su_done == sh->nuse) {
+        /* waiting first: a reduction with nothing to move ends the step at once */
         w->state = W_WAIT_COMM;
         w->t_bwd_end = s->now;
         sim_tr_worker(s, wi, SIM_ACT_BWD, SIM_ACT_WAIT_COMM);
+        lane_try(s, SH_REDUCE);
         return;
     }
+    if (use_bwd(sh, use))
+        lane_try(s, SH_REDUCE);
     w->t_gwait = s->now;
     if (gathered(sh, w->su_start))
         unit_start(s, wi);

@@ -100,6 +100,16 @@ struct sim_comm {
     double param_bytes;         /* sharded: the parameters as gathered, bytes */
     int units;                  /* sharded: units of the model (layers), >= 1 */
     int micro_batches;          /* sharded: forward-backward passes per step, >= 1 */
+    int tp;                     /* tensor-parallel ranks (Megatron style), >= 1; they divide
+                                   a node's GPUs or are whole nodes (sim/tp.c).  Data
+                                   parallelism runs over the ranks / tp at one position */
+    double tp_bytes;            /* tp > 1: one layer's activation all-reduce, s b h at 16
+                                   bits, bytes a micro-batch; two after each layer's forward
+                                   and two after its backward, the layer waiting for them */
+    int tp_sp;                  /* 1: sequence parallel: each all-reduce runs as a reduce-
+                                   scatter and an all-gather of the same bytes */
+    int tp_recompute;           /* 1: the backward redoes the forward (full recompute), its
+                                   collectives too: twice the set after a backward */
     int all_micro_batches;      /* sharded: 1 simulates every micro-batch; 0 the first, the
                                    last, and one in the middle that stands for the others,
                                    dilated in time (shard.c) */
@@ -155,6 +165,8 @@ struct sim_result {
     double comm_interference_s; /* mean time backward lost to collectives in flight
                                    (sim_group.comm_slowdown), not in compute_s */
     double optimizer_s;
+    double tp_comm_s;           /* of exposed_comm_s, the tensor-parallel collectives a layer
+                                   waits for (sim/tp.c) */
     double workers;             /* data-parallel workers (GPUs, or CPU train nodes) */
     double samples_per_s;
     double util_gpu, util_cpu, util_nic; /* cluster-level: mean GPU busy, busy/total vCPUs, busiest NIC direction */
@@ -197,6 +209,13 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh);
  * with its share of the node's NICs. */
 void sim_hybrid_shapes(const struct nccl_shape *sh, struct nccl_shape *node,
                        struct nccl_shape *across);
+/* Under tp tensor-parallel ranks, the shape of a tensor-parallel group (tp
+ * GPUs of a node, or tp / ppn whole nodes) and of a data-parallel group
+ * (the ranks at one tensor-parallel position: ppn / tp a node, or one every
+ * tp / ppn nodes), with its share of the node's NICs: the min(tp, ppn)
+ * groups a node holds divide them (*nic_share). */
+void sim_tp_shapes(const struct nccl_shape *sh, int tp, struct nccl_shape *tpg,
+                   struct nccl_shape *dpg, int *nic_share);
 
 /* Run the simulation.  Deterministic for a given cfg (seed included). */
 int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err *e);

@@ -97,6 +97,23 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
                            "expected finite bytes >= 0, 1 to 100000 units and at most 1e6 "
                            "unit passes a step", c->param_bytes, c->units, c->micro_batches);
     }
+    if (cfg->c.tp > 1) {
+        if (sim_is_ps(cfg->c.strategy) || bad_num(cfg->c.tp_bytes))
+            return dt_errf(e, "sim: tensor parallelism %d with strategy %s and %g bytes a layer; "
+                           "expected an all-reduce strategy and finite bytes", cfg->c.tp,
+                           sim_strategy_name(cfg->c.strategy), cfg->c.tp_bytes);
+        for (int i = 0; i < cfg->ngroups; i++) {
+            const struct sim_group *g = &cfg->groups[i];
+            if (g->role == SIM_TRAIN &&
+                (g->gpus <= 0 || (g->gpus % cfg->c.tp != 0 &&
+                                  (cfg->c.tp % g->gpus != 0 || g->count % (cfg->c.tp / g->gpus) != 0))))
+                return dt_errf(e, "sim: tensor parallelism %d on train group %d of %d x %d GPUs; "
+                               "expected tp to divide a node's GPUs, or whole nodes", cfg->c.tp, i,
+                               g->count, g->gpus);
+        }
+    } else if (cfg->c.tp < 0) {
+        return dt_errf(e, "sim: tensor parallelism %d, expected >= 1 (0: none)", cfg->c.tp);
+    }
     if (cfg->steps < 1 || cfg->warmup < 0)
         return dt_errf(e, "sim: steps %d (expected >= 1), warmup %d (expected >= 0)", cfg->steps, cfg->warmup);
     if (!(cfg->fabric_oversub >= 1) || !isfinite(cfg->fabric_oversub))

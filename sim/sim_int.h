@@ -55,6 +55,11 @@ struct worker {
     int su_start, su_done;        /* uses started, finished this step */
     int su_busy;                  /* 1 while a use computes */
     double t_unit0, t_gwait;      /* when the use began; began waiting for its parameters */
+    int tp_ph;                    /* tensor-parallel phase in flight after the use, -1 none */
+    double tp_f, t_tp0;           /* its dilation (shard.c); when the use's compute ended */
+    double tp_exp;                /* sum over measured steps of time waiting for them */
+    int tp_round, tp_rounds;      /* the collectives' pass; passes after this use (2 after a
+                                     backward that recomputes its forward) */
     double *end;               /* end time of each step */
     double ranks;              /* workers in the group */
 };
@@ -80,7 +85,7 @@ struct chain {
 /* Sharded data parallelism (shard.c): each lane runs its collectives one
  * after another, each as its phases in order. */
 #define SHARD_MAX_PH (2 * COLL_MAX_PHASES)
-enum { SH_GATHER = 0, SH_REDUCE, SH_NLANE };
+enum { SH_GATHER = 0, SH_REDUCE, SH_NLANE, SH_TP = SH_NLANE /* a worker's own (tp.c) */ };
 
 struct shard_coll {
     int nph;
@@ -100,6 +105,8 @@ struct shard {
     int ph[SH_NLANE];            /* phase in progress, -1 idle */
     int active;                  /* phases in flight */
     int reduced;                 /* 1 from the step's last reduction to the next step */
+    struct shard_coll tpc[SIM_MAX_GROUPS]; /* per train group: a layer's tensor-parallel
+                                    collectives after its forward or backward (tp.c) */
 };
 #define SHARD_MB_SIM 3
 
@@ -146,6 +153,24 @@ void shard_step_begin(struct sim *s, int wi);
 void shard_unit_done(struct sim *s, int wi, int use, int gen);
 void shard_phase_flow(struct sim *s, int lane, int idx, int p);
 void shard_phase_done(struct sim *s, int lane, int idx, int p);
+/* The phases of collective `kind` of `bytes` over ctx appended to sc, the
+ * uses of links other than the GPUs' own scaled by nic_scale (parallel
+ * groups sharing a node's NICs). */
+void shard_coll_into(struct shard_coll *sc, const struct coll_ctx *ctx, enum sim_strategy st,
+                     enum nccl_coll kind, const struct nccl_shape *shape, double bytes,
+                     double nic_scale);
+/* Worker wi's use is done, its tensor-parallel collectives included. */
+void shard_use_finished(struct sim *s, int wi);
+
+/* tp.c: the data-parallel group of ranks at one tensor-parallel position,
+ * and how many such groups share a node's NICs; the tensor-parallel
+ * collectives (into sh.tpc); after a use, start them (1) or say there are
+ * none (0); a phase's latency or flow ends. */
+void tp_dp_ctx(const struct coll_ctx *all, int tp, struct coll_ctx *dp, int *nic_share);
+void tp_build(struct sim *s, const struct nccl_shape *shape);
+int tp_after_use(struct sim *s, int wi, int bwd, double dilation);
+void tp_phase_flow(struct sim *s, int wi, int p);
+void tp_phase_done(struct sim *s, int wi, int p);
 
 /* The resources' busy totals now, into *dst (allocated on first use). */
 void sim_window_snapshot(struct sim *s, double **dst);

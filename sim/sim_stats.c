@@ -57,6 +57,7 @@ void sim_collect(struct sim *s, struct sim_result *res)
         res->exposed_comm_s = w->exposed / n;
         res->comm_interference_s = w->interf / n;
         res->optimizer_s = w->opt / n;
+        res->tp_comm_s = w->tp_exp / n;
     }
     for (int i = 0; i < s->nw; i++) {
         const struct worker *w = &s->w[i];

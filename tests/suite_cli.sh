@@ -278,5 +278,5 @@ check "memory: full recompute keeps 2 s h a layer, so one p5 fits (34.0 GiB of 7
     [ "$(grep -c '"total":	34.0073' "$tmp/r.json")" = 1 -a "$(grep -c '"feasible":	true' "$tmp/r.json")" = 2 ]
 "$DT" -q --json tests/data/cli/llama-global-batch.yaml > "$tmp/g.json"
 check "global_batch: 512 sequences are 8 micro-batches a worker on 64 GPUs, 64 on 8; 768 GPUs exceed it" \
-    [ "$(grep -c '"grad_accum":	8,' "$tmp/g.json")" = 1 -a "$(grep -c '"grad_accum":	64,' "$tmp/g.json")" = 1 -a "$(grep -c '"infeasible_why":	"768 workers x batch_per_gpu 1 = 768 samples a micro-batch, over the global batch of 512' "$tmp/g.json")" = 1 ]
+    [ "$(grep -c '"grad_accum":	8,' "$tmp/g.json")" = 1 -a "$(grep -c '"grad_accum":	64,' "$tmp/g.json")" = 1 -a "$(grep -c '"infeasible_why":	"768 data-parallel replicas x batch_per_gpu 1 = 768 samples a micro-batch, over the global batch of 512' "$tmp/g.json")" = 1 ]
 exit 0
