@@ -187,16 +187,18 @@ static void vgg16(struct ops_model *o)
  * language model, the output projection and its softmax cross-entropy
  * over the vocabulary.
  */
-static void transformer(struct ops_model *o, const struct cat_model *m, double s, int flash)
+static void transformer(struct ops_model *o, const struct cat_model *m, double s, int flash,
+                        double t, double sp)
 {
-    double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = h / a, l = m->layers;
-    double kv = h * m->kv_heads / m->heads, drop = m->dropout > 0;
+    double h = m->hidden, f = m->ffn_hidden, a = m->heads / t, d = m->hidden / m->heads;
+    double l = m->layers, kv = h * m->kv_heads / m->heads, drop = m->dropout > 0;
+    double rep = s * h / sp;    /* what every rank of the group holds whole (sp: a share) */
     struct ops_item *it;
     int first;
 
     mem(o, OPS_EMBED, 1, s * h);
-    amp_fp32(o, mem(o, OPS_LNORM, l, s * h), l, s * h);
-    gemm(o, OPS_LINEAR, l, s, h + 2 * kv, h);
+    amp_fp32(o, mem(o, OPS_LNORM, l, rep), l, rep);
+    gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h);
     first = o->n;
     it = gemm(o, OPS_ATTN, l, s, s, d);             /* scores QK^T */
     it->nb = a;
@@ -213,21 +215,21 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     it->nb = a;
     for (int i = first; i < o->n; i++)
         o->v[i].attn_core = 1;
-    gemm(o, OPS_LINEAR, l, s, h, h);
+    gemm(o, OPS_LINEAR, l, s, h, h / t);
     if (drop)
-        mem(o, OPS_DROPOUT, l, s * h);
-    mem(o, OPS_ADD, l, s * h);
-    amp_fp32(o, mem(o, OPS_LNORM, l, s * h), l, s * h);
-    gemm(o, OPS_LINEAR, l, s, m->gated_ffn ? 2 * f : f, h);
-    mem(o, OPS_ACT, l, s * f * (m->gated_ffn ? 1.5 : 1));
-    gemm(o, OPS_LINEAR, l, s, h, f);
+        mem(o, OPS_DROPOUT, l, rep);
+    mem(o, OPS_ADD, l, rep);
+    amp_fp32(o, mem(o, OPS_LNORM, l, rep), l, rep);
+    gemm(o, OPS_LINEAR, l, s, (m->gated_ffn ? 2 * f : f) / t, h);
+    mem(o, OPS_ACT, l, s * f / t * (m->gated_ffn ? 1.5 : 1));
+    gemm(o, OPS_LINEAR, l, s, h, f / t);
     if (drop)
-        mem(o, OPS_DROPOUT, l, s * h);
-    mem(o, OPS_ADD, l, s * h);
-    amp_fp32(o, mem(o, OPS_LNORM, 1, s * h), 1, s * h);
+        mem(o, OPS_DROPOUT, l, rep);
+    mem(o, OPS_ADD, l, rep);
+    amp_fp32(o, mem(o, OPS_LNORM, 1, rep), 1, rep);
     if (m->lm_head) {
-        gemm(o, OPS_LINEAR, 1, s, m->vocab, h);
-        mem(o, OPS_SOFTMAX, 1, s * m->vocab)->amp_bytes = 3;   /* the loss, in fp32 */
+        gemm(o, OPS_LINEAR, 1, s, m->vocab / t, h);
+        mem(o, OPS_SOFTMAX, 1, s * m->vocab / t)->amp_bytes = 3;   /* the loss, in fp32 */
     } else {
         gemm(o, OPS_LINEAR, 1, s, 2, h);            /* a span or class head */
     }
@@ -243,8 +245,11 @@ static const int arch_blocks[][4] = {
 const char *ops_arch_name(int i) { return NAMES_AT(archs, i); }
 int ops_arch_known(const char *name) { return names_parse(ops_arch_name, name) >= 0; }
 
-void ops_build(const struct cat_model *m, int seq, int flash, struct ops_model *out)
+void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp,
+               struct ops_model *out)
 {
+    double t = tp > 1 ? tp : 1;
+
     int a = m->arch[0] ? names_parse(ops_arch_name, m->arch) : -1;
 
     memset(out, 0, sizeof *out);
@@ -253,7 +258,7 @@ void ops_build(const struct cat_model *m, int seq, int flash, struct ops_model *
     else if (a == 5)
         vgg16(out);
     else if (shape_known(m))
-        transformer(out, m, seq > 0 ? seq : m->seq_len, flash);
+        transformer(out, m, seq > 0 ? seq : m->seq_len, flash, t, sp && t > 1 ? t : 1);
     else
         push(out, OPS_LINEAR, 1)->flops = m->fwd_gflops * 1e9;
 }

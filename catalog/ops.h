@@ -58,8 +58,13 @@ struct ops_model {
  * seq_len); flash: attention as one fused kernel (FlashAttention) rather
  * than two batched GEMMs around a softmax held in memory.  Convolutions
  * say nothing of their layout: the planner adds the transposes of an NCHW
- * tensor (compute.h). */
-void ops_build(const struct cat_model *m, int seq, int flash, struct ops_model *out);
+ * tensor (compute.h).  tp > 1: what one GPU of a tensor-parallel group of
+ * tp runs, Megatron style (a transformer given by its shape only): the
+ * projections' output or reduction width, the heads and the vocabulary
+ * divided by tp; the layer norms, dropouts and residual adds whole, or
+ * divided too under sequence parallelism (sp). */
+void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp,
+               struct ops_model *out);
 void ops_free(struct ops_model *o);
 
 /* Forward FLOPs per sample of the matrix work (2 per multiply-add). */

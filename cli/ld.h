@@ -54,6 +54,7 @@ struct ld {
 
     /* names to resolve once the catalog is final (pointers may move on put) */
     char model_name[48];
+    char measured_model_name[48];             /* workload.measured_compute.model, "" none */
     char gpu_name[32];                       /* measured_compute.gpu, "" if absent */
     char cpu_on_name[64];                    /* input.cpu_measured_on, "" if absent */
     char (*group_inst)[64];                  /* [cluster * SC_MAX_GROUPS + group] */

@@ -19,7 +19,7 @@
 
 static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
-    static const char *const keys[] = { "gpu", "step_s", "batch", NULL };
+    static const char *const keys[] = { "gpu", "step_s", "batch", "model", NULL };
     static const struct key_spec keyv[] = {
         {"step_s", KEY_NUM, 1, 0, 1, 1e6, "a time in seconds in (0, 1e6]",
          offsetof(struct scenario, measured_compute_s)},
@@ -37,6 +37,12 @@ static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         return -1;
     snprintf(ld->gpu_name, sizeof ld->gpu_name, "%s", sc->measured_gpu->name);
     sc->measured_batch = sc->batch_per_gpu;
+    if ((v = ld_get(ld, m, "model", NULL))) {
+        if (ld_model_ref(ld, v, "workload.measured_compute.model", &sc->measured_model))
+            return -1;
+        snprintf(ld->measured_model_name, sizeof ld->measured_model_name, "%s",
+                 sc->measured_model->name);
+    }
     if (sc->batch_auto && !ld_get(ld, m, "batch", NULL))
         return ld_missing(ld, at, "workload.measured_compute.batch");
     return ld_keys(ld, m, "workload.measured_compute", at, keyv, 2, sc);

@@ -270,6 +270,24 @@ double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double
     return vcpus * CPU_VCPU_PEAK_FLOPS;
 }
 
+/* The workload's time at the measured batch on the measured GPU, alone:
+ * tensor parallelism off, as one GPU was measured. */
+static int ref_on_one_gpu(const struct scenario *sc, struct compute_plan *p, struct compute_time *ref)
+{
+    struct scenario *x;
+    int rc;
+
+    if (sc->tp <= 1)
+        return compute_on_gpu(sc, sc->measured_gpu, NULL, sc->measured_batch, p, ref);
+    x = x_malloc(sizeof *x);
+    *x = *sc;
+    x->tp = 1;
+    x->sequence_parallel = 0;
+    rc = compute_on_gpu(x, sc->measured_gpu, NULL, sc->measured_batch, p, ref);
+    x_free(x);
+    return rc;
+}
+
 /* The operation-level model of a GPU worker (compute.h): one pass per
  * micro-batch; a compute time measured on one GPU fixes the model's scale
  * there and carries to the others through the model, never a peak ratio. */
@@ -287,10 +305,27 @@ static int gpu_compute_time(const struct scenario *sc, const struct cat_instance
     *bwd_frac = t.bwd_s / (t.fwd_s + t.bwd_s);
     if (isnan(sc->measured_compute_s))
         return 0;
-    if (compute_on_gpu(sc, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref))
+    if (sc->measured_model && sc->measured_model != sc->model) {
+        /* measured on another model: that model's time at the measured batch,
+         * the rest of the workload as it is */
+        struct scenario *x = x_malloc(sizeof *x);
+        int rc;
+        *x = *sc;
+        x->model = sc->measured_model;
+        x->seq_len = 0;     /* the measured model's own sequence */
+        x->tp = 1;          /* measured on one GPU */
+        x->sequence_parallel = 0;
+        rc = compute_on_gpu(x, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref);
+        x_free(x);
+        if (rc)
+            return dt_errf(e, "%s: cannot carry the compute time measured on %s from %s: no "
+                           "peak FLOP/s for %s in the catalog", in->name, sc->measured_model->name,
+                           sc->measured_gpu->name, scenario_prec_name(scenario_prec_index(sc)));
+    } else if (ref_on_one_gpu(sc, &p, &ref)) {
         return dt_errf(e, "%s: cannot carry the measured compute time from %s: no peak "
                        "FLOP/s for %s in the catalog", in->name, sc->measured_gpu->name,
                        scenario_prec_name(scenario_prec_index(sc)));
+    }
     *out *= sc->measured_compute_s / (ref.fwd_s + ref.bwd_s);
     return 0;
 }
@@ -583,13 +618,10 @@ static void resolve_tp(const struct scenario *sc, struct sim_config *cfg)
         return;
     cfg->c.tp_bytes = (sc->seq_len > 0 ? sc->seq_len : m->seq_len) * (double)sc->batch_per_gpu *
                       m->hidden * width;
-    cfg->w.batch /= tp;
+    cfg->w.batch /= tp;     /* a replica's samples, over its tp GPUs */
     for (int i = 0; i < cfg->ngroups; i++)
-        if (cfg->groups[i].role == SIM_TRAIN) {
-            cfg->groups[i].fwd_s /= tp;
-            cfg->groups[i].bwd_s /= tp;
-            cfg->groups[i].opt_s /= tp;
-        }
+        if (cfg->groups[i].role == SIM_TRAIN)
+            cfg->groups[i].opt_s /= tp;   /* forward and backward: the compute model's, per GPU */
 }
 
 /* Ranks each rank's optimizer state is shared with: it updates 1/n. */

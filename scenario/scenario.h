@@ -130,6 +130,8 @@ struct scenario {
     const struct cat_gpu *measured_gpu;
     double measured_compute_s;
     int measured_batch;
+    const struct cat_model *measured_model; /* the model measured, NULL: workload.model (the
+                                          compute model carries it to the workload's) */
 
     /* measured step time of one of the clusters below; solve for one input */
     int measured_cluster;              /* index into clusters, -1 if absent */

@@ -5,7 +5,9 @@
 # its reason, and failing when a known gap closes (the mark must go); then
 # the published training runs' scaling efficiency (validate/scaling.pl,
 # validate/published/scaling_cases.csv) and the sharded runs'
-# (validate/published/sharded_cases.csv), within 10% on the same terms.
+# (validate/published/sharded_cases.csv), within 10% on the same terms; and
+# Megatron-LM's tensor-parallel rows (validate/megatron.pl,
+# validate/published/megatron_cases.csv).
 BUILD=${BUILD:-build}
 export BUILD
 if ! [ -x "$BUILD/dtplan" ]; then
@@ -15,3 +17,4 @@ fi
 perl validate/nccl.pl
 perl validate/scaling.pl
 perl validate/scaling.pl validate/published/sharded_cases.csv
+perl validate/megatron.pl

@@ -152,4 +152,27 @@ for my $set (['validate/published/scaling_cases.csv', 'Training scaling', 'data-
         . 'error %.1f%%, %d within 10%%.', $title, scalar @abs, $kind, $csv,
         @abs ? $t / @abs : 0, scalar(grep { $_ <= 10 } @abs));
 }
+# ---- Megatron-LM, Narayanan et al. 2021 Table 1 (validate/megatron.pl) ----
+require "$root/validate/megatron.pl";
+{
+    my @abs;
+    for my $c (megatron_cases($root, $build)) {
+        next unless defined $c->{err};
+        push @abs, abs $c->{err} unless $c->{case} eq 'megatron-1.7b';
+        push @rows, { case => $c->{case}, source => $c->{source},
+                      cluster => "$c->{gpus} A100, tp $c->{tp}, pp $c->{pp}",
+                      predicted => 0 + sprintf('%.1f', $c->{pred}),
+                      published => $c->{published} + 0, unit => 'teraFLOP/s a GPU (equation 3)',
+                      error_pct => 0 + sprintf('%.1f', $c->{err}),
+                      status => $c->{known_gap} ne '' ? 'xfail' : abs($c->{err}) <= 10 ? 'ok' : 'miss',
+                      inputs => "$c->{scenario} ($c->{detail})", known_gap => $c->{known_gap} };
+    }
+    my $t = 0;
+    $t += $_ for @abs;
+    push @notes, sprintf('Megatron-LM (arXiv:2104.04473 Table 1): %d rows with tensor parallelism '
+        . 'predicted from the 1.7B row\'s measured step carried by the compute model '
+        . '(validate/published/megatron_cases.csv): mean absolute error %.1f%%, %d within 10%%; '
+        . 'the rows with pipeline parallelism wait for it.', scalar @abs, @abs ? $t / @abs : 0,
+        scalar(grep { $_ <= 10 } @abs));
+}
 print JSON::PP->new->canonical->encode({ rows => \@rows, notes => \@notes }), "\n";

@@ -27,7 +27,7 @@ static double fwd_gflops(const char *model, int seq)
 
     if (!m)
         return NAN;
-    ops_build(m, seq, 1, &o);
+    ops_build(m, seq, 1, 1, 0, &o);
     f = ops_fwd_flops(&o) / 1e9;
     ops_free(&o);
     return f;
@@ -170,7 +170,7 @@ static void the_roofline_has_both_terms(void)
     const struct cat_gpu *a100 = catalog_find_gpu(&cat, "A100");
 
     scn(&sc, "resnet50", CAT_FP16);
-    ops_build(sc.model, 0, 1, &o);
+    ops_build(sc.model, 0, 1, 1, 0, &o);
     compute_plan_of(a100, CAT_FP16, 0, &p);
     compute_rates_of(a100, NULL, &r);
     T_NEAR(r.flops[CAT_FP16], 312e12 * a100->mm_eff, 1, "A100 fp16 rate: peak x mm_eff");
