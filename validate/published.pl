@@ -158,7 +158,7 @@ require "$root/validate/megatron.pl";
     my @abs;
     for my $c (megatron_cases($root, $build)) {
         next unless defined $c->{err};
-        push @abs, abs $c->{err} unless $c->{case} eq 'megatron-1.7b';
+        push @abs, abs $c->{err} if $c->{role} eq 'predicted' && $c->{known_gap} eq '';
         push @rows, { case => $c->{case}, source => $c->{source},
                       cluster => "$c->{gpus} A100, tp $c->{tp}, pp $c->{pp}",
                       predicted => 0 + sprintf('%.1f', $c->{pred}),
@@ -169,10 +169,11 @@ require "$root/validate/megatron.pl";
     }
     my $t = 0;
     $t += $_ for @abs;
-    push @notes, sprintf('Megatron-LM (arXiv:2104.04473 Table 1): %d rows with tensor parallelism '
-        . 'predicted from the 1.7B row\'s measured step carried by the compute model '
+    push @notes, sprintf('Megatron-LM (arXiv:2104.04473): %d rows of Table 1 with tensor '
+        . 'parallelism predicted from the 1.7B row\'s measured step carried by the compute model '
         . '(validate/published/megatron_cases.csv): mean absolute error %.1f%%, %d within 10%%; '
-        . 'the rows with pipeline parallelism wait for it.', scalar @abs, @abs ? $t / @abs : 0,
+        . 'Table 2\'s ZeRO-3 rows at 768 and 1,536 GPUs are known gaps; the rows with '
+        . 'pipeline parallelism wait for it.', scalar @abs, @abs ? $t / @abs : 0,
         scalar(grep { $_ <= 10 } @abs));
 }
 print JSON::PP->new->canonical->encode({ rows => \@rows, notes => \@notes }), "\n";
