@@ -26,6 +26,17 @@ sub read_cases {
     return @out;
 }
 
+# The JSON a dtplan command prints (its arguments in @cmd, the binary first),
+# decoded; undef when it printed none.
+sub dtplan_json {
+    my (@cmd) = @_;
+    open my $p, '-|', @cmd or die "cases.pl: $cmd[0]: $!\n";
+    my $txt = do { local $/; <$p> };
+    close $p;
+    require JSON::PP;
+    return eval { JSON::PP::decode_json($txt) };
+}
+
 # One test line for a case: "ok - ..." within tol percent; a case with a
 # known gap "xfail - ..." while it still misses by more than 10%, "FAIL"
 # once it does not (the mark must go); "FAIL - ..." otherwise.

@@ -16,7 +16,6 @@
 # published.pl requires this file and calls megatron_cases().
 use strict;
 use warnings;
-use JSON::PP;
 
 sub megatron_cases {
     my ($root, $build) = @_;
@@ -24,11 +23,7 @@ sub megatron_cases {
     require "$root/validate/cases.pl";
     for my $c (read_cases("$root/validate/published/megatron_cases.csv")) {
         my %c = %$c;
-        open my $p, '-|', "$build/dtplan", '--json', '-q', "$root/$c{scenario}"
-            or die "megatron.pl: $build/dtplan: $!\n";
-        my $txt = do { local $/; <$p> };
-        close $p;
-        my $j = eval { decode_json($txt) };
+        my $j = dtplan_json("$build/dtplan", '--json', '-q', "$root/$c{scenario}");
         my ($cl) = $j ? grep { $_->{name} eq $c{cluster} } @{$j->{clusters}} : ();
         if ($cl && $cl->{step_time_s}) {
             my ($B, $s, $l, $h, $V) = @c{qw(batch seq layers hidden vocab)};

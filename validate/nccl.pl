@@ -16,7 +16,6 @@
 # published.pl requires this file and calls nccl_cases() for the report.
 use strict;
 use warnings;
-use JSON::PP;
 
 sub nccl_cases {
     my ($root, $build) = @_;
@@ -27,10 +26,7 @@ sub nccl_cases {
         my @cmd = ("$build/dtplan", 'collectives', '--json', split(/ /, $c{args}),
                    '-b', $c{bytes}, '-e', $c{bytes});
         push @cmd, '--algo', $c{algo}, '--proto', $c{proto} if $c{algo} ne 'auto';
-        open my $p, '-|', @cmd or die "nccl.pl: $cmd[0]: $!\n";
-        my $txt = do { local $/; <$p> };
-        close $p;
-        my $j = eval { decode_json($txt) };
+        my $j = dtplan_json(@cmd);
         $c{pred} = $j && $j->[0]{busbw_GBps} ? $j->[0]{busbw_GBps} : undef;
         $c{chosen} = $j && $j->[0]{algorithm} ? "$j->[0]{algorithm}/$j->[0]{protocol}" : '?';
         $c{err} = defined $c{pred} ? 100 * ($c{pred} / $c{published_busbw_GBps} - 1) : undef;

@@ -16,7 +16,6 @@
 # file and calls scaling_cases().
 use strict;
 use warnings;
-use JSON::PP;
 
 sub scaling_cases {
     my ($root, $build, $csv) = @_;
@@ -24,11 +23,7 @@ sub scaling_cases {
     require "$root/validate/cases.pl";
     for my $c (read_cases("$root/" . ($csv // 'validate/published/scaling_cases.csv'))) {
         my %c = %$c;
-        open my $p, '-|', "$build/dtplan", '--json', '-q', "$root/$c{scenario}"
-            or die "scaling.pl: $build/dtplan: $!\n";
-        my $txt = do { local $/; <$p> };
-        close $p;
-        my $j = eval { decode_json($txt) };
+        my $j = dtplan_json("$build/dtplan", '--json', '-q', "$root/$c{scenario}");
         my %cl = $j ? map { $_->{name} => $_ } @{$j->{clusters}} : ();
         my ($b, $g) = ($cl{$c{base}}, $cl{$c{large}});
         if ($b && $g && $b->{samples_per_s} && $g->{workers}) {
