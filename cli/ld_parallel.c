@@ -16,14 +16,17 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
 
     if (ld_map(ld, m, "parallel", keys))
         return -1;
-    if ((v = ld_get(ld, m, "tp", NULL)) &&
-        ld_int(ld, v, "parallel.tp", 1, 1024, "a positive integer", &sc->tp))
+    if ((v = ld_get(ld, m, "tp", NULL)) && ld_scalar_is(v, "auto")) {
+        sc->tp_auto = 1;    /* chosen per cluster (planner/layout.c) */
+        sc->tp = 1;
+    } else if (v && ld_int(ld, v, "parallel.tp", 1, 1024, "a positive integer or auto", &sc->tp)) {
         return -1;
+    }
     ld->tp_node = v;
     if ((v = ld_get(ld, m, "sequence_parallel", NULL)) &&
         ld_bool(ld, v, "parallel.sequence_parallel", &sc->sequence_parallel))
         return -1;
-    if (sc->tp > 1 && sim_is_ps(sc->strategy))
+    if ((sc->tp > 1 || sc->tp_auto) && sim_is_ps(sc->strategy))
         return ld_fail(ld, v ? v->start_mark : m->start_mark, "parallel.tp",
                        "expected 1 with parameter servers (gradients.strategy %s), found %d",
                        sim_strategy_name(sc->strategy), sc->tp);

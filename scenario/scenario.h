@@ -168,6 +168,8 @@ struct scenario {
     int tp;                            /* parallel.tp: tensor-parallel ranks, Megatron style
                                           (default 1); data parallelism is the GPUs / tp */
     int sequence_parallel;             /* parallel.sequence_parallel (default 0) */
+    int tp_auto;                       /* parallel.tp: auto: the planner chooses tp per cluster
+                                          (planner/layout.c); tp is 1 */
     int sharding_auto;                 /* sharding: auto: the planner chooses the stage per
                                           cluster (planner/layout.c); sharding is none */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */

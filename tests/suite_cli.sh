@@ -279,4 +279,14 @@ check "memory: full recompute keeps 2 s h a layer, so one p5 fits (34.0 GiB of 7
 "$DT" -q --json tests/data/cli/llama-global-batch.yaml > "$tmp/g.json"
 check "global_batch: 512 sequences are 8 micro-batches a worker on 64 GPUs, 64 on 8; 768 GPUs exceed it" \
     [ "$(grep -c '"grad_accum":	8,' "$tmp/g.json")" = 1 -a "$(grep -c '"grad_accum":	64,' "$tmp/g.json")" = 1 -a "$(grep -c '"infeasible_why":	"768 data-parallel replicas x batch_per_gpu 1 = 768 samples a micro-batch, over the global batch of 512' "$tmp/g.json")" = 1 ]
+# ---- tensor parallelism and the layout search over it ---------------------------
+"$DT" -q --json tests/data/cli/llama-tp8.yaml > "$tmp/t.json"
+check "tp 8: parallel tp 8, dp 8; the layers wait for their all-reduces (tp_comm > 0); the first collective is the activations' all-reduce" \
+    [ "$(grep -c '"tp":	8,' "$tmp/t.json")" = 1 -a "$(grep -c '"dp":	8,' "$tmp/t.json")" = 1 -a "$(grep -c '"tp_comm":	[1-9]' "$tmp/t.json")" = 1 -a "$(grep -m1 '"collective"' "$tmp/t.json" | grep -c all_reduce)" = 1 ]
+"$DT" -q tests/data/cli/llama-tp8.yaml > "$tmp/t.txt"
+check "tp 8: the bottleneck names the tensor-parallel waits over the GPUs' links when they dominate" \
+    [ "$(grep -c 'tensor-parallel communication (tp 8 over the GPUs' "$tmp/t.txt")" -ge 1 ]
+"$DT" -q tests/data/cli/llama-tp-auto.yaml > "$tmp/a.txt"
+check "tp auto: each cluster's Layout line names the tensor-parallel size, the stage and the runner-up" \
+    [ "$(grep -c '^Layout: .*: tp [0-9]* + [a-z0-9]*, batch_per_gpu [0-9]* .* faster than tp ' "$tmp/a.txt")" = 2 ]
 exit 0
