@@ -63,6 +63,7 @@ struct ld {
     yaml_node_t *ms_cluster;                 /* workload.measured_step.cluster */
     yaml_node_t *solve_node;                 /* workload.measured_step.solve_for */
     yaml_node_t *tp_node;                    /* parallel.tp */
+    yaml_node_t *cluster_tp_node[SC_MAX_CLUSTERS]; /* clusters[i].parallel.tp */
     yaml_node_t *receive_node;               /* gradients.ps.receive */
 };
 
@@ -105,6 +106,8 @@ int ld_missing(struct ld *ld, yaml_mark_t at, const char *field);
  * whether its tp fits each of them. */
 int ld_parallel(struct ld *ld, yaml_node_t *m);
 int ld_parallel_fits(struct ld *ld);
+int ld_cluster_parallel(struct ld *ld, yaml_node_t *m, const char *path, struct sc_cluster *c,
+                        yaml_node_t **tp_node);
 
 int ld_scalar_is(const yaml_node_t *k, const char *s);
 

@@ -406,7 +406,7 @@ static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, enum sim_st
 
 static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
 {
-    static const char *const keys[] = { "name", "strategy", "groups", NULL };
+    static const char *const keys[] = { "name", "strategy", "groups", "parallel", NULL };
     struct scenario *sc = ld->sc;
     struct sc_cluster *c = &sc->clusters[ci];
     char path[FIELD_LEN], f[FIELD_LEN], gp[FIELD_LEN], sf[FIELD_LEN];
@@ -429,6 +429,10 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
                            "duplicate cluster name \"%s\", already used by clusters[%d]",
                            c->name, i);
 
+    ld_path_key(f, sizeof f, path, "parallel");
+    if ((v = ld_get(ld, m, "parallel", NULL)) &&
+        ld_cluster_parallel(ld, v, f, c, &ld->cluster_tp_node[ci]))
+        return -1;
     c->strategy = -1;
     snprintf(sf, sizeof sf, "gradients.strategy");
     ld_path_key(f, sizeof f, path, "strategy");

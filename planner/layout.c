@@ -210,8 +210,8 @@ static int tp_steps(const struct scenario *sc, const struct sc_cluster *cl, int 
     return n;
 }
 
-int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
-                      const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
+static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
+                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
 {
     struct scenario *t;
     struct plan_cluster *cand;
@@ -323,6 +323,29 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
     explain(sc, pc, cb, ncb, nfit, cap_gib, pc->layout_why, sizeof pc->layout_why);
 out:
     x_free(cand);
+    x_free(t);
+    return rc;
+}
+
+int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
+                      const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
+{
+    struct scenario *t;
+    int rc;
+
+    if (cl->tp == 0 && cl->sp == 0)
+        return layout_eval(sc, cl, o, pc, e);
+    /* the cluster's own parallel: section over the scenario's */
+    t = x_malloc(sizeof *t);
+    *t = *sc;
+    if (cl->tp != 0) {
+        t->tp_auto = cl->tp < 0;
+        t->tp = cl->tp > 0 ? cl->tp : 1;
+    }
+    if (cl->sp != 0)
+        t->sequence_parallel = cl->sp == 2;
+    rc = layout_eval(t, cl, o, pc, e);
+    pc->cfg.c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
     x_free(t);
     return rc;
 }

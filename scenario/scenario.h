@@ -91,6 +91,10 @@ struct sc_cluster {
     double bucket_bytes;               /* > 0 when comm_own */
     enum sc_ps_place ps_place;
     int ps_count;                      /* >= 1 when comm_own */
+    /* The cluster's own parallel: section (docs/scenario.md), over the
+     * scenario's: */
+    int tp;                            /* 0: the scenario's; -1: auto; else tensor-parallel ranks */
+    int sp;                            /* 0: the scenario's; 1: sequence parallelism off; 2: on */
 };
 
 /* The communication a cluster runs with (scenario_cluster_comm). */
