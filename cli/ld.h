@@ -14,6 +14,7 @@
  *   ld_sections.c  workload, input, gradients, clusters, fabric, objective,
  *                  simulation
  *   ld_plan.c      the plan: section (the catalog search)
+ *   ld_parallel.c  the parallel: section and a cluster's own
  *   scenario.c     the document, the prescan, the commit and scenario_load()
  */
 #ifndef DT_LD_H
