@@ -106,6 +106,17 @@ static void data_parallelism_runs_over_one_position(void)
     }
     T_NEAR(r.g[0].nic_tx_util * r.step_mean_s * 1e9 / (0.75 * (2 * G / 2 + G)), 1, 1e-6,
            "zero3 x tp 2: the NIC sends 3/4 (2P + G) a step");
+    /* hsdp under tp 2 on 2 nodes of 8: each of a node's 8 GPUs all-reduces
+     * across the nodes its G / 2 / 4 shard, 2 (n-1) / n of it: G a node */
+    layered(&c, nodes, 8, 2, 6);
+    c.c.shard = SIM_SHARD_HYBRID;
+    if (run(&c, &r)) {
+        T_CHECK(0, "hsdp under tp 2 runs");
+        return;
+    }
+    T_NEAR(r.g[0].nic_tx_util * r.step_mean_s * 1e9 / G, 1, 1e-6,
+           "hsdp x tp 2: only the shards' all-reduce crosses, G a node (%.4g bytes)",
+           r.g[0].nic_tx_util * r.step_mean_s * 1e9);
 }
 
 static void tensor_parallel_groups_may_span_nodes(void)
