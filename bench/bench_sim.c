@@ -84,6 +84,24 @@ static int table(enum sim_strategy st)
     return 0;
 }
 
+/* nodes of 8 H100 with NVSwitch and 8 x 400 Gbit/s, 12 s of compute a
+ * step: a 70B model's; one measured step, no warm-up. */
+static void h100_nodes(struct sim_config *c, int nodes)
+{
+    memset(c, 0, sizeof *c);
+    c->ngroups = 1;
+    c->groups[0] = (struct sim_group){
+        .role = SIM_TRAIN, .count = nodes, .gpus = 8, .vcpus = 192, .loader_vcpus = 192,
+        .core_speed = 1, .nic_Bps = 400e9, .net_alpha_s = 14e-6, .intra_Bps = 370e9,
+        .intra_alpha_s = 3.4e-6, .pcie_Bps = 50e9, .fwd_s = 4, .bwd_s = 8, .opt_s = 0.05,
+        .price_usd_h = 98.32, .gpu_cc = 90, .link = SIM_LINK_NVSWITCH, .nics = 8,
+        .comm_slowdown = 1.1};
+    c->fabric_oversub = 1;
+    c->steps = 1;
+    c->warmup = 0;
+    c->seed = 1;
+}
+
 static int zero3_70b(void)
 {
     struct sim_config c;
@@ -91,23 +109,12 @@ static int zero3_70b(void)
     double per;
     int reps = 20;
 
-    memset(&c, 0, sizeof c);
-    c.ngroups = 1;
-    c.groups[0] = (struct sim_group){
-        .role = SIM_TRAIN, .count = 128, .gpus = 8, .vcpus = 192, .loader_vcpus = 192,
-        .core_speed = 1, .nic_Bps = 400e9, .net_alpha_s = 14e-6, .intra_Bps = 370e9,
-        .intra_alpha_s = 3.4e-6, .pcie_Bps = 50e9, .fwd_s = 4, .bwd_s = 8, .opt_s = 0.05,
-        .price_usd_h = 98.32, .gpu_cc = 90, .link = SIM_LINK_NVSWITCH, .nics = 8,
-        .comm_slowdown = 1.1};
+    h100_nodes(&c, 128);
     c.w = (struct sim_workload){.batch = 4, .grad_bytes = 70e9 * 4, .loader_workers = 4,
                                 .prefetch = 2};
     c.c = (struct sim_comm){.strategy = SIM_AUTO, .bucket_bytes = 25.0 * DT_MIB, .overlap = 1,
                             .shard = SIM_SHARD_FULL, .param_bytes = 70e9 * 2, .units = 80,
                             .micro_batches = 1};
-    c.fabric_oversub = 1;
-    c.steps = 1;
-    c.warmup = 0;
-    c.seed = 1;
     if ((per = ms_per_run(&c, reps, &r)) < 0)
         return 1;
     printf("bench_sim: zero3, 70e9 parameters in 80 units, 1,024 H100 (128 x 8), auto: step %.3f s, "
@@ -124,24 +131,13 @@ static int tp8_70b(void)
     struct sim_result r;
     double per;
 
-    memset(&c, 0, sizeof c);
-    c.ngroups = 1;
-    c.groups[0] = (struct sim_group){
-        .role = SIM_TRAIN, .count = 2048, .gpus = 8, .vcpus = 192, .loader_vcpus = 192,
-        .core_speed = 1, .nic_Bps = 400e9, .net_alpha_s = 14e-6, .intra_Bps = 370e9,
-        .intra_alpha_s = 3.4e-6, .pcie_Bps = 50e9, .fwd_s = 4, .bwd_s = 8, .opt_s = 0.05,
-        .price_usd_h = 98.32, .gpu_cc = 90, .link = SIM_LINK_NVSWITCH, .nics = 8,
-        .comm_slowdown = 1.1};
+    h100_nodes(&c, 2048);
     c.w = (struct sim_workload){.batch = 2, .grad_bytes = 70e9 * 4, .loader_workers = 4,
                                 .prefetch = 2};
     c.c = (struct sim_comm){.strategy = SIM_AUTO, .bucket_bytes = 25.0 * DT_MIB, .overlap = 1,
                             .shard = SIM_SHARD_OPT, .param_bytes = 70e9 * 2, .units = 80,
                             .micro_batches = 16, .tp = 8, .tp_bytes = 8192.0 * 8192 * 2,
                             .tp_recompute = 1};
-    c.fabric_oversub = 1;
-    c.steps = 1;
-    c.warmup = 0;
-    c.seed = 1;
     if ((per = ms_per_run(&c, 20, &r)) < 0)
         return 1;
     printf("bench_sim: tp 8 + zero1, 70e9 parameters in 80 layers, 16 micro-batches, 16,384 H100 "

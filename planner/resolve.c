@@ -592,7 +592,7 @@ int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
         int wpn = g->inst->gpu_count;
         if (g->role != SIM_TRAIN)
             continue;
-        if (wpn <= 0 || (wpn % tp != 0 && (tp % wpn != 0 || g->count % (tp / wpn) != 0))) {
+        if (!sim_tp_fits(wpn, g->count, tp)) {
             snprintf(why, len, "parallel.tp %d does not fit %d x %s (%d GPUs a node): tp must "
                      "divide a node's GPUs, or span whole nodes", tp, g->count, g->inst->name,
                      wpn);

@@ -167,7 +167,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                     continue;  /* sharded: more ranks may */
                 }
             }
-            if (sc->tp > 1 && (wpn % sc->tp != 0 && (sc->tp % wpn != 0 || nodes % (sc->tp / wpn) != 0))) {
+            if (!sim_tp_fits(wpn, nodes, sc->tp)) {
                 l->pruned_tp++;
                 continue;   /* more nodes may span whole tensor-parallel groups */
             }

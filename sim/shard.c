@@ -77,11 +77,13 @@ static int use_bwd(const struct shard *sh, int u)
 /* Which uses each lane serves (the file's comment). */
 static void lanes_of(struct shard *sh, enum sim_shard mode)
 {
-    int every = mode != SIM_SHARD_OPT && mode != SIM_SHARD_OPT_GRAD && mode != SIM_SHARD_NONE;
-    /* unsharded (tensor parallelism alone): nothing gathered, the gradients
-     * accumulated whole and all-reduced a layer at a time after the last
-     * micro-batch, as zero1 reduces them */
-    int last_only = mode == SIM_SHARD_OPT || mode == SIM_SHARD_NONE;
+    /* zero3 and hsdp gather for every use, zero1 and zero2 for the first
+     * micro-batch's forward; unsharded (tensor parallelism alone) nothing,
+     * its gradients accumulated whole and all-reduced a layer at a time
+     * after the last micro-batch, as zero1 reduces them */
+    int gather_all = mode == SIM_SHARD_FULL || mode == SIM_SHARD_HYBRID;
+    int gather_first = mode == SIM_SHARD_OPT || mode == SIM_SHARD_OPT_GRAD;
+    int reduce_last = mode == SIM_SHARD_OPT || mode == SIM_SHARD_NONE;
 
     for (int l = 0; l < SH_NLANE; l++)
         sh->uses[l] = x_calloc((size_t)sh->nuse, sizeof *sh->uses[l]);
@@ -89,11 +91,11 @@ static void lanes_of(struct shard *sh, enum sim_shard mode)
     for (int u = 0; u < sh->nuse; u++) {
         int mbi = u / (2 * sh->L), bwd = use_bwd(sh, u);
         sh->gather_of[u] = -1;
-        if (every || (mbi == 0 && !bwd && mode != SIM_SHARD_NONE)) {
+        if (gather_all || (gather_first && mbi == 0 && !bwd)) {
             sh->gather_of[u] = sh->n[SH_GATHER];
             sh->uses[SH_GATHER][sh->n[SH_GATHER]++] = u;
         }
-        if (bwd && (!last_only || mbi == sh->mb_sim - 1))
+        if (bwd && (!reduce_last || mbi == sh->mb_sim - 1))
             sh->uses[SH_REDUCE][sh->n[SH_REDUCE]++] = u;
     }
 }
@@ -219,18 +221,12 @@ static int lane_ready(const struct sim *s, int lane, int i)
     return 1;
 }
 
-static double slowdown(const struct sim *s, const struct worker *w)
-{
-    double f = s->cfg->groups[w->g].comm_slowdown;
-    return f > 1 ? f : 1;
-}
-
 /* Queue the end of worker wi's use at the current rate (generation bwd_gen). */
 static void unit_schedule(struct sim *s, int wi)
 {
     struct worker *w = &s->w[wi];
 
-    w->bwd_rate = s->sh.active > 0 ? 1 / slowdown(s, w) : 1;
+    w->bwd_rate = s->sh.active > 0 ? 1 / sim_slowdown(s, w) : 1;
     w->bwd_gen++;
     evq_push(&s->q, s->now + fmax(0, w->bwd_total - w->bwd_done) / w->bwd_rate, EV_UNIT, wi,
              w->su_start - 1, w->bwd_gen);
@@ -243,7 +239,7 @@ static void rates_changed(struct sim *s)
 
     for (int k = 0; k < c->nmem; k++) {
         struct worker *w = &s->w[c->mem[k]];
-        if (!w->su_busy || slowdown(s, w) <= 1)
+        if (!w->su_busy || sim_slowdown(s, w) <= 1)
             continue;
         w->bwd_done += (s->now - w->bwd_t) * w->bwd_rate;
         w->bwd_t = s->now;
@@ -405,7 +401,7 @@ void shard_unit_done(struct sim *s, int wi, int use, int gen)
         return;
     if (sim_measured(s, w->step)) {
         w->compute += w->bwd_total;
-        if (slowdown(s, w) > 1)
+        if (sim_slowdown(s, w) > 1)
             w->interf += fmax(0, s->now - w->t_unit0 - w->bwd_total);
     }
     w->su_busy = 0;

@@ -328,7 +328,7 @@ static void worker_try_consume(struct sim *s, int wi)
     evq_push(&s->q, s->now + g->fwd_s * w->m, EV_FWD_DONE, wi, 0, 0);
 }
 
-static double slowdown_of(const struct sim *s, const struct worker *w)
+double sim_slowdown(const struct sim *s, const struct worker *w)
 {
     double f = s->cfg->groups[w->g].comm_slowdown;
     return f > 1 ? f : 1;
@@ -351,7 +351,7 @@ static void bwd_schedule(struct sim *s, int wi)
     const struct chain *c = &s->ch[w->chain];
     double total = s->cfg->w.grad_bytes, cum = 0, at = w->bwd_total;
 
-    w->bwd_rate = c->active > 0 ? 1 / slowdown_of(s, w) : 1;
+    w->bwd_rate = c->active > 0 ? 1 / sim_slowdown(s, w) : 1;
     w->bwd_gen++;
     if (s->cfg->c.overlap && w->next_bucket + 1 < c->nb) {
         for (int b = 0; b <= w->next_bucket; b++)
@@ -373,7 +373,7 @@ static void chain_slow(struct sim *s, int ci)
 
     for (int i = 0; i < c->nmem; i++) {
         struct worker *w = &s->w[c->mem[i]];
-        if (w->state != W_BWD || slowdown_of(s, w) <= 1)
+        if (w->state != W_BWD || sim_slowdown(s, w) <= 1)
             continue;
         bwd_advance(s, w);
         bwd_schedule(s, c->mem[i]);
@@ -385,7 +385,7 @@ static void worker_bucket(struct sim *s, int wi, int b, int gen)
 {
     struct worker *w = &s->w[wi];
 
-    if (slowdown_of(s, w) > 1) {
+    if (sim_slowdown(s, w) > 1) {
         if (gen != w->bwd_gen)
             return;
         bwd_advance(s, w);
@@ -405,7 +405,7 @@ static void worker_fwd_done(struct sim *s, int wi)
 
     w->state = W_BWD;
     tr_worker(s, wi, SIM_ACT_FWD, SIM_ACT_BWD);
-    if (slowdown_of(s, w) > 1) {
+    if (sim_slowdown(s, w) > 1) {
         w->bwd_total = bwd;
         w->bwd_done = 0;
         w->bwd_t = s->now;
@@ -430,7 +430,7 @@ static void worker_bwd_done(struct sim *s, int wi, int gen)
     struct chain *c = &s->ch[w->chain];
     double lost = 0;
 
-    if (slowdown_of(s, w) > 1) {
+    if (sim_slowdown(s, w) > 1) {
         if (gen != w->bwd_gen)
             return;
         /* elapsed backward less its work at full speed */
@@ -767,6 +767,7 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
             continue;
         w = &s.w[s.nw];
         w->g = i;
+        w->tg = s.nw;   /* train groups are the workers, in order */
         w->ranks = (double)cfg->groups[i].count * sim_workers_per_node(&cfg->groups[i]);
         w->end = x_calloc((size_t)s.total_steps, sizeof *w->end);
         w->chain = sim_is_async(cfg) ? s.nw : 0;

@@ -231,6 +231,10 @@ int sim_role_parse(const char *name);
 /* 1 for the parameter-server strategies, 0 for the all-reduce family. */
 int sim_is_ps(int s);
 
+/* Whether tensor parallelism tp fits `count` nodes of `gpus` GPUs: it
+ * divides a node's GPUs, or spans whole nodes (sim/tp.c). */
+int sim_tp_fits(int gpus, int count, int tp);
+
 /* Data-parallel workers on one node of g: its GPUs, or 1 for a CPU node. */
 int sim_workers_per_node(const struct sim_group *g);
 

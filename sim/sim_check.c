@@ -104,9 +104,7 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
                            sim_strategy_name(cfg->c.strategy), cfg->c.tp_bytes);
         for (int i = 0; i < cfg->ngroups; i++) {
             const struct sim_group *g = &cfg->groups[i];
-            if (g->role == SIM_TRAIN &&
-                (g->gpus <= 0 || (g->gpus % cfg->c.tp != 0 &&
-                                  (cfg->c.tp % g->gpus != 0 || g->count % (cfg->c.tp / g->gpus) != 0))))
+            if (g->role == SIM_TRAIN && !sim_tp_fits(g->gpus, g->count, cfg->c.tp))
                 return dt_errf(e, "sim: tensor parallelism %d on train group %d of %d x %d GPUs; "
                                "expected tp to divide a node's GPUs, or whole nodes", cfg->c.tp, i,
                                g->count, g->gpus);

@@ -33,6 +33,7 @@ struct producer {
 
 struct worker {
     int g;                     /* index in cfg->groups */
+    int tg;                    /* index among the train groups (coll_ctx.tg) */
     int chain;
     int state;
     int step;                  /* current step, 0-based */
@@ -143,6 +144,9 @@ static inline int sim_is_async(const struct sim_config *cfg)
 void sim_tr_worker(struct sim *s, int wi, int end, int begin);
 void sim_worker_start_opt(struct sim *s, int wi);
 int sim_measured(const struct sim *s, int step);
+/* How many times slower a worker computes while its collectives run: its
+ * group's comm_slowdown, at least 1. */
+double sim_slowdown(const struct sim *s, const struct worker *w);
 
 /* shard.c: set up (after the chain) and free; a worker's step begins with
  * its batch; a use's compute ends (EV_UNIT); a phase's latency ends

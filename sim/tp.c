@@ -28,15 +28,11 @@
 
 #include "trace.h"
 
-/* The chain's train group of worker wi (the ctx lists the train groups in
- * the config's order). */
-static int tg_of(const struct sim *s, int wi)
+int sim_tp_fits(int gpus, int count, int tp)
 {
-    int k = 0;
-
-    for (int i = 0; i < s->w[wi].g; i++)
-        k += s->cfg->groups[i].role == SIM_TRAIN;
-    return k;
+    if (tp <= 1)
+        return 1;
+    return gpus > 0 && (gpus % tp == 0 || (tp % gpus == 0 && count % (tp / gpus) == 0));
 }
 
 void tp_dp_ctx(const struct coll_ctx *all, int tp, struct coll_ctx *dp, int *nic_share)
@@ -103,7 +99,7 @@ void tp_build(struct sim *s, const struct nccl_shape *shape)
 static void tp_phase_start(struct sim *s, int wi, int p)
 {
     struct worker *w = &s->w[wi];
-    const struct coll_phase *ph = &s->sh.tpc[tg_of(s, wi)].ph[p];
+    const struct coll_phase *ph = &s->sh.tpc[s->w[wi].tg].ph[p];
 
     w->tp_ph = p;
     if (s->cfg->trace)
@@ -119,7 +115,7 @@ int tp_after_use(struct sim *s, int wi, int bwd, double dilation)
 {
     struct worker *w = &s->w[wi];
 
-    if (s->sh.tpc[tg_of(s, wi)].nph == 0)
+    if (s->sh.tpc[s->w[wi].tg].nph == 0)
         return 0;
     w->tp_f = dilation;
     w->t_tp0 = s->now;
@@ -132,7 +128,7 @@ int tp_after_use(struct sim *s, int wi, int bwd, double dilation)
 void tp_phase_flow(struct sim *s, int wi, int p)
 {
     const struct worker *w = &s->w[wi];
-    const struct coll_phase *ph = &s->sh.tpc[tg_of(s, wi)].ph[p];
+    const struct coll_phase *ph = &s->sh.tpc[s->w[wi].tg].ph[p];
 
     if (s->cfg->trace && ph->amount > 0)
         sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SH_TP, wi, p, -1,
@@ -152,7 +148,7 @@ void tp_phase_done(struct sim *s, int wi, int p)
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SH_TP, wi, p);
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD, SH_TP, wi, p);
     }
-    if (p + 1 < s->sh.tpc[tg_of(s, wi)].nph) {
+    if (p + 1 < s->sh.tpc[s->w[wi].tg].nph) {
         tp_phase_start(s, wi, p + 1);
         return;
     }

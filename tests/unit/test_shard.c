@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../sim/sim.h"
+#include "t_sim.h"
 
 #define P 2e8   /* parameter bytes as gathered */
 #define G 4e8   /* gradient bytes as reduced */
@@ -33,16 +34,6 @@ static void sharded(struct sim_config *c, enum sim_shard mode, int nodes, int gp
     c->steps = 4;
     c->warmup = 1;
     c->seed = 1;
-}
-
-static int run(const struct sim_config *c, struct sim_result *r)
-{
-    struct dt_err e;
-    if (sim_run(c, r, &e)) {
-        printf("# sim error: %s\n", e.msg);
-        return -1;
-    }
-    return 0;
 }
 
 /* Bytes a node's NIC sends per step. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../sim/sim.h"
+#include "t_sim.h"
 
 #define G 4e8      /* gradient bytes of the whole model */
 #define A 1e7      /* one layer's activation all-reduce */
@@ -34,16 +35,6 @@ static void layered(struct sim_config *c, int nodes, int gpus, int tp, int L)
     c->steps = 3;
     c->warmup = 1;
     c->seed = 1;
-}
-
-static int run(const struct sim_config *c, struct sim_result *r)
-{
-    struct dt_err e;
-    if (sim_run(c, r, &e)) {
-        printf("# sim error: %s\n", e.msg);
-        return -1;
-    }
-    return 0;
 }
 
 static void layers_wait_for_their_all_reduces(void)
