@@ -62,6 +62,7 @@ LAYER_test_sim        := sim
 LAYER_test_nccl       := sim
 LAYER_test_shard      := sim
 LAYER_test_tp         := sim
+LAYER_test_pp         := sim
 LAYER_bench_sim       := sim
 LAYER_bench_trace     := sim
 LAYER_predict         := catalog

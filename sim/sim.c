@@ -863,6 +863,13 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err 
 
     if (sim_check(cfg, e))
         return -1;
+    if (cfg->c.pp > 1) {
+        struct pp_plan plan;
+        if (pp_config(cfg, &quiet, &plan, e) || sim_once(&quiet, 1, res, e))
+            return -1;
+        pp_result(&plan, res);
+        return 0;
+    }
     if (!sim_is_async(cfg))
         return sim_once(cfg, 1, res, e);
     quiet = *cfg;

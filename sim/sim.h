@@ -110,6 +110,21 @@ struct sim_comm {
                                    scatter and an all-gather of the same bytes */
     int tp_recompute;           /* 1: the backward redoes the forward (full recompute), its
                                    collectives too: twice the set after a backward */
+    /* Pipeline parallelism (sim/pp.c): pp > 1 stages, each a block of tp x dp ranks in
+     * Megatron's order (tp innermost, then dp, then pp); one train group.  units are the
+     * model's layers, micro_batches the micro-batches a pipeline runs a step. */
+    int pp;                     /* pipeline stages, >= 1 (0: none) */
+    int pp_interleave;          /* model chunks a stage (interleaved 1F1B), >= 1; > 1 needs
+                                   micro_batches a multiple of pp */
+    double pp_head_frac;        /* of a micro-batch's forward and backward, the share outside
+                                   the layers (embedding, final norm, output layer and loss):
+                                   the last stage runs it */
+    double pp_embed_frac;       /* of grad_bytes, the share of the input embedding (first
+                                   stage) */
+    double pp_out_frac;         /* of grad_bytes, the share of the output layer (last stage;
+                                   a tied embedding's copy) */
+    double pp_p2p_bytes;        /* activation bytes a GPU sends to the next stage a micro-
+                                   batch (and its gradient back) */
     int all_micro_batches;      /* sharded: 1 simulates every micro-batch; 0 the first, the
                                    last, and one in the middle that stands for the others,
                                    dilated in time (shard.c) */
@@ -167,6 +182,8 @@ struct sim_result {
     double optimizer_s;
     double tp_comm_s;           /* of exposed_comm_s, the tensor-parallel collectives a layer
                                    waits for (sim/tp.c) */
+    double pp_bubble_s;         /* pipelined: time the step's slowest stage waits on the others
+                                   (the bubble, activations in transit), not in compute_s */
     double workers;             /* data-parallel workers (GPUs, or CPU train nodes) */
     double samples_per_s;
     double util_gpu, util_cpu, util_nic; /* cluster-level: mean GPU busy, busy/total vCPUs, busiest NIC direction */
@@ -234,6 +251,16 @@ int sim_is_ps(int s);
 /* Whether tensor parallelism tp fits `count` nodes of `gpus` GPUs: it
  * divides a node's GPUs, or spans whole nodes (sim/tp.c). */
 int sim_tp_fits(int gpus, int count, int tp);
+
+/* Whether pp pipeline stages of tp-wide tensor-parallel groups fit `count`
+ * nodes of `gpus` GPUs in Megatron's order: tp x pp divides the GPUs, and a
+ * stage's tp x dp ranks are whole nodes or divide one (sim/pp.c). */
+int sim_pp_fits(int gpus, int count, int tp, int pp);
+
+/* Layers of each of the pp x v model chunks (chunk c of stage s at index
+ * c pp + s) into out: as even as can be, the first and last chunks giving
+ * up one each first when they do not divide (Llama 3's layout). */
+void sim_pp_layers(int layers, int pp, int v, int *out);
 
 /* Data-parallel workers on one node of g: its GPUs, or 1 for a CPU node. */
 int sim_workers_per_node(const struct sim_group *g);

@@ -13,6 +13,47 @@ static int bad_num(double x)
     return !isfinite(x) || x < 0;
 }
 
+/* Pipeline parallelism (pp.c): one train group of GPU nodes and nothing
+ * else, its layout in Megatron's order, at least a layer a chunk. */
+static int check_pp(const struct sim_config *cfg, struct dt_err *e)
+{
+    const struct sim_comm *c = &cfg->c;
+    const struct sim_group *g = &cfg->groups[0];
+    int v = c->pp_interleave;
+
+    if (c->pp < 0 || c->pp > 4096 || v < 0 || v > 64)
+        return dt_errf(e, "sim: %d pipeline stages of %d chunks, expected 0 to 4096 stages and "
+                       "0 to 64 chunks", c->pp, v);
+    if (c->pp <= 1)
+        return 0;
+    v = v > 1 ? v : 1;
+    if (cfg->ngroups != 1 || g->role != SIM_TRAIN || g->gpus < 1)
+        return dt_errf(e, "sim: pipeline parallelism needs one train group of GPU nodes and no "
+                       "other group");
+    if (sim_is_ps(c->strategy) || c->shard > SIM_SHARD_OPT)
+        return dt_errf(e, "sim: pipeline parallelism with strategy %s and sharding %d, expected "
+                       "an all-reduce strategy and at most the optimizer sharded",
+                       sim_strategy_name(c->strategy), (int)c->shard);
+    if (!sim_pp_fits(g->gpus, g->count, c->tp, c->pp))
+        return dt_errf(e, "sim: %d pipeline stages of tensor parallelism %d on %d x %d GPUs; "
+                       "expected tp x pp to divide the GPUs and a stage to be whole nodes or "
+                       "part of one", c->pp, c->tp, g->count, g->gpus);
+    if (c->units < c->pp * v || c->micro_batches < 1 ||
+        (v > 1 && c->micro_batches % c->pp != 0) ||
+        2.0 * c->pp * v * c->micro_batches > 1e7)
+        return dt_errf(e, "sim: %d layers over %d stages of %d chunks, %d micro-batches; "
+                       "expected a layer a chunk, micro-batches a multiple of the stages when "
+                       "interleaved, at most 1e7 operations", c->units, c->pp, v,
+                       c->micro_batches);
+    if (bad_num(c->pp_head_frac) || c->pp_head_frac >= 1 || bad_num(c->pp_embed_frac) ||
+        bad_num(c->pp_out_frac) || c->pp_embed_frac + c->pp_out_frac >= 1 ||
+        bad_num(c->pp_p2p_bytes))
+        return dt_errf(e, "sim: pipeline shares %g (head), %g and %g (embedding, output), %g "
+                       "bytes a micro-batch; expected shares in [0, 1) and finite bytes",
+                       c->pp_head_frac, c->pp_embed_frac, c->pp_out_frac, c->pp_p2p_bytes);
+    return 0;
+}
+
 int sim_check(const struct sim_config *cfg, struct dt_err *e)
 {
     int ntrain = 0, nps = 0, ndata = 0;
@@ -112,6 +153,8 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
     } else if (cfg->c.tp < 0) {
         return dt_errf(e, "sim: tensor parallelism %d, expected >= 1 (0: none)", cfg->c.tp);
     }
+    if (check_pp(cfg, e))
+        return -1;
     if (cfg->steps < 1 || cfg->warmup < 0)
         return dt_errf(e, "sim: steps %d (expected >= 1), warmup %d (expected >= 0)", cfg->steps, cfg->warmup);
     if (!(cfg->fabric_oversub >= 1) || !isfinite(cfg->fabric_oversub))

@@ -176,6 +176,21 @@ int tp_after_use(struct sim *s, int wi, int bwd, double dilation);
 void tp_phase_flow(struct sim *s, int wi, int p);
 void tp_phase_done(struct sim *s, int wi, int p);
 
+/* pp.c: a pipelined step as the step simulator runs it: the stage that
+ * finishes last, as a config without pipeline or tensor parallelism whose
+ * train group is that stage's data-parallel group (pp.c's comment); what
+ * its result leaves out, put back by pp_result. */
+struct pp_plan {
+    int stage;                 /* the stage simulated */
+    double end_s;              /* its last backward's end in the schedule */
+    double busy_s, tp_s;       /* its compute, tensor-parallel collectives included; theirs */
+    double p2p_s;              /* a micro-batch's activations from stage to stage */
+    double gpus;               /* GPUs of the train group */
+};
+int pp_config(const struct sim_config *cfg, struct sim_config *out, struct pp_plan *plan,
+              struct dt_err *e);
+void pp_result(const struct pp_plan *plan, struct sim_result *res);
+
 /* The resources' busy totals now, into *dst (allocated on first use). */
 void sim_window_snapshot(struct sim *s, double **dst);
 

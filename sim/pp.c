@@ -1,0 +1,367 @@
+/*
+ * pp.c - pipeline parallelism in the step simulator (sim.h: sim_comm.pp;
+ * docs/model.md "Pipeline parallelism"), as Megatron-LM runs it.
+ *
+ * The model's layers are cut into pp x v chunks (sim_pp_layers); stage s
+ * holds chunks s, pp + s, ...  A step pushes m micro-batches through them.
+ * Each stage runs its operations in the order of Megatron's schedule:
+ * 1F1B (v = 1: pp - s - 1 forwards to warm up, then one forward and one
+ * backward in turn, then the backwards left), or interleaved 1F1B (v > 1:
+ * 2 (pp - s - 1) + (v - 1) pp forwards to warm up, micro-batches taken pp
+ * at a time through each chunk).  The forward of chunk c on micro-batch j
+ * waits for that of chunk c - 1, then its activations' trip between the
+ * stages (s b h at 16 bits a micro-batch over tp: each tensor-parallel rank
+ * sends its share); the backward of chunk c waits for that of c + 1 and
+ * the gradient's trip back.  An operation costs its layers' compute, the
+ * tensor-parallel collectives each layer waits for (tp.c's, alone on the
+ * tensor-parallel group's links), and on the last chunk the output layer
+ * and loss.  The schedule is the operations as events, each stage taking
+ * its next one as soon as the stage is free and the input has arrived:
+ * O(pp x v x m) work, whatever the number of data-parallel replicas.
+ *
+ * The stage whose gradients are ready last (its last backward's end plus
+ * its reduction) then stands for every stage in the step simulator: its
+ * step is the wait until its last backward, that backward, the all-reduce
+ * of its gradients over the data-parallel ranks at its position, in
+ * buckets released during that backward when gradients overlap, and its
+ * share of the optimizer.  The data-parallel group is simulated as a train
+ * group of its own: tp x dp ranks a stage, tp innermost, so ppn / tp of
+ * the group a node sharing the node's NICs with the min(tp, ppn) other
+ * groups there, or one rank every tp / ppn nodes.  What the other stages'
+ * reductions do to the network is left out: in Megatron's order they run
+ * on other nodes.
+ */
+#include "sim_int.h"
+
+#include <math.h>
+#include <string.h>
+
+int sim_pp_fits(int gpus, int count, int tp, int pp)
+{
+    long n = (long)gpus * count, blk;
+
+    if (pp <= 1)
+        return 1;
+    tp = tp > 1 ? tp : 1;
+    if (gpus <= 0 || count <= 0 || n % ((long)tp * pp) != 0)
+        return 0;
+    blk = n / pp;       /* a stage's tp x dp ranks */
+    return blk % gpus == 0 || gpus % blk == 0;
+}
+
+void sim_pp_layers(int layers, int pp, int v, int *out)
+{
+    int n = pp * (v > 1 ? v : 1), base = (layers + n - 1) / n, deficit = base * n - layers;
+
+    for (int i = 0; i < n; i++)
+        out[i] = base;
+    /* the last chunk (the output layer's), then the first, then inwards */
+    for (int k = 0; k < deficit; k++)
+        out[k % 2 == 0 ? n - 1 - k / 2 : k / 2]--;
+}
+
+/* ---- one collective alone ----------------------------------------------- */
+
+/* The time a collective of `kind` on `bytes` takes alone on a group of
+ * `nodes` x `wpn` GPUs of g (resources 0: a GPU's link, 1 and 2: a node's
+ * NIC directions). */
+static double alone_s(const struct sim_config *cfg, const struct sim_group *g,
+                      const struct nccl_shape *shape, int nodes, int wpn, enum nccl_coll kind,
+                      double bytes)
+{
+    struct coll_ctx ctx;
+    struct coll_phase ph[COLL_MAX_PHASES];
+    struct nccl_model m;
+    double cap[3] = {g->intra_Bps, g->nic_Bps, g->nic_Bps}, t = 0;
+    int n;
+
+    memset(&ctx, 0, sizeof ctx);
+    memset(&m, 0, sizeof m);
+    ctx.ntg = 1;
+    ctx.tg[0].nodes = nodes;
+    ctx.tg[0].wpn = wpn;
+    ctx.tg[0].alpha_intra = g->intra_alpha_s;
+    ctx.tg[0].alpha_net = g->net_alpha_s;
+    ctx.tg[0].r_intra = 0;
+    ctx.tg[0].r_tx = 1;
+    ctx.tg[0].r_rx = 2;
+    ctx.tg[0].r_cpu = -1;
+    ctx.r_fabric = ctx.r_ps_tx = ctx.r_ps_rx = ctx.r_ps_cpu = -1;
+    if (cfg->c.strategy == SIM_AUTO && shape)
+        nccl_model_init(&m, shape, kind);
+    n = bytes > 0 ? coll_build_kind(&ctx, cfg->c.strategy, kind, &m, bytes, ph) : 0;
+    for (int p = 0; p < n; p++) {
+        double rate = ph[p].bound;
+        for (int u = 0; u < ph[p].nuse; u++)
+            if (ph[p].use[u].w > 0 && cap[ph[p].use[u].res] / ph[p].use[u].w < rate)
+                rate = cap[ph[p].use[u].res] / ph[p].use[u].w;
+        t += ph[p].lat_s + (ph[p].amount > 0 && rate > 0 ? ph[p].amount / rate : 0);
+    }
+    return t;
+}
+
+/* ---- the schedule ------------------------------------------------------- */
+
+struct pp_op {
+    int bwd, chunk, mb;
+};
+
+/* The k-th forward or backward of a stage of pp, v chunks. */
+static struct pp_op op_at(int k, int back, int pp, int v)
+{
+    struct pp_op o;
+    int grp = k / (pp * v), w = k % (pp * v);
+
+    o.bwd = back;
+    o.chunk = back ? v - 1 - w / pp : w / pp;
+    o.mb = v == 1 ? k : grp * pp + w % pp;
+    return o;
+}
+
+/* Stage s's operations in Megatron's order into ops (2 m v of them). */
+static void stage_ops(int s, int pp, int v, int m, struct pp_op *ops)
+{
+    int total = m * v, warm, n = 0, f = 0, b = 0;
+
+    if (v == 1)
+        warm = pp - s - 1;
+    else
+        warm = m == pp ? total : 2 * (pp - s - 1) + (v - 1) * pp;
+    if (warm > total)
+        warm = total;
+    while (f < warm)
+        ops[n++] = op_at(f++, 0, pp, v);
+    while (f < total) {
+        ops[n++] = op_at(f++, 0, pp, v);
+        ops[n++] = op_at(b++, 1, pp, v);
+    }
+    while (b < total)
+        ops[n++] = op_at(b++, 1, pp, v);
+}
+
+struct pp_stage {
+    double last0, last1;        /* the last backward's start and end */
+    double busy, tp;            /* time computing (its collectives included); of it, the
+                                   tensor-parallel collectives' */
+    double grad_bytes;          /* its gradients, a rank's */
+};
+
+/* Run the schedule of cfg into st (pp of them); -1 on a deadlock, which a
+ * well-formed schedule never has. */
+static int schedule(const struct sim_config *cfg, const double *fwd, const double *bwd,
+                    const double *tpf, const double *tpb, double p2p, struct pp_stage *st)
+{
+    const struct sim_comm *c = &cfg->c;
+    int pp = c->pp, v = c->pp_interleave > 1 ? c->pp_interleave : 1, m = c->micro_batches;
+    int n = pp * v, nops = 2 * m * v, left = pp * nops, nq = 0, rc = 0;
+    struct pp_op *ops = x_calloc((size_t)pp * nops, sizeof *ops);
+    double *done = x_calloc((size_t)2 * n * m, sizeof *done), *freeat = x_calloc((size_t)pp,
+                                                                                   sizeof *freeat);
+    int *next = x_calloc((size_t)pp, sizeof *next), *queue = x_calloc((size_t)pp * 2 + 4,
+                                                                       sizeof *queue);
+    char *queued = x_calloc((size_t)pp, 1);
+
+    for (int i = 0; i < 2 * n * m; i++)
+        done[i] = -1;
+    for (int s = 0; s < pp; s++) {
+        stage_ops(s, pp, v, m, &ops[(size_t)s * nops]);
+        queue[nq++] = s;
+        queued[s] = 1;
+    }
+    memset(st, 0, sizeof *st * (size_t)pp);
+    while (nq > 0) {
+        int s = queue[--nq];
+        queued[s] = 0;
+        while (next[s] < nops) {
+            const struct pp_op *o = &ops[(size_t)s * nops + next[s]];
+            int vs = o->chunk * pp + s, dep = -1, wake = -1;
+            double ready = 0, dur;
+            if (!o->bwd && vs > 0)
+                dep = (vs - 1) * m + o->mb;
+            else if (o->bwd && vs < n - 1)
+                dep = n * m + (vs + 1) * m + o->mb;
+            if (dep >= 0 && done[dep] < 0)
+                break;      /* its input has not been computed */
+            if (dep >= 0)
+                ready = done[dep] + p2p;
+            dur = o->bwd ? bwd[vs] + tpb[vs] : fwd[vs] + tpf[vs];
+            if (ready < freeat[s])
+                ready = freeat[s];
+            if (o->bwd)
+                st[s].last0 = ready;
+            freeat[s] = ready + dur;
+            done[(o->bwd ? n * m : 0) + vs * m + o->mb] = freeat[s];
+            st[s].busy += dur;
+            st[s].tp += o->bwd ? tpb[vs] : tpf[vs];
+            st[s].last1 = freeat[s];
+            next[s]++;
+            left--;
+            /* whose operation waited on this one */
+            if (!o->bwd && vs + 1 < n)
+                wake = (vs + 1) % pp;
+            else if (o->bwd && vs > 0)
+                wake = (vs - 1) % pp;
+            if (wake >= 0 && wake != s && !queued[wake]) {
+                queue[nq++] = wake;
+                queued[wake] = 1;
+            }
+        }
+    }
+    if (left != 0)
+        rc = -1;
+    x_free(ops);
+    x_free(done);
+    x_free(freeat);
+    x_free(next);
+    x_free(queue);
+    x_free(queued);
+    return rc;
+}
+
+/* ---- the step ----------------------------------------------------------- */
+
+/* The data-parallel group of a stage of cfg's train group: nodes x wpn
+ * ranks, and the groups sharing a node's NICs. */
+static void dp_group(const struct sim_config *cfg, const struct sim_group *g, int *nodes,
+                     int *wpn, int *share)
+{
+    int ppn = g->gpus, tp = cfg->c.tp > 1 ? cfg->c.tp : 1;
+    long blk = (long)ppn * g->count / cfg->c.pp, dp = blk / tp;
+
+    *share = 1;
+    if (tp > ppn) {
+        *nodes = (int)dp;
+        *wpn = 1;
+        *share = ppn;
+    } else if (blk >= ppn) {
+        *nodes = (int)(blk / ppn);
+        *wpn = ppn / tp;
+        *share = tp;
+    } else {
+        *nodes = 1;
+        *wpn = (int)dp;
+    }
+}
+
+int pp_config(const struct sim_config *cfg, struct sim_config *out, struct pp_plan *plan,
+              struct dt_err *e)
+{
+    const struct sim_comm *c = &cfg->c;
+    int pp = c->pp, v = c->pp_interleave > 1 ? c->pp_interleave : 1, n = pp * v;
+    int m = c->micro_batches, tp = c->tp > 1 ? c->tp : 1, gi = 0, nodes, wpn, share, rep = 0;
+    const struct sim_group *g;
+    struct sim_group dg;
+    struct nccl_shape all, tpg, dpg, *shp = NULL;
+    int *lay = x_calloc((size_t)n, sizeof *lay);
+    double *fwd = x_calloc((size_t)n * 4, sizeof *fwd), *bwd = fwd + n, *tpf = fwd + 2 * n,
+           *tpb = fwd + 3 * n;
+    struct pp_stage *st = x_calloc((size_t)pp, sizeof *st);
+    double L = c->units, lf, lb, hf, hb, t1 = 0, p2p, gall, glay, worst = -1;
+    long blk;
+    int rc = 0;
+
+    while (cfg->groups[gi].role != SIM_TRAIN)
+        gi++;
+    g = &cfg->groups[gi];
+    blk = (long)g->gpus * g->count / pp;
+    dp_group(cfg, g, &nodes, &wpn, &share);
+    if (sim_nccl_shape(cfg, &all) == 0) {
+        int sh2;
+        sim_tp_shapes(&all, tp, &tpg, &dpg, &sh2);
+        shp = &tpg;
+    }
+    /* a layer's compute a micro-batch, and the rest (the last chunk's) */
+    lf = g->fwd_s / m * (1 - c->pp_head_frac) / L;
+    lb = g->bwd_s / m * (1 - c->pp_head_frac) / L;
+    hf = g->fwd_s / m * c->pp_head_frac;
+    hb = g->bwd_s / m * c->pp_head_frac;
+    /* a layer's tensor-parallel collectives: two after its forward, two
+     * after its backward (four when it recomputes its forward) */
+    if (tp > 1 && c->tp_bytes > 0) {
+        int tn = tp <= g->gpus ? 1 : tp / g->gpus, tw = tp <= g->gpus ? tp : g->gpus;
+        if (c->tp_sp)
+            t1 = alone_s(cfg, g, shp, tn, tw, NCCL_REDUCESCATTER, c->tp_bytes) +
+                 alone_s(cfg, g, shp, tn, tw, NCCL_ALLGATHER, c->tp_bytes);
+        else
+            t1 = alone_s(cfg, g, shp, tn, tw, NCCL_ALLREDUCE, c->tp_bytes);
+    }
+    /* a micro-batch's activations to the next stage: every GPU of a node
+     * sends at once, so each has its node's NICs' share */
+    if (blk >= g->gpus)
+        p2p = g->net_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / (g->nic_Bps / g->gpus) : 0);
+    else
+        p2p = g->intra_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / g->intra_Bps : 0);
+    sim_pp_layers(c->units, pp, v, lay);
+    for (int i = 0; i < n; i++) {
+        fwd[i] = lay[i] * lf + (i == n - 1 ? hf : 0);
+        bwd[i] = lay[i] * lb + (i == n - 1 ? hb : 0);
+        tpf[i] = lay[i] * 2 * t1;
+        tpb[i] = lay[i] * 2 * t1 * (c->tp_recompute ? 2 : 1);
+    }
+    if (schedule(cfg, fwd, bwd, tpf, tpb, p2p, st) != 0) {
+        rc = dt_errf(e, "sim: the pipeline schedule of %d stages, %d chunks a stage and %d "
+                     "micro-batches does not finish", pp, v, m);
+        goto out;
+    }
+    /* each stage's gradients; the stage whose reduction ends last */
+    gall = cfg->w.grad_bytes / tp;
+    glay = gall * (1 - c->pp_embed_frac - c->pp_out_frac) / L;
+    dg = *g;
+    dg.nic_Bps = g->nic_Bps / share;
+    for (int s = 0; s < pp; s++) {
+        double end;
+        for (int k = 0; k < v; k++)
+            st[s].grad_bytes += lay[k * pp + s] * glay;
+        st[s].grad_bytes += (s == 0 ? c->pp_embed_frac * gall : 0) +
+                            (s == pp - 1 ? c->pp_out_frac * gall : 0);
+        end = st[s].last1 + (nodes * wpn > 1 ? alone_s(cfg, &dg, NULL, nodes, wpn,
+                                                        NCCL_ALLREDUCE, st[s].grad_bytes) : 0);
+        if (end > worst) {
+            worst = end;
+            rep = s;
+        }
+    }
+    *out = *cfg;
+    out->c.pp = 0;
+    out->c.tp = 0;
+    out->c.tp_bytes = 0;
+    out->c.tp_sp = 0;
+    out->c.tp_recompute = 0;
+    out->c.shard = SIM_SHARD_NONE;
+    out->groups[gi].count = nodes;
+    out->groups[gi].gpus = wpn;
+    out->groups[gi].nic_Bps = g->nic_Bps / share;
+    out->groups[gi].nics = g->nics > share ? g->nics / share : 1;
+    out->groups[gi].fwd_s = st[rep].last0;
+    out->groups[gi].bwd_s = st[rep].last1 - st[rep].last0;
+    out->groups[gi].opt_s = g->opt_s * (gall > 0 ? st[rep].grad_bytes / gall : 1.0 / pp);
+    out->w.grad_bytes = st[rep].grad_bytes;
+    out->w.batch = cfg->w.batch * tp * pp;      /* a replica's samples */
+    plan->stage = rep;
+    plan->end_s = st[rep].last1;
+    plan->busy_s = st[rep].busy;
+    plan->tp_s = st[rep].tp;
+    plan->p2p_s = p2p;
+    plan->gpus = (double)g->gpus * g->count;
+out:
+    x_free(lay);
+    x_free(fwd);
+    x_free(st);
+    return rc;
+}
+
+void pp_result(const struct pp_plan *plan, struct sim_result *res)
+{
+    double k = plan->end_s > 0 ? res->compute_s / plan->end_s : 0;
+
+    res->tp_comm_s = plan->tp_s * k;
+    res->pp_bubble_s = (plan->end_s - plan->busy_s) * k;
+    res->compute_s = (plan->busy_s - plan->tp_s) * k;
+    res->exposed_comm_s += res->tp_comm_s;
+    res->workers = plan->gpus;
+    for (int i = 0; i < SIM_MAX_GROUPS; i++)
+        if (res->g[i].gpu_util > 0 && res->step_mean_s > 0)
+            res->g[i].gpu_util = res->compute_s / res->step_mean_s;
+    if (res->step_mean_s > 0)
+        res->util_gpu = res->compute_s / res->step_mean_s;
+}

@@ -1,0 +1,194 @@
+/*
+ * test_pp.c - pipeline parallelism in the simulator (sim/pp.c) against
+ * hand-computed answers: 1F1B's bubble of (pp - 1) stage times, the
+ * interleaved schedule's (pp - 1) / v, the activations' trips, the last
+ * chunk's output layer, the layers' split (Llama 3's), the data-parallel
+ * reduction of one stage's gradients over its replicas, the fits rule, a
+ * cost flat in the replicas, and bad configs.
+ */
+#include "t.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../../sim/sim.h"
+#include "t_sim.h"
+
+/* nodes x 8 GPUs, ring collectives, L layers; a micro-batch's forward of
+ * the whole model 10 ms and backward 20 ms a GPU; m micro-batches. */
+static void piped(struct sim_config *c, int nodes, int pp, int v, int L, int m)
+{
+    memset(c, 0, sizeof *c);
+    c->ngroups = 1;
+    c->groups[0] = (struct sim_group){
+        .role = SIM_TRAIN, .count = nodes, .gpus = 8, .vcpus = 64, .loader_vcpus = 64,
+        .core_speed = 1, .nic_Bps = 1e11, .net_alpha_s = 0, .intra_Bps = 1e12,
+        .intra_alpha_s = 0, .pcie_Bps = 1e10, .fwd_s = 0.010 * m, .bwd_s = 0.020 * m,
+        .opt_s = 0};
+    c->w = (struct sim_workload){.batch = 1, .grad_bytes = 0, .loader_workers = 1, .prefetch = 1};
+    c->c = (struct sim_comm){.strategy = SIM_RING, .bucket_bytes = 25e6, .overlap = 0,
+                             .units = L, .micro_batches = m, .tp = 8, .pp = pp,
+                             .pp_interleave = v};
+    c->fabric_oversub = 1;
+    c->steps = 2;
+    c->warmup = 1;
+    c->seed = 1;
+}
+
+static void bubbles(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    int pp = 4, m = 8, L = 16;
+    double t = 0.030 / pp;      /* a stage's forward and backward of a micro-batch */
+
+    piped(&c, pp, pp, 1, L, m);
+    if (run(&c, &r)) {
+        T_CHECK(0, "1F1B runs");
+        return;
+    }
+    T_NEAR(r.step_mean_s, (m + pp - 1) * t, 1e-9, "1F1B: (m + pp - 1) stage times, %.6f s",
+           (m + pp - 1) * t);
+    T_NEAR(r.compute_s, m * t, 1e-9, "a stage computes m of them");
+    T_NEAR(r.pp_bubble_s, (pp - 1) * t, 1e-9, "and waits pp - 1");
+    T_NEAR(r.workers, 8.0 * pp, 0, "every GPU counted");
+
+    piped(&c, pp, pp, 2, L, m);
+    if (run(&c, &r)) {
+        T_CHECK(0, "interleaved 1F1B runs");
+        return;
+    }
+    T_NEAR(r.step_mean_s, m * t + (pp - 1) * t / 2, 1e-9,
+           "interleaved, 2 chunks: the bubble halves");
+    piped(&c, pp, pp, 4, L, m);
+    if (run(&c, &r) == 0)
+        T_NEAR(r.step_mean_s, m * t + (pp - 1) * t / 4, 1e-9, "4 chunks: a quarter");
+    piped(&c, pp, pp, 1, L, 2);
+    if (run(&c, &r) == 0)
+        T_NEAR(r.step_mean_s, (2 + pp - 1) * t, 1e-9, "fewer micro-batches than stages: "
+               "(m + pp - 1) still");
+}
+
+static void trips_and_output_layer(void)
+{
+    struct sim_config c;
+    struct sim_result r, r0;
+    int pp = 4, m = 8, L = 16;
+    double d;
+
+    piped(&c, pp, pp, 1, L, m);
+    run(&c, &r0);
+    /* 1e8 bytes a GPU over a NIC share of 1e11 / 8: 8 ms a trip */
+    c.c.pp_p2p_bytes = 1e8;
+    d = 1e8 / (1e11 / 8);
+    if (run(&c, &r)) {
+        T_CHECK(0, "1F1B with activations in transit runs");
+        return;
+    }
+    T_CHECK(r.step_mean_s >= r0.step_mean_s + 2 * (pp - 1) * d - 1e-9,
+            "the first forward and the last backward cross pp - 1 boundaries each way: "
+            "at least %.4f s more (%.4f)", 2 * (pp - 1) * d, r.step_mean_s - r0.step_mean_s);
+    T_NEAR(r.compute_s, r0.compute_s, 1e-12, "compute unchanged; the trips are waits");
+    /* a stage within a node: the GPU link */
+    piped(&c, 1, 2, 1, L, m);
+    c.groups[0].gpus = 8;
+    c.c.tp = 4;
+    c.c.pp_p2p_bytes = 1e8;
+    if (run(&c, &r) == 0) {
+        /* the first forward's trip and the last backward's at least; at
+         * most a trip a micro-batch more (the steady state's cycle through
+         * both stages and back, two micro-batches in flight) */
+        double t2 = 0.030 / 2, d2 = 1e8 / 1e12, x = r.step_mean_s - (m + 1) * t2;
+        T_CHECK(x >= 2 * d2 - 1e-12 && x <= (m + 2) * d2 + 1e-12,
+                "pp 2 in one node, 0.1 ms a trip over the GPU link: %.2f trips more, from 2 "
+                "to %d", x / d2, m + 2);
+    }
+    /* the output layer on the last stage: half the model's time */
+    piped(&c, pp, pp, 1, L, m);
+    c.c.pp_head_frac = 0.5;
+    if (run(&c, &r) == 0) {
+        double mid = 0.5 * 0.030 / pp, last = mid + 0.5 * 0.030;
+        /* the last stage sets the pace: its m micro-batches, and the others'
+         * forward and backward on the way in and out */
+        T_NEAR(r.step_mean_s, m * last + (pp - 1) * mid, 1e-9,
+               "the slowest stage sets the pace: %.6f s", m * last + (pp - 1) * mid);
+    }
+}
+
+static void layer_split(void)
+{
+    int out[64], sum = 0;
+
+    sim_pp_layers(126, 16, 1, out);
+    for (int i = 0; i < 16; i++)
+        sum += out[i];
+    T_CHECK(out[0] == 7 && out[15] == 7 && out[1] == 8 && out[14] == 8 && sum == 126,
+            "Llama 3 405B, 126 layers on 16 stages: 7 on the first and last, 8 between");
+    sim_pp_layers(80, 4, 2, out);
+    T_CHECK(out[0] == 10 && out[7] == 10, "80 layers in 8 chunks: 10 each");
+    sim_pp_layers(70, 12, 1, out);
+    sum = 0;
+    for (int i = 0; i < 12; i++)
+        sum += out[i];
+    T_CHECK(sum == 70 && out[0] == 5 && out[11] == 5 && out[5] == 6,
+            "BLOOM, 70 layers on 12 stages: 5, 6 x 10, 5");
+}
+
+static void replicas(void)
+{
+    struct sim_config c;
+    struct sim_result r1, r2;
+    int pp = 4, m = 8, L = 16;
+    double g = 8e9, t = 0.030 / pp, dp = 4, bytes, ar;
+
+    /* 4 replicas: 16 nodes, a stage is 4 nodes; the ring of a position runs
+     * over 4 nodes, its NIC share an eighth of the node's */
+    piped(&c, 4 * pp, pp, 1, L, m);
+    c.w.grad_bytes = g;
+    if (run(&c, &r1)) {
+        T_CHECK(0, "4 replicas of a 4-stage pipeline run");
+        return;
+    }
+    bytes = g / 8 / pp;     /* a rank's share of a stage's gradients */
+    ar = 2 * (dp - 1) / dp * bytes / (1e11 / 8);
+    T_NEAR(r1.step_mean_s, (m + pp - 1) * t + ar, 1e-6,
+           "after the flush, a stage's gradients all-reduced over 4 replicas: %.4f s", ar);
+    T_NEAR(r1.exposed_comm_s, ar, 1e-6, "exposed, not overlapped");
+    piped(&c, 64 * pp, pp, 1, L, m);
+    c.w.grad_bytes = g;
+    if (run(&c, &r2) == 0)
+        T_CHECK(r2.events == r1.events, "64 replicas cost the events 4 do (%ld, %ld)",
+                r2.events, r1.events);
+}
+
+static void fits_and_bad(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+
+    T_CHECK(sim_pp_fits(8, 16, 8, 4), "tp 8 pp 4 on 16 x 8: a stage is 4 nodes");
+    T_CHECK(sim_pp_fits(8, 1, 2, 2), "tp 2 pp 2 on one node of 8: a stage is half a node");
+    T_CHECK(!sim_pp_fits(8, 3, 8, 2), "pp 2 on 3 nodes does not divide them");
+    T_CHECK(!sim_pp_fits(8, 6, 8, 4), "6 nodes in 4 stages: a stage 1.5 nodes");
+    piped(&c, 4, 4, 2, 16, 6);
+    T_CHECK(run(&c, &r) != 0, "interleaved with micro-batches not a multiple of the stages: "
+            "refused");
+    piped(&c, 4, 4, 1, 3, 8);
+    T_CHECK(run(&c, &r) != 0, "fewer layers than stages: refused");
+    piped(&c, 4, 4, 1, 16, 8);
+    c.c.shard = SIM_SHARD_FULL;
+    T_CHECK(run(&c, &r) != 0, "zero3 under a pipeline: refused");
+    piped(&c, 4, 4, 1, 16, 8);
+    c.c.pp_head_frac = 1.5;
+    T_CHECK(run(&c, &r) != 0, "a head share over 1: refused");
+}
+
+int main(void)
+{
+    T_RUN(bubbles);
+    T_RUN(trips_and_output_layer);
+    T_RUN(layer_split);
+    T_RUN(replicas);
+    T_RUN(fits_and_bad);
+    return T_DONE();
+}
