@@ -148,11 +148,39 @@ static int tp8_70b(void)
     return 0;
 }
 
+/* 3D: tp 8 x pp 16 x dp 128 of a 405B model in 126 layers on 16,384 H100,
+ * interleaved 1F1B of 2 chunks a stage, 16 micro-batches a step. */
+static int three_d_405b(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    double per;
+
+    h100_nodes(&c, 2048);
+    c.groups[0].fwd_s = 16 * 1.2;
+    c.groups[0].bwd_s = 16 * 2.4;
+    c.w = (struct sim_workload){.batch = 1.0 / 128, .grad_bytes = 405e9 * 2,
+                                .loader_workers = 4, .prefetch = 2};
+    c.c = (struct sim_comm){.strategy = SIM_AUTO, .bucket_bytes = 25.0 * DT_MIB, .overlap = 1,
+                            .units = 126, .micro_batches = 16, .tp = 8,
+                            .tp_bytes = 8192.0 * 16384 * 2, .pp = 16, .pp_interleave = 2,
+                            .pp_head_frac = 0.03, .pp_embed_frac = 0.005, .pp_out_frac = 0.005,
+                            .pp_p2p_bytes = 8192.0 * 16384 * 2 / 8};
+    if ((per = ms_per_run(&c, 20, &r)) < 0)
+        return 1;
+    printf("bench_sim: tp 8 x pp 16 (interleaved, 2 chunks) x dp 128, 405e9 parameters in 126 "
+           "layers, 16 micro-batches, 16,384 H100 (2,048 x 8), auto: step %.3f s, bubble %.3f s, "
+           "%ld events\n", r.step_mean_s, r.pp_bubble_s, r.events);
+    printf("one 3D step (tp 8 x pp 16 x dp 128) of a 405B model at 16,384 GPUs: %.3f ms (target "
+           "< 100 ms)\n", per);
+    return 0;
+}
+
 int main(void)
 {
     struct rusage ru;
 
-    if (table(SIM_RING) || table(SIM_AUTO) || zero3_70b() || tp8_70b())
+    if (table(SIM_RING) || table(SIM_AUTO) || zero3_70b() || tp8_70b() || three_d_405b())
         return 1;
     getrusage(RUSAGE_SELF, &ru);
     printf("peak memory (max RSS): %.1f MB\n", ru.ru_maxrss / 1024.0);

@@ -65,6 +65,8 @@ struct ld {
     yaml_node_t *solve_node;                 /* workload.measured_step.solve_for */
     yaml_node_t *tp_node;                    /* parallel.tp */
     yaml_node_t *cluster_tp_node[SC_MAX_CLUSTERS]; /* clusters[i].parallel.tp */
+    yaml_node_t *pp_node;                    /* parallel.pp */
+    yaml_node_t *cluster_pp_node[SC_MAX_CLUSTERS]; /* clusters[i].parallel.pp */
     yaml_node_t *receive_node;               /* gradients.ps.receive */
 };
 
@@ -104,11 +106,12 @@ void ld_path_idx(char *out, size_t cap, const char *path, int i);
 
 int ld_missing(struct ld *ld, yaml_mark_t at, const char *field);
 /* The parallel: section (ld_parallel.c); and, once the clusters are read,
- * whether its tp fits each of them. */
+ * whether its tp and pp fit each of them.  parallel.micro_batch stands for
+ * workload.batch_per_gpu (ld_parallel_micro_batch: whether it is there). */
 int ld_parallel(struct ld *ld, yaml_node_t *m);
 int ld_parallel_fits(struct ld *ld);
-int ld_cluster_parallel(struct ld *ld, yaml_node_t *m, const char *path, struct sc_cluster *c,
-                        yaml_node_t **tp_node);
+int ld_cluster_parallel(struct ld *ld, yaml_node_t *m, const char *path, int ci);
+yaml_node_t *ld_parallel_micro_batch(struct ld *ld);
 
 int ld_scalar_is(const yaml_node_t *k, const char *s);
 

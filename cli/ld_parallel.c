@@ -1,89 +1,198 @@
 /*
  * ld_parallel.c - the model-parallel layout (docs/scenario.md "parallel"):
  * the scenario's parallel: section, and a cluster's own, which overrides
- * it: tensor parallelism, Megatron style, and its sequence-parallel form.
- * Data parallelism fills the rest of the GPUs.
+ * it: tensor parallelism, Megatron style, and its sequence-parallel form;
+ * pipeline parallelism, its interleaving and micro-batch.  Data
+ * parallelism fills the rest of the GPUs.
  */
 #include "ld.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "../planner/resolve.h"
 
-/* A parallel: mapping at `path` into *tp (0 when absent), *tp_auto and *sp
- * (-1 when absent); the tp node into *tp_node. */
-static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int *tp,
-                           int *tp_auto, int *sp, yaml_node_t **tp_node)
+/* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
+struct par {
+    int tp, pp, interleave, mb, sp;     /* sp -1 absent */
+    yaml_node_t *tp_node, *pp_node;
+};
+
+/* An integer in [1, hi] or auto (-1) at key of m into *out (0 absent). */
+static int int_or_auto(struct ld *ld, yaml_node_t *m, const char *path, const char *key, int hi,
+                       int allow_auto, int *out, yaml_node_t **node)
 {
-    static const char *const keys[] = { "tp", "sequence_parallel", NULL };
     char f[FIELD_LEN];
     yaml_node_t *v;
 
-    if (ld_map(ld, m, path, keys))
-        return -1;
-    ld_path_key(f, sizeof f, path, "tp");
-    if ((v = ld_get(ld, m, "tp", NULL)) && ld_scalar_is(v, "auto")) {
-        *tp_auto = 1;       /* chosen per cluster (planner/layout.c) */
-        *tp = 1;
-    } else if (v && ld_int(ld, v, f, 1, 1024, "a positive integer or auto", tp)) {
-        return -1;
+    ld_path_key(f, sizeof f, path, key);
+    *out = 0;
+    if (node)
+        *node = NULL;
+    if (!(v = ld_get(ld, m, key, NULL)))
+        return 0;
+    if (node)
+        *node = v;
+    if (allow_auto && ld_scalar_is(v, "auto")) {
+        *out = -1;
+        return 0;
     }
-    *tp_node = v;
-    ld_path_key(f, sizeof f, path, "sequence_parallel");
-    if ((v = ld_get(ld, m, "sequence_parallel", NULL)) && ld_bool(ld, v, f, sp))
+    return ld_int(ld, v, f, 1, hi, allow_auto ? "a positive integer or auto"
+                                              : "a positive integer", out);
+}
+
+static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int top,
+                           struct par *p)
+{
+    static const char *const keys[] = { "tp", "pp", "interleave", "micro_batch",
+                                        "sequence_parallel", NULL };
+    static const char *const cluster_keys[] = { "tp", "pp", "interleave", "sequence_parallel",
+                                                NULL };
+    char f[FIELD_LEN];
+    yaml_node_t *v;
+
+    memset(p, 0, sizeof *p);
+    p->sp = -1;
+    if (ld_map(ld, m, path, top ? keys : cluster_keys) ||
+        int_or_auto(ld, m, path, "tp", 1024, 1, &p->tp, &p->tp_node) ||
+        int_or_auto(ld, m, path, "pp", 4096, 1, &p->pp, &p->pp_node) ||
+        int_or_auto(ld, m, path, "interleave", 64, 0, &p->interleave, NULL) ||
+        (top && int_or_auto(ld, m, path, "micro_batch", 10000000, 1, &p->mb, NULL)))
         return -1;
+    ld_path_key(f, sizeof f, path, "sequence_parallel");
+    if ((v = ld_get(ld, m, "sequence_parallel", NULL)) && ld_bool(ld, v, f, &p->sp))
+        return -1;
+    return 0;
+}
+
+yaml_node_t *ld_parallel_micro_batch(struct ld *ld)
+{
+    yaml_node_t *p = ld_get(ld, ld->root, "parallel", NULL);
+    return p && p->type == YAML_MAPPING_NODE ? ld_get(ld, p, "micro_batch", NULL) : NULL;
+}
+
+static void batch_str(char *buf, size_t len, int auto_, int n)
+{
+    if (auto_)
+        snprintf(buf, len, "auto");
+    else
+        snprintf(buf, len, "%d", n);
+}
+
+/* parallel.micro_batch: the workload's batch_per_gpu, which it may repeat
+ * but not contradict (and measured_compute's batch when that has none). */
+static int micro_batch(struct ld *ld, yaml_node_t *m, int mb)
+{
+    struct scenario *sc = ld->sc;
+    yaml_node_t *w = ld_get(ld, ld->root, "workload", NULL);
+    yaml_node_t *b = ld_get(ld, w, "batch_per_gpu", NULL);
+    yaml_node_t *mc = ld_get(ld, w, "measured_compute", NULL);
+    yaml_node_t *v = ld_get(ld, m, "micro_batch", NULL);
+    char x[16], y[16];
+
+    if (mb == 0)
+        return 0;
+    if (b && ((mb < 0) != (sc->batch_auto != 0) || (mb > 0 && mb != sc->batch_per_gpu))) {
+        batch_str(x, sizeof x, sc->batch_auto, sc->batch_per_gpu);
+        batch_str(y, sizeof y, mb < 0, mb);
+        return ld_fail(ld, v->start_mark, "parallel.micro_batch",
+                       "expected the workload's batch_per_gpu (%s) or no micro_batch, found %s",
+                       x, y);
+    }
+    sc->batch_auto = mb < 0;
+    sc->batch_per_gpu = mb < 0 ? 1 : mb;
+    if (mb < 0 && sc->global_batch <= 0)
+        return ld_fail(ld, v->start_mark, "parallel.micro_batch",
+                       "expected a positive integer, or auto with workload.global_batch (the "
+                       "micro-batch is chosen to reach it), found \"auto\"");
+    if (mc && mc->type == YAML_MAPPING_NODE && !ld_get(ld, mc, "batch", NULL)) {
+        if (mb < 0)
+            return ld_missing(ld, mc->start_mark, "workload.measured_compute.batch");
+        sc->measured_batch = mb;
+    }
     return 0;
 }
 
 int ld_parallel(struct ld *ld, yaml_node_t *m)
 {
     struct scenario *sc = ld->sc;
-    int sp = -1;
+    struct par p;
 
-    if (ld_parallel_map(ld, m, "parallel", &sc->tp, &sc->tp_auto, &sp, &ld->tp_node))
+    if (ld_parallel_map(ld, m, "parallel", 1, &p))
         return -1;
-    if (sp >= 0)
-        sc->sequence_parallel = sp;
-    if ((sc->tp > 1 || sc->tp_auto) && sim_is_ps(sc->strategy))
-        return ld_fail(ld, ld->tp_node ? ld->tp_node->start_mark : m->start_mark, "parallel.tp",
+    ld->tp_node = p.tp_node;
+    ld->pp_node = p.pp_node;
+    sc->tp_auto = p.tp < 0;
+    sc->tp = p.tp > 0 ? p.tp : 1;
+    sc->pp_auto = p.pp < 0;
+    sc->pp = p.pp > 0 ? p.pp : 1;
+    sc->interleave = p.interleave > 0 ? p.interleave : 1;
+    if (p.sp >= 0)
+        sc->sequence_parallel = p.sp;
+    if (micro_batch(ld, m, p.mb))
+        return -1;
+    if ((sc->tp > 1 || sc->tp_auto || sc->pp > 1 || sc->pp_auto) && sim_is_ps(sc->strategy))
+        return ld_fail(ld, (p.tp_node ? p.tp_node : p.pp_node)->start_mark,
+                       p.tp_node ? "parallel.tp" : "parallel.pp",
                        "expected 1 with parameter servers (gradients.strategy %s), found %s",
-                       sim_strategy_name(sc->strategy), sc->tp_auto ? "auto" : "more");
+                       sim_strategy_name(sc->strategy),
+                       (p.tp_node ? sc->tp_auto : sc->pp_auto) ? "auto" : "more");
+    if (sc->interleave > 1 && sc->pp == 1 && !sc->pp_auto)
+        return ld_fail(ld, ld_get(ld, m, "interleave", NULL)->start_mark, "parallel.interleave",
+                       "expected 1 without pipeline parallelism (parallel.pp), found %d",
+                       sc->interleave);
     return 0;
 }
 
-int ld_cluster_parallel(struct ld *ld, yaml_node_t *m, const char *path, struct sc_cluster *c,
-                        yaml_node_t **tp_node)
+int ld_cluster_parallel(struct ld *ld, yaml_node_t *m, const char *path, int ci)
 {
-    int tp = 0, tp_auto = 0, sp = -1;
+    struct sc_cluster *c = &ld->sc->clusters[ci];
+    struct par p;
 
-    if (ld_parallel_map(ld, m, path, &tp, &tp_auto, &sp, tp_node))
+    if (ld_parallel_map(ld, m, path, 0, &p))
         return -1;
-    c->tp = tp_auto ? -1 : tp;
-    c->sp = sp < 0 ? 0 : sp ? 2 : 1;
+    ld->cluster_tp_node[ci] = p.tp_node;
+    ld->cluster_pp_node[ci] = p.pp_node;
+    c->tp = p.tp;
+    c->pp = p.pp;
+    c->interleave = p.interleave;
+    c->sp = p.sp < 0 ? 0 : p.sp ? 2 : 1;
     return 0;
 }
 
 int ld_parallel_fits(struct ld *ld)
 {
     struct scenario *sc = ld->sc;
-    char why[256];
+    char why[320];
 
     for (int i = 0; i < sc->nclusters; i++) {
         const struct sc_cluster *c = &sc->clusters[i];
-        int saved = sc->tp;
-        yaml_node_t *at = c->tp != 0 ? ld->cluster_tp_node[i] : ld->tp_node;
-        int fits;
-        if (c->tp < 0 || (c->tp == 0 && sc->tp_auto))
-            continue;   /* the planner chooses a tp that fits */
-        sc->tp = c->tp > 0 ? c->tp : sc->tp;
-        fits = sc->tp <= 1 || resolve_tp_fits(sc, c, why, sizeof why);
-        sc->tp = saved;
-        if (!fits) {
-            char f[FIELD_LEN];
-            snprintf(f, sizeof f, "clusters[%d].parallel.tp", i);
-            return ld_fail(ld, at ? at->start_mark : ld->root->start_mark,
-                           c->tp != 0 ? f : "parallel.tp", "cluster %s: %s", c->name, why);
-        }
+        struct scenario saved = *sc;
+        int tp_auto = c->tp < 0 || (c->tp == 0 && sc->tp_auto);
+        int pp_auto = c->pp < 0 || (c->pp == 0 && sc->pp_auto);
+        int bad;
+        const char *key;
+        yaml_node_t *at;
+        char f[FIELD_LEN];
+
+        sc->tp = tp_auto ? 1 : c->tp > 0 ? c->tp : sc->tp;
+        sc->pp = pp_auto ? 1 : c->pp > 0 ? c->pp : sc->pp;
+        sc->interleave = c->interleave > 0 ? c->interleave : sc->interleave;
+        /* a layout the planner chooses fits by construction */
+        bad = (!tp_auto && !resolve_tp_fits(sc, c, why, sizeof why)) ? 1
+              : (!pp_auto && !resolve_pp_fits(sc, c, why, sizeof why)) ? 2 : 0;
+        *sc = saved;
+        if (!bad)
+            continue;
+        key = bad == 1 ? "tp" : "pp";
+        at = bad == 1 ? (c->tp != 0 ? ld->cluster_tp_node[i] : ld->tp_node)
+                      : (c->pp != 0 ? ld->cluster_pp_node[i] : ld->pp_node);
+        if ((bad == 1 ? c->tp : c->pp) != 0)
+            snprintf(f, sizeof f, "clusters[%d].parallel.%s", i, key);
+        else
+            snprintf(f, sizeof f, "parallel.%s", key);
+        return ld_fail(ld, at ? at->start_mark : ld->root->start_mark, f, "cluster %s: %s",
+                       c->name, why);
     }
     return 0;
 }

@@ -104,9 +104,11 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         return -1;
     snprintf(ld->model_name, sizeof ld->model_name, "%s", sc->model->name);
 
-    if (!(v = ld_get(ld, m, "batch_per_gpu", NULL)))
-        return ld_missing(ld, at, "workload.batch_per_gpu");
-    if (v->type == YAML_SCALAR_NODE && strcmp((const char *)v->data.scalar.value, "auto") == 0) {
+    if (!(v = ld_get(ld, m, "batch_per_gpu", NULL))) {
+        if (!ld_parallel_micro_batch(ld))
+            return ld_missing(ld, at, "workload.batch_per_gpu");
+        sc->batch_per_gpu = 1;  /* parallel.micro_batch gives it (ld_parallel.c) */
+    } else if (v->type == YAML_SCALAR_NODE && strcmp((const char *)v->data.scalar.value, "auto") == 0) {
         sc->batch_auto = 1;     /* chosen per cluster (planner/layout.c) */
         sc->batch_per_gpu = 1;
     } else if (ld_int(ld, v, "workload.batch_per_gpu", 1, 10000000, "a positive integer or auto",
@@ -152,7 +154,7 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
                    &sc->seq_len))
             return -1;
     }
-    if (sc->batch_auto && sc->global_batch <= 0)
+    if (sc->batch_auto && sc->global_batch <= 0 && ld_get(ld, m, "batch_per_gpu", NULL))
         return ld_fail(ld, ld_get(ld, m, "batch_per_gpu", NULL)->start_mark, "workload.batch_per_gpu",
                        "expected a positive integer, or auto with workload.global_batch (the "
                        "micro-batch is chosen to reach it), found \"auto\"");
@@ -431,7 +433,7 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
 
     ld_path_key(f, sizeof f, path, "parallel");
     if ((v = ld_get(ld, m, "parallel", NULL)) &&
-        ld_cluster_parallel(ld, v, f, c, &ld->cluster_tp_node[ci]))
+        ld_cluster_parallel(ld, v, f, ci))
         return -1;
     c->strategy = -1;
     snprintf(sf, sizeof sf, "gradients.strategy");

@@ -174,8 +174,18 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
 {
     for (int i = 0; i < n; i++) {
         const struct plan_cluster *p = nth(pc, stride, i);
+        const struct sim_result *r = &p->res;
         if (p->layout_why[0])
             fprintf(f, "Layout: %s: %s\n", p->cl->name, p->layout_why);
+        if (p->cfg.c.pp > 1)
+            fprintf(f, "Pipeline: %s: tp %d x pp %d%s x dp %.0f, %d micro-batches of %d a step; "
+                    "of each %.3g s step, %.3g s computing, %.3g s in the bubble and activations' "
+                    "trips, %.3g s tensor-parallel and %.3g s data-parallel communication\n",
+                    p->cl->name, p->cfg.c.tp > 1 ? p->cfg.c.tp : 1, p->cfg.c.pp,
+                    p->cfg.c.pp_interleave > 1 ? " (interleaved)" : "",
+                    r->workers / ((p->cfg.c.tp > 1 ? p->cfg.c.tp : 1) * p->cfg.c.pp),
+                    p->grad_accum, p->batch_per_gpu, r->step_mean_s, r->compute_s,
+                    r->pp_bubble_s, r->tp_comm_s, r->exposed_comm_s - r->tp_comm_s);
     }
 }
 
@@ -223,10 +233,13 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(o, "global_batch", pc->global_batch);
     m = cJSON_AddObjectToObject(o, "parallel");
     cJSON_AddNumberToObject(m, "tp", pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1);
-    cJSON_AddNumberToObject(m, "pp", 1);
-    report_json_num(m, "dp", pc->res.workers / (pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1));
+    cJSON_AddNumberToObject(m, "pp", pc->cfg.c.pp > 1 ? pc->cfg.c.pp : 1);
+    report_json_num(m, "dp", pc->res.workers / ((pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1) *
+                                                (pc->cfg.c.pp > 1 ? pc->cfg.c.pp : 1)));
     cJSON_AddNumberToObject(m, "micro_batch", pc->batch_per_gpu);
-    cJSON_AddNumberToObject(m, "interleave", 1);
+    cJSON_AddNumberToObject(m, "micro_batches", pc->grad_accum);
+    cJSON_AddNumberToObject(m, "interleave", pc->cfg.c.pp > 1 && pc->cfg.c.pp_interleave > 1
+                                                 ? pc->cfg.c.pp_interleave : 1);
     cJSON_AddBoolToObject(m, "sequence_parallel", pc->cfg.c.tp > 1 && pc->cfg.c.tp_sp);
     cJSON_AddStringToObject(m, "sharding", scenario_sharding_name(pc->sharding));
     cJSON_AddStringToObject(m, "recompute", scenario_recompute_name(pc->recompute));
@@ -603,6 +616,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(t, "exposed_comm", r->exposed_comm_s);
     report_json_num(t, "comm_interference", r->comm_interference_s);
     report_json_num(t, "tp_comm", r->tp_comm_s);
+    report_json_num(t, "pipeline_bubble", r->pp_bubble_s);
     report_json_num(t, "optimizer", r->optimizer_s);
 
     t = cJSON_AddObjectToObject(o, "utilization");

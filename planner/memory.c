@@ -9,6 +9,7 @@
 
 #include "../base/units.h"
 #include "../catalog/shape.h"
+#include "resolve.h"
 
 /*
  * One layer's activations at 16 bits, bytes per sample, from the terms of
@@ -55,21 +56,73 @@ static void state_bytes(const struct scenario *sc, double *w, double *g, double 
         *o = sc->optimizer_state_bytes;   /* another optimizer (workload.optimizer_state_bytes) */
 }
 
+/* Pipeline parallelism (parallel.pp): of a replica's parameters, what the
+ * first stage (first = 1) or the last holds, and the layer-micro-batches
+ * of activations it keeps at the peak of the schedule (sim/pp.c): 1F1B's
+ * first stage min(pp, m) micro-batches of its layers; interleaved, the
+ * warm-up's 2 (pp - 1) + (v - 1) pp + 1 chunks; the last stage one. */
+static void stage_of(const struct scenario *sc, int m, int first, double *params, double *lmb)
+{
+    const struct cat_model *md = sc->model;
+    int pp = sc->pp, v = sc->interleave > 1 ? sc->interleave : 1, n = pp * v, lay[4096], mine = 0;
+    double s = sc->seq_len > 0 ? sc->seq_len : md->seq_len, table = (double)md->vocab * md->hidden;
+    double embed = table + (md->tied_embeddings ? s * md->hidden : 0), out = table;
+    double inner = md->params - embed - (md->tied_embeddings ? 0 : out);
+
+    if (n > 4096 || inner <= 0) {
+        *params = md->params / pp;
+        *lmb = (double)md->layers / pp * (first ? (m < pp ? m : pp) : 1);
+        return;
+    }
+    sim_pp_layers(md->layers, pp, v, lay);
+    for (int c = 0; c < v; c++)
+        mine += lay[c * pp + (first ? 0 : pp - 1)];
+    *params = inner * mine / md->layers + (first ? embed : out);
+    if (!first) {
+        *lmb = lay[n - 1];
+    } else if (v == 1) {
+        *lmb = (double)mine * (m < pp ? m : pp);
+    } else {
+        int chunks = m == pp ? m * v : 2 * (pp - 1) + (v - 1) * pp + 1;
+        *lmb = (double)(chunks < m * v ? chunks : m * v) * mine / v;
+    }
+}
+
 void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
                int ranks, int local, struct mem_use *u)
 {
     const struct cat_model *m = sc->model;
     int tp = sc->tp > 1 ? sc->tp : 1;   /* tensor parallelism divides a replica's state */
-    double w, g, o, n = ranks / tp > 1 ? ranks / tp : 1, b = sc->batch_per_gpu;
+    int mp = scenario_model_parallel(sc);
+    double w, g, o, n = ranks / mp > 1 ? ranks / mp : 1, b = sc->batch_per_gpu;
     double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 2 : 1;
     double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
                                       : in->gpu ? in->gpu->mem_gib : NAN)
                                    : in->mem_gib;
+    double params = m->params, layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
 
     state_bytes(sc, &w, &g, &o);
-    u->weights = m->params * w / tp;
-    u->gradients = m->params * g / tp;
-    u->optimizer = m->params * o / tp;
+    if (sc->pp > 1 && shape_known(m)) {
+        /* the fuller of the first stage and the last */
+        double p0, l0, p1, l1, s = sc->seq_len > 0 ? sc->seq_len : m->seq_len;
+        int mb = ranks / mp > 0 ? resolve_grad_accum(sc, ranks / mp) : 1;
+        double per_layer = memory_layer_act(m, s, tp, sc->sequence_parallel,
+                                            !sc->attention_unfused, sc->recompute) * b * width;
+        stage_of(sc, mb, 1, &p0, &l0);
+        stage_of(sc, mb, 0, &p1, &l1);
+        if (p0 * (w + g + o) + l0 * per_layer >=
+            p1 * (w + g + o) + l1 * per_layer + (m->lm_head ? 4.0 * s * m->vocab / tp * b * width : 0)) {
+            params = p0;
+            layer_mb = l0;
+            logits = 0;
+        } else {
+            params = p1;
+            layer_mb = l1;
+        }
+    }
+    u->weights = params * w / tp;
+    u->gradients = params * g / tp;
+    u->optimizer = params * o / tp;
     /* ZeRO's table 1: stage 1 shards the optimizer state, 2 the gradients
      * too, 3 the weights too; hsdp is stage 3 over a node's ranks */
     u->sharding = sharding;
@@ -83,11 +136,11 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         u->weights /= n;
     if (shape_known(m)) {
         double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len;
-        u->activations = b * width * (m->layers * memory_layer_act(m, s, tp,
-                                                                   sc->sequence_parallel,
-                                                                   !sc->attention_unfused,
-                                                                   sc->recompute) +
-                                      (m->lm_head ? 4.0 * s * m->vocab / tp : 0));
+        u->activations = b * width * (layer_mb * memory_layer_act(m, s, tp,
+                                                                  sc->sequence_parallel,
+                                                                  !sc->attention_unfused,
+                                                                  sc->recompute) +
+                                      logits * 4.0 * s * m->vocab / tp);
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;
     }

@@ -624,12 +624,16 @@ static void resolve_tp(const struct scenario *sc, struct sim_config *cfg)
             cfg->groups[i].opt_s /= tp;   /* forward and backward: the compute model's, per GPU */
 }
 
-/* Ranks each rank's optimizer state is shared with: it updates 1/n. */
+/* Ranks each rank's optimizer state is shared with: it updates 1/n of
+ * what it holds.  The data-parallel ranks: the GPUs over tp x pp. */
 static int shard_ranks(const struct scenario *sc, int k, int local, int is_ps)
 {
+    int n;
+
     if (is_ps || sc->sharding == SC_SHARD_NONE)
         return 1;
-    return sc->sharding == SC_SHARD_HSDP ? local : k;
+    n = (sc->sharding == SC_SHARD_HSDP ? local : k) / scenario_model_parallel(sc);
+    return n > 1 ? n : 1;
 }
 
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
@@ -644,8 +648,8 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     int auto_workers = -1, k = 0;
 
     {
-        char why[256];
-        if (!resolve_tp_fits(sc, cl, why, sizeof why))
+        char why[320];
+        if (!resolve_tp_fits(sc, cl, why, sizeof why) || !resolve_pp_fits(sc, cl, why, sizeof why))
             return dt_errf(e, "%s", why);
     }
     scenario_cluster_comm(sc, cl, &comm);
@@ -656,7 +660,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     if (sc->global_batch > 0) {
         /* the accumulation that reaches the global batch on k workers */
         with_accum = *sc;
-        with_accum.grad_accum = resolve_grad_accum(sc, k / (sc->tp > 1 ? sc->tp : 1));
+        with_accum.grad_accum = resolve_grad_accum(sc, k / scenario_model_parallel(sc));
         sc = &with_accum;
     }
     sparse_grads(sc->model, (double)sc->batch_per_gpu * sc->grad_accum, k, is_ps, &xparams,
@@ -716,6 +720,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     resolve_comm(sc, cl, &comm, cfg);
     resolve_shard(sc, k, cfg);
     resolve_tp(sc, cfg);
+    resolve_pp(sc, cl, k, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     resolve_interference(sc, cl, cfg);
     cfg->fabric_oversub = sc->fabric_oversub;

@@ -34,6 +34,16 @@ int resolve_grad_accum(const struct scenario *sc, int workers);
  * nodes, and the model is given by its shape); 0 with why. */
 int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
 
+/* Whether parallel.pp (with tp and interleave) fits cl: one group of GPU
+ * train nodes, a shaped model with a layer a chunk, sharding none or zero1,
+ * Megatron's order (sim_pp_fits), and with interleaving micro-batches a
+ * multiple of pp; 0 with why (pipeline.c). */
+int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
+/* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after
+ * resolve_tp. */
+void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
+                struct sim_config *cfg);
+
 /* Each train group's comm_slowdown in cfg (interfere.c), once its
  * strategy and groups are resolved. */
 void resolve_interference(const struct scenario *sc, const struct sc_cluster *cl,

@@ -24,6 +24,8 @@ void scenario_defaults(struct scenario *sc, const char *name)
     sc->precision = CAT_FP32;
     sc->grad_accum = 1;
     sc->tp = 1;
+    sc->pp = 1;
+    sc->interleave = 1;
     sc->mfu = NAN;
     sc->optimizer_bytes_per_param = NAN;
     sc->optimizer_state_bytes = NAN;
@@ -90,6 +92,11 @@ double scenario_fwd_gflops(const struct scenario *sc)
     if (sc->seq_len > 0 && shape_known(sc->model))
         return shape_fwd_flops(sc->model, sc->seq_len) / 1e9;
     return sc->model->fwd_gflops;
+}
+
+int scenario_model_parallel(const struct scenario *sc)
+{
+    return (sc->tp > 1 ? sc->tp : 1) * (sc->pp > 1 ? sc->pp : 1);
 }
 
 void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,

@@ -95,6 +95,8 @@ struct sc_cluster {
      * scenario's: */
     int tp;                            /* 0: the scenario's; -1: auto; else tensor-parallel ranks */
     int sp;                            /* 0: the scenario's; 1: sequence parallelism off; 2: on */
+    int pp;                            /* 0: the scenario's; -1: auto; else pipeline stages */
+    int interleave;                    /* 0: the scenario's; else model chunks a stage */
 };
 
 /* The communication a cluster runs with (scenario_cluster_comm). */
@@ -174,6 +176,11 @@ struct scenario {
     int sequence_parallel;             /* parallel.sequence_parallel (default 0) */
     int tp_auto;                       /* parallel.tp: auto: the planner chooses tp per cluster
                                           (planner/layout.c); tp is 1 */
+    int pp;                            /* parallel.pp: pipeline stages (default 1), Megatron's
+                                          1F1B; data parallelism is the GPUs / (tp pp) */
+    int pp_auto;                       /* parallel.pp: auto: chosen per cluster; pp is 1 */
+    int interleave;                    /* parallel.interleave: model chunks a stage (default
+                                          1; > 1: interleaved 1F1B) */
     int sharding_auto;                 /* sharding: auto: the planner chooses the stage per
                                           cluster (planner/layout.c); sharding is none */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
@@ -224,6 +231,10 @@ void scenario_free(struct scenario *sc);
 /* Forward GFLOP of one sample: from the model's shape at the workload's
  * seq_len when both are given, else the catalog's fwd_gflops (NAN unknown). */
 double scenario_fwd_gflops(const struct scenario *sc);
+
+/* GPUs a model replica spans: parallel.tp x parallel.pp.  Data parallelism
+ * runs over the train GPUs / this. */
+int scenario_model_parallel(const struct scenario *sc);
 
 /* The cluster's own strategy and communication choice where it has them,
  * the scenario's gradients section otherwise; auto on a cluster without GPU

@@ -1,0 +1,131 @@
+/*
+ * pipeline.c - pipeline parallelism in the planner (parallel.pp; sim/pp.c
+ * runs it): whether a layout fits a cluster, and what the simulator needs
+ * of it: the layers, the micro-batches a step, the share of a micro-
+ * batch's work outside the layers (the last stage's), the embedding's and
+ * output layer's share of the gradients, and the activations a stage
+ * sends the next.
+ */
+#include "resolve.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "../base/xmem.h"
+#include "../catalog/shape.h"
+#include "compute.h"
+
+int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len)
+{
+    int pp = sc->pp > 1 ? sc->pp : 1, tp = sc->tp > 1 ? sc->tp : 1;
+    int v = sc->interleave > 1 ? sc->interleave : 1, k = 0;
+    const struct sc_group *g = NULL;
+
+    why[0] = '\0';
+    if (pp == 1)
+        return 1;
+    if (!shape_known(sc->model)) {
+        snprintf(why, len, "parallel.pp %d needs a model given by its shape (layers, hidden, "
+                 "...); %s is not", pp, sc->model->name);
+        return 0;
+    }
+    for (int i = 0; i < cl->ngroups; i++) {
+        if (cl->groups[i].role != SIM_TRAIN || cl->ngroups > 1 || g) {
+            snprintf(why, len, "parallel.pp %d needs one group of GPU train nodes and no "
+                     "other group", pp);
+            return 0;
+        }
+        g = &cl->groups[i];
+    }
+    if (!g || g->inst->gpu_count < 1) {
+        snprintf(why, len, "parallel.pp %d needs GPU train nodes", pp);
+        return 0;
+    }
+    if (sc->sharding != SC_SHARD_NONE && sc->sharding != SC_SHARD_ZERO1) {
+        snprintf(why, len, "parallel.pp %d runs with gradients.sharding none or zero1 (the "
+                 "optimizer state sharded, Megatron's distributed optimizer), not %s", pp,
+                 scenario_sharding_name(sc->sharding));
+        return 0;
+    }
+    if (!sim_pp_fits(g->inst->gpu_count, g->count, tp, pp)) {
+        snprintf(why, len, "parallel.pp %d x tp %d does not fit %d x %s (%d GPUs a node): tp x "
+                 "pp must divide the GPUs, and a stage's GPUs fill whole nodes or divide one",
+                 pp, tp, g->count, g->inst->name, g->inst->gpu_count);
+        return 0;
+    }
+    if (sc->model->layers < pp * v) {
+        snprintf(why, len, "parallel.pp %d x interleave %d is more chunks than %s's %d layers",
+                 pp, v, sc->model->name, sc->model->layers);
+        return 0;
+    }
+    k = g->count * g->inst->gpu_count;
+    if (v > 1) {
+        int m = resolve_grad_accum(sc, k / (tp * pp));
+        if (m % pp != 0) {
+            snprintf(why, len, "parallel.interleave %d needs micro-batches a multiple of pp %d; "
+                     "the global batch gives %d a replica", v, pp, m);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Of a micro-batch's forward and backward on instance in, the share of
+ * the embedding, final norm, output layer and loss: the model without its
+ * layers over the whole. */
+static double head_share(const struct scenario *sc, const struct cat_instance *in)
+{
+    struct scenario *x = x_malloc(sizeof *x);
+    struct cat_model bare = *sc->model;
+    struct compute_plan p;
+    struct compute_time all, head;
+    double share = 0;
+
+    *x = *sc;
+    x->recompute = SC_RECOMPUTE_NONE;       /* the output layer is not recomputed */
+    bare.layers = 0;
+    if (in->gpu && compute_on_gpu(x, in->gpu, NULL, sc->batch_per_gpu, &p, &all) == 0) {
+        x->model = &bare;
+        if (compute_on_gpu(x, in->gpu, NULL, sc->batch_per_gpu, &p, &head) == 0 &&
+            all.fwd_s + all.bwd_s > 0)
+            share = (head.fwd_s + head.bwd_s) / (all.fwd_s + all.bwd_s);
+    }
+    x_free(x);
+    return share > 0 && share < 1 ? share : 0;
+}
+
+void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
+                struct sim_config *cfg)
+{
+    const struct cat_model *m = sc->model;
+    int pp = sc->pp > 1 ? sc->pp : 1, tp = sc->tp > 1 ? sc->tp : 1;
+    double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 4 : 2;
+    double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len, table, params;
+    const struct cat_instance *in = NULL;
+
+    cfg->c.pp = pp;
+    if (pp == 1)
+        return;
+    for (int i = 0; i < cl->ngroups; i++)
+        if (cl->groups[i].role == SIM_TRAIN)
+            in = cl->groups[i].inst;
+    cfg->c.pp_interleave = sc->interleave > 1 ? sc->interleave : 1;
+    cfg->c.units = m->layers;
+    cfg->c.micro_batches = resolve_grad_accum(sc, k / (tp * pp));
+    cfg->c.pp_head_frac = in ? head_share(sc, in) : 0;
+    /* the token table on the first stage (and a learned position table with
+     * it); the output layer, or the tied table's copy, on the last */
+    params = m->params > 0 ? m->params : shape_params(m);
+    table = (double)m->vocab * m->hidden;
+    cfg->c.pp_embed_frac = params > 0 ? (table + (m->tied_embeddings ? s * m->hidden : 0)) / params
+                                      : 0;
+    cfg->c.pp_out_frac = params > 0 ? table / params : 0;
+    if (cfg->c.pp_embed_frac + cfg->c.pp_out_frac >= 0.9) {
+        cfg->c.pp_embed_frac = 0;
+        cfg->c.pp_out_frac = 0;
+    }
+    /* s b h at the activations' width, each tensor-parallel rank its share
+     * (Megatron's scatter-gather) */
+    cfg->c.pp_p2p_bytes = s * sc->batch_per_gpu * m->hidden * width / tp;
+    cfg->w.batch /= pp;     /* a replica's samples, over its tp x pp GPUs */
+}
