@@ -127,6 +127,7 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     sc->pp_auto = p.pp < 0;
     sc->pp = p.pp > 0 ? p.pp : 1;
     sc->interleave = p.interleave > 0 ? p.interleave : 1;
+    sc->interleave_set = p.interleave > 0;
     if (p.sp >= 0)
         sc->sequence_parallel = p.sp;
     if (micro_batch(ld, m, p.mb))

@@ -130,6 +130,10 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         if (ld_enum(ld, v, "workload.recompute", scenario_recompute_name, &prec))
             return -1;
         sc->recompute = (enum sc_recompute)prec;
+        if (sc->recompute == SC_RECOMPUTE_AUTO) {
+            sc->recompute = SC_RECOMPUTE_NONE;
+            sc->recompute_auto = 1;     /* chosen per cluster (planner/layout.c) */
+        }
     }
     if ((v = ld_get(ld, m, "memory_format", NULL))) {
         if (ld_enum(ld, v, "workload.memory_format", scenario_memory_format_name, &prec))

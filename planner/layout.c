@@ -11,11 +11,18 @@
  * much, and the runner-up of another stage.
  *
  * With parallel.tp: auto, each tensor-parallel size that divides the
- * nodes' GPUs (1, 2, 4, ...) is tried with every stage.
+ * nodes' GPUs (1, 2, 4, ...) is tried with every stage; with parallel.pp:
+ * auto, each pipeline depth (1, 2, 4, ... 64) that fits the cluster in
+ * Megatron's order, with 1, 2 and 4 chunks a stage unless interleave is
+ * given, and only none or zero1 under a pipeline; with recompute: auto,
+ * none, selective and full.
  *
- * Cost: at most 7 tp x 5 stages x 21 micro-batches, pruned: by memory; one rank
- * or parameter servers shard nothing, so only none is tried; a stage stops
- * growing its micro-batch once doubling it gains no more than the margin.
+ * Cost: at most 7 tp x 7 pp x 3 chunks x 3 recomputes x 5 stages x 21
+ * micro-batches, pruned: by memory, and by the layouts that do not fit (a
+ * pipeline's micro-batches not a multiple of pp when interleaved); one rank
+ * or parameter servers shard nothing, so only none is tried; a combination
+ * stops growing its micro-batch once doubling it gains no more than the
+ * margin.
  * Candidates are ranked on LAYOUT_RANK_STEPS simulated steps after one
  * warm-up, and the one chosen is simulated again as the scenario says.
  */
@@ -26,6 +33,7 @@
 #include <string.h>
 
 #include "memory.h"
+#include "resolve.h"
 #include "plan_int.h"
 #include "../catalog/shape.h"
 #include "../base/units.h"
@@ -80,11 +88,13 @@ static double memory_ratio(const struct scenario *t, const struct sc_cluster *cl
     return worst;
 }
 
-/* What each combination of tensor parallelism and sharding stage came to:
- * its best candidate, or why none fitted. */
+/* What each combination of layout (tensor and pipeline parallelism,
+ * interleaving, recompute) and sharding stage came to: its best candidate,
+ * or why none fitted. */
 struct combo {
     int tried, fits;
-    int tp;
+    int tp, pp, v;
+    enum sc_recompute rc;
     enum sc_sharding stage;      /* as simulated (fsdp stays fsdp) */
     double rate;                 /* samples/s of its best candidate */
     int batch;
@@ -96,16 +106,40 @@ struct combo {
 enum { STOP_FIXED = 0, STOP_GLOBAL, STOP_MEMORY, STOP_GAIN };
 
 #define MAX_TP_STEPS 7          /* tp 1, 2, 4, ..., 64 */
-#define MAX_COMBOS (MAX_TP_STEPS * NSTAGES)
+#define MAX_PP_STEPS 7          /* pp 1, 2, 4, ..., 64 */
+#define MAX_V_STEPS 3           /* interleave 1, 2, 4 */
+#define MAX_RC_STEPS 3          /* none, selective, full */
 
-/* "zero3", or "tp 8 + zero1" when the search chooses tp too */
-static const char *combo_name(const struct scenario *sc, int tp, enum sc_sharding st, char *buf,
+/* "zero3", or "tp 8 x pp 4 (interleave 2) + zero1, recompute full" for
+ * what the search chooses besides the stage */
+static const char *combo_name(const struct scenario *sc, const struct combo *c, char *buf,
                               size_t len)
 {
-    if (!sc->tp_auto)
-        return scenario_sharding_name(st);
-    snprintf(buf, len, "tp %d + %s", tp, scenario_sharding_name(st));
+    size_t n = 0;
+
+    buf[0] = '\0';
+    if (sc->tp_auto || sc->pp_auto)
+        n += (size_t)snprintf(buf + n, len - n, "tp %d ", c->tp);
+    if (sc->pp_auto && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "x pp %d ", c->pp);
+    if (sc->pp_auto && c->pp > 1 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "(interleave %d) ", c->v);
+    if (n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "+ " : "",
+                              scenario_sharding_name(c->stage));
+    if (sc->recompute_auto && n < len)
+        snprintf(buf + n, len - n, ", recompute %s", scenario_recompute_name(c->rc));
     return buf;
+}
+
+/* Whether combination c is the layout pc ran. */
+static int is_layout(const struct combo *c, const struct plan_cluster *pc)
+{
+    int tp = pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1, pp = pc->cfg.c.pp > 1 ? pc->cfg.c.pp : 1;
+    int v = pp > 1 && pc->cfg.c.pp_interleave > 1 ? pc->cfg.c.pp_interleave : 1;
+
+    return c->fits && c->tp == tp && c->pp == pp && c->v == v && c->rc == pc->recompute &&
+           c->stage == pc->sharding;
 }
 
 static void explain(const struct scenario *sc, const struct plan_cluster *best,
@@ -113,21 +147,23 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
                     size_t cap)
 {
     size_t n = 0;
-    int over = 0, runner = -1, mine = -1, btp = best->cfg.c.tp > 1 ? best->cfg.c.tp : 1;
-    int close = -1, nover = 0;
-    char a[48], b[48];
+    int over = 0, runner = -1, mine = -1, close = -1, nover = 0;
+    int searched = sc->sharding_auto || sc->tp_auto || sc->pp_auto || sc->recompute_auto;
+    char a[96], b[96];
 
     for (int i = 0; i < ncb; i++)
-        if (cb[i].fits && cb[i].tp == btp && cb[i].stage == best->sharding)
+        if (is_layout(&cb[i], best))
             mine = i;
     if (nfit > 0)
         n += (size_t)snprintf(buf + n, cap - n, "%s, batch_per_gpu %d (grad_accum %d), chosen "
                               "from %d layout%s that fit",
-                              combo_name(sc, btp, best->sharding, a, sizeof a),
+                              mine >= 0 ? combo_name(sc, &cb[mine], a, sizeof a)
+                                        : scenario_sharding_name(best->sharding),
                               best->batch_per_gpu, best->grad_accum, nfit, nfit == 1 ? "" : "s");
     else
         n += (size_t)snprintf(buf + n, cap - n, "no layout fits; shown: %s, batch_per_gpu %d",
-                              combo_name(sc, btp, best->sharding, a, sizeof a),
+                              ncb > 0 ? combo_name(sc, &cb[ncb - 1], a, sizeof a)
+                                      : scenario_sharding_name(best->sharding),
                               best->batch_per_gpu);
     for (int i = 0; i < ncb; i++)
         if (cb[i].tried && !cb[i].fits && (close < 0 || cb[i].need_gib < cb[close].need_gib))
@@ -139,15 +175,14 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
         n += (size_t)snprintf(buf + n, cap - n, "; %d do not fit at batch_per_gpu %d, the "
                               "closest %s at %.1f GiB a GPU, over the %.1f GiB usable", nover,
                               sc->batch_auto ? 1 : sc->batch_per_gpu,
-                              combo_name(sc, cb[close].tp, cb[close].stage, a, sizeof a),
-                              cb[close].need_gib, cap_gib);
+                              combo_name(sc, &cb[close], a, sizeof a), cb[close].need_gib,
+                              cap_gib);
     } else {
         for (int i = 0; i < ncb && n < cap; i++) {
             if (!cb[i].tried || cb[i].fits)
                 continue;
             n += (size_t)snprintf(buf + n, cap - n, "%s%s needs %.1f GiB a GPU",
-                                  over ? ", " : "; ",
-                                  combo_name(sc, cb[i].tp, cb[i].stage, a, sizeof a),
+                                  over ? ", " : "; ", combo_name(sc, &cb[i], a, sizeof a),
                                   cb[i].need_gib);
             over = 1;
         }
@@ -161,15 +196,13 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
     if (runner >= 0 && n < cap && best->res.samples_per_s > cb[runner].rate)
         n += (size_t)snprintf(buf + n, cap - n, "; %.1f%% faster than %s (batch_per_gpu %d)",
                               100 * (best->res.samples_per_s / cb[runner].rate - 1),
-                              combo_name(sc, cb[runner].tp, cb[runner].stage, b, sizeof b),
-                              cb[runner].batch);
+                              combo_name(sc, &cb[runner], b, sizeof b), cb[runner].batch);
     else if (runner >= 0 && n < cap)
         n += (size_t)snprintf(buf + n, cap - n, "; within %.1f%% of %s (batch_per_gpu %d), which "
                               "moves more or holds more, so the simpler is kept",
                               100 * (cb[runner].rate / best->res.samples_per_s - 1),
-                              combo_name(sc, cb[runner].tp, cb[runner].stage, b, sizeof b),
-                              cb[runner].batch);
-    else if (n < cap && nfit > 0 && (sc->sharding_auto || sc->tp_auto))
+                              combo_name(sc, &cb[runner], b, sizeof b), cb[runner].batch);
+    else if (n < cap && nfit > 0 && searched)
         n += (size_t)snprintf(buf + n, cap - n, "; the only one that fits");
     if (mine >= 0 && n < cap) {
         if (cb[mine].stop == STOP_GLOBAL)
@@ -210,19 +243,160 @@ static int tp_steps(const struct scenario *sc, const struct sc_cluster *cl, int 
     return n;
 }
 
+/* The pipeline depths to try with tp: the scenario's, or under pp: auto 1
+ * and the powers of two that fit cl in Megatron's order, at most a layer a
+ * stage (sim_pp_fits; one group of GPU train nodes). */
+static int pp_steps(const struct scenario *sc, const struct sc_cluster *cl, int tp, int *pps)
+{
+    int n = 0;
+
+    if (!sc->pp_auto) {
+        pps[0] = sc->pp > 1 ? sc->pp : 1;
+        return 1;
+    }
+    pps[n++] = 1;
+    if (cl->ngroups != 1 || cl->groups[0].inst->gpu_count < 1 || !shape_known(sc->model))
+        return n;
+    for (int pp = 2; n < MAX_PP_STEPS && pp <= sc->model->layers; pp *= 2)
+        if (sim_pp_fits(cl->groups[0].inst->gpu_count, cl->groups[0].count, tp, pp))
+            pps[n++] = pp;
+    return n;
+}
+
+/* Chunks a stage to try: 1 without a pipeline; the scenario's when it
+ * gives one or fixes pp; else 1, 2 and 4 while a chunk keeps a layer. */
+static int v_steps(const struct scenario *sc, int pp, int *vs)
+{
+    int n = 0;
+
+    if (pp == 1) {
+        vs[0] = 1;
+        return 1;
+    }
+    if (sc->interleave_set || !sc->pp_auto) {
+        vs[0] = sc->interleave > 1 ? sc->interleave : 1;
+        return 1;
+    }
+    for (int v = 1; n < MAX_V_STEPS && pp * v <= sc->model->layers; v *= 2)
+        vs[n++] = v;
+    return n;
+}
+
+static int rc_steps(const struct scenario *sc, enum sc_recompute *rcs)
+{
+    if (!sc->recompute_auto) {
+        rcs[0] = sc->recompute;
+        return 1;
+    }
+    rcs[0] = SC_RECOMPUTE_NONE;
+    rcs[1] = SC_RECOMPUTE_SELECTIVE;
+    rcs[2] = SC_RECOMPUTE_FULL;
+    return 3;
+}
+
+/* The sharding stages to try: the scenario's, or under sharding: auto
+ * those that make sense (none only with one rank or parameter servers;
+ * hsdp over several nodes of several ranks; none or zero1 under a
+ * pipeline). */
+static int stage_ok(const struct scenario *sc, int s, int k, int nodes, int wpn, int tp, int pp,
+                    int is_ps)
+{
+    int shards = k / (tp * pp) > 1 && !is_ps;
+
+    if (!sc->sharding_auto)
+        return stages[s] == (sc->sharding == SC_SHARD_FSDP ? SC_SHARD_ZERO3 : sc->sharding);
+    if (stages[s] == SC_SHARD_HSDP && (nodes < 2 || wpn / tp < 2))
+        return 0;   /* hsdp is zero3 on one node or one replica a node */
+    if (!shards && stages[s] != SC_SHARD_NONE)
+        return 0;
+    return pp == 1 || stages[s] <= SC_SHARD_ZERO1;
+}
+
+/* Grow combination c's micro-batch under layout t (batch_per_gpu auto: 1,
+ * 2, 4, ... while it fits memory, the global batch and gains; else the
+ * scenario's), keeping the fastest candidate in *pc. */
+static int grow(const struct scenario *sc, struct scenario *t, const struct sc_cluster *cl,
+                int k, const struct plan_eval_opts *rank, struct combo *c,
+                struct plan_cluster *cand, struct plan_cluster *pc, int *have, int *nfit,
+                int *nsim, double *cap_gib, struct dt_err *e)
+{
+    int mp = c->tp * c->pp, rc;
+    char why[320];
+
+    for (int j = 0; j < LAYOUT_MAX_BATCH_STEPS; j++) {
+        int b = sc->batch_auto ? 1 << j : sc->batch_per_gpu;
+        double need = 0, capg = 0;
+        if (sc->batch_auto && (double)b * (k / mp) > sc->global_batch) {
+            c->stop = STOP_GLOBAL;
+            break;  /* one micro-batch would pass the global batch */
+        }
+        t->batch_per_gpu = b;
+        if (c->pp > 1 && !resolve_pp_fits(t, cl, why, sizeof why)) {
+            if (!sc->batch_auto)
+                break;
+            continue;   /* interleaving: the micro-batches not a multiple of pp */
+        }
+        c->tried = 1;
+        if (memory_ratio(t, cl, k, &need, &capg) > 1) {
+            if (!c->fits && !(c->need_gib > 0))
+                c->need_gib = need;
+            c->stop = STOP_MEMORY;
+            c->stop_gib = need;
+            *cap_gib = capg;
+            break;  /* larger micro-batches need more */
+        }
+        if ((rc = plan_cluster_eval_one(t, cl, rank, cand, e)) != 0)
+            return rc;
+        (*nsim)++;
+        if (c->fits && sc->batch_auto &&
+            !(cand->res.samples_per_s > c->rate * (1 + LAYOUT_MARGIN))) {
+            (*nfit)++;
+            c->stop = STOP_GAIN;
+            break;  /* a larger micro-batch gains nothing more */
+        }
+        if (!c->fits || cand->res.samples_per_s > c->rate) {
+            c->rate = cand->res.samples_per_s;
+            c->batch = b;
+        }
+        c->fits = 1;
+        (*nfit)++;
+        if (!*have || (cand->feasible && !pc->feasible) ||
+            (cand->feasible == pc->feasible &&
+             cand->res.samples_per_s > pc->res.samples_per_s * (1 + LAYOUT_MARGIN))) {
+            *pc = *cand;
+            *have = 1;
+        }
+        if (!sc->batch_auto)
+            break;
+    }
+    return 0;
+}
+
+static void set_layout(struct scenario *t, const struct combo *c)
+{
+    t->tp = c->tp;
+    t->pp = c->pp;
+    t->interleave = c->v;
+    t->recompute = c->rc;
+    t->sharding = c->stage;
+}
+
 static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
                        const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
 {
     struct scenario *t;
     struct plan_cluster *cand;
-    struct combo cb[MAX_COMBOS];
+    struct combo *cb;
     struct plan_eval_opts rank = *o;
     struct sc_comm comm;
     int nodes, wpn, k = train_ranks(cl, &nodes, &wpn), nfit = 0, have = 0, rc = 0;
-    int ncb = 0, last = -1, nsim = 0, tps[MAX_TP_STEPS], ntp;
+    int ncb = 0, last = -1, nsim = 0, tps[MAX_TP_STEPS], ntp, pps[MAX_PP_STEPS], npp;
+    int vs[MAX_V_STEPS], nv, nrc;
+    enum sc_recompute rcs[MAX_RC_STEPS];
     double cap_gib = 0;
 
-    if (!sc->sharding_auto && !sc->batch_auto && !sc->tp_auto)
+    if (!sc->sharding_auto && !sc->batch_auto && !sc->tp_auto && !sc->pp_auto &&
+        !sc->recompute_auto)
         return plan_cluster_eval_one(sc, cl, o, pc, e);
     scenario_cluster_comm(sc, cl, &comm);
     if (!o->trace) {
@@ -230,79 +404,51 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
         rank.warmup = 1;
     }
     ntp = tp_steps(sc, cl, tps);
+    nrc = rc_steps(sc, rcs);
     t = x_malloc(sizeof *t);
     cand = x_malloc(sizeof *cand);
+    cb = x_calloc((size_t)MAX_TP_STEPS * MAX_PP_STEPS * MAX_V_STEPS * MAX_RC_STEPS * NSTAGES,
+                  sizeof *cb);
     *t = *sc;
-    t->sharding_auto = t->batch_auto = t->tp_auto = 0;
-    memset(cb, 0, sizeof cb);
+    t->sharding_auto = t->batch_auto = t->tp_auto = t->pp_auto = t->recompute_auto = 0;
     for (int ti = 0; ti < ntp; ti++) {
-        int tp = tps[ti];
-        /* else every stage is none: one replica or parameter servers shard nothing */
-        int shards = k / tp > 1 && !sim_is_ps(comm.strategy);
-        t->tp = tp;
-        for (int s = 0; s < NSTAGES; s++) {
-            struct combo *c;
-            if (!sc->sharding_auto && stages[s] != (sc->sharding == SC_SHARD_FSDP ? SC_SHARD_ZERO3
-                                                                                   : sc->sharding))
-                continue;
-            if (stages[s] == SC_SHARD_HSDP && sc->sharding_auto && (nodes < 2 || wpn / tp < 2))
-                continue;   /* hsdp is zero3 on one node or one replica a node */
-            if (sc->sharding_auto && !shards && stages[s] != SC_SHARD_NONE)
-                continue;
-            t->sharding = sc->sharding_auto ? stages[s] : sc->sharding;
-            c = &cb[ncb++];
-            c->tried = 1;
-            c->tp = tp;
-            c->stage = t->sharding;
-            last = ncb - 1;
-            for (int j = 0; j < LAYOUT_MAX_BATCH_STEPS; j++) {
-                int b = sc->batch_auto ? 1 << j : sc->batch_per_gpu;
-                double need = 0, capg = 0;
-                if (sc->batch_auto && (double)b * (k / tp) > sc->global_batch) {
-                    c->stop = STOP_GLOBAL;
-                    break;  /* one micro-batch would pass the global batch */
-                }
-                t->batch_per_gpu = b;
-                if (memory_ratio(t, cl, k, &need, &capg) > 1) {
-                    if (j == 0)
-                        c->need_gib = need;
-                    c->stop = STOP_MEMORY;
-                    c->stop_gib = need;
-                    cap_gib = capg;
-                    break;  /* larger micro-batches need more */
-                }
-                if ((rc = plan_cluster_eval_one(t, cl, &rank, cand, e)) != 0)
-                    goto out;
-                nsim++;
-                if (c->fits && sc->batch_auto &&
-                    !(cand->res.samples_per_s > c->rate * (1 + LAYOUT_MARGIN))) {
-                    nfit++;
-                    c->stop = STOP_GAIN;
-                    break;  /* a larger micro-batch gains nothing more */
-                }
-                if (!c->fits || cand->res.samples_per_s > c->rate) {
-                    c->rate = cand->res.samples_per_s;
-                    c->batch = b;
-                }
-                c->fits = 1;
-                nfit++;
-                if (!have || (cand->feasible && !pc->feasible) ||
-                    (cand->feasible == pc->feasible &&
-                     cand->res.samples_per_s > pc->res.samples_per_s * (1 + LAYOUT_MARGIN))) {
-                    *pc = *cand;
-                    have = 1;
-                }
-                if (!sc->batch_auto)
-                    break;
-            }
+        npp = pp_steps(sc, cl, tps[ti], pps);
+        for (int pi = 0; pi < npp; pi++) {
+            nv = v_steps(sc, pps[pi], vs);
+            for (int vi = 0; vi < nv; vi++)
+                for (int ri = 0; ri < nrc; ri++)
+                    for (int s = 0; s < NSTAGES; s++) {
+                        struct combo *c = &cb[ncb];
+                        if (!stage_ok(sc, s, k, nodes, wpn, tps[ti], pps[pi],
+                                      sim_is_ps(comm.strategy)))
+                            continue;
+                        c->tp = tps[ti];
+                        c->pp = pps[pi];
+                        c->v = vs[vi];
+                        c->rc = rcs[ri];
+                        c->stage = sc->sharding_auto ? stages[s] : sc->sharding;
+                        set_layout(t, c);
+                        if ((rc = grow(sc, t, cl, k, &rank, c, cand, pc, &have, &nfit, &nsim,
+                                       &cap_gib, e)) != 0)
+                            goto out;
+                        if (c->tried)
+                            last = ncb++;
+                        else
+                            memset(c, 0, sizeof *c);
+                    }
         }
     }
     /* the chosen layout as the scenario says to simulate it; when nothing
      * fits, the last combination tried at the smallest batch, reported infeasible */
     if (have) {
         double ranked = pc->res.samples_per_s;
-        t->tp = pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1;
-        t->sharding = pc->sharding;
+        struct combo best = {0};
+        best.tp = pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1;
+        best.pp = pc->cfg.c.pp > 1 ? pc->cfg.c.pp : 1;
+        best.v = best.pp > 1 && pc->cfg.c.pp_interleave > 1 ? pc->cfg.c.pp_interleave : 1;
+        best.rc = pc->recompute;
+        best.stage = pc->sharding;
+        set_layout(t, &best);
         t->batch_per_gpu = pc->batch_per_gpu;
         if ((rc = plan_cluster_eval_one(t, cl, o, pc, e)) != 0)
             goto out;
@@ -311,8 +457,12 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
             if (cb[i].fits)
                 cb[i].rate *= pc->res.samples_per_s / ranked;
     } else {
-        t->tp = last >= 0 ? cb[last].tp : (sc->tp > 1 ? sc->tp : 1);
-        t->sharding = last >= 0 ? cb[last].stage : sc->sharding;
+        if (last >= 0) {
+            set_layout(t, &cb[last]);
+        } else {
+            t->tp = sc->tp > 1 ? sc->tp : 1;
+            t->pp = sc->pp > 1 ? sc->pp : 1;
+        }
         t->batch_per_gpu = sc->batch_auto ? 1 : sc->batch_per_gpu;
         if ((rc = plan_cluster_eval_one(t, cl, o, pc, e)) != 0)
             goto out;
@@ -322,6 +472,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     pc->cfg.c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
     explain(sc, pc, cb, ncb, nfit, cap_gib, pc->layout_why, sizeof pc->layout_why);
 out:
+    x_free(cb);
     x_free(cand);
     x_free(t);
     return rc;
@@ -333,7 +484,7 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
     struct scenario *t;
     int rc;
 
-    if (cl->tp == 0 && cl->sp == 0)
+    if (cl->tp == 0 && cl->sp == 0 && cl->pp == 0 && cl->interleave == 0)
         return layout_eval(sc, cl, o, pc, e);
     /* the cluster's own parallel: section over the scenario's */
     t = x_malloc(sizeof *t);
@@ -344,6 +495,14 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
     }
     if (cl->sp != 0)
         t->sequence_parallel = cl->sp == 2;
+    if (cl->pp != 0) {
+        t->pp_auto = cl->pp < 0;
+        t->pp = cl->pp > 0 ? cl->pp : 1;
+    }
+    if (cl->interleave != 0) {
+        t->interleave = cl->interleave;
+        t->interleave_set = 1;
+    }
     rc = layout_eval(t, cl, o, pc, e);
     pc->cfg.c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
     x_free(t);

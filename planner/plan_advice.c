@@ -189,6 +189,44 @@ static void add_train(struct text *t, const struct plan_cluster *cur,
             best->cost_to_train_usd, cur->train_s / 3600, cur->cost_to_train_usd);
 }
 
+/* One cluster's layout and where its step goes: "p5 runs tp 8 x pp 2 x
+ * dp 4 (zero1): 6% of its step tensor-parallel communication over NVLink,
+ * 3% the pipeline's bubble, 1% data-parallel communication". */
+static void add_layout(struct text *t, const struct plan_cluster *pc)
+{
+    const struct sim_result *r = &pc->res;
+    int tp = pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1, pp = pc->cfg.c.pp > 1 ? pc->cfg.c.pp : 1;
+    const struct sim_group *g = &pc->cfg.groups[0];
+    double st = r->step_mean_s > 0 ? r->step_mean_s : 1;
+    const char *link = tp > g->gpus ? "the network"
+                       : g->link == SIM_LINK_PCIE ? "PCIe" : "NVLink";
+
+    add(t, "%s runs tp %d x pp %d x dp %.0f (%s): ", pc->cl->name, tp, pp,
+        r->workers / (tp * pp), scenario_sharding_name(pc->sharding));
+    if (tp > 1)
+        add(t, "%.0f%% of its step tensor-parallel communication over %s, ",
+            100 * r->tp_comm_s / st, link);
+    if (pp > 1)
+        add(t, "%.0f%% the pipeline's bubble, ", 100 * r->pp_bubble_s / st);
+    add(t, "%.0f%% data-parallel communication", 100 * (r->exposed_comm_s - r->tp_comm_s) / st);
+}
+
+/* The verdict in layout terms when a model-parallel layout is involved:
+ * the recommended cluster's layout, and the other's with how much longer
+ * its step is. */
+static void add_layouts(struct text *t, const struct plan_cluster *best,
+                        const struct plan_cluster *other)
+{
+    if (!other || !other->feasible || (best->cfg.c.tp <= 1 && best->cfg.c.pp <= 1 &&
+                                       other->cfg.c.tp <= 1 && other->cfg.c.pp <= 1))
+        return;
+    add(t, " In layout terms: ");
+    add_layout(t, best);
+    add(t, "; ");
+    add_layout(t, other);
+    add(t, ", and its step is %.2f x as long.", other->res.step_mean_s / best->res.step_mean_s);
+}
+
 /* Among the feasible clusters that tie with the objective's best within
  * their bands (band.h), the one the second criterion prefers; *first the
  * objective's best, *what the criterion ("" when nothing ties). */
@@ -283,6 +321,15 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
     add_ties(&t, sc, rep, first, tie_by);
     if (best->layout_why[0])
         add(&t, " Layout: %s.", best->layout_why);
+    {
+        /* compared with the start, or when that is the best with the runner-up */
+        const struct plan_cluster *other = rep->best != 0 ? cur : NULL;
+        for (int i = 0; !other && i < rep->nclusters; i++)
+            if (i != rep->best && rep->clusters[i].feasible &&
+                (!other || rep->clusters[i].res.step_mean_s < other->res.step_mean_s))
+                other = &rep->clusters[i];
+        add_layouts(&t, best, other);
+    }
     advise(&t, sc, cur, 0, rep->best == 0);
 }
 
@@ -323,5 +370,7 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
     }
     if (best->layout_why[0])
         add(&t, " Layout: %s.", best->layout_why);
+    if (best != cur)
+        add_layouts(&t, best, cur);
     advise(&t, sc, cur, 1, 0);
 }

@@ -160,7 +160,7 @@ static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
  * PyTorch FSDP's FULL_SHARD runs it) */
 static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
                                          NULL };
-static const char *const recomputes[] = { "none", "selective", "full", NULL };
+static const char *const recomputes[] = { "none", "selective", "full", "auto", NULL };
 
 const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }
 const char *scenario_attention_name(int i) { return NAMES_AT(attentions, i); }

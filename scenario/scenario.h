@@ -41,7 +41,8 @@ enum sc_sharding { SC_SHARD_NONE = 0, SC_SHARD_ZERO1, SC_SHARD_ZERO2, SC_SHARD_Z
 
 /* Activation recompute (workload.recompute; Korthikanti et al. 2022):
  * selective redoes the attention core in backward, full the whole forward. */
-enum sc_recompute { SC_RECOMPUTE_NONE = 0, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_FULL };
+enum sc_recompute { SC_RECOMPUTE_NONE = 0, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_FULL,
+                   SC_RECOMPUTE_AUTO /* the loader's only: recompute_auto */ };
 
 #define SC_PLAN_MAX_NAMES 64
 #define SC_PLAN_MAX_REGIONS 16
@@ -124,6 +125,8 @@ struct scenario {
     int attention_unfused;             /* workload.attention: unfused (scores held in memory) */
     int channels_last;                 /* workload.memory_format: nhwc (channels_last); 0 nchw */
     enum sc_recompute recompute;       /* workload.recompute (default none) */
+    int recompute_auto;                /* recompute: auto: chosen per cluster (planner/layout.c);
+                                          recompute is none */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     int global_batch;                  /* samples (sequences) per optimizer step over all
                                           workers; 0: not given (grad_accum holds) */
@@ -181,6 +184,7 @@ struct scenario {
     int pp_auto;                       /* parallel.pp: auto: chosen per cluster; pp is 1 */
     int interleave;                    /* parallel.interleave: model chunks a stage (default
                                           1; > 1: interleaved 1F1B) */
+    int interleave_set;                /* 1: parallel.interleave given (pp: auto then keeps it) */
     int sharding_auto;                 /* sharding: auto: the planner chooses the stage per
                                           cluster (planner/layout.c); sharding is none */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
@@ -263,7 +267,7 @@ void scenario_prec_set(struct scenario *sc, int i);
 int scenario_prec_index(const struct scenario *sc);
 const char *scenario_attention_name(int i);       /* flash, unfused */
 const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, fsdp, hsdp, auto */
-const char *scenario_recompute_name(int i);       /* none, selective, full */
+const char *scenario_recompute_name(int i);       /* none, selective, full, auto */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 int scenario_grad_prec_parse(const char *s);
 enum cat_prec scenario_grad_prec_value(int i);

@@ -289,4 +289,15 @@ check "tp 8: the bottleneck names the tensor-parallel waits over the GPUs' links
 "$DT" -q tests/data/cli/llama-tp-auto.yaml > "$tmp/a.txt"
 check "tp auto: each cluster's Layout line names the tensor-parallel size, the stage and the runner-up" \
     [ "$(grep -c '^Layout: .*: tp [0-9]* + [a-z0-9]*, batch_per_gpu [0-9]* .* faster than tp ' "$tmp/a.txt")" = 2 ]
+# ---- pipeline parallelism and the layout search over tp, pp, interleave, recompute ----
+"$DT" -q tests/data/cli/llama-3d-auto.yaml > "$tmp/p.txt"
+"$DT" -q --json tests/data/cli/llama-3d-auto.yaml > "$tmp/p.json"
+check "pp auto: unsharded 70B needs tp x pp >= 16; the search picks a pipelined layout, the Layout and Pipeline lines say which" \
+    [ "$(grep -c '^Layout: 8x-p5: tp [0-9]* x pp [0-9]* (interleave [0-9]) + none, recompute [a-z]*, batch_per_gpu' "$tmp/p.txt")" = 1 -a "$(grep -c '^Pipeline: 8x-p5: tp [0-9]* x pp [0-9]*' "$tmp/p.txt")" = 1 ]
+check "pp auto --json: both clusters pipelined (parallel.pp > 1), each with a pipeline bubble" \
+    [ "$(grep -c '"pp":	\([2-9]\|[1-9][0-9]\),' "$tmp/p.json")" = 2 -a "$(grep -c '"pipeline_bubble":	[0-9]*\.[0-9]*[1-9]' "$tmp/p.json")" = 2 ]
+check "a cluster's own parallel: {tp: 8, pp: 4} runs as given; only full recompute fits (94.2 GiB a GPU without)" \
+    [ "$(grep -c '^Layout: 4x-p5-pp4: none, recompute full, .* recompute selective needs 94.2 GiB a GPU' "$tmp/p.txt")" = 1 -a "$(grep -c '^Pipeline: 4x-p5-pp4: tp 8 x pp 4 x dp 1' "$tmp/p.txt")" = 1 ]
+check "the recommendation compares the layouts" \
+    [ "$(grep -c '^Recommendation: .*In layout terms: 8x-p5 runs tp [0-9]* x pp [0-9]* x dp [0-9]* (none): .*; 4x-p5-pp4 runs tp 8 x pp 4 x dp 1 (none): .* and its step is [0-9.]* x as long' "$tmp/p.txt")" = 1 ]
 exit 0
