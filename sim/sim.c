@@ -349,14 +349,12 @@ static void bwd_schedule(struct sim *s, int wi)
 {
     struct worker *w = &s->w[wi];
     const struct chain *c = &s->ch[w->chain];
-    double total = s->cfg->w.grad_bytes, cum = 0, at = w->bwd_total;
+    double total = s->cfg->w.grad_bytes, at = w->bwd_total;
 
     w->bwd_rate = c->active > 0 ? 1 / sim_slowdown(s, w) : 1;
     w->bwd_gen++;
     if (s->cfg->c.overlap && w->next_bucket + 1 < c->nb) {
-        for (int b = 0; b <= w->next_bucket; b++)
-            cum += c->bbytes[b];
-        at = w->bwd_total * (cum / total);
+        at = w->bwd_total * (c->cum[w->next_bucket] / total);
         evq_push(&s->q, s->now + fmax(0, at - w->bwd_done) / w->bwd_rate, EV_BUCKET, wi,
                  w->next_bucket, w->bwd_gen);
         return;
@@ -635,11 +633,13 @@ static void build_chain(struct sim *s, struct chain *c)
     nb = full ? 1 : sim_bucket_count(&cfg->c, total);
     c->nb = nb;
     c->bbytes = x_calloc((size_t)nb, sizeof *c->bbytes);
+    c->cum = x_calloc((size_t)nb, sizeof *c->cum);
     left = total;
     for (int b = 0; b < nb; b++) {
         double cap = bucket_cap(&cfg->c, b);
         c->bbytes[b] = left < cap ? left : cap;
         left -= c->bbytes[b];
+        c->cum[b] = (b ? c->cum[b - 1] : 0) + c->bbytes[b];
     }
     c->ph = x_calloc((size_t)nb * COLL_MAX_PHASES, sizeof *c->ph);
     c->nph = 0;
@@ -677,6 +677,7 @@ static void sim_free(struct sim *s)
         x_free(s->w[i].end);
     for (int i = 0; i < s->nch; i++) {
         x_free(s->ch[i].bbytes);
+        x_free(s->ch[i].cum);
         x_free(s->ch[i].ph);
         x_free(s->ch[i].ready_cnt);
         x_free(s->ch[i].started);

@@ -71,6 +71,7 @@ struct chain {
     struct coll_ctx ctx;
     int nb;                    /* buckets per step */
     double *bbytes;            /* size of each bucket */
+    double *cum;               /* bytes of buckets 0..b, for each b */
     int nph;                   /* phases per bucket (same for every size) */
     struct coll_phase *ph;     /* nb x nph */
     int last_in_lane[COLL_MAX_PHASES];
