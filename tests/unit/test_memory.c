@@ -177,9 +177,54 @@ static void transformer_layers_keep_korthikantis_bytes(void)
            "gated, grouped-query, no dropout: the generalised terms");
 }
 
+/* Pipeline stages (planner/memory.c stage_of): the first stage's weights
+ * are its layers' and the embedding; 1F1B keeps min(pp, m) micro-batches of
+ * its layers, the interleaved schedule Korthikanti's 1 + (pp - 1) / (pp v)
+ * times that. */
+static void pipeline_stages_keep_their_micro_batches(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u, u2;
+    double s = 4096, act, table;
+
+    fixture(&m, &g, &in, &sc, 0, 80);
+    m.layers = 32;
+    m.hidden = 4096;
+    m.heads = 32;
+    m.kv_heads = 32;
+    m.ffn_hidden = 16384;
+    m.vocab = 32000;
+    m.seq_len = 4096;
+    m.lm_head = 1;
+    table = 32000.0 * 4096;
+    m.params = 12.0 * 4096 * 4096 * 32 + 2 * table;   /* layers, untied embedding and output */
+    sc.batch_per_gpu = 1;
+    sc.global_batch = 64;   /* 64 micro-batches a replica on one replica */
+    sc.tp = 1;
+    sc.pp = 4;
+    act = memory_layer_act(&m, s, 1, 0, 1, SC_RECOMPUTE_NONE);
+    memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u);
+    T_NEAR(u.weights, (12.0 * 4096 * 4096 * 8 + table) * 2, 1e-12,
+           "pp 4: the first stage holds 8 layers and the embedding, 2 bytes a parameter");
+    T_NEAR(u.activations, 4 * 8 * act, 1e-12,
+           "1F1B: 4 micro-batches of its 8 layers in flight on the first stage");
+    sc.global_batch = 2;
+    memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u);
+    T_NEAR(u.activations, 2 * 8 * act, 1e-12, "2 micro-batches a step: only 2 in flight");
+    sc.global_batch = 64;
+    sc.interleave = 2;
+    memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u2);
+    T_NEAR(u2.activations, 4 * 8 * act * (1 + 3.0 / 8), 1e-12,
+           "interleaved, 2 chunks: Korthikanti's 1 + (pp - 1) / (pp v) times 1F1B's");
+}
+
 int main(void)
 {
     T_RUN(zero_stages_divide_the_model_state);
+    T_RUN(pipeline_stages_keep_their_micro_batches);
     T_RUN(zero_tables_1_and_2);
     T_RUN(transformer_layers_keep_korthikantis_bytes);
     return T_DONE();
