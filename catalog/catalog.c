@@ -373,6 +373,12 @@ static int resolve_gpu(struct cat_instance *in, const struct catalog *cat,
     int g;
 
     in->gpu = NULL;
+    if (strncmp(in->gpu_model, "unknown:", 8) == 0 && in->gpu_model[8] && in->gpu_count > 0) {
+        /* an accelerator dtplan does not know, kept by name (catalog_write_instances) */
+        memmove(in->gpu_model, in->gpu_model + 8, strlen(in->gpu_model + 8) + 1);
+        in->gpu_unknown = 1;
+        return 0;
+    }
     if (in->gpu_model[0] == '\0') {
         if (in->gpu_count > 0) {
             snprintf(what, sizeof what, "a GPU model for gpu_count %d", in->gpu_count);
@@ -688,7 +694,22 @@ const struct cat_gpu *catalog_find_gpu(const struct catalog *cat, const char *na
 
 const struct cat_instance *catalog_find_instance(const struct catalog *cat, const char *name)
 {
-    return FIND(cat->instances, cat->ninstances, struct cat_instance);
+    const struct cat_instance *in = FIND(cat->instances, cat->ninstances, struct cat_instance);
+    size_t n = strlen(name);
+
+    if (in || !cat || strchr(name, '@'))
+        return in;
+    /* a SkyPilot catalog's TYPE@REGION by its type alone: the region with
+     * the lowest on-demand price (then the first by name) */
+    for (int k = 0; k < cat->ninstances; k++) {
+        const struct cat_instance *c = &cat->instances[k];
+        if (strncmp(c->name, name, n) != 0 || c->name[n] != '@')
+            continue;
+        if (!in || (!isnan(c->price_usd_h) &&
+                    (isnan(in->price_usd_h) || c->price_usd_h < in->price_usd_h)))
+            in = c;
+    }
+    return in;
 }
 
 const struct cat_model *catalog_find_model(const struct catalog *cat, const char *name)

@@ -14,6 +14,8 @@
 #ifndef DT_CATALOG_H
 #define DT_CATALOG_H
 
+#include <stdio.h>
+
 #include "../base/xmem.h"
 
 enum cat_link {
@@ -87,6 +89,8 @@ struct cat_instance {
     char *profile;              /* calibration profile of this type (optional instances.csv
                                    column `profile`, relative to the catalog directory),
                                    NULL when none */
+    int gpu_unknown;            /* 1: GPUs whose accelerator (gpu_model, as the source names
+                                   it) gpus.csv does not know: gpu NULL; not usable */
 };
 
 /* One model of the zoo (catalog/models.csv). */
@@ -155,6 +159,19 @@ void catalog_suggest_model(const struct catalog *cat, const char *name, char *bu
  * scenario.  Re-resolves gpu pointers. */
 void catalog_put_instance(struct catalog *cat, struct cat_instance *in);
 void catalog_put_model(struct catalog *cat, struct cat_model *m);
+
+/* SkyPilot's catalogs (skypilot.c): whether path is a vms.csv or a
+ * directory of them (DIR/vms.csv, DIR/<cloud>/vms.csv); replace cat's
+ * instance types by those of the vms.csv files the paths name, each
+ * TYPE@REGION, with what dtplan knows of each type kept (GPU link,
+ * network); the gpus.csv name of a SkyPilot accelerator name. */
+int catalog_is_skypilot(const char *path);
+int catalog_use_skypilot(struct catalog *cat, const char *const *paths, int npaths,
+                         struct dt_err *e);
+const char *catalog_gpu_alias(const char *sky_name);
+/* cat's instance types as instances.csv on f (catwrite.c); -1 on a write
+ * error. */
+int catalog_write_instances(FILE *f, const struct catalog *cat);
 
 /* Parse the free-text link column into enum cat_link. */
 enum cat_link catalog_parse_link(const char *text);

@@ -51,17 +51,14 @@ static char *catalog_next_to_exe(void)
     return dir;
 }
 
-char *cli_catalog_find(const char *cmd, const char *given, struct dt_err *e)
+/* The catalog shipped with dtplan: the first of <exe dir>/../catalog,
+ * DT_CATALOG_DIR and ./catalog that holds instances.csv, or NULL with
+ * e->msg (prefixed with cmd). */
+static char *builtin_catalog(const char *cmd, struct dt_err *e)
 {
-    const char *env = getenv("DTPLAN_CATALOG");
     char *cand[3] = {NULL, NULL, NULL};
     char *found = NULL;
     int nc = 0;
-
-    if (given)
-        return x_strdup(given);
-    if (env && *env)
-        return x_strdup(env);
 
     if ((cand[nc] = catalog_next_to_exe()) != NULL)
         nc++;
@@ -82,6 +79,34 @@ char *cli_catalog_find(const char *cmd, const char *given, struct dt_err *e)
     for (int i = 0; i < nc; i++)
         x_free(cand[i]);
     return found;
+}
+
+char *cli_catalog_find(const char *cmd, const char *given, struct dt_err *e)
+{
+    const char *env = getenv("DTPLAN_CATALOG");
+
+    if (given)
+        return x_strdup(given);
+    if (env && *env)
+        return x_strdup(env);
+    return builtin_catalog(cmd, e);
+}
+
+int cli_catalog_load(const char *cmd, const char *path, struct catalog *cat, struct dt_err *e)
+{
+    char *dir;
+    int rc;
+
+    if (!catalog_is_skypilot(path))
+        return catalog_load(cat, path, e);
+    /* SkyPilot's instance types over dtplan's own GPUs, models and facts */
+    if (!(dir = builtin_catalog(cmd, e)))
+        return -1;
+    rc = catalog_load(cat, dir, e);
+    x_free(dir);
+    if (rc == 0 && (rc = catalog_use_skypilot(cat, &path, 1, e)) != 0)
+        catalog_free(cat);
+    return rc;
 }
 
 /* Write one output on standard output; the exit status. */

@@ -27,6 +27,12 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_PLAN = 1, CLI_EXIT_INPUT = 2 };
  */
 char *cli_catalog_find(const char *cmd, const char *given, struct dt_err *e);
 
+/* Load the catalog at path (cli_catalog_find's): a dtplan catalog
+ * directory, or SkyPilot's vms.csv (a file, or a directory of them) over
+ * the catalog shipped with dtplan (catalog.h catalog_use_skypilot). */
+struct catalog;
+int cli_catalog_load(const char *cmd, const char *path, struct catalog *cat, struct dt_err *e);
+
 /* Writes one output to f; returns 0, or -1 (with e->msg set, or left empty
  * for a plain write error). */
 typedef int (*cli_writer)(FILE *f, const void *ctx, struct dt_err *e);

@@ -222,7 +222,7 @@ int compute_cmd_main(int argc, char **argv)
                 "model of the catalog");
         return CLI_EXIT_INPUT;
     }
-    if (!(catdir = cli_catalog_find(CMD, catarg, &e)) || catalog_load(&cat, catdir, &e) != 0) {
+    if (!(catdir = cli_catalog_find(CMD, catarg, &e)) || cli_catalog_load(CMD, catdir, &cat, &e) != 0) {
         fprintf(stderr, "%s\n", e.msg);
         goto out;
     }

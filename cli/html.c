@@ -755,7 +755,12 @@ int html_write(FILE *f, const struct plan_report *rep)
     fprintf(f, "<section id=\"recommendation\">\n<h2>Recommendation</h2>\n<p><b>");
     html_escape(f, plan_action_name(rep->action));
     fprintf(f, ": ");
-    html_escape(f, rep->best >= 0 && rep->best < rep->nclusters ? cname(&rep->clusters[rep->best]) : "none");
+    {
+        char label[96];
+        html_escape(f, report_cluster_label(rep->best >= 0 && rep->best < rep->nclusters
+                                                ? cname(&rep->clusters[rep->best]) : "none",
+                                            label, sizeof label));
+    }
     fprintf(f, "</b> &mdash; ");
     html_escape(f, rep->reason);
     fprintf(f, "</p>\n</section>\n");

@@ -112,6 +112,14 @@ int ld_instance_ref(struct ld *ld, yaml_node_t *n, const char *field,
                     const struct cat_instance **out)
 {
     *out = ld_ref(ld, n, field, &instance_kind);
+    if (*out && (*out)->gpu_unknown) {
+        char f[96];
+        snprintf(f, sizeof f, "%s", (*out)->name);
+        *out = NULL;
+        return ld_fail(ld, n->start_mark, field, "instance type %s: its accelerator is unknown "
+                       "to dtplan (not in the catalog's gpus.csv): expected a type whose GPU "
+                       "dtplan can time", f);
+    }
     return *out ? 0 : -1;
 }
 

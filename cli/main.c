@@ -24,6 +24,7 @@
 #include "../planner/planner.h"
 #include "cliutil.h"
 #include "coll_cmd.h"
+#include "catalog_cmd.h"
 #include "compute_cmd.h"
 #include "plan_cmd.h"
 #include "report.h"
@@ -47,6 +48,7 @@ static void usage(FILE *f)
             "       dtplan calibrate [OPTIONS] -o PROFILE    (measure this machine; dtplan calibrate --help)\n"
             "       dtplan compute --model NAME [OPTIONS]    (one GPU's training throughput; dtplan compute --help)\n"
             "       dtplan collectives [OPTIONS]             (the all-reduce NCCL would run; dtplan collectives --help)\n"
+            "       dtplan catalog list|import [OPTIONS]     (instance types; SkyPilot's catalogs; dtplan catalog --help)\n"
             "\n"
             "Predict the training step time and cost of each cluster in SCENARIO.yaml and\n"
             "recommend one.\n"
@@ -159,6 +161,8 @@ int main(int argc, char **argv)
         return compute_cmd_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "collectives") == 0)
         return coll_cmd_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "catalog") == 0)
+        return catalog_cmd_main(argc - 1, argv + 1);
 
     rc = parse_args(argc, argv, &o);
     if (rc < 0)
@@ -172,7 +176,7 @@ int main(int argc, char **argv)
         rc = EXIT_INPUT;
         goto out;
     }
-    if (catalog_load(&cat, catdir, &e) != 0) {
+    if (cli_catalog_load("dtplan", catdir, &cat, &e) != 0) {
         fprintf(stderr, "%s\n", e.msg);
         rc = EXIT_INPUT;
         goto out_catalog;

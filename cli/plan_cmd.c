@@ -466,7 +466,7 @@ int plan_cmd_main(int argc, char **argv)
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
-    rc = catalog_load(&cat, catdir, &e);
+    rc = cli_catalog_load("dtplan plan", catdir, &cat, &e);
     x_free(catdir);
     if (rc != 0) {
         fprintf(stderr, "%s\n", e.msg);

@@ -462,6 +462,16 @@ static void table_objective(FILE *f, const struct scenario *sc)
 
 /* "Measured: CLUSTER: INSTANCE what VALUE UNIT, ... (from PROFILE)" per
  * cluster with numbers from a calibration profile; nothing without one. */
+const char *report_cluster_label(const char *name, char *buf, size_t len)
+{
+    for (int a = PLAN_KEEP; a <= PLAN_CPU_ONLY; a++)
+        if (strcmp(name, plan_action_name((enum plan_action)a)) == 0) {
+            snprintf(buf, len, "cluster \"%s\"", name);
+            return buf;
+        }
+    return name;
+}
+
 static void table_measured(FILE *f, const struct plan_report *rep)
 {
     struct plan_measured m[REPORT_MEASURED_MAX];
@@ -487,6 +497,7 @@ static void table_measured(FILE *f, const struct plan_report *rep)
 
 int report_table(FILE *f, const struct plan_report *rep)
 {
+    char label[96];
     const struct scenario *sc = rep->sc;
     int n = rep->nclusters;
     char **cells = x_calloc((size_t)(n + 1) * NCOL, sizeof *cells);
@@ -537,8 +548,8 @@ int report_table(FILE *f, const struct plan_report *rep)
 
     if (rep->best >= 0 && rep->best < n)
         reco = cluster_name(&rep->clusters[rep->best]);
-    fprintf(f, "\nRecommendation: %s: %s \xe2\x80\x94 %s\n", plan_action_name(rep->action), reco,
-            rep->reason);
+    fprintf(f, "\nRecommendation: %s: %s \xe2\x80\x94 %s\n", plan_action_name(rep->action),
+            report_cluster_label(reco, label, sizeof label), rep->reason);
     if (sc)
         table_objective(f, sc);
 

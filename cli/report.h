@@ -54,6 +54,10 @@ void report_grid_print(FILE *f, char **cells, int nrows, int ncol, const int *ri
 struct cJSON;
 struct sim_config;
 void report_json_num(struct cJSON *o, const char *key, double v);
+
+/* A recommended cluster's name as the recommendation line shows it: as it
+ * is, or `cluster "NAME"` when it reads as an action (keep, scale_up, ...). */
+const char *report_cluster_label(const char *name, char *buf, size_t len);
 struct cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_config *cfg);
 
 /* v rounded to 6 significant digits (what report_json writes); NAN and

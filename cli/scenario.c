@@ -122,11 +122,14 @@ static void ld_commit(struct ld *ld)
 /* Read the whole file into *buf (NUL-terminated); *len excludes the NUL. */
 static int ld_read(const char *path, char **buf, size_t *len, struct dt_err *e)
 {
-    FILE *f = fopen(path, "rb");
+    int is_stdin = strcmp(path, "-") == 0;  /* `dtplan -`: the scenario on standard input */
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
     size_t cap = 4096, n = 0, got;
     char *b;
     int rc = -1;
 
+    if (is_stdin)
+        path = "stdin";
     if (!f)
         return dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
     b = x_malloc(cap);
@@ -155,7 +158,8 @@ static int ld_read(const char *path, char **buf, size_t *len, struct dt_err *e)
     b = NULL;
     rc = 0;
 close_file:
-    fclose(f);
+    if (!is_stdin)
+        fclose(f);
     x_free(b);
     return rc;
 }
@@ -287,12 +291,12 @@ int scenario_load(struct scenario *sc, const char *path, struct catalog *cat, st
     int rc = -1, i;
 
     memset(&ld, 0, sizeof ld);
-    ld.file = path;
+    ld.file = strcmp(path, "-") == 0 ? "stdin" : path;   /* in messages */
     ld.doc = &doc;
     ld.cat = cat;
     ld.e = e;
     ld.sc = sc;
-    sc_defaults(sc, path);
+    sc_defaults(sc, ld.file);
 
     if (ld_read(path, &buf, &len, e))
         goto out;

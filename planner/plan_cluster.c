@@ -317,7 +317,7 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
                           const struct plan_eval_opts *o, struct plan_cluster *pc,
                           struct dt_err *e)
 {
-    struct resolve_opts ro = {o->cpu_s_per_sample, o->compute_scale};
+    struct resolve_opts ro = {o->cpu_s_per_sample, o->compute_scale, o->unit_flops};
 
     memset(pc, 0, sizeof *pc);
     pc->cl = cl;

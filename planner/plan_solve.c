@@ -37,14 +37,16 @@ struct solve_ctx {
 static double solve_f(double x, void *arg)
 {
     struct solve_ctx *c = arg;
-    struct resolve_opts o = {NAN, 1.0};
+    struct resolve_opts o = {NAN, 1.0, 0};
     struct sim_config cfg;
     struct sim_result r;
 
-    if (c->what == SC_SOLVE_CPU)
+    if (c->what == SC_SOLVE_CPU) {
         o.cpu_s_per_sample = x;
-    else
+    } else {
         o.compute_scale = x;
+        o.unit_flops = isnan(scenario_fwd_gflops(c->sc));
+    }
     if (resolve_cluster(c->sc, c->cl, &o, &cfg, c->e) || sim_run(&cfg, &r, c->e)) {
         c->failed = 1;
         return 0;
@@ -103,9 +105,10 @@ int plan_solve(const struct scenario *sc, struct plan_report *rep, struct plan_e
         rep->solved_value = x;
         snprintf(rep->solved_what, sizeof rep->solved_what, "cpu_s_per_sample");
     } else {
-        struct resolve_opts ro = {o->cpu_s_per_sample, x};
+        struct resolve_opts ro = {o->cpu_s_per_sample, x, isnan(scenario_fwd_gflops(sc))};
         struct sim_config cfg;
         o->compute_scale = x;
+        o->unit_flops = ro.unit_flops;
         if (resolve_cluster(sc, c.cl, &ro, &cfg, e))
             return plan_cluster_err(e, c.cl);
         for (int i = 0; i < cfg.ngroups; i++)

@@ -109,6 +109,8 @@ void plan_report_free(struct plan_report *rep);
 struct plan_eval_opts {
     double cpu_s_per_sample;      /* NAN: the scenario's; else a solved value */
     double compute_scale;         /* multiplies compute time (1: as resolved) */
+    int unit_flops;               /* 1: compute_scale was solved on a model without FLOPs
+                                     (resolve.h resolve_opts.unit_flops) */
     int steps;                    /* > 0: measured steps instead of the scenario's */
     int warmup;                   /* >= 0: warm-up steps instead of the scenario's; -1 keep */
     struct sim_trace *trace;      /* NULL, or a recorder this run fills (sim/trace.h) */

@@ -350,9 +350,14 @@ static int compute_time(const struct scenario *sc, const struct cat_instance *in
         return dt_errf(e, "%s: a compute time measured on a GPU does not carry to a CPU "
                        "worker; give workload.mfu instead", in->name);
     } else {
+        if (isnan(gflops) && o->unit_flops)
+            gflops = 1;     /* the solved compute_scale carries the model's own */
         if (isnan(gflops))
-            return dt_errf(e, "model %s: forward FLOPs unknown; give workload.measured_compute",
-                           sc->model->name);
+            return dt_errf(e, "model %s: forward FLOPs unknown; give the model's fwd_gflops "
+                           "(catalog.models), %s", sc->model->name,
+                           in->gpu_count > 0 ? "or workload.measured_compute on a GPU"
+                                             : "or workload.measured_step on this cluster "
+                                               "with solve_for: compute");
         if (!(peak > 0))
             return dt_errf(e, "%s: peak %s FLOP/s of %s unknown in the catalog; give "
                            "workload.measured_compute or define the GPU", in->name,
@@ -482,6 +487,8 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
     g->loader_vcpus = in->vcpus - reserved;
     if (g->loader_vcpus < 0)
         g->loader_vcpus = 0;
+    if (sc->loader_workers == 0 && g->loader_vcpus < 1 && in->vcpus >= 1)
+        g->loader_vcpus = 1;    /* inline: the training process's own vCPU loads */
     if (in->gpu_count == 0) {
         /* CPU training: the loader's workers take their vCPUs from
          * the compute (docs/model.md).  auto splits the vCPUs so
@@ -489,19 +496,26 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
          * an autotuned input pipeline settles: L = V c / (c + x),
          * c and x the vCPU-seconds per batch of each. */
         int lw = sc->loader_workers;
-        if (lw <= 0) {
-            double cps = resolve_cpu_s_per_sample(sc, o);
-            double c = cps * sc->batch_per_gpu * sc->grad_accum / g->core_speed, x = 0;
-            if (compute_time(sc, in, 1, o, &x, NULL, e))
-                return -1;
-            lw = c + x > 0 ? (int)lround(in->vcpus * c / (c + x)) : (in->vcpus + 3) / 4;
-            if (lw < 1)
-                lw = 1;
+        if (lw == 0) {
+            /* inline (PyTorch's num_workers=0): the training process loads
+             * each batch, then computes it, on the same vCPUs; resolve_cluster
+             * makes it one loader without prefetch, so the two never overlap */
+            g->loader_vcpus = in->vcpus;
+        } else {
+            if (lw < 0) {
+                double cps = resolve_cpu_s_per_sample(sc, o);
+                double c = cps * sc->batch_per_gpu * sc->grad_accum / g->core_speed, x = 0;
+                if (compute_time(sc, in, 1, o, &x, NULL, e))
+                    return -1;
+                lw = c + x > 0 ? (int)lround(in->vcpus * c / (c + x)) : (in->vcpus + 3) / 4;
+                if (lw < 1)
+                    lw = 1;
+            }
+            if (lw >= in->vcpus)
+                lw = in->vcpus - 1;
+            g->loader_vcpus = lw;
+            cvcpus = in->vcpus - lw;
         }
-        if (lw >= in->vcpus)
-            lw = in->vcpus - 1;
-        g->loader_vcpus = lw;
-        cvcpus = in->vcpus - lw;
     }
     if (compute_time(sc, in, cvcpus, o, &t, &frac, e))
         return -1;
@@ -742,6 +756,6 @@ int resolve_grad_accum(const struct scenario *sc, int workers)
 int plan_resolve(const struct scenario *sc, const struct sc_cluster *cl,
                  struct sim_config *cfg, struct dt_err *e)
 {
-    struct resolve_opts o = {NAN, 1.0};
+    struct resolve_opts o = {NAN, 1.0, 0};
     return resolve_cluster(sc, cl, &o, cfg, e);
 }

@@ -10,6 +10,8 @@
 struct resolve_opts {
     double cpu_s_per_sample;   /* NAN: take the scenario's */
     double compute_scale;      /* multiplies compute time (1 = as resolved) */
+    int unit_flops;            /* 1: a model without forward FLOPs counts 1 GFLOP a sample, the
+                                  base a compute_scale solved from a measured step scales */
 };
 
 /* Errors name the instance type, not the cluster: callers prefix it. */

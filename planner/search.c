@@ -478,7 +478,8 @@ int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_e
         const struct sc_group *tg = plan_first_train(&sc->clusters[sc->measured_cluster]);
         if (tg->inst->gpu_count == 0 || !tg->inst->gpu) {
             rc = dt_errf(e, "plan: a compute time solved on CPU cluster %s cannot be carried "
-                         "to other instances; give workload.measured_compute",
+                         "to other instances; give the model's fwd_gflops (catalog.models), "
+                         "or workload.measured_compute measured on a GPU",
                          sc->clusters[sc->measured_cluster].name);
         } else {
             base->measured_gpu = tg->inst->gpu;

@@ -170,7 +170,7 @@ static void vcpu_speed_follows_the_all_core_clock(void)
     struct scenario sc;
     struct sim_config cfg;
     struct dt_err e;
-    struct resolve_opts o = {NAN, 1.0};
+    struct resolve_opts o = {NAN, 1.0, 0};
     const struct sc_cluster *c;
 
     if (load_text(&sc,

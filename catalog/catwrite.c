@@ -1,0 +1,68 @@
+/*
+ * catwrite.c - a catalog's instance types written as instances.csv
+ * (catalog.h catalog_write_instances; docs/catalog.md), the format
+ * catalog_load reads back: the columns of catalog.c's table and its
+ * optional cpu_ghz, cpu_source and nics.  An accelerator dtplan does not
+ * know is written "unknown:NAME" so that it reads back as unknown.
+ */
+#include "catalog.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+static void field(FILE *f, const char *s, int last)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+    fputc(last ? '\n' : ',', f);
+}
+
+static void num(FILE *f, double v, int last)
+{
+    char b[40] = "";
+
+    if (!isnan(v))
+        snprintf(b, sizeof b, "%.10g", v);
+    field(f, b, last);
+}
+
+int catalog_write_instances(FILE *f, const struct catalog *cat)
+{
+    fputs("cloud,instance_type,vcpus,memory_gib,gpu_model,gpu_count,gpu_mem_gib,"
+          "intra_node_link,network_gbps,efa,price_ondemand_usd_h,price_spot_usd_h,region,"
+          "source,cpu_ghz,cpu_source,nics\n", f);
+    for (int i = 0; i < cat->ninstances; i++) {
+        const struct cat_instance *in = &cat->instances[i];
+        char gpu[48];
+        snprintf(gpu, sizeof gpu, "%s%s", in->gpu_unknown ? "unknown:" : "", in->gpu_model);
+        field(f, in->cloud, 0);
+        field(f, in->name, 0);
+        num(f, in->vcpus >= 0 ? in->vcpus : NAN, 0);
+        num(f, in->mem_gib, 0);
+        field(f, gpu, 0);
+        num(f, in->gpu_count >= 0 ? in->gpu_count : NAN, 0);
+        num(f, in->gpu_mem_gib, 0);
+        field(f, in->intra_link_text ? in->intra_link_text : "", 0);
+        num(f, in->net_gbps, 0);
+        field(f, in->efa < 0 ? "" : in->efa == 0 ? "no" : in->aws_efa ? "yes" : "IB", 0);
+        num(f, in->price_usd_h, 0);
+        num(f, in->spot_usd_h, 0);
+        field(f, in->region, 0);
+        field(f, in->source ? in->source : "", 0);
+        num(f, in->cpu_ghz, 0);
+        field(f, in->cpu_amd ? "AMD" : "", 0);
+        num(f, in->nics >= 0 ? in->nics : NAN, 1);
+    }
+    return ferror(f) ? -1 : 0;
+}
