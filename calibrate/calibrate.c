@@ -21,6 +21,7 @@
  * profile could not be written, 2 bad flags or a bad earlier profile.
  */
 #include "calibrate.h"
+#include "sweep.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -60,6 +61,8 @@ struct cal_state {
     int tty;                 /* stderr is a terminal: draw a bar */
     int rank;
     double part_t0;          /* when the current part started */
+    char last_what[128];     /* not a terminal: the point in progress, "" none */
+    double last_t;           /* when it started (monotonic s) */
     char part[16];
     cJSON *doc;
     char *partial;           /* PROFILE.json.partial */
@@ -296,6 +299,35 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 
 /* ------------------------------------------------------------ progress */
 
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Not a terminal: a line when a point ends (what it was, the time it took,
+ * how much of the part is done and about how long the rest takes), and the
+ * sweep's estimate before its first point. */
+static void lines_progress(struct cal_state *s, const char *what, double done)
+{
+    double now = mono_now(), el = now - s->part_t0;
+
+    if (strcmp(what, s->last_what) == 0)
+        return;
+    if (s->last_what[0] && strncmp(s->last_what, "estimate: ", 10) != 0 && done > 0) {
+        char took[32], left[32];
+        sweep_duration(took, sizeof took, now - s->last_t);
+        sweep_duration(left, sizeof left, done < 1 ? el * (1 - done) / done : 0);
+        fprintf(stderr, "dtplan calibrate: %s: %s took %s; %.0f%% done, about %s left\n",
+                s->part, s->last_what, took, 100 * (done < 1 ? done : 1), left);
+    }
+    if (strncmp(what, "estimate: ", 10) == 0)
+        fprintf(stderr, "dtplan calibrate: %s: %s\n", s->part, what + 10);
+    snprintf(s->last_what, sizeof s->last_what, "%s", what);
+    s->last_t = now;
+}
+
 static void progress(void *arg, const char *what, double done)
 {
     struct cal_state *s = arg;
@@ -303,8 +335,12 @@ static void progress(void *arg, const char *what, double done)
     char bar[21];
     int k;
 
-    if (s->rank != 0 || !s->tty)
-        return; /* lines are printed per part */
+    if (s->rank != 0)
+        return;
+    if (!s->tty) {
+        lines_progress(s, what, done);
+        return;
+    }
     if (done < 0)
         done = 0;
     if (done > 1)
@@ -313,7 +349,7 @@ static void progress(void *arg, const char *what, double done)
     for (int i = 0; i < 20; i++)
         bar[i] = i < k ? '#' : '-';
     bar[20] = '\0';
-    el = (double)time(NULL) - s->part_t0;
+    el = mono_now() - s->part_t0;
     fprintf(stderr, "\r\033[K[%s] %3.0f%% %.60s", bar, done * 100, what);
     if (done > 0.02 && done < 1) {
         left = el * (1 - done) / done;
@@ -450,7 +486,8 @@ static const char *status_name(int rc)
 static void part_begin(struct cal_state *s, const char *name)
 {
     snprintf(s->part, sizeof s->part, "%s", name);
-    s->part_t0 = (double)time(NULL);
+    s->part_t0 = mono_now();
+    s->last_what[0] = '\0';
     if (s->rank == 0 && !s->tty)
         fprintf(stderr, "dtplan calibrate: %s: running\n", name);
 }

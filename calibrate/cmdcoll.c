@@ -207,7 +207,7 @@ int calib_cmdcoll_run(struct calib_ctx *c, const struct calib_cmdcoll *o, cJSON 
     double bus = cc_bus_factor(o->name, o->ranks), done = 0;
     struct cc_sweep w = {o, c->quick ? 3 : 10};
     struct sweep_bench sb = {"cmd", "--coll-cmd", o->name, bus, &w, cc_sweep_bytes, NULL, NULL,
-                             NULL, cc_sweep_time};
+                             NULL, cc_sweep_time, 0};
     cJSON *e, *pts;
 
     if (sweep_sizes(c, CC_MIN_BYTES, c->quick ? CC_MAX_QUICK : CC_MAX_BYTES, 4, "--coll-cmd", &z,

@@ -261,9 +261,11 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
         }
         {
             struct mpi_sweep w = {&b, m, warmup, iters};
+            /* a point: one untimed operation and iters timed ones, against
+             * warmup operations of the size before */
             struct sweep_bench sb = {"mpi", "MPI calibration", m->name, bus, &w,
                                      mpi_sweep_bytes, mpi_sweep_warm, NULL, mpi_sweep_share,
-                                     mpi_sweep_time};
+                                     mpi_sweep_time, (iters + 1.0) / warmup};
             rc = sweep_run(c, &z, &sb, e, pts, &done, total, msg, msglen);
         }
         if (m == &mpi_ps && rc == CALIB_OK && b.size - b.servers > 1 &&

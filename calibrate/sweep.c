@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "../base/xmem.h"
 
@@ -38,6 +39,22 @@ static double previous_time(const cJSON *prev, const cJSON *entry, double bytes)
         }
     }
     return -1;
+}
+
+void sweep_duration(char *buf, size_t len, double s)
+{
+    if (s < 60)
+        snprintf(buf, len, "%.2g s", s);
+    else
+        snprintf(buf, len, "%d:%02d", (int)s / 60, (int)s % 60);
+}
+
+/* Seconds on a monotonic clock. */
+static double sweep_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* The start of one point on rank 0: progress, and --resume's earlier time
@@ -109,12 +126,26 @@ int sweep_run(struct calib_ctx *c, const struct sweep_sizes *z, const struct swe
               cJSON *e, cJSON *pts, double *done, double total, char *msg, size_t msglen)
 {
     /* nccl-tests' warm-up: every size, before any is timed. */
+    double t0 = sweep_now();
+
     if (b->warm)
         for (double s = z->lo; s <= z->hi * (1 + 1e-9); s *= z->step)
             if (b->bytes(b->arg, s) > 0)
                 b->warm(b->arg, s);
     if (b->settle)
         b->settle(b->arg);
+    if (b->warm && b->timed_per_warm > 0 && c->rank == 0) {
+        /* the estimate before the first point: the warm-up, scaled */
+        char what[128], when[32];
+        double left = (sweep_now() - t0) * b->timed_per_warm;
+        int n = 0;
+        for (double s = z->lo; s <= z->hi * (1 + 1e-9); s *= z->step)
+            n += b->bytes(b->arg, s) > 0;
+        sweep_duration(when, sizeof when, left);
+        snprintf(what, sizeof what, "estimate: %s over %d sizes, about %s to measure", b->name,
+                 n, when);
+        c->progress(c->progress_arg, what, *done / total);
+    }
     for (double s = z->lo; s <= z->hi * (1 + 1e-9); s *= z->step) {
         size_t bytes = b->bytes(b->arg, s);
         double t;

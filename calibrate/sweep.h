@@ -104,7 +104,14 @@ struct sweep_bench {
     /* Seconds per operation of `bytes`: > 0; -1 on failure, or -2 when it
      * wrote its own message into msg. */
     double (*time)(void *arg, size_t bytes, char *msg, size_t msglen);
+    /* > 0: the timed operations of a point over its warm-up operations, so
+     * that the warm-up's time gives an estimate of the sweep's before the
+     * first point; 0: none */
+    double timed_per_warm;
 };
+
+/* A duration for a progress line: "2.3 s" under a minute, else "M:SS". */
+void sweep_duration(char *buf, size_t len, double s);
 
 /*
  * Sweep b over z.  e is the collectives[] entry and pts its points[] (both

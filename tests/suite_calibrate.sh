@@ -162,6 +162,14 @@ LOG="$tmp/coll.log" "$DT" calibrate --coll-cmd "LOG=$tmp/coll.log sh $tmp/coll.s
     --minbytes 1K --maxbytes 1M --stepfactor 4 -o "$tmp/cc.json" > /dev/null 2> "$tmp/err"
 rc=$?
 check "--coll-cmd exits 0" [ $rc -eq 0 ]
+if command -v mpirun > /dev/null 2>&1; then
+    timeout 300 mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2 "$DT" calibrate --mpi \
+        --quick --minbytes 1K --maxbytes 64K --stepfactor 8 -o "$tmp/mp.json" > /dev/null 2> "$tmp/mperr"
+    check "--mpi, not a terminal: an estimate before each collective's sweep, then a line a size" \
+        [ "$(grep -c '^dtplan calibrate: mpi: [a-z_]* over 3 sizes, about [0-9.:]* s* *to measure$' "$tmp/mperr")" = 3 -a "$(grep -c '^dtplan calibrate: mpi: mpi [a-z_]* [0-9]* B took ' "$tmp/mperr")" = 9 ]
+fi
+check "not a terminal: a line a message size, with its size, the time it took and what is left" \
+    [ "$(grep -c '^dtplan calibrate: coll-cmd: cmd allreduce [0-9]* B took [0-9.]* s; [0-9]*% done, about [0-9.:]* s* *left$' "$tmp/err")" = 6 ]
 check "--coll-cmd ran the command at 1K..1M by x4 with DTPLAN_ITERS and DTPLAN_RANKS" \
     [ "$(tr '\n' ' ' < "$tmp/coll.log")" = "1024 10 4 4096 10 4 16384 10 4 65536 10 4 262144 10 4 1048576 10 4 " ]
 check "--coll-cmd alone runs no other part" \

@@ -219,7 +219,8 @@ extern "C" int dtgpu_nccl_run(struct calib_ctx *c, cJSON *collectives, char *msg
             struct nccl_sweep w = {&b, m, warmup, iters};
             struct sweep_bench sb = {"nccl", "NCCL calibration", m->name, bus, &w,
                                      nccl_sweep_bytes, nccl_sweep_warm, nccl_sweep_settle,
-                                     nccl_sweep_share, nccl_sweep_time};
+                                     nccl_sweep_share, nccl_sweep_time,
+                                     (double)iters / warmup};
             rc = sweep_run(c, &z, &sb, e, pts, &done, total, msg, msglen);
         }
         /* how much an all-reduce of the sweep's largest size slows a GEMM */

@@ -202,7 +202,7 @@ static void the_sweep_times_every_size_once_after_warming_all(void)
     struct calib_ctx c = {0};
     struct sweep_sizes z;
     struct sweep_bench b = {"fake", "Fake calibration", "allreduce", 2.0, &f, fake_bytes,
-                            fake_warm, fake_settle, NULL, fake_time};
+                            fake_warm, fake_settle, NULL, fake_time, 0};
     cJSON *e = cJSON_CreateObject(), *pts, *prev;
     char msg[256] = "";
     double done = 0;
