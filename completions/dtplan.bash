@@ -54,6 +54,22 @@ _dtplan()
                 esac
                 return 0
                 ;;
+            catalog)
+                if [ "$COMP_CWORD" -eq 2 ]; then
+                    COMPREPLY=($(compgen -W "list import" -- "$cur"))
+                elif [ "$prev" = --catalog ] || [ "$prev" = -o ]; then
+                    COMPREPLY=($(compgen -f -- "$cur"))
+                elif [[ $cur == -* ]]; then
+                    if [ "${COMP_WORDS[2]}" = import ]; then
+                        COMPREPLY=($(compgen -W "-o --catalog -h --help" -- "$cur"))
+                    else
+                        COMPREPLY=($(compgen -W "--gpu --cloud --region --catalog --json -h --help" -- "$cur"))
+                    fi
+                elif [ "${COMP_WORDS[2]}" = import ]; then
+                    COMPREPLY=($(compgen -f -- "$cur"))
+                fi
+                return 0
+                ;;
             calibrate)
                 if [[ $cur == -* ]]; then
                     COMPREPLY=($(compgen -W "--cpu --gpu --nccl --mpi --cmd --coll-cmd --coll-name
@@ -82,7 +98,7 @@ _dtplan()
             return 0
             ;;
         --catalog)
-            COMPREPLY=($(compgen -d -- "$cur"))
+            COMPREPLY=($(compgen -f -- "$cur"))    # a catalog directory, or SkyPilot's vms.csv
             return 0
             ;;
         --seed|--steps)
@@ -94,7 +110,7 @@ _dtplan()
         return 0
     fi
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "run calibrate plan compute collectives" -- "$cur"))
+        COMPREPLY=($(compgen -W "run calibrate plan compute collectives catalog" -- "$cur"))
     fi
     COMPREPLY+=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur")
                 $(compgen -d -- "$cur"))
