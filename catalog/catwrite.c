@@ -6,27 +6,11 @@
  * know is written "unknown:NAME" so that it reads back as unknown.
  */
 #include "catalog.h"
+#include "csv.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static void field(FILE *f, const char *s, int last)
-{
-    if (strpbrk(s, ",\"\r\n")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-    fputc(last ? '\n' : ',', f);
-}
 
 static void num(FILE *f, double v, int last)
 {
@@ -34,7 +18,7 @@ static void num(FILE *f, double v, int last)
 
     if (!isnan(v))
         snprintf(b, sizeof b, "%.10g", v);
-    field(f, b, last);
+    csv_write_field(f, b, last);
 }
 
 int catalog_write_instances(FILE *f, const struct catalog *cat)
@@ -46,22 +30,22 @@ int catalog_write_instances(FILE *f, const struct catalog *cat)
         const struct cat_instance *in = &cat->instances[i];
         char gpu[48];
         snprintf(gpu, sizeof gpu, "%s%s", in->gpu_unknown ? "unknown:" : "", in->gpu_model);
-        field(f, in->cloud, 0);
-        field(f, in->name, 0);
+        csv_write_field(f, in->cloud, 0);
+        csv_write_field(f, in->name, 0);
         num(f, in->vcpus >= 0 ? in->vcpus : NAN, 0);
         num(f, in->mem_gib, 0);
-        field(f, gpu, 0);
+        csv_write_field(f, gpu, 0);
         num(f, in->gpu_count >= 0 ? in->gpu_count : NAN, 0);
         num(f, in->gpu_mem_gib, 0);
-        field(f, in->intra_link_text ? in->intra_link_text : "", 0);
+        csv_write_field(f, in->intra_link_text ? in->intra_link_text : "", 0);
         num(f, in->net_gbps, 0);
-        field(f, in->efa < 0 ? "" : in->efa == 0 ? "no" : in->aws_efa ? "yes" : "IB", 0);
+        csv_write_field(f, in->efa < 0 ? "" : in->efa == 0 ? "no" : in->aws_efa ? "yes" : "IB", 0);
         num(f, in->price_usd_h, 0);
         num(f, in->spot_usd_h, 0);
-        field(f, in->region, 0);
-        field(f, in->source ? in->source : "", 0);
+        csv_write_field(f, in->region, 0);
+        csv_write_field(f, in->source ? in->source : "", 0);
         num(f, in->cpu_ghz, 0);
-        field(f, in->cpu_amd ? "AMD" : "", 0);
+        csv_write_field(f, in->cpu_amd ? "AMD" : "", 0);
         num(f, in->nics >= 0 ? in->nics : NAN, 1);
     }
     return ferror(f) ? -1 : 0;

@@ -254,3 +254,19 @@ char *csv_quote_for_msg(char *out, size_t n, const char *s)
     out[o < n ? o : n - 1] = '\0';
     return out;
 }
+
+void csv_write_field(FILE *f, const char *s, int last)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+    fputc(last ? '\n' : ',', f);
+}

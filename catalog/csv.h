@@ -22,6 +22,7 @@
 #define DT_CSV_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../base/xmem.h"
 
@@ -59,6 +60,10 @@ void csv_free(struct csv_file *f);
 
 /* Index of the field of row whose text equals name exactly, or -1. */
 int csv_column(const struct csv_row *row, const char *name);
+
+/* Write s as one CSV field on f, quoted when it holds a comma, a quote or
+ * a line break (a quote doubled), then a comma, or a newline when last. */
+void csv_write_field(FILE *f, const char *s, int last);
 
 /* Write s into out (size n) for an error message: at most about 60
  * characters, with ", \ and control characters escaped.  Returns out. */

@@ -11,6 +11,7 @@
  * Field meanings and units: docs/output.md.
  */
 #include "report.h"
+#include "../catalog/csv.h"
 
 #include "../base/units.h"
 
@@ -722,23 +723,6 @@ int report_json(FILE *f, const struct plan_report *rep)
 
 /* ---- CSV ----------------------------------------------------------------- */
 
-/* One field: quoted when it holds a comma, a quote or a line break. */
-static void csv_field(FILE *f, const char *s, int last)
-{
-    if (strpbrk(s, ",\"\r\n")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-    fputc(last ? '\n' : ',', f);
-}
-
 static void csv_num(FILE *f, double v)
 {
     if (isfinite(v))
@@ -760,17 +744,17 @@ int report_csv(FILE *f, const struct plan_report *rep)
     size_t nh = sizeof head / sizeof head[0];
 
     for (size_t c = 0; c < nh; c++)
-        csv_field(f, head[c], c + 1 == nh);
+        csv_write_field(f, head[c], c + 1 == nh);
     for (int i = 0; i < rep->nclusters; i++) {
         const struct plan_cluster *pc = &rep->clusters[i];
         const struct sim_result *r = &pc->res;
         char *groups = cell_groups(pc->cl);
 
-        csv_field(f, cluster_name(pc), 0);
-        csv_field(f, groups, 0);
+        csv_write_field(f, cluster_name(pc), 0);
+        csv_write_field(f, groups, 0);
         x_free(groups);
-        csv_field(f, i == rep->best ? "yes" : "no", 0);
-        csv_field(f, pc->feasible ? "yes" : "no", 0);
+        csv_write_field(f, i == rep->best ? "yes" : "no", 0);
+        csv_write_field(f, pc->feasible ? "yes" : "no", 0);
         csv_num(f, r->step_mean_s);
         csv_num(f, r->step_p50_s);
         csv_num(f, r->step_p95_s);
@@ -793,17 +777,17 @@ int report_csv(FILE *f, const struct plan_report *rep)
         csv_num(f, pc->cost_per_epoch_usd);
         csv_num(f, pc->train_s);
         csv_num(f, pc->cost_to_train_usd);
-        csv_field(f, plan_bound_name(pc->bound), 0);
-        csv_field(f, pc->bound_text, 0);
-        csv_field(f, pc->feasible ? "" : pc->infeasible_why, 0);
-        csv_field(f, scenario_sharding_name(pc->sharding), 0);
+        csv_write_field(f, plan_bound_name(pc->bound), 0);
+        csv_write_field(f, pc->bound_text, 0);
+        csv_write_field(f, pc->feasible ? "" : pc->infeasible_why, 0);
+        csv_write_field(f, scenario_sharding_name(pc->sharding), 0);
         csv_num(f, pc->batch_per_gpu);
         csv_num(f, pc->grad_accum);
         csv_num(f, pc->mem.total / DT_GIB);
         csv_num(f, pc->mem.capacity / DT_GIB);
         csv_num(f, pc->tokens_per_s);
         csv_num(f, pc->mfu);
-        csv_field(f, pc->layout_why, 1);
+        csv_write_field(f, pc->layout_why, 1);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -176,24 +176,6 @@ int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, i
 
     if (cm->strategy != SIM_AUTO || sim_nccl_shape(cfg, &all) != 0)
         return 0;
-    if (cm->pp > 1) {
-        /* pipelined: the tensor-parallel collectives, then the simulated
-         * stage's data-parallel all-reduce (pp.c) */
-        struct sim_config *x = x_malloc(sizeof *x);
-        struct pp_plan plan;
-        struct dt_err e;
-        sim_tp_shapes(&all, tp, &tpg, &sh, &share);
-        if (tp > 1) {
-            n = add_choice(out, n, max, &tpg, cm->tp_sp ? NCCL_REDUCESCATTER : NCCL_ALLREDUCE,
-                           cm->tp_bytes);
-            if (cm->tp_sp)
-                n = add_choice(out, n, max, &tpg, NCCL_ALLGATHER, cm->tp_bytes);
-        }
-        if (sim_check(cfg, &e) == 0 && pp_config(cfg, x, &plan, &e) == 0)
-            n += sim_collectives(x, out + n, max - n);
-        x_free(x);
-        return n;
-    }
     /* tensor parallelism: its layer all-reduces, then data parallelism over
      * the ranks at one position, each a tp-th of the model */
     sim_tp_shapes(&all, tp, &tpg, &sh, &share);
@@ -202,6 +184,18 @@ int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, i
                        cm->tp_bytes);
         if (cm->tp_sp)
             n = add_choice(out, n, max, &tpg, NCCL_ALLGATHER, cm->tp_bytes);
+    }
+    if (cm->pp > 1) {
+        /* pipelined: the simulated stage's data-parallel all-reduce (pp.c) */
+        struct sim_config *x = x_malloc(sizeof *x);
+        struct pp_plan plan;
+        struct dt_err e;
+        if (sim_check(cfg, &e) == 0 && pp_config(cfg, x, &plan, &e) == 0)
+            n += sim_collectives(x, out + n, max - n);
+        x_free(x);
+        return n;
+    }
+    if (tp > 1) {
         left /= tp;
         if (cm->shard == SIM_SHARD_NONE)   /* a layer's gradients all-reduced (sim/tp.c) */
             return add_choice(out, n, max, &sh, NCCL_ALLREDUCE, left / L);

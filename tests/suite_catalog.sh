@@ -21,27 +21,7 @@ check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
 
 if [ ! -x "$DT" ]; then
     fail "$DT is not built"
-    cat > "$tmp/inline.yaml" <<'YAML'
-catalog:
-  instances:
-    - {name: one-vcpu, vcpus: 1, network_gbps: 10, price_usd_h: 0.05, source: "a 1-vCPU node"}
-  models:
-    - {name: tiny-mlp, family: mlp, params: 100000, fwd_gflops: 0.001, source: "a small model"}
-workload: {model: tiny-mlp, batch_per_gpu: 64}
-input: {cpu_s_per_sample: 0.001, loader_workers: 0}
-clusters:
-  - {name: one, groups: [{role: train, instance: one-vcpu, count: 1}]}
-simulation: {jitter_cv: 0}
-YAML
-"$DT" -q --json "$tmp/inline.yaml" > "$tmp/inline.json" 2> "$tmp/err"
-rc=$?
-stall=$(grep -m1 '"data_stall":' "$tmp/inline.json" | tr -dc '0-9.')
-comp=$(grep -m1 '"compute":' "$tmp/inline.json" | tr -dc '0-9.')
-mean=$(grep -m1 '"mean":' "$tmp/inline.json" | tr -dc '0-9.')
-check "loader_workers 0 on a 1-vCPU node: the process loads each batch (64 x 1 ms) then computes it, one after the other" \
-    awk -v r=$rc -v s="$stall" -v c="$comp" -v m="$mean" \
-    'BEGIN { exit !(r == 0 && s > 0.0639 && s < 0.0641 && m >= s + c && m < (s + c) * 1.02) }'
-exit 0
+    exit 0
 fi
 
 # ---- list -------------------------------------------------------------------
