@@ -752,6 +752,13 @@ int html_write(FILE *f, const struct plan_report *rep)
     }
     fprintf(f, "</p>\n");
 
+    for (int i = 0; i < rep->nfailed; i++) {
+        fprintf(f, "<p class=\"note\">Not comparable: ");
+        html_escape(f, rep->failed[i].name);
+        fprintf(f, ": ");
+        html_escape(f, rep->failed[i].why);
+        fprintf(f, "</p>\n");
+    }
     fprintf(f, "<section id=\"recommendation\">\n<h2>Recommendation</h2>\n<p><b>");
     html_escape(f, plan_action_name(rep->action));
     fprintf(f, ": ");

@@ -542,6 +542,8 @@ int report_table(FILE *f, const struct plan_report *rep)
         if (!rep->clusters[i].feasible)
             fprintf(f, "Infeasible: %s: %s\n", cluster_name(&rep->clusters[i]),
                     rep->clusters[i].infeasible_why);
+    for (int i = 0; i < rep->nfailed; i++)
+        fprintf(f, "Not comparable: %s: %s\n", rep->failed[i].name, rep->failed[i].why);
     report_precision_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_collective_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_layout_notes(f, rep->clusters, n, sizeof *rep->clusters);
@@ -694,6 +696,13 @@ static cJSON *json_report(const struct plan_report *rep)
         if (sc && sc->nprofiles > 0)
             cJSON_AddItemToObject(co, "measured", json_measured(rep, &rep->clusters[i]));
         cJSON_AddItemToArray(t, co);
+    }
+    t = cJSON_AddArrayToObject(root, "not_comparable");
+    for (int i = 0; i < rep->nfailed; i++) {
+        cJSON *fo = cJSON_CreateObject();
+        cJSON_AddStringToObject(fo, "cluster", rep->failed[i].name);
+        cJSON_AddStringToObject(fo, "reason", rep->failed[i].why);
+        cJSON_AddItemToArray(t, fo);
     }
 
     t = cJSON_AddObjectToObject(root, "recommendation");

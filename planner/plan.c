@@ -7,6 +7,7 @@
 #include "planner.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "plan_int.h"
@@ -27,15 +28,34 @@ int plan_run(const struct scenario *sc, const struct plan_opts *o, struct plan_r
     rep->clusters = x_calloc((size_t)sc->nclusters, sizeof *rep->clusters);
     if (o && o->trace)
         rep->traces = x_calloc((size_t)sc->nclusters, sizeof *rep->traces);
+    rep->failed = x_calloc((size_t)sc->nclusters, sizeof *rep->failed);
+    rep->nclusters = 0;
     for (int i = 0; i < sc->nclusters; i++) {
+        int k = rep->nclusters;
         if (rep->traces) {
-            rep->traces[i].max_records = o->trace_max_records;
-            eo.trace = &rep->traces[i];
+            rep->traces[k].max_records = o->trace_max_records;
+            eo.trace = &rep->traces[k];
         }
-        if (plan_cluster_eval(sc, &sc->clusters[i], &eo, &rep->clusters[i], e)) {
-            plan_report_free(rep);
-            return plan_cluster_err(e, &sc->clusters[i]);
+        if (plan_cluster_eval(sc, &sc->clusters[i], &eo, &rep->clusters[k], e)) {
+            /* not comparable: kept with its reason, the others still compared */
+            struct plan_failed *f = &rep->failed[rep->nfailed++];
+            snprintf(f->name, sizeof f->name, "%s", sc->clusters[i].name);
+            snprintf(f->why, sizeof f->why, "%s", e->msg);
+            if (rep->traces) {
+                sim_trace_free(&rep->traces[k]);
+                memset(&rep->traces[k], 0, sizeof rep->traces[k]);
+            }
+            continue;
         }
+        rep->nclusters++;
+    }
+    if (rep->nclusters == 0) {
+        char why[sizeof rep->failed[0].why];
+        snprintf(why, sizeof why, "%s", rep->failed[0].why);
+        rep->nclusters = sc->nclusters;     /* every trace slot freed */
+        plan_report_free(rep);
+        dt_errf(e, "%s", why);
+        return plan_cluster_err(e, &sc->clusters[0]);
     }
     plan_advice_listed(sc, rep);
     return 0;
@@ -51,4 +71,7 @@ void plan_report_free(struct plan_report *rep)
     x_free(rep->clusters);
     rep->clusters = NULL;
     rep->nclusters = 0;
+    x_free(rep->failed);
+    rep->failed = NULL;
+    rep->nfailed = 0;
 }

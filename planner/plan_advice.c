@@ -291,6 +291,9 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
     int first;
 
     rep->reason[0] = '\0';
+    if (rep->nfailed > 0 && strcmp(rep->failed[0].name, sc->clusters[0].name) == 0)
+        add(&t, "The first cluster, %s, could not be simulated (Not comparable); compared from "
+            "%s. ", rep->failed[0].name, cur->cl->name);
     rep->best = tie_break(sc, rep, &first, &tie_by);
     if (rep->best < 0) {
         rep->action = PLAN_KEEP;

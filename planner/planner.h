@@ -77,10 +77,19 @@ struct plan_cluster {
     int nsim;                     /* simulations run for this cluster (layouts tried) */
 };
 
+/* A listed cluster that could not be simulated (its GPU's peak unknown,
+ * say): left out of the comparison with its reason. */
+struct plan_failed {
+    char name[64];
+    char why[1024];
+};
+
 struct plan_report {
     const struct scenario *sc;
-    struct plan_cluster *clusters;
+    struct plan_cluster *clusters; /* the clusters compared, in the scenario's order */
     int nclusters;
+    struct plan_failed *failed;   /* those that could not be simulated, in order */
+    int nfailed;
     struct sim_trace *traces;     /* per cluster, the simulated steps when asked for
                                      (plan_opts.trace); NULL otherwise.  Owned. */
     double solved_value;          /* the input solved from measured_step (NAN if none) */
@@ -98,8 +107,10 @@ struct plan_opts {
 
 /*
  * Evaluate every cluster of sc (after solving for its measured unknown) and
- * recommend one.  o may be NULL (no trace).  Returns 0, or -1 with e set,
- * the message naming the cluster.  Free rep with plan_report_free().
+ * recommend one.  o may be NULL (no trace).  A cluster that cannot be
+ * simulated is left out, into rep->failed with its reason, and the others
+ * compared.  Returns 0, or -1 with e set, the message naming the cluster,
+ * when none can be.  Free rep with plan_report_free().
  */
 int plan_run(const struct scenario *sc, const struct plan_opts *o, struct plan_report *rep,
              struct dt_err *e);

@@ -289,6 +289,18 @@ check "tp 8: the bottleneck names the tensor-parallel waits over the GPUs' links
 "$DT" -q tests/data/cli/llama-tp-auto.yaml > "$tmp/a.txt"
 check "tp auto: each cluster's Layout line names the tensor-parallel size, the stage and the runner-up" \
     [ "$(grep -c '^Layout: .*: tp [0-9]* + [a-z0-9]*, batch_per_gpu [0-9]* .* faster than tp ' "$tmp/a.txt")" = 2 ]
+# ---- a cluster that cannot be simulated ------------------------------------
+"$DT" -q tests/data/cli/not-comparable.yaml > "$tmp/nc.txt" 2> "$tmp/err"
+rc=$?
+check "a cluster that cannot be simulated is listed as not comparable, with its reason; the rest compared; exit 0" \
+    [ $rc -eq 0 -a "$(grep -c '^Not comparable: cpu: c5.18xlarge: a compute time measured on a GPU does not carry to a CPU worker' "$tmp/nc.txt")" = 1 -a "$(grep -c '^Recommendation: keep: gpu .*The first cluster, cpu, could not be simulated' "$tmp/nc.txt")" = 1 ]
+"$DT" -q --json tests/data/cli/not-comparable.yaml > "$tmp/nc.json"
+check "--json: not_comparable[] names it; clusters[] holds the one compared" \
+    [ "$(grep -c '"cluster":	"cpu",' "$tmp/nc.json")" = 1 -a "$(grep -c '"name":	"gpu"' "$tmp/nc.json")" = 1 -a "$(grep -c '"name":	"cpu"' "$tmp/nc.json")" = 0 ]
+sed '/name: gpu/d' tests/data/cli/not-comparable.yaml > "$tmp/nc1.yaml"
+"$DT" -q "$tmp/nc1.yaml" > /dev/null 2> "$tmp/err"
+check "when none can be simulated: exit 1 with the first one's reason" \
+    [ $? -eq 1 -a "$(grep -c '^dtplan: cluster cpu: c5.18xlarge: a compute time measured' "$tmp/err")" = 1 ]
 # ---- pipeline parallelism and the layout search over tp, pp, interleave, recompute ----
 "$DT" -q tests/data/cli/llama-3d-auto.yaml > "$tmp/p.txt"
 "$DT" -q --json tests/data/cli/llama-3d-auto.yaml > "$tmp/p.json"
