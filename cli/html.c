@@ -752,6 +752,14 @@ int html_write(FILE *f, const struct plan_report *rep)
     }
     fprintf(f, "</p>\n");
 
+    for (int i = 0; i < rep->nclusters; i++)
+        for (int k = 0; k < rep->clusters[i].nassumed; k++) {
+            fprintf(f, "<p class=\"note\">Assumed: ");
+            html_escape(f, cname(&rep->clusters[i]));
+            fprintf(f, ": ");
+            html_escape(f, rep->clusters[i].assumed[k]);
+            fprintf(f, "</p>\n");
+        }
     for (int i = 0; i < rep->nfailed; i++) {
         fprintf(f, "<p class=\"note\">Not comparable: ");
         html_escape(f, rep->failed[i].name);

@@ -544,6 +544,10 @@ int report_table(FILE *f, const struct plan_report *rep)
                     rep->clusters[i].infeasible_why);
     for (int i = 0; i < rep->nfailed; i++)
         fprintf(f, "Not comparable: %s: %s\n", rep->failed[i].name, rep->failed[i].why);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < rep->clusters[i].nassumed; k++)
+            fprintf(f, "Assumed: %s: %s\n", cluster_name(&rep->clusters[i]),
+                    rep->clusters[i].assumed[k]);
     report_precision_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_collective_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_layout_notes(f, rep->clusters, n, sizeof *rep->clusters);
@@ -617,6 +621,9 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
 
     cJSON_AddStringToObject(o, "name", cluster_name(pc));
     cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl, &pc->cfg));
+    t = cJSON_AddArrayToObject(o, "assumptions");
+    for (int i = 0; i < pc->nassumed; i++)
+        cJSON_AddItemToArray(t, cJSON_CreateString(pc->assumed[i]));
 
     t = cJSON_AddObjectToObject(o, "step_time_s");
     report_json_num(t, "mean", r->step_mean_s);

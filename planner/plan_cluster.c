@@ -337,6 +337,7 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     name_bound(pc);
     plan_band_set(sc, pc);
     compute_note(sc, pc);
+    plan_assumptions(sc, pc);
     pc->sharding = sc->sharding;
     pc->batch_per_gpu = sc->batch_per_gpu;
     pc->recompute = sc->recompute;

@@ -42,6 +42,8 @@ enum plan_bound {
     PLAN_BOUND_PS             /* parameter-server NIC or CPU */
 };
 
+#define PLAN_MAX_ASSUMED 6
+
 struct plan_cluster {
     const struct sc_cluster *cl;  /* points into the scenario */
     struct sim_config cfg;        /* what was simulated */
@@ -75,6 +77,9 @@ struct plan_cluster {
     char layout_why[448];         /* sharding or batch_per_gpu auto: the layout the planner
                                      chose and why (layout.c); "" otherwise */
     int nsim;                     /* simulations run for this cluster (layouts tried) */
+    char assumed[PLAN_MAX_ASSUMED][200]; /* what was assumed where the catalog or scenario is
+                                     silent (assume.c) */
+    int nassumed;
 };
 
 /* A listed cluster that could not be simulated (its GPU's peak unknown,
@@ -130,6 +135,10 @@ struct plan_eval_opts {
 /* The simulator input of one cluster as the scenario states it (resolve.c). */
 int plan_resolve(const struct scenario *sc, const struct sc_cluster *cl,
                  struct sim_config *cfg, struct dt_err *e);
+
+/* What pc's prediction assumed where the catalog or the scenario is silent,
+ * into pc->assumed (assume.c). */
+void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc);
 
 /* The options that change nothing: the scenario as it is. */
 void plan_eval_defaults(struct plan_eval_opts *o);

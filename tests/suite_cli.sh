@@ -289,6 +289,20 @@ check "tp 8: the bottleneck names the tensor-parallel waits over the GPUs' links
 "$DT" -q tests/data/cli/llama-tp-auto.yaml > "$tmp/a.txt"
 check "tp auto: each cluster's Layout line names the tensor-parallel size, the stage and the runner-up" \
     [ "$(grep -c '^Layout: .*: tp [0-9]* + [a-z0-9]*, batch_per_gpu [0-9]* .* faster than tp ' "$tmp/a.txt")" = 2 ]
+# ---- assumptions named, never silent ------------------------------------------
+cat > "$tmp/as.yaml" <<'YAML'
+workload: {model: resnet50, batch_per_gpu: 64, precision: fp16}
+input: {cpu_s_per_sample: 0.001, raw_bytes: 110000}
+clusters:
+  - {name: g6e, groups: [{role: train, instance: g6e.48xlarge, count: 1}]}
+simulation: {steps: 3, warmup: 1}
+YAML
+"$DT" -q "$tmp/as.yaml" > "$tmp/as.txt" 2> "$tmp/err"
+check "a GPU link the catalog does not give is named as assumed (PCIe, its rate), and raw_bytes as unmodelled" \
+    [ "$(grep -c '^Assumed: g6e: g6e.48xlarge: intra_node_link unknown in the catalog: its GPUs assumed to reach each other over PCIe, [0-9]* GB/s a GPU$' "$tmp/as.txt")" = 1 -a "$(grep -c '^Assumed: g6e: input.raw_bytes: not modelled' "$tmp/as.txt")" = 1 ]
+"$DT" -q --json "$tmp/as.yaml" > "$tmp/as.json"
+check "--json: clusters[].assumptions[] holds them" \
+    [ "$(grep -c 'intra_node_link unknown in the catalog' "$tmp/as.json")" = 1 -a "$(grep -c '"assumptions":' "$tmp/as.json")" = 1 ]
 # ---- a cluster that cannot be simulated ------------------------------------
 "$DT" -q tests/data/cli/not-comparable.yaml > "$tmp/nc.txt" 2> "$tmp/err"
 rc=$?

@@ -1,0 +1,68 @@
+/*
+ * assume.c - what a cluster's prediction assumed where the catalog or the
+ * scenario is silent (planner.h plan_assumptions; docs/output.md
+ * "Assumed:"), so that no gap is filled without a word: a GPU link the
+ * catalog does not describe (simulated as PCIe), NICs not counted (one
+ * assumed), a GPU's efficiency not published (the median of the others), a
+ * processor's speed not known where the input pipeline costs something, and
+ * scenario fields that change nothing (input.raw_bytes).  O(groups).
+ */
+#include "planner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "resolve.h"
+
+/* Append one assumption, unless it is there already. */
+static void add(struct plan_cluster *pc, const char *text)
+{
+    if (pc->nassumed >= PLAN_MAX_ASSUMED)
+        return;
+    for (int i = 0; i < pc->nassumed; i++)
+        if (strcmp(pc->assumed[i], text) == 0)
+            return;
+    snprintf(pc->assumed[pc->nassumed++], sizeof pc->assumed[0], "%s", text);
+}
+
+void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
+{
+    const struct sc_cluster *cl = pc->cl;
+    char b[sizeof pc->assumed[0]];
+    int nodes = 0;
+
+    pc->nassumed = 0;
+    for (int i = 0; i < cl->ngroups; i++)
+        nodes += cl->groups[i].count;
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        const struct cat_instance *in = g->inst;
+        const struct sim_group *sg = &pc->cfg.groups[i];
+        if (g->role == SIM_TRAIN && in->gpu_count > 1 &&
+            (!in->intra_link_text || !in->intra_link_text[0])) {
+            snprintf(b, sizeof b, "%s: intra_node_link unknown in the catalog: its GPUs assumed "
+                     "to reach each other over PCIe, %.0f GB/s a GPU", in->name,
+                     sg->intra_Bps / 1e9);
+            add(pc, b);
+        }
+        if (g->role == SIM_TRAIN && in->gpu_count > 0 && in->nics < 0 && nodes > 1) {
+            snprintf(b, sizeof b, "%s: NICs a node unknown in the catalog: one assumed (NCCL's "
+                     "channels across nodes)", in->name);
+            add(pc, b);
+        }
+        if (g->role == SIM_TRAIN && in->gpu && !(in->gpu->mm_eff > 0)) {
+            snprintf(b, sizeof b, "%s: the matmul efficiency of its %s is not published: the "
+                     "median of the GPUs that have one assumed", in->name, in->gpu->name);
+            add(pc, b);
+        }
+        if (isnan(in->cpu_speed) && isnan(in->cpu_ghz) && sc->cpu_s_per_sample > 0) {
+            snprintf(b, sizeof b, "%s: processor clock unknown in the catalog: its vCPUs "
+                     "assumed as fast as the reference core", in->name);
+            add(pc, b);
+        }
+    }
+    if (sc->raw_bytes > 0)
+        add(pc, "input.raw_bytes: not modelled (storage reads are not simulated), so it changes "
+            "nothing");
+}
