@@ -703,6 +703,10 @@ int calibrate_main(int argc, char **argv)
             fprintf(stderr, "dtplan calibrate: warning: a checkpoint failed: %s\n",
                     s.checkpoint_err);
         fprintf(stderr, "dtplan calibrate: wrote %s\n", o.out);
+        if (!o.instance)
+            fprintf(stderr, "dtplan calibrate: warning: no --instance: %s names no instance "
+                    "type; a scenario takes it as the profile: of the type it measured (under "
+                    "catalog.instances), or calibrate with --instance NAME\n", o.out);
     }
     status = failed ? EXIT_FAIL : 0;
 

@@ -17,6 +17,8 @@
 #include "../base/xmem.h"
 
 /* Exit statuses (docs/cli.md). */
+#define DTPLAN_VERSION "0.1.0"
+
 enum { CLI_EXIT_OK = 0, CLI_EXIT_PLAN = 1, CLI_EXIT_INPUT = 2 };
 
 /*

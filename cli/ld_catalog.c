@@ -163,7 +163,8 @@ int ld_profile(struct ld *ld, yaml_node_t *v, const char *field, const char *ins
         snprintf(m.instance, sizeof m.instance, "%s", instance);
     } else if (!m.instance[0]) {
         return ld_fail(ld, v->start_mark, field, "expected a profile naming its instance type "
-                       "(dtplan calibrate --instance NAME), found %s", ld_found(v, fb, sizeof fb));
+                       "(dtplan calibrate --instance NAME), or this profile under its type in "
+                       "catalog.instances (profile: FILE), found %s", ld_found(v, fb, sizeof fb));
     } else if (!ld_find_instance(ld, m.instance)) {
         return ld_fail(ld, v->start_mark, field, "expected a profile of a known instance type, "
                        "found one of \"%s\" in %s", m.instance, path);

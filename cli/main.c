@@ -31,7 +31,7 @@
 #include "scenario.h"
 #include "trace.h"
 
-#define DTPLAN_VERSION "0.1.0"
+
 #define STEPS_MAX 1000000
 
 enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };

@@ -433,6 +433,7 @@ int plan_cmd_main(int argc, char **argv)
         {"--seed", NULL, ARGS_UINT, &have_seed, NULL, &seed, 0, ULONG_MAX, NULL, NULL, NULL, NULL},
         {"--steps", NULL, ARGS_UINT, &have_steps, NULL, &steps, 1, 1000000, NULL, NULL, NULL, NULL},
         {"--top", NULL, ARGS_UINT, &have_top, NULL, &top, 1, 1000, NULL, NULL, NULL, NULL},
+        {"--version", NULL, ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
     };
     const struct args_cmd cmd = {"dtplan plan", NULL, opts, (int)(sizeof opts / sizeof opts[0]),
                                  NULL};
@@ -450,7 +451,10 @@ int plan_cmd_main(int argc, char **argv)
         return EXIT_INPUT;
     }
     if (rc == ARGS_STOPPED) {
-        usage();
+        if (!strcmp(stop->name, "--version"))
+            printf("dtplan " DTPLAN_VERSION "\n");
+        else
+            usage();
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_PLAN;
     }
     if (o.json && o.csv) {

@@ -183,6 +183,18 @@ static int ld_yaml_error(struct ld *ld, const yaml_parser_t *p, const char *buf,
                 m.column++;
         }
     }
+    /* a tab where the line's indentation is: YAML indents with spaces only */
+    {
+        size_t at = 0, line = 0;
+        while (at < len && line < m.line)
+            line += buf[at++] == '\n';
+        while (at < len && buf[at] == ' ')
+            at++;
+        if (at < len && buf[at] == '\t')
+            return dt_errf(ld->e, "%s:%lu:%lu: malformed YAML: %s (a tab: YAML indents with "
+                           "spaces only)", ld->file, (unsigned long)m.line + 1,
+                           (unsigned long)m.column + 1, problem);
+    }
     return dt_errf(ld->e, "%s:%lu:%lu: malformed YAML: %s", ld->file, (unsigned long)m.line + 1,
                    (unsigned long)m.column + 1, problem);
 }

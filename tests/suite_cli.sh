@@ -50,6 +50,12 @@ rc=$?
 check "--version exits 0 and prints \"dtplan 0.1.0\"" \
     [ $rc -eq 0 -a "$(cat "$tmp/out")" = "dtplan 0.1.0" ]
 
+"$DT" plan --version > "$tmp/out" 2> "$tmp/err"
+check "plan --version exits 0 and prints \"dtplan 0.1.0\"" \
+    [ $? -eq 0 -a "$(cat "$tmp/out")" = "dtplan 0.1.0" -a ! -s "$tmp/err" ]
+check "the manual page's SEE ALSO lists every document of docs/" \
+    sh -c 'for d in docs/*.md; do grep -q "^.IR $d" docs/dtplan.1 || exit 1; done'
+
 "$DT" --no-such-flag x.yaml > "$tmp/out" 2> "$tmp/err"
 rc=$?
 check "an unknown flag exits 2" [ $rc -eq 2 ]
