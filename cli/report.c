@@ -465,7 +465,7 @@ static void table_objective(FILE *f, const struct scenario *sc)
  * cluster with numbers from a calibration profile; nothing without one. */
 const char *report_cluster_label(const char *name, char *buf, size_t len)
 {
-    for (int a = PLAN_KEEP; a <= PLAN_CPU_ONLY; a++)
+    for (int a = PLAN_KEEP; a < PLAN_NACTION; a++)
         if (strcmp(name, plan_action_name((enum plan_action)a)) == 0) {
             snprintf(buf, len, "cluster \"%s\"", name);
             return buf;
@@ -555,8 +555,11 @@ int report_table(FILE *f, const struct plan_report *rep)
 
     if (rep->best >= 0 && rep->best < n)
         reco = cluster_name(&rep->clusters[rep->best]);
-    fprintf(f, "\nRecommendation: %s: %s \xe2\x80\x94 %s\n", plan_action_name(rep->action),
-            report_cluster_label(reco, label, sizeof label), rep->reason);
+    if (rep->best >= 0 && rep->best < n)
+        fprintf(f, "\nRecommendation: %s: %s \xe2\x80\x94 %s\n", plan_action_name(rep->action),
+                report_cluster_label(reco, label, sizeof label), rep->reason);
+    else
+        fprintf(f, "\nRecommendation: none \xe2\x80\x94 %s\n", rep->reason);
     if (sc)
         table_objective(f, sc);
 

@@ -26,8 +26,9 @@
 
 const char *plan_action_name(enum plan_action a)
 {
-    static const char *n[] = {"keep", "scale_up", "scale_out", "heterogeneous", "cpu_only"};
-    return (a >= PLAN_KEEP && a <= PLAN_CPU_ONLY) ? n[a] : "?";
+    static const char *n[PLAN_NACTION] = {"keep", "scale_up", "scale_out", "heterogeneous",
+                                          "cpu_only", "scale_in", "change_type", "none"};
+    return (a >= PLAN_KEEP && a < PLAN_NACTION) ? n[a] : "?";
 }
 
 double plan_vcpu_per_gpu(const struct cat_instance *in)
@@ -58,6 +59,17 @@ const struct cat_instance *plan_bigger_ratio(const struct catalog *cat,
     return best;
 }
 
+/* Whether a node of b is larger than one of c: at least as much GPU compute
+ * (GPUs at their 16-bit dense peak) and as many vCPUs, and more of one. */
+static int larger_node(const struct cat_instance *b, const struct cat_instance *c)
+{
+    double pb = b->gpu && !isnan(b->gpu->peak_tflops[CAT_FP16]) ? b->gpu->peak_tflops[CAT_FP16] : 0;
+    double pc = c->gpu && !isnan(c->gpu->peak_tflops[CAT_FP16]) ? c->gpu->peak_tflops[CAT_FP16] : 0;
+    double gb = b->gpu_count * pb, gc = c->gpu_count * pc;
+
+    return gb >= gc && b->vcpus >= c->vcpus && (gb > gc || b->vcpus > c->vcpus);
+}
+
 enum plan_action plan_advice_action(const struct sc_cluster *cur, const struct sc_cluster *best,
                                     int same)
 {
@@ -71,7 +83,9 @@ enum plan_action plan_advice_action(const struct sc_cluster *cur, const struct s
         return PLAN_HETEROGENEOUS;
     if (plan_train_nodes(best) > plan_train_nodes(cur))
         return PLAN_SCALE_OUT;
-    return PLAN_SCALE_UP;
+    if (bt->inst == ct->inst)
+        return PLAN_SCALE_IN;       /* fewer of the same nodes */
+    return larger_node(bt->inst, ct->inst) ? PLAN_SCALE_UP : PLAN_CHANGE_TYPE;
 }
 
 /* A reason being written: a piece that does not fit is not counted, and the
@@ -106,7 +120,12 @@ static void advise(struct text *t, const struct scenario *sc, const struct plan_
                    int search, int keep)
 {
     const struct sc_group *ct = plan_first_train(cur->cl);
+    int gpu = ct->inst->gpu_count > 0;
 
+    /* the listed comparison kept the start: what follows is beyond the list,
+     * not what the action says */
+    if (!search && keep && cur->bound != PLAN_BOUND_COMPUTE)
+        add(t, " Beyond the listed clusters:");
     switch (cur->bound) {
     case PLAN_BOUND_CPU:
         if (ct->inst->gpu_count > 0) {
@@ -139,15 +158,20 @@ static void advise(struct text *t, const struct scenario *sc, const struct plan_
     case PLAN_BOUND_NETWORK:
     case PLAN_BOUND_PS:
         if (!search) {
-            add(t, " Fewer, larger nodes with a faster intra-node link, fp16 gradients or "
-                "overlapping communication with backward cut the exposed communication.");
+            add(t, gpu ? " Fewer, larger nodes with a faster intra-node link, fp16 gradients or "
+                         "overlapping communication with backward cut the exposed communication."
+                       : " Fewer, larger nodes, a faster network, fp16 gradients or overlapping "
+                         "communication with backward cut the exposed communication.");
             break;
         }
         /* fall through */
     case PLAN_BOUND_GPU_LINK:
-        if (search)
+        if (search && gpu)
             add(t, " Try first: fewer, larger nodes with a fast intra-node link (NVLink), fp16 "
                 "gradients or larger buckets; scale out only once the network is not the bound.");
+        else if (search)
+            add(t, " Try first: fewer, larger nodes, fp16 gradients or larger buckets; scale out "
+                "only once the network is not the bound.");
         break;
     case PLAN_BOUND_INPUT_NET:
         if (search)
@@ -167,10 +191,13 @@ static void advise(struct text *t, const struct scenario *sc, const struct plan_
             add(t, " Check utilisation before scaling: first scale up, then out.");
         break;
     }
-    if (search)
+    if (search && gpu)
         add(t, " Check utilisation before scaling: on %s GPU %.0f%%, CPU %.0f%%, busiest NIC "
             "%.0f%%.", cur->cl->name, 100 * cur->res.util_gpu, 100 * cur->res.util_cpu,
             100 * cur->res.util_nic);
+    else if (search)
+        add(t, " Check utilisation before scaling: on %s CPU %.0f%%, busiest NIC %.0f%%.",
+            cur->cl->name, 100 * cur->res.util_cpu, 100 * cur->res.util_nic);
 }
 
 /* "step 1.0 ms -> 2.0 ms, $x -> $y per step" and the times to train. */
@@ -296,7 +323,7 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
             "%s. ", rep->failed[0].name, cur->cl->name);
     rep->best = tie_break(sc, rep, &first, &tie_by);
     if (rep->best < 0) {
-        rep->action = PLAN_KEEP;
+        rep->action = PLAN_NONE;
         add(&t, "no cluster meets the constraints (memory, deadline or budget; each one's reason "
             "is under Infeasible); relax them or add candidates");
         return;

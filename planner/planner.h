@@ -24,12 +24,22 @@
 
 #define PLAN_REASON_LEN 2048      /* a recommendation's reason, bytes with the NUL */
 
+/* What the recommendation asks of the starting cluster (docs/output.md
+ * "Actions"): keep it; larger or faster nodes, no more of them (scale_up);
+ * more nodes (scale_out); fewer nodes of the same type (scale_in); add CPU
+ * data nodes (heterogeneous); train on CPUs (cpu_only); another instance
+ * type, neither more nodes nor larger ones (change_type); none feasible
+ * (none). */
 enum plan_action {
     PLAN_KEEP = 0,
     PLAN_SCALE_UP,
     PLAN_SCALE_OUT,
     PLAN_HETEROGENEOUS,
-    PLAN_CPU_ONLY
+    PLAN_CPU_ONLY,
+    PLAN_SCALE_IN,
+    PLAN_CHANGE_TYPE,
+    PLAN_NONE,
+    PLAN_NACTION
 };
 
 enum plan_bound {

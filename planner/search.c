@@ -631,7 +631,7 @@ static int none_feasible(const struct scenario *sc, const struct search_list *l,
     snprintf(r->reason, sizeof r->reason,
              "No candidate meets the constraints (%ld enumerated, %d simulated): relax the "
              "deadline, the budget or the limits of the plan: section.", r->candidates, okn);
-    r->action = PLAN_KEEP;
+    r->action = PLAN_NONE;
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "../../base/units.h"
 #include "../../catalog/catalog.h"
 #include "../../planner/planner.h"
+#include "../../planner/plan_int.h"
 #include "../../scenario/scenario.h"
 
 static struct catalog cat;
@@ -157,6 +158,46 @@ static void a_tie_within_the_error_goes_to_the_faster(void)
     plan_report_free(&rep);
 }
 
+/* A one-group train cluster of `count` x `type`. */
+static struct sc_cluster one(const char *type, int count)
+{
+    struct sc_cluster c;
+    memset(&c, 0, sizeof c);
+    c.strategy = -1;
+    c.ngroups = 1;
+    c.groups[0].role = SIM_TRAIN;
+    c.groups[0].inst = catalog_find_instance(&cat, type);
+    c.groups[0].count = count;
+    return c;
+}
+
+static void actions_match_their_words(void)
+{
+    struct sc_cluster a = one("p3.16xlarge", 4), b;
+
+    T_CHECK(a.groups[0].inst != NULL, "p3.16xlarge in the catalog");
+    if (!a.groups[0].inst)
+        return;
+    T_CHECK(plan_advice_action(&a, &a, 1) == PLAN_KEEP, "the same cluster: keep");
+    b = one("p3.16xlarge", 8);
+    T_CHECK(plan_advice_action(&a, &b, 0) == PLAN_SCALE_OUT, "4 -> 8 nodes: scale_out");
+    b = one("p3.16xlarge", 2);
+    T_CHECK(plan_advice_action(&a, &b, 0) == PLAN_SCALE_IN, "4 -> 2 of the same nodes: scale_in");
+    a = one("g5.8xlarge", 1);
+    b = one("g5.16xlarge", 1);
+    T_CHECK(plan_advice_action(&a, &b, 0) == PLAN_SCALE_UP,
+            "g5.8xlarge -> g5.16xlarge (the same GPU, twice the vCPUs): scale_up");
+    a = one("p3.8xlarge", 1);
+    b = one("g5.12xlarge", 1);
+    T_CHECK(plan_advice_action(&a, &b, 0) == PLAN_CHANGE_TYPE,
+            "p3.8xlarge -> g5.12xlarge (4 V100 -> 4 A10G, slower GPUs): change_type, not "
+            "scale_up");
+    b = one("c5.18xlarge", 1);
+    T_CHECK(plan_advice_action(&a, &b, 0) == PLAN_CPU_ONLY, "GPUs -> CPU nodes: cpu_only");
+    T_CHECK(!strcmp(plan_action_name(PLAN_NONE), "none") &&
+            !strcmp(plan_action_name(PLAN_CHANGE_TYPE), "change_type"), "the names");
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -169,6 +210,7 @@ int main(void)
     T_RUN(a_scenario_built_in_c_plans);
     T_RUN(the_plan_is_deterministic);
     T_RUN(a_tie_within_the_error_goes_to_the_faster);
+    T_RUN(actions_match_their_words);
     catalog_free(&cat);
     return T_DONE();
 }
