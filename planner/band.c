@@ -76,12 +76,15 @@ void plan_band_set(const struct scenario *sc, struct plan_cluster *pc)
     plan_errors_of(sc, pc, &pe);
     switch (pc->bound) {
     case PLAN_BOUND_CPU:
+    case PLAN_BOUND_INPUT:
     case PLAN_BOUND_INPUT_NET:
         d = pe.input * step;
         break;
     case PLAN_BOUND_NETWORK:
     case PLAN_BOUND_GPU_LINK:
     case PLAN_BOUND_PS:
+    case PLAN_BOUND_LATENCY:
+    case PLAN_BOUND_CYCLE:
         d = pe.compute * r->compute_s + pe.comm * fmax(0, step - r->compute_s);
         break;
     default:

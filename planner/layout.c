@@ -217,7 +217,7 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
                                   100 * LAYOUT_MARGIN);
     }
     if (n < cap && nfit > 0)
-        snprintf(buf + n, cap - n, "; %s", best->bound_text);
+        snprintf(buf + n, cap - n, "; %.400s", best->bound_text);
 }
 
 /* The tensor-parallel sizes to try on cl: 1, and under tp: auto the powers

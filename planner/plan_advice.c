@@ -183,6 +183,10 @@ static void advise(struct text *t, const struct scenario *sc, const struct plan_
             add(t, " Try first: smaller preprocessed samples or instances with a faster host "
                 "link.");
         break;
+    case PLAN_BOUND_INPUT:
+    case PLAN_BOUND_LATENCY:
+    case PLAN_BOUND_CYCLE:
+        break;      /* the label says what cuts it */
     case PLAN_BOUND_COMPUTE:
         if (search)
             add(t, " Try first: scale up (a faster GPU, or more GPUs in one node over NVLink), "

@@ -30,8 +30,8 @@ void plan_eval_defaults(struct plan_eval_opts *o)
 const char *plan_bound_name(enum plan_bound b)
 {
     static const char *n[] = {"compute", "cpu", "input_network", "pcie", "network", "gpu_link",
-                              "parameter_server"};
-    return (b >= PLAN_BOUND_COMPUTE && b <= PLAN_BOUND_PS) ? n[b] : "?";
+                              "parameter_server", "input", "latency", "cycle"};
+    return (b >= PLAN_BOUND_COMPUTE && b <= PLAN_BOUND_CYCLE) ? n[b] : "?";
 }
 
 /* ---- the cluster's groups ---------------------------------------------- */
@@ -125,10 +125,22 @@ static void name_bound(struct plan_cluster *pc)
             double v = cluster_vcpus(pc->cl, SIM_TRAIN) + cluster_vcpus(pc->cl, SIM_DATA);
             double need = vcpu_needed_per_worker(&pc->cfg);
             pc->bound = PLAN_BOUND_CPU;
-            snprintf(pc->bound_text, sizeof pc->bound_text,
-                     "CPU-bound: %.0f vCPU (%.1f per worker) keep %s busy %.0f%%; the input "
-                     "pipeline needs about %.1f vCPU per worker", v, v / r->workers, what,
-                     100 * busy, need);
+            if (need < 0.9 * v / r->workers)
+                pc->bound = PLAN_BOUND_INPUT;
+            if (need < 0.9 * v / r->workers)
+                /* enough vCPUs in all: the wait is each batch's own time, not throughput */
+                snprintf(pc->bound_text, sizeof pc->bound_text,
+                         "input-bound: each batch's preprocessing is waited for (%d loader "
+                         "worker%s, prefetch %d) though the pipeline needs about %.1f of the "
+                         "%.1f vCPU a worker has; more loader workers or prefetch hide it; %s "
+                         "busy %.0f%%", pc->cfg.w.loader_workers,
+                         pc->cfg.w.loader_workers == 1 ? "" : "s", pc->cfg.w.prefetch, need,
+                         v / r->workers, what, 100 * busy);
+            else
+                snprintf(pc->bound_text, sizeof pc->bound_text,
+                         "CPU-bound: %.0f vCPU (%.1f per worker) keep %s busy %.0f%%; the input "
+                         "pipeline needs about %.1f vCPU per worker", v, v / r->workers, what,
+                         100 * busy, need);
         }
     } else if (r->tp_comm_s > 0.05 * r->step_mean_s && r->tp_comm_s >= 0.5 * r->exposed_comm_s) {
         /* the layers wait for their tensor-parallel collectives */
@@ -148,13 +160,43 @@ static void name_bound(struct plan_cluster *pc)
         pc->bound = ps ? PLAN_BOUND_PS : nodes > 1 ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
         const char *kind = ps ? "parameter-server" : nodes > 1 ? "network" : "GPU-link";
         char cyc[64] = "";
+        double link = r->util_nic;
+        int k = (int)lround(r->workers), nb = sim_bucket_count(&pc->cfg.c, pc->cfg.w.grad_bytes);
+        for (int i = 0; i < pc->cfg.ngroups; i++)
+            if (r->g[i].intra_util > link)
+                link = r->g[i].intra_util;
         if (pc->cfg.c.cycle_s > 0)
             snprintf(cyc, sizeof cyc, ", started on the ticks of a %.3g ms background cycle",
                      1e3 * pc->cfg.c.cycle_s);
-        snprintf(pc->bound_text, sizeof pc->bound_text,
-                 "%s-bound: %.1f ms of each %.1f ms step is exposed gradient communication%.63s "
-                 "(busiest NIC %.0f%%); %.60s busy %.0f%%", kind, 1e3 * r->exposed_comm_s,
-                 1e3 * r->step_mean_s, cyc, 100 * r->util_nic, what, 100 * busy);
+        if (!ps && pc->cfg.c.cycle_s > 0 && r->exposed_comm_s <= 1.2 * pc->cfg.c.cycle_s)
+            pc->bound = PLAN_BOUND_CYCLE;
+        else if (!ps && link < 0.2)
+            pc->bound = PLAN_BOUND_LATENCY;
+        if (!ps && pc->cfg.c.cycle_s > 0 && r->exposed_comm_s <= 1.2 * pc->cfg.c.cycle_s)
+            /* the wait is for the next tick, not for the links */
+            snprintf(pc->bound_text, sizeof pc->bound_text,
+                     "cycle-bound: %.1f ms of each %.1f ms step waits for the next tick of the "
+                     "%.3g ms background cycle (HOROVOD_CYCLE_TIME) that starts the all-reduces "
+                     "(busiest link %.0f%%); a shorter cycle cuts it; %.60s busy %.0f%%",
+                     1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 1e3 * pc->cfg.c.cycle_s,
+                     100 * link, what, 100 * busy);
+        else if (!ps && link < 0.2)
+            /* the links are idle: the collectives' latency, message by message */
+            snprintf(pc->bound_text, sizeof pc->bound_text,
+                     "latency-bound: %.1f ms of each %.1f ms step is exposed gradient "
+                     "communication while the busiest link is %.0f%% busy: the per-message "
+                     "latency of %d all-reduce%s over %d ranks (%s), not bandwidth; %s cut it; "
+                     "%.60s busy %.0f%%",
+                     1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 100 * link, nb,
+                     nb == 1 ? "" : "s", k, nodes > 1 ? "across nodes" : "inside the node",
+                     nb > 1 ? "larger buckets or fewer ranks" : "fewer ranks or more samples a step",
+                     what, 100 * busy);
+        else
+            snprintf(pc->bound_text, sizeof pc->bound_text,
+                     "%s-bound: %.1f ms of each %.1f ms step is exposed gradient communication"
+                     "%.63s (busiest NIC %.0f%%); %.60s busy %.0f%%", kind,
+                     1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, cyc, 100 * r->util_nic, what,
+                     100 * busy);
     } else {
         pc->bound = PLAN_BOUND_COMPUTE;
         snprintf(pc->bound_text, sizeof pc->bound_text, "compute-bound: %s busy %.0f%%", what,

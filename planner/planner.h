@@ -49,7 +49,10 @@ enum plan_bound {
     PLAN_BOUND_PCIE,          /* host to device */
     PLAN_BOUND_NETWORK,       /* exposed gradient communication over NICs */
     PLAN_BOUND_GPU_LINK,      /* exposed communication inside the node */
-    PLAN_BOUND_PS             /* parameter-server NIC or CPU */
+    PLAN_BOUND_PS,            /* parameter-server NIC or CPU */
+    PLAN_BOUND_INPUT,         /* each batch's preprocessing waited for, vCPUs to spare */
+    PLAN_BOUND_LATENCY,       /* exposed communication over idle links: message latency */
+    PLAN_BOUND_CYCLE          /* exposed communication waiting for a background cycle's tick */
 };
 
 #define PLAN_MAX_ASSUMED 6
@@ -76,7 +79,7 @@ struct plan_cluster {
                                      sample, no recompute, over the train workers' dense peak
                                      at the precision); NAN when unknown */
     enum plan_bound bound;
-    char bound_text[256];         /* e.g. "CPU-bound: 96 vCPU keep 8 A100 busy 45%" */
+    char bound_text[512];         /* e.g. "CPU-bound: 96 vCPU keep 8 A100 busy 45%" */
     double band_lo_s, band_hi_s;  /* where the real step time is expected to lie, from the
                                      validated error of the parts (docs/model.md) */
     char compute_note[128];       /* how the precision runs on the train GPU when it is not
@@ -84,7 +87,7 @@ struct plan_cluster {
     enum sc_sharding sharding;    /* the stage simulated */
     int batch_per_gpu;            /* the micro-batch simulated */
     enum sc_recompute recompute;  /* the activation recompute simulated */
-    char layout_why[448];         /* sharding or batch_per_gpu auto: the layout the planner
+    char layout_why[896];         /* sharding or batch_per_gpu auto: the layout the planner
                                      chose and why (layout.c); "" otherwise */
     int nsim;                     /* simulations run for this cluster (layouts tried) */
     char assumed[PLAN_MAX_ASSUMED][200]; /* what was assumed where the catalog or scenario is
