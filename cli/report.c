@@ -449,9 +449,11 @@ void report_grid_print(FILE *f, char **cells, int nrows, int ncol, const int *ri
     x_free(width);
 }
 
-static void table_objective(FILE *f, const struct scenario *sc)
+static void table_objective(FILE *f, const struct scenario *sc, const struct plan_report *rep)
 {
     fprintf(f, "Objective: %s", scenario_objective_name(sc->objective));
+    if (rep && rep->ranked_by[0])
+        fprintf(f, ", ranked by %s", rep->ranked_by);
     if (isfinite(sc->deadline_h))
         fprintf(f, ", deadline %g h", sc->deadline_h);
     if (isfinite(sc->budget_usd_h))
@@ -561,7 +563,7 @@ int report_table(FILE *f, const struct plan_report *rep)
     else
         fprintf(f, "\nRecommendation: none \xe2\x80\x94 %s\n", rep->reason);
     if (sc)
-        table_objective(f, sc);
+        table_objective(f, sc, rep);
 
     for (size_t i = 0; i < (size_t)(n + 1) * NCOL; i++)
         x_free(cells[i]);
@@ -722,6 +724,7 @@ static cJSON *json_report(const struct plan_report *rep)
         cJSON_AddNullToObject(t, "cluster");
     cJSON_AddStringToObject(t, "action", plan_action_name(rep->action));
     cJSON_AddStringToObject(t, "reason", rep->reason);
+    cJSON_AddStringToObject(t, "ranked_by", rep->ranked_by);
     return root;
 }
 

@@ -261,18 +261,57 @@ static void add_layouts(struct text *t, const struct plan_cluster *best,
 /* Among the feasible clusters that tie with the objective's best within
  * their bands (band.h), the one the second criterion prefers; *first the
  * objective's best, *what the criterion ("" when nothing ties). */
+/* Whether the feasible clusters of rep process different global batches:
+ * then cost per step is compared per sample.  *lo, *hi: the range. */
+static int batches_differ(const struct plan_report *rep, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    for (int i = 0; i < rep->nclusters; i++) {
+        double b = rep->clusters[i].res.workers * rep->clusters[i].cfg.w.batch;
+        if (!rep->clusters[i].feasible)
+            continue;
+        if (isnan(*lo) || b < *lo)
+            *lo = b;
+        if (isnan(*hi) || b > *hi)
+            *hi = b;
+    }
+    return *hi > *lo * (1 + 1e-9);
+}
+
+/* What the objective compares, into rep->ranked_by (planner.h). */
+static void ranked_by(const struct scenario *sc, struct plan_report *rep, int differ, double lo,
+                      double hi)
+{
+    const char *by = "step time";
+    int known = rep->nclusters > 0 && !isnan(rep->clusters[0].train_s);
+
+    if (sc->objective == SC_OBJ_TIME)
+        by = known ? "time to train" : "time per sample";
+    else if (sc->objective == SC_OBJ_COST_TRAIN)
+        by = known ? "cost to train" : "cost per sample";
+    else
+        by = differ ? "cost per sample" : "cost per step";
+    if (differ)
+        snprintf(rep->ranked_by, sizeof rep->ranked_by, "%s (the clusters' global batches "
+                 "differ: %.0f to %.0f samples a step)", by, lo, hi);
+    else
+        snprintf(rep->ranked_by, sizeof rep->ranked_by, "%s", by);
+}
+
 static int tie_break(const struct scenario *sc, const struct plan_report *rep, int *first,
                      const char **what)
 {
-    int pick;
+    int pick, per;
+    double lo, hi;
 
+    per = batches_differ(rep, &lo, &hi);
     *first = -1;
     *what = "";
     for (int i = 0; i < rep->nclusters; i++) {
         if (!rep->clusters[i].feasible)
             continue;
-        if (*first < 0 || plan_cluster_objective(sc, &rep->clusters[i], 0) <
-                              plan_cluster_objective(sc, &rep->clusters[*first], 0))
+        if (*first < 0 || plan_cluster_objective(sc, &rep->clusters[i], per) <
+                              plan_cluster_objective(sc, &rep->clusters[*first], per))
             *first = i;
     }
     pick = *first;
@@ -280,7 +319,7 @@ static int tie_break(const struct scenario *sc, const struct plan_report *rep, i
         const char *w;
         int better;
         if (i == *first || !rep->clusters[i].feasible ||
-            !plan_band_tie(sc, &rep->clusters[*first], &rep->clusters[i], 0))
+            !plan_band_tie(sc, &rep->clusters[*first], &rep->clusters[i], per))
             continue;
         better = plan_band_prefer(sc, &rep->clusters[pick], &rep->clusters[i], &w);
         *what = w;
@@ -303,9 +342,12 @@ static void add_ties(struct text *t, const struct scenario *sc, const struct pla
         return;
     add(t, " Within the error of the model (%s's step %.3g to %.3g s) it ties on %s with",
         b->cl->name, b->band_lo_s, b->band_hi_s, obj);
+    double lo, hi;
+    int per = batches_differ(rep, &lo, &hi);
+
     for (int i = 0; i < rep->nclusters; i++)
         if (i != rep->best && rep->clusters[i].feasible &&
-            plan_band_tie(sc, &rep->clusters[first], &rep->clusters[i], 0))
+            plan_band_tie(sc, &rep->clusters[first], &rep->clusters[i], per))
             add(t, "%s %s", n++ ? "," : "", rep->clusters[i].cl->name);
     if (first != rep->best)
         add(t, " (%s has the lower %s); %s breaks the tie.", rep->clusters[first].cl->name, obj,
@@ -325,6 +367,11 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
     if (rep->nfailed > 0 && strcmp(rep->failed[0].name, sc->clusters[0].name) == 0)
         add(&t, "The first cluster, %s, could not be simulated (Not comparable); compared from "
             "%s. ", rep->failed[0].name, cur->cl->name);
+    {
+        double lo = NAN, hi = NAN;
+        int differ = batches_differ(rep, &lo, &hi);
+        ranked_by(sc, rep, differ, lo, hi);
+    }
     rep->best = tie_break(sc, rep, &first, &tie_by);
     if (rep->best < 0) {
         rep->action = PLAN_NONE;

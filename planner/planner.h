@@ -115,6 +115,8 @@ struct plan_report {
     int best;                     /* index of the recommended cluster, -1 if none feasible */
     enum plan_action action;
     char reason[PLAN_REASON_LEN];
+    char ranked_by[128];          /* what the objective compared: "time to train", "cost per
+                                     sample (the clusters' global batches differ: ...)" */
 };
 
 /* How plan_run() goes about it. */

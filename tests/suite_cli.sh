@@ -333,6 +333,19 @@ YAML
 "$DT" -q --json "$tmp/inp.yaml" > "$tmp/inp.json"
 check "a stall with vCPUs to spare is input-bound (one loader, no prefetch), not CPU-bound" \
     [ "$(grep -c '"bottleneck":	"input"' "$tmp/inp.json")" = 1 -a "$(grep -c 'input-bound: each batch.s preprocessing is waited for (1 loader worker, prefetch 0)' "$tmp/inp.json")" -ge 1 ]
+# ---- clusters of different sizes compared fairly ------------------------------
+cat > "$tmp/fair.yaml" <<'YAML'
+workload: {model: resnet50, batch_per_gpu: 64, precision: fp16}
+input: {cpu_s_per_sample: 0}
+objective: {minimize: cost_per_step}
+clusters:
+  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 1}]}
+  - {name: two, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}
+simulation: {steps: 3, warmup: 1}
+YAML
+"$DT" -q "$tmp/fair.yaml" > "$tmp/fair.txt"
+check "cost per step of clusters with other global batches is compared per sample, and the report says so" \
+    grep -q '^Objective: cost_per_step, ranked by cost per sample (the clusters. global batches differ: 512 to 1024 samples a step)$' "$tmp/fair.txt"
 # ---- a cluster that cannot be simulated ------------------------------------
 "$DT" -q tests/data/cli/not-comparable.yaml > "$tmp/nc.txt" 2> "$tmp/err"
 rc=$?
