@@ -468,8 +468,14 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
             goto free_lines;
         in->nics = isnan(nics) ? -1 : (int)nics;
         in->aws_efa = in->efa == 1 && !strcasecmp(cell(&t, row, I_EFA)->text, "yes");
-        if (cpu_col >= 0 && cpu_col < row->nfields)
-            in->cpu_amd = strstr(row->fields[cpu_col].text, "AMD") != NULL;
+        if (cpu_col >= 0 && cpu_col < row->nfields) {
+            const char *c = row->fields[cpu_col].text;
+            size_t n = strcspn(c, "(:");
+            while (n > 0 && c[n - 1] == ' ')
+                n--;
+            in->cpu_amd = strstr(c, "AMD") != NULL;
+            snprintf(in->cpu_model, sizeof in->cpu_model, "%.*s", (int)n, c);
+        }
         in->intra_link_text = x_strdup(cell(&t, row, I_LINK)->text);
         in->link = catalog_parse_link(in->intra_link_text);
         in->cpu_speed = NAN;            /* not a CSV column: set inline or by a profile */

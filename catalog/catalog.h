@@ -89,6 +89,8 @@ struct cat_instance {
     char *profile;              /* calibration profile of this type (optional instances.csv
                                    column `profile`, relative to the catalog directory),
                                    NULL when none */
+    char cpu_model[64];         /* the processor, as cpu_source names it before its first '('
+                                   or ':' ("Intel Xeon E5-2686 v4"); "" unknown */
     int gpu_unknown;            /* 1: GPUs whose accelerator (gpu_model, as the source names
                                    it) gpus.csv does not know: gpu NULL; not usable */
 };

@@ -248,6 +248,7 @@ static void merge_facts(struct cat_instance *in, const struct cat_instance *old,
         in->nics = o->nics;
         in->cpu_ghz = o->cpu_ghz;
         in->cpu_amd = o->cpu_amd;
+        memcpy(in->cpu_model, o->cpu_model, sizeof in->cpu_model);
         if (isnan(in->gpu_mem_gib))
             in->gpu_mem_gib = o->gpu_mem_gib;
         return;

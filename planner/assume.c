@@ -56,6 +56,15 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
                      "median of the GPUs that have one assumed", in->name, in->gpu->name);
             add(pc, b);
         }
+        {
+            int shared;
+            const struct prof_measured *m = resolve_cpu_profile_of(sc, in, &shared);
+            if (m && shared) {
+                snprintf(b, sizeof b, "%.64s: vCPU speed from the profile of %.64s (the same "
+                         "processor, %.40s)", in->name, m->instance, in->cpu_model);
+                add(pc, b);
+            }
+        }
         if (isnan(in->cpu_speed) && isnan(in->cpu_ghz) && sc->cpu_s_per_sample > 0) {
             snprintf(b, sizeof b, "%s: processor clock unknown in the catalog: its vCPUs "
                      "assumed as fast as the reference core", in->name);

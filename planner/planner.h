@@ -90,7 +90,7 @@ struct plan_cluster {
     char layout_why[896];         /* sharding or batch_per_gpu auto: the layout the planner
                                      chose and why (layout.c); "" otherwise */
     int nsim;                     /* simulations run for this cluster (layouts tried) */
-    char assumed[PLAN_MAX_ASSUMED][200]; /* what was assumed where the catalog or scenario is
+    char assumed[PLAN_MAX_ASSUMED][320]; /* what was assumed where the catalog or scenario is
                                      silent (assume.c) */
     int nassumed;
 };

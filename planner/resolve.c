@@ -58,6 +58,26 @@ const struct prof_measured *resolve_profile_of(const struct scenario *sc,
     return NULL;
 }
 
+const struct prof_measured *resolve_cpu_profile_of(const struct scenario *sc,
+                                                   const struct cat_instance *in, int *shared)
+{
+    const struct prof_measured *m = resolve_profile_of(sc, in);
+
+    *shared = 0;
+    if (m || !in->cpu_model[0] || !sc->catalog)
+        return m;
+    /* another type's profile, of the same processor: its vCPUs' speed */
+    for (int i = 0; i < sc->nprofiles; i++) {
+        const struct cat_instance *o = catalog_find_instance(sc->catalog,
+                                                             sc->profiles[i].instance);
+        if (o && o != in && strcmp(o->cpu_model, in->cpu_model) == 0) {
+            *shared = 1;
+            return &sc->profiles[i];
+        }
+    }
+    return NULL;
+}
+
 /* vCPUs whose per-core speed the profile's USL fit is evaluated at: those
  * the group preprocesses with, at most the calibrated machine's cores. */
 static double profile_cpu_n(const struct prof_measured *m, const struct sim_group *g)
@@ -106,7 +126,8 @@ static int profile_ps_link(const struct prof_measured *m, int is_ps)
 static void apply_profile(const struct scenario *sc, const struct sc_group *sg, struct sim_group *g,
                           int is_ps)
 {
-    const struct prof_measured *m = resolve_profile_of(sc, sg->inst);
+    int shared;
+    const struct prof_measured *m = resolve_cpu_profile_of(sc, sg->inst, &shared);
     double v;
 
     if (!m)
@@ -114,6 +135,8 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
     v = profile_cpu_speed(m, profile_cpu_n(m, g));
     if (v > 0)
         g->core_speed = v;
+    if (shared)
+        return;     /* another type's profile: its processor's speed only */
     v = profile_gemm(sc, sg->inst);
     if (v > 0 && g->gpus > 0 && !isnan(sc->mfu) && isnan(sc->measured_compute_s)) {
         double peak = resolve_peak_flops(sg->inst, sc->precision, 0);

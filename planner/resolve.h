@@ -51,6 +51,12 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
 void resolve_interference(const struct scenario *sc, const struct sc_cluster *cl,
                           struct sim_config *cfg);
 
+/* The profile that gives `in`'s vCPU speed: its own, else one of another
+ * instance type with the same processor (cat_instance.cpu_model; *shared
+ * 1), or NULL. */
+const struct prof_measured *resolve_cpu_profile_of(const struct scenario *sc,
+                                                   const struct cat_instance *in, int *shared);
+
 /* The calibration profile measured on instance type `in`, or NULL. */
 const struct prof_measured *resolve_profile_of(const struct scenario *sc,
                                                const struct cat_instance *in);

@@ -247,6 +247,11 @@ check "--resume from a bad profile exits 2 with its file:line:col line" \
 
 # ---- a scenario naming a profile ----------------------------------------------
 "$DT" -q tests/data/profiles/without_profile.yaml > "$tmp/nominal.txt" 2>&1
+"$DT" -q --json tests/data/profiles/shared_processor.yaml > "$tmp/sh.json" 2>&1
+sed '/^profile:/d' tests/data/profiles/shared_processor.yaml > "$tmp/nosh.yaml"
+"$DT" -q --json "$tmp/nosh.yaml" > "$tmp/nosh.json" 2>&1
+check "a profile gives its vCPU speed to another type of the same processor, with a note" \
+    [ "$(grep -c 'p3.8xlarge: vCPU speed from the profile of p3.2xlarge (the same processor, Intel Xeon E5-2686 v4)' "$tmp/sh.json")" -ge 1 -a "$(grep -m1 '"mean"' "$tmp/sh.json")" != "$(grep -m1 '"mean"' "$tmp/nosh.json")" ]
 "$DT" -q tests/data/profiles/with_profile.yaml > "$tmp/measured.txt" 2>&1
 rc=$?
 check "a scenario naming profiles plans (exit 0)" [ $rc -eq 0 ]
