@@ -142,6 +142,11 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
             "channels, %ld over max_gpus%s\n", r->candidates, l->ntrain_types, r->feasible,
             l->pruned_memory, l->pruned_budget, l->pruned_channels, l->pruned_gpus,
             tp_note);
+    if (l->single_node)
+        fprintf(f, "One node only: %d instance type%s whose network rate is unknown in the "
+                "catalog (%s%s): no multi-node candidate of %s was searched\n", l->single_node,
+                l->single_node == 1 ? "" : "s", l->single_names, l->single_node > 4 ? ", ..." : "",
+                l->single_node == 1 ? "it" : "them");
     if (l->skipped_peak)
         fprintf(f, "Skipped: %d GPU instance types whose %s peak FLOP/s is unknown in the "
                 "catalog (they cannot be costed)\n", l->skipped_peak,
@@ -258,6 +263,7 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddNumberToObject(s, "pruned_gpus", (double)l->pruned_gpus);
     cJSON_AddNumberToObject(s, "pruned_tp", (double)l->pruned_tp);
     cJSON_AddNumberToObject(s, "skipped_unknown_peak", l->skipped_peak);
+    cJSON_AddNumberToObject(s, "single_node_unknown_network", l->single_node);
     cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
     report_json_num(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
     cJSON_AddNumberToObject(s, "search_steps",

@@ -151,8 +151,14 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             int multi_node_ok = !isnan(ti->net_gbps);
             int unsharded_fits = 1;   /* parameter servers shard nothing */
 
-            if (nodes > 1 && !multi_node_ok)
+            if (nodes > 1 && !multi_node_ok) {
+                /* no network rate: one node only, and the report says so */
+                size_t used = strlen(l->single_names);
+                if (l->single_node++ < 4 && used + strlen(ti->name) + 3 < sizeof l->single_names)
+                    snprintf(l->single_names + used, sizeof l->single_names - used, "%s%s",
+                             used ? ", " : "", ti->name);
                 break;
+            }
             {
                 struct mem_use u;
                 /* sharding auto: whether the most sharded stage fits (layout.c) */

@@ -72,6 +72,8 @@ struct search_list {
     int memory_unknown;     /* 1: activation memory of the model unknown, not pruned on it */
     int ntrain_types;       /* instance types considered for training */
     int skipped_peak;       /* GPU types left out: peak FLOP/s at the precision unknown */
+    int single_node;        /* types searched on one node only: network rate unknown */
+    char single_names[160]; /* the first of them, comma-separated */
 };
 
 /* One candidate re-run with the scenario's settings. */
