@@ -177,8 +177,13 @@ static int import(const char *base, const char *const *paths, int n, const char 
         fprintf(stderr, CMD " import: -o: cannot create %s: %s\n", outdir, strerror(errno));
         return CLI_EXIT_INPUT;
     }
-    if (cli_catalog_load(CMD, base, &cat, &e) != 0 || catalog_use_skypilot(&cat, paths, n, &e)) {
+    if (cli_catalog_load(CMD, base, &cat, &e) != 0) {
         fprintf(stderr, "%s\n", e.msg);
+        return CLI_EXIT_INPUT;
+    }
+    if (catalog_use_skypilot(&cat, paths, n, &e) != 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        catalog_free(&cat);
         return CLI_EXIT_INPUT;
     }
     snprintf(dst, sizeof dst, "%s/instances.csv", outdir);
