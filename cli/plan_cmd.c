@@ -41,7 +41,7 @@ enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
 static const char usage_line[] =
     "usage: dtplan plan [--json | --csv] [-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] "
-    "[--seed N] [--steps N] [--top N] [-q] SCENARIO.yaml";
+    "[--seed N] [--steps N] [--top N] [--all] [-q] SCENARIO.yaml";
 
 /* ---- the table --------------------------------------------------------- */
 
@@ -413,6 +413,8 @@ static void usage(void)
            "objective (the plan: section\nlimits the search; see docs/plan.md).  Under "
            "mpirun the sweep is split across the ranks.\n\n"
            "  --top N        rows of the ranked table (overrides plan.top), 1..1000\n"
+           "  --all          keep every strategy of a cluster, and candidates more than 10x\n"
+           "                 worse than the best, in the table\n"
            "  --csv          print the ranked table as CSV instead of the table\n"
            "  --trace FILE   also write the simulated steps of the recommended cluster as a\n"
            "                 Chrome trace (JSON)\n"
@@ -425,7 +427,7 @@ int plan_cmd_main(int argc, char **argv)
 {
     struct plan_cmd_opts o = {0};
     const char *scenario = NULL, *catarg = NULL;
-    int have_seed = 0, have_steps = 0, have_top = 0, quiet = 0, rc;
+    int have_seed = 0, have_steps = 0, have_top = 0, quiet = 0, rc, all = 0;
     unsigned long long seed = 0, steps = 0, top = 0;
     const struct args_opt opts[] = {
         {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
@@ -439,6 +441,7 @@ int plan_cmd_main(int argc, char **argv)
         {"--seed", NULL, ARGS_UINT, &have_seed, NULL, &seed, 0, ULONG_MAX, NULL, NULL, NULL, NULL},
         {"--steps", NULL, ARGS_UINT, &have_steps, NULL, &steps, 1, 1000000, NULL, NULL, NULL, NULL},
         {"--top", NULL, ARGS_UINT, &have_top, NULL, &top, 1, 1000, NULL, NULL, NULL, NULL},
+        {"--all", NULL, ARGS_SWITCH, &all, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--version", NULL, ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
     };
     const struct args_cmd cmd = {"dtplan plan", NULL, opts, (int)(sizeof opts / sizeof opts[0]),
@@ -493,6 +496,7 @@ int plan_cmd_main(int argc, char **argv)
         sc.seed = (unsigned long)seed;
     if (have_steps)
         sc.steps = (int)steps;
+    sc.plan.all = all;
     if (have_top)
         sc.plan.top = (int)top;
     if (!quiet && (!mpienv_launched() || getenv("OMPI_COMM_WORLD_RANK") == NULL ||

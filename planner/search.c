@@ -675,12 +675,35 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
         goto out;
     }
 
-    /* the top N at full settings, ranked again */
-    r->ntop = nord < sc->plan.top ? nord : sc->plan.top;
-    r->top = x_calloc((size_t)r->ntop, sizeof *r->top);
-    for (int i = 0; i < r->ntop; i++)
-        if (pick_run(sc, l, ord[i], NULL, &r->top[i], e) != 0)
-            goto out;
+    /* the top N at full settings, ranked again: each cluster (the same
+     * groups) once, under its best-ranked strategy and bucket, and nothing
+     * more than 10x worse than the best unless --all */
+    {
+        int *sel = x_calloc((size_t)nord + 1, sizeof *sel), nsel = 0;
+        double best = ev[ord[0]].objective;
+        for (int i = 0; i < nord && nsel < sc->plan.top; i++) {
+            const struct search_cand *a = &l->c[ord[i]];
+            int dup = 0;
+            if (!sc->plan.all && ev[ord[i]].objective > 10 * best)
+                break;
+            for (int k = 0; k < nsel && !dup; k++) {
+                const struct search_cand *b = &l->c[sel[k]];
+                dup = !sc->plan.all && a->train == b->train && a->nodes == b->nodes &&
+                      a->data == b->data && a->ndata == b->ndata && a->ps == b->ps &&
+                      a->nps == b->nps && a->spot == b->spot;
+            }
+            if (!dup)
+                sel[nsel++] = ord[i];
+        }
+        r->ntop = nsel;
+        r->top = x_calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *r->top);
+        for (int i = 0; i < r->ntop; i++)
+            if (pick_run(sc, l, sel[i], NULL, &r->top[i], e) != 0) {
+                x_free(sel);
+                goto out;
+            }
+        x_free(sel);
+    }
     sort_picks(sc, r->top, r->ntop);
     if (r->ntop > 1) {
         int first = r->top[0].index;

@@ -69,6 +69,8 @@ struct sc_plan {
     double bucket_bytes[SC_PLAN_MAX_BUCKETS];
     int cpu_training;                  /* 1: CPU instances may be train nodes (default 1) */
     int top;                           /* rows of the ranked table (default 10) */
+    int all;                           /* 1 (dtplan plan --all): keep candidates more than 10x
+                                          worse than the best on the objective in the table */
     int search_steps;                  /* measured steps per candidate in the sweep; 0 = simulation.steps */
     int search_warmup;                 /* warm-up steps per candidate in the sweep; -1 = simulation.warmup */
 };

@@ -314,3 +314,16 @@ if [ $rc -eq 0 ] && [ "$(wc -l < "$out/none.csv")" -eq 1 ] &&
 else
     echo "FAIL - plan with no feasible candidate: status $rc"
 fi
+
+# The top N holds each cluster once (its best-ranked strategy), and nothing more than 10x
+# worse than the best; --all keeps every strategy of a cluster.
+f=scenarios/plan-resnet50-imagenet.yaml
+"$bin" plan -q --csv "$f" > "$out/once.csv" 2>&1
+"$bin" plan -q --csv --all "$f" > "$out/all.csv" 2>&1
+all=$(tail -n +2 "$out/all.csv" | awk -F'"' '{print $2}' | sed 's/, [a-z_]*, [0-9]* MiB$//' | sort | uniq -d | wc -l)
+groups_once=$(tail -n +2 "$out/once.csv" | awk -F'"' '{print $2}' | sed 's/, [a-z_]*, [0-9]* MiB$//' | sort | uniq -d | wc -l)
+if [ "$groups_once" -eq 0 ] && [ "$all" -ge 1 ]; then
+    echo "ok - plan top N: each cluster once ($(tail -n +2 "$out/once.csv" | wc -l | tr -d ' ') rows); --all keeps $all cluster(s) under several strategies"
+else
+    echo "FAIL - plan top N: $groups_once clusters repeated without --all, $all with it"
+fi
