@@ -281,27 +281,58 @@ static void chart_breakdown(FILE *f, const struct plan_report *rep)
 
 /* ---- chart 2: cost against step time, Pareto front ------------------------ */
 
-static int point_ok(const struct plan_cluster *pc)
+/* The chart's axes: time and cost to train when the objective is
+ * cost_to_train and every feasible cluster has them (the text report's
+ * front), else step time and cost per step. */
+static int train_axes(const struct plan_report *rep)
 {
-    return isfinite(pc->res.step_mean_s) && isfinite(pc->cost_per_step_usd);
+    int any = 0;
+
+    if (!rep->sc || rep->sc->objective != SC_OBJ_COST_TRAIN)
+        return 0;
+    for (int i = 0; i < rep->nclusters; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        if (!pc->feasible)
+            continue;
+        if (!isfinite(pc->train_s) || !isfinite(pc->cost_to_train_usd))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* A point's x (ms a step, or hours to train) and y (USD a step, or to train). */
+static double pt_x(const struct plan_cluster *pc, int train)
+{
+    return train ? pc->train_s / 3600 : pc->res.step_mean_s * 1e3;
+}
+
+static double pt_y(const struct plan_cluster *pc, int train)
+{
+    return train ? pc->cost_to_train_usd : pc->cost_per_step_usd;
+}
+
+static int point_ok(const struct plan_cluster *pc, int train)
+{
+    return isfinite(pt_x(pc, train)) && isfinite(pt_y(pc, train));
 }
 
 int html_pareto(const struct plan_report *rep, int *on_front)
 {
-    int n = 0;
+    int n = 0, t = train_axes(rep);
 
     for (int i = 0; i < rep->nclusters; i++) {
         const struct plan_cluster *a = &rep->clusters[i];
         on_front[i] = 0;
-        if (!a->feasible || !point_ok(a))
+        if (!a->feasible || !point_ok(a, t))
             continue;
         on_front[i] = 1;
         for (int j = 0; j < rep->nclusters && on_front[i]; j++) {
             const struct plan_cluster *b = &rep->clusters[j];
-            if (j == i || !b->feasible || !point_ok(b))
+            if (j == i || !b->feasible || !point_ok(b, t))
                 continue;
-            if (b->res.step_mean_s <= a->res.step_mean_s && b->cost_per_step_usd <= a->cost_per_step_usd &&
-                (b->res.step_mean_s < a->res.step_mean_s || b->cost_per_step_usd < a->cost_per_step_usd))
+            if (pt_x(b, t) <= pt_x(a, t) && pt_y(b, t) <= pt_y(a, t) &&
+                (pt_x(b, t) < pt_x(a, t) || pt_y(b, t) < pt_y(a, t)))
                 on_front[i] = 0;
         }
         n += on_front[i];
@@ -319,28 +350,30 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
     struct { double x, y, w; } *lab = x_calloc((size_t)(n ? n : 1), sizeof *lab);
     int nlab = 0;
 
+    int t = train_axes(rep);
+
     nf = html_pareto(rep, front);
     for (int i = 0; i < n; i++) {
         const struct plan_cluster *pc = &rep->clusters[i];
-        if (!point_ok(pc)) {
+        if (!point_ok(pc, t)) {
             skipped++;
             continue;
         }
         if (!pc->feasible)
             any_infeasible = 1;
-        if (pc->res.step_mean_s * 1e3 > max_x)
-            max_x = pc->res.step_mean_s * 1e3;
-        if (pc->cost_per_step_usd > max_y)
-            max_y = pc->cost_per_step_usd;
+        if (pt_x(pc, t) > max_x)
+            max_x = pt_x(pc, t);
+        if (pt_y(pc, t) > max_y)
+            max_y = pt_y(pc, t);
     }
     axis_linear(&ax, max_x * 1.08, L, W - R);
     axis_linear(&ay, max_y * 1.08, H - B, T);
 
     fprintf(f, "<svg id=\"chart-pareto\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
-               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Cost per step against step time\">\n",
-            W, H, W, H);
-    axis_x(f, &ax, H - B, T, "step time (ms)");
-    axis_y(f, &ay, L, W - R, "cost per step (USD)");
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"%s\">\n",
+            W, H, W, H, t ? "Cost to train against time to train" : "Cost per step against step time");
+    axis_x(f, &ax, H - B, T, t ? "time to train (h)" : "step time (ms)");
+    axis_y(f, &ay, L, W - R, t ? "cost to train (USD)" : "cost per step (USD)");
 
     /* The front, joined in order of step time. */
     order = x_calloc((size_t)(nf ? nf : 1), sizeof *order);
@@ -348,35 +381,39 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
         if (front[i])
             order[k++] = i;
     for (int a = 1; a < nf; a++)
-        for (int b = a; b > 0 && rep->clusters[order[b]].res.step_mean_s <
-                                     rep->clusters[order[b - 1]].res.step_mean_s; b--) {
-            int t = order[b];
+        for (int b = a; b > 0 && pt_x(&rep->clusters[order[b]], t) <
+                                     pt_x(&rep->clusters[order[b - 1]], t); b--) {
+            int tmp = order[b];
             order[b] = order[b - 1];
-            order[b - 1] = t;
+            order[b - 1] = tmp;
         }
     if (nf >= 2) {
         fprintf(f, "<polyline class=\"pareto-front\" fill=\"none\" stroke=\"#e15759\" stroke-width=\"2\" "
                    "stroke-dasharray=\"6 4\" points=\"");
         for (int k = 0; k < nf; k++) {
             const struct plan_cluster *pc = &rep->clusters[order[k]];
-            fprintf(f, "%s%.2f,%.2f", k ? " " : "", axis_px(&ax, pc->res.step_mean_s * 1e3),
-                    axis_px(&ay, pc->cost_per_step_usd));
+            fprintf(f, "%s%.2f,%.2f", k ? " " : "", axis_px(&ax, pt_x(pc, t)),
+                    axis_px(&ay, pt_y(pc, t)));
         }
         fprintf(f, "\"/>\n");
     }
     for (int i = 0; i < n; i++) {
         const struct plan_cluster *pc = &rep->clusters[i];
         double x, y;
-        if (!point_ok(pc))
+        if (!point_ok(pc, t))
             continue;
-        x = axis_px(&ax, pc->res.step_mean_s * 1e3);
-        y = axis_px(&ay, pc->cost_per_step_usd);
+        x = axis_px(&ax, pt_x(pc, t));
+        y = axis_px(&ay, pt_y(pc, t));
         fprintf(f, "<g class=\"point%s%s%s\"><title>", front[i] ? " front" : "",
                 !pc->feasible ? " infeasible" : "", i == rep->best ? " best" : "");
         html_escape(f, cname(pc));
-        fprintf(f, ": %.1f ms per step, $%.4g per step%s%s</title>\n", pc->res.step_mean_s * 1e3,
-                pc->cost_per_step_usd, front[i] ? ", on the Pareto front" : "",
-                !pc->feasible ? ", infeasible" : "");
+        if (t)
+            fprintf(f, ": %.2f h and $%.2f to train%s%s</title>\n", pt_x(pc, t), pt_y(pc, t),
+                    front[i] ? ", on the Pareto front" : "", !pc->feasible ? ", infeasible" : "");
+        else
+            fprintf(f, ": %.1f ms per step, $%.4g per step%s%s</title>\n", pt_x(pc, t),
+                    pt_y(pc, t), front[i] ? ", on the Pareto front" : "",
+                    !pc->feasible ? ", infeasible" : "");
         if (!pc->feasible)
             fprintf(f, "<path d=\"M%.2f %.2fl10 10m0 -10l-10 10\" stroke=\"#888\" stroke-width=\"2\"/>\n",
                     x - 5, y - 5);
@@ -455,7 +492,7 @@ static const struct cat_instance *scaling_type(const struct plan_cluster *pc)
 {
     const struct cat_instance *t = NULL;
 
-    if (!pc->cl || pc->cl->ngroups < 1 || !point_ok(pc) || !isfinite(pc->res.samples_per_s))
+    if (!pc->cl || pc->cl->ngroups < 1 || !point_ok(pc, 0) || !isfinite(pc->res.samples_per_s))
         return NULL;
     for (int g = 0; g < pc->cl->ngroups; g++) {
         const struct sc_group *sg = &pc->cl->groups[g];
@@ -666,11 +703,16 @@ static void td_num(FILE *f, const char *fmt, double v)
 
 static void cluster_table(FILE *f, const struct plan_report *rep)
 {
+    int train = 0;
+
+    for (int i = 0; i < rep->nclusters; i++)
+        train |= isfinite(rep->clusters[i].train_s);
     fprintf(f, "<table id=\"cluster-table\">\n<thead><tr><th></th><th>cluster</th><th>groups</th>"
                "<th>step (ms)</th><th>band (ms)</th><th>p95 (ms)</th><th>compute (ms)</th>"
                "<th>stall (ms)</th>"
                "<th>comm (ms)</th><th>optimizer (ms)</th><th>samples/s</th><th>$/h</th>"
-               "<th>$/step</th><th>bottleneck</th></tr></thead>\n<tbody>\n");
+               "<th>$/step</th>%s<th>bottleneck</th></tr></thead>\n<tbody>\n",
+            train ? "<th>to train (h)</th><th>$ to train</th>" : "");
     for (int i = 0; i < rep->nclusters; i++) {
         const struct plan_cluster *pc = &rep->clusters[i];
         const struct sim_result *r = &pc->res;
@@ -694,6 +736,10 @@ static void cluster_table(FILE *f, const struct plan_report *rep)
         td_num(f, "%.1f", r->samples_per_s);
         td_num(f, "%.3f", pc->price_usd_h);
         td_num(f, "%.6f", pc->cost_per_step_usd);
+        if (train) {
+            td_num(f, "%.2f", pc->train_s / 3600);
+            td_num(f, "%.2f", pc->cost_to_train_usd);
+        }
         fprintf(f, "<td>");
         html_escape(f, pc->bound_text);
         if (!pc->feasible) {
@@ -786,7 +832,8 @@ int html_write(FILE *f, const struct plan_report *rep)
                "its workers spend computing, waiting for input, waiting for gradients to be shared "
                "after backward, and updating; the number is the mean step time.</p>\n</section>\n");
 
-    fprintf(f, "<section id=\"pareto\">\n<h2>Cost per step against step time</h2>\n");
+    fprintf(f, "<section id=\"pareto\">\n<h2>%s</h2>\n", train_axes(rep)
+                   ? "Cost to train against time to train" : "Cost per step against step time");
     chart_pareto(f, rep);
     fprintf(f, "</section>\n");
 

@@ -49,12 +49,26 @@ check "scaling charts: throughput and efficiency" \
     sh -c "grep -q 'id=\"chart-scaling-throughput\"' '$H' && grep -q 'id=\"chart-scaling-efficiency\"' '$H'"
 check "scaling series for both instance types (p4d: 4 sizes, p3.16xlarge: 2)" \
     [ "$(count 'class="series"' "$H")" -eq 4 ]
-for t in 'time per training step (ms)' 'step time (ms)' 'cost per step (USD)' \
+# the scenario minimises cost_to_train: the cost chart is cost to train against time to train
+for t in 'time per training step (ms)' 'time to train (h)' 'cost to train (USD)' \
          'throughput (samples/s)' 'scaling efficiency (%)' 'GPUs (data-parallel workers'; do
     check "axis title \"$t\"" has "$t" "$H"
 done
 check "every chart has a legend" [ "$(count 'class="legend"' "$H")" -eq 4 ]
 check "the recommendation text" has '<section id="recommendation">' "$H"
+# cost_to_train: the chart's axes are the text report's front, time and cost to train
+cat > "$tmp/train.yaml" <<'YAML'
+workload: {model: resnet50, batch_per_gpu: 128, precision: fp16}
+input: {cpu_s_per_sample: 0.001, dataset_samples: 1281167, epochs: 1}
+objective: {minimize: cost_to_train}
+clusters:
+  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 1}]}
+  - {name: eight, groups: [{role: train, instance: p4d.24xlarge, count: 8}]}
+simulation: {steps: 3, warmup: 1}
+YAML
+"$DT" -q --report "$tmp/t.html" "$tmp/train.yaml" > /dev/null 2>&1
+check "cost_to_train: the cost chart plots cost to train against time to train, and the table has both" \
+    sh -c "grep -q 'time to train (h)' '$tmp/t.html' && grep -q 'cost to train (USD)' '$tmp/t.html' && grep -q '<th>to train (h)</th><th>\\$ to train</th>' '$tmp/t.html'"
 check "text from the scenario is escaped" \
     sh -c "grep -q 'report-scaling &lt;p4d &amp; p3&gt;' '$H' && ! grep -q 'report-scaling <p4d' '$H'"
 
@@ -88,7 +102,7 @@ D="$art/report.dom.html"
 check "the DOM has the four charts" [ "$(count '<svg id="chart-' "$D")" -eq 4 ]
 check "the DOM has a bar row per cluster" [ "$(count 'class="bar-row"' "$D")" -eq "$nclusters" ]
 check "the DOM has the axis titles and legends" \
-    sh -c "grep -q 'cost per step (USD)' '$D' && grep -q 'class=\"legend\"' '$D'"
+    sh -c "grep -q 'cost to train (USD)' '$D' && grep -q 'class=\"legend\"' '$D'"
 check "the DOM has the recommendation" has 'id="recommendation"' "$D"
 check "chromium writes a screenshot ($art/report.png)" [ -s "$art/report.png" ]
 if [ -s "$art/report.png" ]; then
