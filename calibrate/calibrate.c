@@ -299,19 +299,12 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 
 /* ------------------------------------------------------------ progress */
 
-static double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Not a terminal: a line when a point ends (what it was, the time it took,
  * how much of the part is done and about how long the rest takes), and the
  * sweep's estimate before its first point. */
 static void lines_progress(struct cal_state *s, const char *what, double done)
 {
-    double now = mono_now(), el = now - s->part_t0;
+    double now = sweep_now(), el = now - s->part_t0;
 
     if (strcmp(what, s->last_what) == 0)
         return;
@@ -349,7 +342,7 @@ static void progress(void *arg, const char *what, double done)
     for (int i = 0; i < 20; i++)
         bar[i] = i < k ? '#' : '-';
     bar[20] = '\0';
-    el = mono_now() - s->part_t0;
+    el = sweep_now() - s->part_t0;
     fprintf(stderr, "\r\033[K[%s] %3.0f%% %.60s", bar, done * 100, what);
     if (done > 0.02 && done < 1) {
         left = el * (1 - done) / done;
@@ -486,7 +479,7 @@ static const char *status_name(int rc)
 static void part_begin(struct cal_state *s, const char *name)
 {
     snprintf(s->part, sizeof s->part, "%s", name);
-    s->part_t0 = mono_now();
+    s->part_t0 = sweep_now();
     s->last_what[0] = '\0';
     if (s->rank == 0 && !s->tty)
         fprintf(stderr, "dtplan calibrate: %s: running\n", name);

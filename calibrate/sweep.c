@@ -49,8 +49,7 @@ void sweep_duration(char *buf, size_t len, double s)
         snprintf(buf, len, "%d:%02d", (int)s / 60, (int)s % 60);
 }
 
-/* Seconds on a monotonic clock. */
-static double sweep_now(void)
+double sweep_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -110,6 +110,9 @@ struct sweep_bench {
     double timed_per_warm;
 };
 
+/* Seconds on a monotonic clock. */
+double sweep_now(void);
+
 /* A duration for a progress line: "2.3 s" under a minute, else "M:SS". */
 void sweep_duration(char *buf, size_t len, double s);
 

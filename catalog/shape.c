@@ -23,12 +23,20 @@ static double layer_weights(const struct cat_model *m)
     return h * (h + 2 * kv_width(m)) + h * h + (m->gated_ffn ? 3 : 2) * h * f;
 }
 
+void shape_tables(const struct cat_model *m, double *first, double *last)
+{
+    double table = (double)m->vocab * m->hidden;
+
+    *first = table + (m->tied_embeddings ? (double)m->seq_len * m->hidden : 0);
+    *last = table;
+}
+
 double shape_params(const struct cat_model *m)
 {
-    double h = m->hidden, v = m->vocab;
-    double embed = m->tied_embeddings ? v * h + (double)m->seq_len * h : 2 * v * h;
+    double first, last;
 
-    return m->layers * layer_weights(m) + embed;
+    shape_tables(m, &first, &last);
+    return m->layers * layer_weights(m) + first + (m->tied_embeddings ? 0 : last);
 }
 
 double shape_fwd_flops(const struct cat_model *m, double seq)

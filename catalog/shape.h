@@ -29,6 +29,12 @@
 /* 1 when m is given by its shape (layers > 0). */
 int shape_known(const struct cat_model *m);
 
+/* The parameters outside the layers: the token table, with a learned
+ * position table when the embeddings are tied (GPT-2, GPT-3), into *first
+ * (the first pipeline stage's); the output layer, or the tied table's copy,
+ * into *last (the last stage's). */
+void shape_tables(const struct cat_model *m, double *first, double *last);
+
 /* Trainable parameters from the shape. */
 double shape_params(const struct cat_model *m);
 

@@ -54,49 +54,6 @@ const char *catalog_gpu_alias(const char *sky_name)
     return sky_name;
 }
 
-int catalog_is_skypilot(const char *path)
-{
-    struct stat st;
-    FILE *f;
-    char line[512];
-    int ok;
-
-    if (stat(path, &st) != 0)
-        return 0;
-    if (S_ISDIR(st.st_mode)) {
-        char *p = x_malloc(strlen(path) + sizeof "/instances.csv");
-        sprintf(p, "%s/instances.csv", path);
-        ok = stat(p, &st) != 0;     /* a dtplan catalog has instances.csv */
-        if (ok) {
-            sprintf(p, "%s/vms.csv", path);
-            ok = stat(p, &st) == 0;
-        }
-        x_free(p);
-        if (!ok) {
-            DIR *d = opendir(path);
-            struct dirent *de;
-            while (d && (de = readdir(d)) && !ok) {
-                char *q;
-                if (de->d_name[0] == '.')
-                    continue;
-                q = x_malloc(strlen(path) + strlen(de->d_name) + sizeof "//vms.csv");
-                sprintf(q, "%s/%s/vms.csv", path, de->d_name);
-                ok = stat(q, &st) == 0;
-                x_free(q);
-            }
-            if (d)
-                closedir(d);
-        }
-        return ok;
-    }
-    if (!(f = fopen(path, "r")))
-        return 0;
-    ok = fgets(line, sizeof line, f) && strstr(line, "InstanceType") &&
-         strstr(line, "AcceleratorName");
-    fclose(f);
-    return ok;
-}
-
 /* The files a path names: itself, DIR/vms.csv, or DIR/<cloud>/vms.csv in
  * name order; into *out (allocated), their count. */
 static int files_of(const char *path, char ***out)
@@ -135,6 +92,42 @@ static int files_of(const char *path, char ***out)
     }
     *out = v;
     return n;
+}
+
+static void free_files(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        x_free(v[i]);
+    x_free(v);
+}
+
+int catalog_is_skypilot(const char *path)
+{
+    struct stat st;
+    FILE *f;
+    char line[512], **files;
+    int ok;
+
+    if (stat(path, &st) != 0)
+        return 0;
+    if (S_ISDIR(st.st_mode)) {
+        char *p = x_malloc(strlen(path) + sizeof "/instances.csv");
+        sprintf(p, "%s/instances.csv", path);
+        ok = stat(p, &st) != 0;     /* a dtplan catalog has instances.csv */
+        x_free(p);
+        if (ok) {
+            int n = files_of(path, &files);
+            ok = n > 0;
+            free_files(files, n);
+        }
+        return ok;
+    }
+    if (!(f = fopen(path, "r")))
+        return 0;
+    ok = fgets(line, sizeof line, f) && strstr(line, "InstanceType") &&
+         strstr(line, "AcceleratorName");
+    fclose(f);
+    return ok;
 }
 
 /* The cloud a vms.csv belongs to: its directory's name. */
@@ -368,9 +361,9 @@ static int read_one(const struct catalog *cat, const char *path, struct cat_inst
         nr++;
     }
     qsort(rows, (size_t)nr, sizeof *rows, by_name_zone);
-    for (int i = 0; i < nr; i++) {
+    for (int i = 0, cur = -1; i < nr; i++) {
         struct cat_instance in;
-        int k;
+        char type[64];
         if (i > 0 && !strcmp(rows[i].name, rows[i - 1].name) &&
             !strcmp(rows[i].zone, rows[i - 1].zone)) {
             const struct csv_row *row = &f.rows[rows[i].r];
@@ -384,38 +377,27 @@ static int read_one(const struct catalog *cat, const char *path, struct cat_inst
             goto out;
         if (i > 0 && !strcmp(rows[i].name, rows[i - 1].name)) {
             /* another zone of the same entry: the lowest prices */
-            struct cat_instance *last = &(*v)[*n - 1];
-            last->price_usd_h = lower_of(last->price_usd_h, in.price_usd_h);
-            last->spot_usd_h = lower_of(last->spot_usd_h, in.spot_usd_h);
+            struct cat_instance *c = &(*v)[cur];
+            c->price_usd_h = lower_of(c->price_usd_h, in.price_usd_h);
+            c->spot_usd_h = lower_of(c->spot_usd_h, in.spot_usd_h);
             free_entry(&in);
             continue;
         }
-        {
-            char type[64];
-            snprintf(type, sizeof type, "%s", rows[i].name);
-            *strchr(type, '@') = '\0';
-            merge_facts(&in, old, nold, type);
-        }
-        if ((k = find_entry(*v, n0, rows[i].name)) >= 0) {
-            /* an earlier file's entry: this file is the later */
-            free_entry(&(*v)[k]);
-            (*v)[k] = in;
-            /* this entry's other zones go to it too: keep it last for them */
+        snprintf(type, sizeof type, "%s", rows[i].name);
+        *strchr(type, '@') = '\0';
+        merge_facts(&in, old, nold, type);
+        /* an earlier file's entry (among the first n0, sorted) gives way to
+         * this later file's; else a new one */
+        if ((cur = find_entry(*v, n0, rows[i].name)) >= 0) {
+            free_entry(&(*v)[cur]);
+        } else {
             if (*n == *cap) {
                 *cap = *cap ? 2 * *cap : 256;
                 *v = x_realloc(*v, (size_t)*cap * sizeof **v);
             }
-            (*v)[(*n)++] = (*v)[k];
-            memmove(&(*v)[k], &(*v)[k + 1], (size_t)(*n - k - 1) * sizeof **v);
-            (*n)--;
-            n0--;
-            continue;
+            cur = (*n)++;
         }
-        if (*n == *cap) {
-            *cap = *cap ? 2 * *cap : 256;
-            *v = x_realloc(*v, (size_t)*cap * sizeof **v);
-        }
-        (*v)[(*n)++] = in;
+        (*v)[cur] = in;
     }
     qsort(*v, (size_t)*n, sizeof **v, by_name);
     rc = 0;
@@ -437,12 +419,9 @@ int catalog_use_skypilot(struct catalog *cat, const char *const *paths, int npat
         if (nf == 0)
             rc = dt_errf(e, "%s: no vms.csv there (expected SkyPilot's catalogs/vN/<cloud>/"
                          "vms.csv, or a directory of them)", paths[p]);
-        for (int i = 0; i < nf; i++) {
-            if (rc == 0)
-                rc = read_one(cat, files[i], &v, &n, &cap, old, nold, e);
-            x_free(files[i]);
-        }
-        x_free(files);
+        for (int i = 0; i < nf && rc == 0; i++)
+            rc = read_one(cat, files[i], &v, &n, &cap, old, nold, e);
+        free_files(files, nf);
     }
     if (rc != 0) {
         for (int i = 0; i < n; i++)

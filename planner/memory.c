@@ -65,9 +65,10 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
 {
     const struct cat_model *md = sc->model;
     int pp = sc->pp, v = sc->interleave > 1 ? sc->interleave : 1, n = pp * v, lay[4096], mine = 0;
-    double s = sc->seq_len > 0 ? sc->seq_len : md->seq_len, table = (double)md->vocab * md->hidden;
-    double embed = table + (md->tied_embeddings ? s * md->hidden : 0), out = table;
-    double inner = md->params - embed - (md->tied_embeddings ? 0 : out);
+    double embed, out, inner;
+
+    shape_tables(md, &embed, &out);
+    inner = md->params - embed - (md->tied_embeddings ? 0 : out);
 
     if (n > 4096 || inner <= 0) {
         *params = md->params / pp;

@@ -100,7 +100,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     const struct cat_model *m = sc->model;
     int pp = sc->pp > 1 ? sc->pp : 1, tp = sc->tp > 1 ? sc->tp : 1;
     double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 4 : 2;
-    double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len, table, params;
+    double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len, first, last, params;
     const struct cat_instance *in = NULL;
 
     cfg->c.pp = pp;
@@ -116,10 +116,9 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     /* the token table on the first stage (and a learned position table with
      * it); the output layer, or the tied table's copy, on the last */
     params = m->params > 0 ? m->params : shape_params(m);
-    table = (double)m->vocab * m->hidden;
-    cfg->c.pp_embed_frac = params > 0 ? (table + (m->tied_embeddings ? s * m->hidden : 0)) / params
-                                      : 0;
-    cfg->c.pp_out_frac = params > 0 ? table / params : 0;
+    shape_tables(m, &first, &last);
+    cfg->c.pp_embed_frac = params > 0 ? first / params : 0;
+    cfg->c.pp_out_frac = params > 0 ? last / params : 0;
     if (cfg->c.pp_embed_frac + cfg->c.pp_out_frac >= 0.9) {
         cfg->c.pp_embed_frac = 0;
         cfg->c.pp_out_frac = 0;

@@ -298,13 +298,11 @@ static void ranked_by(const struct scenario *sc, struct plan_report *rep, int di
         snprintf(rep->ranked_by, sizeof rep->ranked_by, "%s", by);
 }
 
-static int tie_break(const struct scenario *sc, const struct plan_report *rep, int *first,
-                     const char **what)
+static int tie_break(const struct scenario *sc, const struct plan_report *rep, int per,
+                     int *first, const char **what)
 {
-    int pick, per;
-    double lo, hi;
+    int pick;
 
-    per = batches_differ(rep, &lo, &hi);
     *first = -1;
     *what = "";
     for (int i = 0; i < rep->nclusters; i++) {
@@ -332,7 +330,7 @@ static int tie_break(const struct scenario *sc, const struct plan_report *rep, i
 /* The clusters that tie with the pick on the objective within the model's
  * error, and the criterion that broke the tie (nothing when none ties). */
 static void add_ties(struct text *t, const struct scenario *sc, const struct plan_report *rep,
-                     int first, const char *what)
+                     int per, int first, const char *what)
 {
     const struct plan_cluster *b = &rep->clusters[rep->best];
     const char *obj = scenario_objective_name(sc->objective);
@@ -342,9 +340,6 @@ static void add_ties(struct text *t, const struct scenario *sc, const struct pla
         return;
     add(t, " Within the error of the model (%s's step %.3g to %.3g s) it ties on %s with",
         b->cl->name, b->band_lo_s, b->band_hi_s, obj);
-    double lo, hi;
-    int per = batches_differ(rep, &lo, &hi);
-
     for (int i = 0; i < rep->nclusters; i++)
         if (i != rep->best && rep->clusters[i].feasible &&
             plan_band_tie(sc, &rep->clusters[first], &rep->clusters[i], per))
@@ -361,18 +356,17 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
     const struct plan_cluster *cur = &rep->clusters[0], *best;
     struct text t = {rep->reason, sizeof rep->reason};
     const char *tie_by;
-    int first;
+    int first, per;
+    double lo = NAN, hi = NAN;
 
     rep->reason[0] = '\0';
     if (rep->nfailed > 0 && strcmp(rep->failed[0].name, sc->clusters[0].name) == 0)
         add(&t, "The first cluster, %s, could not be simulated (Not comparable); compared from "
             "%s. ", rep->failed[0].name, cur->cl->name);
-    {
-        double lo = NAN, hi = NAN;
-        int differ = batches_differ(rep, &lo, &hi);
-        ranked_by(sc, rep, differ, lo, hi);
-    }
-    rep->best = tie_break(sc, rep, &first, &tie_by);
+    /* clusters of other global batches: cost per step compared per sample */
+    per = batches_differ(rep, &lo, &hi);
+    ranked_by(sc, rep, per, lo, hi);
+    rep->best = tie_break(sc, rep, per, &first, &tie_by);
     if (rep->best < 0) {
         rep->action = PLAN_NONE;
         add(&t, "no cluster meets the constraints (memory, deadline or budget; each one's reason "
@@ -399,7 +393,7 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
             add(&t, " It is recommended of the %d clusters for %s on a tie.", rep->nclusters,
                 scenario_objective_name(sc->objective));
     }
-    add_ties(&t, sc, rep, first, tie_by);
+    add_ties(&t, sc, rep, per, first, tie_by);
     if (best->layout_why[0])
         add(&t, " Layout: %s.", best->layout_why);
     {

@@ -124,11 +124,9 @@ static void name_bound(struct plan_cluster *pc)
         } else {
             double v = cluster_vcpus(pc->cl, SIM_TRAIN) + cluster_vcpus(pc->cl, SIM_DATA);
             double need = vcpu_needed_per_worker(&pc->cfg);
-            pc->bound = PLAN_BOUND_CPU;
-            if (need < 0.9 * v / r->workers)
-                pc->bound = PLAN_BOUND_INPUT;
-            if (need < 0.9 * v / r->workers)
-                /* enough vCPUs in all: the wait is each batch's own time, not throughput */
+            /* enough vCPUs in all: the wait is each batch's own time, not throughput */
+            pc->bound = need < 0.9 * v / r->workers ? PLAN_BOUND_INPUT : PLAN_BOUND_CPU;
+            if (pc->bound == PLAN_BOUND_INPUT)
                 snprintf(pc->bound_text, sizeof pc->bound_text,
                          "input-bound: each batch's preprocessing is waited for (%d loader "
                          "worker%s, prefetch %d) though the pipeline needs about %.1f of the "
@@ -161,7 +159,7 @@ static void name_bound(struct plan_cluster *pc)
         const char *kind = ps ? "parameter-server" : nodes > 1 ? "network" : "GPU-link";
         char cyc[64] = "";
         double link = r->util_nic;
-        int k = (int)lround(r->workers), nb = sim_bucket_count(&pc->cfg.c, pc->cfg.w.grad_bytes);
+        int k = (int)lround(r->workers), nb;
         for (int i = 0; i < pc->cfg.ngroups; i++)
             if (r->g[i].intra_util > link)
                 link = r->g[i].intra_util;
@@ -169,19 +167,19 @@ static void name_bound(struct plan_cluster *pc)
             snprintf(cyc, sizeof cyc, ", started on the ticks of a %.3g ms background cycle",
                      1e3 * pc->cfg.c.cycle_s);
         if (!ps && pc->cfg.c.cycle_s > 0 && r->exposed_comm_s <= 1.2 * pc->cfg.c.cycle_s)
-            pc->bound = PLAN_BOUND_CYCLE;
+            pc->bound = PLAN_BOUND_CYCLE;   /* the wait is for the next tick, not the links */
         else if (!ps && link < 0.2)
-            pc->bound = PLAN_BOUND_LATENCY;
-        if (!ps && pc->cfg.c.cycle_s > 0 && r->exposed_comm_s <= 1.2 * pc->cfg.c.cycle_s)
-            /* the wait is for the next tick, not for the links */
+            pc->bound = PLAN_BOUND_LATENCY; /* the links are idle: message latency */
+        nb = pc->bound == PLAN_BOUND_LATENCY ? sim_bucket_count(&pc->cfg.c, pc->cfg.w.grad_bytes)
+                                             : 0;
+        if (pc->bound == PLAN_BOUND_CYCLE)
             snprintf(pc->bound_text, sizeof pc->bound_text,
                      "cycle-bound: %.1f ms of each %.1f ms step waits for the next tick of the "
                      "%.3g ms background cycle (HOROVOD_CYCLE_TIME) that starts the all-reduces "
                      "(busiest link %.0f%%); a shorter cycle cuts it; %.60s busy %.0f%%",
                      1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 1e3 * pc->cfg.c.cycle_s,
                      100 * link, what, 100 * busy);
-        else if (!ps && link < 0.2)
-            /* the links are idle: the collectives' latency, message by message */
+        else if (pc->bound == PLAN_BOUND_LATENCY)
             snprintf(pc->bound_text, sizeof pc->bound_text,
                      "latency-bound: %.1f ms of each %.1f ms step is exposed gradient "
                      "communication while the busiest link is %.0f%% busy: the per-message "
