@@ -794,7 +794,12 @@ int html_write(FILE *f, const struct plan_report *rep)
     if (isfinite(rep->solved_value)) {
         fprintf(f, " Solved from the measured step: ");
         html_escape(f, rep->solved_what);
-        fprintf(f, " = %.6g.", rep->solved_value);
+        if (isnan(rep->solved_hi))
+            fprintf(f, " = %.6g.", rep->solved_value);
+        else
+            fprintf(f, " between %.6g and %.6g, not determined: the measured step is explained "
+                    "without it.  Predicted with the middle, %.6g.", rep->solved_lo,
+                    rep->solved_hi, rep->solved_value);
     }
     fprintf(f, "</p>\n");
 

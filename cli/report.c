@@ -513,8 +513,13 @@ int report_table(FILE *f, const struct plan_report *rep)
         fprintf(f, "Seed: %lu (%d measured steps after %d warm-up)\n", sc->seed, sc->steps,
                 sc->warmup);
     }
-    if (isfinite(rep->solved_value))
+    if (isfinite(rep->solved_value) && isnan(rep->solved_hi))
         fprintf(f, "Solved from measured step: %s = %.6g\n", rep->solved_what, rep->solved_value);
+    else if (isfinite(rep->solved_value))
+        fprintf(f, "Solved from measured step: %s between %.6g and %.6g, not determined: the "
+                "measured step is explained without it (it hides behind the rest).  Predicted "
+                "with the middle, %.6g; each band covers both ends.\n", rep->solved_what,
+                rep->solved_lo, rep->solved_hi, rep->solved_value);
     fprintf(f, "\n");
 
     for (int c = 0; c < NCOL; c++) {
@@ -698,6 +703,13 @@ static cJSON *json_report(const struct plan_report *rep)
         t = cJSON_AddObjectToObject(root, "solved");
         cJSON_AddStringToObject(t, "what", rep->solved_what);
         report_json_num(t, "value", rep->solved_value);
+        if (isnan(rep->solved_hi)) {
+            cJSON_AddNullToObject(t, "range");
+        } else {
+            cJSON *r = cJSON_AddArrayToObject(t, "range");
+            cJSON_AddItemToArray(r, cJSON_CreateNumber(rep->solved_lo));
+            cJSON_AddItemToArray(r, cJSON_CreateNumber(rep->solved_hi));
+        }
     } else {
         cJSON_AddNullToObject(root, "solved");
     }

@@ -12,17 +12,46 @@
 
 #include "plan_int.h"
 
+/*
+ * When the measured step only bounds the unknown, pc was evaluated at the
+ * middle of its range: its band is widened to hold the predictions at both
+ * ends as well, each with its own band.
+ */
+static void band_over_range(const struct scenario *sc, const struct sc_cluster *cl,
+                            const struct plan_eval_opts *eo, const struct plan_solve_range *range,
+                            struct plan_cluster *pc)
+{
+    const double ends[2] = {range->lo, range->hi};
+    struct plan_eval_opts o = *eo;
+    struct plan_cluster end;
+    struct dt_err e;
+
+    o.trace = NULL;
+    for (int i = 0; i < 2; i++) {
+        if (sc->solve_for == SC_SOLVE_CPU)
+            o.cpu_s_per_sample = ends[i];
+        else
+            o.compute_scale = ends[i];
+        if (plan_cluster_eval(sc, cl, &o, &end, &e))
+            continue;
+        pc->band_lo_s = fmin(pc->band_lo_s, end.band_lo_s);
+        pc->band_hi_s = fmax(pc->band_hi_s, end.band_hi_s);
+    }
+}
+
 int plan_run(const struct scenario *sc, const struct plan_opts *o, struct plan_report *rep,
              struct dt_err *e)
 {
     struct plan_eval_opts eo;
+    struct plan_solve_range range = {NAN, NAN};
 
     plan_eval_defaults(&eo);
     memset(rep, 0, sizeof *rep);
     rep->sc = sc;
-    rep->solved_value = NAN;
+    rep->solved_value = rep->solved_lo = rep->solved_hi = NAN;
     rep->best = -1;
-    if (sc->measured_cluster >= 0 && sc->solve_for != SC_SOLVE_NONE && plan_solve(sc, rep, &eo, e))
+    if (sc->measured_cluster >= 0 && sc->solve_for != SC_SOLVE_NONE &&
+        plan_solve(sc, rep, &eo, &range, e))
         return -1;
     rep->nclusters = sc->nclusters;
     rep->clusters = x_calloc((size_t)sc->nclusters, sizeof *rep->clusters);
@@ -47,6 +76,8 @@ int plan_run(const struct scenario *sc, const struct plan_opts *o, struct plan_r
             }
             continue;
         }
+        if (!isnan(range.hi))
+            band_over_range(sc, &sc->clusters[i], &eo, &range, &rep->clusters[k]);
         rep->nclusters++;
     }
     if (rep->nclusters == 0) {

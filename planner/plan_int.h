@@ -39,13 +39,24 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
 /* Put "cluster NAME: " in front of e's message; returns -1. */
 int plan_cluster_err(struct dt_err *e, const struct sc_cluster *cl);
 
+/* The unknown's range when the measured step only bounds it; NAN, NAN when
+ * the solve is exact.  In the units of plan_eval_opts (cpu_s_per_sample or
+ * compute_scale). */
+struct plan_solve_range {
+    double lo, hi;
+};
+
 /*
  * Solve for the scenario's measured unknown (sc->solve_for on
  * sc->measured_cluster): the solved value goes into o (cpu_s_per_sample or
- * compute_scale) and into rep->solved_value and solved_what.  0 or -1.
+ * compute_scale) and into rep->solved_value and solved_what.  When the
+ * cluster's step without the unknown already explains the measured one
+ * (within measurement noise), the unknown is only bounded: o and
+ * solved_value get the middle of [0, the most that does not show], *range
+ * and rep->solved_lo, solved_hi its ends.  0 or -1.
  */
 int plan_solve(const struct scenario *sc, struct plan_report *rep, struct plan_eval_opts *o,
-               struct dt_err *e);
+               struct plan_solve_range *range, struct dt_err *e);
 
 /* The action from cluster cur to best; same: 1 when best is cur. */
 enum plan_action plan_advice_action(const struct sc_cluster *cur, const struct sc_cluster *best,

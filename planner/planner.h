@@ -111,6 +111,8 @@ struct plan_report {
     struct sim_trace *traces;     /* per cluster, the simulated steps when asked for
                                      (plan_opts.trace); NULL otherwise.  Owned. */
     double solved_value;          /* the input solved from measured_step (NAN if none) */
+    double solved_lo, solved_hi;  /* when the measured step only bounds it: its range, the
+                                     middle in solved_value; NAN when solved exactly */
     char solved_what[64];         /* "cpu_s_per_sample" or "compute_s" */
     int best;                     /* index of the recommended cluster, -1 if none feasible */
     enum plan_action action;

@@ -549,7 +549,7 @@ static void build_report(struct search_result *r)
         if (!seen)
             report_add(r, &r->front[i]);
     }
-    rep->solved_value = NAN;
+    rep->solved_value = rep->solved_lo = rep->solved_hi = NAN;
     rep->best = r->ntop > 0 ? 0 : -1;
     rep->action = r->action;
     memcpy(rep->reason, r->reason, sizeof rep->reason);

@@ -327,3 +327,34 @@ if [ "$groups_once" -eq 0 ] && [ "$all" -ge 1 ]; then
 else
     echo "FAIL - plan top N: $groups_once clusters repeated without --all, $all with it"
 fi
+
+# A measured step that the input pipeline alone explains (within measurement noise) bounds
+# compute instead of failing: exit 0, the range [0, hi] in text and JSON, the prediction made
+# with its middle; a step far below what the loader allows still fails with its reason.
+f=tests/data/scenario_ok/loader_bound_solve.yaml
+"$bin" -q "$f" > "$out/bound.txt" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "compute_s_per_step between 0 and .*not determined" "$out/bound.txt"; then
+    echo "ok - solve: a loader-bound measured step bounds compute ($(grep -o 'between 0 and [0-9.e-]*' "$out/bound.txt"))"
+else
+    echo "FAIL - solve: loader-bound measured step: status $rc: $(head -3 "$out/bound.txt" | tail -1)"
+fi
+"$bin" -q --json "$f" > "$out/bound.json" 2>&1
+if python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["solved"]
+lo, hi = s["range"]
+sys.exit(0 if lo == 0 and hi > 0 and abs(s["value"] - hi / 2) <= 1e-6 * hi else 1)' "$out/bound.json"; then
+    echo "ok - solve: JSON solved.range is [0, hi] and solved.value its middle"
+else
+    echo "FAIL - solve: JSON solved: $(grep -o '"solved":{[^}]*}' "$out/bound.json")"
+fi
+sed 's/step_s: 0.0183/step_s: 0.0150/' "$f" > "$out/too-fast.yaml"
+"$bin" -q "$out/too-fast.yaml" > /dev/null 2> "$out/too-fast.err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l < "$out/too-fast.err")" -eq 1 ] &&
+   grep -q "18% below what the cluster takes with no compute.*more than measurement noise" "$out/too-fast.err"; then
+    echo "ok - solve: a step 18% below the loader's floor is refused in one line, with status 1"
+else
+    echo "FAIL - solve: too fast a step: status $rc: $(cat "$out/too-fast.err")"
+fi

@@ -438,6 +438,8 @@ for my $c (@cfgs) {
                     $m{buckets} ? (buckets_mb => [map { $_ / 1048576 } @{$m{buckets}}]) : (),
                     jitter_cv => $m{jitter} + 0,
                     solved_compute_s => $p->{solved} ? $p->{solved}{value} : undef,
+                    # [0, hi] when the single rank's step only bounds compute (loader-bound)
+                    solved_compute_range_s => $p->{solved} ? $p->{solved}{range} : undef,
                     link_nominal_mbit => $c->{rate} + 0, link_tcp_mbit => $tcp eq 'null' ? undef : $tcp + 0,
                     link_calibrated => $m{profile} ? $net_link{$nk}{
                         $c->{strategy} =~ /^ps_/ && $net_link{$nk}{pushpull} ? 'pushpull' : 'allreduce'} : undef,

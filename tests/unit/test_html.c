@@ -81,7 +81,7 @@ static void fixture(void)
     rep.clusters = pc;
     rep.nclusters = 5;
     rep.best = 1;
-    rep.solved_value = NAN;
+    rep.solved_value = rep.solved_lo = rep.solved_hi = NAN;
     snprintf(rep.reason, sizeof rep.reason, "B is <cheapest> & fast");
 }
 

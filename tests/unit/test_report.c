@@ -110,7 +110,7 @@ static void fixture(void)
     rep.sc = &sc;
     rep.clusters = pcs;
     rep.nclusters = 2;
-    rep.solved_value = NAN;
+    rep.solved_value = rep.solved_lo = rep.solved_hi = NAN;
     rep.best = 1;
     rep.action = PLAN_HETEROGENEOUS;
     snprintf(rep.reason, sizeof rep.reason, "2.2x faster at 1.19x the price per hour");
