@@ -79,7 +79,20 @@ LAYER_bench_cpu_kern  := calibrate
 LAYER_trainer         := calibrate
 LAYER_tcprate         := base
 LAYER_test_args       := base
+LAYER_test_text       := base
 layer_of = $(or $(LAYER_$(1)),cli)
+
+# Fuzz targets (tests/fuzz/; docs/cli.md "Fuzzing"), each built two ways:
+# with a replay driver under any compiler, which `make test` runs on the
+# regression inputs (tests/suite_fuzz.sh), and with clang's libFuzzer for
+# `make fuzz FUZZ_SECONDS=N` (each target N seconds; `make check` runs them
+# briefly when clang is present).
+FUZZ_TARGETS := scenario catalog profile
+FUZZ_REPLAY  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -123,15 +136,43 @@ $(BUILD)/bench/%: bench/%.c $$(call ARCHIVES,$$(call layer_of,$$*))
 	@mkdir -p $(dir $@)
 	$(call LINK_PROG,$*)
 
-units: $(UNIT_BIN)
+units: $(UNIT_BIN) $(FUZZ_REPLAY)
+
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.c tests/fuzz/replay.c \
+		tests/fuzz/fuzz.h $(call ARCHIVES,cli)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(LDFLAGS) -o $@ $(filter %.c,$^) \
+	    $(call ARCHIVES,cli) $(cli_LIBS)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.c tests/fuzz/fuzz.h $(call ARCHIVES,cli)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(LDFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c,$^) \
+	    $(call ARCHIVES,cli) $(cli_LIBS)
+
+# libFuzzer builds of the targets, in their own tree, then a run of each.
+fuzz-build:
+	@command -v $(FUZZ_CC) > /dev/null || { echo "fuzz: $(FUZZ_CC) not found (set FUZZ_CC)"; exit 2; }
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) NVCC= \
+	    OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+	    LDFLAGS="$(FUZZ_SAN)" $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz/fuzz_%)
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 test: all units
 	@BUILD=$(BUILD) sh tests/run.sh
 
 # Everything again under AddressSanitizer and UBSan, in a separate build tree.
+# gcc's -fsanitize=undefined leaves out float-cast-overflow (a NaN or an
+# out-of-range double converted to an integer): asked for by name.  Then
+# each fuzz target for FUZZ_CHECK_SECONDS when clang is present.
+FUZZ_CHECK_SECONDS ?= 20
 check:
-	$(MAKE) BUILD=build-san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) BUILD=build-san OPT="-O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    LDFLAGS="-fsanitize=address,undefined,float-cast-overflow" test
+	@if command -v $(FUZZ_CC) > /dev/null; then \
+	    $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS); \
+	else echo "fuzz: skipped: $(FUZZ_CC) not found (make check runs each fuzz target when it is)"; fi
 
 bench: $(BENCH_BIN) $(BUILD)/dtplan
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
@@ -149,7 +190,7 @@ install: all
 clean:
 	rm -rf build build-san build-* dtplan tests/out
 
-.PHONY: all test check bench install clean units
+.PHONY: all test check bench install clean units fuzz fuzz-build
 -include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d
 
 # The validation trainer (validate/trainer.c, docs/validation.md): an MPI

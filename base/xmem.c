@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 static void x_oom(size_t n)
 {
     fprintf(stderr, "dtplan: out of memory allocating %zu bytes\n", n);
@@ -51,13 +53,18 @@ void x_free(void *p)
     free(p);
 }
 
+/* The message is escaped on its way in (text.h): whatever bytes an input
+ * held, e->msg is one printable line of UTF-8. */
 int dt_errf(struct dt_err *e, const char *fmt, ...)
 {
+    char raw[2 * sizeof e->msg];
     va_list ap;
+
     if (!e)
         return -1;
     va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    text_escape(e->msg, sizeof e->msg, raw);
     return -1;
 }

@@ -24,7 +24,9 @@ struct dt_err {
     char msg[1024];
 };
 
-/* printf-style; returns -1 so callers can write `return dt_errf(e, ...)`. */
+/* printf-style; returns -1 so callers can write `return dt_errf(e, ...)`.
+ * Bytes of the result that are not printable UTF-8 (a line break, an escape
+ * sequence, a broken UTF-8 sequence from an input) are written as \xNN. */
 int dt_errf(struct dt_err *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -17,6 +17,7 @@
 #include "fields.h"
 #include "ops.h"
 #include "shape.h"
+#include "../base/files.h"
 #include "../base/names.h"
 
 #include <errno.h>
@@ -97,6 +98,8 @@ static int table_open(struct table *t, const char *dir, const char *file,
                 path);
         goto free_csv;
     }
+    if (csv_check_text(&t->csv, e))
+        goto free_csv;
     hdr = &t->csv.rows[0];
     for (c = 0; c < ncols; c++) {
         int k, seen = -1;
@@ -480,8 +483,16 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
         in->link = catalog_parse_link(in->intra_link_text);
         in->cpu_speed = NAN;            /* not a CSV column: set inline or by a profile */
         if (prof_col >= 0 && prof_col < row->nfields && row->fields[prof_col].text[0]) {
-            const char *p = row->fields[prof_col].text;
+            const struct csv_field *fld = &row->fields[prof_col];
+            const char *p = fld->text, *why;
+            char msg[160];
             in->profile = p[0] == '/' ? x_strdup(p) : join_path(dir, p);
+            if ((why = file_problem(in->profile))) {
+                snprintf(msg, sizeof msg, "a readable profile file (%.100s)", why);
+                field_err(e, &t, fld, "profile", msg);
+                free_instance_strings(in);
+                goto free_lines;
+            }
         }
         lines[cat->ninstances] = row->line;
         cat->ninstances++;
@@ -688,6 +699,43 @@ void catalog_free(struct catalog *cat)
     x_free(cat->instances);
     x_free(cat->models);
     memset(cat, 0, sizeof *cat);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? x_strdup(s) : NULL;
+}
+
+void catalog_copy(struct catalog *dst, const struct catalog *src)
+{
+    size_t ng = (size_t)src->ngpus, ni = (size_t)src->ninstances, nm = (size_t)src->nmodels;
+
+    dst->gpus = x_calloc(ng, sizeof *dst->gpus);
+    dst->instances = x_calloc(ni, sizeof *dst->instances);
+    dst->models = x_calloc(nm, sizeof *dst->models);
+    if (ng)
+        memcpy(dst->gpus, src->gpus, ng * sizeof *dst->gpus);
+    if (ni)
+        memcpy(dst->instances, src->instances, ni * sizeof *dst->instances);
+    if (nm)
+        memcpy(dst->models, src->models, nm * sizeof *dst->models);
+    dst->ngpus = src->ngpus;
+    dst->ninstances = src->ninstances;
+    dst->nmodels = src->nmodels;
+    for (size_t k = 0; k < ng; k++) {
+        dst->gpus[k].source = dup_or_null(src->gpus[k].source);
+        dst->gpus[k].eff_source = dup_or_null(src->gpus[k].eff_source);
+    }
+    for (size_t k = 0; k < ni; k++) {
+        struct cat_instance *in = &dst->instances[k];
+        in->intra_link_text = dup_or_null(in->intra_link_text);
+        in->source = dup_or_null(in->source);
+        in->profile = dup_or_null(in->profile);
+        if (in->gpu)  /* into the copy's own GPU table */
+            in->gpu = &dst->gpus[in->gpu - src->gpus];
+    }
+    for (size_t k = 0; k < nm; k++)
+        dst->models[k].source = dup_or_null(src->models[k].source);
 }
 
 #define FIND(arr, n, type) \

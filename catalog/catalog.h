@@ -139,6 +139,10 @@ struct catalog {
 int catalog_load(struct catalog *cat, const char *dir, struct dt_err *e);
 void catalog_free(struct catalog *cat);
 
+/* A deep copy of src into dst (not initialised): its own strings, and its
+ * instances' GPUs pointing into its own table.  Free with catalog_free. */
+void catalog_copy(struct catalog *dst, const struct catalog *src);
+
 const struct cat_gpu *catalog_find_gpu(const struct catalog *cat, const char *name);
 const struct cat_instance *catalog_find_instance(const struct catalog *cat, const char *name);
 const struct cat_model *catalog_find_model(const struct catalog *cat, const char *name);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/text.h"
+
 /* Position of byte i for messages: 1-based column within the current line. */
 static int col_of(size_t i, size_t line_start)
 {
@@ -41,6 +43,29 @@ static void push_row(struct csv_file *f, int *cap, struct csv_row row)
         f->rows = x_realloc(f->rows, (size_t)*cap * sizeof *f->rows);
     }
     f->rows[f->nrows++] = row;
+}
+
+int csv_check_text(const struct csv_file *f, struct dt_err *e)
+{
+    for (int r = 0; r < f->nrows; r++) {
+        const struct csv_row *row = &f->rows[r];
+        for (int i = 0; i < row->nfields; i++) {
+            const struct csv_field *fl = &row->fields[i];
+            size_t n = strlen(fl->text), at = text_bad_at(fl->text, n);
+            char col[64];
+            if (at == n)
+                continue;
+            if (r > 0 && i < f->rows[0].nfields && text_ok(f->rows[0].fields[i].text))
+                snprintf(col, sizeof col, "%s: ", f->rows[0].fields[i].text);
+            else
+                snprintf(col, sizeof col, "column %d: ", i + 1);
+            return dt_errf(e, "%s:%d:%d: %sexpected printable UTF-8 text on one line, found "
+                           "\"%.60s\" (byte 0x%02x at offset %zu is a control character or "
+                           "not UTF-8)", f->path, fl->line, fl->col, col, fl->text,
+                           (unsigned char)fl->text[at], at);
+        }
+    }
+    return 0;
 }
 
 int csv_parse(struct csv_file *f, const char *path, const char *text, size_t len,

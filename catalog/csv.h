@@ -58,6 +58,12 @@ int csv_read(struct csv_file *f, const char *path, struct dt_err *e);
 
 void csv_free(struct csv_file *f);
 
+/* 0 when every field of f is printable UTF-8 on one line (base/text.h), as
+ * the catalog's names and sources must be: they reach error lines, tables
+ * and JSON.  Else -1 with "FILE:LINE:COL: COLUMN: expected printable UTF-8
+ * text on one line, found ...", the column named from the header row. */
+int csv_check_text(const struct csv_file *f, struct dt_err *e);
+
 /* Index of the field of row whose text equals name exactly, or -1. */
 int csv_column(const struct csv_row *row, const char *name);
 

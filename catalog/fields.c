@@ -36,7 +36,16 @@ static const struct cat_field table[] = {
     {"seq_len", "seq_len", 1, 1, 1e7, 0, "a sequence length from 1 to 1e7"},
     {"lm_head", "lm_head", 1, 0, 1, 0, "0 or 1"},
     {"dropout", "dropout", 0, 0, 1, 0, "a probability in [0, 1)"},
-    /* what a GPU delivers (gpus.csv) */
+    /* what a GPU delivers (gpus.csv); an empty peak is unknown, 0 is refused:
+     * the simulator divides by every one of these */
+    {"fp32_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
+    {"tf32_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
+    {"fp16_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
+    {"bf16_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
+    {"mem_gib", NULL, 0, 0, 1e4, 1, "a size in GiB in (0, 1e4]"},
+    {"mem_bw_gbs", NULL, 0, 0, 1e6, 1, "a bandwidth in GB/s in (0, 1e6]"},
+    {"nvlink_gbs_dir", NULL, 0, 0, 1e5, 0, "a bandwidth in GB/s in [0, 1e5] (0: no NVLink)"},
+    {"pcie_gbs_dir", NULL, 0, 0, 1e4, 1, "a bandwidth in GB/s in (0, 1e4]"},
     {"fp8_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
     {"sm_count", NULL, 1, 1, 10000, 0, "a count from 1 to 10000"},
     {"mm_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},

@@ -13,12 +13,14 @@
 #include <cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/atomic.h"
+#include "../base/text.h"
 #include "usl.h"
 #include "../base/names.h"
 
@@ -274,6 +276,8 @@ static int vstr(struct vctx *c, const cJSON *o, const char *k, int required, int
         return r;
     if (!cJSON_IsString(v))
         return vfail(c, k, v, expected);
+    if (!text_ok(v->valuestring))
+        return vfail(c, k, v, "printable UTF-8 text on one line");
     if (choices && names_parse(choices, v->valuestring) < 0)
         return vfail(c, k, v, expected);
     return 0;
@@ -360,6 +364,7 @@ static int v_pipeline(struct vctx *c, const cJSON *pl)
         return vfail(c, NULL, pl, "an object");
     if (vstr(c, pl, "name", 1, 0, NULL, "a pipeline name") ||
         vstr(c, pl, "command", 0, 1, NULL, "a command or null") ||
+        vint(c, pl, "cores", 1, 0, "a core count >= 1") ||
         varr(c, pl, "points", 1, &pts) || vitems(c, "points", pts, v_pipeline_point) ||
         vobj(c, pl, "fit", 0, &fit))
         return -1;
@@ -385,6 +390,7 @@ static int v_collective(struct vctx *c, const cJSON *co)
         vstr(c, co, "transport", 1, 0, transport_name, NULL) ||
         vint(c, co, "ranks", 1, 1, "a rank count >= 1") ||
         vint(c, co, "hosts", 1, 1, "a host count >= 1") ||
+        vint(c, co, "servers", 1, 0, "a server count >= 1") ||
         vnum(c, co, "alpha_s", -1e3, 1e3, 0, 1, "a latency in seconds or null") ||
         vnum(c, co, "beta_s_per_byte", -1, 1, 0, 1, "seconds per byte or null") ||
         vnum(c, co, "bus_factor", 1e-9, 1e3, 0, 1, "a bus-bandwidth factor > 0 or null") ||
@@ -553,6 +559,15 @@ static double num_or_nan(const cJSON *o, const char *k)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+/* Integer member k of o, dflt when absent or not an integer an int holds:
+ * the value is checked before the conversion, never after. */
+static int int_or(const cJSON *o, const char *k, int dflt)
+{
+    double x = num_or_nan(o, k);
+
+    return x >= INT_MIN && x <= INT_MAX && x == floor(x) ? (int)x : dflt;
+}
+
 /* "all_reduce", "AllReduce", "all-reduce" -> "allreduce". */
 static void norm_name(const char *s, char *out, size_t cap)
 {
@@ -686,7 +701,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
         m->cpu_lambda = num_or_nan(fit, "lambda_samples_per_s");
         m->cpu_sigma = num_or_nan(fit, "sigma");
         m->cpu_kappa = num_or_nan(fit, "kappa");
-        m->cpu_cores = (int)num_or_nan(it, "cores");
+        m->cpu_cores = int_or(it, "cores", 0);
         if (cJSON_IsString(q = get(fit, "quality")))
             snprintf(m->cpu_quality, sizeof m->cpu_quality, "%s", q->valuestring);
     }
@@ -706,7 +721,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
      * simulator's ring model).  Fits marked poor are not used. */
     arr = get(root, "collectives");
     cJSON_ArrayForEach(it, arr) {
-        int k = (int)num_or_nan(it, "ranks"), hosts = (int)num_or_nan(it, "hosts"), score;
+        int k = int_or(it, "ranks", 0), hosts = int_or(it, "hosts", 0), score;
         const char *tr = get(it, "transport")->valuestring, *nm = get(it, "name")->valuestring;
         double a, B;
         /* a GEMM beside NCCL's all-reduce, over the GEMM alone (nccl_overlap.cu) */
@@ -721,7 +736,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
             /* parameter servers' one-way streams: the link of PS strategies */
             if (hosts > 1 && score > best_ps) {
                 best_ps = score;
-                curve_from(it, (int)num_or_nan(it, "servers"), &m->ps_curve);
+                curve_from(it, int_or(it, "servers", 0), &m->ps_curve);
                 m->net_ps_alpha_s = a;
                 m->net_ps_Bps = B;
                 m->ps_first_pull_frac = num_or_nan(get(it, "pull_overlap"), "first_pull_frac");

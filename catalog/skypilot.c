@@ -263,6 +263,13 @@ static int fill(const struct catalog *cat, const struct csv_file *f, const int *
         sky_num(f, row, idx, S_PRICE, 1, "a price >= 0 in USD an hour, or empty", &price, e) ||
         sky_num(f, row, idx, S_SPOT, 1, "a spot price >= 0 in USD an hour, or empty", &spot, e))
         return -1;
+    /* the counts become ints: their range is checked first */
+    if (cnt > 64)
+        return sky_err(e, f, &row->fields[idx[S_COUNT]], sky_cols[S_COUNT],
+                       "a GPU count from 0 to 64, or empty");
+    if (vcpus > 65536)
+        return sky_err(e, f, &row->fields[idx[S_VCPUS]], sky_cols[S_VCPUS],
+                       "a vCPU count from 0 to 65536, or empty");
     memset(in, 0, sizeof *in);
     snprintf(in->cloud, sizeof in->cloud, "%s", cloud);
     snprintf(in->name, sizeof in->name, "%s", name);
@@ -318,6 +325,10 @@ static int read_one(const struct catalog *cat, const char *path, struct cat_inst
 
     if (csv_read(&f, path, e) != 0)
         return -1;
+    if (csv_check_text(&f, e)) {
+        csv_free(&f);
+        return -1;
+    }
     cloud_of(path, cloud, sizeof cloud);
     if (f.nrows < 1) {
         dt_errf(e, "%s:1:1: header: expected SkyPilot's vms.csv columns (%s, ...), found an "

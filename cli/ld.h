@@ -196,6 +196,8 @@ int ld_instance_ref(struct ld *ld, yaml_node_t *n, const char *field,
 
 int ld_model_ref(struct ld *ld, yaml_node_t *n, const char *field,
                  const struct cat_model **out);
+/* The model of that name: inline first, then the catalog's; NULL if none. */
+const struct cat_model *ld_model_named(struct ld *ld, const char *name);
 
 /*
  * A calibration profile named by the scenario (`profile:`, for the instance

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/files.h"
 #include "../base/names.h"
 #include "../base/units.h"
 
@@ -30,7 +31,7 @@ static const struct cat_instance *ld_find_instance(struct ld *ld, const char *na
     return in ? in : catalog_find_instance(ld->cat, name);
 }
 
-static const struct cat_model *ld_find_model(struct ld *ld, const char *name)
+const struct cat_model *ld_model_named(struct ld *ld, const char *name)
 {
     const struct cat_model *m = names_find(ld->models, ld->nmodels, sizeof *ld->models,
                                            offsetof(struct cat_model, name), name);
@@ -84,7 +85,7 @@ static const void *find_instance(struct ld *ld, const char *name)
 
 static const void *find_model(struct ld *ld, const char *name)
 {
-    return ld_find_model(ld, name);
+    return ld_model_named(ld, name);
 }
 
 static const struct ld_kind instance_kind = {64, "an instance type name", "instance type",
@@ -145,7 +146,7 @@ int ld_profile(struct ld *ld, yaml_node_t *v, const char *field, const char *ins
     const char *slash = strrchr(ld->file, '/');
     struct prof_measured m;
     struct scenario *sc = ld->sc;
-    FILE *f;
+    const char *why;
 
     if (ld_str(ld, v, field, rel, sizeof rel, 1, "a profile path"))
         return -1;
@@ -153,10 +154,9 @@ int ld_profile(struct ld *ld, yaml_node_t *v, const char *field, const char *ins
         snprintf(path, sizeof path, "%s", rel);
     else
         snprintf(path, sizeof path, "%.*s/%s", (int)(slash - ld->file), ld->file, rel);
-    if (!(f = fopen(path, "rb")))
+    if ((why = file_problem(path)))
         return ld_fail(ld, v->start_mark, field, "expected a readable profile, found %s (%s: %s)",
-                       ld_found(v, fb, sizeof fb), path, strerror(errno));
-    fclose(f);
+                       ld_found(v, fb, sizeof fb), path, why);
     if (profile_load(path, &m, ld->e))
         return -1;
     if (instance) {

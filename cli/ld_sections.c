@@ -255,6 +255,34 @@ int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     return 0;
 }
 
+/*
+ * The most gradient buckets a step may hold: each is an event chain in the
+ * simulator (about 2 KB and 8 us apiece), and no framework shares its
+ * gradients in more (PyTorch DDP's 25 MiB buckets give 31,000 for a 405B
+ * model).  Checked at load, where the value was given, before anything is
+ * allocated by its count.
+ */
+#define MAX_BUCKETS_PER_STEP 1e5
+
+static int bucket_count(struct ld *ld, yaml_node_t *v)
+{
+    const struct cat_model *m = ld_model_named(ld, ld->model_name);
+    const struct scenario *sc = ld->sc;
+    double grad, n;
+
+    if (!v || !m || !(m->params > 0) || !(sc->bucket_bytes > 0))
+        return 0;
+    grad = m->params * (sc->grad_precision == CAT_FP32 ? 4.0 : 2.0);
+    n = grad / sc->bucket_bytes;
+    if (n <= MAX_BUCKETS_PER_STEP)
+        return 0;
+    return ld_fail(ld, v->start_mark, "gradients.bucket_mb",
+                   "expected a size in MiB of at least %.4g (at most %.0f buckets per step for "
+                   "%s's %.4g MiB of gradients), found %.4g, %.4g buckets",
+                   grad / MAX_BUCKETS_PER_STEP / DT_MIB, MAX_BUCKETS_PER_STEP, m->name,
+                   grad / DT_MIB, sc->bucket_bytes / DT_MIB, n);
+}
+
 int ld_gradients(struct ld *ld, yaml_node_t *m)
 {
     static const char *const keys[] = {
@@ -337,7 +365,7 @@ int ld_gradients(struct ld *ld, yaml_node_t *m)
             ld->receive_node = w;
         }
     }
-    return 0;
+    return bucket_count(ld, ld_get(ld, m, "bucket_mb", NULL));
 }
 
 /*

@@ -164,6 +164,17 @@ if ($opt{only} ne '') {
     @cfgs = grep { $want{$_->{name}} } @cfgs;
 }
 
+# The DDP configurations need PyTorch and torchvision; without them they
+# are left out, said once, and the others still run.
+if (grep { $_->{workload} eq 'ddp' } @cfgs) {
+    if (system("$python -c 'import torch, torchvision' > /dev/null 2>&1") != 0) {
+        my $n = grep { $_->{workload} eq 'ddp' } @cfgs;
+        print STDERR "validate.pl: $python cannot import torch and torchvision: the $n PyTorch DDP "
+            . "configurations are left out (set PYTHON to an interpreter that has them)\n";
+        @cfgs = grep { $_->{workload} ne 'ddp' } @cfgs;
+    }
+}
+
 if (system('sh', "$root/validate/hosts.sh", 'check') != 0) {
     print STDERR "validate.pl: cannot create network namespaces here (root, iproute2 and tc needed)\n";
     exit 3;

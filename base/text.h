@@ -1,0 +1,35 @@
+/*
+ * text.h - text that reaches a terminal or a JSON file: one printable line
+ * of valid UTF-8.
+ *
+ * Input files and flags may hold any bytes.  Loaders refuse names and other
+ * strings that are not printable UTF-8 (text_bad), and every error message
+ * is escaped on its way into struct dt_err (text_escape), so that a control
+ * character or a broken UTF-8 sequence in an input can neither split an
+ * error line nor send an escape sequence to the user's terminal.
+ */
+#ifndef DT_TEXT_H
+#define DT_TEXT_H
+
+#include <stddef.h>
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes available) that
+ * encodes a printable character: 1 for printable ASCII, 2 to 4 for a
+ * well-formed multi-byte character (no overlong forms, no surrogates, at
+ * most U+10FFFF, no C1 controls); 0 for a control character, a stray
+ * continuation byte or a broken sequence. */
+size_t text_char_len(const unsigned char *s, size_t n);
+
+/* The offset of the first byte of s[0..n) that is not part of a printable
+ * UTF-8 character, or n when every byte is. */
+size_t text_bad_at(const char *s, size_t n);
+
+/* 1 when the NUL-terminated s is printable UTF-8 on one line. */
+int text_ok(const char *s);
+
+/* Copy in into out (cap bytes, NUL-terminated), each byte that is not part
+ * of a printable UTF-8 character written as \xNN.  Cut at a character
+ * boundary when out is full.  Returns the length written. */
+size_t text_escape(char *out, size_t cap, const char *in);
+
+#endif
