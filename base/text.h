@@ -32,4 +32,15 @@ int text_ok(const char *s);
  * boundary when out is full.  Returns the length written. */
 size_t text_escape(char *out, size_t cap, const char *in);
 
+/* Columns s takes on a terminal: East Asian wide and fullwidth characters
+ * and emoji 2, combining marks 0, any other character 1 (Unicode's
+ * EastAsianWidth W and F ranges, in outline); a byte that is not UTF-8
+ * counts 1.  Tables align their cells by it. */
+size_t text_width(const char *s);
+
+/* Print one line on standard error: printf-style, escaped as text_escape
+ * does (at most 2 KiB), then a line feed.  For messages that carry what a
+ * user typed (a flag's value, a path) outside struct dt_err. */
+void text_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

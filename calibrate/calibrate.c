@@ -36,6 +36,7 @@
 
 #include "../base/args.h"
 #include "../base/mpienv.h"
+#include "../base/text.h"
 #include "calib.h"
 #include "../catalog/profile.h"
 
@@ -112,9 +113,9 @@ static void usage(FILE *f)
 static int bad_flag(const char *flag, const char *expected, const char *found)
 {
     if (found)
-        fprintf(stderr, "dtplan calibrate: %s: expected %s, found \"%s\"\n", flag, expected, found);
+        text_eprintf("dtplan calibrate: %s: expected %s, found \"%s\"", flag, expected, found);
     else
-        fprintf(stderr, "dtplan calibrate: %s: expected %s, found nothing\n", flag, expected);
+        text_eprintf("dtplan calibrate: %s: expected %s, found nothing", flag, expected);
     return EXIT_INPUT;
 }
 
@@ -563,14 +564,14 @@ static int load_previous(const struct cal_state *s, const char *out, cJSON **pre
 
     *prev = NULL;
     if (access(from, F_OK) != 0) {
-        fprintf(stderr, "dtplan calibrate: --resume: no earlier run of %s; starting afresh\n", out);
+        text_eprintf("dtplan calibrate: --resume: no earlier run of %s; starting afresh", out);
         return 0;
     }
     if (profile_read(from, prev, &e)) {
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
-    fprintf(stderr, "dtplan calibrate: --resume: continuing from %s\n", from);
+    text_eprintf("dtplan calibrate: --resume: continuing from %s", from);
     return 0;
 }
 
@@ -609,7 +610,7 @@ int calibrate_main(int argc, char **argv)
         /* An unwritable destination fails now, not after the measurements. */
         checkpoint(&s);
         if (s.checkpoint_failed) {
-            fprintf(stderr, "dtplan calibrate: -o: %s\n", s.checkpoint_err);
+            text_eprintf("dtplan calibrate: -o: %s", s.checkpoint_err);
             status = EXIT_INPUT;
             goto out;
         }
@@ -693,13 +694,13 @@ int calibrate_main(int argc, char **argv)
         }
         unlink(s.partial);
         if (s.checkpoint_failed)
-            fprintf(stderr, "dtplan calibrate: warning: a checkpoint failed: %s\n",
+            text_eprintf("dtplan calibrate: warning: a checkpoint failed: %s",
                     s.checkpoint_err);
-        fprintf(stderr, "dtplan calibrate: wrote %s\n", o.out);
+        text_eprintf("dtplan calibrate: wrote %s", o.out);
         if (!o.instance)
-            fprintf(stderr, "dtplan calibrate: warning: no --instance: %s names no instance "
+            text_eprintf("dtplan calibrate: warning: no --instance: %s names no instance "
                     "type; a scenario takes it as the profile: of the type it measured (under "
-                    "catalog.instances), or calibrate with --instance NAME\n", o.out);
+                    "catalog.instances), or calibrate with --instance NAME", o.out);
     }
     status = failed ? EXIT_FAIL : 0;
 

@@ -13,6 +13,7 @@
 #include "cliutil.h"
 #include "report.h"
 #include "../base/atomic.h"
+#include "../base/text.h"
 #include "../catalog/catalog.h"
 
 #include <cJSON.h>
@@ -174,7 +175,7 @@ static int import(const char *base, const char *const *paths, int n, const char 
     int rc;
 
     if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, CMD " import: -o: cannot create %s: %s\n", outdir, strerror(errno));
+        text_eprintf(CMD " import: -o: cannot create %s: %s", outdir, strerror(errno));
         return CLI_EXIT_INPUT;
     }
     if (cli_catalog_load(CMD, base, &cat, &e) != 0) {
@@ -214,13 +215,15 @@ int catalog_cmd_main(int argc, char **argv)
     struct catalog cat = {0};
     char *catdir = NULL;
 
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        usage(stdout);
         x_free(paths);
-        return argc < 2 ? CLI_EXIT_INPUT : CLI_EXIT_OK;
+        return CLI_EXIT_OK;
     }
-    if (strcmp(argv[1], "list") != 0 && strcmp(argv[1], "import") != 0) {
-        fprintf(stderr, CMD ": expected list or import, found \"%s\"\n", argv[1]);
+    if (argc < 2 || (strcmp(argv[1], "list") != 0 && strcmp(argv[1], "import") != 0)) {
+        dt_errf(&e, CMD ": expected list or import (dtplan catalog --help), found %s%s%s",
+                argc < 2 ? "nothing" : "\"", argc < 2 ? "" : argv[1], argc < 2 ? "" : "\"");
+        fprintf(stderr, "%s\n", e.msg);
         x_free(paths);
         return CLI_EXIT_INPUT;
     }
@@ -241,17 +244,17 @@ int catalog_cmd_main(int argc, char **argv)
             json = 1;
         } else if (val) {
             if (i + 1 >= argc || !argv[i + 1][0]) {
-                fprintf(stderr, CMD " %s: %s: expected a value, found nothing\n", argv[1], a);
+                text_eprintf(CMD " %s: %s: expected a value, found nothing", argv[1], a);
                 goto out;
             }
             *val = argv[++i];
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, CMD " %s: %s: unknown flag, expected one of %s\n", argv[1], a,
+            text_eprintf(CMD " %s: %s: unknown flag, expected one of %s", argv[1], a,
                     is_list ? "--gpu, --cloud, --region, --catalog, --json"
                             : "-o, --catalog");
             goto out;
         } else if (is_list) {
-            fprintf(stderr, CMD " list: %s: expected no file (use --catalog PATH)\n", a);
+            text_eprintf(CMD " list: %s: expected no file (use --catalog PATH)", a);
             goto out;
         } else {
             paths[npaths++] = a;
@@ -263,7 +266,7 @@ int catalog_cmd_main(int argc, char **argv)
     }
     if (!is_list) {
         if (npaths == 0 || !outdir) {
-            fprintf(stderr, CMD " import: expected FILE|DIR... and -o DIR, found %s\n",
+            text_eprintf(CMD " import: expected FILE|DIR... and -o DIR, found %s",
                     npaths == 0 ? "no file" : "no -o");
             goto out;
         }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../base/atomic.h"
+#include "../base/text.h"
 #include "html.h"
 #include "report.h"
 #include "trace.h"
@@ -162,7 +163,7 @@ int cli_write_outputs(const char *cmd, const struct cli_output *outs, int n)
             if (e.msg[0])
                 fprintf(stderr, "%s: %s\n", cmd, e.msg);
             else
-                fprintf(stderr, "%s: %s: write failed\n", cmd, outs[i].path);
+                text_eprintf("%s: %s: write failed", cmd, outs[i].path);
             rc = CLI_EXIT_PLAN;
             goto abort;
         }

@@ -12,6 +12,7 @@
 #include "../catalog/catalog.h"
 #include "../planner/planner.h"
 #include "../sim/nccl.h"
+#include "../base/text.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -161,7 +162,7 @@ static int custom_node(const struct catalog *cat, const char *gpu, unsigned long
         return -1;
     }
     if (!(cg = catalog_find_gpu(cat, gpu))) {
-        fprintf(stderr, CMD ": --gpu: unknown GPU \"%s\"\n", gpu);
+        text_eprintf(CMD ": --gpu: unknown GPU \"%s\"", gpu);
         return -1;
     }
     *g = *cg;
@@ -263,7 +264,7 @@ int coll_cmd_main(int argc, char **argv)
     }
     if (inst) {
         if (!(in = catalog_find_instance(&cat, inst))) {
-            fprintf(stderr, CMD ": --instance: unknown instance type \"%s\"\n", inst);
+            text_eprintf(CMD ": --instance: unknown instance type \"%s\"", inst);
             goto out;
         }
         what = in->name;

@@ -8,6 +8,7 @@
 #include "compute_cmd.h"
 #include "cliutil.h"
 #include "../base/names.h"
+#include "../base/text.h"
 #include "../catalog/ops.h"
 #include "../catalog/shape.h"
 #include "../planner/compute.h"
@@ -134,7 +135,7 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
                      list);
             list += k + (list[k] == ',');
             if (!(g = catalog_find_gpu(cat, name))) {
-                fprintf(stderr, CMD ": --gpu: unknown GPU \"%s\"\n", name);
+                text_eprintf(CMD ": --gpu: unknown GPU \"%s\"", name);
                 x_free(gpus);
                 return CLI_EXIT_INPUT;
             }
@@ -145,7 +146,7 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
         struct compute_plan p;
         struct compute_time ref;
         if (compute_on_gpu(sc, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref) != 0) {
-            fprintf(stderr, CMD ": --measured: the catalog gives %s no peak FLOP/s for %s\n",
+            text_eprintf(CMD ": --measured: the catalog gives %s no peak FLOP/s for %s",
                     sc->measured_gpu->name, scenario_prec_name(scenario_prec_index(sc)));
             x_free(gpus);
             return CLI_EXIT_INPUT;
@@ -229,11 +230,11 @@ int compute_cmd_main(int argc, char **argv)
     scenario_defaults(&sc, "compute");
     sc.catalog = &cat;
     if (!(sc.model = catalog_find_model(&cat, model))) {
-        fprintf(stderr, CMD ": --model: unknown model \"%s\"\n", model);
+        text_eprintf(CMD ": --model: unknown model \"%s\"", model);
         goto out;
     }
     if (have_seq && !shape_known(sc.model)) {
-        fprintf(stderr, CMD ": --seq: expected a model given by its shape, found %s\n", model);
+        text_eprintf(CMD ": --seq: expected a model given by its shape, found %s", model);
         goto out;
     }
     sc.batch_per_gpu = (int)batch;

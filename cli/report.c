@@ -14,6 +14,7 @@
 #include "../catalog/csv.h"
 
 #include "../base/units.h"
+#include "../base/text.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -95,15 +96,6 @@ static char *fmt_str(const char *fmt, ...)
     return s;
 }
 
-/* Width on a terminal: UTF-8 continuation bytes take no column. */
-static size_t text_width(const char *s)
-{
-    size_t w = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            w++;
-    return w;
-}
 
 /* ---- cell formats -------------------------------------------------------- */
 

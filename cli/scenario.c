@@ -69,7 +69,9 @@ static int ld_root(struct ld *ld)
         return -1;
     if (!(v = ld_get(ld, r, "clusters", NULL))) {
         if (!ld_get(ld, r, "plan", NULL)) /* a plan: section searches instead */
-            return ld_missing(ld, r->start_mark, "clusters");
+            return ld_fail(ld, r->start_mark, "clusters", "missing required field: the clusters "
+                           "to compare, or a plan: section to search the catalog instead "
+                           "(docs/plan.md)");
     } else if (ld_clusters(ld, v)) {
         return -1;
     }

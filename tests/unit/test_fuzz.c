@@ -38,6 +38,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "t.h"
+#include "../../base/text.h"
 
 #define MAX_SEEDS 64
 #define CASE_TIMEOUT_S 120
@@ -380,6 +381,8 @@ static const char *judge(int st, int strict, char *why, size_t cap)
         else if (lines_in(&err) != 1)
             snprintf(why, cap, "exit status %d with %d lines on stderr (expected one)", rc, lines_in(&err)),
                 bad = why;
+        else if (!text_ok(err.p))
+            snprintf(why, cap, "the error line is not printable UTF-8: \"%.120s\"", err.p), bad = why;
         else if (strict && rc == 2 && !names_a_file(err.p))
             snprintf(why, cap, "input error line does not start with a file: \"%.120s\"", err.p), bad = why;
         else if (strict && rc == 1 && strncmp(err.p, "dtplan", 6) != 0)
@@ -669,7 +672,8 @@ static void odd_command_lines_never_crash(void)
                                        "--version", "-x", "--", "-", "run", "plan", "--nosuch"};
     static const char *const vals[] = {"0", "1", "-1", "1000001", "99999999999999999999", "1e3",
                                        "abc", "", "nan", "/nonexistent/dir/file", "catalog", "3",
-                                       "scenarios/seeds/s2-hetero-grpc-mnist.yaml"};
+                                       "scenarios/seeds/s2-hetero-grpc-mnist.yaml",
+                                       "\x1b[31mred", "two\nlines", "\xff\xfe"};
     char *argv[16], what[3][160] = {"", "", ""}, trace[PATHLEN + 16], report[PATHLEN + 16];
     const char *whatp[3] = {what[0], what[1], what[2]};
     struct tally t = {0};
@@ -708,16 +712,17 @@ static void odd_command_lines_never_crash(void)
 /* A subcommand with flags of its own: random flags and hostile values,
  * judged as the other command lines (exit 0 or 2, one error line, never a
  * crash). */
-static void odd_subcommand_lines(const char *cmd, const char *const *opts, size_t nopts,
-                                 const char *const *vals, size_t nvals, unsigned long seed)
+static void odd_subcommand_lines_of(const char *cmd, const char *const *opts, size_t nopts,
+                                    const char *const *vals, size_t nvals, unsigned long seed,
+                                    int ncmd, const char *const *tail)
 {
-    char *argv[24], what[3][160] = {"", "", ""}, label[64];
+    char *argv[32], what[3][160] = {"", "", ""}, label[64];
     const char *whatp[3] = {what[0], what[1], what[2]};
     struct tally t = {0};
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
     gsl_rng_set(r, seed);
-    for (int c = 0; c < ncases / 8; c++) {
+    for (int c = 0; c < ncmd; c++) {
         int n = 0, k = (int)gsl_rng_uniform_int(r, 7);
         argv[n++] = bin;
         argv[n++] = (char *)cmd;
@@ -726,6 +731,8 @@ static void odd_subcommand_lines(const char *cmd, const char *const *opts, size_
             if (gsl_rng_uniform_int(r, 5))
                 argv[n++] = (char *)vals[gsl_rng_uniform_int(r, nvals)];
         }
+        for (int i = 0; tail && tail[i]; i++)
+            argv[n++] = (char *)tail[i];
         argv[n] = NULL;
         snprintf(what[0], sizeof what[0], "%s, %d options", cmd, k);
         one_case("flags", c, argv, 0, NULL, whatp, &t);
@@ -733,6 +740,57 @@ static void odd_subcommand_lines(const char *cmd, const char *const *opts, size_
     snprintf(label, sizeof label, "odd dtplan %s lines", cmd);
     tally_report("flags", label, &t, seed, 0);
     gsl_rng_free(r);
+}
+
+static void odd_subcommand_lines(const char *cmd, const char *const *opts, size_t nopts,
+                                 const char *const *vals, size_t nvals, unsigned long seed)
+{
+    odd_subcommand_lines_of(cmd, opts, nopts, vals, nvals, seed, ncases / 8, NULL);
+}
+
+static void odd_plan_lines_never_crash(void)
+{
+    static const char *const opts[] = {"--json", "--csv", "-o", "--trace", "--report", "--catalog",
+                                       "--seed", "--steps", "--top", "--all", "-q", "--help",
+                                       "--version", "--nosuch", "-", "--"};
+    static const char *const vals[] = {"tests/data/plan/enumerate-small.yaml",
+                                       "tests/data/plan/budget.yaml", "0", "1", "-1", "1001",
+                                       "99999999999999999999", "abc", "", "nan", "catalog",
+                                       "/nonexistent/dir/file", "tests/data/cli/tiny.yaml", "\x1b[2J", "a\nb", "\xc0\xaf"};
+
+    odd_subcommand_lines("plan", opts, sizeof opts / sizeof *opts, vals,
+                         sizeof vals / sizeof *vals, fuzz_seed + 7);
+}
+
+static void odd_catalog_lines_never_crash(void)
+{
+    static const char *const opts[] = {"list", "import", "--gpu", "--cloud", "--region",
+                                       "--catalog", "--json", "-o", "--help", "--nosuch", "-"};
+    static const char *const vals[] = {"list", "import", "H100", "A100", "aws", "gcp", "nosuch",
+                                       "us-east-1", "", "catalog", "tests/data/skypilot",
+                                       "tests/data/skypilot/aws/vms.csv", "tests/data/skypilot-bad",
+                                       "/nonexistent/dir", "tests/out/fuzz/catalog-import", "\x1b[2J", "a\nb", "\xc0\xaf"};
+
+    odd_subcommand_lines("catalog", opts, sizeof opts / sizeof *opts, vals,
+                         sizeof vals / sizeof *vals, fuzz_seed + 8);
+}
+
+/* Each of these may run a short calibration (--quick, appended to every
+ * line): fewer cases. */
+static void odd_calibrate_lines_never_crash(void)
+{
+    static const char *const opts[] = {"--cpu", "--gpu", "--nccl", "--mpi", "--cmd", "--coll-cmd",
+                                       "--coll-name", "--coll-ranks", "--coll-hosts", "--minbytes",
+                                       "--maxbytes", "--stepfactor", "--seed", "--instance",
+                                       "--resume", "-o", "--help", "--nosuch"};
+    static const char *const vals[] = {"true", "false", "echo 0.001", "echo nan", "exit 3",
+                                       "allreduce", "nosuch", "0", "1", "2", "-1", "1K", "1G", "1T",
+                                       "0.5", "1e308", "99999999999999999999", "", "p3.2xlarge",
+                                       "/nonexistent/dir/p.json", "tests/out/fuzz/calib.json", "\x1b[2J", "a\nb", "\xc0\xaf"};
+    static const char *const tail[] = {"--quick", NULL};
+
+    odd_subcommand_lines_of("calibrate", opts, sizeof opts / sizeof *opts, vals,
+                            sizeof vals / sizeof *vals, fuzz_seed + 9, ncases / 32, tail);
 }
 
 static void odd_compute_lines_never_crash(void)
@@ -744,7 +802,7 @@ static void odd_compute_lines_never_crash(void)
                                        "A100,H100", "V100,,T4", ",", "X100", "fp8", "auto",
                                        "fp32_strict", "unfused", "nhwc", "0", "1", "65",
                                        "99999999999999999999", "-1", "", "catalog",
-                                       "/nonexistent/dir", "1e3"};
+                                       "/nonexistent/dir", "1e3", "\x1b[2J", "a\nb", "\xc0\xaf"};
 
     odd_subcommand_lines("compute", opts, sizeof opts / sizeof *opts, vals,
                          sizeof vals / sizeof *vals, fuzz_seed + 5);
@@ -761,7 +819,7 @@ static void odd_collectives_lines_never_crash(void)
                                        "nvls", "tree", "LL128", "Simple", "0", "1", "2", "64",
                                        "1000000", "99999999999999999999", "-1", "", "8", "1G",
                                        "1T", "2T", "0.5", "1e308", "nan", "1.0000001", "catalog",
-                                       "/nonexistent/dir"};
+                                       "/nonexistent/dir", "\x1b[2J", "a\nb", "\xc0\xaf"};
 
     odd_subcommand_lines("collectives", opts, sizeof opts / sizeof *opts, vals,
                          sizeof vals / sizeof *vals, fuzz_seed + 6);
@@ -800,6 +858,12 @@ int main(void)
         T_RUN(odd_compute_lines_never_crash);
     if (!only || strstr(only, "flags"))
         T_RUN(odd_collectives_lines_never_crash);
+    if (!only || strstr(only, "flags"))
+        T_RUN(odd_plan_lines_never_crash);
+    if (!only || strstr(only, "flags"))
+        T_RUN(odd_catalog_lines_never_crash);
+    if (!only || strstr(only, "flags"))
+        T_RUN(odd_calibrate_lines_never_crash);
     unlink(out_path);
     unlink(err_path);
     return T_DONE();

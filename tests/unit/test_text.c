@@ -47,10 +47,22 @@ static void an_error_message_is_one_printable_line(void)
             e.msg);
 }
 
+static void wide_characters_take_two_columns(void)
+{
+    T_CHECK(text_width("p3.2xlarge") == 10, "ASCII: one column a character");
+    T_CHECK(text_width("\xe8\xa1\xa8\xe6\xa0\xbc") == 4, "two CJK characters take 4 columns (got %zu)",
+            text_width("\xe8\xa1\xa8\xe6\xa0\xbc"));
+    T_CHECK(text_width("caf\xc3\xa9 \xf0\x9f\x99\x82") == 7, "e-acute 1, an emoji 2 (got %zu)",
+            text_width("caf\xc3\xa9 \xf0\x9f\x99\x82"));
+    T_CHECK(text_width("e\xcc\x81") == 1, "a combining accent takes none (got %zu)",
+            text_width("e\xcc\x81"));
+}
+
 int main(void)
 {
     T_RUN(printable_utf8_is_kept_the_rest_escaped);
     T_RUN(a_full_buffer_is_cut_at_a_character);
     T_RUN(an_error_message_is_one_printable_line);
+    T_RUN(wide_characters_take_two_columns);
     return T_DONE();
 }
