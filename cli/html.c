@@ -348,7 +348,7 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
     struct axis ax, ay;
 
     struct { double x, y, w; } *lab = x_calloc((size_t)(n ? n : 1), sizeof *lab);
-    int nlab = 0;
+    int nlab = 0, nnum = 0, *numbered = x_calloc((size_t)(n ? n : 1), sizeof *numbered);
 
     int t = train_axes(rep);
 
@@ -443,8 +443,12 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
                 }
             }
             if (k == 4) {
-                bx = x + dx[0];
-                by = y + dy[0] - 12;
+                /* No place free: the point gets a number, its name goes in
+                 * the list under the chart. */
+                numbered[nnum++] = i;
+                fprintf(f, "<text class=\"point-number\" x=\"%.2f\" y=\"%.2f\" "
+                        "text-anchor=\"start\">%d</text></g>\n", x + 8, y - 8, nnum);
+                continue;
             }
             lab[nlab].x = bx;
             lab[nlab].y = by;
@@ -476,12 +480,21 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
         fprintf(f, "</g>\n");
     }
     fprintf(f, "</svg>\n");
+    if (nnum) {
+        fprintf(f, "<p class=\"note point-names\">Numbered where a name would overlap another: ");
+        for (int k = 0; k < nnum; k++) {
+            fprintf(f, "%s%d ", k ? "; " : "", k + 1);
+            html_escape(f, cname(&rep->clusters[numbered[k]]));
+        }
+        fprintf(f, ".</p>\n");
+    }
     if (skipped)
         fprintf(f, "<p class=\"note\">%d cluster%s not shown: step time or price unknown.</p>\n", skipped,
                 skipped > 1 ? "s" : "");
     x_free(order);
     x_free(front);
     x_free(lab);
+    x_free(numbered);
 }
 
 /* ---- chart 3: scaling ----------------------------------------------------- */
@@ -540,10 +553,19 @@ static int scaling_series(const struct plan_report *rep, struct series *s, int m
                 s[ns].idx[b] = s[ns].idx[b - 1];
                 s[ns].idx[b - 1] = x;
             }
-        for (int a = 0; a < s[ns].n; a++)
-            if (a == 0 || rep->clusters[s[ns].idx[a]].res.workers !=
-                              rep->clusters[s[ns].idx[a - 1]].res.workers)
-                sizes++;
+        /* One point a size: where two clusters of one size differ (their
+         * strategies, say), the faster; a line joins sizes, never a
+         * vertical segment between strategies. */
+        for (int a = 0; a < s[ns].n; a++) {
+            const struct plan_cluster *pa = &rep->clusters[s[ns].idx[a]];
+            if (sizes > 0 && pa->res.workers == rep->clusters[s[ns].idx[sizes - 1]].res.workers) {
+                if (pa->res.samples_per_s > rep->clusters[s[ns].idx[sizes - 1]].res.samples_per_s)
+                    s[ns].idx[sizes - 1] = s[ns].idx[a];
+                continue;
+            }
+            s[ns].idx[sizes++] = s[ns].idx[a];
+        }
+        s[ns].n = sizes;
         if (sizes >= 2)
             ns++;
         else

@@ -72,7 +72,15 @@ static char *cell_groups(const struct sc_cluster *cl)
     return x_strdup(buf);
 }
 
-static void pick_row(const char *mark, const struct search_pick *pk, char **row)
+/* enum plan_infeasible as the report says it, and as JSON names it. */
+static const char *const infeasible_words[PLAN_INF_N] = {
+    "", "do not fit in memory", "over the budget", "over the data channels",
+    "miss the deadline", "over the global batch"};
+static const char *const infeasible_key[PLAN_INF_N] = {
+    "", "memory", "budget", "channels", "deadline", "global_batch"};
+
+static void pick_row(const char *mark, const struct search_pick *pk,
+                     const struct report_colfmt *cf, char **row)
 {
     const struct plan_cluster *pc = &pk->pc;
     int comm = search_pick_comm(pk);
@@ -88,8 +96,8 @@ static void pick_row(const char *mark, const struct search_pick *pk, char **row)
     row[8] = report_cell_num("%.0f", 100 * pc->res.util_nic);
     row[9] = report_cell_num("%.1f", pc->res.samples_per_s);
     row[10] = report_cell_num("%.3f", pc->price_usd_h);
-    row[11] = report_cell_usd(pc->cost_per_step_usd);
-    row[12] = report_cell_duration(pc->train_s);
+    row[11] = report_cell_usd(pc->cost_per_step_usd, cf->usd_step_decimals);
+    row[12] = report_cell_duration(pc->train_s, cf->train);
     row[13] = report_cell_num("%.2f", pc->cost_to_train_usd);
     row[14] = x_strdup(plan_bound_name(pc->bound));
 }
@@ -98,8 +106,10 @@ static void print_picks(FILE *f, const struct search_pick *pk, int n, const char
                         int numbered)
 {
     char **cells = x_calloc((size_t)(n + 1) * PH_N, sizeof *cells);
+    struct report_colfmt cf;
     int right[PH_N];
 
+    report_colfmt_of(n > 0 ? &pk[0].pc : NULL, n, sizeof *pk, &cf);
     for (int c = 0; c < PH_N; c++) {
         cells[c] = x_strdup(pick_head[c]);
         right[c] = c == 0 || (c >= 3 && c <= 13);
@@ -107,7 +117,7 @@ static void print_picks(FILE *f, const struct search_pick *pk, int n, const char
     for (int i = 0; i < n; i++) {
         char num[16];
         snprintf(num, sizeof num, "%d", i + 1);
-        pick_row(numbered ? num : marks[i], &pk[i], &cells[(size_t)(i + 1) * PH_N]);
+        pick_row(numbered ? num : marks[i], &pk[i], &cf, &cells[(size_t)(i + 1) * PH_N]);
     }
     report_grid_print(f, cells, n + 1, PH_N, right, NULL);
     for (size_t i = 0; i < (size_t)(n + 1) * PH_N; i++)
@@ -142,6 +152,19 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
             "channels, %ld over max_gpus%s\n", r->candidates, l->ntrain_types, r->feasible,
             l->pruned_memory, l->pruned_budget, l->pruned_channels, l->pruned_gpus,
             tp_note);
+    {
+        char buf[512];
+        int o = 0;
+        for (int k = PLAN_OK + 1; k < PLAN_INF_N; k++)
+            if (r->counts.infeasible[k] && o < (int)sizeof buf)
+                o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%ld %s", o ? ", " : "",
+                              r->counts.infeasible[k], infeasible_words[k]);
+        if (r->counts.failed && o < (int)sizeof buf)
+            o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%ld could not be simulated",
+                          o ? ", " : "", r->counts.failed);
+        if (o)
+            fprintf(f, "Simulated and left out: %s\n", buf);
+    }
     if (l->single_node)
         fprintf(f, "One node only: %d instance type%s whose network rate is unknown in the "
                 "catalog (%s%s): no multi-node candidate of %s was searched\n", l->single_node,
@@ -262,6 +285,12 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddNumberToObject(s, "pruned_channels", (double)l->pruned_channels);
     cJSON_AddNumberToObject(s, "pruned_gpus", (double)l->pruned_gpus);
     cJSON_AddNumberToObject(s, "pruned_tp", (double)l->pruned_tp);
+    {
+        cJSON *inf = cJSON_AddObjectToObject(s, "infeasible");
+        for (int k = PLAN_OK + 1; k < PLAN_INF_N; k++)
+            cJSON_AddNumberToObject(inf, infeasible_key[k], (double)r->counts.infeasible[k]);
+        cJSON_AddNumberToObject(s, "not_simulated", (double)r->counts.failed);
+    }
     cJSON_AddNumberToObject(s, "skipped_unknown_peak", l->skipped_peak);
     cJSON_AddNumberToObject(s, "single_node_unknown_network", l->single_node);
     cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);

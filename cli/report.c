@@ -271,31 +271,39 @@ static char *cell_pct(double frac)
     return report_cell_num("%.0f", frac * 100.0);
 }
 
-char *report_cell_usd(double usd)
+char *report_cell_usd(double usd, int decimals)
 {
-    if (!isfinite(usd))
-        return x_strdup("-");
-    if (usd != 0 && fabs(usd) < 1e-4)
-        return fmt_str("%.3e", usd);
-    return fmt_str("%.6f", usd);
+    char buf[64];
+
+    numfmt_usd(buf, sizeof buf, usd, decimals);
+    return x_strdup(buf);
 }
 
-char *report_cell_duration(double s)
+char *report_cell_duration(double s, enum numfmt_dur style)
 {
-    long long t;
+    char buf[64];
 
-    if (!isfinite(s) || s < 0)
-        return x_strdup("-");
-    if (s < 59.95)
-        return fmt_str("%.1f s", s);
-    if (s < 48 * 3600.0) {
-        t = llround(s);
-        if (t < 3600)
-            return fmt_str("%lldm%02llds", t / 60, t % 60);
-        t = llround(s / 60.0);
-        return fmt_str("%lldh%02lldm", t / 60, t % 60);
+    numfmt_duration(buf, sizeof buf, s, style);
+    return x_strdup(buf);
+}
+
+void report_colfmt_of(const struct plan_cluster *pc, int n, size_t stride,
+                      struct report_colfmt *cf)
+{
+    double *usd = x_calloc((size_t)n + 1, sizeof *usd), ep = -1, tr = -1;
+
+    for (int i = 0; i < n; i++) {
+        const struct plan_cluster *p = nth(pc, stride, i);
+        usd[i] = p->cost_per_step_usd;
+        if (isfinite(p->epoch_s) && p->epoch_s > ep)
+            ep = p->epoch_s;
+        if (isfinite(p->train_s) && p->train_s > tr)
+            tr = p->train_s;
     }
-    return fmt_str("%.1f d", s / 86400.0);
+    cf->usd_step_decimals = numfmt_usd_decimals(usd, n);
+    cf->epoch = numfmt_dur_style(ep);
+    cf->train = numfmt_dur_style(tr);
+    x_free(usd);
 }
 
 /* "1x ml.p4d.24xlarge + 2x ml.c5.18xlarge (data)" */
@@ -374,7 +382,8 @@ static int report_has_epochs(const struct plan_report *rep)
 }
 
 /* Fill row (NCOL cells) for cluster i. */
-static void table_row(const struct plan_report *rep, int i, char **row)
+static void table_row(const struct plan_report *rep, int i, const struct report_colfmt *cf,
+                      char **row)
 {
     const struct plan_cluster *pc = &rep->clusters[i];
     const struct sim_result *r = &pc->res;
@@ -394,10 +403,10 @@ static void table_row(const struct plan_report *rep, int i, char **row)
     row[COL_NIC] = cell_pct(r->util_nic);
     row[COL_SPS] = report_cell_num("%.1f", r->samples_per_s);
     row[COL_USD_H] = report_cell_num("%.3f", pc->price_usd_h);
-    row[COL_USD_STEP] = report_cell_usd(pc->cost_per_step_usd);
-    row[COL_EPOCH] = report_cell_duration(pc->epoch_s);
+    row[COL_USD_STEP] = report_cell_usd(pc->cost_per_step_usd, cf->usd_step_decimals);
+    row[COL_EPOCH] = report_cell_duration(pc->epoch_s, cf->epoch);
     row[COL_USD_EPOCH] = report_cell_num("%.2f", pc->cost_per_epoch_usd);
-    row[COL_TRAIN] = report_cell_duration(pc->train_s);
+    row[COL_TRAIN] = report_cell_duration(pc->train_s, cf->train);
     row[COL_USD_TRAIN] = report_cell_num("%.2f", pc->cost_to_train_usd);
     row[COL_BOTTLENECK] = x_strdup(pc->bound_text);
 }
@@ -497,6 +506,7 @@ int report_table(FILE *f, const struct plan_report *rep)
     int n = rep->nclusters;
     char **cells = x_calloc((size_t)(n + 1) * NCOL, sizeof *cells);
     int show[NCOL], right[NCOL];
+    struct report_colfmt cf;
     int any_infeasible = 0;
     const char *reco = "none";
 
@@ -520,8 +530,9 @@ int report_table(FILE *f, const struct plan_report *rep)
     }
     if (!report_has_epochs(rep))
         show[COL_EPOCH] = show[COL_USD_EPOCH] = show[COL_TRAIN] = show[COL_USD_TRAIN] = 0;
+    report_colfmt_of(rep->clusters, n, sizeof *rep->clusters, &cf);
     for (int i = 0; i < n; i++) {
-        table_row(rep, i, &cells[(size_t)(i + 1) * NCOL]);
+        table_row(rep, i, &cf, &cells[(size_t)(i + 1) * NCOL]);
         if (!rep->clusters[i].feasible)
             any_infeasible = 1;
     }

@@ -13,6 +13,7 @@
 #ifndef DT_REPORT_H
 #define DT_REPORT_H
 
+#include "../base/numfmt.h"
 #include <stdio.h>
 
 #include "../planner/planner.h"
@@ -33,12 +34,22 @@ int report_json(FILE *f, const struct plan_report *rep);
 int report_csv(FILE *f, const struct plan_report *rep);
 
 /* Table cells, strings the caller frees with x_free: a number with printf
- * format fmt; dollars (6 decimals, or scientific below $0.0001 where 6
- * decimals would keep fewer than 2 significant digits); a duration ("42.0 s",
- * "12m05s", "5h07m", "3.2 d").  Each is "-" when the value is unknown. */
+ * format fmt; dollars with a column's decimals (base/numfmt.h; -1:
+ * scientific); a duration in a column's style ("42.0 s", "12m05s",
+ * "5h07m", "3.2 d").  Each is "-" when the value is unknown. */
 char *report_cell_num(const char *fmt, double v);
-char *report_cell_usd(double usd);
-char *report_cell_duration(double s);
+char *report_cell_usd(double usd, int decimals);
+char *report_cell_duration(double s, enum numfmt_dur style);
+
+/* One format per column (docs/output.md): the dollars per step and the
+ * durations of n clusters (stride bytes apart, the first at pc), each
+ * column written as its widest value needs. */
+struct report_colfmt {
+    int usd_step_decimals;
+    enum numfmt_dur epoch, train;
+};
+void report_colfmt_of(const struct plan_cluster *pc, int n, size_t stride,
+                      struct report_colfmt *cf);
 
 /* Print nrows rows of ncol cells (row-major; the first row is the header)
  * as aligned columns two blanks apart: right[c] aligns column c right,

@@ -395,6 +395,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     enum sc_recompute rcs[MAX_RC_STEPS];
     double cap_gib = 0;
 
+    rank.whatif = 0;    /* the candidates are ranked; the chosen one is named (bound.c) */
     if (!sc->sharding_auto && !sc->batch_auto && !sc->tp_auto && !sc->pp_auto &&
         !sc->recompute_auto)
         return plan_cluster_eval_one(sc, cl, o, pc, e);

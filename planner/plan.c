@@ -27,6 +27,7 @@ static void band_over_range(const struct scenario *sc, const struct sc_cluster *
     struct dt_err e;
 
     o.trace = NULL;
+    o.whatif = 0;
     for (int i = 0; i < 2; i++) {
         if (sc->solve_for == SC_SOLVE_CPU)
             o.cpu_s_per_sample = ends[i];

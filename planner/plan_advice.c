@@ -23,6 +23,7 @@
 
 #include "band.h"
 #include "plan_int.h"
+#include "../base/numfmt.h"
 
 const char *plan_action_name(enum plan_action a)
 {
@@ -215,9 +216,14 @@ static void add_change(struct text *t, const struct plan_cluster *cur,
 static void add_train(struct text *t, const struct plan_cluster *cur,
                       const struct plan_cluster *best)
 {
-    if (!isnan(best->train_s) && !isnan(cur->train_s))
-        add(t, ", %.2f h and $%.2f to train instead of %.2f h and $%.2f", best->train_s / 3600,
-            best->cost_to_train_usd, cur->train_s / 3600, cur->cost_to_train_usd);
+    char a[32], b[32];
+
+    if (!isnan(best->train_s) && !isnan(cur->train_s)) {
+        numfmt_duration(a, sizeof a, best->train_s, numfmt_dur_style(best->train_s));
+        numfmt_duration(b, sizeof b, cur->train_s, numfmt_dur_style(cur->train_s));
+        add(t, ", %s and $%.2f to train instead of %s and $%.2f", a, best->cost_to_train_usd, b,
+            cur->cost_to_train_usd);
+    }
 }
 
 /* One cluster's layout and where its step goes: "p5 runs tp 8 x pp 2 x

@@ -16,6 +16,7 @@
 #include "plan_int.h"
 #include "../catalog/shape.h"
 #include "resolve.h"
+#include "../base/numfmt.h"
 
 void plan_eval_defaults(struct plan_eval_opts *o)
 {
@@ -25,6 +26,7 @@ void plan_eval_defaults(struct plan_eval_opts *o)
     o->steps = 0;
     o->warmup = -1;
     o->trace = NULL;
+    o->whatif = 1;
 }
 
 const char *plan_bound_name(enum plan_bound b)
@@ -61,147 +63,6 @@ int plan_train_nodes(const struct sc_cluster *cl)
     return n;
 }
 
-static double cluster_vcpus(const struct sc_cluster *cl, enum sim_role r)
-{
-    double v = 0;
-    for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == r)
-            v += (double)cl->groups[i].count * cl->groups[i].inst->vcpus;
-    return v;
-}
-
-/* vCPUs of the train instance (at its speed in reference cores) one worker's
- * input needs to keep its compute busy. */
-static double vcpu_needed_per_worker(const struct sim_config *cfg)
-{
-    for (int i = 0; i < cfg->ngroups; i++)
-        if (cfg->groups[i].role == SIM_TRAIN) {
-            double busy = cfg->groups[i].fwd_s + cfg->groups[i].bwd_s + cfg->groups[i].opt_s;
-            return busy > 0 ? cfg->w.batch * cfg->w.cpu_s_per_sample /
-                                  (busy * cfg->groups[i].core_speed)
-                            : INFINITY;
-        }
-    return NAN;
-}
-
-/* What bounds the step, as enum plan_bound and one line of words. */
-static void name_bound(struct plan_cluster *pc)
-{
-    const struct sim_result *r = &pc->res;
-    const struct sc_group *tg = plan_first_train(pc->cl);
-    const struct cat_instance *in = tg->inst;
-    int gpus = in->gpu_count;
-    double busy = r->g[tg - pc->cl->groups].gpu_util; /* compute share of the step */
-    char what[96];
-
-    if (gpus > 0)
-        snprintf(what, sizeof what, "%d %s", tg->count * gpus, in->gpu_model);
-    else
-        snprintf(what, sizeof what, "%d x %d vCPU", tg->count, in->vcpus);
-    /* The step is bound by what the workers wait for: input or exposed
-     * communication when either takes more than 5% of the step, else compute. */
-    if (r->data_stall_s > 0.05 * r->step_mean_s && r->data_stall_s >= r->exposed_comm_s) {
-        int bi = 0;
-        double worst = 0;
-        for (int i = 0; i < pc->cfg.ngroups; i++) {
-            const struct sim_group_stats *g = &r->g[i];
-            double u = g->cpu_util;
-            if (u > worst) { worst = u; bi = 0; }
-            if (g->nic_tx_util > worst) { worst = g->nic_tx_util; bi = 1; }
-            if (g->nic_rx_util > worst) { worst = g->nic_rx_util; bi = 1; }
-            if (g->pcie_util > worst) { worst = g->pcie_util; bi = 2; }
-        }
-        if (bi == 1) {
-            pc->bound = PLAN_BOUND_INPUT_NET;
-            snprintf(pc->bound_text, sizeof pc->bound_text,
-                     "input-network-bound: sending preprocessed batches keeps a NIC %.0f%% busy; "
-                     "%s busy %.0f%%", 100 * worst, what, 100 * busy);
-        } else if (bi == 2) {
-            pc->bound = PLAN_BOUND_PCIE;
-            snprintf(pc->bound_text, sizeof pc->bound_text,
-                     "PCIe-bound: host-to-device copies keep PCIe %.0f%% busy; %s busy %.0f%%",
-                     100 * worst, what, 100 * busy);
-        } else {
-            double v = cluster_vcpus(pc->cl, SIM_TRAIN) + cluster_vcpus(pc->cl, SIM_DATA);
-            double need = vcpu_needed_per_worker(&pc->cfg);
-            /* enough vCPUs in all: the wait is each batch's own time, not throughput */
-            pc->bound = need < 0.9 * v / r->workers ? PLAN_BOUND_INPUT : PLAN_BOUND_CPU;
-            if (pc->bound == PLAN_BOUND_INPUT)
-                snprintf(pc->bound_text, sizeof pc->bound_text,
-                         "input-bound: each batch's preprocessing is waited for (%d loader "
-                         "worker%s, prefetch %d) though the pipeline needs about %.1f of the "
-                         "%.1f vCPU a worker has; more loader workers or prefetch hide it; %s "
-                         "busy %.0f%%", pc->cfg.w.loader_workers,
-                         pc->cfg.w.loader_workers == 1 ? "" : "s", pc->cfg.w.prefetch, need,
-                         v / r->workers, what, 100 * busy);
-            else
-                snprintf(pc->bound_text, sizeof pc->bound_text,
-                         "CPU-bound: %.0f vCPU (%.1f per worker) keep %s busy %.0f%%; the input "
-                         "pipeline needs about %.1f vCPU per worker", v, v / r->workers, what,
-                         100 * busy, need);
-        }
-    } else if (r->tp_comm_s > 0.05 * r->step_mean_s && r->tp_comm_s >= 0.5 * r->exposed_comm_s) {
-        /* the layers wait for their tensor-parallel collectives */
-        int across = pc->cfg.c.tp > gpus;
-        pc->bound = across ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
-        snprintf(pc->bound_text, sizeof pc->bound_text,
-                 "%s-bound: %.1f ms of each %.1f ms step is tensor-parallel communication (tp %d "
-                 "over %s); %.60s busy %.0f%%", across ? "network" : "GPU-link",
-                 1e3 * r->tp_comm_s, 1e3 * r->step_mean_s, pc->cfg.c.tp,
-                 across ? "the NICs" : "the GPUs' links", what, 100 * busy);
-    } else if (r->exposed_comm_s > 0.05 * r->step_mean_s) {
-        int ps = sim_is_ps(pc->cfg.c.strategy);
-        int nodes = 0;
-        for (int i = 0; i < pc->cl->ngroups; i++)
-            if (pc->cl->groups[i].role == SIM_TRAIN)
-                nodes += pc->cl->groups[i].count;
-        pc->bound = ps ? PLAN_BOUND_PS : nodes > 1 ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
-        const char *kind = ps ? "parameter-server" : nodes > 1 ? "network" : "GPU-link";
-        char cyc[64] = "";
-        double link = r->util_nic;
-        int k = (int)lround(r->workers), nb;
-        for (int i = 0; i < pc->cfg.ngroups; i++)
-            if (r->g[i].intra_util > link)
-                link = r->g[i].intra_util;
-        if (pc->cfg.c.cycle_s > 0)
-            snprintf(cyc, sizeof cyc, ", started on the ticks of a %.3g ms background cycle",
-                     1e3 * pc->cfg.c.cycle_s);
-        if (!ps && pc->cfg.c.cycle_s > 0 && r->exposed_comm_s <= 1.2 * pc->cfg.c.cycle_s)
-            pc->bound = PLAN_BOUND_CYCLE;   /* the wait is for the next tick, not the links */
-        else if (!ps && link < 0.2)
-            pc->bound = PLAN_BOUND_LATENCY; /* the links are idle: message latency */
-        nb = pc->bound == PLAN_BOUND_LATENCY ? sim_bucket_count(&pc->cfg.c, pc->cfg.w.grad_bytes)
-                                             : 0;
-        if (pc->bound == PLAN_BOUND_CYCLE)
-            snprintf(pc->bound_text, sizeof pc->bound_text,
-                     "cycle-bound: %.1f ms of each %.1f ms step waits for the next tick of the "
-                     "%.3g ms background cycle (HOROVOD_CYCLE_TIME) that starts the all-reduces "
-                     "(busiest link %.0f%%); a shorter cycle cuts it; %.60s busy %.0f%%",
-                     1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 1e3 * pc->cfg.c.cycle_s,
-                     100 * link, what, 100 * busy);
-        else if (pc->bound == PLAN_BOUND_LATENCY)
-            snprintf(pc->bound_text, sizeof pc->bound_text,
-                     "latency-bound: %.1f ms of each %.1f ms step is exposed gradient "
-                     "communication while the busiest link is %.0f%% busy: the per-message "
-                     "latency of %d all-reduce%s over %d ranks (%s), not bandwidth; %s cut it; "
-                     "%.60s busy %.0f%%",
-                     1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 100 * link, nb,
-                     nb == 1 ? "" : "s", k, nodes > 1 ? "across nodes" : "inside the node",
-                     nb > 1 ? "larger buckets or fewer ranks" : "fewer ranks or more samples a step",
-                     what, 100 * busy);
-        else
-            snprintf(pc->bound_text, sizeof pc->bound_text,
-                     "%s-bound: %.1f ms of each %.1f ms step is exposed gradient communication"
-                     "%.63s (busiest NIC %.0f%%); %.60s busy %.0f%%", kind,
-                     1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, cyc, 100 * r->util_nic, what,
-                     100 * busy);
-    } else {
-        pc->bound = PLAN_BOUND_COMPUTE;
-        snprintf(pc->bound_text, sizeof pc->bound_text, "compute-bound: %s busy %.0f%%", what,
-                 100 * busy);
-    }
-}
-
 /* ---- costs and the objective ------------------------------------------- */
 
 static void costs(const struct scenario *sc, struct plan_cluster *pc)
@@ -233,20 +94,26 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
         }
     pc->scaling_eff = one > 0 ? r->samples_per_s / (r->workers * one) : NAN;
     pc->feasible = 1;
+    pc->infeasible = PLAN_OK;
     pc->infeasible_why[0] = 0;
     if (!isnan(sc->budget_usd_h) && pc->price_usd_h > sc->budget_usd_h) {
         pc->feasible = 0;
+        pc->infeasible = PLAN_INF_BUDGET;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "$%.2f/h is over the budget of $%.2f/h",
                  pc->price_usd_h, sc->budget_usd_h);
     } else if (sc->max_data_channels > 0 && r->workers > sc->max_data_channels) {
         pc->feasible = 0;
+        pc->infeasible = PLAN_INF_CHANNELS;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why,
                  "%.0f workers need %.0f data channels, more than the %d allowed per job",
                  r->workers, r->workers, sc->max_data_channels);
     } else if (!isnan(sc->deadline_h) && !isnan(pc->train_s) && pc->train_s > sc->deadline_h * 3600) {
+        char took[32];
         pc->feasible = 0;
-        snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "%.1f h to train misses the %.1f h deadline",
-                 pc->train_s / 3600, sc->deadline_h);
+        pc->infeasible = PLAN_INF_DEADLINE;
+        numfmt_duration(took, sizeof took, pc->train_s, numfmt_dur_style(pc->train_s));
+        snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "%s to train misses the %g h deadline",
+                 took, sc->deadline_h);
     }
 }
 
@@ -319,6 +186,7 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
     }
     if (why[0]) {
         pc->feasible = 0;
+        pc->infeasible = PLAN_INF_MEMORY;
         memcpy(pc->infeasible_why, why, sizeof why);
     }
 }
@@ -346,6 +214,7 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
     if (pc->feasible && sc->global_batch > 0 &&
         (double)sc->batch_per_gpu * replicas > sc->global_batch) {
         pc->feasible = 0;
+        pc->infeasible = PLAN_INF_BATCH;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why,
                  "%.0f data-parallel replicas x batch_per_gpu %d = %.0f samples a micro-batch, "
                  "over the global batch of %d: a smaller batch_per_gpu or fewer replicas",
@@ -374,7 +243,8 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     costs(sc, pc);
     memory_check(sc, pc);
     throughput_of(sc, pc);
-    name_bound(pc);
+    if (plan_bound_set(pc, o->whatif, e))
+        return -1;
     plan_band_set(sc, pc);
     compute_note(sc, pc);
     plan_assumptions(sc, pc);

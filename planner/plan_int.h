@@ -20,6 +20,11 @@ int plan_has_role(const struct sc_cluster *cl, enum sim_role r);
 /* Train nodes of cl, all train groups together. */
 int plan_train_nodes(const struct sc_cluster *cl);
 
+/* pc->bound and bound_text from pc's simulation (bound.c): by what-if
+ * simulations when whatif is 1, else by what the workers wait for.  0, or
+ * -1 with e set. */
+int plan_bound_set(struct plan_cluster *pc, int whatif, struct dt_err *e);
+
 /* vCPUs per GPU of an instance type (its vCPUs for a CPU instance). */
 double plan_vcpu_per_gpu(const struct cat_instance *in);
 

@@ -57,6 +57,17 @@ enum plan_bound {
 
 #define PLAN_MAX_ASSUMED 6
 
+/* Why a simulated cluster is not feasible (plan_cluster.infeasible). */
+enum plan_infeasible {
+    PLAN_OK = 0,
+    PLAN_INF_MEMORY,          /* a worker's memory */
+    PLAN_INF_BUDGET,          /* over objective.budget_usd_per_h */
+    PLAN_INF_CHANNELS,        /* more workers than data channels allowed */
+    PLAN_INF_DEADLINE,        /* misses objective.deadline_h */
+    PLAN_INF_BATCH,           /* replicas x batch_per_gpu over the global batch */
+    PLAN_INF_N
+};
+
 struct plan_cluster {
     const struct sc_cluster *cl;  /* points into the scenario */
     struct sim_config cfg;        /* what was simulated */
@@ -68,6 +79,7 @@ struct plan_cluster {
     double train_s, cost_to_train_usd; /* epochs x epoch */
     double scaling_eff;           /* samples/s over workers x one-GPU samples/s */
     int feasible;                 /* fits in memory, meets deadline and budget */
+    enum plan_infeasible infeasible; /* why not, when not feasible */
     char infeasible_why[320];
     struct mem_use mem;           /* per GPU (or CPU worker) of the train group that fills
                                      its memory most (memory.h) */
@@ -147,6 +159,9 @@ struct plan_eval_opts {
     int steps;                    /* > 0: measured steps instead of the scenario's */
     int warmup;                   /* >= 0: warm-up steps instead of the scenario's; -1 keep */
     struct sim_trace *trace;      /* NULL, or a recorder this run fills (sim/trace.h) */
+    int whatif;                   /* 1 (default): name the bound by speeding each resource up
+                                     in turn (bound.c, a simulation each); 0: from the one
+                                     simulation's waits (the search's sweep) */
 };
 
 /* The simulator input of one cluster as the scenario states it (resolve.c). */

@@ -307,6 +307,7 @@ static void fill_eval(const struct scenario *sc, const struct plan_cluster *pc,
     ev->objective = plan_cluster_objective(sc, pc, 1);
     ev->bound = pc->bound;
     ev->sims = pc->nsim;
+    ev->infeasible = pc->infeasible;
 }
 
 int search_eval(const struct scenario *sc, const struct search_list *l, int part, int nparts,
@@ -322,6 +323,7 @@ int search_eval(const struct scenario *sc, const struct search_list *l, int part
     plan_eval_defaults(&o);     /* the sweep's fidelity: plan.search_steps, search_warmup */
     o.steps = sc->plan.search_steps;
     o.warmup = sc->plan.search_warmup;
+    o.whatif = 0;               /* the picks, re-run, are named by what-if */
     for (int i = part; i < l->n; i += nparts) {
         build(sc, &l->c[i], 0, &cl);
         memset(&ev[i], 0, sizeof ev[i]);
@@ -668,6 +670,14 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
     fr = x_calloc((size_t)l->n + 1, sizeof *fr);
     nord = rank(l, ev, ord);
     r->feasible = nord;
+    memset(&r->counts, 0, sizeof r->counts);
+    for (int i = 0; i < l->n; i++) {
+        int why = (int)ev[i].infeasible;
+        if (!ev[i].ok)
+            r->counts.failed++;
+        else if (!ev[i].feasible && why > PLAN_OK && why < PLAN_INF_N)
+            r->counts.infeasible[why]++;
+    }
     if (nord == 0) {
         rc = none_feasible(sc, l, ev, r, e);
         if (rc == 0)

@@ -58,8 +58,9 @@ struct search_eval {
     double objective;       /* smaller is better */
     double bound;           /* enum plan_bound */
     double sims;            /* simulations run (more than 1 when the layout was chosen) */
+    double infeasible;      /* enum plan_infeasible: why not feasible */
 };
-#define SEARCH_NFIELDS 11
+#define SEARCH_NFIELDS 12
 
 struct search_list {
     struct search_cand *c;
@@ -76,6 +77,14 @@ struct search_list {
     char single_names[160]; /* the first of them, comma-separated */
 };
 
+/* What simulating the candidates found (search_finish): how many could
+ * not be simulated, and of those simulated, how many were not feasible, by
+ * reason (enum plan_infeasible; [PLAN_OK] unused). */
+struct search_counts {
+    long failed;
+    long infeasible[PLAN_INF_N];
+};
+
 /* One candidate re-run with the scenario's settings. */
 struct search_pick {
     int index;                  /* candidate index */
@@ -89,6 +98,7 @@ struct search_result {
     const struct scenario *sc;
     long candidates;            /* enumerated and simulated */
     long feasible;
+    struct search_counts counts; /* the others: not simulated, or not feasible and why */
     struct search_pick *top;    /* best first, at most plan.top */
     int ntop;
     struct search_pick *front;  /* Pareto front, by time ascending */

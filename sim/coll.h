@@ -38,6 +38,7 @@ struct coll_ctx {
     int ps_nodes;         /* dedicated PS nodes, 0 when colocated */
     int r_ps_tx, r_ps_rx, r_ps_cpu;
     double ps_alpha_net;
+    double lat_scale;     /* sim_comm.lat_scale: NCCL's latency x this; 0: x 1 */
     int ps_servers;       /* shards */
     int ps_dedicated;
     int ps_serial;        /* 1: every phase in one lane: bucket by bucket */

@@ -76,7 +76,7 @@ int coll_auto_phase(const struct coll_ctx *ctx, const struct nccl_model *m, doub
         w_gpu = w_nic = part;
     }
     memset(ph, 0, sizeof *ph);
-    ph->lat_s = c.lat_s;
+    ph->lat_s = c.lat_s * (ctx->lat_scale > 0 ? ctx->lat_scale : 1);
     ph->amount = bytes;
     ph->bound = c.algbw_Bps;
     for (int i = 0; i < ctx->ntg; i++) {

@@ -77,6 +77,7 @@ static double alone_s(const struct sim_config *cfg, const struct sim_group *g,
 
     memset(&ctx, 0, sizeof ctx);
     memset(&m, 0, sizeof m);
+    ctx.lat_scale = cfg->c.lat_scale;
     ctx.ntg = 1;
     ctx.tg[0].nodes = nodes;
     ctx.tg[0].wpn = wpn;

@@ -609,6 +609,7 @@ static void build_chain(struct sim *s, struct chain *c)
         }
     }
     ctx->ps_dedicated = cfg->c.ps_dedicated;
+    ctx->lat_scale = cfg->c.lat_scale;
     ctx->ps_serial = cfg->c.ps_serial;
     /* Synchronous PS: every worker node's bucket meets at the servers at once.
      * Asynchronous workers drift apart: a push meets another node's push with

@@ -146,6 +146,8 @@ struct sim_comm {
     double cycle_s;             /* all-reduce strategies: a bucket all members released starts
                                    on the next tick of a background loop of this period, ticks
                                    at whole multiples of it (Horovod's cycle time); 0: at once */
+    double lat_scale;           /* multiplies the latency NCCL's model gives a collective (a
+                                   what-if, the planner's bottleneck search); 0: 1 */
 };
 
 struct sim_config {

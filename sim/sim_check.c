@@ -102,6 +102,8 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
     }
     if (cfg->c.ps_in_turn && !sync_dedicated)
         return dt_errf(e, "sim: servers that take pushes in turn are modelled for ps_sync with dedicated servers only");
+    if (!(cfg->c.lat_scale >= 0 && cfg->c.lat_scale <= 1e3))
+        return dt_errf(e, "sim: latency scale %g, expected 0 (none) to 1000", cfg->c.lat_scale);
     if (!(cfg->c.cycle_s >= 0 && cfg->c.cycle_s <= 10) ||
         (cfg->c.cycle_s > 0 && sim_is_ps(cfg->c.strategy)))
         return dt_errf(e, "sim: background cycle of %g s, expected 0, or up to 10 s with an "

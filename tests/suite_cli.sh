@@ -290,8 +290,8 @@ check "global_batch: 512 sequences are 8 micro-batches a worker on 64 GPUs, 64 o
 check "tp 8: parallel tp 8, dp 8; the layers wait for their all-reduces (tp_comm > 0); the first collective is the activations' all-reduce" \
     [ "$(grep -c '"tp":	8,' "$tmp/t.json")" = 1 -a "$(grep -c '"dp":	8,' "$tmp/t.json")" = 1 -a "$(grep -c '"tp_comm":	[1-9]' "$tmp/t.json")" = 1 -a "$(grep -m1 '"collective"' "$tmp/t.json" | grep -c all_reduce)" = 1 ]
 "$DT" -q tests/data/cli/llama-tp8.yaml > "$tmp/t.txt"
-check "tp 8: the bottleneck names the tensor-parallel waits over the GPUs' links when they dominate" \
-    [ "$(grep -c 'tensor-parallel communication (tp 8 over the GPUs' "$tmp/t.txt")" -ge 1 ]
+check "tp 8: compute-bound (2x compute cuts the step most), the GPU links' tensor-parallel waits next" \
+    [ "$(grep -c 'compute-bound: 64 H100 busy [0-9]*%; 2x compute would cut the step [0-9]*%, 2x GPU-link bandwidth [0-9]*%' "$tmp/t.txt")" -ge 1 ]
 "$DT" -q tests/data/cli/llama-tp-auto.yaml > "$tmp/a.txt"
 check "tp auto: each cluster's Layout line names the tensor-parallel size, the stage and the runner-up" \
     [ "$(grep -c '^Layout: .*: tp [0-9]* + [a-z0-9]*, batch_per_gpu [0-9]* .* faster than tp ' "$tmp/a.txt")" = 2 ]

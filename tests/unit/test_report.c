@@ -287,8 +287,10 @@ static void table_ends_with_the_recommendation_and_objective(void)
     T_CHECK(strstr(text, want) != NULL, "the table has the recommendation line, then the objective");
     T_CHECK(strstr(text, "1x ml.p4d.24xlarge + 2x ml.c5.18xlarge (data, spot)") != NULL,
             "the table shows the groups of the heterogeneous cluster");
-    T_CHECK(strstr(text, "192.0") != NULL && strstr(text, "0.002010") != NULL,
-            "the table shows 192.0 ms and $0.002010 per step");
+    T_CHECK(strstr(text, "192.0") != NULL && strstr(text, " 0.00201 ") != NULL &&
+                strstr(text, " 0.00108 ") != NULL,
+            "the table shows 192.0 ms; $/step in one format for the column: the decimals that "
+            "give the smaller, $0.00108, 3 significant digits, so $0.00201 beside it");
     T_CHECK(strstr(text, "7m10s") != NULL, "an epoch of 430 s reads 7m10s");
     T_CHECK(strstr(text, "Solved from measured step") == NULL, "no solved line without a measured step");
     free(text);

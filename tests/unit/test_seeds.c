@@ -238,8 +238,14 @@ static void s5_ctr_on_cpus(void)
                 strstr(rep.reason, "time breaks the tie"),
             "S5 within the error of the model the two tie, and the faster GPU instance is "
             "recommended, saying so (got %s: %s)", best(&rep), rep.reason);
-    T_CHECK(cpu->bound == PLAN_BOUND_PS,
-            "S5 the CPU cluster is bound by its parameter servers: %s", cpu->bound_text);
+    /* Its step is split about evenly: 2.3 ms of compute and optimizer, 2.2 ms of
+     * exposed exchange with the servers on the same nodes.  The label names
+     * what saves most when made twice as fast, and the runner-up. */
+    T_CHECK(cpu->bound == PLAN_BOUND_COMPUTE &&
+                strstr(cpu->bound_text, "2x compute would cut the step") &&
+                strstr(cpu->bound_text, ", 2x NIC bandwidth "),
+            "S5 the CPU cluster's step is split between compute and the exchange with its "
+            "colocated servers: compute first, the NICs next: %s", cpu->bound_text);
     plan_report_free(&rep);
     scenario_free(&sc);
 }
