@@ -234,6 +234,7 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     cJSON_AddNumberToObject(m, "interleave", pc->cfg.c.pp > 1 && pc->cfg.c.pp_interleave > 1
                                                  ? pc->cfg.c.pp_interleave : 1);
     cJSON_AddBoolToObject(m, "sequence_parallel", pc->cfg.c.tp > 1 && pc->cfg.c.tp_sp);
+    cJSON_AddBoolToObject(m, "tp_overlap", pc->cfg.c.tp > 1 && pc->cfg.c.tp_overlap);
     cJSON_AddStringToObject(m, "sharding", scenario_sharding_name(pc->sharding));
     cJSON_AddStringToObject(m, "recompute", scenario_recompute_name(pc->recompute));
     cJSON_AddStringToObject(o, "sharding", scenario_sharding_name(pc->sharding));

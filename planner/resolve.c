@@ -650,6 +650,7 @@ static void resolve_tp(const struct scenario *sc, struct sim_config *cfg)
 
     cfg->c.tp = tp;
     cfg->c.tp_sp = sc->sequence_parallel;
+    cfg->c.tp_overlap = sc->tp_overlap;
     cfg->c.tp_recompute = sc->recompute == SC_RECOMPUTE_FULL;
     if (tp == 1)
         return;

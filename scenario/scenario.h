@@ -179,6 +179,8 @@ struct scenario {
     int tp;                            /* parallel.tp: tensor-parallel ranks, Megatron style
                                           (default 1); data parallelism is the GPUs / tp */
     int sequence_parallel;             /* parallel.sequence_parallel (default 0) */
+    int tp_overlap;                    /* parallel.tp_overlap (default 0): the tensor-parallel
+                                          collectives beside the layers' compute */
     int tp_auto;                       /* parallel.tp: auto: the planner chooses tp per cluster
                                           (planner/layout.c); tp is 1 */
     int pp;                            /* parallel.pp: pipeline stages (default 1), Megatron's

@@ -108,6 +108,18 @@ struct pp_op {
 };
 
 /* The k-th forward or backward of a stage of pp, v chunks. */
+/* An operation of comp s of compute whose layers' tensor-parallel
+ * collectives take tp s: after it, or with tp_overlap beside it, the
+ * compute slowed by comm_slowdown while they run (tp.c). */
+static double op_dur(const struct sim_config *cfg, double comp, double tp)
+{
+    double slow = cfg->groups[0].comm_slowdown > 1 ? cfg->groups[0].comm_slowdown : 1;
+
+    if (!cfg->c.tp_overlap || !(tp > 0))
+        return comp + tp;
+    return comp * slow > tp ? tp + comp - tp / slow : tp;
+}
+
 static struct pp_op op_at(int k, int back, int pp, int v)
 {
     struct pp_op o;
@@ -185,7 +197,7 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
                 break;      /* its input has not been computed */
             if (dep >= 0)
                 ready = done[dep] + p2p;
-            dur = o->bwd ? bwd[vs] + tpb[vs] : fwd[vs] + tpf[vs];
+            dur = op_dur(cfg, o->bwd ? bwd[vs] : fwd[vs], o->bwd ? tpb[vs] : tpf[vs]);
             if (ready < freeat[s])
                 ready = freeat[s];
             if (o->bwd)
@@ -193,7 +205,7 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
             freeat[s] = ready + dur;
             done[(o->bwd ? n * m : 0) + vs * m + o->mb] = freeat[s];
             st[s].busy += dur;
-            st[s].tp += o->bwd ? tpb[vs] : tpf[vs];
+            st[s].tp += dur - (o->bwd ? bwd[vs] : fwd[vs]);
             st[s].last1 = freeat[s];
             next[s]++;
             left--;

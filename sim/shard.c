@@ -247,13 +247,24 @@ static void rates_changed(struct sim *s)
     }
 }
 
+void shard_comm_started(struct sim *s)
+{
+    if (s->sh.active++ == 0)
+        rates_changed(s);
+}
+
+void shard_comm_ended(struct sim *s)
+{
+    if (--s->sh.active == 0)
+        rates_changed(s);
+}
+
 static void phase_start(struct sim *s, int lane, int idx, int p)
 {
     const struct coll_phase *ph = &s->sh.coll[lane].ph[p];
 
     s->sh.ph[lane] = p;
-    if (s->sh.active++ == 0)
-        rates_changed(s);
+    shard_comm_started(s);
     if (s->cfg->trace)
         sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD, lane, idx, p, -1,
                         ph->amount * dil_coll(&s->sh, lane, idx), NULL, 0);
@@ -322,8 +333,7 @@ void shard_phase_done(struct sim *s, int lane, int idx, int p)
         tp_phase_done(s, idx, p);
         return;
     }
-    if (--sh->active == 0)
-        rates_changed(s);
+    shard_comm_ended(s);
     if (s->cfg->trace) {
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, lane, idx, p);
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD, lane, idx, p);
@@ -374,6 +384,7 @@ static void unit_start(struct sim *s, int wi)
     w->bwd_total = per;
     w->bwd_done = 0;
     w->bwd_t = s->now;
+    tp_before_use(s, wi, use_bwd(sh, u), dil_use(sh, u));   /* tp_overlap: beside it */
     unit_schedule(s, wi);
     lane_try(s, SH_GATHER);
 }

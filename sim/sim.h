@@ -110,6 +110,10 @@ struct sim_comm {
                                    scatter and an all-gather of the same bytes */
     int tp_recompute;           /* 1: the backward redoes the forward (full recompute), its
                                    collectives too: twice the set after a backward */
+    int tp_overlap;             /* 1: a layer's collectives run beside its compute (split
+                                   GEMMs, Megatron's --tp-comm-overlap): the layer ends when
+                                   both have, and computes slower (comm_slowdown) meanwhile;
+                                   0: after it, waited for */
     /* Pipeline parallelism (sim/pp.c): pp > 1 stages, each a block of tp x dp ranks in
      * Megatron's order (tp innermost, then dp, then pp); one train group.  units are the
      * model's layers, micro_batches the micro-batches a pipeline runs a step. */

@@ -59,6 +59,8 @@ struct worker {
     int tp_ph;                    /* tensor-parallel phase in flight after the use, -1 none */
     double tp_f, t_tp0;           /* its dilation (shard.c); when the use's compute ended */
     double tp_exp;                /* sum over measured steps of time waiting for them */
+    int tp_wait;                  /* tp_overlap: 1 once the use's compute ended while its
+                                   collectives still run */
     int tp_round, tp_rounds;      /* the collectives' pass; passes after this use (2 after a
                                      backward that recomputes its forward) */
     double *end;               /* end time of each step */
@@ -175,6 +177,13 @@ void tp_dp_ctx(const struct coll_ctx *all, int tp, struct coll_ctx *dp, int *nic
 void tp_build(struct sim *s, const struct nccl_shape *shape);
 int tp_after_use(struct sim *s, int wi, int bwd, double dilation);
 void tp_phase_flow(struct sim *s, int wi, int p);
+/* tp_overlap: start the use's collectives as its compute starts; 1 when it
+ * did (tp.c). */
+int tp_before_use(struct sim *s, int wi, int bwd, double dilation);
+/* A collective that slows compute started or ended (shard.c's count of
+ * collectives in flight, and the members' rates). */
+void shard_comm_started(struct sim *s);
+void shard_comm_ended(struct sim *s);
 void tp_phase_done(struct sim *s, int wi, int p);
 
 /* pp.c: a pipelined step as the step simulator runs it: the stage that

@@ -8,7 +8,13 @@
  * sequence parallelism each is a reduce-scatter and an all-gather of the
  * same bytes; a backward that recomputes its forward (full recompute) runs
  * its two again.  The layer waits for them: they run on the compute stream,
- * so nothing overlaps them and they do not slow compute elsewhere.  A
+ * so nothing overlaps them and they do not slow compute elsewhere.  With
+ * tp_overlap (split GEMMs that hand each piece to the collective as it is
+ * done, Megatron's --tp-comm-overlap) they start with the layer's compute
+ * and run beside it, slowing it by the group's comm_slowdown as the
+ * reductions of shard.c do; the layer ends when both have, and only what
+ * the collectives take past the compute is waited for.  The pipeline of
+ * the split (its first and last pieces) is not modelled.  A
  * tensor-parallel group is tp GPUs of a node (its GPU links), or tp / ppn
  * whole nodes (their NICs too).
  *
@@ -111,17 +117,41 @@ static void tp_phase_start(struct sim *s, int wi, int p)
         tp_phase_flow(s, wi, p);
 }
 
+static void tp_start(struct sim *s, int wi, int bwd, double dilation)
+{
+    struct worker *w = &s->w[wi];
+
+    w->tp_f = dilation;
+    w->t_tp0 = s->now;
+    w->tp_round = 0;
+    w->tp_rounds = bwd && s->cfg->c.tp_recompute ? 2 : 1;
+    tp_phase_start(s, wi, 0);
+}
+
+int tp_before_use(struct sim *s, int wi, int bwd, double dilation)
+{
+    if (!s->cfg->c.tp_overlap || s->sh.tpc[s->w[wi].tg].nph == 0)
+        return 0;
+    s->w[wi].tp_wait = 0;
+    shard_comm_started(s);
+    tp_start(s, wi, bwd, dilation);
+    return 1;
+}
+
 int tp_after_use(struct sim *s, int wi, int bwd, double dilation)
 {
     struct worker *w = &s->w[wi];
 
     if (s->sh.tpc[s->w[wi].tg].nph == 0)
         return 0;
-    w->tp_f = dilation;
-    w->t_tp0 = s->now;
-    w->tp_round = 0;
-    w->tp_rounds = bwd && s->cfg->c.tp_recompute ? 2 : 1;
-    tp_phase_start(s, wi, 0);
+    if (s->cfg->c.tp_overlap) {
+        if (w->tp_ph < 0)
+            return 0;       /* the collectives ended within the compute */
+        w->tp_wait = 1;     /* the rest is waited for */
+        w->t_tp0 = s->now;
+        return 1;
+    }
+    tp_start(s, wi, bwd, dilation);
     return 1;
 }
 
@@ -157,6 +187,11 @@ void tp_phase_done(struct sim *s, int wi, int p)
         return;
     }
     w->tp_ph = -1;
+    if (s->cfg->c.tp_overlap) {
+        shard_comm_ended(s);
+        if (!w->tp_wait)
+            return;         /* the compute goes on; its end finishes the use */
+    }
     if (sim_measured(s, w->step)) {
         w->exposed += s->now - w->t_tp0;
         w->tp_exp += s->now - w->t_tp0;

@@ -71,6 +71,48 @@ static void layers_wait_for_their_all_reduces(void)
     T_NEAR(r.tp_comm_s, all, 1e-9, "sequence parallel: the same volume and time on a ring");
 }
 
+/* tp_overlap: a layer's collectives run beside its compute.  Shorter than
+ * the compute, they are hidden; with a comm_slowdown the compute beside them
+ * runs slower for as long as they run; longer than the compute, the layer
+ * takes what they take. */
+static void overlapped_collectives_hide_behind_compute(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    int tp = 4, L = 6;
+    double ar = 2.0 * (tp - 1) * (AI + A / (tp * BI)), per, f = 1.5, use;
+
+    layered(&c, 1, 4, tp, L);
+    c.c.tp_overlap = 1;
+    if (run(&c, &r)) {
+        T_CHECK(0, "tp 4 overlapped runs");
+        return;
+    }
+    T_NEAR(r.tp_comm_s, 0, 1e-9, "overlapped: %.6f s of collectives a step all hidden", 4 * L * ar);
+    T_NEAR(r.step_mean_s, 0.3 + 0.6 + 0.01, 1e-9, "the step is compute and optimizer alone");
+    /* slowed: each use computes at 1/f while its 2 ar run, at full speed after */
+    c.groups[0].comm_slowdown = f;
+    if (run(&c, &r)) {
+        T_CHECK(0, "tp 4 overlapped with a slowdown runs");
+        return;
+    }
+    T_NEAR(r.step_mean_s, 0.3 + 0.6 + 0.01 + 2 * L * 2 * ar * (1 - 1 / f), 1e-9,
+           "with comm_slowdown %.1f each use pays (1 - 1/f) of its collectives' time", f);
+    /* collectives longer than the compute: each use takes them */
+    c.groups[0].comm_slowdown = 0;
+    c.groups[0].intra_Bps = BI / 1000;
+    per = 2.0 * (tp - 1) * (AI + A / (tp * BI / 1000)) * 2;
+    use = 0.3 / L;
+    if (run(&c, &r)) {
+        T_CHECK(0, "tp 4 overlapped on a slow link runs");
+        return;
+    }
+    T_CHECK(per > 0.6 / L, "the collectives (%.4f s a use) outlast the compute (%.4f s)", per,
+            0.6 / L);
+    T_NEAR(r.step_mean_s, 2 * L * per + 0.01, 1e-9,
+           "each use takes its collectives' %.4f s, not %.4f s more", per, use);
+}
+
 static void data_parallelism_runs_over_one_position(void)
 {
     struct sim_config c;
@@ -149,6 +191,7 @@ static void bad_layouts_are_rejected(void)
 int main(void)
 {
     T_RUN(layers_wait_for_their_all_reduces);
+    T_RUN(overlapped_collectives_hide_behind_compute);
     T_RUN(data_parallelism_runs_over_one_position);
     T_RUN(tensor_parallel_groups_may_span_nodes);
     T_RUN(bad_layouts_are_rejected);
