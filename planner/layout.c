@@ -105,7 +105,7 @@ struct combo {
 
 enum { STOP_FIXED = 0, STOP_GLOBAL, STOP_MEMORY, STOP_GAIN };
 
-#define MAX_TP_STEPS 7          /* tp 1, 2, 4, ..., 64 */
+#define MAX_TP_STEPS 9          /* tp 1, 2, 4, ..., 64, and 2 or 4 nodes' worth */
 #define MAX_PP_STEPS 7          /* pp 1, 2, 4, ..., 64 */
 #define MAX_V_STEPS 3           /* interleave 1, 2, 4 */
 #define MAX_RC_STEPS 3          /* none, selective, full */
@@ -221,10 +221,12 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
 }
 
 /* The tensor-parallel sizes to try on cl: 1, and under tp: auto the powers
- * of two that divide every train node's GPUs (a model given by its shape). */
+ * of two that divide every train node's GPUs (a model given by its shape),
+ * then 2 and 4 whole nodes of one train group, across their NICs, where the
+ * cluster has them: the ranking keeps them only where they pay. */
 static int tp_steps(const struct scenario *sc, const struct sc_cluster *cl, int *tps)
 {
-    int n = 0, wpn = 0;
+    int n = 0, wpn = 0, groups = 0, count = 0;
 
     if (!sc->tp_auto) {
         tps[0] = sc->tp > 1 ? sc->tp : 1;
@@ -234,12 +236,18 @@ static int tp_steps(const struct scenario *sc, const struct sc_cluster *cl, int 
         if (cl->groups[i].role == SIM_TRAIN) {
             int g = cl->groups[i].inst->gpu_count;
             wpn = wpn == 0 ? g : (g < wpn ? g : wpn);
+            groups++;
+            count = cl->groups[i].count;
         }
     for (int tp = 1; n < MAX_TP_STEPS; tp *= 2) {
         if (tp > 1 && (wpn <= 0 || wpn % tp != 0 || !shape_known(sc->model)))
             break;
         tps[n++] = tp;
     }
+    for (int k = 2; k <= 4 && n < MAX_TP_STEPS && groups == 1 && wpn > 1 &&
+                    shape_known(sc->model); k *= 2)
+        if (count % k == 0 && sim_tp_fits(wpn, count, wpn * k))
+            tps[n++] = wpn * k;
     return n;
 }
 
