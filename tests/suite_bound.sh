@@ -30,11 +30,14 @@ expect() { # NAME LABEL WHAT-SAVES-MOST
 
 expect compute compute "2x compute"
 expect cpu cpu "2x vCPU speed"
+expect input input "2x vCPU speed"
 expect network network "2x NIC bandwidth"
 expect link gpu_link "2x GPU-link bandwidth"
 expect latency latency "half the message latency"
 expect cycle cycle "half the background cycle"
 expect ps-one-server parameter_server "2x parameter-server speed"
+expect pcie pcie "2x PCIe bandwidth"
+expect input-network input_network "2x NIC bandwidth"
 
 four=$(label ps-four-servers)
 two=$(label ps-two-servers)
