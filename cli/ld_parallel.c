@@ -14,7 +14,7 @@
 
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
-    int tp, pp, interleave, mb, sp, ov; /* sp, ov -1 absent */
+    int tp, pp, interleave, mb, sp, ov, order; /* sp, ov, order -1 absent */
     yaml_node_t *tp_node, *pp_node;
 };
 
@@ -45,14 +45,14 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
                            struct par *p)
 {
     static const char *const keys[] = { "tp", "pp", "interleave", "micro_batch",
-                                        "sequence_parallel", "tp_overlap", NULL };
+                                        "sequence_parallel", "tp_overlap", "order", NULL };
     static const char *const cluster_keys[] = { "tp", "pp", "interleave", "sequence_parallel",
                                                 NULL };
     char f[FIELD_LEN];
     yaml_node_t *v;
 
     memset(p, 0, sizeof *p);
-    p->sp = p->ov = -1;
+    p->sp = p->ov = p->order = -1;
     if (ld_map(ld, m, path, top ? keys : cluster_keys) ||
         int_or_auto(ld, m, path, "tp", 1024, 1, &p->tp, &p->tp_node) ||
         int_or_auto(ld, m, path, "pp", 4096, 1, &p->pp, &p->pp_node) ||
@@ -64,6 +64,10 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
         return -1;
     ld_path_key(f, sizeof f, path, "tp_overlap");
     if (top && (v = ld_get(ld, m, "tp_overlap", NULL)) && ld_bool(ld, v, f, &p->ov))
+        return -1;
+    ld_path_key(f, sizeof f, path, "order");
+    if (top && (v = ld_get(ld, m, "order", NULL)) &&
+        ld_enum(ld, v, f, scenario_pp_order_name, &p->order))
         return -1;
     return 0;
 }
@@ -135,6 +139,8 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
         sc->sequence_parallel = p.sp;
     if (p.ov >= 0)
         sc->tp_overlap = p.ov;
+    if (p.order >= 0)
+        sc->pp_order = p.order;
     if (micro_batch(ld, m, p.mb))
         return -1;
     if ((sc->tp > 1 || sc->tp_auto || sc->pp > 1 || sc->pp_auto) && sim_is_ps(sc->strategy))

@@ -235,6 +235,8 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
                                                  ? pc->cfg.c.pp_interleave : 1);
     cJSON_AddBoolToObject(m, "sequence_parallel", pc->cfg.c.tp > 1 && pc->cfg.c.tp_sp);
     cJSON_AddBoolToObject(m, "tp_overlap", pc->cfg.c.tp > 1 && pc->cfg.c.tp_overlap);
+    cJSON_AddStringToObject(m, "order", scenario_pp_order_name(pc->cfg.c.pp > 1 ? pc->cfg.c.pp_order
+                                                                               : 0));
     cJSON_AddStringToObject(m, "sharding", scenario_sharding_name(pc->sharding));
     cJSON_AddStringToObject(m, "recompute", scenario_recompute_name(pc->recompute));
     cJSON_AddStringToObject(o, "sharding", scenario_sharding_name(pc->sharding));

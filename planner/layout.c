@@ -266,7 +266,8 @@ static int pp_steps(const struct scenario *sc, const struct sc_cluster *cl, int 
     if (cl->ngroups != 1 || cl->groups[0].inst->gpu_count < 1 || !shape_known(sc->model))
         return n;
     for (int pp = 2; n < MAX_PP_STEPS && pp <= sc->model->layers; pp *= 2)
-        if (sim_pp_fits(cl->groups[0].inst->gpu_count, cl->groups[0].count, tp, pp))
+        if (sim_pp_fits_in(cl->groups[0].inst->gpu_count, cl->groups[0].count, tp, pp,
+                           sc->pp_order))
             pps[n++] = pp;
     return n;
 }

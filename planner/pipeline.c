@@ -47,10 +47,11 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
                  scenario_sharding_name(sc->sharding));
         return 0;
     }
-    if (!sim_pp_fits(g->inst->gpu_count, g->count, tp, pp)) {
+    if (!sim_pp_fits_in(g->inst->gpu_count, g->count, tp, pp, sc->pp_order)) {
         snprintf(why, len, "parallel.pp %d x tp %d does not fit %d x %s (%d GPUs a node): tp x "
-                 "pp must divide the GPUs, and a stage's GPUs fill whole nodes or divide one",
-                 pp, tp, g->count, g->inst->name, g->inst->gpu_count);
+                 "pp must divide the GPUs, and %s fill whole nodes or divide one",
+                 pp, tp, g->count, g->inst->name, g->inst->gpu_count,
+                 sc->pp_order ? "a replica's tp x pp GPUs (order tp-pp-dp)" : "a stage's GPUs");
         return 0;
     }
     if (sc->model->layers < pp * v) {
@@ -110,6 +111,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
         if (cl->groups[i].role == SIM_TRAIN)
             in = cl->groups[i].inst;
     cfg->c.pp_interleave = sc->interleave > 1 ? sc->interleave : 1;
+    cfg->c.pp_order = sc->pp_order;
     cfg->c.units = m->layers;
     cfg->c.micro_batches = resolve_grad_accum(sc, k / (tp * pp));
     cfg->c.pp_head_frac = in ? head_share(sc, in) : 0;

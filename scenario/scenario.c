@@ -161,11 +161,14 @@ static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
 static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
                                          NULL };
 static const char *const recomputes[] = { "none", "selective", "full", "auto", NULL };
+/* in SIM_ORDER_* order */
+static const char *const pp_orders[] = { "tp-dp-pp", "tp-pp-dp", NULL };
 
 const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }
 const char *scenario_attention_name(int i) { return NAMES_AT(attentions, i); }
 const char *scenario_sharding_name(int i) { return NAMES_AT(shardings, i); }
 const char *scenario_recompute_name(int i) { return NAMES_AT(recomputes, i); }
+const char *scenario_pp_order_name(int i) { return NAMES_AT(pp_orders, i); }
 const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats, i); }
 
 void scenario_prec_set(struct scenario *sc, int i)

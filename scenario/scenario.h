@@ -181,6 +181,8 @@ struct scenario {
     int sequence_parallel;             /* parallel.sequence_parallel (default 0) */
     int tp_overlap;                    /* parallel.tp_overlap (default 0): the tensor-parallel
                                           collectives beside the layers' compute */
+    int pp_order;                      /* parallel.order: SIM_ORDER_TP_DP_PP (default) or
+                                          SIM_ORDER_TP_PP_DP */
     int tp_auto;                       /* parallel.tp: auto: the planner chooses tp per cluster
                                           (planner/layout.c); tp is 1 */
     int pp;                            /* parallel.pp: pipeline stages (default 1), Megatron's
@@ -272,6 +274,7 @@ int scenario_prec_index(const struct scenario *sc);
 const char *scenario_attention_name(int i);       /* flash, unfused */
 const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, fsdp, hsdp, auto */
 const char *scenario_recompute_name(int i);       /* none, selective, full, auto */
+const char *scenario_pp_order_name(int i);        /* tp-dp-pp, tp-pp-dp (SIM_ORDER_*) */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 int scenario_grad_prec_parse(const char *s);
 enum cat_prec scenario_grad_prec_value(int i);

@@ -36,7 +36,7 @@
 #include <math.h>
 #include <string.h>
 
-int sim_pp_fits(int gpus, int count, int tp, int pp)
+int sim_pp_fits_in(int gpus, int count, int tp, int pp, int order)
 {
     long n = (long)gpus * count, blk;
 
@@ -45,8 +45,15 @@ int sim_pp_fits(int gpus, int count, int tp, int pp)
     tp = tp > 1 ? tp : 1;
     if (gpus <= 0 || count <= 0 || n % ((long)tp * pp) != 0)
         return 0;
-    blk = n / pp;       /* a stage's tp x dp ranks */
+    /* the block that is placed together: a stage's tp x dp ranks, or a
+     * replica's tp x pp */
+    blk = order == SIM_ORDER_TP_PP_DP ? (long)tp * pp : n / pp;
     return blk % gpus == 0 || gpus % blk == 0;
+}
+
+int sim_pp_fits(int gpus, int count, int tp, int pp)
+{
+    return sim_pp_fits_in(gpus, count, tp, pp, SIM_ORDER_TP_DP_PP);
 }
 
 void sim_pp_layers(int layers, int pp, int v, int *out)
@@ -239,9 +246,22 @@ static void dp_group(const struct sim_config *cfg, const struct sim_group *g, in
                      int *wpn, int *share)
 {
     int ppn = g->gpus, tp = cfg->c.tp > 1 ? cfg->c.tp : 1;
-    long blk = (long)ppn * g->count / cfg->c.pp, dp = blk / tp;
+    long blk = (long)ppn * g->count / cfg->c.pp, dp = blk / tp, rep = (long)tp * cfg->c.pp;
 
     *share = 1;
+    if (cfg->c.pp_order == SIM_ORDER_TP_PP_DP) {
+        /* a stage's data-parallel ranks stride a replica's tp x pp */
+        if (rep >= ppn) {
+            *nodes = (int)dp;
+            *wpn = 1;
+            *share = ppn;   /* every GPU of the node in a group of its own */
+        } else {
+            *wpn = (int)(ppn / rep);
+            *nodes = (int)(dp / *wpn);
+            *share = (int)rep;
+        }
+        return;
+    }
     if (tp > ppn) {
         *nodes = (int)dp;
         *wpn = 1;
@@ -300,10 +320,17 @@ int pp_config(const struct sim_config *cfg, struct sim_config *out, struct pp_pl
     }
     /* a micro-batch's activations to the next stage: every GPU of a node
      * sends at once, so each has its node's NICs' share */
-    if (blk >= g->gpus)
-        p2p = g->net_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / (g->nic_Bps / g->gpus) : 0);
-    else
+    if (c->pp_order == SIM_ORDER_TP_PP_DP && (long)tp * pp > g->gpus) {
+        /* a replica spans nodes: the stage boundaries at a node's edge cross
+         * its NICs, the tp GPUs there sending at once (all of them when tp
+         * spans nodes itself) */
+        int senders = tp < g->gpus ? tp : g->gpus;
+        p2p = g->net_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / (g->nic_Bps / senders) : 0);
+    } else if (c->pp_order == SIM_ORDER_TP_PP_DP || blk < g->gpus) {
         p2p = g->intra_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / g->intra_Bps : 0);
+    } else {
+        p2p = g->net_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / (g->nic_Bps / g->gpus) : 0);
+    }
     sim_pp_layers(c->units, pp, v, lay);
     for (int i = 0; i < n; i++) {
         fwd[i] = lay[i] * lf + (i == n - 1 ? hf : 0);

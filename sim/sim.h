@@ -120,6 +120,9 @@ struct sim_comm {
     int pp;                     /* pipeline stages, >= 1 (0: none) */
     int pp_interleave;          /* model chunks a stage (interleaved 1F1B), >= 1; > 1 needs
                                    micro_batches a multiple of pp */
+    int pp_order;               /* rank placement: SIM_ORDER_TP_DP_PP (0, Megatron's: a
+                                   stage's tp x dp ranks together) or SIM_ORDER_TP_PP_DP (a
+                                   replica's tp x pp ranks together) */
     double pp_head_frac;        /* of a micro-batch's forward and backward, the share outside
                                    the layers (embedding, final norm, output layer and loss):
                                    the last stage runs it */
@@ -258,10 +261,18 @@ int sim_is_ps(int s);
  * divides a node's GPUs, or spans whole nodes (sim/tp.c). */
 int sim_tp_fits(int gpus, int count, int tp);
 
+/* Rank placements of a 3D layout (sim_comm.pp_order), tensor-parallel ranks
+ * innermost: Megatron's, then data-parallel, then pipeline; or pipeline
+ * before data-parallel. */
+enum { SIM_ORDER_TP_DP_PP = 0, SIM_ORDER_TP_PP_DP = 1 };
+
 /* Whether pp pipeline stages of tp-wide tensor-parallel groups fit `count`
  * nodes of `gpus` GPUs in Megatron's order: tp x pp divides the GPUs, and a
  * stage's tp x dp ranks are whole nodes or divide one (sim/pp.c). */
 int sim_pp_fits(int gpus, int count, int tp, int pp);
+/* The same in placement order (SIM_ORDER_*): with pipeline before data
+ * parallelism, a replica's tp x pp ranks are whole nodes or divide one. */
+int sim_pp_fits_in(int gpus, int count, int tp, int pp, int order);
 
 /* Layers of each of the pp x v model chunks (chunk c of stage s at index
  * c pp + s) into out: as even as can be, the first and last chunks giving

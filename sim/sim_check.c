@@ -34,10 +34,14 @@ static int check_pp(const struct sim_config *cfg, struct dt_err *e)
         return dt_errf(e, "sim: pipeline parallelism with strategy %s and sharding %d, expected "
                        "an all-reduce strategy and at most the optimizer sharded",
                        sim_strategy_name(c->strategy), (int)c->shard);
-    if (!sim_pp_fits(g->gpus, g->count, c->tp, c->pp))
+    if (c->pp_order != SIM_ORDER_TP_DP_PP && c->pp_order != SIM_ORDER_TP_PP_DP)
+        return dt_errf(e, "sim: placement order %d, expected 0 (tp, dp, pp) or 1 (tp, pp, dp)",
+                       c->pp_order);
+    if (!sim_pp_fits_in(g->gpus, g->count, c->tp, c->pp, c->pp_order))
         return dt_errf(e, "sim: %d pipeline stages of tensor parallelism %d on %d x %d GPUs; "
-                       "expected tp x pp to divide the GPUs and a stage to be whole nodes or "
-                       "part of one", c->pp, c->tp, g->count, g->gpus);
+                       "expected tp x pp to divide the GPUs and %s to be whole nodes or "
+                       "part of one", c->pp, c->tp, g->count, g->gpus,
+                       c->pp_order ? "a replica" : "a stage");
     if (c->units < c->pp * v || c->micro_batches < 1 ||
         (v > 1 && c->micro_batches % c->pp != 0) ||
         2.0 * c->pp * v * c->micro_batches > 1e7)
