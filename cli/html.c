@@ -340,6 +340,39 @@ int html_pareto(const struct plan_report *rep, int *on_front)
     return n;
 }
 
+/* A point's name: the box it takes on the chart. */
+struct name_box {
+    double x, y, w;
+};
+
+/* Open the <text> of a point's name (at x, y) in the first place around it
+ * where it overlaps no name already placed (right above, right below, left
+ * above, left below), and add its box to lab; 0, writing nothing, when
+ * every place is taken. */
+static int place_name(FILE *f, double x, double y, const char *name, struct name_box *lab,
+                      int *nlab)
+{
+    static const double dx[4] = {13, 13, -13, -13}, dy[4] = {-8, 18, -8, 18};
+    double w = text_px(name);
+
+    for (int k = 0; k < 4; k++) {
+        double bx = dx[k] > 0 ? x + dx[k] : x + dx[k] - w, by = y + dy[k] - 12;
+        int clash = 0;
+        for (int q = 0; q < *nlab && !clash; q++)
+            clash = bx < lab[q].x + lab[q].w && lab[q].x < bx + w && by < lab[q].y + 14 &&
+                    lab[q].y < by + 14;
+        if (clash)
+            continue;
+        lab[*nlab].x = bx;
+        lab[*nlab].y = by;
+        lab[(*nlab)++].w = w;
+        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\">", x + dx[k], y + dy[k],
+                dx[k] > 0 ? "start" : "end");
+        return 1;
+    }
+    return 0;
+}
+
 static void chart_pareto(FILE *f, const struct plan_report *rep)
 {
     int n = rep->nclusters, *front = x_calloc((size_t)(n ? n : 1), sizeof *front), *order;
@@ -347,7 +380,7 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
     int nf, skipped = 0, any_infeasible = 0;
     struct axis ax, ay;
 
-    struct { double x, y, w; } *lab = x_calloc((size_t)(n ? n : 1), sizeof *lab);
+    struct name_box *lab = x_calloc((size_t)(n ? n : 1), sizeof *lab);
     int nlab = 0, nnum = 0, *numbered = x_calloc((size_t)(n ? n : 1), sizeof *numbered);
 
     int t = train_axes(rep);
@@ -423,41 +456,16 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
         if (i == rep->best)
             fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"11\" fill=\"none\" stroke=\"#333\" "
                        "stroke-width=\"2\"/>\n", x, y);
-        {
-            /* The first place around the point where the label overlaps no
-             * label already placed (right above, right below, left above,
-             * left below), else the first. */
-            static const double dx[4] = {13, 13, -13, -13}, dy[4] = {-8, 18, -8, 18};
-            double w = text_px(cname(pc)), bx = 0, by = 0;
-            int k, pick = 0;
-            for (k = 0; k < 4; k++) {
-                int clash = 0;
-                bx = dx[k] > 0 ? x + dx[k] : x + dx[k] - w;
-                by = y + dy[k] - 12;
-                for (int q = 0; q < nlab && !clash; q++)
-                    clash = bx < lab[q].x + lab[q].w && lab[q].x < bx + w && by < lab[q].y + 14 &&
-                            lab[q].y < by + 14;
-                if (!clash) {
-                    pick = k;
-                    break;
-                }
-            }
-            if (k == 4) {
-                /* No place free: the point gets a number, its name goes in
-                 * the list under the chart. */
-                numbered[nnum++] = i;
-                fprintf(f, "<text class=\"point-number\" x=\"%.2f\" y=\"%.2f\" "
-                        "text-anchor=\"start\">%d</text></g>\n", x + 8, y - 8, nnum);
-                continue;
-            }
-            lab[nlab].x = bx;
-            lab[nlab].y = by;
-            lab[nlab++].w = w;
-            fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\">", x + dx[pick], y + dy[pick],
-                    dx[pick] > 0 ? "start" : "end");
+        if (place_name(f, x, y, cname(pc), lab, &nlab)) {
+            html_escape(f, cname(pc));
+            fprintf(f, "</text></g>\n");
+        } else {
+            /* no place free: the point gets a number, its name goes in the
+             * list under the chart */
+            numbered[nnum++] = i;
+            fprintf(f, "<text class=\"point-number\" x=\"%.2f\" y=\"%.2f\" "
+                    "text-anchor=\"start\">%d</text></g>\n", x + 8, y - 8, nnum);
         }
-        html_escape(f, cname(pc));
-        fprintf(f, "</text></g>\n");
     }
     {
         double lx = L, ly = H - B + 62;
