@@ -371,7 +371,8 @@ static int read_one(const struct catalog *cat, const char *path, struct cat_inst
         rows[nr].r = r;
         nr++;
     }
-    qsort(rows, (size_t)nr, sizeof *rows, by_name_zone);
+    if (nr > 1)     /* qsort takes no NULL, even for nothing */
+        qsort(rows, (size_t)nr, sizeof *rows, by_name_zone);
     for (int i = 0, cur = -1; i < nr; i++) {
         struct cat_instance in;
         char type[64];
@@ -410,7 +411,8 @@ static int read_one(const struct catalog *cat, const char *path, struct cat_inst
         }
         (*v)[cur] = in;
     }
-    qsort(*v, (size_t)*n, sizeof **v, by_name);
+    if (*n > 1)     /* a file of a header alone leaves *v NULL */
+        qsort(*v, (size_t)*n, sizeof **v, by_name);
     rc = 0;
 out:
     x_free(rows);

@@ -284,7 +284,8 @@ static void layout_spans(struct layout *ly, const struct sim_trace *tr)
             continue;
         ly->it[ly->nit++] = (struct item){a, b, i, sp->track, sp->flow};
     }
-    qsort(ly->it, ly->nit, sizeof *ly->it, by_track_start);
+    if (ly->nit > 1)
+        qsort(ly->it, ly->nit, sizeof *ly->it, by_track_start);
     for (size_t k = 0; k < ly->nit;) {
         int t = ly->it[k].track, nl = 0;
         for (; k < ly->nit && ly->it[k].track == t; k++) {
@@ -416,7 +417,8 @@ static void write_flows(struct writer *w, int pid, const struct sim_trace *tr, s
 {
     FILE *f = w->f;
 
-    qsort(ly->it, ly->nit, sizeof *ly->it, by_flow_time);
+    if (ly->nit > 1)
+        qsort(ly->it, ly->nit, sizeof *ly->it, by_flow_time);
     for (size_t k = 0; k < ly->nit;) {
         size_t e = k;
         while (e < ly->nit && ly->it[e].flow == ly->it[k].flow)
