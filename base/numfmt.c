@@ -26,6 +26,8 @@ void numfmt_duration(char *out, size_t cap, double s, enum numfmt_dur st)
         snprintf(out, cap, "-");
         return;
     }
+    if (st == NUMFMT_OWN)
+        st = numfmt_dur_style(s);
     switch (st) {
     case NUMFMT_S:
         snprintf(out, cap, "%.1f s", s);

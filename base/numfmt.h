@@ -8,8 +8,9 @@
 
 #include <stddef.h>
 
-/* Duration styles: "51.6 s", "38m34s", "5h07m", "2.3 d". */
-enum numfmt_dur { NUMFMT_S = 0, NUMFMT_MS, NUMFMT_HM, NUMFMT_D };
+/* Duration styles: "51.6 s", "38m34s", "5h07m", "2.3 d"; NUMFMT_OWN: the
+ * style of the value itself (numfmt_dur_style), for a duration alone. */
+enum numfmt_dur { NUMFMT_OWN = -1, NUMFMT_S = 0, NUMFMT_MS, NUMFMT_HM, NUMFMT_D };
 
 /* The style a duration of s seconds is written in on its own: seconds
  * below a minute, minutes and seconds below an hour, hours and minutes

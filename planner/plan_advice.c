@@ -219,8 +219,8 @@ static void add_train(struct text *t, const struct plan_cluster *cur,
     char a[32], b[32];
 
     if (!isnan(best->train_s) && !isnan(cur->train_s)) {
-        numfmt_duration(a, sizeof a, best->train_s, numfmt_dur_style(best->train_s));
-        numfmt_duration(b, sizeof b, cur->train_s, numfmt_dur_style(cur->train_s));
+        numfmt_duration(a, sizeof a, best->train_s, NUMFMT_OWN);
+        numfmt_duration(b, sizeof b, cur->train_s, NUMFMT_OWN);
         add(t, ", %s and $%.2f to train instead of %s and $%.2f", a, best->cost_to_train_usd, b,
             cur->cost_to_train_usd);
     }

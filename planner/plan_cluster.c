@@ -111,7 +111,7 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
         char took[32];
         pc->feasible = 0;
         pc->infeasible = PLAN_INF_DEADLINE;
-        numfmt_duration(took, sizeof took, pc->train_s, numfmt_dur_style(pc->train_s));
+        numfmt_duration(took, sizeof took, pc->train_s, NUMFMT_OWN);
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "%s to train misses the %g h deadline",
                  took, sc->deadline_h);
     }

@@ -74,8 +74,8 @@ static int speed_up(const struct sim_config *cfg, enum whatif_res r, struct sim_
             break;
         }
     }
-    if (r == WHATIF_PS)
-        c->w.ps_reduce_s_per_byte /= has ? 2 : 1;
+    if (r == WHATIF_PS && has)
+        c->w.ps_reduce_s_per_byte /= 2;
     if (r == WHATIF_LATENCY)    /* NCCL's own latency too (auto) */
         c->c.lat_scale = (c->c.lat_scale > 0 ? c->c.lat_scale : 1) / 2;
     if (r == WHATIF_CYCLE) {

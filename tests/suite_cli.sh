@@ -310,27 +310,10 @@ check "a GPU link the catalog does not give is named as assumed (PCIe, its rate)
 check "--json: clusters[].assumptions[] holds them" \
     [ "$(grep -c 'intra_node_link unknown in the catalog' "$tmp/as.json")" = 1 -a "$(grep -c '"assumptions":' "$tmp/as.json")" = 1 ]
 # ---- bottleneck labels that agree with the numbers ------------------------------
-cat > "$tmp/lat.yaml" <<'YAML'
-catalog:
-  models:
-    - {name: tiny, family: mlp, params: 200000, fwd_gflops: 0.0005, source: "a tiny model"}
-workload: {model: tiny, batch_per_gpu: 8, precision: fp16}
-input: {cpu_s_per_sample: 0}
-clusters:
-  - {name: many, groups: [{role: train, instance: p4d.24xlarge, count: 16}]}
-simulation: {steps: 5, warmup: 1}
-YAML
-"$DT" -q --json "$tmp/lat.yaml" > "$tmp/lat.json"
+"$DT" -q --json tests/data/bound/latency.yaml > "$tmp/lat.json"
 check "exposed communication over idle links is latency-bound, with the all-reduces and ranks, not network-bound" \
     [ "$(grep -c '"bottleneck":	"latency"' "$tmp/lat.json")" = 1 -a "$(grep -c 'latency-bound: .* the per-message latency of 1 all-reduce over 128 ranks (across nodes), not bandwidth' "$tmp/lat.json")" -ge 1 ]
-cat > "$tmp/inp.yaml" <<'YAML'
-workload: {model: resnet50, batch_per_gpu: 64, precision: fp16}
-input: {cpu_s_per_sample: 0.002, loader_workers: 1, prefetch: 0}
-clusters:
-  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 1}]}
-simulation: {steps: 5, warmup: 1}
-YAML
-"$DT" -q --json "$tmp/inp.yaml" > "$tmp/inp.json"
+"$DT" -q --json tests/data/bound/input.yaml > "$tmp/inp.json"
 check "a stall with vCPUs to spare is input-bound (one loader, no prefetch), not CPU-bound" \
     [ "$(grep -c '"bottleneck":	"input"' "$tmp/inp.json")" = 1 -a "$(grep -c 'input-bound: each batch.s preprocessing is waited for (1 loader worker, prefetch 0)' "$tmp/inp.json")" -ge 1 ]
 # ---- clusters of different sizes compared fairly ------------------------------

@@ -42,6 +42,29 @@ const char *fuzz_scratch(int slot, const char *name)
     return scratch[slot];
 }
 
+char *fuzz_read(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, got;
+
+    *n = 0;
+    if (!f)
+        return NULL;
+    do {
+        if (*n + 4096 > cap) {
+            cap = 2 * cap + 4096;
+            buf = realloc(buf, cap);
+            if (!buf)
+                abort();
+        }
+        got = fread(buf + *n, 1, cap - *n, f);
+        *n += got;
+    } while (got > 0);
+    fclose(f);
+    return buf;
+}
+
 void fuzz_write(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");

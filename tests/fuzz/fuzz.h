@@ -22,6 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * slot (0 to 3). */
 const char *fuzz_scratch(int slot, const char *name);
 
+/* The whole file at path, a heap buffer the caller frees, its length in *n;
+ * NULL when it cannot be opened. */
+char *fuzz_read(const char *path, size_t *n);
+
 /* Replace the file at path by data[0..n).  Aborts when it cannot. */
 void fuzz_write(const char *path, const void *data, size_t n);
 

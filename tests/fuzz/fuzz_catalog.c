@@ -32,24 +32,6 @@ static void rm_dir(void)
     rmdir(dir);
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long len;
-
-    if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-        perror(path);
-        abort();
-    }
-    buf = malloc((size_t)len + 1);
-    if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len)
-        abort();
-    fclose(f);
-    *n = (size_t)len;
-    return buf;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     const char *src = getenv("DT_FUZZ_CATALOG");
@@ -67,7 +49,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     for (int i = 0; i < 3; i++) {
         snprintf(from, sizeof from, "%s/%s", src, files[i]);
         snprintf(paths[i], sizeof paths[i], "%s/%s", dir, files[i]);
-        orig[i] = slurp(from, &orig_len[i]);
+        if (!(orig[i] = fuzz_read(from, &orig_len[i]))) {
+            perror(from);
+            abort();
+        }
         fuzz_write(paths[i], orig[i], orig_len[i]);
     }
     atexit(rm_dir);

@@ -852,18 +852,14 @@ int main(void)
         T_RUN(damaged_catalogs_never_crash);
     if (!only || strstr(only, "profile"))
         T_RUN(damaged_profiles_never_crash);
-    if (!only || strstr(only, "flags"))
+    if (!only || strstr(only, "flags")) {
         T_RUN(odd_command_lines_never_crash);
-    if (!only || strstr(only, "flags"))
         T_RUN(odd_compute_lines_never_crash);
-    if (!only || strstr(only, "flags"))
         T_RUN(odd_collectives_lines_never_crash);
-    if (!only || strstr(only, "flags"))
         T_RUN(odd_plan_lines_never_crash);
-    if (!only || strstr(only, "flags"))
         T_RUN(odd_catalog_lines_never_crash);
-    if (!only || strstr(only, "flags"))
         T_RUN(odd_calibrate_lines_never_crash);
+    }
     unlink(out_path);
     unlink(err_path);
     return T_DONE();
