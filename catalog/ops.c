@@ -75,10 +75,34 @@ static void amp_fp32(struct ops_model *o, struct ops_item *it, double count, dou
 {
     struct ops_item *cast;
 
+    if (o->style & OPS_PURE)
+        return;     /* 16-bit in and out, fp32 inside the kernel only */
     it->amp_bytes = 3;
     cast = mem(o, OPS_ACT, count, e);
     cast->amp_only = 1;
     cast->amp_bytes = 3;
+}
+
+/*
+ * Dropout then the residual add, over e elements per sample: two kernels
+ * (2.5 + 3 elements forward, 2.5 + 3 backward), or one fused kernel, which
+ * reads the branch and the residual and writes the sum and a one-byte mask
+ * (3.5 forward) and in backward reads the gradient and the mask and writes
+ * the branch's gradient (2.5; the residual's passes through untouched).
+ */
+static void dropout_add(struct ops_model *o, double count, double e, int drop)
+{
+    struct ops_item *it;
+
+    if (drop && (o->style & OPS_FUSED)) {
+        it = push(o, OPS_DROPOUT, count);
+        it->elems_fwd = 3.5 * e;
+        it->elems_bwd = 2.5 * e;
+        return;
+    }
+    if (drop)
+        mem(o, OPS_DROPOUT, count, e);
+    mem(o, OPS_ADD, count, e);
 }
 
 /* A convolution of a cin x hin x hin input, kernel r x r, stride st, to
@@ -205,10 +229,11 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     it->a_elems = s * d;
     it->recompute = flash ? 1 : 0;
     if (!flash) {
-        mem(o, OPS_ACT, l, a * s * s);              /* scale and mask */
+        if (!(o->style & OPS_FUSED))
+            mem(o, OPS_ACT, l, a * s * s);          /* scale and mask */
         it = mem(o, OPS_SOFTMAX, l, a * s * s);
         if (drop)                                   /* on the fp32 probabilities */
-            mem(o, OPS_DROPOUT, l, a * s * s)->amp_bytes = 4;
+            mem(o, OPS_DROPOUT, l, a * s * s)->amp_bytes = o->style & OPS_PURE ? 0 : 4;
         amp_fp32(o, it, l, a * s * s);
     }
     it = gemm(o, OPS_ATTN, l, s, d, s);             /* weighted sum AV */
@@ -216,16 +241,12 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     for (int i = first; i < o->n; i++)
         o->v[i].attn_core = 1;
     gemm(o, OPS_LINEAR, l, s, h, h / t);
-    if (drop)
-        mem(o, OPS_DROPOUT, l, rep);
-    mem(o, OPS_ADD, l, rep);
+    dropout_add(o, l, rep, drop);
     amp_fp32(o, mem(o, OPS_LNORM, l, rep), l, rep);
     gemm(o, OPS_LINEAR, l, s, (m->gated_ffn ? 2 * f : f) / t, h);
     mem(o, OPS_ACT, l, s * f / t * (m->gated_ffn ? 1.5 : 1));
     gemm(o, OPS_LINEAR, l, s, h, f / t);
-    if (drop)
-        mem(o, OPS_DROPOUT, l, rep);
-    mem(o, OPS_ADD, l, rep);
+    dropout_add(o, l, rep, drop);
     amp_fp32(o, mem(o, OPS_LNORM, 1, rep), 1, rep);
     if (m->lm_head) {
         gemm(o, OPS_LINEAR, 1, s, m->vocab / t, h);
@@ -245,7 +266,7 @@ static const int arch_blocks[][4] = {
 const char *ops_arch_name(int i) { return NAMES_AT(archs, i); }
 int ops_arch_known(const char *name) { return names_parse(ops_arch_name, name) >= 0; }
 
-void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp,
+void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,
                struct ops_model *out)
 {
     double t = tp > 1 ? tp : 1;
@@ -253,6 +274,7 @@ void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp,
     int a = m->arch[0] ? names_parse(ops_arch_name, m->arch) : -1;
 
     memset(out, 0, sizeof *out);
+    out->style = style;
     if (a >= 0 && a < 5)
         resnet(out, arch_blocks[a], a >= 2);
     else if (a == 5)

@@ -52,6 +52,7 @@ struct ops_item {
 struct ops_model {
     struct ops_item *v;
     int n, cap;
+    int style;          /* OPS_PURE, OPS_FUSED bits it was laid out with */
 };
 
 /* Lay out model m, a sample being seq tokens for a shaped model (0: its
@@ -63,7 +64,19 @@ struct ops_model {
  * projections' output or reduction width, the heads and the vocabulary
  * divided by tp; the layer norms, dropouts and residual adds whole, or
  * divided too under sequence parallelism (sp). */
-void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp,
+/*
+ * How the framework runs the memory-bound work (OPS_* bits of `style`):
+ * OPS_PURE, 16-bit activations throughout under mixed precision (apex O2,
+ * Megatron-LM, DeepSpeed's fp16) rather than PyTorch autocast's fp32
+ * softmax and layer norm and their casts back; OPS_FUSED, Megatron-LM's
+ * fused kernels (Narayanan et al. 2021, arXiv:2104.04473, section 4.2):
+ * scale, mask and softmax in one kernel, bias, dropout and residual add in
+ * one.  0 is PyTorch eager under autocast.
+ */
+#define OPS_PURE 1
+#define OPS_FUSED 2
+
+void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,
                struct ops_model *out);
 void ops_free(struct ops_model *o);
 

@@ -28,6 +28,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: " CMD " --model NAME [--gpu A,B,...] [--precision P] [--batch N]\n"
             "                      [--seq N] [--attention flash|unfused] [--memory-format nchw|nhwc]\n"
+            "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--measured GPU:SECONDS[:BATCH]] [--catalog DIR] [--json]\n"
             "\n"
             "One training pass (forward and backward, no optimizer) of NAME on one GPU of\n"
@@ -35,7 +36,10 @@ static void usage(FILE *f)
             "kind of operation (docs/model.md \"Compute\").  --gpu defaults to every GPU of\n"
             "the catalog; --precision to fp32 (fp32 tf32 fp16 bf16 fp8 fp32_strict auto);\n"
             "--batch to 32; --seq to the model's sequence length.  --measured carries a pass\n"
-            "measured on one GPU to the others through the model (x measured / modelled).\n");
+            "measured on one GPU to the others through the model (x measured / modelled).\n"
+            "--amp pure keeps every activation 16-bit under mixed precision (apex O2,\n"
+            "Megatron-LM) where autocast, the default, runs softmax and layer norm in fp32;\n"
+            "--kernels fused takes Megatron-LM's fused softmax and dropout-add kernels.\n");
 }
 
 /* One row: the model on GPU g. */
@@ -158,6 +162,9 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
         printf("%s, batch %d, %s%s", sc->model->name, sc->batch_per_gpu,
                scenario_prec_name(scenario_prec_index(sc)),
                sc->attention_unfused ? ", attention unfused" : "");
+        if (sc->amp_pure || sc->kernels_fused)
+            printf(", %s activations, %s kernels", sc->amp_pure ? "16-bit" : "autocast",
+                   sc->kernels_fused ? "fused" : "eager");
         if (sc->measured_gpu)
             printf(", carried from %g s at batch %d on %s (x%.3g the model)",
                    sc->measured_compute_s, sc->measured_batch, sc->measured_gpu->name, scale);
@@ -179,12 +186,15 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
 int compute_cmd_main(int argc, char **argv)
 {
     const char *model = NULL, *gpus = NULL, *catarg = NULL, *measured = NULL;
-    int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0;
+    int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0, amp = 0;
+    int kern = 0;
     int rc = CLI_EXIT_INPUT;
     unsigned long long batch = 32, seq = 0;
     struct cli_name_arg prec_arg = {scenario_prec_name, &prec};
     struct cli_name_arg att_arg = {scenario_attention_name, &att};
     struct cli_name_arg fmt_arg = {scenario_memory_format_name, &fmt};
+    struct cli_name_arg amp_arg = {scenario_amp_name, &amp};
+    struct cli_name_arg kern_arg = {scenario_kernels_name, &kern};
     const struct args_opt opts[] = {
         {"--model", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a model of the catalog", cli_take_str,
          &model, NULL},
@@ -196,6 +206,10 @@ int compute_cmd_main(int argc, char **argv)
          cli_take_name, &att_arg, NULL},
         {"--memory-format", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of nchw, nhwc",
          cli_take_name, &fmt_arg, NULL},
+        {"--amp", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of autocast, pure",
+         cli_take_name, &amp_arg, NULL},
+        {"--kernels", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of eager, fused",
+         cli_take_name, &kern_arg, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},
@@ -243,6 +257,8 @@ int compute_cmd_main(int argc, char **argv)
     sc.seq_len = (int)seq;
     sc.attention_unfused = att == 1;
     sc.channels_last = fmt == 1;
+    sc.amp_pure = amp == 1;
+    sc.kernels_fused = kern == 1;
     scenario_prec_set(&sc, prec);
     rc = compute_cmd_rows(&sc, &cat, gpus, json);
 out:

@@ -79,7 +79,8 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     static const char *const keys[] = {
         "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
         "optimizer_bytes_per_param", "measured_compute", "measured_step", "seq_len", "attention",
-        "memory_format", "recompute", "global_batch", "optimizer_state_bytes", NULL
+        "memory_format", "recompute", "global_batch", "optimizer_state_bytes", "amp", "kernels",
+        NULL
     };
     static const struct key_spec keyv[] = {
         {"grad_accum", KEY_INT, 0, 1, 0, 100000, "a positive integer",
@@ -125,6 +126,16 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         if (ld_enum(ld, v, "workload.attention", scenario_attention_name, &prec))
             return -1;
         sc->attention_unfused = prec == 1;
+    }
+    if ((v = ld_get(ld, m, "amp", NULL))) {
+        if (ld_enum(ld, v, "workload.amp", scenario_amp_name, &prec))
+            return -1;
+        sc->amp_pure = prec == 1;
+    }
+    if ((v = ld_get(ld, m, "kernels", NULL))) {
+        if (ld_enum(ld, v, "workload.kernels", scenario_kernels_name, &prec))
+            return -1;
+        sc->kernels_fused = prec == 1;
     }
     if ((v = ld_get(ld, m, "recompute", NULL))) {
         if (ld_enum(ld, v, "workload.recompute", scenario_recompute_name, &prec))

@@ -232,7 +232,8 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     struct ops_model o;
     int rc = -1;
 
-    ops_build(sc->model, sc->seq_len, !sc->attention_unfused, sc->tp, sc->sequence_parallel, &o);
+    ops_build(sc->model, sc->seq_len, !sc->attention_unfused, sc->tp, sc->sequence_parallel,
+              scenario_ops_style(sc), &o);
     compute_rates_of(g, profile_tflops, &r);
     if (!sc->precision_auto) {
         if (compute_plan_of(g, sc->precision, sc->precision_strict, p) == 0) {

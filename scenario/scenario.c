@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../base/names.h"
+#include "../catalog/ops.h"
 #include "../catalog/shape.h"
 #include "../base/units.h"
 
@@ -156,6 +157,8 @@ static const char *const precs[] = { "fp32", "tf32", "fp16", "bf16", "fp8", "fp3
                                      "auto", NULL };
 static const char *const attentions[] = { "flash", "unfused", NULL };
 static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
+static const char *const amps[] = { "autocast", "pure", NULL };
+static const char *const kernelss[] = { "eager", "fused", NULL };
 /* the stages a scenario may ask for (enum sc_sharding; fsdp is zero3 as
  * PyTorch FSDP's FULL_SHARD runs it) */
 static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
@@ -170,6 +173,13 @@ const char *scenario_sharding_name(int i) { return NAMES_AT(shardings, i); }
 const char *scenario_recompute_name(int i) { return NAMES_AT(recomputes, i); }
 const char *scenario_pp_order_name(int i) { return NAMES_AT(pp_orders, i); }
 const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats, i); }
+const char *scenario_amp_name(int i) { return NAMES_AT(amps, i); }
+const char *scenario_kernels_name(int i) { return NAMES_AT(kernelss, i); }
+
+int scenario_ops_style(const struct scenario *sc)
+{
+    return (sc->amp_pure ? OPS_PURE : 0) | (sc->kernels_fused ? OPS_FUSED : 0);
+}
 
 void scenario_prec_set(struct scenario *sc, int i)
 {

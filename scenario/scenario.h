@@ -126,6 +126,9 @@ struct scenario {
     int precision_auto;                /* auto: the fastest format each GPU has */
     int attention_unfused;             /* workload.attention: unfused (scores held in memory) */
     int channels_last;                 /* workload.memory_format: nhwc (channels_last); 0 nchw */
+    int amp_pure;                      /* workload.amp: pure (16-bit activations throughout);
+                                          0 autocast */
+    int kernels_fused;                 /* workload.kernels: fused (Megatron-LM's); 0 eager */
     enum sc_recompute recompute;       /* workload.recompute (default none) */
     int recompute_auto;                /* recompute: auto: chosen per cluster (planner/layout.c);
                                           recompute is none */
@@ -276,6 +279,10 @@ const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, 
 const char *scenario_recompute_name(int i);       /* none, selective, full, auto */
 const char *scenario_pp_order_name(int i);        /* tp-dp-pp, tp-pp-dp (SIM_ORDER_*) */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
+const char *scenario_amp_name(int i);             /* autocast, pure */
+const char *scenario_kernels_name(int i);         /* eager, fused */
+/* The OPS_* style bits (catalog/ops.h) of sc's workload.amp and kernels. */
+int scenario_ops_style(const struct scenario *sc);
 int scenario_grad_prec_parse(const char *s);
 enum cat_prec scenario_grad_prec_value(int i);
 

@@ -54,6 +54,7 @@ if (-x $seeds) {
         push @cmd, '--seq', $c{seq} if $c{seq} ne '';
         push @cmd, '--attention', $c{attention} if $c{attention} ne '';
         push @cmd, '--memory-format', $c{memory_format} if ($c{memory_format} // '') ne '';
+        push @cmd, '--amp', $c{amp} if ($c{amp} // '') ne '';
         my $out = `@cmd 2>&1`;
         my $j = eval { decode_json($out) };
         next unless $j && $j->[0]{samples_per_s};

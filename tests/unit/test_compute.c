@@ -27,7 +27,7 @@ static double fwd_gflops(const char *model, int seq)
 
     if (!m)
         return NAN;
-    ops_build(m, seq, 1, 1, 0, &o);
+    ops_build(m, seq, 1, 1, 0, 0, &o);
     f = ops_fwd_flops(&o) / 1e9;
     ops_free(&o);
     return f;
@@ -160,6 +160,55 @@ static void recompute_adds_its_forward_work(void)
     scenario_free(&sc);
 }
 
+/* workload.amp: pure keeps activations 16-bit (no fp32 softmax or layer
+ * norm, no casts back); workload.kernels: fused merges scale-mask into the
+ * softmax and dropout into the residual add.  Neither touches the GEMMs,
+ * and neither changes a run whose activations are 32-bit. */
+static void pure_and_fused_cut_memory_work_only(void)
+{
+    struct scenario sc;
+    struct compute_plan p;
+    struct compute_time base, pure, both, t32a, t32b;
+    const struct cat_gpu *a100 = catalog_find_gpu(&cat, "A100-80GB");
+    double mem_base, mem_pure;
+
+    scn(&sc, "bert-large-squad", CAT_FP16);
+    sc.attention_unfused = 1;
+    compute_on_gpu(&sc, a100, NULL, 32, &p, &base);
+    sc.amp_pure = 1;
+    compute_on_gpu(&sc, a100, NULL, 32, &p, &pure);
+    sc.kernels_fused = 1;
+    compute_on_gpu(&sc, a100, NULL, 32, &p, &both);
+    mem_base = base.fwd_s + base.bwd_s - base.kind_s[OPS_LINEAR] - base.kind_s[OPS_ATTN];
+    mem_pure = pure.fwd_s + pure.bwd_s - pure.kind_s[OPS_LINEAR] - pure.kind_s[OPS_ATTN];
+    T_CHECK(pure.kind_s[OPS_LINEAR] == base.kind_s[OPS_LINEAR] &&
+                pure.kind_s[OPS_ATTN] == base.kind_s[OPS_ATTN] &&
+                both.kind_s[OPS_LINEAR] == base.kind_s[OPS_LINEAR],
+            "the GEMMs are the same under every style");
+    T_CHECK(mem_pure < 0.8 * mem_base && pure.kernels < base.kernels,
+            "pure: less memory-bound time (%g -> %g s) and no casts (%g -> %g kernels)",
+            mem_base, mem_pure, base.kernels, pure.kernels);
+    T_CHECK(both.kind_s[OPS_ADD] < pure.kind_s[OPS_ADD] && both.kernels < pure.kernels &&
+                both.fwd_s + both.bwd_s < pure.fwd_s + pure.bwd_s,
+            "fused: the dropout-adds and the scale-mask pass merge (%g -> %g kernels)",
+            pure.kernels, both.kernels);
+    scenario_prec_set(&sc, CAT_TF32);
+    compute_on_gpu(&sc, a100, NULL, 32, &p, &t32a);
+    sc.amp_pure = 0;
+    compute_on_gpu(&sc, a100, NULL, 32, &p, &t32b);
+    T_CHECK(t32a.fwd_s == t32b.fwd_s && t32a.bwd_s == t32b.bwd_s,
+            "amp: pure changes nothing in tf32");
+    /* a model without dropout keeps its residual adds as they are */
+    scenario_free(&sc);
+    scn(&sc, "llama2-7b", CAT_BF16);
+    compute_on_gpu(&sc, a100, NULL, 1, &p, &base);
+    sc.kernels_fused = 1;
+    compute_on_gpu(&sc, a100, NULL, 1, &p, &both);
+    T_CHECK(both.kind_s[OPS_ADD] == base.kind_s[OPS_ADD] && both.kind_s[OPS_DROPOUT] == 0,
+            "no dropout: the adds stay, nothing is merged");
+    scenario_free(&sc);
+}
+
 static void the_roofline_has_both_terms(void)
 {
     struct scenario sc;
@@ -170,7 +219,7 @@ static void the_roofline_has_both_terms(void)
     const struct cat_gpu *a100 = catalog_find_gpu(&cat, "A100");
 
     scn(&sc, "resnet50", CAT_FP16);
-    ops_build(sc.model, 0, 1, 1, 0, &o);
+    ops_build(sc.model, 0, 1, 1, 0, 0, &o);
     compute_plan_of(a100, CAT_FP16, 0, &p);
     compute_rates_of(a100, NULL, &r);
     T_NEAR(r.flops[CAT_FP16], 312e12 * a100->mm_eff, 1, "A100 fp16 rate: peak x mm_eff");
@@ -249,6 +298,7 @@ int main(void)
     T_RUN(precisions_run_as_frameworks_run_them);
     T_RUN(auto_takes_the_fastest_native_format);
     T_RUN(recompute_adds_its_forward_work);
+    T_RUN(pure_and_fused_cut_memory_work_only);
     T_RUN(the_roofline_has_both_terms);
     T_RUN(a_measured_time_carries_through_the_model);
     catalog_free(&cat);
