@@ -327,7 +327,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     static const char *const keys[] = {
         "name", "family", "params", "fwd_gflops", "input", "sparse_params",
         "sparse_bytes_per_sample", "source", "layers", "hidden", "heads", "kv_heads",
-        "ffn_hidden", "vocab", "gated_ffn", "tied_embeddings", "seq_len", NULL
+        "ffn_hidden", "vocab", "gated_ffn", "tied_embeddings", "seq_len", "lm_head", "dropout",
+        NULL
     };
     const struct key_spec size[] = {
         ld_field_spec("params", 0, offsetof(struct cat_model, params)),
@@ -344,6 +345,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         {"gated_ffn", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, gated_ffn)},
         {"tied_embeddings", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, tied_embeddings)},
         ld_field_spec("seq_len", 0, offsetof(struct cat_model, seq_len)),
+        {"lm_head", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, lm_head)},
+        ld_field_spec("dropout", 0, offsetof(struct cat_model, dropout)),
     };
     char f[FIELD_LEN];
     yaml_node_t *v;
@@ -355,6 +358,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     md->sparse_params = NAN;
     md->sparse_bytes_per_sample = NAN;
     md->act_mib_per_sample = NAN;
+    md->lm_head = 1;    /* as models.csv: a shaped model is a language model unless told */
     if (ld_map(ld, m, path, keys))
         return -1;
 

@@ -516,6 +516,11 @@ static void a_shaped_transformer_takes_its_sequence_length(void)
     /* 2 x (256 x (256 + 2 x 64) + 256^2 + 3 x 256 x 688) + 2 x 1000 x 256 */
     T_NEAR(tiny ? tiny->params : NAN, 2 * (256.0 * 384 + 65536 + 3 * 256.0 * 688) + 512000,
            1e-12, "an inline shaped model's parameters follow from its shape");
+    T_CHECK(tiny && tiny->lm_head == 1 && tiny->dropout == 0,
+            "an inline shaped model is a language model without dropout unless told, as models.csv");
+    tiny = catalog_find_model(&cat, "tiny-span");
+    T_CHECK(tiny && tiny->lm_head == 0 && fabs(tiny->dropout - 0.1) < 1e-12,
+            "lm_head: false and dropout: 0.1 are read");
     sc.seq_len = 0;
     T_NEAR(scenario_fwd_gflops(&sc), sc.model->fwd_gflops, 1e-12,
            "without seq_len, the catalog's fwd_gflops (at the model's own 8192)");
