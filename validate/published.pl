@@ -178,9 +178,8 @@ require "$root/validate/megatron.pl";
         . '(tensor and pipeline parallelism, from the 1.7B row\'s measured step carried by the '
         . 'compute model; validate/published/megatron_cases.csv): mean absolute error %.1f%%, %d '
         . 'within 10%%; %d rows without a known gap (Table 2\'s PTD-P rows and its ZeRO-3 '
-        . '384-GPU row among them): %.1f%%. Known gaps: the 1T row and Table 2\'s 529.6B row on '
-        . '560 GPUs (at the largest hidden sizes the compute model runs faster than the A100 runs '
-        . 'did), BLOOM-176B (its run launched every kernel blocking), Llama 3 405B (its '
+        . '384-GPU row among them): %.1f%%. Known gaps: the 1T row (at the largest hidden size the '
+        . 'compute model runs faster than the A100 run did), BLOOM-176B (DeepSpeed\'s pipeline engine, not modelled), Llama 3 405B (its '
         . 'micro-batch and chunks not published), Table 2\'s ZeRO-3 rows at 768 and 1,536 GPUs.',
         scalar @all, @all ? $ta / @all : 0, scalar(grep { $_ <= 10 } @all), scalar @abs,
         @abs ? $t / @abs : 0);
