@@ -19,7 +19,7 @@
 
 static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
-    static const char *const keys[] = { "gpu", "step_s", "batch", "model", NULL };
+    static const char *const keys[] = { "gpu", "step_s", "batch", "model", "recompute", NULL };
     static const struct key_spec keyv[] = {
         {"step_s", KEY_NUM, 1, 0, 1, 1e6, "a time in seconds in (0, 1e6]",
          offsetof(struct scenario, measured_compute_s)},
@@ -42,6 +42,18 @@ static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
             return -1;
         snprintf(ld->measured_model_name, sizeof ld->measured_model_name, "%s",
                  sc->measured_model->name);
+    }
+    /* the measured pass recomputed as the workload says (auto: none), unless told */
+    sc->measured_recompute = sc->recompute;
+    if ((v = ld_get(ld, m, "recompute", NULL))) {
+        int rc;
+        if (ld_enum(ld, v, "workload.measured_compute.recompute", scenario_recompute_name, &rc))
+            return -1;
+        if (rc == SC_RECOMPUTE_AUTO)
+            return ld_fail(ld, v->start_mark, "workload.measured_compute.recompute",
+                           "expected one of none, selective, full (what the measured run "
+                           "recomputed), found \"auto\"");
+        sc->measured_recompute = (enum sc_recompute)rc;
     }
     if (sc->batch_auto && !ld_get(ld, m, "batch", NULL))
         return ld_missing(ld, at, "workload.measured_compute.batch");

@@ -300,12 +300,11 @@ static int ref_on_one_gpu(const struct scenario *sc, struct compute_plan *p, str
     struct scenario *x;
     int rc;
 
-    if (sc->tp <= 1)
-        return compute_on_gpu(sc, sc->measured_gpu, NULL, sc->measured_batch, p, ref);
     x = x_malloc(sizeof *x);
     *x = *sc;
     x->tp = 1;
     x->sequence_parallel = 0;
+    x->recompute = sc->measured_recompute;
     rc = compute_on_gpu(x, sc->measured_gpu, NULL, sc->measured_batch, p, ref);
     x_free(x);
     return rc;
@@ -338,6 +337,7 @@ static int gpu_compute_time(const struct scenario *sc, const struct cat_instance
         x->seq_len = 0;     /* the measured model's own sequence */
         x->tp = 1;          /* measured on one GPU */
         x->sequence_parallel = 0;
+        x->recompute = sc->measured_recompute;
         rc = compute_on_gpu(x, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref);
         x_free(x);
         if (rc)

@@ -493,6 +493,7 @@ int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_e
             base->measured_gpu = tg->inst->gpu;
             base->measured_compute_s = rep.solved_value;
             base->measured_batch = sc->batch_per_gpu * sc->grad_accum;
+            base->measured_recompute = sc->recompute;   /* solved as the scenario recomputes */
         }
     }
     base->measured_cluster = -1;

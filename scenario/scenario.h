@@ -146,6 +146,9 @@ struct scenario {
     int measured_batch;
     const struct cat_model *measured_model; /* the model measured, NULL: workload.model (the
                                           compute model carries it to the workload's) */
+    enum sc_recompute measured_recompute; /* what the measured pass recomputed (default the
+                                          workload's recompute as written; auto: none), so
+                                          that a layout's own recompute is not carried away */
 
     /* measured step time of one of the clusters below; solve for one input */
     int measured_cluster;              /* index into clusters, -1 if absent */

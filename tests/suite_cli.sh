@@ -205,6 +205,32 @@ sed 's/instances: \[g4dn, c5\]/instances: [g5, g4dn]/' tests/data/plan/cpu-bound
 check "plan: the A10G types, left without peaks, are skipped and counted" \
     [ "$(grep -c "^Skipped: $(grep -c '^aws,g5\.' catalog/instances.csv) GPU instance types whose fp16 peak FLOP/s is unknown" "$tmp/p.txt")" = 1 ]
 
+# ---- measured_compute.recompute: what the measured pass recomputed ----------------------
+# A pass measured without recomputation (0.5 s at batch 4 on one A100) costs a forward more
+# under workload.recompute: full; one measured with it costs that much less without it.
+mc() { # mc WORKLOAD_RECOMPUTE MEASURED_RECOMPUTE: the step's compute, seconds
+    cat > "$tmp/mc.yaml" <<YAML
+workload:
+  model: gpt3-1.3b
+  batch_per_gpu: 4
+  precision: bf16
+  recompute: $1
+  measured_compute: {gpu: A100, step_s: 0.5, batch: 4, recompute: $2}
+input: {cpu_s_per_sample: 0}
+clusters:
+  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 1}]}
+simulation: {jitter_cv: 0}
+YAML
+    "$DT" -q --json "$tmp/mc.yaml" 2> "$tmp/err" | grep -m1 '"compute":' | tr -dc '0-9.'
+}
+c_nn=$(mc none none); c_fn=$(mc full none); c_ff=$(mc full full); c_nf=$(mc none full)
+check "measured_compute.recompute: full recompute costs a forward more than the pass measured without it ($c_nn -> $c_fn s), nothing more when measured with it ($c_ff s), a forward less to a run without it ($c_nf s)" \
+    awk -v nn="$c_nn" -v fn="$c_fn" -v ff="$c_ff" -v nf="$c_nf" \
+    'BEGIN { exit !(nn > 0.499 && nn < 0.501 && ff > 0.499 && ff < 0.501 && fn > 1.25 * nn && fn < 1.45 * nn && nf < nn / 1.25 && nf > nn / 1.45) }'
+mc none auto > /dev/null
+check "measured_compute.recompute: auto is refused at its field" \
+    grep -q 'workload.measured_compute.recompute: expected one of none, selective, full (what the measured run recomputed), found "auto"' "$tmp/err"
+
 # ---- dtplan compute ---------------------------------------------------------------
 "$DT" compute --model resnet50 --batch 64 --precision bf16 --gpu V100,A100 > "$tmp/c.txt" 2> "$tmp/err"
 check "compute: one row per GPU asked for, V100's bf16 fallback named" \

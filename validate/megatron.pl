@@ -34,6 +34,10 @@ sub megatron_cases {
             # model FLOPs utilisation (Llama 3's Table 4): dtplan's MFU of the H100's
             # dense bf16 peak, 989.4 teraFLOP/s (catalog/gpus.csv)
             $c{pred} = $cl->{mfu} * 989.4 if ($c{count} // 'eq3') eq 'mfu';
+            # an iteration's seconds (Korthikanti et al. 2022, Table 5)
+            $c{pred} = $step if ($c{count} // 'eq3') eq 'step';
+            # an iteration's seconds (Korthikanti et al. 2022, Table 5)
+            $c{pred} = $step if ($c{count} // 'eq3') eq 'step';
             $c{err} = 100 * ($c{pred} / $c{published} - 1);
             $c{detail} = sprintf('step %.3f s, of which tensor-parallel %.3f s and other exposed '
                                  . 'communication %.3f s', $step, $cl->{breakdown_s}{tp_comm},
@@ -51,8 +55,9 @@ unless (caller) {
     for my $c (@c) {
         my $what = "megatron $c->{case} (tp $c->{tp}, pp $c->{pp}, $c->{gpus} GPUs): "
             . (defined $c->{pred}
-                   ? sprintf('predicted %.1f teraFLOP/s a GPU, published %s (%+.1f%%; %s)',
-                             $c->{pred}, $c->{published}, $c->{err}, $c->{detail})
+                   ? sprintf('predicted %.4g %s, published %s (%+.1f%%; %s)', $c->{pred},
+                             ($c->{count} // 'eq3') eq 'step' ? 's an iteration' : 'teraFLOP/s a GPU',
+                             $c->{published}, $c->{err}, $c->{detail})
                    : 'no prediction');
         if (!defined $c->{err}) {
             print "FAIL - $what\n";
