@@ -493,7 +493,8 @@ int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_e
             base->measured_gpu = tg->inst->gpu;
             base->measured_compute_s = rep.solved_value;
             base->measured_batch = sc->batch_per_gpu * sc->grad_accum;
-            base->measured_recompute = sc->recompute;   /* solved as the scenario recomputes */
+            /* solved as the measured cluster ran it: its layout's recompute */
+            base->measured_recompute = rep.clusters[sc->measured_cluster].recompute;
         }
     }
     base->measured_cluster = -1;
