@@ -55,15 +55,6 @@ struct ops_model {
     int style;          /* OPS_PURE, OPS_FUSED bits it was laid out with */
 };
 
-/* Lay out model m, a sample being seq tokens for a shaped model (0: its
- * seq_len); flash: attention as one fused kernel (FlashAttention) rather
- * than two batched GEMMs around a softmax held in memory.  Convolutions
- * say nothing of their layout: the planner adds the transposes of an NCHW
- * tensor (compute.h).  tp > 1: what one GPU of a tensor-parallel group of
- * tp runs, Megatron style (a transformer given by its shape only): the
- * projections' output or reduction width, the heads and the vocabulary
- * divided by tp; the layer norms, dropouts and residual adds whole, or
- * divided too under sequence parallelism (sp). */
 /*
  * How the framework runs the memory-bound work (OPS_* bits of `style`):
  * OPS_PURE, 16-bit activations throughout under mixed precision (apex O2,
@@ -76,6 +67,15 @@ struct ops_model {
 #define OPS_PURE 1
 #define OPS_FUSED 2
 
+/* Lay out model m, a sample being seq tokens for a shaped model (0: its
+ * seq_len); flash: attention as one fused kernel (FlashAttention) rather
+ * than two batched GEMMs around a softmax held in memory.  Convolutions
+ * say nothing of their layout: the planner adds the transposes of an NCHW
+ * tensor (compute.h).  tp > 1: what one GPU of a tensor-parallel group of
+ * tp runs, Megatron style (a transformer given by its shape only): the
+ * projections' output or reduction width, the heads and the vocabulary
+ * divided by tp; the layer norms, dropouts and residual adds whole, or
+ * divided too under sequence parallelism (sp); style, the OPS_* bits above. */
 void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,
                struct ops_model *out);
 void ops_free(struct ops_model *o);

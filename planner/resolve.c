@@ -293,15 +293,21 @@ double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double
     return vcpus * CPU_VCPU_PEAK_FLOPS;
 }
 
-/* The workload's time at the measured batch on the measured GPU, alone:
- * tensor parallelism off, as one GPU was measured. */
-static int ref_on_one_gpu(const struct scenario *sc, struct compute_plan *p, struct compute_time *ref)
+/* The measured pass as the model has it: the measured model (the
+ * workload's, or measured_compute.model at its own sequence) at the measured
+ * batch on the measured GPU, alone (tensor parallelism off, as one GPU was
+ * measured), recomputing what the measured run recomputed; the rest of the
+ * workload as it is. */
+static int measured_ref(const struct scenario *sc, struct compute_plan *p, struct compute_time *ref)
 {
-    struct scenario *x;
+    struct scenario *x = x_malloc(sizeof *x);
     int rc;
 
-    x = x_malloc(sizeof *x);
     *x = *sc;
+    if (sc->measured_model && sc->measured_model != sc->model) {
+        x->model = sc->measured_model;
+        x->seq_len = 0;
+    }
     x->tp = 1;
     x->sequence_parallel = 0;
     x->recompute = sc->measured_recompute;
@@ -327,24 +333,11 @@ static int gpu_compute_time(const struct scenario *sc, const struct cat_instance
     *bwd_frac = t.bwd_s / (t.fwd_s + t.bwd_s);
     if (isnan(sc->measured_compute_s))
         return 0;
-    if (sc->measured_model && sc->measured_model != sc->model) {
-        /* measured on another model: that model's time at the measured batch,
-         * the rest of the workload as it is */
-        struct scenario *x = x_malloc(sizeof *x);
-        int rc;
-        *x = *sc;
-        x->model = sc->measured_model;
-        x->seq_len = 0;     /* the measured model's own sequence */
-        x->tp = 1;          /* measured on one GPU */
-        x->sequence_parallel = 0;
-        x->recompute = sc->measured_recompute;
-        rc = compute_on_gpu(x, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref);
-        x_free(x);
-        if (rc)
+    if (measured_ref(sc, &p, &ref)) {
+        if (sc->measured_model && sc->measured_model != sc->model)
             return dt_errf(e, "%s: cannot carry the compute time measured on %s from %s: no "
                            "peak FLOP/s for %s in the catalog", in->name, sc->measured_model->name,
                            sc->measured_gpu->name, scenario_prec_name(scenario_prec_index(sc)));
-    } else if (ref_on_one_gpu(sc, &p, &ref)) {
         return dt_errf(e, "%s: cannot carry the measured compute time from %s: no peak "
                        "FLOP/s for %s in the catalog", in->name, sc->measured_gpu->name,
                        scenario_prec_name(scenario_prec_index(sc)));

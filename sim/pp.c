@@ -114,7 +114,6 @@ struct pp_op {
     int bwd, chunk, mb;
 };
 
-/* The k-th forward or backward of a stage of pp, v chunks. */
 /* An operation of comp s of compute whose layers' tensor-parallel
  * collectives take tp s: after it, or with tp_overlap beside it, the
  * compute slowed by comm_slowdown while they run (tp.c). */
@@ -127,6 +126,7 @@ static double op_dur(const struct sim_config *cfg, double comp, double tp)
     return comp * slow > tp ? tp + comp - tp / slow : tp;
 }
 
+/* The k-th forward or backward of a stage of pp, v chunks. */
 static struct pp_op op_at(int k, int back, int pp, int v)
 {
     struct pp_op o;
@@ -320,16 +320,14 @@ int pp_config(const struct sim_config *cfg, struct sim_config *out, struct pp_pl
     }
     /* a micro-batch's activations to the next stage: every GPU of a node
      * sends at once, so each has its node's NICs' share */
-    if (c->pp_order == SIM_ORDER_TP_PP_DP && (long)tp * pp > g->gpus) {
-        /* a replica spans nodes: the stage boundaries at a node's edge cross
-         * its NICs, the tp GPUs there sending at once (all of them when tp
-         * spans nodes itself) */
-        int senders = tp < g->gpus ? tp : g->gpus;
-        p2p = g->net_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / (g->nic_Bps / senders) : 0);
-    } else if (c->pp_order == SIM_ORDER_TP_PP_DP || blk < g->gpus) {
+    if (c->pp_order == SIM_ORDER_TP_PP_DP ? (long)tp * pp <= g->gpus : blk < g->gpus) {
         p2p = g->intra_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / g->intra_Bps : 0);
     } else {
-        p2p = g->net_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / (g->nic_Bps / g->gpus) : 0);
+        /* across NICs; in tp, pp, dp order a replica spans nodes and the
+         * stage boundaries at a node's edge have its tp GPUs sending at once
+         * (all of the node's when tp spans nodes itself) */
+        int senders = c->pp_order == SIM_ORDER_TP_PP_DP && tp < g->gpus ? tp : g->gpus;
+        p2p = g->net_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / (g->nic_Bps / senders) : 0);
     }
     sim_pp_layers(c->units, pp, v, lay);
     for (int i = 0; i < n; i++) {

@@ -18,6 +18,11 @@
 use strict;
 use warnings;
 
+# what each count of the CSV measures: a short name, and the JSON report's unit
+my %units = (eq3 => ['teraFLOP/s a GPU', 'teraFLOP/s a GPU (equation 3)'],
+             mfu => ['teraFLOP/s a GPU', 'teraFLOP/s a GPU (model FLOPs)'],
+             step => ['s an iteration', 's an iteration']);
+
 sub megatron_cases {
     my ($root, $build) = @_;
     my @out;
@@ -30,14 +35,14 @@ sub megatron_cases {
             my ($B, $s, $l, $h, $V) = @c{qw(batch seq layers hidden vocab)};
             my $F = 96 * $B * $s * $l * $h * $h * (1 + $s / (6 * $h) + $V / (16 * $l * $h));
             my $step = ref $cl->{step_time_s} ? $cl->{step_time_s}{mean} : $cl->{step_time_s};
-            $c{pred} = $F / ($step * $c{gpus}) / 1e12;
-            # model FLOPs utilisation (Llama 3's Table 4): dtplan's MFU of the H100's
-            # dense bf16 peak, 989.4 teraFLOP/s (catalog/gpus.csv)
-            $c{pred} = $cl->{mfu} * 989.4 if ($c{count} // 'eq3') eq 'mfu';
-            # an iteration's seconds (Korthikanti et al. 2022, Table 5)
-            $c{pred} = $step if ($c{count} // 'eq3') eq 'step';
-            # an iteration's seconds (Korthikanti et al. 2022, Table 5)
-            $c{pred} = $step if ($c{count} // 'eq3') eq 'step';
+            # by the CSV's count: equation 3's teraFLOP/s a GPU; model FLOPs utilisation
+            # (Llama 3's Table 4) times the H100's dense bf16 peak, 989.4 teraFLOP/s
+            # (catalog/gpus.csv); an iteration's seconds (Korthikanti et al. 2022, Table 5)
+            my $count = $c{count} // 'eq3';
+            $c{pred} = $count eq 'mfu' ? $cl->{mfu} * 989.4
+                     : $count eq 'step' ? $step
+                     : $F / ($step * $c{gpus}) / 1e12;
+            ($c{unit_short}, $c{unit}) = @{$units{$count} // $units{eq3}};
             $c{err} = 100 * ($c{pred} / $c{published} - 1);
             $c{detail} = sprintf('step %.3f s, of which tensor-parallel %.3f s and other exposed '
                                  . 'communication %.3f s', $step, $cl->{breakdown_s}{tp_comm},
@@ -56,8 +61,7 @@ unless (caller) {
         my $what = "megatron $c->{case} (tp $c->{tp}, pp $c->{pp}, $c->{gpus} GPUs): "
             . (defined $c->{pred}
                    ? sprintf('predicted %.4g %s, published %s (%+.1f%%; %s)', $c->{pred},
-                             ($c->{count} // 'eq3') eq 'step' ? 's an iteration' : 'teraFLOP/s a GPU',
-                             $c->{published}, $c->{err}, $c->{detail})
+                             $c->{unit_short}, $c->{published}, $c->{err}, $c->{detail})
                    : 'no prediction');
         if (!defined $c->{err}) {
             print "FAIL - $what\n";

@@ -165,9 +165,7 @@ require "$root/validate/megatron.pl";
                       cluster => "$c->{gpus} GPUs, tp $c->{tp}, pp $c->{pp}",
                       predicted => 0 + sprintf('%.4g', $c->{pred}),
                       published => $c->{published} + 0,
-                      unit => ($c->{count} // 'eq3') eq 'mfu' ? 'teraFLOP/s a GPU (model FLOPs)'
-                            : ($c->{count} // 'eq3') eq 'step' ? 's an iteration'
-                                                              : 'teraFLOP/s a GPU (equation 3)',
+                      unit => $c->{unit},
                       error_pct => 0 + sprintf('%.1f', $c->{err}),
                       status => $c->{known_gap} ne '' ? 'xfail' : abs($c->{err}) <= 10 ? 'ok' : 'miss',
                       inputs => "$c->{scenario} ($c->{detail})", known_gap => $c->{known_gap} };
