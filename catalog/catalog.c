@@ -567,8 +567,9 @@ static const char *const shape_cols[] = {"layers", "hidden", "heads", "kv_heads"
 #define NSHAPE ((int)(sizeof shape_cols / sizeof shape_cols[0]))
 
 /* The row's shape (empty cells 0), checked whole; then params and
- * fwd_gflops from it where the row leaves them empty.  col[NSHAPE] and
- * col[NSHAPE + 1] are the lm_head and dropout columns. */
+ * fwd_gflops from it where the row leaves them empty.  col[NSHAPE],
+ * col[NSHAPE + 1] and col[NSHAPE + 2] are the lm_head, dropout and causal
+ * columns (lm_head and causal 1 when empty). */
 static int get_shape(struct cat_model *m, const struct table *t, const struct csv_row *r,
                      const int *col, struct dt_err *e)
 {
@@ -592,6 +593,10 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
         return -1;
     if (isnan(m->dropout))
         m->dropout = 0;
+    v = NAN;
+    if (col[NSHAPE + 2] >= 0 && get_opt_num(&v, t, r, col[NSHAPE + 2], e))
+        return -1;
+    m->causal = isnan(v) ? 1 : (int)v;
     if (!shape_known(m))
         return 0;
     why = shape_check(m);
@@ -623,7 +628,7 @@ static int get_arch(struct cat_model *m, const struct table *t, const struct csv
 static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
-    int r, rc = -1, *lines, act_col, arch_col, scol[NSHAPE + 2];
+    int r, rc = -1, *lines, act_col, arch_col, scol[NSHAPE + 3];
 
     if (table_open(&t, dir, "models.csv", model_cols, M_N, e) != 0)
         return -1;
@@ -632,6 +637,7 @@ static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
         scol[k] = optional_col(&t, shape_cols[k]);
     scol[NSHAPE] = optional_col(&t, "lm_head");
     scol[NSHAPE + 1] = optional_col(&t, "dropout");
+    scol[NSHAPE + 2] = optional_col(&t, "causal");
     arch_col = optional_col(&t, "arch");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->models = x_calloc((size_t)t.csv.nrows, sizeof *cat->models);

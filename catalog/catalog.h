@@ -120,6 +120,9 @@ struct cat_model {
     int lm_head;                /* 1: output projection over the vocabulary at every token
                                    (language modelling); 0: a small task head (SQuAD) */
     double dropout;             /* dropout probability of a shaped model's layers; 0 none */
+    int causal;                 /* 1: attention under a causal mask (a decoder: GPT, Llama);
+                                   0: bidirectional (BERT).  A shaped model is causal unless
+                                   told (optional column causal) */
     /* The layers of a network the catalog can lay out (catalog/ops.h), e.g.
      * "resnet50"; "" when the model is given by its FLOPs alone. */
     char arch[24];

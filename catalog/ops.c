@@ -200,6 +200,14 @@ static void vgg16(struct ops_model *o)
     fc(o, 4096, 1000, 0);
 }
 
+/* One of fused attention's two products, heads of width d. */
+static void flash_of(struct ops_item *it, const struct cat_model *m, int flash, double d)
+{
+    it->flash = flash;
+    it->causal = flash && m->causal;
+    it->head_dim = d;
+}
+
 /*
  * A transformer of shape m over s tokens, block by block: norm, the Q, K,
  * V projections, attention, the output projection, (dropout,) residual
@@ -228,6 +236,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     it->nb = a;
     it->a_elems = s * d;
     it->recompute = flash ? 1 : 0;
+    flash_of(it, m, flash, d);
     if (!flash) {
         if (!(o->style & OPS_FUSED))
             mem(o, OPS_ACT, l, a * s * s);          /* scale and mask */
@@ -238,6 +247,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     }
     it = gemm(o, OPS_ATTN, l, s, d, s);             /* weighted sum AV */
     it->nb = a;
+    flash_of(it, m, flash, d);
     for (int i = first; i < o->n; i++)
         o->v[i].attn_core = 1;
     gemm(o, OPS_LINEAR, l, s, h, h / t);

@@ -37,6 +37,12 @@ struct ops_item {
     double m, n, k, nb, a_elems, flops;
     int no_dgrad;       /* the first layer: no gradient of its input */
     double recompute;   /* share of the forward GEMMs redone in backward (fused attention) */
+    /* Fused attention (FlashAttention; planner/compute.c times it from
+     * catalog/flash.h where it can): one of its two products, a head
+     * dimension of head_dim, causal 1 under a causal mask (the kernel skips
+     * the masked half). */
+    int flash, causal;
+    double head_dim;
     /* Memory-bound work: elements read plus written per sample. */
     double elems_fwd, elems_bwd;
     /* Under mixed precision (PyTorch autocast): amp_bytes > 0 is the mean

@@ -27,7 +27,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " CMD " --model NAME [--gpu A,B,...] [--precision P] [--batch N]\n"
-            "                      [--seq N] [--attention flash|unfused] [--memory-format nchw|nhwc]\n"
+            "                      [--seq N] [--attention flash|unfused|flash_triton]\n"
+            "                      [--memory-format nchw|nhwc]\n"
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--measured GPU:SECONDS[:BATCH]] [--catalog DIR] [--json]\n"
             "\n"
@@ -161,7 +162,8 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
     if (!json) {
         printf("%s, batch %d, %s%s", sc->model->name, sc->batch_per_gpu,
                scenario_prec_name(scenario_prec_index(sc)),
-               sc->attention_unfused ? ", attention unfused" : "");
+               sc->attention_unfused ? ", attention unfused"
+               : sc->attention_triton ? ", attention flash_triton" : "");
         if (sc->amp_pure || sc->kernels_fused)
             printf(", %s activations, %s kernels", sc->amp_pure ? "16-bit" : "autocast",
                    sc->kernels_fused ? "fused" : "eager");
@@ -202,7 +204,7 @@ int compute_cmd_main(int argc, char **argv)
          cli_take_str, &gpus, NULL},
         {"--precision", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
          "one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto", cli_take_name, &prec_arg, NULL},
-        {"--attention", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of flash, unfused",
+        {"--attention", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of flash, unfused, flash_triton",
          cli_take_name, &att_arg, NULL},
         {"--memory-format", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of nchw, nhwc",
          cli_take_name, &fmt_arg, NULL},
@@ -256,6 +258,7 @@ int compute_cmd_main(int argc, char **argv)
         goto out;
     sc.seq_len = (int)seq;
     sc.attention_unfused = att == 1;
+    sc.attention_triton = att == 2;
     sc.channels_last = fmt == 1;
     sc.amp_pure = amp == 1;
     sc.kernels_fused = kern == 1;

@@ -328,7 +328,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         "name", "family", "params", "fwd_gflops", "input", "sparse_params",
         "sparse_bytes_per_sample", "source", "layers", "hidden", "heads", "kv_heads",
         "ffn_hidden", "vocab", "gated_ffn", "tied_embeddings", "seq_len", "lm_head", "dropout",
-        NULL
+        "causal", NULL
     };
     const struct key_spec size[] = {
         ld_field_spec("params", 0, offsetof(struct cat_model, params)),
@@ -347,6 +347,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         ld_field_spec("seq_len", 0, offsetof(struct cat_model, seq_len)),
         {"lm_head", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, lm_head)},
         ld_field_spec("dropout", 0, offsetof(struct cat_model, dropout)),
+        {"causal", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, causal)},
     };
     char f[FIELD_LEN];
     yaml_node_t *v;
@@ -359,6 +360,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     md->sparse_bytes_per_sample = NAN;
     md->act_mib_per_sample = NAN;
     md->lm_head = 1;    /* as models.csv: a shaped model is a language model unless told */
+    md->causal = 1;     /* and a decoder */
     if (ld_map(ld, m, path, keys))
         return -1;
 

@@ -138,6 +138,7 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         if (ld_enum(ld, v, "workload.attention", scenario_attention_name, &prec))
             return -1;
         sc->attention_unfused = prec == 1;
+        sc->attention_triton = prec == 2;
     }
     if ((v = ld_get(ld, m, "amp", NULL))) {
         if (ld_enum(ld, v, "workload.amp", scenario_amp_name, &prec))

@@ -3,6 +3,7 @@
  * operation (compute.h; docs/model.md "Compute").  O(operations).
  */
 #include "compute.h"
+#include "../catalog/flash.h"
 #include "../scenario/scenario.h"
 
 #include <math.h>
@@ -106,6 +107,7 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
     }
     r->mem_Bps = g->mem_bw_gbs * 1e9 * me;
     r->sms = g->sm_count;
+    r->cc = g->cc;
 }
 
 static double bytes_of(enum cat_prec f)
@@ -163,6 +165,29 @@ static enum cat_prec format_of(const struct compute_plan *p, enum ops_kind k)
 #define TRANSPOSE_FWD 2
 #define TRANSPOSE_BWD 4
 
+/*
+ * Fused attention's product `it` at `batch` samples in 16-bit format f, as
+ * FlashAttention-2 runs it (catalog/flash.h): its FLOPs, halved under a
+ * causal mask, at the published share of the GPU's own GEMM rate, backward
+ * 2.5 times forward (the recomputed scores included).  0 where no
+ * published rate applies (before Ampere, or not 16-bit).
+ */
+static int flash_s(const struct ops_item *it, enum cat_prec f, const struct compute_rates *r,
+                   double batch, double *fwd, double *bwd)
+{
+    double share, flops;
+
+    if (!it->flash || (f != CAT_FP16 && f != CAT_BF16))
+        return 0;
+    share = flash_share(it->flash, r->cc, it->head_dim, it->causal, it->m);
+    if (!(share > 0))
+        return 0;
+    flops = 2 * it->m * it->n * it->k * it->nb * batch * (it->causal ? 0.5 : 1);
+    *fwd = flops / (r->flops[f] * share) + KERNEL_S;
+    *bwd = 2.5 * flops / (r->flops[f] * share) + KERNEL_S;
+    return 1;
+}
+
 /* Forward and backward seconds of matrix item it at `batch` samples. */
 static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
                      const struct compute_rates *r, double batch, double *fwd, double *bwd)
@@ -174,6 +199,8 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
         *bwd = 2 * *fwd;            /* two GEMMs of the forward's size, two kernels */
         return;
     }
+    if (flash_s(it, f, r, batch, fwd, bwd))
+        return;
     if (it->kind == OPS_ATTN)
         nb *= batch;            /* one product per head and sample */
     else
@@ -187,6 +214,10 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
         double t = (a + mn) * bytes_of(f) / r->mem_Bps;
         *fwd += TRANSPOSE_FWD * t;
         *bwd += TRANSPOSE_BWD * t;
+    }
+    if (it->causal) {           /* a fused kernel skips the masked half */
+        *fwd /= 2;
+        *bwd /= 2;
     }
 }
 
@@ -230,10 +261,10 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     static const enum cat_prec tries[] = {CAT_FP8, CAT_BF16, CAT_FP16, CAT_TF32, CAT_FP32};
     struct compute_rates r;
     struct ops_model o;
-    int rc = -1;
+    int rc = -1, flash = sc->attention_unfused ? 0 : sc->attention_triton ? FLASH_TRITON : FLASH_FA2;
 
-    ops_build(sc->model, sc->seq_len, !sc->attention_unfused, sc->tp, sc->sequence_parallel,
-              scenario_ops_style(sc), &o);
+    ops_build(sc->model, sc->seq_len, flash, sc->tp, sc->sequence_parallel, scenario_ops_style(sc),
+              &o);
     compute_rates_of(g, profile_tflops, &r);
     if (!sc->precision_auto) {
         if (compute_plan_of(g, sc->precision, sc->precision_strict, p) == 0) {

@@ -125,6 +125,7 @@ struct scenario {
     int precision_strict;              /* fp32_strict: fp32 without TF32 anywhere */
     int precision_auto;                /* auto: the fastest format each GPU has */
     int attention_unfused;             /* workload.attention: unfused (scores held in memory) */
+    int attention_triton;              /* workload.attention: flash_triton (the Triton kernel) */
     int channels_last;                 /* workload.memory_format: nhwc (channels_last); 0 nchw */
     int amp_pure;                      /* workload.amp: pure (16-bit activations throughout);
                                           0 autocast */
@@ -277,7 +278,7 @@ const char *scenario_grad_prec_name(int i);       /* fp32, fp16, bf16 */
 const char *scenario_prec_name(int i);
 void scenario_prec_set(struct scenario *sc, int i);
 int scenario_prec_index(const struct scenario *sc);
-const char *scenario_attention_name(int i);       /* flash, unfused */
+const char *scenario_attention_name(int i);       /* flash, unfused, flash_triton */
 const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, fsdp, hsdp, auto */
 const char *scenario_recompute_name(int i);       /* none, selective, full, auto */
 const char *scenario_pp_order_name(int i);        /* tp-dp-pp, tp-pp-dp (SIM_ORDER_*) */

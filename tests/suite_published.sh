@@ -7,7 +7,9 @@
 # validate/published/scaling_cases.csv) and the sharded runs'
 # (validate/published/sharded_cases.csv), within 10% on the same terms; and
 # Megatron-LM's tensor-parallel rows (validate/megatron.pl,
-# validate/published/megatron_cases.csv).
+# validate/published/megatron_cases.csv); and single-GPU training
+# throughput (validate/compute.pl, validate/published/compute_cases.csv),
+# within 15%.
 BUILD=${BUILD:-build}
 export BUILD
 if ! [ -x "$BUILD/dtplan" ]; then
@@ -18,3 +20,4 @@ perl validate/nccl.pl
 perl validate/scaling.pl
 perl validate/scaling.pl validate/published/sharded_cases.csv
 perl validate/megatron.pl
+perl validate/compute.pl

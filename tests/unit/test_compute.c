@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../catalog/catalog.h"
+#include "../../catalog/flash.h"
 #include "../../catalog/ops.h"
 #include "../../catalog/shape.h"
 #include "../../planner/compute.h"
@@ -286,6 +287,67 @@ static void a_measured_time_carries_through_the_model(void)
     scenario_free(&sc);
 }
 
+/* Attention's time in one pass of sc's model on gpu at batch b. */
+static double attn_s(const struct scenario *sc, const char *gpu, double b)
+{
+    struct compute_time t;
+    struct compute_plan p;
+
+    if (compute_on_gpu(sc, catalog_find_gpu(&cat, gpu), NULL, b, &p, &t))
+        return NAN;
+    return t.kind_s[OPS_ATTN];
+}
+
+/* Fused attention runs at FlashAttention-2's published rate (catalog/
+ * flash.h): 3.5 times its forward FLOPs, halved under a causal mask, at the
+ * published share of the GPU's GEMM rate; the Triton kernel slower by its
+ * published ratio; before Ampere, and in 32 bits, the two GEMMs as before,
+ * the masked half skipped. */
+static void fused_attention_runs_at_its_published_rate(void)
+{
+    struct scenario sc;
+    struct cat_model bidir;
+    double L = 32, s = 2048, d = 128, a = 32, b = 2, fa2, tri, fwd_flops, rate;
+
+    scn(&sc, "mpt-7b", CAT_BF16);
+    sc.seq_len = (int)s;
+    T_CHECK(sc.model->causal == 1 && sc.model->heads == 32 && sc.model->layers == 32 &&
+            sc.model->hidden == 4096, "MPT-7B: causal, 32 heads of 128, 32 layers");
+    fa2 = attn_s(&sc, "A100-80GB", b);
+    /* A100 80GB SXM4, head dimension 128, causal, sequence 2k: 155 TFLOP/s */
+    fwd_flops = L * b * a * 4 * s * s * d / 2;
+    rate = 155 / 245.2 * 312e12 * catalog_find_gpu(&cat, "A100-80GB")->mm_eff;
+    T_NEAR(fa2, 3.5 * fwd_flops / rate + L * 4 * 3e-6, 1e-12 * fa2,
+           "A100 80GB: 3.5 x the causal forward FLOPs at 155 TFLOP/s, plus four kernels a layer "
+           "(%g s)", fa2);
+    T_NEAR(flash_share(FLASH_FA2, 90, 128, 1, 2048), 265 / 719.7, 1e-12,
+           "H100: 265 TFLOP/s of a 719.7 GEMM rate, where the A100 reaches 155 of 245.2");
+    T_NEAR(flash_share(FLASH_FA2, 86, 96, 0, 1448.15), (0.5 * (162 + 187) + 0.5 * (153 + 172)) / 2 / 245.2,
+           0.002, "Ampere's other parts take the A100's figures, interpolated in head dimension and "
+           "log sequence");
+    T_CHECK(isnan(flash_share(FLASH_FA2, 70, 128, 1, 2048)), "no FlashAttention-2 before Ampere");
+    sc.attention_triton = 1;
+    tri = attn_s(&sc, "A100-80GB", b);
+    T_NEAR((tri - L * 4 * 3e-6) / (fa2 - L * 4 * 3e-6), 155.0 / 68, 1e-9,
+           "the Triton kernel: 68 TFLOP/s where FlashAttention-2 reaches 155");
+    sc.attention_triton = 0;
+    bidir = *sc.model;
+    bidir.causal = 0;
+    sc.model = &bidir;
+    T_NEAR((attn_s(&sc, "A100-80GB", b) - L * 4 * 3e-6) / (fa2 - L * 4 * 3e-6), 2 * 155.0 / 187,
+           1e-9, "without the mask: twice the FLOPs at 187 TFLOP/s");
+    tri = attn_s(&sc, "V100", b);
+    sc.model = catalog_find_model(&cat, "mpt-7b");
+    T_NEAR(attn_s(&sc, "V100", b), tri / 2, 1e-12 * tri, "V100: the two GEMMs, halved under the mask");
+    scenario_prec_set(&sc, CAT_TF32);
+    sc.model = &bidir;
+    fa2 = attn_s(&sc, "A100-80GB", b);
+    sc.model = catalog_find_model(&cat, "mpt-7b");
+    T_NEAR(attn_s(&sc, "A100-80GB", b), fa2 / 2, 1e-12 * fa2,
+           "TF32: the two GEMMs too, halved under the mask");
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -301,6 +363,7 @@ int main(void)
     T_RUN(pure_and_fused_cut_memory_work_only);
     T_RUN(the_roofline_has_both_terms);
     T_RUN(a_measured_time_carries_through_the_model);
+    T_RUN(fused_attention_runs_at_its_published_rate);
     catalog_free(&cat);
     return T_DONE();
 }

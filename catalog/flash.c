@@ -1,0 +1,78 @@
+/*
+ * flash.c - FlashAttention-2's published rates (flash.h).  O(1).
+ */
+#include "flash.h"
+
+#include <math.h>
+
+/* Sequence lengths of the benchmark: 512, 1k, 2k, 4k, 8k, 16k. */
+#define NSEQ 6
+static const double seqs[NSEQ] = {512, 1024, 2048, 4096, 8192, 16384};
+
+/*
+ * Forward plus backward TFLOP/s, read off the bar labels of the two
+ * figures (flash.h), FlashAttention-2's bars: [GPU][head dim 64, 128]
+ * [no mask, causal][sequence].  The A100's head-dimension-128 bar at 512
+ * is hidden by the legend: 172 x 132 / 153, the 1k-to-512 ratio of the
+ * head-dimension-64 bars, is taken in its place.
+ */
+static const double tflops[2][2][2][NSEQ] = {
+    {   /* A100 80GB SXM4 */
+        {{132, 153, 162, 171, 175, 176}, {88, 119, 140, 156, 165, 171}},
+        {{148.4, 172, 187, 196, 201, 203}, {99, 133, 155, 173, 182, 189}},
+    },
+    {   /* H100 80GB SXM5 */
+        {{215, 254, 274, 288, 294, 296}, {141, 192, 232, 257, 273, 284}},
+        {{248, 294, 320, 326, 335, 338}, {163, 221, 265, 294, 308, 328}},
+    },
+};
+
+/* The same figure's "FlashAttention Triton" bars (the Triton kernel of
+ * flash_attn_triton.py, as MosaicML's MPT runs used it), A100 only. */
+static const double triton_tflops[2][2][NSEQ] = {
+    {{90, 102, 98, 98, 100, 100}, {59, 75, 79, 76, 79, 80}},
+    {{78, 85, 90, 93, 95, 95}, {50, 61, 68, 74, 78, 80}},
+};
+
+/* The 16-bit GEMM rate the catalog gives the two GPUs (gpus.csv: the
+ * dense peak times mm_eff): A100 SXM 312 x 0.786, H100 SXM 719.7. */
+static const double gemm_tflops[2] = {245.2, 719.7};
+
+static double at_seq(const double *row, double s)
+{
+    double x;
+    int i;
+
+    if (s <= seqs[0])
+        return row[0];
+    if (s >= seqs[NSEQ - 1])
+        return row[NSEQ - 1];
+    for (i = 1; i < NSEQ - 1 && s > seqs[i]; i++)
+        ;
+    x = log(s / seqs[i - 1]) / log(seqs[i] / seqs[i - 1]);
+    return row[i - 1] + x * (row[i] - row[i - 1]);
+}
+
+/* Rate at head dimension d between the rows for 64 and 128. */
+static double at_dim(const double *r64, const double *r128, double d, double s)
+{
+    double x = (d - 64) / 64;
+
+    x = x < 0 ? 0 : x > 1 ? 1 : x;
+    return at_seq(r64, s) + x * (at_seq(r128, s) - at_seq(r64, s));
+}
+
+double flash_share(int impl, int cc, double head_dim, int causal, double seq)
+{
+    int g = cc >= 90 ? 1 : 0, c = causal ? 1 : 0;
+    double fa2;
+
+    if (cc < 80)
+        return NAN;
+    fa2 = at_dim(tflops[g][0][c], tflops[g][1][c], head_dim, seq) / gemm_tflops[g];
+    if (impl != FLASH_TRITON)
+        return fa2;
+    /* Triton's share of FlashAttention-2 on the A100, carried to the GPU */
+    return fa2 * at_dim(triton_tflops[0][c], triton_tflops[1][c], head_dim, seq) /
+           at_dim(tflops[0][0][c], tflops[0][1][c], head_dim, seq);
+}

@@ -1,0 +1,37 @@
+/*
+ * flash.h - what a fused attention kernel (FlashAttention-2) achieves, as
+ * published, per GPU generation, head dimension, mask and sequence length
+ * (docs/model.md "Compute": fused attention).
+ *
+ * The figures are FlashAttention-2's own forward-plus-backward benchmark
+ * (Dao-AILab/flash-attention@4f285b35, README "Performance",
+ * assets/flash2_a100_fwd_bwd_benchmark.png and
+ * assets/flash2_h100_fwd_bwd_benchmark.png; benchmarks/
+ * benchmark_flash_attention.py: fp16, hidden 2048, batch x sequence 16k),
+ * on an A100 80GB SXM4 and an H100 80GB SXM5.  They count forward FLOPs
+ * as 4 s^2 d per head, halved under a causal mask, and backward as 2.5
+ * times forward (its five products, the recomputed scores among them).
+ */
+#ifndef DT_FLASH_H
+#define DT_FLASH_H
+
+/* The kernels (workload.attention): FlashAttention-2, and the Triton
+ * kernel of the same project (flash_attn_triton.py). */
+#define FLASH_FA2 1
+#define FLASH_TRITON 2
+
+/*
+ * What kernel impl's forward plus backward reaches on a GPU of
+ * compute capability cc (x 10), as a share of a large 16-bit GEMM's rate
+ * on the GPU it was measured on (the catalog's A100 SXM and H100 SXM
+ * rates): so a GPU's rate is this times its own 16-bit GEMM rate.
+ * Ampere and Ada (80 to 89) take the A100's figures, Hopper and later the
+ * H100's; head dimensions between 64 and 128 are interpolated, sequence
+ * lengths between 512 and 16384 on a log scale, and both are held at the
+ * ends outside.  NAN before Ampere, where FlashAttention-2 does not run.
+ * The Triton kernel is measured on the A100 alone: elsewhere it keeps its
+ * A100 share of FlashAttention-2's rate (an assumption).
+ */
+double flash_share(int impl, int cc, double head_dim, int causal, double seq);
+
+#endif
