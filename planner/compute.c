@@ -4,6 +4,7 @@
  */
 #include "compute.h"
 #include "../catalog/flash.h"
+#include "../catalog/shape.h"
 #include "../scenario/scenario.h"
 
 #include <math.h>
@@ -292,6 +293,12 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
                      catalog_prec_name(p->linear), g->name);
     }
     ops_free(&o);
+    if (rc == 0 && flash && shape_known(sc->model) &&
+        isnan(flash_share(flash, g->cc, 128, 1, 2048))) {
+        size_t n = strlen(p->note);
+        snprintf(p->note + n, sizeof p->note - n, "%s%s: no FlashAttention rate (Ampere and later "
+                 "only): attention as two GEMMs", n ? "; " : "", g->name);
+    }
     /* activation recompute (workload.recompute): full redoes the forward in
      * backward, selective the attention core (already redone when fused) */
     if (rc == 0 && sc->recompute == SC_RECOMPUTE_FULL)

@@ -339,6 +339,13 @@ static void fused_attention_runs_at_its_published_rate(void)
     tri = attn_s(&sc, "V100", b);
     sc.model = catalog_find_model(&cat, "mpt-7b");
     T_NEAR(attn_s(&sc, "V100", b), tri / 2, 1e-12 * tri, "V100: the two GEMMs, halved under the mask");
+    {
+        struct compute_plan p;
+        pass_s(&sc, "V100", b, &p);
+        T_CHECK(strstr(p.note, "V100: no FlashAttention rate") != NULL, "and says so (%s)", p.note);
+        pass_s(&sc, "A100-80GB", b, &p);
+        T_CHECK(p.note[0] == 0, "the A100 runs it without a note");
+    }
     scenario_prec_set(&sc, CAT_TF32);
     sc.model = &bidir;
     fa2 = attn_s(&sc, "A100-80GB", b);
