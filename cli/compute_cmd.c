@@ -40,7 +40,9 @@ static void usage(FILE *f)
             "measured on one GPU to the others through the model (x measured / modelled).\n"
             "--amp pure keeps every activation 16-bit under mixed precision (apex O2,\n"
             "Megatron-LM) where autocast, the default, runs softmax and layer norm in fp32;\n"
-            "--kernels fused takes Megatron-LM's fused softmax and dropout-add kernels.\n");
+            "--kernels fused takes Megatron-LM's fused softmax and dropout-add kernels.\n"
+            "--attention flash (the default) is FlashAttention-2 at its published rate,\n"
+            "flash_triton flash-attn's Triton kernel, unfused matmul-softmax-dropout.\n");
 }
 
 /* One row: the model on GPU g. */
