@@ -31,6 +31,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " CMD " list [--gpu NAME] [--cloud C] [--region R] [--catalog PATH] [--json]\n"
+            "                      [-o FILE]\n"
             "       " CMD " import FILE|DIR... -o DIR [--catalog PATH]\n"
             "\n"
             "list: the instance types of the catalog (--catalog: a dtplan catalog directory,\n"
@@ -40,7 +41,9 @@ static void usage(FILE *f)
             "catalogs/vN/<cloud>/vms.csv) written as a dtplan catalog in DIR: one type a\n"
             "region, TYPE@REGION, at its lowest on-demand and spot price, a later file's\n"
             "entry replacing an earlier's; GPUs, models and what dtplan knows of each type\n"
-            "from --catalog (default: the shipped catalog).  docs/catalog.md.\n");
+            "from --catalog (default: the shipped catalog).  docs/catalog.md.\n"
+            "Every file is written all or nothing (list -o FILE instead of standard output).\n"
+            "Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
 
 /* What dtplan does not know of `in`, comma-separated into buf. */
@@ -80,14 +83,26 @@ static void cell_num(char *b, size_t len, double v, const char *fmt)
         snprintf(b, len, fmt, v);
 }
 
-static int list(const struct catalog *cat, const char *gpu, const char *cloud,
-                const char *region, int json)
+/* What `catalog list` shows: the catalog, its filters and the format. */
+struct list_args {
+    const struct catalog *cat;
+    const char *gpu, *cloud, *region;       /* NULL: any */
+    int json;
+};
+
+/* cli_writer: the table or JSON of a struct list_args (ctx). */
+static int list(FILE *f, const void *ctx, struct dt_err *e)
 {
+    const struct list_args *la = ctx;
+    const struct catalog *cat = la->cat;
+    const char *gpu = la->gpu, *cloud = la->cloud, *region = la->region;
+    int json = la->json;
     cJSON *arr = json ? cJSON_CreateArray() : NULL;
     int shown = 0;
 
+    (void)e;
     if (!json)
-        printf("%-32s %-8s %-16s %6s %8s %-22s %3s %7s %9s %9s  %s\n", "instance", "cloud",
+        fprintf(f, "%-32s %-8s %-16s %6s %8s %-22s %3s %7s %9s %9s  %s\n", "instance", "cloud",
                "region", "vCPUs", "mem GiB", "GPU", "n", "GPU GiB", "$/h", "spot $/h",
                "missing");
     for (int i = 0; i < cat->ninstances; i++) {
@@ -127,7 +142,7 @@ static int list(const struct catalog *cat, const char *gpu, const char *cloud,
         cell_num(price, sizeof price, in->price_usd_h, "%.4f");
         cell_num(spot, sizeof spot, in->spot_usd_h, "%.4f");
         cell_num(vc, sizeof vc, in->vcpus >= 0 ? in->vcpus : NAN, "%.0f");
-        printf("%-32s %-8s %-16s %6s %8s %-22s %3d %7s %9s %9s  %s\n", in->name, in->cloud,
+        fprintf(f, "%-32s %-8s %-16s %6s %8s %-22s %3d %7s %9s %9s  %s\n", in->name, in->cloud,
                in->region, vc, mem, gname, in->gpu_count, in->gpu_count > 0 ? gmem : "-",
                price, spot, miss[0] ? miss : "-");
     }
@@ -136,48 +151,72 @@ static int list(const struct catalog *cat, const char *gpu, const char *cloud,
         char *text;
         cJSON_AddItemToObject(root, "instances", arr);
         text = cJSON_Print(root);
-        printf("%s\n", text);
+        fprintf(f, "%s\n", text);
         x_free(text);
         cJSON_Delete(root);
     } else {
-        printf("%d instance type%s\n", shown, shown == 1 ? "" : "s");
+        fprintf(f, "%d instance type%s\n", shown, shown == 1 ? "" : "s");
     }
-    return fflush(stdout) == 0 && !ferror(stdout) ? CLI_EXIT_OK : CLI_EXIT_PLAN;
+    return ferror(f) ? -1 : 0;
 }
 
-/* Copy file `name` from dir `from` to dir `to`, through a temporary. */
-static int copy_file(const char *from, const char *to, const char *name, struct dt_err *e)
+/* cli_writer: the bytes of the file named ctx, copied. */
+static int copy_file(FILE *f, const void *ctx, struct dt_err *e)
 {
-    char src[4096], dst[4096], buf[65536], *tmp = NULL;
-    FILE *in, *out;
+    const char *src = ctx;
+    char buf[65536];
+    FILE *in = fopen(src, "rb");
     size_t n;
+    int rc = 0;
 
-    snprintf(src, sizeof src, "%s/%s", from, name);
-    snprintf(dst, sizeof dst, "%s/%s", to, name);
-    if (!(in = fopen(src, "rb")))
+    if (!in)
         return dt_errf(e, "%s: cannot open: %s", src, strerror(errno));
-    if (!(out = atomic_write_open(dst, &tmp, e))) {
-        fclose(in);
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, f) != n)
+            break;
+    if (ferror(in))
+        rc = dt_errf(e, "%s: cannot read: %s", src, strerror(errno));
+    fclose(in);
+    return rc || ferror(f) ? -1 : 0;
+}
+
+/* cli_writer: the instance types of the catalog ctx as instances.csv. */
+static int write_instances(FILE *f, const void *ctx, struct dt_err *e)
+{
+    (void)e;
+    return catalog_write_instances(f, ctx) != 0 || ferror(f) ? -1 : 0;
+}
+
+/* -o DIR of import: a directory, or a name whose directory exists.  0, or
+ * -1 after one line. */
+static int import_dir_ok(const char *outdir)
+{
+    struct stat st;
+
+    if (stat(outdir, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        text_eprintf(CMD " import: -o: %s: expected a directory, found %s", outdir,
+                     S_ISREG(st.st_mode) ? "a file" : "a file that is not a directory");
         return -1;
     }
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        fwrite(buf, 1, n, out);
-    fclose(in);
-    return atomic_write_commit(out, tmp, dst, e);
+    if (errno != ENOENT) {
+        text_eprintf(CMD " import: -o: %s: %s", outdir, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 static int import(const char *base, const char *const *paths, int n, const char *outdir)
 {
     struct catalog cat;
     struct dt_err e = {{0}};
-    char dst[4096], *tmp = NULL;
-    FILE *f;
+    size_t len = strlen(outdir) + 32, blen = strlen(base) + 32;
+    char *dst[3], *src[2];
     int rc;
 
-    if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
-        text_eprintf(CMD " import: -o: cannot create %s: %s", outdir, strerror(errno));
+    if (import_dir_ok(outdir) != 0)
         return CLI_EXIT_INPUT;
-    }
     if (cli_catalog_load(CMD, base, &cat, &e) != 0) {
         fprintf(stderr, "%s\n", e.msg);
         return CLI_EXIT_INPUT;
@@ -187,28 +226,44 @@ static int import(const char *base, const char *const *paths, int n, const char 
         catalog_free(&cat);
         return CLI_EXIT_INPUT;
     }
-    snprintf(dst, sizeof dst, "%s/instances.csv", outdir);
-    rc = (f = atomic_write_open(dst, &tmp, &e)) ? 0 : -1;
-    if (rc == 0 && catalog_write_instances(f, &cat) != 0) {
-        atomic_write_abort(f, tmp);
-        rc = dt_errf(&e, "%s: cannot write", dst);
-    } else if (rc == 0) {
-        rc = atomic_write_commit(f, tmp, dst, &e);
+    if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
+        text_eprintf(CMD " import: -o: cannot create %s: %s", outdir, strerror(errno));
+        catalog_free(&cat);
+        return CLI_EXIT_INPUT;
     }
-    if (rc == 0 && !catalog_is_skypilot(base))
-        rc = copy_file(base, outdir, "gpus.csv", &e) || copy_file(base, outdir, "models.csv", &e)
-                 ? -1 : 0;
-    if (rc != 0)
-        fprintf(stderr, CMD " import: %s\n", e.msg);
-    else
+    for (int i = 0; i < 3; i++)
+        dst[i] = x_malloc(len);
+    for (int i = 0; i < 2; i++)
+        src[i] = x_malloc(blen);
+    snprintf(dst[0], len, "%s/instances.csv", outdir);
+    snprintf(dst[1], len, "%s/gpus.csv", outdir);
+    snprintf(dst[2], len, "%s/models.csv", outdir);
+    snprintf(src[0], blen, "%s/gpus.csv", base);
+    snprintf(src[1], blen, "%s/models.csv", base);
+    {
+        /* a SkyPilot --catalog brings instance types only */
+        int own = !catalog_is_skypilot(base);
+        struct cli_output outs[] = {
+            {dst[0], write_instances, &cat, "-o"},
+            {dst[1], own ? copy_file : NULL, src[0], "-o"},
+            {dst[2], own ? copy_file : NULL, src[1], "-o"},
+        };
+        rc = cli_write_outputs(CMD " import", outs, 3);
+    }
+    if (rc == 0)
         fprintf(stderr, CMD " import: %d instance types into %s\n", cat.ninstances, outdir);
+    for (int i = 0; i < 3; i++)
+        x_free(dst[i]);
+    for (int i = 0; i < 2; i++)
+        x_free(src[i]);
     catalog_free(&cat);
-    return rc ? CLI_EXIT_PLAN : CLI_EXIT_OK;
+    return rc;
 }
 
 int catalog_cmd_main(int argc, char **argv)
 {
     const char *gpu = NULL, *cloud = NULL, *region = NULL, *catarg = NULL, *outdir = NULL;
+    const char *output = NULL;
     const char **paths = x_calloc((size_t)argc + 1, sizeof *paths);
     int json = 0, npaths = 0, rc = CLI_EXIT_INPUT, is_list;
     struct dt_err e = {{0}};
@@ -218,7 +273,7 @@ int catalog_cmd_main(int argc, char **argv)
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         usage(stdout);
         x_free(paths);
-        return CLI_EXIT_OK;
+        return cli_flush_stdout(CMD);
     }
     if (argc < 2 || (strcmp(argv[1], "list") != 0 && strcmp(argv[1], "import") != 0)) {
         dt_errf(&e, CMD ": expected list or import (dtplan catalog --help), found %s%s%s",
@@ -234,10 +289,12 @@ int catalog_cmd_main(int argc, char **argv)
                            : !strcmp(a, "--cloud") && is_list ? &cloud
                            : !strcmp(a, "--region") && is_list ? &region
                            : !strcmp(a, "--catalog") ? &catarg
-                           : !strcmp(a, "-o") && !is_list ? &outdir : NULL;
+                           : !strcmp(a, "-o") && !is_list ? &outdir
+                           : (!strcmp(a, "-o") || !strcmp(a, "--output")) && is_list ? &output
+                           : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
-            rc = CLI_EXIT_OK;
+            rc = cli_flush_stdout(CMD);
             goto out;
         }
         if (is_list && !strcmp(a, "--json")) {
@@ -250,7 +307,7 @@ int catalog_cmd_main(int argc, char **argv)
             *val = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             text_eprintf(CMD " %s: %s: unknown flag, expected one of %s", argv[1], a,
-                    is_list ? "--gpu, --cloud, --region, --catalog, --json"
+                    is_list ? "--gpu, --cloud, --region, --catalog, --json, -o"
                             : "-o, --catalog");
             goto out;
         } else if (is_list) {
@@ -277,7 +334,10 @@ int catalog_cmd_main(int argc, char **argv)
         fprintf(stderr, "%s\n", e.msg);
         goto out;
     }
-    rc = list(&cat, gpu, cloud, region, json);
+    {
+        struct list_args la = {&cat, gpu, cloud, region, json};
+        rc = cli_write_output(CMD " list", output, list, &la);
+    }
     catalog_free(&cat);
 out:
     x_free(catdir);

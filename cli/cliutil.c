@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../base/atomic.h"
@@ -98,8 +99,15 @@ int cli_catalog_load(const char *cmd, const char *path, struct catalog *cat, str
     char *dir;
     int rc;
 
-    if (!catalog_is_skypilot(path))
+    struct stat st;
+
+    if (!catalog_is_skypilot(path)) {
+        if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+            return dt_errf(e, "%s: %s: expected a catalog directory (instances.csv, gpus.csv, "
+                           "models.csv) or SkyPilot's vms.csv, found a file of neither kind", cmd,
+                           path);
         return catalog_load(cat, path, e);
+    }
     /* SkyPilot's instance types over dtplan's own GPUs, models and facts */
     if (!(dir = builtin_catalog(cmd, e)))
         return -1;
@@ -129,15 +137,56 @@ static int write_stdout(const char *cmd, cli_writer fn, const void *ctx)
     return 0;
 }
 
+int cli_flush_stdout(const char *cmd)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return CLI_EXIT_OK;
+    fprintf(stderr, "%s: cannot write to standard output: %s\n", cmd,
+            strerror(errno ? errno : EIO));
+    return CLI_EXIT_PLAN;
+}
+
+int cli_check_outputs(const char *cmd, const struct cli_output *outs, int n)
+{
+    int i, j, printed = -1;
+
+    for (i = 0; i < n; i++)
+        if (outs[i].fn && !outs[i].path)
+            printed = i;
+    for (i = 0; i < n; i++) {
+        if (!outs[i].fn || !outs[i].path)
+            continue;
+        for (j = i + 1; j < n; j++) {
+            if (!outs[j].fn || !outs[j].path || !atomic_same_file(outs[i].path, outs[j].path))
+                continue;
+            text_eprintf("%s: %s: %s is the file %s %s names too; expected a different file for "
+                         "each output", cmd, outs[j].flag ? outs[j].flag : "output", outs[j].path,
+                         outs[i].flag ? outs[i].flag : "another output", outs[i].path);
+            return CLI_EXIT_INPUT;
+        }
+        if (printed >= 0 && atomic_is_stdout(outs[i].path)) {
+            text_eprintf("%s: %s: %s is where standard output goes, and the report is printed "
+                         "there too; expected a different file, or -o FILE for the report", cmd,
+                         outs[i].flag ? outs[i].flag : "output", outs[i].path);
+            return CLI_EXIT_INPUT;
+        }
+    }
+    return 0;
+}
+
 int cli_write_outputs(const char *cmd, const struct cli_output *outs, int n)
 {
     struct dt_err e = {{0}};
     FILE *f[CLI_MAX_OUTPUTS] = {0};
     char *tmp[CLI_MAX_OUTPUTS] = {0};
+    int done[CLI_MAX_OUTPUTS] = {0};       /* finished: closed, tmp waiting to be published */
     int rc = 0, i, to_stdout = -1;
 
     if (n > CLI_MAX_OUTPUTS)
         n = CLI_MAX_OUTPUTS;
+    if ((rc = cli_check_outputs(cmd, outs, n)) != 0)
+        return rc;
     /* Create every temporary first: a path that cannot be created fails
      * the run before anything is written. */
     for (i = 0; i < n; i++) {
@@ -163,35 +212,54 @@ int cli_write_outputs(const char *cmd, const struct cli_output *outs, int n)
             if (e.msg[0])
                 fprintf(stderr, "%s: %s\n", cmd, e.msg);
             else
-                text_eprintf("%s: %s: write failed", cmd, outs[i].path);
+                text_eprintf("%s: %s: write failed: %s", cmd, outs[i].path,
+                             strerror(errno ? errno : EIO));
             rc = CLI_EXIT_PLAN;
             goto abort;
         }
     }
-    /* All written: publish them, then print on standard output. */
+    /* Everything written: close each (fsync shows the last write errors),
+     * and only when all closed cleanly rename them into place. */
     for (i = 0; i < n; i++) {
         if (!f[i])
             continue;
-        if (atomic_write_commit(f[i], tmp[i], outs[i].path, &e) != 0) {
-            f[i] = NULL;
-            fprintf(stderr, "%s: %s\n", cmd, e.msg);
+        FILE *fi = f[i];
+        f[i] = NULL;
+        if (atomic_write_finish(fi, tmp[i], outs[i].path, &e) != 0) {
+            tmp[i] = NULL;
+            text_eprintf("%s: %s", cmd, e.msg);
             rc = CLI_EXIT_PLAN;
             goto abort;
         }
-        f[i] = NULL;
+        done[i] = 1;
+    }
+    for (i = 0; i < n; i++) {
+        if (!done[i])
+            continue;
+        done[i] = 0;
+        if (atomic_write_publish(tmp[i], outs[i].path, &e) != 0) {
+            tmp[i] = NULL;
+            text_eprintf("%s: %s", cmd, e.msg);
+            rc = CLI_EXIT_PLAN;
+            goto abort;
+        }
+        tmp[i] = NULL;
     }
     return to_stdout >= 0 ? write_stdout(cmd, outs[to_stdout].fn, outs[to_stdout].ctx) : 0;
 
 abort:
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         if (f[i])
             atomic_write_abort(f[i], tmp[i]);
+        else if (done[i])
+            atomic_write_discard(tmp[i]);
+    }
     return rc;
 }
 
 int cli_write_output(const char *cmd, const char *path, cli_writer fn, const void *ctx)
 {
-    struct cli_output o = {path, fn, ctx};
+    struct cli_output o = {path, fn, ctx, "-o"};
     return cli_write_outputs(cmd, &o, 1);
 }
 

@@ -48,11 +48,13 @@ typedef int (*cli_writer)(FILE *f, const void *ctx, struct dt_err *e);
 int cli_write_output(const char *cmd, const char *path, cli_writer fn, const void *ctx);
 
 /* One output of a run: fn writes ctx to path, or to standard output when
- * path is NULL; an entry with fn NULL is skipped. */
+ * path is NULL; an entry with fn NULL is skipped.  flag names it in
+ * messages ("-o", "--trace"; NULL: standard output). */
 struct cli_output {
     const char *path;
     cli_writer fn;
     const void *ctx;
+    const char *flag;
 };
 #define CLI_MAX_OUTPUTS 4
 
@@ -66,6 +68,20 @@ struct cli_output {
  * statuses as cli_write_output.
  */
 int cli_write_outputs(const char *cmd, const struct cli_output *outs, int n);
+
+/* After printing on standard output (help, a table): 0 when it all got
+ * there, else CLI_EXIT_PLAN after one line "CMD: cannot write to standard
+ * output: REASON" (a full disk, a closed stream). */
+int cli_flush_stdout(const char *cmd);
+
+/*
+ * Before any work: refuse outputs that would land in one file (two flags
+ * naming the same file through any spelling, link or hard link, or a file
+ * that standard output already goes to while an output is printed there).
+ * Returns 0, or CLI_EXIT_INPUT after printing one line.  The null device
+ * may take any number.
+ */
+int cli_check_outputs(const char *cmd, const struct cli_output *outs, int n);
 
 /* Writers of a struct plan_report (ctx) for cli_write_output: the table,
  * JSON and CSV of report.h, the trace of trace.h, the HTML of html.h. */

@@ -5,7 +5,7 @@
  * (sim/nccl.h), the channels, the time, algbw and busbw.  The shape is an
  * instance type of the catalog, or a GPU with its link and NICs given by
  * flag (a machine the catalog does not hold).  Text or JSON on standard
- * output.
+ * output, or atomically to -o FILE.
  */
 #include "coll_cmd.h"
 #include "cliutil.h"
@@ -31,7 +31,7 @@ static void usage(FILE *f)
             "                          [--link nvswitch|nvlink|pcie] [--nvlink-gbs G]\n"
             "                          [--net-gbps G] [--nics N] [--efa]) [--nodes N] [-b SIZE] [-e SIZE] [-f FACTOR]\n"
             "                          [--coll C] [--algo ALGO] [--proto PROTO] [--catalog DIR]\n"
-            "                          [--json]\n"
+            "                          [--json] [-o FILE]\n"
             "\n"
             "The collective NCCL would run on N nodes (--coll all_reduce, the default,\n"
             "all_gather or reduce_scatter), size by size from -b to -e (each -f\n"
@@ -42,7 +42,9 @@ static void usage(FILE *f)
             "as NCCL_ALGO and NCCL_PROTO do.  Without --instance, the node is --gpus-per-node\n"
             "GPUs of the catalog's --gpu over --link (default nvswitch; --nvlink-gbs\n"
             "replaces the GPU's NVLink rate per direction, as for a bridge), with --nics\n"
-            "NICs (default 1) of --net-gbps in all, AWS EFA with --efa.\n");
+            "NICs (default 1) of --net-gbps in all, AWS EFA with --efa.  -o FILE writes the\n"
+            "table or JSON to FILE (all or nothing) instead of standard output.\n"
+            "Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
 
 /* A size with an optional K, M, G or T suffix (powers of 1024), 1 B to 1 TiB. */
@@ -99,15 +101,28 @@ struct coll_args {
     int algo, proto, json, coll;
 };
 
-static void print_rows(const struct nccl_model *m, const struct coll_args *a, const char *what)
+/* What print_rows writes: the model, the sizes and the shape's name. */
+struct coll_rows {
+    const struct nccl_model *m;
+    const struct coll_args *a;
+    const char *what;
+};
+
+/* cli_writer: the table or JSON array of a coll_rows (ctx). */
+static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
 {
+    const struct coll_rows *r = ctx;
+    const struct nccl_model *m = r->m;
+    const struct coll_args *a = r->a;
+    const char *what = r->what;
     cJSON *arr = a->json ? cJSON_CreateArray() : NULL;
 
+    (void)e;
     if (!a->json) {
-        printf("%s: %d node%s x %d GPUs, %d ranks, %s\n", what, m->sh.nodes,
+        fprintf(f, "%s: %d node%s x %d GPUs, %d ranks, %s\n", what, m->sh.nodes,
                m->sh.nodes > 1 ? "s" : "", m->sh.ppn, m->sh.nodes * m->sh.ppn,
                nccl_coll_name(m->coll));
-        printf("%14s  %-9s  %-6s  %8s  %12s  %10s  %10s\n", "size (B)", "algorithm", "proto",
+        fprintf(f, "%14s  %-9s  %-6s  %8s  %12s  %10s  %10s\n", "size (B)", "algorithm", "proto",
                "channels", "time (us)", "algbw GB/s", "busbw GB/s");
     }
     for (double s = a->lo; s <= a->hi * (1 + 1e-12); s = floor(s * a->factor)) {
@@ -130,21 +145,22 @@ static void print_rows(const struct nccl_model *m, const struct coll_args *a, co
             }
             cJSON_AddItemToArray(arr, o);
         } else if (rc == 0) {
-            printf("%14.0f  %-9s  %-6s  %8d  %12.1f  %10.2f  %10.2f\n", s, nccl_algo_name(c.algo),
+            fprintf(f, "%14.0f  %-9s  %-6s  %8d  %12.1f  %10.2f  %10.2f\n", s, nccl_algo_name(c.algo),
                    nccl_proto_name(c.proto), c.channels, c.time_s * 1e6, s / c.time_s / 1e9,
                    c.busbw_Bps / 1e9);
         } else {
-            printf("%14.0f  disabled on this shape\n", s);
+            fprintf(f, "%14.0f  disabled on this shape\n", s);
         }
         if (floor(s * a->factor) <= s)
             break;
     }
     if (a->json) {
         char *txt = cJSON_Print(arr);
-        printf("%s\n", txt);
+        fprintf(f, "%s\n", txt);
         cJSON_free(txt);
         cJSON_Delete(arr);
     }
+    return ferror(f) ? -1 : 0;
 }
 
 /* The node the flags describe when no --instance is given; g holds the
@@ -186,7 +202,7 @@ static int custom_node(const struct catalog *cat, const char *gpu, unsigned long
 
 int coll_cmd_main(int argc, char **argv)
 {
-    const char *inst = NULL, *gpu = NULL, *catarg = NULL, *what;
+    const char *inst = NULL, *gpu = NULL, *catarg = NULL, *what, *output = NULL;
     unsigned long long nodes = 1, ppn = 0, nics = 0;
     int link = 2, efa = 0, rc = CLI_EXIT_INPUT;
     double gbps = NAN, nvl = NAN;
@@ -225,6 +241,7 @@ int coll_cmd_main(int argc, char **argv)
          cli_take_name, &proto_arg, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--json", NULL, ARGS_SWITCH, &a.json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--output", "-o", ARGS_FILE, NULL, &output, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
     };
     const struct args_cmd cmd = {CMD, NULL, opts, (int)(sizeof opts / sizeof *opts), "a flag"};
@@ -242,7 +259,7 @@ int coll_cmd_main(int argc, char **argv)
 
     if (r == ARGS_STOPPED) {
         usage(stdout);
-        return CLI_EXIT_OK;
+        return cli_flush_stdout(CMD);
     }
     if (r == ARGS_BAD) {
         fprintf(stderr, "%s\n", e.msg);
@@ -288,8 +305,10 @@ int coll_cmd_main(int argc, char **argv)
         goto out;
     }
     nccl_model_init(&m, &sh, (enum nccl_coll)a.coll);
-    print_rows(&m, &a, what);
-    rc = fflush(stdout) == 0 && !ferror(stdout) ? CLI_EXIT_OK : CLI_EXIT_PLAN;
+    {
+        struct coll_rows rows = {&m, &a, what};
+        rc = cli_write_output(CMD, output, print_rows, &rows);
+    }
 out:
     catalog_free(&cat);
     x_free(catdir);

@@ -3,7 +3,7 @@
  * a precision, the forward-backward time and samples per second on one GPU
  * of each type asked for (all of the catalog's by default), the formats the
  * precision runs at there, and where the time goes by kind of operation.
- * Text or JSON on standard output.
+ * Text or JSON on standard output, or atomically to -o FILE.
  */
 #include "compute_cmd.h"
 #include "cliutil.h"
@@ -31,6 +31,7 @@ static void usage(FILE *f)
             "                      [--memory-format nchw|nhwc]\n"
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--measured GPU:SECONDS[:BATCH]] [--catalog DIR] [--json]\n"
+            "                      [-o FILE]\n"
             "\n"
             "One training pass (forward and backward, no optimizer) of NAME on one GPU of\n"
             "each type: time, samples/s, the formats the precision runs at and the time by\n"
@@ -42,12 +43,14 @@ static void usage(FILE *f)
             "Megatron-LM) where autocast, the default, runs softmax and layer norm in fp32;\n"
             "--kernels fused takes Megatron-LM's fused softmax and dropout-add kernels.\n"
             "--attention flash (the default) is FlashAttention-2 at its published rate,\n"
-            "flash_triton flash-attn's Triton kernel, unfused matmul-softmax-dropout.\n");
+            "flash_triton flash-attn's Triton kernel, unfused matmul-softmax-dropout.\n"
+            "-o FILE writes the table or JSON to FILE (all or nothing) instead of standard\n"
+            "output.  Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
 
 /* One row: the model on GPU g. */
-static void row(const struct scenario *sc, const struct cat_gpu *g, double scale, int json,
-                cJSON *arr)
+static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, double scale,
+                int json, cJSON *arr)
 {
     struct compute_plan p;
     struct compute_time t;
@@ -61,7 +64,7 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, double scale
             cJSON_AddStringToObject(o, "error", "no peak FLOP/s for this precision");
             cJSON_AddItemToArray(arr, o);
         } else {
-            printf("%-16s  no peak FLOP/s for %s in the catalog\n", g->name,
+            fprintf(f, "%-16s  no peak FLOP/s for %s in the catalog\n", g->name,
                    scenario_prec_name(scenario_prec_index(sc)));
         }
         return;
@@ -87,16 +90,16 @@ static void row(const struct scenario *sc, const struct cat_gpu *g, double scale
         cJSON_AddItemToArray(arr, o);
         return;
     }
-    printf("%-16s %6s/%-6s %10.2f %12.1f   ", g->name, catalog_prec_name(p.conv),
+    fprintf(f, "%-16s %6s/%-6s %10.2f %12.1f   ", g->name, catalog_prec_name(p.conv),
            catalog_prec_name(p.linear), pass * scale * 1e3, sc->batch_per_gpu / (pass * scale));
     for (int i = 0, n = 0; i < OPS_NKIND; i++)
         if (t.kind_s[i] / pass >= 0.05)
-            printf("%s%s %.0f%%", n++ ? ", " : "", ops_kind_name(i), 100 * t.kind_s[i] / pass);
+            fprintf(f, "%s%s %.0f%%", n++ ? ", " : "", ops_kind_name(i), 100 * t.kind_s[i] / pass);
     if (assumed)
-        printf("  [efficiency assumed]");
+        fprintf(f, "  [efficiency assumed]");
     if (p.note[0])
-        printf("  (%s)", p.note);
-    printf("\n");
+        fprintf(f, "  (%s)", p.note);
+    fprintf(f, "\n");
 }
 
 /* --measured GPU:SECONDS[:BATCH] (BATCH: --batch) into sc's measured compute. */
@@ -122,18 +125,28 @@ static int parse_measured(struct scenario *sc, const struct catalog *cat, const 
     return -1;
 }
 
-/* Every GPU of the list (NULL: the catalog's), in the list's order; an
- * unknown name is refused before anything is printed. */
+/* What the table or JSON shows: the GPUs in order and the carried scale. */
+struct compute_rows {
+    const struct scenario *sc;
+    const struct cat_gpu **gpus;
+    int n;
+    double scale;           /* measured / modelled pass; 1 with no --measured */
+    int json;
+};
+
+/* Every GPU of the list (NULL: the catalog's), in the list's order, into
+ * r; an unknown name or a measurement on a GPU the model cannot time is
+ * refused (one line, CLI_EXIT_INPUT) before anything is written. */
 static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat,
-                            const char *list, int json)
+                            const char *list, struct compute_rows *r)
 {
-    double scale = 1;
     size_t cap = list ? strlen(list) + 1 : (size_t)cat->ngpus + 1;
-    const struct cat_gpu **gpus = x_calloc(cap, sizeof *gpus);
-    int n = 0;
-    cJSON *arr;
     char name[64];
 
+    r->sc = sc;
+    r->scale = 1;
+    r->n = 0;
+    r->gpus = x_calloc(cap, sizeof *r->gpus);
     for (int i = 0; list ? *list != '\0' : i < cat->ngpus; i++) {
         const struct cat_gpu *g = list ? NULL : &cat->gpus[i];
         if (list) {
@@ -143,11 +156,10 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
             list += k + (list[k] == ',');
             if (!(g = catalog_find_gpu(cat, name))) {
                 text_eprintf(CMD ": --gpu: unknown GPU \"%s\"", name);
-                x_free(gpus);
                 return CLI_EXIT_INPUT;
             }
         }
-        gpus[n++] = g;
+        r->gpus[r->n++] = g;
     }
     if (sc->measured_gpu) {
         struct compute_plan p;
@@ -155,41 +167,49 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
         if (compute_on_gpu(sc, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref) != 0) {
             text_eprintf(CMD ": --measured: the catalog gives %s no peak FLOP/s for %s",
                     sc->measured_gpu->name, scenario_prec_name(scenario_prec_index(sc)));
-            x_free(gpus);
             return CLI_EXIT_INPUT;
         }
-        scale = sc->measured_compute_s / (ref.fwd_s + ref.bwd_s);
+        r->scale = sc->measured_compute_s / (ref.fwd_s + ref.bwd_s);
     }
-    arr = json ? cJSON_CreateArray() : NULL;
-    if (!json) {
-        printf("%s, batch %d, %s%s", sc->model->name, sc->batch_per_gpu,
+    return CLI_EXIT_OK;
+}
+
+/* cli_writer: the table or the JSON array of r (ctx). */
+static int compute_cmd_write(FILE *f, const void *ctx, struct dt_err *e)
+{
+    const struct compute_rows *r = ctx;
+    const struct scenario *sc = r->sc;
+    cJSON *arr = r->json ? cJSON_CreateArray() : NULL;
+
+    (void)e;
+    if (!r->json) {
+        fprintf(f, "%s, batch %d, %s%s", sc->model->name, sc->batch_per_gpu,
                scenario_prec_name(scenario_prec_index(sc)),
                sc->attention_unfused ? ", attention unfused"
                : sc->attention_triton ? ", attention flash_triton" : "");
         if (sc->amp_pure || sc->kernels_fused)
-            printf(", %s activations, %s kernels", sc->amp_pure ? "16-bit" : "autocast",
+            fprintf(f, ", %s activations, %s kernels", sc->amp_pure ? "16-bit" : "autocast",
                    sc->kernels_fused ? "fused" : "eager");
         if (sc->measured_gpu)
-            printf(", carried from %g s at batch %d on %s (x%.3g the model)",
-                   sc->measured_compute_s, sc->measured_batch, sc->measured_gpu->name, scale);
-        printf("\n%-16s %13s %10s %12s   %s\n", "GPU", "conv/linear", "pass ms", "samples/s",
+            fprintf(f, ", carried from %g s at batch %d on %s (x%.3g the model)",
+                   sc->measured_compute_s, sc->measured_batch, sc->measured_gpu->name, r->scale);
+        fprintf(f, "\n%-16s %13s %10s %12s   %s\n", "GPU", "conv/linear", "pass ms", "samples/s",
                "time by kind");
     }
-    for (int i = 0; i < n; i++)
-        row(sc, gpus[i], scale, json, arr);
-    if (json) {
+    for (int i = 0; i < r->n; i++)
+        row(f, sc, r->gpus[i], r->scale, r->json, arr);
+    if (r->json) {
         char *txt = cJSON_Print(arr);
-        printf("%s\n", txt);
+        fprintf(f, "%s\n", txt);
         cJSON_free(txt);
         cJSON_Delete(arr);
     }
-    x_free(gpus);
-    return CLI_EXIT_OK;
+    return ferror(f) ? -1 : 0;
 }
 
 int compute_cmd_main(int argc, char **argv)
 {
-    const char *model = NULL, *gpus = NULL, *catarg = NULL, *measured = NULL;
+    const char *model = NULL, *gpus = NULL, *catarg = NULL, *measured = NULL, *output = NULL;
     int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0, amp = 0;
     int kern = 0;
     int rc = CLI_EXIT_INPUT;
@@ -221,6 +241,7 @@ int compute_cmd_main(int argc, char **argv)
          "GPU:SECONDS[:BATCH], a pass measured on a catalog GPU", cli_take_str, &measured, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--json", NULL, ARGS_SWITCH, &json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--output", "-o", ARGS_FILE, NULL, &output, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
     };
     const struct args_cmd cmd = {CMD, NULL, opts, (int)(sizeof opts / sizeof *opts), "a flag"};
@@ -229,12 +250,13 @@ int compute_cmd_main(int argc, char **argv)
     struct dt_err e = {0};
     struct catalog cat = {0};
     struct scenario sc = {0};
+    struct compute_rows rows = {0};
     char *catdir;
     int r = args_parse(&cmd, argc, argv, &pos, &stop, &e);
 
     if (r == ARGS_STOPPED) {
         usage(stdout);
-        return CLI_EXIT_OK;
+        return cli_flush_stdout(CMD);
     }
     if (r == ARGS_BAD || !model) {
         fprintf(stderr, "%s\n", r == ARGS_BAD ? e.msg : CMD ": --model: missing, expected a "
@@ -265,8 +287,11 @@ int compute_cmd_main(int argc, char **argv)
     sc.amp_pure = amp == 1;
     sc.kernels_fused = kern == 1;
     scenario_prec_set(&sc, prec);
-    rc = compute_cmd_rows(&sc, &cat, gpus, json);
+    rows.json = json;
+    if ((rc = compute_cmd_rows(&sc, &cat, gpus, &rows)) == CLI_EXIT_OK)
+        rc = cli_write_output(CMD, output, compute_cmd_write, &rows);
 out:
+    x_free(rows.gpus);
     catalog_free(&cat);
     x_free(catdir);
     scenario_free(&sc);

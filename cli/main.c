@@ -166,9 +166,18 @@ int main(int argc, char **argv)
 
     rc = parse_args(argc, argv, &o);
     if (rc < 0)
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_PLAN;
+        return cli_flush_stdout("dtplan");
     if (rc)
         return rc;
+    {
+        struct cli_output outs[] = {
+            {o.output, cli_write_table, NULL, "-o"},
+            {o.trace, cli_write_trace, NULL, "--trace"},
+            {o.report, cli_write_html, NULL, "--report"},
+        };
+        if ((rc = cli_check_outputs("dtplan", outs, 3)) != 0)
+            return rc;
+    }
 
     catdir = cli_catalog_find("dtplan", o.catalog, &e);
     if (!catdir) {
@@ -194,7 +203,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtplan: seed %lu\n", sc.seed);
 
     if (sc.nclusters == 0 && sc.plan.present) { /* a plan: section and no clusters: search */
-        struct plan_cmd_opts po = {o.json, o.csv, o.output, o.trace, o.report};
+        struct plan_cmd_opts po = {o.json, o.csv, o.output, o.trace, o.report, "dtplan"};
         rc = plan_cmd_search(&sc, &po);
         goto out_report;
     }
@@ -207,9 +216,9 @@ int main(int argc, char **argv)
     }
     {
         struct cli_output outs[] = {
-            {o.output, o.json ? cli_write_json : o.csv ? cli_write_csv : cli_write_table, &rep},
-            {o.trace, o.trace ? cli_write_trace : NULL, &rep},
-            {o.report, o.report ? cli_write_html : NULL, &rep},
+            {o.output, o.json ? cli_write_json : o.csv ? cli_write_csv : cli_write_table, &rep, "-o"},
+            {o.trace, o.trace ? cli_write_trace : NULL, &rep, "--trace"},
+            {o.report, o.report ? cli_write_html : NULL, &rep, "--report"},
         };
         rc = cli_write_outputs("dtplan", outs, 3);
     }

@@ -367,11 +367,12 @@ static int write_outputs(const struct search_result *r, const struct search_list
     recommended.nclusters = r->ntop > 0 ? 1 : 0; /* the trace: the first, if any */
     {
         struct cli_output outs[] = {
-            {o->output, o->csv ? cli_write_csv : write_main, o->csv ? (const void *)&ranked : &so},
-            {o->trace, o->trace ? cli_write_trace : NULL, &recommended},
-            {o->report, o->report ? cli_write_html : NULL, &r->report},
+            {o->output, o->csv ? cli_write_csv : write_main, o->csv ? (const void *)&ranked : &so,
+             "-o"},
+            {o->trace, o->trace ? cli_write_trace : NULL, &recommended, "--trace"},
+            {o->report, o->report ? cli_write_html : NULL, &r->report, "--report"},
         };
-        return cli_write_outputs("dtplan", outs, 3);
+        return cli_write_outputs(o->cmd, outs, 3);
     }
 }
 
@@ -394,17 +395,17 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
     memset(&l, 0, sizeof l);
     if (search_prepare(sc0, &base, &e) != 0) {
         if (rank == 0)
-            fprintf(stderr, "dtplan: %s\n", e.msg);
+            fprintf(stderr, "%s: %s\n", o->cmd, e.msg);
         goto out;
     }
     if (search_enumerate(sc, &l, &e) != 0) {
         if (rank == 0)
-            fprintf(stderr, "dtplan: %s\n", e.msg);
+            fprintf(stderr, "%s: %s\n", o->cmd, e.msg);
         goto out;
     }
     ev = x_calloc((size_t)l.n + 1, sizeof *ev);
     if (search_eval(sc, &l, rank, size, ev, &e) != 0) {
-        fprintf(stderr, "dtplan: %s\n", e.msg);
+        fprintf(stderr, "%s: %s\n", o->cmd, e.msg);
         goto free_list;
     }
     if (size > 1) {
@@ -421,7 +422,7 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
     sopts.trace = o->trace != NULL;
     sopts.trace_max_records = TRACE_MAX_RECORDS;
     if (search_finish(sc, &l, ev, &sopts, &r, &e) != 0) {
-        fprintf(stderr, "dtplan: %s\n", e.msg);
+        fprintf(stderr, "%s: %s\n", o->cmd, e.msg);
         goto free_list;
     }
     rc = write_outputs(&r, &l, o);
@@ -493,7 +494,7 @@ int plan_cmd_main(int argc, char **argv)
             printf("dtplan " DTPLAN_VERSION "\n");
         else
             usage();
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_PLAN;
+        return cli_flush_stdout("dtplan plan");
     }
     if (o.json && o.csv) {
         fprintf(stderr, "dtplan plan: --csv: expected at most one of --json and --csv, found both\n");
@@ -502,6 +503,16 @@ int plan_cmd_main(int argc, char **argv)
     if (!scenario) {
         fprintf(stderr, "%s\n", usage_line);
         return EXIT_INPUT;
+    }
+    o.cmd = "dtplan plan";
+    {
+        struct cli_output outs[] = {
+            {o.output, write_main, NULL, "-o"},
+            {o.trace, cli_write_trace, NULL, "--trace"},
+            {o.report, cli_write_html, NULL, "--report"},
+        };
+        if ((rc = cli_check_outputs(o.cmd, outs, 3)) != 0)
+            return rc;
     }
     catdir = cli_catalog_find("dtplan plan", catarg, &e);
     if (!catdir) {

@@ -29,9 +29,12 @@
 #include "ld.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* The whole document, section by section in dependency order. */
 static int ld_root(struct ld *ld)
@@ -121,11 +124,40 @@ static void ld_commit(struct ld *ld)
 
 /* ---------------------------------------------------------------- entry */
 
+/*
+ * Open the scenario at path for reading without waiting: a FIFO with no
+ * writer would block open(2), so it is opened non-blocking and then read
+ * as usual (a FIFO nobody writes to reads as empty).  A directory is
+ * refused.  NULL with e->msg set on failure.
+ */
+static FILE *ld_open(const char *path, struct dt_err *e)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    FILE *f;
+
+    if (fd < 0) {
+        dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        dt_errf(e, "%s: cannot open: is a directory, expected a scenario file", path);
+        return NULL;
+    }
+    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (!(f = fdopen(fd, "rb"))) {
+        dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 /* Read the whole file into *buf (NUL-terminated); *len excludes the NUL. */
 static int ld_read(const char *path, char **buf, size_t *len, struct dt_err *e)
 {
     int is_stdin = strcmp(path, "-") == 0;  /* `dtplan -`: the scenario on standard input */
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    FILE *f = is_stdin ? stdin : ld_open(path, e);
     size_t cap = 4096, n = 0, got;
     char *b;
     int rc = -1;
@@ -133,7 +165,7 @@ static int ld_read(const char *path, char **buf, size_t *len, struct dt_err *e)
     if (is_stdin)
         path = "stdin";
     if (!f)
-        return dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
     b = x_malloc(cap);
     for (;;) {
         if (n + 1 >= cap) {
@@ -317,7 +349,7 @@ int scenario_load(struct scenario *sc, const char *path, struct catalog *cat, st
     if (ld_prescan(&ld, buf, len))
         goto free_buf;
     if (!yaml_parser_initialize(&parser)) {
-        dt_errf(e, "%s: cannot start the YAML parser: out of memory", path);
+        dt_errf(e, "%s: cannot start the YAML parser: out of memory", ld.file);
         goto free_buf;
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
@@ -328,7 +360,7 @@ int scenario_load(struct scenario *sc, const char *path, struct catalog *cat, st
     ld.root = yaml_document_get_root_node(&doc);
     if (!ld.root) {
         dt_errf(e, "%s:1:1: document: expected a mapping with workload and clusters, found an "
-                "empty document", path);
+                "empty document", ld.file);
         goto free_doc;
     }
     if (!yaml_parser_load(&parser, &extra)) {

@@ -500,7 +500,5 @@ int trace_write(FILE *f, const struct plan_report *rep, struct dt_err *e)
     for (int i = 0; i < rep->nclusters; i++)
         write_cluster(&w, &rep->clusters[i], i + 1, &rep->traces[i]);
     fprintf(f, "\n]}\n");
-    if (ferror(f))
-        return dt_errf(e, "trace: write failed");
-    return 0;
+    return ferror(f) ? -1 : 0;    /* the caller names the file and the reason */
 }
