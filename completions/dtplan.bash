@@ -27,10 +27,12 @@ _dtplan()
                         COMPREPLY=($(compgen -W "nchw nhwc" -- "$cur")) ;;
                     --catalog)
                         COMPREPLY=($(compgen -d -- "$cur")) ;;
+                    -o|--output)
+                        COMPREPLY=($(compgen -f -- "$cur")) ;;
                     --model|--gpu|--batch|--seq|--measured) ;;
                     *)
                         COMPREPLY=($(compgen -W "--model --gpu --precision --batch --seq --attention
-                            --memory-format --measured --catalog --json -h --help" -- "$cur")) ;;
+                            --memory-format --measured --catalog --json -o --output -h --help" -- "$cur")) ;;
                 esac
                 return 0
                 ;;
@@ -46,11 +48,13 @@ _dtplan()
                         COMPREPLY=($(compgen -W "LL LL128 Simple" -- "$cur")) ;;
                     --catalog)
                         COMPREPLY=($(compgen -d -- "$cur")) ;;
+                    -o|--output)
+                        COMPREPLY=($(compgen -f -- "$cur")) ;;
                     --instance|--gpu|--gpus-per-node|--nvlink-gbs|--net-gbps|--nics|--nodes|-b|--min-bytes|-e|--max-bytes|-f|--step-factor) ;;
                     *)
                         COMPREPLY=($(compgen -W "--instance --gpu --gpus-per-node --link --nvlink-gbs
                             --net-gbps --nics --efa --nodes -b --min-bytes -e --max-bytes -f
-                            --step-factor --coll --algo --proto --catalog --json -h --help" -- "$cur")) ;;
+                            --step-factor --coll --algo --proto --catalog --json -o --output -h --help" -- "$cur")) ;;
                 esac
                 return 0
                 ;;
@@ -63,7 +67,7 @@ _dtplan()
                     if [ "${COMP_WORDS[2]}" = import ]; then
                         COMPREPLY=($(compgen -W "-o --catalog -h --help" -- "$cur"))
                     else
-                        COMPREPLY=($(compgen -W "--gpu --cloud --region --catalog --json -h --help" -- "$cur"))
+                        COMPREPLY=($(compgen -W "--gpu --cloud --region --catalog --json -o -h --help" -- "$cur"))
                     fi
                 elif [ "${COMP_WORDS[2]}" = import ]; then
                     COMPREPLY=($(compgen -f -- "$cur"))
