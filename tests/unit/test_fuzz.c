@@ -727,9 +727,16 @@ static void odd_subcommand_lines_of(const char *cmd, const char *const *opts, si
         argv[n++] = bin;
         argv[n++] = (char *)cmd;
         for (int i = 0; i < k; i++) {
-            argv[n++] = (char *)opts[gsl_rng_uniform_int(r, nopts)];
+            const char *o = opts[gsl_rng_uniform_int(r, nopts)];
+            const char *v = vals[gsl_rng_uniform_int(r, nvals)];
+            argv[n++] = (char *)o;
+            /* an output goes where this run may write: its own file, a
+             * path with a directory, or a device; never a bare name that
+             * would land in the working tree */
+            if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && *v && !strchr(v, '/'))
+                v = out_path;
             if (gsl_rng_uniform_int(r, 5))
-                argv[n++] = (char *)vals[gsl_rng_uniform_int(r, nvals)];
+                argv[n++] = (char *)v;
         }
         for (int i = 0; tail && tail[i]; i++)
             argv[n++] = (char *)tail[i];
@@ -799,6 +806,7 @@ static void odd_compute_lines_never_crash(void)
                                        "--attention", "--memory-format", "--catalog", "--json",
                                        "--help", "--nosuch", "-o"};
     static const char *const vals[] = {"resnet50", "gpt3-1.3b", "bert-large-squad", "nosuch",
+                                       "/dev/full", "/dev/null",
                                        "A100,H100", "V100,,T4", ",", "X100", "fp8", "auto",
                                        "fp32_strict", "unfused", "nhwc", "0", "1", "65",
                                        "99999999999999999999", "-1", "", "catalog",
@@ -813,13 +821,13 @@ static void odd_collectives_lines_never_crash(void)
     static const char *const opts[] = {"--instance", "--gpu", "--gpus-per-node", "--link",
                                        "--nvlink-gbs", "--net-gbps", "--nics", "--efa", "--nodes",
                                        "-b", "-e", "-f", "--algo", "--proto", "--catalog",
-                                       "--json", "--help", "--nosuch"};
+                                       "--json", "--help", "--nosuch", "-o"};
     static const char *const vals[] = {"p5.48xlarge", "p4d.24xlarge", "g5.xlarge", "c5.9xlarge",
                                        "nosuch", "H100", "A100", "MI300X", "nvswitch", "pcie",
                                        "nvls", "tree", "LL128", "Simple", "0", "1", "2", "64",
                                        "1000000", "99999999999999999999", "-1", "", "8", "1G",
                                        "1T", "2T", "0.5", "1e308", "nan", "1.0000001", "catalog",
-                                       "/nonexistent/dir", "\x1b[2J", "a\nb", "\xc0\xaf"};
+                                       "/nonexistent/dir", "/dev/full", "\x1b[2J", "a\nb", "\xc0\xaf"};
 
     odd_subcommand_lines("collectives", opts, sizeof opts / sizeof *opts, vals,
                          sizeof vals / sizeof *vals, fuzz_seed + 6);
