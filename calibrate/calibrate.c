@@ -12,13 +12,20 @@
  * section.  After every measured point the whole document is written to
  * PROFILE.json.partial (atomically), so a killed run loses at most the point
  * in progress and never touches PROFILE.json; --resume reads the partial
- * file (else the finished profile) and hands each part its earlier section.
- * At the end PROFILE.json is replaced atomically and the partial file
- * removed.  Under mpirun every rank runs the MPI and NCCL parts, rank 0
- * alone runs the CPU and GPU parts, writes and prints.
+ * file (else the finished profile), refuses it when it was measured on
+ * another machine or with other flags (same_run), and hands each part its
+ * earlier section.  At the end PROFILE.json is replaced atomically and the
+ * partial file removed.  PROFILE.json.lock (base/lockfile.h) keeps a second
+ * calibration of the same path out while one runs.  An -o that exists and
+ * is not a regular file (/dev/null, a FIFO) is written once, directly, with
+ * no partial file and no lock.  Under mpirun every rank runs the MPI and
+ * NCCL parts, rank 0 alone runs the CPU and GPU parts, locks, writes and
+ * prints.
  *
  * Exit status: 0 done (parts may be skipped), 1 a part failed or the
- * profile could not be written, 2 bad flags or a bad earlier profile.
+ * profile could not be written, 2 bad flags, an -o another calibration
+ * holds, or an earlier run --resume cannot take (bad, or of another
+ * machine or other flags).
  */
 #include "calibrate.h"
 #include "sweep.h"
@@ -31,10 +38,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../base/args.h"
+#include "../base/lockfile.h"
 #include "../base/mpienv.h"
 #include "../base/text.h"
 #include "calib.h"
@@ -66,7 +75,9 @@ struct cal_state {
     double last_t;           /* when it started (monotonic s) */
     char part[16];
     cJSON *doc;
-    char *partial;           /* PROFILE.json.partial */
+    char *partial;           /* PROFILE.json.partial; NULL when -o is not a regular file */
+    char *lock;              /* PROFILE.json.lock; NULL when -o is not a regular file */
+    int lock_fd;             /* held on lock by rank 0; -1 none */
     int checkpoints;
     int kill_after;          /* DTPLAN_CALIBRATE_KILL_AFTER, 0 off */
     int checkpoint_failed;
@@ -103,11 +114,13 @@ static void usage(FILE *f)
             "  --quick            few sizes and repetitions (tests, smoke checks)\n"
             "  --seed N           seed of the synthetic data (default 1)\n"
             "  --instance NAME    the instance type measured (names it in the profile)\n"
-            "  --resume           continue an interrupted run of the same -o file\n"
+            "  --resume           continue an interrupted run of the same -o file (same\n"
+            "                     machine and flags; another is refused)\n"
             "  -o, --output FILE  the profile to write (atomically)\n"
             "  -h, --help         print this help and exit\n"
             "\n"
-            "Exit status: 0 ok, 1 a part failed, 2 bad flags or a bad earlier profile.\n");
+            "Exit status: 0 ok, 1 a part failed or the profile could not be written, 2 bad\n"
+            "flags, -o in use by another calibration, or an earlier run --resume cannot take.\n");
 }
 
 static int bad_flag(const char *flag, const char *expected, const char *found)
@@ -202,9 +215,21 @@ static int take_factor(const char *v, void *dst)
     return 0;
 }
 
+/* A command the profile records: printable UTF-8 on one line, as the
+ * profile's reader requires of its strings (text_ok). */
+static int take_command(const char *v, void *dst)
+{
+    if (!*v || !text_ok(v))
+        return -1;
+    *(const char **)dst = v;
+    return 0;
+}
+
+/* The profile's reader's rule for its instance (text_ok), within the
+ * planner's 63 bytes (struct prof_measured). */
 static int take_instance(const char *v, void *dst)
 {
-    if (!*v || strlen(v) >= 64)
+    if (!*v || strlen(v) >= 64 || !text_ok(v))
         return -1;
     *(const char **)dst = v;
     return 0;
@@ -236,8 +261,10 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
         SW("--gpu", &gpu),
         SW("--nccl", &nccl),
         SW("--mpi", &mpi),
-        VAL("--cmd", NULL, "a shell command", take_text, &o->cmd, NULL),
-        VAL("--coll-cmd", NULL, "a shell command", take_text, &o->coll.cmd, NULL),
+        VAL("--cmd", NULL, "a shell command on one line of printable UTF-8", take_command,
+            &o->cmd, NULL),
+        VAL("--coll-cmd", NULL, "a shell command on one line of printable UTF-8", take_command,
+            &o->coll.cmd, NULL),
         VAL("--coll-name", NULL, "one of allreduce, allgather, reducescatter, broadcast",
             take_coll_name, &o->coll.name, "a collective name"),
         VAL("--coll-ranks", NULL, "an integer of at least 2", take_ranks, &o->coll.ranks,
@@ -252,8 +279,8 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
         SW("--quick", &o->quick),
         VAL("--seed", NULL, "a non-negative integer below 2^32", take_seed, &o->seed,
             "a non-negative integer"),
-        VAL("--instance", NULL, "an instance type name of 1 to 63 characters", take_instance,
-            &o->instance, "an instance type name"),
+        VAL("--instance", NULL, "an instance type name of 1 to 63 bytes of printable UTF-8",
+            take_instance, &o->instance, "an instance type name"),
         SW("--resume", &o->resume),
         VAL("-o", "--output", "a profile path", take_text, &o->out, NULL),
         {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
@@ -357,7 +384,7 @@ static void checkpoint(void *arg)
     struct cal_state *s = arg;
     struct dt_err e;
 
-    if (s->rank != 0 || !s->doc)
+    if (s->rank != 0 || !s->doc || !s->partial)
         return;
     if (profile_write(s->partial, s->doc, &e)) {
         s->checkpoint_failed = 1;
@@ -418,9 +445,15 @@ static void profile_date(char *buf, size_t cap)
     strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+static const struct {
+    int part;
+    const char *name;
+} part_names[] = {{PART_CPU, "cpu"}, {PART_GPU, "gpu"}, {PART_NCCL, "nccl"}, {PART_MPI, "mpi"},
+                  {PART_CMDCOLL, "coll-cmd"}};
+
 static cJSON *new_doc(const struct cal_opts *o)
 {
-    cJSON *doc = cJSON_CreateObject(), *cpu;
+    cJSON *doc = cJSON_CreateObject(), *cpu, *req;
     char host[256], model[256], date[40], mpiv[MPI_MAX_LIBRARY_VERSION_STRING];
     int mlen = 0;
 
@@ -448,6 +481,10 @@ static cJSON *new_doc(const struct cal_opts *o)
     cJSON_AddNullToObject(doc, "cuda");
     cJSON_AddNullToObject(doc, "nccl");
     add_str_or_null(doc, "mpi", mpiv);
+    req = cJSON_AddArrayToObject(doc, "parts_requested");
+    for (size_t i = 0; i < sizeof part_names / sizeof part_names[0]; i++)
+        if (o->parts & part_names[i].part)
+            cJSON_AddItemToArray(req, cJSON_CreateString(part_names[i].name));
     cJSON_AddObjectToObject(doc, "parts");
     cpu = cJSON_AddObjectToObject(doc, "cpu");
     cJSON_AddArrayToObject(cpu, "pipelines");
@@ -556,22 +593,120 @@ static void quiet_barrier(void)
     }
 }
 
+/*
+ * Where the profile goes: a directory is refused; a path that exists and is
+ * not a regular file (/dev/null, a FIFO) is written directly at the end,
+ * with no partial file and no lock (s->partial, s->lock NULL); any other
+ * path is locked (PATH.lock) for this run.  0, or EXIT_INPUT after one line.
+ */
+static int prepare_out(struct cal_state *s, const struct cal_opts *o)
+{
+    struct stat st;
+    struct dt_err e;
+    long holder;
+    size_t n;
+    int rc;
+
+    if (stat(o->out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            text_eprintf("dtplan calibrate: -o: expected a profile file, found the directory %s",
+                         o->out);
+            return EXIT_INPUT;
+        }
+        if (o->resume) {
+            text_eprintf("dtplan calibrate: --resume: %s is not a regular file, so no earlier "
+                         "run of it was kept; run without --resume", o->out);
+            return EXIT_INPUT;
+        }
+        if (access(o->out, W_OK) != 0) {
+            text_eprintf("dtplan calibrate: -o: %s: cannot open for writing: %s", o->out,
+                         strerror(errno));
+            return EXIT_INPUT;
+        }
+        return 0;
+    }
+    n = strlen(o->out) + 16;
+    s->partial = x_malloc(n);
+    snprintf(s->partial, n, "%s.partial", o->out);
+    s->lock = x_malloc(n);
+    snprintf(s->lock, n, "%s.lock", o->out);
+    rc = lockfile_take(s->lock, &s->lock_fd, &holder, &e);
+    if (rc == LOCKFILE_HELD) {
+        char who[48];
+        if (holder > 0)
+            snprintf(who, sizeof who, "process %ld", holder);
+        else
+            snprintf(who, sizeof who, "another process");
+        text_eprintf("dtplan calibrate: -o: %s is being calibrated by %s (it holds %s); wait for "
+                     "it to end or choose another -o", o->out, who, s->lock);
+        return EXIT_INPUT;
+    }
+    if (rc) {
+        text_eprintf("dtplan calibrate: -o: %s", e.msg);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
 /* The earlier run to resume from: PATH.partial, else PATH.  0 (maybe none), or EXIT_INPUT. */
-static int load_previous(const struct cal_state *s, const char *out, cJSON **prev)
+static int load_previous(const struct cal_state *s, const char *out, cJSON **prev,
+                         const char **from)
 {
     struct dt_err e;
-    const char *from = access(s->partial, F_OK) == 0 ? s->partial : out;
 
     *prev = NULL;
-    if (access(from, F_OK) != 0) {
+    *from = access(s->partial, F_OK) == 0 ? s->partial : out;
+    if (access(*from, F_OK) != 0) {
         text_eprintf("dtplan calibrate: --resume: no earlier run of %s; starting afresh", out);
         return 0;
     }
-    if (profile_read(from, prev, &e)) {
+    if (profile_read(*from, prev, &e)) {
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
-    text_eprintf("dtplan calibrate: --resume: continuing from %s", from);
+    return 0;
+}
+
+/*
+ * --resume: the earlier run `prev` (read from `from`) must have measured
+ * this machine with this run's flags, or its points would be mixed with
+ * this run's under this run's name.  Compared with the new document `doc`:
+ * the machine (host, CPU model, vCPUs) and what shapes the points
+ * (--instance, --seed, --quick, the parts asked for).  A field the earlier
+ * run did not record (a profile from before it was recorded) differs.
+ * 0, or EXIT_INPUT after one line naming the first field that differs.
+ */
+static int same_run(const cJSON *prev, const char *from, const cJSON *doc)
+{
+    static const struct {
+        const char *key, *label;
+    } fields[] = {{"host", "host"},         {"cpu_model", "CPU model"},
+                  {"vcpus", "vcpus"},       {"instance", "--instance"},
+                  {"seed", "--seed"},       {"quick", "--quick"},
+                  {"parts_requested", "parts"}};
+
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const cJSON *was = cJSON_GetObjectItemCaseSensitive(prev, fields[i].key);
+        const cJSON *is = cJSON_GetObjectItemCaseSensitive(doc, fields[i].key);
+        char *was_s, *is_s;
+
+        if (was && cJSON_Compare(was, is, 1))
+            continue;
+        /* JSON as the profile holds it; null (no --instance) as "none" */
+        is_s = cJSON_IsNull(is) ? NULL : cJSON_PrintUnformatted(is);
+        was_s = !was || cJSON_IsNull(was) ? NULL : cJSON_PrintUnformatted(was);
+        if (was)
+            text_eprintf("dtplan calibrate: --resume: %s was measured with %s %s, this run has "
+                         "%s; remove it or run without --resume", from, fields[i].label,
+                         was_s ? was_s : "none", is_s ? is_s : "none");
+        else
+            text_eprintf("dtplan calibrate: --resume: %s does not record its %s, this run has "
+                         "%s; remove it or run without --resume", from, fields[i].label,
+                         is_s ? is_s : "none");
+        cJSON_free(was_s);
+        cJSON_free(is_s);
+        return EXIT_INPUT;
+    }
     return 0;
 }
 
@@ -583,9 +718,8 @@ int calibrate_main(int argc, char **argv)
     struct dt_err e;
     cJSON *doc = NULL, *prev = NULL, *section;
     char msg[512];
-    const char *ka;
+    const char *ka, *from = NULL;
     int rc, status = 0, failed = 0, early = 1;
-    size_t n;
 
     rc = parse_args(argc, argv, &o);
     if (rc)
@@ -596,17 +730,22 @@ int calibrate_main(int argc, char **argv)
     memset(&s, 0, sizeof s);
     s.rank = mpienv_rank();
     s.tty = isatty(STDERR_FILENO);
-    n = strlen(o.out) + 16;
-    s.partial = x_malloc(n);
-    snprintf(s.partial, n, "%s.partial", o.out);
+    s.lock_fd = -1;
     ka = getenv("DTPLAN_CALIBRATE_KILL_AFTER");
     s.kill_after = ka ? atoi(ka) : 0;
 
     if (s.rank == 0) {
-        if (o.resume && (status = load_previous(&s, o.out, &prev)))
+        if ((status = prepare_out(&s, &o)))
+            goto out;
+        if (o.resume && (status = load_previous(&s, o.out, &prev, &from)))
             goto out;
         doc = new_doc(&o);
         s.doc = doc;
+        if (prev) {
+            if ((status = same_run(prev, from, doc)))
+                goto out;
+            text_eprintf("dtplan calibrate: --resume: continuing from %s", from);
+        }
         /* An unwritable destination fails now, not after the measurements. */
         checkpoint(&s);
         if (s.checkpoint_failed) {
@@ -692,7 +831,8 @@ int calibrate_main(int argc, char **argv)
             status = EXIT_FAIL;
             goto out;
         }
-        unlink(s.partial);
+        if (s.partial)
+            unlink(s.partial);
         if (s.checkpoint_failed)
             text_eprintf("dtplan calibrate: warning: a checkpoint failed: %s",
                     s.checkpoint_err);
@@ -705,12 +845,14 @@ int calibrate_main(int argc, char **argv)
     status = failed ? EXIT_FAIL : 0;
 
 out:
+    lockfile_release(s.lock, s.lock_fd);
     /* Rank 0 stopped before the other ranks' barrier: end them too. */
     if (status && early && mpienv_size() > 1)
         MPI_Abort(MPI_COMM_WORLD, status);
     cJSON_Delete(doc);
     cJSON_Delete(prev);
     x_free(s.partial);
+    x_free(s.lock);
     mpienv_finalize();
     return status;
 }

@@ -16,7 +16,8 @@
  *     DTPLAN_RANKS   --coll-ranks, for its launcher
  * and launches the collective across the ranks itself (mpirun, torchrun).
  * Its last output line that reads as a time is the result: a number of
- * seconds, or a JSON object with "time_s".  The sizes, points and fit are
+ * seconds, or a JSON object with "time_s", within the times a profile
+ * holds (PROFILE_MIN_TIME_S..PROFILE_MAX_TIME_S; another fails the part).  The sizes, points and fit are
  * the harness's (sweep.h), as for the other collectives; the entry's
  * transport is "cmd".
  */
@@ -175,6 +176,11 @@ static int cc_run(const char *cmd, int ranks, size_t bytes, int iters, double *t
     if (*t < 0) {
         snprintf(msg, msglen, "--coll-cmd: expected the command's last line to be the seconds of one "
                  "operation (a number, or JSON with \"time_s\"), found none (DTPLAN_BYTES=%zu)", bytes);
+        return -1;
+    }
+    if (!profile_time_ok(*t)) { /* the profile's reader would refuse it */
+        snprintf(msg, msglen, "--coll-cmd \"%.200s\": expected %s, found %g (DTPLAN_BYTES=%zu)",
+                 cmd, PROFILE_TIME_EXPECTED, *t, bytes);
         return -1;
     }
     return 0;

@@ -15,11 +15,12 @@
 
 /*
  * --resume: the time of the point of `bytes` in the earlier profile's entry
- * with the same name, transport, ranks and hosts as `entry`, or -1.
+ * with the same name, transport, ranks and hosts as `entry`, and the same
+ * command when either has one (--coll-cmd), or -1.
  */
 static double previous_time(const cJSON *prev, const cJSON *entry, double bytes)
 {
-    const cJSON *e, *p;
+    const cJSON *e, *p, *was, *is;
     const char *keys[] = {"name", "transport", "ranks", "hosts"};
 
     cJSON_ArrayForEach(e, prev) {
@@ -28,7 +29,9 @@ static double previous_time(const cJSON *prev, const cJSON *entry, double bytes)
             if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(e, keys[k]),
                                cJSON_GetObjectItemCaseSensitive(entry, keys[k]), 1))
                 same = 0;
-        if (!same)
+        was = cJSON_GetObjectItemCaseSensitive(e, "command");
+        is = cJSON_GetObjectItemCaseSensitive(entry, "command");
+        if (!same || ((was || is) && !cJSON_Compare(was, is, 1)))
             continue;
         cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(e, "points")) {
             const cJSON *pb = cJSON_GetObjectItemCaseSensitive(p, "bytes");

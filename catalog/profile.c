@@ -330,12 +330,18 @@ static int vitems(struct vctx *c, const char *k, const cJSON *arr,
     return 0;
 }
 
+int profile_time_ok(double t)
+{
+    return t >= PROFILE_MIN_TIME_S && t <= PROFILE_MAX_TIME_S;
+}
+
 static int v_pipeline_point(struct vctx *c, const cJSON *pt)
 {
     if (!cJSON_IsObject(pt))
         return vfail(c, NULL, pt, "an object");
     return vint(c, pt, "workers", 1, 1, "a worker count >= 1") ||
-           vnum(c, pt, "time_s", 1e-12, 1e9, 1, 0, "a time in seconds > 0") ||
+           vnum(c, pt, "time_s", PROFILE_MIN_TIME_S, PROFILE_MAX_TIME_S, 1, 0,
+                PROFILE_TIME_EXPECTED) ||
            vnum(c, pt, "samples_per_s", 1e-12, 1e15, 1, 0, "a rate in samples/s > 0") ? -1 : 0;
 }
 
@@ -344,7 +350,8 @@ static int v_collective_point(struct vctx *c, const cJSON *pt)
     if (!cJSON_IsObject(pt))
         return vfail(c, NULL, pt, "an object");
     return vnum(c, pt, "bytes", 0, 1e15, 1, 0, "a size in bytes >= 0") ||
-           vnum(c, pt, "time_s", 1e-12, 1e9, 1, 0, "a time in seconds > 0") ? -1 : 0;
+           vnum(c, pt, "time_s", PROFILE_MIN_TIME_S, PROFILE_MAX_TIME_S, 1, 0,
+                PROFILE_TIME_EXPECTED) ? -1 : 0;
 }
 
 static int v_gemm(struct vctx *c, const cJSON *it)
@@ -387,6 +394,7 @@ static int v_collective(struct vctx *c, const cJSON *co)
     if (!cJSON_IsObject(co))
         return vfail(c, NULL, co, "an object");
     if (vstr(c, co, "name", 1, 0, NULL, "a collective name") ||
+        vstr(c, co, "command", 0, 1, NULL, "a command or null") ||
         vstr(c, co, "transport", 1, 0, transport_name, NULL) ||
         vint(c, co, "ranks", 1, 1, "a rank count >= 1") ||
         vint(c, co, "hosts", 1, 1, "a host count >= 1") ||

@@ -22,6 +22,20 @@
 #define PROFILE_SCHEMA_VERSION 1
 
 /*
+ * The measured times (time_s of a point) a profile may hold, in seconds:
+ * the reader refuses any other, and dtplan calibrate refuses a command's
+ * report outside them when it measures (cmdcoll.c), so that it never writes
+ * a profile its reader refuses.  PROFILE_TIME_EXPECTED is the reader's
+ * "expected" text for them.
+ */
+#define PROFILE_MIN_TIME_S 1e-12
+#define PROFILE_MAX_TIME_S 1e9
+#define PROFILE_STR_(x) #x
+#define PROFILE_STR(x) PROFILE_STR_(x)
+#define PROFILE_TIME_EXPECTED \
+    "a time in seconds from " PROFILE_STR(PROFILE_MIN_TIME_S) " to " PROFILE_STR(PROFILE_MAX_TIME_S)
+
+/*
  * Per-core samples/s of the built-in pipeline (builtin-image) on the
  * reference core, the unit of input.cpu_s_per_sample: a vCPU whose profile
  * shows this rate has speed 1.  Measured with `dtplan calibrate --cpu` on an
@@ -74,6 +88,9 @@ struct prof_measured {
     double intra_Bps;          /* bus bandwidth between GPUs of one host, bytes/s */
     char intra_from[64];
 };
+
+/* 1 when t is a time_s a profile may hold (PROFILE_MIN_TIME_S..PROFILE_MAX_TIME_S). */
+int profile_time_ok(double t);
 
 /* Read and validate PATH.  Returns 0 with *root set, or -1 with e set. */
 int profile_read(const char *path, struct cJSON **root, struct dt_err *e);

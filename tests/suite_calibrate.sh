@@ -2,7 +2,11 @@
 # suite_calibrate.sh - "dtplan calibrate" end to end: flags and their error
 # lines, a quick CPU calibration and its profile, --cmd with a small shell
 # pipeline, a killed run that leaves the earlier profile intact, --resume
-# that skips the points already measured, and a scenario naming a profile.
+# that skips the points already measured and refuses another machine's or
+# other flags' checkpoint, the lock that keeps two runs of one path apart,
+# an -o that is a device, FIFO or directory, text flags and --coll-cmd times
+# checked as the profile's reader checks them, and a scenario naming a
+# profile.
 # Prints "ok - ..." / "FAIL - ..." lines for tests/run.sh.  Run from the
 # repository root; BUILD defaults to build.  Checks behaviour only, never
 # how fast anything ran.
@@ -244,6 +248,167 @@ printf '{"schema_version": 1,\n "host": 7}\n' > "$tmp/bad.json.partial"
 rc=$?
 check "--resume from a bad profile exits 2 with its file:line:col line" \
     [ $rc -eq 2 -a "$(cat "$tmp/err")" = "$tmp/bad.json.partial:2:10: host: expected a host name, found 7" ]
+
+# ---- --resume refuses a checkpoint of another machine or other flags ----------
+# A --coll-cmd checkpoint (killed after its first point), then edited.
+rm -f "$tmp/m.json" "$tmp/m.json.partial"
+DTPLAN_CALIBRATE_KILL_AFTER=2 "$DT" calibrate --coll-cmd "echo 0.001" --quick --instance test.box \
+    -o "$tmp/m.json" > /dev/null 2>&1
+rc=$?
+check "a killed run's checkpoint records its seed, --quick and the parts asked for" \
+    [ $rc -eq 137 -a "$(json "$tmp/m.json.partial" '"$d->{seed} " . ($d->{quick} ? "true" : "false") . " " . join(",", @{$d->{parts_requested}})')" = "1 true coll-cmd" ]
+check "a killed run leaves its lock file (the lock itself died with it)" [ -e "$tmp/m.json.lock" ]
+cp "$tmp/m.json.partial" "$tmp/m.saved"
+host=$(json "$tmp/m.saved" '$d->{host}')
+# edit FIELD JSON: the saved checkpoint with FIELD set to JSON, or removed when JSON is "-"
+edit() {
+    perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or exit 1; my $d = decode_json(<$f>);
+        if ($ARGV[2] eq "-") { delete $d->{$ARGV[1]} }
+        else { $d->{$ARGV[1]} = JSON::PP->new->allow_nonref->decode($ARGV[2]) }
+        print JSON::PP->new->encode($d)' "$tmp/m.saved" "$1" "$2" > "$tmp/m.json.partial"
+}
+# refused WHAT SAYS FLAGS...: --resume with FLAGS exits 2 with the one line
+# "...: --resume: CHECKPOINT SAYS...; remove it or run without --resume",
+# measures nothing and keeps the checkpoint.
+refused() {
+    what=$1 says=$2
+    shift 2
+    cp "$tmp/m.json.partial" "$tmp/m.before"
+    "$DT" calibrate --coll-cmd "echo 0.001" "$@" --resume -o "$tmp/m.json" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    case $(cat "$tmp/err") in
+    "dtplan calibrate: --resume: $tmp/m.json.partial $says"*"; remove it or run without --resume") said=yes ;;
+    *) said=no ;;
+    esac
+    check "--resume, $what: exit 2, one line naming the field and both values" \
+        [ $rc -eq 2 -a $said = yes -a "$(lines "$tmp/err")" = 1 ]
+    check "--resume, $what: nothing written, the checkpoint kept" \
+        sh -c "[ ! -e '$tmp/m.json' ] && cmp -s '$tmp/m.json.partial' '$tmp/m.before'"
+}
+edit host '"other-machine"'
+refused "another host" "was measured with host \"other-machine\", this run has \"$host\"" --quick --instance test.box
+edit cpu_model '"Other CPU 9000"'
+refused "another CPU model" 'was measured with CPU model "Other CPU 9000", this run has ' --quick --instance test.box
+edit vcpus 64
+refused "another core count" "was measured with vcpus 64, this run has $cores" --quick --instance test.box
+edit seed -
+refused "a checkpoint that records no seed (an older dtplan's)" 'does not record its --seed, this run has 1' --quick --instance test.box
+edit parts_requested -
+refused "a checkpoint that records no parts" 'does not record its parts, this run has ["coll-cmd"]' --quick --instance test.box
+cp "$tmp/m.saved" "$tmp/m.json.partial"
+refused "another --seed" 'was measured with --seed 1, this run has 2' --quick --instance test.box --seed 2
+refused "another --instance" 'was measured with --instance "test.box", this run has "other.box"' --quick --instance other.box
+refused "no --instance" 'was measured with --instance "test.box", this run has none' --quick
+refused "without --quick" 'was measured with --quick true, this run has false' --instance test.box
+refused "other parts" 'was measured with parts ["coll-cmd"], this run has ["cpu","coll-cmd"]' --quick --instance test.box --cpu
+"$DT" calibrate --coll-cmd "echo 0.002" --quick --instance test.box --resume -o "$tmp/m.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "--resume of the same machine and flags goes on (exit 0) past the stale lock file" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'continuing from $tmp/m.json.partial' '$tmp/err'"
+check "... and removes its lock and checkpoint at the end" [ ! -e "$tmp/m.json.lock" -a ! -e "$tmp/m.json.partial" ]
+check "--resume with another --coll-cmd measures every size again (reuses no time of the other command)" \
+    [ "$(json "$tmp/m.json" 'join ",", map { $_->{time_s} } @{$d->{collectives}[0]{points}}')" = "0.002,0.002,0.002,0.002" ]
+cp "$tmp/m.saved" "$tmp/m.json.partial"
+perl -MJSON::PP -i -0pe '$d = decode_json($_); $d->{collectives}[0]{points}[0]{time_s} = 1e308; $_ = JSON::PP->new->encode($d)' "$tmp/m.json.partial"
+"$DT" calibrate --coll-cmd "echo 0.001" --quick --instance test.box --resume -o "$tmp/m.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "the reader's line for a time out of range states the bounds" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/err') -eq 1 ] && grep -q 'collectives\\[0\\]\\.points\\[0\\]\\.time_s: expected a time in seconds from 1e-12 to 1e9, found 1e+308\$' '$tmp/err'"
+
+# ---- one calibration of a path at a time --------------------------------------
+# The first run's command waits (at most 30 s) for the test to let it go.
+"$DT" calibrate --coll-cmd "touch '$tmp/started'; i=0; while [ ! -e '$tmp/go' ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done; echo 0.001" \
+    --quick --instance test.box -o "$tmp/l.json" > /dev/null 2> "$tmp/l.err" &
+first=$!
+i=0
+while [ ! -e "$tmp/started" ] && [ $i -lt 300 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+check "a running calibration holds PROFILE.json.lock, with its pid in it" \
+    [ -e "$tmp/started" -a "$(cat "$tmp/l.json.lock" 2>/dev/null)" = "$first" ]
+cp "$tmp/l.json.partial" "$tmp/l.before" 2>/dev/null
+"$DT" calibrate --coll-cmd "echo 0.001" --quick --instance test.box -o "$tmp/l.json" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "a second calibration of the same -o exits 2 with one line naming the lock and the first's pid" \
+    [ $rc -eq 2 -a "$(cat "$tmp/err")" = "dtplan calibrate: -o: $tmp/l.json is being calibrated by process $first (it holds $tmp/l.json.lock); wait for it to end or choose another -o" ]
+check "... and touches neither the first's checkpoint nor the profile" \
+    sh -c "cmp -s '$tmp/l.json.partial' '$tmp/l.before' && [ ! -e '$tmp/l.json' ]"
+"$DT" calibrate --coll-cmd "echo 0.001" --quick --instance test.box --resume -o "$tmp/l.json" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "... even with --resume" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 ]
+touch "$tmp/go"
+wait $first
+rc=$?
+check "the first calibration ends normally and removes its lock" \
+    [ $rc -eq 0 -a -s "$tmp/l.json" -a ! -e "$tmp/l.json.lock" -a ! -e "$tmp/l.json.partial" ]
+echo 999999 > "$tmp/s.json.lock"
+"$DT" calibrate --coll-cmd "echo 0.001" --quick --instance test.box -o "$tmp/s.json" > /dev/null 2> "$tmp/err"
+rc=$?
+check "a lock file no process holds does not block (exit 0, the file removed)" \
+    [ $rc -eq 0 -a -s "$tmp/s.json" -a ! -e "$tmp/s.json.lock" ]
+
+# ---- an -o that is not a regular file is written directly ---------------------
+if [ -c /dev/full ]; then
+    "$DT" calibrate --coll-cmd "echo 0.001" --quick --instance test.box -o /dev/full > /dev/null 2> "$tmp/err"
+    rc=$?
+    check "-o /dev/full: exit 1 with 'write failed: No space left on device', no /dev/full.partial" \
+        [ $rc -eq 1 -a "$(grep -cFx 'dtplan calibrate: /dev/full: write failed: No space left on device' "$tmp/err")" = 1 -a ! -e /dev/full.partial -a ! -e /dev/full.lock ]
+fi
+"$DT" calibrate --coll-cmd "echo 0.001" --quick --instance test.box -o /dev/null > /dev/null 2> "$tmp/err"
+rc=$?
+check "-o /dev/null: exit 0, no /dev/null.partial" [ $rc -eq 0 -a ! -e /dev/null.partial ]
+mkfifo "$tmp/fifo"
+timeout 10 cat "$tmp/fifo" > "$tmp/fifo.out" &
+reader=$!
+# A run that would be killed after its first checkpoint, had it one.
+DTPLAN_CALIBRATE_KILL_AFTER=1 "$DT" calibrate --coll-cmd "echo 0.001" --quick --instance test.box \
+    -o "$tmp/fifo" > /dev/null 2> "$tmp/err"
+rc=$?
+wait $reader
+check "-o FIFO: no checkpoint or lock file, the whole profile written into it (exit 0)" \
+    [ $rc -eq 0 -a ! -e "$tmp/fifo.partial" -a ! -e "$tmp/fifo.lock" -a \
+      "$(json "$tmp/fifo.out" '$d->{complete} ? "true" : "false"')" = true ]
+"$DT" calibrate --coll-cmd "echo 0.001" --quick --resume -o /dev/null > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--resume -o /dev/null: exit 2, one line" \
+    [ $rc -eq 2 -a "$(cat "$tmp/err")" = "dtplan calibrate: --resume: /dev/null is not a regular file, so no earlier run of it was kept; run without --resume" ]
+mkdir "$tmp/dir"
+"$DT" calibrate --coll-cmd "echo 0.001" --quick -o "$tmp/dir" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "-o DIRECTORY: exit 2, one line, nothing created beside it" \
+    [ $rc -eq 2 -a "$(cat "$tmp/err")" = "dtplan calibrate: -o: expected a profile file, found the directory $tmp/dir" -a \
+      ! -e "$tmp/dir.partial" -a ! -e "$tmp/dir.lock" ]
+
+# ---- text flags the profile records are checked as its reader checks them -----
+esc=$(printf 'a\033b')
+"$DT" calibrate --coll-cmd "echo 0.001" --quick --instance "$esc" -o "$tmp/t.json" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--instance with a control character: exit 2 at once, one line, no profile" \
+    [ $rc -eq 2 -a "$(cat "$tmp/err")" = 'dtplan calibrate: --instance: expected an instance type name of 1 to 63 bytes of printable UTF-8, found "a\x1bb"' -a ! -e "$tmp/t.json" -a ! -e "$tmp/t.json.partial" ]
+"$DT" calibrate --coll-cmd "echo 0.001" --quick --instance "$(printf 'a\377b')" -o "$tmp/t.json" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--instance that is not UTF-8: exit 2, one line" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 -a ! -e "$tmp/t.json" ]
+"$DT" calibrate --quick --cmd "$(printf 'true\ntrue')" -o "$tmp/t.json" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--cmd on two lines: exit 2, one line" \
+    [ $rc -eq 2 -a "$(cat "$tmp/err")" = 'dtplan calibrate: --cmd: expected a shell command on one line of printable UTF-8, found "true\x0atrue"' -a ! -e "$tmp/t.json" ]
+"$DT" calibrate --quick --coll-cmd "echo 0.001 $esc" -o "$tmp/t.json" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--coll-cmd with a control character: exit 2, one line" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 -a ! -e "$tmp/t.json" ]
+
+# ---- a --coll-cmd time the profile cannot hold ---------------------------------
+for t in 1e308 1e-15; do
+    "$DT" calibrate --coll-cmd "echo $t" --quick -o "$tmp/big.json" > /dev/null 2> "$tmp/err"
+    rc=$?
+    check "--coll-cmd printing $t: exit 1, one error line naming the command, the bounds and the value" \
+        [ $rc -eq 1 -a "$(grep -c 'error' "$tmp/err")" = 1 -a \
+          "$(grep -cF "dtplan calibrate: coll-cmd: error (--coll-cmd \"echo $t\": expected a time in seconds from 1e-12 to 1e9, found $(printf '%g' "$t") (DTPLAN_BYTES=65536))" "$tmp/err")" = 1 ]
+    "$DT" calibrate --coll-cmd "echo $t" --quick --resume -o "$tmp/big.json" > /dev/null 2> "$tmp/err"
+    rc=$?
+    check "... and the profile it wrote is one its reader takes (--resume reads it)" \
+        sh -c "[ $rc -eq 1 ] && grep -q 'continuing from $tmp/big.json' '$tmp/err'"
+done
 
 # ---- a scenario naming a profile ----------------------------------------------
 "$DT" -q tests/data/profiles/without_profile.yaml > "$tmp/nominal.txt" 2>&1

@@ -181,7 +181,7 @@ static void bad_profiles_give_one_line_with_file_line_and_column(void)
          "tests/bad/profile_version.json:2:21: schema_version: expected schema version 1, found 2"},
         {"tests/bad/profile_point.json",
          "tests/bad/profile_point.json:7:30: cpu.pipelines[0].points[1].time_s: expected a time "
-         "in seconds > 0, found -1"},
+         "in seconds from 1e-12 to 1e9, found -1"},
         {"tests/bad/profile_transport.json",
          "tests/bad/profile_transport.json:5:54: collectives[0].transport: expected one of nccl, "
          "mpi, cmd, found \"tcp\""},
