@@ -722,8 +722,16 @@ int calibrate_main(int argc, char **argv)
     int rc, status = 0, failed = 0, early = 1;
 
     rc = parse_args(argc, argv, &o);
+    if (rc < 0) {   /* --help printed: it must have reached standard output */
+        errno = 0;
+        if (fflush(stdout) == 0 && !ferror(stdout))
+            return 0;
+        fprintf(stderr, "dtplan calibrate: cannot write to standard output: %s\n",
+                strerror(errno ? errno : EIO));
+        return EXIT_FAIL;
+    }
     if (rc)
-        return rc < 0 ? 0 : rc;
+        return rc;
     if (mpienv_init(&argc, &argv))
         return EXIT_FAIL;
 
