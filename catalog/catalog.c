@@ -575,7 +575,8 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
 {
     int *dst[NSHAPE] = {&m->layers, &m->hidden, &m->heads, &m->kv_heads, &m->ffn_hidden,
                         &m->vocab, &m->gated_ffn, &m->tied_embeddings, &m->seq_len};
-    const char *why;
+    const char *key;
+    char what[160];
     double v = NAN;
 
     for (int k = 0; k < NSHAPE; k++) {
@@ -599,9 +600,18 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
     m->causal = isnan(v) ? 1 : (int)v;
     if (!shape_known(m))
         return 0;
-    why = shape_check(m);
-    if (*why)
-        return field_err(e, t, &r->fields[col[0]], "layers", why);
+    if ((key = shape_check(m, what, sizeof what))) {
+        /* the cell at fault: the key's, params' (a table column) or layers' */
+        const struct csv_field *fld = &r->fields[col[0]];
+        if (!strcmp(key, "params"))
+            fld = cell(t, r, M_PARAMS);
+        for (int k = 0; k < NSHAPE; k++)
+            if (!strcmp(key, shape_cols[k]))
+                fld = &r->fields[col[k]];
+        if (!*key)
+            return dt_errf(e, "%s:%d:%d: layers: %s", t->csv.path, fld->line, fld->col, what);
+        return field_err(e, t, fld, key, what);
+    }
     if (isnan(m->params))
         m->params = shape_params(m);
     if (isnan(m->fwd_gflops))

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/files.h"
 #include "../base/text.h"
 
 /* Position of byte i for messages: 1-based column within the current line. */
@@ -94,6 +95,10 @@ int csv_parse(struct csv_file *f, const char *path, const char *text, size_t len
             continue;
         }
 
+        if (f->nrows > CSV_MAX_ROWS) {  /* the header and CSV_MAX_ROWS rows read */
+            dt_errf(e, "%s:%d: more than %d rows", path, line, CSV_MAX_ROWS);
+            goto fail;
+        }
         row.line = line;
         row.nfields = 0;
         row.fields = NULL;
@@ -159,6 +164,11 @@ int csv_parse(struct csv_file *f, const char *path, const char *text, size_t len
                 }
             }
             f->text[o++] = '\0';
+            if (row.nfields == CSV_MAX_FIELDS) {
+                dt_errf(e, "%s:%d:%d: more than %d fields in a row", path, fld.line, fld.col,
+                        CSV_MAX_FIELDS);
+                goto fail;
+            }
             push_field(&row, &fields_cap, fld);
 
             if (i < len && text[i] == ',') {
@@ -187,34 +197,19 @@ fail:
 int csv_read(struct csv_file *f, const char *path, struct dt_err *e)
 {
     FILE *fp;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
+    char *buf;
+    size_t len;
     int rc = -1;
 
     memset(f, 0, sizeof *f);
-    fp = fopen(path, "rb");
+    fp = file_open_read(path, e);
     if (!fp)
-        return dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
-    for (;;) {
-        size_t n;
-        if (cap - len < 4096) {
-            cap = cap ? 2 * cap : 16384;
-            buf = x_realloc(buf, cap);
-        }
-        n = fread(buf + len, 1, cap - len, fp);
-        len += n;
-        if (n == 0)
-            break;
+        return -1;
+    if (file_read_all(fp, path, FILE_MAX_BYTES, &buf, &len, e) == 0) {
+        rc = csv_parse(f, path, buf, len, e);
+        x_free(buf);
     }
-    if (ferror(fp)) {
-        dt_errf(e, "%s: cannot read: %s", path, strerror(errno));
-        goto close_file;
-    }
-    rc = csv_parse(f, path, buf, len, e);
-
-close_file:
     fclose(fp);
-    x_free(buf);
     return rc;
 }
 

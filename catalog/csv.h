@@ -16,7 +16,17 @@
  * Ownership: struct csv_file owns its rows, fields and text; csv_free()
  * releases them.  Field text stays valid until csv_free().
  *
- * Cost: O(bytes) time; memory about twice the file size.
+ * Bounds: a file read by csv_read holds at most FILE_MAX_BYTES (16 MiB,
+ * base/files.h), "FILE: N bytes, expected at most 16777216"; a file at
+ * most CSV_MAX_ROWS rows after its header, "FILE:LINE: more than 200000
+ * rows", and a row at most CSV_MAX_FIELDS fields, "FILE:LINE:COL: more
+ * than 1000 fields in a row".  SkyPilot's largest vms.csv has tens of
+ * thousands of rows and a dozen columns; the row bound keeps a file of
+ * many short rows (each row costs a few hundred bytes of bookkeeping) to
+ * about 100 MB.
+ *
+ * Cost: O(bytes) time; memory about twice the file size plus about 400
+ * bytes a row.
  */
 #ifndef DT_CSV_H
 #define DT_CSV_H
@@ -25,6 +35,9 @@
 #include <stdio.h>
 
 #include "../base/xmem.h"
+
+#define CSV_MAX_ROWS 200000     /* rows after the header */
+#define CSV_MAX_FIELDS 1000     /* fields in a row */
 
 struct csv_field {
     const char *text;   /* unquoted value, NUL-terminated; "" for an empty field */

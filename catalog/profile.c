@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../base/atomic.h"
+#include "../base/files.h"
 #include "../base/text.h"
 #include "usl.h"
 #include "../base/names.h"
@@ -82,8 +83,10 @@ struct vpath {
     int depth;
 };
 
-/* Offset of the value at vp in valid JSON text, or of the deepest parent found. */
-static size_t json_locate(const char *text, size_t len, const struct vpath *vp)
+/* Offset of the value at vp in valid JSON text, or of the deepest parent
+ * found; where a key is given more than once, the nth (from 1) of the last
+ * level's, the first of the others. */
+static size_t json_locate_nth(const char *text, size_t len, const struct vpath *vp, int nth)
 {
     const char *end = text + len, *p = skip_ws(text, end);
 
@@ -92,13 +95,14 @@ static size_t json_locate(const char *text, size_t len, const struct vpath *vp)
         if (vp->key[d] && *p == '{') {
             const char *q = skip_ws(p + 1, end);
             size_t kl = strlen(vp->key[d]);
+            int seen = 0, want = d == vp->depth - 1 && nth > 1 ? nth : 1;
             while (q < end && *q == '"') {
                 const char *ke = skip_string(q, end);
                 int match = (size_t)(ke - q) == kl + 2 && !memcmp(q + 1, vp->key[d], kl);
                 q = skip_ws(ke, end);
                 if (q < end && *q == ':')
                     q = skip_ws(q + 1, end);
-                if (match) {
+                if (match && ++seen == want) {
                     found = q;
                     break;
                 }
@@ -120,6 +124,11 @@ static size_t json_locate(const char *text, size_t len, const struct vpath *vp)
         p = found;
     }
     return (size_t)(p - text);
+}
+
+static size_t json_locate(const char *text, size_t len, const struct vpath *vp)
+{
+    return json_locate_nth(text, len, vp, 1);
 }
 
 static void line_col(const char *text, size_t off, int *line, int *col)
@@ -451,6 +460,86 @@ static int v_root(struct vctx *c, const cJSON *root)
     return vitems(c, "collectives", arr, v_collective);
 }
 
+/* A member's key and its place among its object's members. */
+struct vkey {
+    const char *key;
+    int at;
+};
+
+static int by_key_then_place(const void *a, const void *b)
+{
+    const struct vkey *x = a, *y = b;
+    int k = strcmp(x->key, y->key);
+
+    return k ? k : (x->at > y->at) - (x->at < y->at);
+}
+
+/*
+ * Every object of the tree at v (at path c->vp) names each key once: cJSON
+ * keeps a key given twice as two members and a lookup takes the first, so
+ * a profile with one would be read as half of what it says.  The first
+ * key in document order that repeats one before it is reported, at its
+ * second occurrence.  O(k log k) an object of k keys, by sorting.
+ */
+static int vdup(struct vctx *c, const cJSON *v)
+{
+    const cJSON *m;
+    int n = 0, i, rc = 0;
+
+    if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
+        return 0;
+    for (m = v->child; m; m = m->next)
+        n++;
+    if (cJSON_IsObject(v) && n > 1) {
+        struct vkey *k = x_calloc((size_t)n, sizeof *k);
+        int first = -1;
+        const char *dup = NULL;
+        for (m = v->child, i = 0; m; m = m->next, i++) {
+            k[i].key = m->string ? m->string : "";
+            k[i].at = i;
+        }
+        qsort(k, (size_t)n, sizeof *k, by_key_then_place);
+        for (i = 1; i < n; i++)
+            if (!strcmp(k[i].key, k[i - 1].key) && (first < 0 || k[i].at < first)) {
+                first = k[i].at;
+                dup = k[i].key;
+            }
+        if (dup) {
+            struct vpath at = c->vp;
+            char field[256], found[96];
+            int line, col, nth = 0;
+            for (m = v->child, i = 0; i <= first; m = m->next, i++)
+                nth += !strcmp(m->string ? m->string : "", dup);
+            if (at.depth < VP_DEPTH) {
+                at.key[at.depth] = dup;
+                at.depth++;
+            }
+            line_col(c->text, json_locate_nth(c->text, c->len, &at, nth), &line, &col);
+            vp_name(&c->vp, dup, field, sizeof field);
+            snprintf(found, sizeof found, "\"%.60s\"", dup);
+            rc = dt_errf(c->e, "%s:%d:%d: %s: expected each key once in an object, found %s "
+                         "again", c->path, line, col, field, found);
+        }
+        x_free(k);
+        if (rc)
+            return rc;
+    }
+    for (m = v->child, i = 0; m; m = m->next, i++) {
+        int pushed = c->vp.depth < VP_DEPTH;
+        if (pushed) {
+            c->vp.key[c->vp.depth] = cJSON_IsObject(v) ? m->string : NULL;
+            c->vp.idx[c->vp.depth] = i;
+            c->vp.depth++;
+        }
+        rc = vdup(c, m);
+        if (pushed)
+            c->vp.depth--;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int profile_parse(const char *path, const char *text, size_t len, cJSON **root, struct dt_err *e)
 {
     const char *end = NULL;
@@ -491,7 +580,7 @@ int profile_parse(const char *path, const char *text, size_t len, cJSON **root, 
     c.text = text;
     c.len = len;
     c.e = e;
-    if (v_root(&c, doc)) {
+    if (vdup(&c, doc) || v_root(&c, doc)) {
         cJSON_Delete(doc);
         return -1;
     }
@@ -501,34 +590,18 @@ int profile_parse(const char *path, const char *text, size_t len, cJSON **root, 
 
 int profile_read(const char *path, cJSON **root, struct dt_err *e)
 {
-    FILE *f = fopen(path, "rb");
-    size_t cap = 1 << 16, n = 0, got;
+    FILE *f = file_open_read(path, e);
+    size_t n;
     char *buf;
     int rc;
 
     *root = NULL;
     if (!f)
-        return dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
-    buf = x_malloc(cap);
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            if (cap >= PROFILE_MAX_BYTES) {
-                fclose(f);
-                x_free(buf);
-                return dt_errf(e, "%s: larger than %zu MiB: not a profile", path,
-                               PROFILE_MAX_BYTES >> 20);
-            }
-            cap *= 2;
-            buf = x_realloc(buf, cap);
-        }
-    }
-    if (ferror(f)) {
-        fclose(f);
-        x_free(buf);
-        return dt_errf(e, "%s: cannot read: %s", path, strerror(errno));
-    }
+        return -1;
+    rc = file_read_all(f, path, PROFILE_MAX_BYTES, &buf, &n, e);
     fclose(f);
+    if (rc)
+        return -1;
     if (memchr(buf, '\0', n)) {
         x_free(buf);
         return dt_errf(e, "%s:1:1: document: expected a JSON profile, found binary data", path);

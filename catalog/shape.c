@@ -4,6 +4,11 @@
  */
 #include "shape.h"
 
+#include <math.h>
+#include <stdio.h>
+
+#include "fields.h"
+
 int shape_known(const struct cat_model *m)
 {
     return m->layers > 0;
@@ -47,12 +52,48 @@ double shape_fwd_flops(const struct cat_model *m, double seq)
     return per_token * seq;
 }
 
-const char *shape_check(const struct cat_model *m)
+const char *shape_check(const struct cat_model *m, char *what, size_t cap)
 {
+    const struct cat_field *pf = fields_yaml("params"), *ff = fields_yaml("fwd_gflops");
+    double params, gflops;
+
+    what[0] = '\0';
     if (m->hidden <= 0 || m->heads <= 0 || m->kv_heads <= 0 || m->ffn_hidden <= 0 ||
-        m->vocab <= 0 || m->seq_len <= 0)
-        return "layers with hidden, heads, kv_heads, ffn_hidden, vocab and seq_len";
-    if (m->kv_heads > m->heads)
-        return "kv_heads of at most heads";
-    return "";
+        m->vocab <= 0 || m->seq_len <= 0) {
+        snprintf(what, cap, "layers with hidden, heads, kv_heads, ffn_hidden, vocab and seq_len");
+        return "layers";
+    }
+    if (!isnan(m->params)) {
+        snprintf(what, cap, "no params with a shape (give params or a shape, not both)");
+        return "params";
+    }
+    /* Megatron-LM's rules (megatron/core/transformer/attention.py): a head
+     * is hidden / heads wide, and each K and V head serves heads / kv_heads
+     * query heads */
+    if (m->hidden % m->heads != 0) {
+        snprintf(what, cap, "a divisor of hidden (%d)", m->hidden);
+        return "heads";
+    }
+    if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
+        snprintf(what, cap, "a divisor of heads (%d)", m->heads);
+        return "kv_heads";
+    }
+    params = shape_params(m);
+    if (!(params <= pf->hi)) {
+        snprintf(what, cap, "the shape gives %.1e parameters, expected at most %g", params,
+                 pf->hi);
+        return "";
+    }
+    gflops = shape_fwd_flops(m, m->seq_len) / 1e9;
+    if (!(gflops <= ff->hi)) {
+        snprintf(what, cap, "the shape gives %.1e GFLOP a sample (seq_len %d), expected at "
+                 "most %g", gflops, m->seq_len, ff->hi);
+        return "";
+    }
+    return NULL;
+}
+
+int shape_tp_fits(const struct cat_model *m, int tp)
+{
+    return tp <= 1 || !shape_known(m) || (m->heads % tp == 0 && m->kv_heads % tp == 0);
 }

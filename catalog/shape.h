@@ -24,6 +24,8 @@
 #ifndef DT_SHAPE_H
 #define DT_SHAPE_H
 
+#include <stddef.h>
+
 #include "catalog.h"
 
 /* 1 when m is given by its shape (layers > 0). */
@@ -41,8 +43,28 @@ double shape_params(const struct cat_model *m);
 /* Forward FLOPs of one sequence of seq tokens. */
 double shape_fwd_flops(const struct cat_model *m, double seq);
 
-/* "" when the shape is whole and consistent, else what is wrong (for the
- * loaders' messages): kv_heads above heads, a missing dimension. */
-const char *shape_check(const struct cat_model *m);
+/*
+ * Whether a shape is whole, consistent and within the bounds of the fields
+ * it stands for.  NULL when it is, what[] empty.  Else what[] says what
+ * was expected and the return value names the key at fault:
+ *   "layers" with a missing dimension (what: the keys a shape needs);
+ *   "params" when params is given too (not NAN): a shape or params;
+ *   "heads" when heads does not divide hidden, "kv_heads" when kv_heads
+ *   does not divide heads (what: "a divisor of ...");
+ *   "" when what it derives is out of range: the parameters above params'
+ *   bound, or the forward GFLOP at seq_len above fwd_gflops' (fields.h),
+ *   what being the whole sentence ("the shape gives 3.0e+16 parameters,
+ *   expected at most 1e+13").
+ * Called before params and fwd_gflops are filled in from the shape.
+ */
+const char *shape_check(const struct cat_model *m, char *what, size_t cap);
+
+/*
+ * 1 when tensor parallelism of degree tp splits m's attention evenly, as
+ * Megatron-LM requires: tp divides heads and kv_heads (attention.py divides
+ * both by the tensor-parallel size; K and V heads are not replicated).
+ * Always 1 for tp 1 and for a model not given by its shape.
+ */
+int shape_tp_fits(const struct cat_model *m, int tp);
 
 #endif

@@ -20,6 +20,7 @@
  *
  * O(rows) time, O(types x regions) memory.
  */
+#include "../base/files.h"
 #include "catalog.h"
 #include "csv.h"
 
@@ -34,6 +35,7 @@
 #include "../base/xmem.h"
 
 enum { S_TYPE, S_ACC, S_COUNT, S_VCPUS, S_MEM, S_INFO, S_PRICE, S_SPOT, S_REGION, S_ZONE, S_N };
+#define SKY_MAX_USD_H 1e6     /* as price_ondemand_usd_h in catalog/fields.c */
 static const char *const sky_cols[S_N] = {
     "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "GpuInfo",
     "Price", "SpotPrice", "Region", "AvailabilityZone"};
@@ -104,6 +106,7 @@ static void free_files(char **v, int n)
 int catalog_is_skypilot(const char *path)
 {
     struct stat st;
+    struct dt_err e;
     FILE *f;
     char line[512], **files;
     int ok;
@@ -122,7 +125,7 @@ int catalog_is_skypilot(const char *path)
         }
         return ok;
     }
-    if (!(f = fopen(path, "r")))
+    if (!(f = file_open_read(path, &e)))
         return 0;
     ok = fgets(line, sizeof line, f) && strstr(line, "InstanceType") &&
          strstr(line, "AcceleratorName");
@@ -270,6 +273,17 @@ static int fill(const struct catalog *cat, const struct csv_file *f, const int *
     if (vcpus > 65536)
         return sky_err(e, f, &row->fields[idx[S_VCPUS]], sky_cols[S_VCPUS],
                        "a vCPU count from 0 to 65536, or empty");
+    if (mem > 1e6)  /* as memory_gib in catalog/fields.c */
+        return sky_err(e, f, &row->fields[idx[S_MEM]], sky_cols[S_MEM],
+                       "a memory size from 0 to 1e6 GiB");
+    /* the bound of instances.csv's prices (fields.c): a price beyond it is
+     * a unit mistake, and it would fill a table with hundreds of digits */
+    if (price > SKY_MAX_USD_H)
+        return sky_err(e, f, &row->fields[idx[S_PRICE]], sky_cols[S_PRICE],
+                       "a price from 0 to 1e6 USD an hour, or empty");
+    if (spot > SKY_MAX_USD_H)
+        return sky_err(e, f, &row->fields[idx[S_SPOT]], sky_cols[S_SPOT],
+                       "a spot price from 0 to 1e6 USD an hour, or empty");
     memset(in, 0, sizeof *in);
     snprintf(in->cloud, sizeof in->cloud, "%s", cloud);
     snprintf(in->name, sizeof in->name, "%s", name);

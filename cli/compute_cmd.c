@@ -9,6 +9,7 @@
 #include "cliutil.h"
 #include "../base/names.h"
 #include "../base/text.h"
+#include "../catalog/fields.h"
 #include "../catalog/ops.h"
 #include "../catalog/shape.h"
 #include "../planner/compute.h"
@@ -275,6 +276,13 @@ int compute_cmd_main(int argc, char **argv)
     }
     if (have_seq && !shape_known(sc.model)) {
         text_eprintf(CMD ": --seq: expected a model given by its shape, found %s", model);
+        goto out;
+    }
+    /* the FLOPs at that length, bounded as a model's fwd_gflops is */
+    if (have_seq && !(shape_fwd_flops(sc.model, (double)seq) / 1e9 <= fields_yaml("fwd_gflops")->hi)) {
+        text_eprintf(CMD ": --seq: %s's shape gives %.1e GFLOP a sample at %llu tokens, expected "
+                     "at most %g", model, shape_fwd_flops(sc.model, (double)seq) / 1e9, seq,
+                     fields_yaml("fwd_gflops")->hi);
         goto out;
     }
     sc.batch_per_gpu = (int)batch;

@@ -83,12 +83,12 @@ static double axis_px(const struct axis *a, double v)
 /* A tick label with as many decimals as the step needs. */
 static void tick_label(char *buf, size_t n, const struct axis *a, double v)
 {
-    int dec = 0;
+    double d = 0;
+    int dec;
 
     if (!a->log2 && a->step < 1)
-        dec = (int)ceil(-log10(a->step) - 1e-9);
-    if (dec > 8)
-        dec = 8;
+        d = ceil(-log10(a->step) - 1e-9);
+    dec = d > 0 ? (d < 8 ? (int)d : 8) : 0;  /* NaN: none; a zero step: 8 */
     snprintf(buf, n, "%.*f", dec, v);
 }
 

@@ -323,8 +323,10 @@ int ld_num(struct ld *ld, yaml_node_t *n, const char *field, double lo, int lo_o
 
 /*
  * An integer in [lo, hi] (written as an integer or as an integral number such
- * as 1e3).  desc says what is expected without the upper bound ("a positive
- * integer"); a value above hi adds "of at most HI".
+ * as 1e3).  desc says what is expected ("a positive integer"); a value
+ * above hi adds "of at most HI" unless desc states its range already ("a
+ * layer count from 1 to 1000", "a count in [0, 64]"), so the bound is said
+ * once.
  */
 int ld_integer(struct ld *ld, yaml_node_t *n, const char *field, double lo, double hi,
                const char *desc, double *out)
@@ -336,6 +338,9 @@ int ld_integer(struct ld *ld, yaml_node_t *n, const char *field, double lo, doub
     if (r < 0)
         return -1;
     if (r || v != floor(v) || v < lo)
+        return ld_fail(ld, n->start_mark, field, "expected %s, found %s", desc,
+                       ld_found(n, fb, sizeof fb));
+    if (v > hi && (strstr(desc, " to ") || strchr(desc, ']')))
         return ld_fail(ld, n->start_mark, field, "expected %s, found %s", desc,
                        ld_found(n, fb, sizeof fb));
     if (v > hi)

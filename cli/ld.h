@@ -26,7 +26,6 @@
 #include "scenario.h"
 #include "../catalog/fields.h"
 
-#define SC_MAX_FILE_BYTES ((size_t)16 << 20) /* a scenario is a few KiB */
 #define SC_MAX_CLUSTERS 64
 #define SC_MAX_INLINE 1000                   /* inline entries per catalog list */
 #define SC_MAX_TEXT 4096                     /* longest free-text string (source) */
@@ -141,8 +140,10 @@ int ld_num(struct ld *ld, yaml_node_t *n, const char *field, double lo, int lo_o
 
 /*
  * An integer in [lo, hi] (written as an integer or as an integral number such
- * as 1e3).  desc says what is expected without the upper bound ("a positive
- * integer"); a value above hi adds "of at most HI".
+ * as 1e3).  desc says what is expected ("a positive integer"); a value
+ * above hi adds "of at most HI" unless desc states its range already ("a
+ * layer count from 1 to 1000", "a count in [0, 64]"), so the bound is said
+ * once.
  */
 int ld_integer(struct ld *ld, yaml_node_t *n, const char *field, double lo, double hi,
                const char *desc, double *out);
@@ -228,6 +229,12 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 
 int ld_gradients(struct ld *ld, yaml_node_t *m);
+
+/* The gradient buckets a step holds, whatever sets their count: the model's
+ * parameters in gradients.bucket_mb's buckets, written or by default, and in
+ * each of plan.bucket_mb's; at most MAX_BUCKETS_PER_STEP.  Reported at the
+ * bucket size when it was written, else where the parameters were given. */
+int ld_buckets(struct ld *ld);
 
 int ld_clusters(struct ld *ld, yaml_node_t *l);
 

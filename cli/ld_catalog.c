@@ -379,10 +379,19 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         ld_keys(ld, m, path, m->start_mark, shape, sizeof shape / sizeof shape[0], md))
         return -1;
     if (shape_known(md)) {
-        const char *why = shape_check(md);
-        if (*why) {
+        char what[160], fb[FOUND_LEN];
+        const char *key = shape_check(md, what, sizeof what);
+        if (key && !strcmp(key, "layers")) {
             ld_path_key(f, sizeof f, path, "layers");
-            return ld_fail(ld, m->start_mark, f, "expected %s, found a partial shape", why);
+            return ld_fail(ld, m->start_mark, f, "expected %s, found a partial shape", what);
+        }
+        if (key && !*key) /* a bound on what the shape gives: the entry as a whole */
+            return ld_fail(ld, m->start_mark, path, "%s", what);
+        if (key) {
+            v = ld_get(ld, m, key, NULL);
+            ld_path_key(f, sizeof f, path, key);
+            return ld_fail(ld, v ? v->start_mark : m->start_mark, f, "expected %s, found %s", what,
+                           ld_found(v, fb, sizeof fb));
         }
         if (isnan(md->params))
             md->params = shape_params(md);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../catalog/shape.h"
 #include "../planner/resolve.h"
 
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
@@ -206,5 +207,11 @@ int ld_parallel_fits(struct ld *ld)
         return ld_fail(ld, at ? at->start_mark : ld->root->start_mark, f, "cluster %s: %s",
                        c->name, why);
     }
+    /* the model's heads, whatever the clusters (a plan: searches without) */
+    if (!sc->tp_auto && !shape_tp_fits(sc->model, sc->tp))
+        return ld_fail(ld, ld->tp_node ? ld->tp_node->start_mark : ld->root->start_mark,
+                       "parallel.tp", "expected a divisor of %s's heads (%d) and KV heads (%d): "
+                       "Megatron-LM splits both evenly over tp, found %d", sc->model->name,
+                       sc->model->heads, sc->model->kv_heads, sc->tp);
     return 0;
 }

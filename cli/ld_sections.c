@@ -181,6 +181,14 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         if (ld_int(ld, v, "workload.seq_len", (int)f->lo, (int)f->hi, "a positive integer",
                    &sc->seq_len))
             return -1;
+        /* the FLOPs the shape gives at that length, bounded as a model's
+         * fwd_gflops is (catalog/fields.c) */
+        if (!(shape_fwd_flops(sc->model, sc->seq_len) / 1e9 <= fields_yaml("fwd_gflops")->hi))
+            return ld_fail(ld, v->start_mark, "workload.seq_len",
+                           "model %s's shape gives %.1e GFLOP a sample at seq_len %d, expected "
+                           "at most %g", sc->model->name,
+                           shape_fwd_flops(sc->model, sc->seq_len) / 1e9, sc->seq_len,
+                           fields_yaml("fwd_gflops")->hi);
     }
     if (sc->batch_auto && sc->global_batch <= 0 && ld_get(ld, m, "batch_per_gpu", NULL))
         return ld_fail(ld, ld_get(ld, m, "batch_per_gpu", NULL)->start_mark, "workload.batch_per_gpu",
@@ -283,28 +291,88 @@ int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
  * The most gradient buckets a step may hold: each is an event chain in the
  * simulator (about 2 KB and 8 us apiece), and no framework shares its
  * gradients in more (PyTorch DDP's 25 MiB buckets give 31,000 for a 405B
- * model).  Checked at load, where the value was given, before anything is
- * allocated by its count.
+ * model).  Checked at load whatever sets the count (ld_buckets), before
+ * anything is allocated by it.
  */
 #define MAX_BUCKETS_PER_STEP 1e5
 
-static int bucket_count(struct ld *ld, yaml_node_t *v)
+/* Buckets of grad bytes cut as gradients.buckets_mb lists, then in
+ * bucket bytes (as sim_bucket_count does, in doubles: no int to overflow). */
+static double buckets_of(const struct scenario *sc, double grad, double bucket)
+{
+    double left = grad;
+
+    for (int b = 0; b < sc->nbucket_list; b++) {
+        left -= sc->bucket_list[b];
+        if (left <= 1e-9 * grad)
+            return b + 1;
+    }
+    return sc->nbucket_list + ceil(left / bucket - 1e-9);
+}
+
+/* The node and field that give the workload's model its parameters: an
+ * inline entry's params, or the entry itself when its shape gives them;
+ * workload.model for a model of the catalog's files. */
+static yaml_node_t *model_params_node(struct ld *ld, const struct cat_model *m, char *f,
+                                      size_t cap)
+{
+    yaml_node_t *w = ld_get(ld, ld->root, "workload", NULL), *cat, *list, *entry, *v;
+    long i = m - ld->models;
+
+    if (ld->nmodels > 0 && i >= 0 && i < ld->nmodels &&
+        (cat = ld_get(ld, ld->root, "catalog", NULL)) &&
+        (list = ld_get(ld, cat, "models", NULL)) && (entry = ld_list_item(ld, list, (int)i))) {
+        char at[FIELD_LEN];
+        ld_path_idx(at, sizeof at, "catalog.models", (int)i);
+        if ((v = ld_get(ld, entry, "params", NULL))) {
+            ld_path_key(f, cap, at, "params");
+            return v;
+        }
+        snprintf(f, cap, "%s", at);
+        return entry;
+    }
+    snprintf(f, cap, "workload.model");
+    return ld_get(ld, w, "model", NULL);
+}
+
+int ld_buckets(struct ld *ld)
 {
     const struct cat_model *m = ld_model_named(ld, ld->model_name);
     const struct scenario *sc = ld->sc;
+    yaml_node_t *g = ld_get(ld, ld->root, "gradients", NULL);
+    yaml_node_t *p = ld_get(ld, ld->root, "plan", NULL), *v;
+    char f[FIELD_LEN];
     double grad, n;
 
-    if (!v || !m || !(m->params > 0) || !(sc->bucket_bytes > 0))
+    if (!m || !(m->params > 0))
         return 0;
     grad = m->params * (sc->grad_precision == CAT_FP32 ? 4.0 : 2.0);
-    n = grad / sc->bucket_bytes;
-    if (n <= MAX_BUCKETS_PER_STEP)
+    /* a catalog search's bucket sizes, each a candidate of its own */
+    for (int i = 0; p && (v = ld_get(ld, p, "bucket_mb", NULL)) && i < sc->plan.nbuckets; i++) {
+        if (buckets_of(sc, grad, sc->plan.bucket_bytes[i]) <= MAX_BUCKETS_PER_STEP)
+            continue;
+        ld_path_idx(f, sizeof f, "plan.bucket_mb", i);
+        return ld_fail(ld, ld_list_item(ld, v, i)->start_mark, f,
+                       "expected a size in MiB of at least %.4g (at most %.0f buckets per step "
+                       "for %s's %.4g MiB of gradients), found %.4g, %.4g buckets",
+                       grad / MAX_BUCKETS_PER_STEP / DT_MIB, MAX_BUCKETS_PER_STEP, m->name,
+                       grad / DT_MIB, sc->plan.bucket_bytes[i] / DT_MIB,
+                       buckets_of(sc, grad, sc->plan.bucket_bytes[i]));
+    }
+    if (!(sc->bucket_bytes > 0) || (n = buckets_of(sc, grad, sc->bucket_bytes)) <= MAX_BUCKETS_PER_STEP)
         return 0;
-    return ld_fail(ld, v->start_mark, "gradients.bucket_mb",
-                   "expected a size in MiB of at least %.4g (at most %.0f buckets per step for "
-                   "%s's %.4g MiB of gradients), found %.4g, %.4g buckets",
-                   grad / MAX_BUCKETS_PER_STEP / DT_MIB, MAX_BUCKETS_PER_STEP, m->name,
-                   grad / DT_MIB, sc->bucket_bytes / DT_MIB, n);
+    if (g && (v = ld_get(ld, g, "bucket_mb", NULL)))
+        return ld_fail(ld, v->start_mark, "gradients.bucket_mb",
+                       "expected a size in MiB of at least %.4g (at most %.0f buckets per step "
+                       "for %s's %.4g MiB of gradients), found %.4g, %.4g buckets",
+                       grad / MAX_BUCKETS_PER_STEP / DT_MIB, MAX_BUCKETS_PER_STEP, m->name,
+                       grad / DT_MIB, sc->bucket_bytes / DT_MIB, n);
+    v = model_params_node(ld, m, f, sizeof f);
+    return ld_fail(ld, v ? v->start_mark : ld->root->start_mark, f,
+                   "expected at most %.0f gradient buckets a step, found %.4g: %s's %.4g MiB of "
+                   "gradients in the default %.4g MiB buckets (set gradients.bucket_mb to at "
+                   "least %.4g)", MAX_BUCKETS_PER_STEP, n, m->name, grad / DT_MIB,
+                   sc->bucket_bytes / DT_MIB, grad / MAX_BUCKETS_PER_STEP / DT_MIB);
 }
 
 int ld_gradients(struct ld *ld, yaml_node_t *m)
@@ -389,7 +457,7 @@ int ld_gradients(struct ld *ld, yaml_node_t *m)
             ld->receive_node = w;
         }
     }
-    return bucket_count(ld, ld_get(ld, m, "bucket_mb", NULL));
+    return 0;
 }
 
 /*

@@ -1,7 +1,7 @@
 /*
  * scenario.c - load a scenario file (YAML) into struct scenario.
  *
- * The file is read whole (at most SC_MAX_FILE_BYTES), parsed with libyaml's
+ * The file is read whole (at most FILE_MAX_BYTES), parsed with libyaml's
  * document API and walked against a fixed schema: every mapping is checked
  * for unknown and duplicate keys, every scalar for its type, range and closed
  * set, then the cross-field rules (train groups, parameter-server placement,
@@ -35,6 +35,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "../base/files.h"
 
 /* The whole document, section by section in dependency order. */
 static int ld_root(struct ld *ld)
@@ -88,6 +90,8 @@ static int ld_root(struct ld *ld)
         return -1;
     if ((v = ld_get(ld, r, "plan", NULL)) && ld_plan(ld, v))
         return -1;
+    if (ld_buckets(ld))
+        return -1;
     return ld_catalog_profiles(ld);
 }
 
@@ -124,77 +128,22 @@ static void ld_commit(struct ld *ld)
 
 /* ---------------------------------------------------------------- entry */
 
-/*
- * Open the scenario at path for reading without waiting: a FIFO with no
- * writer would block open(2), so it is opened non-blocking and then read
- * as usual (a FIFO nobody writes to reads as empty).  A directory is
- * refused.  NULL with e->msg set on failure.
- */
-static FILE *ld_open(const char *path, struct dt_err *e)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    FILE *f;
-
-    if (fd < 0) {
-        dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        dt_errf(e, "%s: cannot open: is a directory, expected a scenario file", path);
-        return NULL;
-    }
-    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    if (!(f = fdopen(fd, "rb"))) {
-        dt_errf(e, "%s: cannot open: %s", path, strerror(errno));
-        close(fd);
-    }
-    return f;
-}
-
-/* Read the whole file into *buf (NUL-terminated); *len excludes the NUL. */
+/* Read the whole file into *buf (NUL-terminated); *len excludes the NUL.
+ * At most FILE_MAX_BYTES (base/files.h), as every input file; a FIFO is
+ * read without waiting for a writer (file_open_read). */
 static int ld_read(const char *path, char **buf, size_t *len, struct dt_err *e)
 {
     int is_stdin = strcmp(path, "-") == 0;  /* `dtplan -`: the scenario on standard input */
-    FILE *f = is_stdin ? stdin : ld_open(path, e);
-    size_t cap = 4096, n = 0, got;
-    char *b;
-    int rc = -1;
+    FILE *f = is_stdin ? stdin : file_open_read(path, e);
+    int rc;
 
     if (is_stdin)
         path = "stdin";
     if (!f)
         return -1;
-    b = x_malloc(cap);
-    for (;;) {
-        if (n + 1 >= cap) {
-            cap *= 2;
-            b = x_realloc(b, cap);
-        }
-        got = fread(b + n, 1, cap - 1 - n, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n > SC_MAX_FILE_BYTES) {
-            dt_errf(e, "%s:1:1: document: expected a scenario of at most %zu MiB, found a "
-                    "larger file", path, SC_MAX_FILE_BYTES >> 20);
-            goto close_file;
-        }
-    }
-    if (ferror(f)) {
-        dt_errf(e, "%s: cannot read: %s", path, strerror(errno));
-        goto close_file;
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    b = NULL;
-    rc = 0;
-close_file:
+    rc = file_read_all(f, path, FILE_MAX_BYTES, buf, len, e);
     if (!is_stdin)
         fclose(f);
-    x_free(b);
     return rc;
 }
 

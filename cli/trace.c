@@ -41,7 +41,12 @@ static void put_str(FILE *f, const char *s)
 
 static long long to_ns(double t_s)
 {
-    return llround(t_s * 1e9);
+    double ns = t_s * 1e9;
+
+    /* a simulated time is finite and far below 292 years; clamped, so that
+     * no value converts out of range */
+    return ns < 9e18 ? (ns > -9e18 ? llround(ns) : -9000000000000000000LL)
+                     : 9000000000000000000LL;
 }
 
 /* Microseconds with three decimals from whole nanoseconds (>= 0). */

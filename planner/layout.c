@@ -221,7 +221,8 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
 }
 
 /* The tensor-parallel sizes to try on cl: 1, and under tp: auto the powers
- * of two that divide every train node's GPUs (a model given by its shape),
+ * of two that divide every train node's GPUs and the model's heads and KV
+ * heads (a model given by its shape),
  * then 2 and 4 whole nodes of one train group, across their NICs, where the
  * cluster has them: the ranking keeps them only where they pay. */
 static int tp_steps(const struct scenario *sc, const struct sc_cluster *cl, int *tps)
@@ -240,13 +241,15 @@ static int tp_steps(const struct scenario *sc, const struct sc_cluster *cl, int 
             count = cl->groups[i].count;
         }
     for (int tp = 1; n < MAX_TP_STEPS; tp *= 2) {
-        if (tp > 1 && (wpn <= 0 || wpn % tp != 0 || !shape_known(sc->model)))
+        if (tp > 1 && (wpn <= 0 || wpn % tp != 0 || !shape_known(sc->model) ||
+                       !shape_tp_fits(sc->model, tp)))
             break;
         tps[n++] = tp;
     }
     for (int k = 2; k <= 4 && n < MAX_TP_STEPS && groups == 1 && wpn > 1 &&
                     shape_known(sc->model); k *= 2)
-        if (count % k == 0 && sim_tp_fits(wpn, count, wpn * k))
+        if (count % k == 0 && sim_tp_fits(wpn, count, wpn * k) &&
+            shape_tp_fits(sc->model, wpn * k))
             tps[n++] = wpn * k;
     return n;
 }

@@ -629,6 +629,12 @@ int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
             return 0;
         }
     }
+    if (!shape_tp_fits(sc->model, tp)) {
+        snprintf(why, len, "parallel.tp %d does not divide %s's heads (%d) and KV heads (%d): "
+                 "Megatron-LM splits both evenly over tp", tp, sc->model->name,
+                 sc->model->heads, sc->model->kv_heads);
+        return 0;
+    }
     return 1;
 }
 

@@ -146,7 +146,7 @@ static int channels_at(const struct nccl_shape *sh, double intra, double nic, do
     int n = gpu / s < cap ? (int)floor(gpu / s + 1e-9) : cap;
 
     if (sh->nodes > 1) {
-        int per_nic = (int)floor(nic / s + 1e-9);
+        int per_nic = nic / s < cap ? (int)floor(nic / s + 1e-9) : cap;
         if (per_nic * sh->nics < n)
             n = per_nic * sh->nics;
     }

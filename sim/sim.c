@@ -560,7 +560,7 @@ static double bucket_cap(const struct sim_comm *c, int b)
 
 int sim_bucket_count(const struct sim_comm *c, double grad_bytes)
 {
-    double left = grad_bytes;
+    double left = grad_bytes, n;
     int b;
 
     if (!(c->bucket_bytes > 0))
@@ -570,7 +570,12 @@ int sim_bucket_count(const struct sim_comm *c, double grad_bytes)
         if (left <= 1e-9 * grad_bytes)
             return b + 1;
     }
-    b += (int)ceil(left / c->bucket_bytes - 1e-9);
+    /* sim_check refuses more than SIM_MAX_BUCKETS, and the loaders fewer;
+     * the count is clamped in double first, so that no caller before the
+     * check converts a value an int cannot hold (NaN included) */
+    n = ceil(left / c->bucket_bytes - 1e-9);
+    n = n >= 0 ? (n < SIM_MAX_BUCKETS ? n : SIM_MAX_BUCKETS) : 0;
+    b += (int)n;
     return b > 0 ? b : 1;
 }
 

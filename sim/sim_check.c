@@ -131,8 +131,9 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
                            cfg->c.bucket_list[b]);
     if (!(cfg->c.bucket_bytes > 0) || !isfinite(cfg->c.bucket_bytes))
         return dt_errf(e, "sim: bucket size must be positive");
-    if (cfg->w.grad_bytes / cfg->c.bucket_bytes > 1e6)
-        return dt_errf(e, "sim: %.0f gradient buckets per step, expected at most 1e6", cfg->w.grad_bytes / cfg->c.bucket_bytes);
+    if (!(cfg->w.grad_bytes / cfg->c.bucket_bytes <= SIM_MAX_BUCKETS))
+        return dt_errf(e, "sim: %.0f gradient buckets per step, expected at most %d",
+                       cfg->w.grad_bytes / cfg->c.bucket_bytes, SIM_MAX_BUCKETS);
     if (cfg->c.shard != SIM_SHARD_NONE) {
         const struct sim_comm *c = &cfg->c;
         if ((unsigned)c->shard > SIM_SHARD_HYBRID || sim_is_ps(c->strategy))

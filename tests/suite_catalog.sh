@@ -72,6 +72,7 @@ bad() { # bad NAME EXPECTED-LINE
 }
 bad missing_column "$BAD/missing_column.csv:1:1: header: expected SkyPilot's vms.csv columns InstanceType, AcceleratorName, AcceleratorCount, vCPUs, MemoryGiB, GpuInfo, Price, SpotPrice, Region, AvailabilityZone; missing \"SpotPrice\""
 bad negative_price "$BAD/negative_price.csv:2:171: Price: expected a price >= 0 in USD an hour, or empty, found \"-98.32\""
+bad huge_price "$BAD/huge_price.csv:2:171: Price: expected a price from 0 to 1e6 USD an hour, or empty, found \"1e308\""
 bad duplicate_row "$BAD/duplicate_row.csv:4:1: InstanceType: expected one row for p5.48xlarge@us-east-1 zone \"use1-az1\", as at line 2, found \"p5.48xlarge\""
 "$DT" catalog import "$BAD/duplicate_row.csv" -o "$tmp/badcat" > /dev/null 2>&1
 check "a bad file imports nothing" [ $? -eq 2 -a ! -e "$tmp/badcat/instances.csv" ]

@@ -516,6 +516,20 @@ static void each_bad_fixture_gives_its_exact_error(void)
         "(0, 1e5], found \"0\"");
     expect_load_error("no_such_dir",
         BAD_DIR "no_such_dir/gpus.csv: cannot open: No such file or directory");
+    /* a shape is checked as an inline one is (tests/bad/shape_*): at the
+     * cell at fault, and what it gives within params' and fwd_gflops' bounds */
+    expect_load_error("shape_params_bound",
+        BAD_DIR "shape_params_bound/models.csv:2:38: layers: the shape gives 2.4e+16 parameters, "
+        "expected at most 1e+13");
+    expect_load_error("shape_kv_heads",
+        BAD_DIR "shape_kv_heads/models.csv:2:47: kv_heads: expected a divisor of heads (4), "
+        "found \"3\"");
+    expect_load_error("shape_and_params",
+        BAD_DIR "shape_and_params/models.csv:2:18: params: expected no params with a shape (give "
+        "params or a shape, not both), found \"340000000\"");
+    expect_load_error("shape_hidden_heads",
+        BAD_DIR "shape_hidden_heads/models.csv:2:45: heads: expected a divisor of hidden (255), "
+        "found \"4\"");
 }
 
 /* One table of fields serves the CSV files and inline entries (fields.h). */

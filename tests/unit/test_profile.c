@@ -189,6 +189,13 @@ static void bad_profiles_give_one_line_with_file_line_and_column(void)
          "tests/bad/profile_syntax.json:5:27: document: expected valid JSON, found \"}\""},
         {"tests/bad/profile_no_host.json",
          "tests/bad/profile_no_host.json:1:1: host: expected a host name, found nothing"},
+        /* a key given twice (cJSON keeps both, a lookup the first): at the second */
+        {"tests/bad/profile_duplicate_key.json",
+         "tests/bad/profile_duplicate_key.json:10:12: vcpus: expected each key once in an "
+         "object, found \"vcpus\" again"},
+        {"tests/bad/profile_duplicate_nested.json",
+         "tests/bad/profile_duplicate_nested.json:24:18: cpu.pipelines[0].cores: expected each "
+         "key once in an object, found \"cores\" again"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cJSON *root = NULL;
