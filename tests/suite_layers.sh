@@ -111,4 +111,37 @@ else
     echo "FAIL - layers: $BUILD/libdt-sim.a or libdt-catalog.a is missing (run make)"
     status=1
 fi
+
+# docs/architecture.md's layer table names every source file of each layer
+# (`FILE` in the layer's row, FILE relative to the layer's folder; a glob
+# such as `coll*.c` names none), and no .c or .cu file that is gone.
+doc=docs/architecture.md
+for layer in base sim catalog scenario planner calibrate cli; do
+    row=$(grep "^| \`$layer/\` |" "$doc")
+    if [ -z "$row" ]; then
+        echo "FAIL - layers: $doc has no row for $layer/"
+        status=1
+        continue
+    fi
+    missing=""
+    for f in $(cd "$layer" && find . -name '*.c' -o -name '*.cu' | sed 's|^\./||' | sort); do
+        case $row in
+        *"\`$f\`"*) ;;
+        *) missing="$missing $f" ;;
+        esac
+    done
+    gone=""
+    for f in $(printf '%s\n' "$row" | grep -o '`[A-Za-z0-9_./]*\.cu*`' | tr -d '`' | sort -u); do
+        [ -f "$layer/$f" ] || [ -f "$f" ] || gone="$gone $f"
+    done
+    if [ -n "$missing" ]; then
+        echo "FAIL - layers: $doc does not name these files of $layer/:$missing"
+        status=1
+    elif [ -n "$gone" ]; then
+        echo "FAIL - layers: $doc names files $layer/ does not have:$gone"
+        status=1
+    else
+        echo "ok - layers: $doc names every source file of $layer/"
+    fi
+done
 exit $status
