@@ -22,9 +22,12 @@ SAN     :=
 .SECONDEXPANSION:
 
 # One archive per layer.  Layers run one way (docs/architecture.md):
-#   base <- sim <- catalog <- scenario <- planner <- (cli, calibrate)
-# A program links its own layer and those below it, highest first, so a call
-# that reaches up a layer has nothing to resolve against and fails to link.
+#   base <- (sim, catalog) <- scenario <- planner <- cli
+#   base <- catalog <- calibrate <- cli
+# sim and catalog are siblings: neither uses the other.  A program links its
+# own layer and those below it, highest first, so a call that reaches up (or
+# across, between sim and catalog) has nothing to resolve against and fails
+# to link.
 LAYERS        := base sim catalog scenario planner calibrate cli
 base_SRC      := $(wildcard base/*.c)
 sim_SRC       := $(wildcard sim/*.c)
@@ -38,10 +41,10 @@ $(foreach l,$(LAYERS),$(eval $(l)_OBJ := $$($(l)_SRC:%.c=$$(BUILD)/%.o)))
 # What each layer links: itself and everything below it.
 base_LINK      := base
 sim_LINK       := sim base
-catalog_LINK   := catalog sim base
+catalog_LINK   := catalog base
 scenario_LINK  := scenario catalog sim base
 planner_LINK   := planner scenario catalog sim base
-calibrate_LINK := calibrate catalog sim base
+calibrate_LINK := calibrate catalog base
 cli_LINK       := cli calibrate planner scenario catalog sim base
 ARCHIVES = $(foreach l,$($(1)_LINK),$(BUILD)/libdt-$(l).a)
 
@@ -50,14 +53,16 @@ ARCHIVES = $(foreach l,$($(1)_LINK),$(BUILD)/libdt-$(l).a)
 GSL_LIBS       := $(shell pkg-config --libs gsl 2>/dev/null) -lm
 base_LIBS      := $(LDLIBS)
 sim_LIBS       := $(GSL_LIBS)
-catalog_LIBS   := $(shell pkg-config --libs gsl libcjson 2>/dev/null) -lm
-scenario_LIBS  := $(catalog_LIBS)
-planner_LIBS   := $(catalog_LIBS)
+catalog_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null) -lm
+scenario_LIBS  := $(shell pkg-config --libs gsl libcjson 2>/dev/null) -lm
+planner_LIBS   := $(scenario_LIBS)
 calibrate_LIBS := $(LDLIBS)
 cli_LIBS       := $(LDLIBS)
 
 # The layer of each test and benchmark program (default: the front end,
 # which links everything).  A test of a layer links without those above it.
+# predict (tests/netns) uses the simulator and cJSON: scenario is the lowest
+# layer that links both.
 LAYER_test_sim        := sim
 LAYER_test_nccl       := sim
 LAYER_test_shard      := sim
@@ -65,7 +70,7 @@ LAYER_test_tp         := sim
 LAYER_test_pp         := sim
 LAYER_bench_sim       := sim
 LAYER_bench_trace     := sim
-LAYER_predict         := catalog
+LAYER_predict         := scenario
 LAYER_test_catalog    := catalog
 LAYER_test_plan       := planner
 LAYER_test_compute    := planner

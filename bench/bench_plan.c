@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "../catalog/catalog.h"
-#include "../cli/scenario.h"
+#include "../cli/ld_scenario.h"
 #include "../planner/search.h"
 #include "../planner/planner.h"
 
@@ -112,7 +112,7 @@ static int layout_search(struct catalog *cat)
     }
     fputs(layout_text, f);
     fclose(f);
-    if (scenario_load(&sc, path, cat, &e)) {
+    if (ld_scenario_load(&sc, path, cat, &e)) {
         fprintf(stderr, "bench_plan: %s\n", e.msg);
         unlink(path);
         return 1;
@@ -160,7 +160,7 @@ static int llm_search(struct catalog *cat)
     }
     fputs(llm_text, f);
     fclose(f);
-    if (scenario_load(&sc, path, cat, &e) || search_enumerate(&sc, &l, &e)) {
+    if (ld_scenario_load(&sc, path, cat, &e) || search_enumerate(&sc, &l, &e)) {
         fprintf(stderr, "bench_plan: %s\n", e.msg);
         unlink(path);
         return 1;
@@ -212,7 +212,7 @@ int main(void)
     }
     fputs(scenario_text, f);
     fclose(f);
-    if (catalog_load(&cat, "catalog", &e) || scenario_load(&sc, path, &cat, &e)) {
+    if (catalog_load(&cat, "catalog", &e) || ld_scenario_load(&sc, path, &cat, &e)) {
         fprintf(stderr, "bench_plan: %s\n", e.msg);
         goto out;
     }

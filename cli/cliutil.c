@@ -16,7 +16,7 @@
 #include "../base/text.h"
 #include "html.h"
 #include "report.h"
-#include "trace.h"
+#include "chrome_trace.h"
 
 /* dir/instances.csv is readable: dir looks like a catalog. */
 static int catalog_dir_ok(const char *dir)
@@ -283,7 +283,7 @@ int cli_write_csv(FILE *f, const void *ctx, struct dt_err *e)
 
 int cli_write_trace(FILE *f, const void *ctx, struct dt_err *e)
 {
-    return trace_write(f, ctx, e);
+    return chrome_trace_write(f, ctx, e);
 }
 
 int cli_write_html(FILE *f, const void *ctx, struct dt_err *e)

@@ -84,7 +84,7 @@ int cli_flush_stdout(const char *cmd);
 int cli_check_outputs(const char *cmd, const struct cli_output *outs, int n);
 
 /* Writers of a struct plan_report (ctx) for cli_write_output: the table,
- * JSON and CSV of report.h, the trace of trace.h, the HTML of html.h. */
+ * JSON and CSV of report.h, the trace of chrome_trace.h, the HTML of html.h. */
 int cli_write_table(FILE *f, const void *ctx, struct dt_err *e);
 int cli_write_json(FILE *f, const void *ctx, struct dt_err *e);
 int cli_write_csv(FILE *f, const void *ctx, struct dt_err *e);

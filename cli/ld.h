@@ -1,8 +1,8 @@
 /*
- * ld.h - the scenario loader's shared parts (cli/ld*.c and cli/scenario.c):
- * the loader state, the bounds it enforces, and the helpers that walk a
- * libyaml document against the schema.  Internal to the front end; the
- * public entry is scenario_load() (scenario.h).
+ * ld.h - the scenario loader's shared parts (cli/ld*.c): the loader state,
+ * the bounds it enforces, and the helpers that walk a libyaml document
+ * against the schema.  Internal to the front end; the public entry is
+ * ld_scenario_load() (ld_scenario.h).
  *
  * Every helper reports the first problem as one line,
  *   FILE:LINE:COL: FIELD: expected WHAT, found "WHAT"
@@ -15,7 +15,7 @@
  *                  simulation
  *   ld_plan.c      the plan: section (the catalog search)
  *   ld_parallel.c  the parallel: section and a cluster's own
- *   scenario.c     the document, the prescan, the commit and scenario_load()
+ *   ld_scenario.c  the document, the prescan, the commit and ld_scenario_load()
  */
 #ifndef DT_LD_H
 #define DT_LD_H
@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <yaml.h>
 
-#include "scenario.h"
+#include "ld_scenario.h"
 #include "../catalog/fields.h"
 
 #define SC_MAX_CLUSTERS 64

@@ -5,7 +5,7 @@
  *
  * Inline definitions are first validated into a pending list that shadows
  * the catalog.  Only when the whole file is valid are they added to the
- * catalog (scenario.c's commit), so a failed load leaves the catalog exactly
+ * catalog (ld_scenario.c's commit), so a failed load leaves the catalog exactly
  * as it was.  A name costs a linear search of the catalog.
  */
 #include "ld.h"

@@ -28,8 +28,8 @@
 #include "compute_cmd.h"
 #include "plan_cmd.h"
 #include "report.h"
-#include "scenario.h"
-#include "trace.h"
+#include "ld_scenario.h"
+#include "chrome_trace.h"
 
 
 #define STEPS_MAX 1000000
@@ -190,7 +190,7 @@ int main(int argc, char **argv)
         rc = EXIT_INPUT;
         goto out_catalog;
     }
-    if (scenario_load(&sc, o.scenario, &cat, &e) != 0) {
+    if (ld_scenario_load(&sc, o.scenario, &cat, &e) != 0) {
         fprintf(stderr, "%s\n", e.msg);
         rc = EXIT_INPUT;
         goto out_scenario;
@@ -208,7 +208,7 @@ int main(int argc, char **argv)
         goto out_report;
     }
     popts.trace = o.trace != NULL;
-    popts.trace_max_records = TRACE_MAX_RECORDS;
+    popts.trace_max_records = CHROME_TRACE_MAX_RECORDS;
     if (plan_run(&sc, &popts, &rep, &e) != 0) {
         fprintf(stderr, "dtplan: %s\n", e.msg);
         rc = EXIT_PLAN;

@@ -33,8 +33,8 @@
 #include "cliutil.h"
 #include "../base/mpienv.h"
 #include "report.h"
-#include "scenario.h"
-#include "trace.h"
+#include "ld_scenario.h"
+#include "chrome_trace.h"
 #include "../base/units.h"
 
 enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
@@ -420,7 +420,7 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
         }
     }
     sopts.trace = o->trace != NULL;
-    sopts.trace_max_records = TRACE_MAX_RECORDS;
+    sopts.trace_max_records = CHROME_TRACE_MAX_RECORDS;
     if (search_finish(sc, &l, ev, &sopts, &r, &e) != 0) {
         fprintf(stderr, "%s: %s\n", o->cmd, e.msg);
         goto free_list;
@@ -525,7 +525,7 @@ int plan_cmd_main(int argc, char **argv)
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
-    if (scenario_load(&sc, scenario, &cat, &e) != 0) {
+    if (ld_scenario_load(&sc, scenario, &cat, &e) != 0) {
         fprintf(stderr, "%s\n", e.msg);
         catalog_free(&cat);
         return EXIT_INPUT;

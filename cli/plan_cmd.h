@@ -6,7 +6,7 @@
 #ifndef DT_PLAN_CMD_H
 #define DT_PLAN_CMD_H
 
-#include "scenario.h"
+#include "ld_scenario.h"
 
 struct plan_cmd_opts {
     int json;               /* 1: one JSON object instead of the table */

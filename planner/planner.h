@@ -10,9 +10,10 @@
  * plan_run() solves for the scenario's unknown input when it gives a
  * measured step time (plan_solve.c), evaluates every listed cluster and
  * recommends one (plan_advice.c); the catalog search (search.h) evaluates
- * its candidates the same way.  The front end only formats struct
- * plan_report, traces included.  Library code: nothing here prints, exits
- * or keeps state between calls.
+ * its candidates the same way.  The front end formats struct plan_report,
+ * traces included (its writers still ask sim_collectives() and
+ * plan_measured() for two things the report does not carry).  Library
+ * code: nothing here prints, exits or keeps state between calls.
  */
 #ifndef DT_PLANNER_H
 #define DT_PLANNER_H

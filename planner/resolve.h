@@ -39,7 +39,7 @@ int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 /* Whether parallel.pp (with tp and interleave) fits cl: one group of GPU
  * train nodes, a shaped model with a layer a chunk, sharding none or zero1,
  * Megatron's order (sim_pp_fits), and with interleaving micro-batches a
- * multiple of pp; 0 with why (pipeline.c). */
+ * multiple of pp; 0 with why (resolve_pp.c). */
 int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
 /* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after
  * resolve_tp. */

@@ -6,7 +6,7 @@
  *   - a worker per train group: wait for a batch, forward, backward (which
  *     releases gradient buckets), wait for the last bucket, optimizer;
  *   - input producers per train group, built by the input pipelines
- *     (pipe.h: the local loader, and data nodes as a service through the
+ *     (input.h: the local loader, and data nodes as a service through the
  *     NIC), running ahead of the worker up to the prefetch depth;
  *   - a collective chain: per gradient bucket, the phases of the chosen
  *     algorithm (coll_*.c), started when every member released the bucket
@@ -100,7 +100,7 @@ static void producers_kick(struct sim *s, int wi)
 static void stage_start(struct sim *s, int wi, int pi, int st)
 {
     struct producer *pr = &s->w[wi].prod[pi];
-    const struct pipe_stage *sg = &pr->line.st[st];
+    const struct input_stage *sg = &pr->line.st[st];
 
     pr->busy[st] = 1;
     if (s->cfg->trace && sg->amount > 0)
@@ -522,11 +522,11 @@ static void build_resources(struct sim *s)
 }
 
 /* The producers of a train group's worker: every input pipeline of the
- * table (pipe.c), in its order. */
+ * table (input.c), in its order. */
 static void build_producers(struct sim *s, struct worker *w)
 {
-    struct pipe_line lines[MAX_PROD];   /* each builder starts the lines it fills */
-    struct pipe_ctx ctx;
+    struct input_line lines[MAX_PROD];   /* each builder starts the lines it fills */
+    struct input_ctx ctx;
     int ndata = 0;
 
     for (int i = 0; i < s->cfg->ngroups; i++)
@@ -541,7 +541,7 @@ static void build_producers(struct sim *s, struct worker *w)
     ctx.r_tx = s->r_tx;
     ctx.r_rx = s->r_rx;
     ctx.r_fabric = s->r_fabric;
-    w->nprod = pipe_build_all(&ctx, lines, MAX_PROD);
+    w->nprod = input_build_all(&ctx, lines, MAX_PROD);
     for (int p = 0; p < w->nprod; p++)
         w->prod[p].line = lines[p];
     if (w->nprod == 0) {

@@ -12,7 +12,7 @@
 #include "coll.h"
 #include "evq.h"
 #include "maxmin.h"
-#include "pipe.h"
+#include "input.h"
 #include "sim.h"
 
 enum { EV_FWD_DONE, EV_BWD_DONE, EV_BUCKET, EV_OPT_DONE, EV_PHASE_LAT, EV_STAGE_NOW, EV_TICK,
@@ -22,12 +22,12 @@ enum { W_WAIT_BATCH, W_FWD, W_BWD, W_WAIT_COMM, W_OPT, W_DONE };
 
 #define MAX_PROD (1 + SIM_MAX_GROUPS)
 
-/* A producer of input batches for one worker: its stages (pipe.h) and where
+/* A producer of input batches for one worker: its stages (input.h) and where
  * its batches are. */
 struct producer {
-    struct pipe_line line;
-    int busy[PIPE_MAX_STAGES];   /* 1 while a batch is in the stage */
-    int queued[PIPE_MAX_STAGES]; /* batches waiting for the stage */
+    struct input_line line;
+    int busy[INPUT_MAX_STAGES];   /* 1 while a batch is in the stage */
+    int queued[INPUT_MAX_STAGES]; /* batches waiting for the stage */
     int inflight;                /* batches inside this producer */
 };
 

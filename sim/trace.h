@@ -16,7 +16,7 @@
  * or node of its group (stands_for), and a span's mult says how many flow
  * instances of its kind cross one instance of the resource.
  *
- * Pure: no I/O.  cli/trace.c turns a recording into the Chrome trace event
+ * Pure: no I/O.  cli/chrome_trace.c turns a recording into the Chrome trace event
  * format.  Cost: O(1) amortised per record (a hash of open activities),
  * memory O(records), bounded by max_records.
  */

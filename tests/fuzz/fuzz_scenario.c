@@ -24,7 +24,7 @@
 #include "fuzz.h"
 #include "../../base/xmem.h"
 #include "../../cli/cliutil.h"
-#include "../../cli/scenario.h"
+#include "../../cli/ld_scenario.h"
 #include "../../planner/planner.h"
 #include "../../planner/search.h"
 
@@ -131,12 +131,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
             abort();
         close(fd);
-        rc = scenario_load(&sc, "-", &cat, &e);
+        rc = ld_scenario_load(&sc, "-", &cat, &e);
     } else {
-        rc = scenario_load(&sc, path, &cat, &e);
+        rc = ld_scenario_load(&sc, path, &cat, &e);
     }
     if (rc) {
-        fuzz_check_msg("scenario_load", e.msg);
+        fuzz_check_msg("ld_scenario_load", e.msg);
         goto out;
     }
     cap(&sc);

@@ -12,7 +12,7 @@
 
 #include "../../catalog/profile.h"
 #include "../../catalog/catalog.h"
-#include "../../cli/scenario.h"
+#include "../../cli/ld_scenario.h"
 #include "../../planner/planner.h"
 #include "../../planner/compute.h"
 #include "t.h"
@@ -342,7 +342,7 @@ static void a_scenario_naming_a_profile_uses_the_measured_numbers(void)
     int n;
 
     T_CHECK(catalog_load(&cat, "catalog", &e) == 0, "catalog loads");
-    T_CHECK(scenario_load(&sc, DIR_DATA "without_profile.yaml", &cat, &e) == 0, "nominal scenario (%s)", e.msg);
+    T_CHECK(ld_scenario_load(&sc, DIR_DATA "without_profile.yaml", &cat, &e) == 0, "nominal scenario (%s)", e.msg);
     T_CHECK(sc.nprofiles == 0, "no profile");
     plan_resolve(&sc, &sc.clusters[0], &cfg, &e);
     fwd_nominal = cfg.groups[0].fwd_s;
@@ -352,7 +352,7 @@ static void a_scenario_naming_a_profile_uses_the_measured_numbers(void)
     T_CHECK(plan_measured(&sc, &sc.clusters[0], &cfg, m, 8) == 0, "nothing measured");
     scenario_free(&sc);
 
-    T_CHECK(scenario_load(&sc, DIR_DATA "with_profile.yaml", &cat, &e) == 0, "scenario with a profile (%s)", e.msg);
+    T_CHECK(ld_scenario_load(&sc, DIR_DATA "with_profile.yaml", &cat, &e) == 0, "scenario with a profile (%s)", e.msg);
     T_CHECK(sc.nprofiles == 2, "two profiles: top-level and inline");
     plan_resolve(&sc, &sc.clusters[0], &cfg, &e);
     T_NEAR(cfg.groups[0].core_speed, 520 / PROFILE_REF_SAMPLES_PER_S, 1e-12,

@@ -12,7 +12,7 @@
 
 #include "../../catalog/profile.h"
 #include "../../catalog/catalog.h"
-#include "../../cli/scenario.h"
+#include "../../cli/ld_scenario.h"
 #include "../../planner/planner.h"
 #include "../../planner/resolve.h"
 
@@ -39,7 +39,7 @@ static int load_text(struct scenario *sc, const char *text, struct dt_err *e)
     }
     fputs(text, f);
     fclose(f);
-    rc = scenario_load(sc, path, &cat, e);
+    rc = ld_scenario_load(sc, path, &cat, e);
     unlink(path);
     return rc;
 }
@@ -52,7 +52,7 @@ static void sparse_tables_send_only_touched_rows(void)
     const struct cat_model *m = catalog_find_model(&cat, "deepfm");
     double dense, touched;
 
-    if (scenario_load(&sc, "tests/data/deepfm-ps-sync.yaml", &cat, &e)) {
+    if (ld_scenario_load(&sc, "tests/data/deepfm-ps-sync.yaml", &cat, &e)) {
         T_CHECK(0, "deepfm-ps-sync loads: %s", e.msg);
         return;
     }
@@ -89,7 +89,7 @@ static void dense_models_exchange_all_parameters(void)
     struct sim_config cfg;
     struct dt_err e;
 
-    if (scenario_load(&sc, "scenarios/seeds/s6-gradient-sharing.yaml", &cat, &e)) {
+    if (ld_scenario_load(&sc, "scenarios/seeds/s6-gradient-sharing.yaml", &cat, &e)) {
         T_CHECK(0, "s6 loads: %s", e.msg);
         return;
     }
@@ -106,7 +106,7 @@ static void in_turn_servers_apply_to_sync_dedicated_only(void)
     struct dt_err e;
     struct sc_cluster async;
 
-    if (scenario_load(&sc, "tests/data/deepfm-ps-sync.yaml", &cat, &e)) {
+    if (ld_scenario_load(&sc, "tests/data/deepfm-ps-sync.yaml", &cat, &e)) {
         T_CHECK(0, "deepfm-ps-sync loads: %s", e.msg);
         return;
     }

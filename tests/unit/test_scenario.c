@@ -8,7 +8,7 @@
 #include "../../base/names.h"
 #include "../../base/units.h"
 #include "../../catalog/shape.h"
-#include "../../cli/scenario.h"
+#include "../../cli/ld_scenario.h"
 #include "t.h"
 
 #include <glob.h>
@@ -36,7 +36,7 @@ static int load_ok(const char *path, struct scenario *sc, struct catalog *cat)
 
     if (load_catalog(cat))
         return -1;
-    if (scenario_load(sc, path, cat, &e) != 0) {
+    if (ld_scenario_load(sc, path, cat, &e) != 0) {
         T_CHECK(0, "%s loads (%s)", path, e.msg);
         catalog_free(cat);
         return -1;
@@ -332,7 +332,7 @@ static void every_bad_file_gives_its_error_line(void)
         snprintf(errpath, sizeof errpath, "%.*s.err", (int)(strlen(path) - 5), path);
         want = read_text(errpath);
         memset(&e, 0, sizeof e);
-        rc = scenario_load(&sc, path, &cat, &e);
+        rc = ld_scenario_load(&sc, path, &cat, &e);
         T_CHECK(rc == -1, "%s is rejected", path);
         T_CHECK(want && strcmp(e.msg, want) == 0, "%s gives its error line", path);
         if (!want || strcmp(e.msg, want) != 0)
@@ -400,7 +400,7 @@ static void an_unknown_price_is_an_error_only_where_used(void)
                  "%s:5:61: clusters[0].groups[1].instance: on-demand price of \"noprice.x\" is "
                  "unknown in the catalog, define it under catalog.instances with price_usd_h",
                  path);
-        int rc = scenario_load(&sc, path, &cat, &e);
+        int rc = ld_scenario_load(&sc, path, &cat, &e);
         T_CHECK(rc == -1 && strcmp(e.msg, want) == 0,
                 "a cluster using an instance without a price is rejected");
         if (strcmp(e.msg, want) != 0)
@@ -409,13 +409,13 @@ static void an_unknown_price_is_an_error_only_where_used(void)
         unlink(path);
     }
     if (write_temp(path, sizeof path, unused) == 0) {
-        T_CHECK(scenario_load(&sc, path, &cat, &e) == 0,
+        T_CHECK(ld_scenario_load(&sc, path, &cat, &e) == 0,
                 "an instance without a price that no cluster uses is fine");
         scenario_free(&sc);
         unlink(path);
     }
     if (write_temp(path, sizeof path, defined) == 0) {
-        int rc = scenario_load(&sc, path, &cat, &e);
+        int rc = ld_scenario_load(&sc, path, &cat, &e);
         T_CHECK(rc == 0, "defining the price inline makes the instance usable");
         if (rc == 0) {
             const struct cat_instance *np = sc.clusters[0].groups[0].inst;
@@ -439,11 +439,11 @@ static void a_missing_file_is_an_error(void)
 
     if (load_catalog(&cat))
         return;
-    T_CHECK(scenario_load(&sc, "tests/data/no-such-file.yaml", &cat, &e) == -1 &&
+    T_CHECK(ld_scenario_load(&sc, "tests/data/no-such-file.yaml", &cat, &e) == -1 &&
                 strcmp(e.msg, "tests/data/no-such-file.yaml: cannot open: No such file or "
                               "directory") == 0,
             "a missing file names the path and the reason (%s)", e.msg);
-    T_CHECK(scenario_load(&sc, "tests/data", &cat, &e) == -1 &&
+    T_CHECK(ld_scenario_load(&sc, "tests/data", &cat, &e) == -1 &&
                 strcmp(e.msg, "tests/data: cannot open: is a directory") == 0,
             "a directory is not a scenario (%s)", e.msg);
     scenario_free(&sc);
@@ -461,7 +461,7 @@ static void the_same_file_loads_twice_into_one_catalog(void)
         return;
     n = cat.ninstances;
     scenario_free(&sc);
-    T_CHECK(scenario_load(&sc, "tests/data/scenario_ok/full.yaml", &cat, &e) == 0,
+    T_CHECK(ld_scenario_load(&sc, "tests/data/scenario_ok/full.yaml", &cat, &e) == 0,
             "loading again replaces the inline entries");
     T_CHECK(cat.ninstances == n, "no duplicate catalog entries (%d, want %d)", cat.ninstances, n);
     scenario_free(&sc);

@@ -18,7 +18,7 @@
 
 #include "../../base/units.h"
 #include "../../catalog/catalog.h"
-#include "../../cli/scenario.h"
+#include "../../cli/ld_scenario.h"
 #include "../../planner/search.h"
 
 static struct catalog cat;
@@ -36,7 +36,7 @@ static int load(const char *path, struct run *u)
     struct dt_err e;
 
     memset(u, 0, sizeof *u);
-    if (scenario_load(&u->sc, path, &cat, &e)) {
+    if (ld_scenario_load(&u->sc, path, &cat, &e)) {
         T_CHECK(0, "%s loads: %s", path, e.msg);
         return -1;
     }

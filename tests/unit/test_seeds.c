@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../../catalog/catalog.h"
-#include "../../cli/scenario.h"
+#include "../../cli/ld_scenario.h"
 #include "../../planner/planner.h"
 
 static struct catalog cat;
@@ -21,7 +21,7 @@ static struct catalog cat;
 static int load(const char *path, struct scenario *sc, struct plan_report *rep)
 {
     struct dt_err e;
-    if (scenario_load(sc, path, &cat, &e)) {
+    if (ld_scenario_load(sc, path, &cat, &e)) {
         T_CHECK(0, "%s loads: %s", path, e.msg);
         return -1;
     }

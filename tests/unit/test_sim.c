@@ -13,7 +13,7 @@
 #include "../../sim/evq.h"
 #include "../../sim/maxmin.h"
 #include "../../sim/nccl.h"
-#include "../../sim/pipe.h"
+#include "../../sim/input.h"
 #include "../../sim/sim.h"
 
 static void events_pop_in_time_order_and_ties_in_push_order(void)
@@ -492,8 +492,8 @@ static void async_workers_drift_apart_at_the_server(void)
 static void pipelines_build_their_stages(void)
 {
     struct sim_config c;
-    struct pipe_line lines[4];
-    struct pipe_ctx ctx;
+    struct input_line lines[4];
+    struct input_ctx ctx;
     int r_cpu[2] = {0, 1}, r_pcie[2] = {2, -1}, r_tx[2] = {3, 4}, r_rx[2] = {5, 6}, n;
 
     memset(&c, 0, sizeof c);
@@ -522,7 +522,7 @@ static void pipelines_build_their_stages(void)
     ctx.r_tx = r_tx;
     ctx.r_rx = r_rx;
     ctx.r_fabric = -1;
-    n = pipe_build_all(&ctx, lines, 4);
+    n = input_build_all(&ctx, lines, 4);
     T_CHECK(n == 2, "a local and a service producer (%d)", n);
     T_CHECK(lines[0].nst == 2 && fabs(lines[0].st[0].amount - 0.13) < 1e-12 &&
                 fabs(lines[0].st[0].bound - 4.5) < 1e-12 && lines[0].st[0].use[0].res == 0 &&
@@ -538,7 +538,7 @@ static void pipelines_build_their_stages(void)
             "service: 0.11 core-s on the data CPU (8 streams over 4 nodes), the data NIC "
             "out and the train NIC in, 0.02 s to receive, then PCIe");
     c.w.local_with_data_nodes = 0;
-    n = pipe_build_all(&ctx, lines, 4);
+    n = input_build_all(&ctx, lines, 4);
     T_CHECK(n == 1 && lines[0].nst == 4, "without local_with_data_nodes only the service feeds");
 }
 

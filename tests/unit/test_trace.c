@@ -1,6 +1,6 @@
 /*
  * test_trace.c - the simulator's trace recorder (sim/trace.h) and the Chrome
- * trace writer (cli/trace.c).
+ * trace writer (cli/chrome_trace.c).
  *
  * Checks that tracing does not change results, that the recording matches
  * the result it comes with (forward and backward spans add up to the
@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "../../catalog/catalog.h"
-#include "../../cli/scenario.h"
-#include "../../cli/trace.h"
+#include "../../cli/ld_scenario.h"
+#include "../../cli/chrome_trace.h"
 #include "../../sim/trace.h"
 #include "t.h"
 
@@ -304,7 +304,7 @@ static int fixture(void)
     async_ps(&pcs[1].cfg);
     for (int i = 0; i < 2; i++) {
         sim_trace_free(&traces[i]);
-        traces[i].max_records = TRACE_MAX_RECORDS;
+        traces[i].max_records = CHROME_TRACE_MAX_RECORDS;
         pcs[i].cfg.trace = &traces[i];      /* recorded as the planner records it */
         if (sim_run(&pcs[i].cfg, &pcs[i].res, &e))
             return -1;
@@ -327,7 +327,7 @@ static char *write_trace(int *rc, struct dt_err *e)
 
     if (!f)
         return NULL;
-    *rc = trace_write(f, &rep, e);
+    *rc = chrome_trace_write(f, &rep, e);
     fclose(f);
     return buf;
 }
@@ -369,7 +369,7 @@ static void the_file_is_a_chrome_trace(void)
         return;
     }
     text = write_trace(&rc, &e);
-    T_CHECK(rc == 0 && text, "trace_write succeeds");
+    T_CHECK(rc == 0 && text, "chrome_trace_write succeeds");
     if (!text)
         return;
     root = cJSON_Parse(text);
@@ -533,11 +533,11 @@ static void the_planner_records_what_it_planned(void)
     struct catalog cat;
     struct scenario s;
     struct plan_report a, b;
-    struct plan_opts o = {1, TRACE_MAX_RECORDS};
+    struct plan_opts o = {1, CHROME_TRACE_MAX_RECORDS};
     struct dt_err e;
     int same = 1, recorded = 1;
 
-    if (catalog_load(&cat, "catalog", &e) || scenario_load(&s, "tests/data/report/scaling.yaml",
+    if (catalog_load(&cat, "catalog", &e) || ld_scenario_load(&s, "tests/data/report/scaling.yaml",
                                                            &cat, &e)) {
         T_CHECK(0, "scaling.yaml loads: %s", e.msg);
         return;

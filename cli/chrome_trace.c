@@ -1,5 +1,5 @@
 /*
- * trace.c - the Chrome trace event writer (trace.h; format: "Trace Event
+ * chrome_trace.c - the Chrome trace event writer (chrome_trace.h; format: "Trace Event
  * Format", the JSON object form with traceEvents, as chrome://tracing and
  * Perfetto read it).
  *
@@ -16,7 +16,7 @@
  * span that ends when the next begins never overlaps it in the file.
  * Output is deterministic: recording order, fixed formats.
  */
-#include "trace.h"
+#include "chrome_trace.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -490,7 +490,7 @@ static void write_cluster(struct writer *w, const struct plan_cluster *pc, int p
     layout_free(&ly);
 }
 
-int trace_write(FILE *f, const struct plan_report *rep, struct dt_err *e)
+int chrome_trace_write(FILE *f, const struct plan_report *rep, struct dt_err *e)
 {
     struct writer w = {f, 1, 0};
 

@@ -1,5 +1,5 @@
 /*
- * pipe.h - input pipelines as producers of batches.
+ * input.h - input pipelines as producers of batches.
  *
  * A producer makes one batch at a time for one train group's worker and
  * hands it on through a short list of stages (CPU work, a network hop, host
@@ -9,21 +9,21 @@
  * depth.  The stages are all a pipeline says, as a collective's phases are
  * all an algorithm says (coll.h).
  *
- * Each pipeline is one file that appends its producers (pipe_local.c: the
- * loader on the train node; pipe_service.c: data nodes that preprocess and
- * send through the NIC, as tf.data service does); pipe.c's table lists them.
+ * Each pipeline is one file that appends its producers (input_local.c: the
+ * loader on the train node; input_service.c: data nodes that preprocess and
+ * send through the NIC, as tf.data service does); input.c's table lists them.
  * Adding one never touches the event loop.  docs/model.md derives what each
  * costs.
  */
-#ifndef DT_PIPE_H
-#define DT_PIPE_H
+#ifndef DT_INPUT_H
+#define DT_INPUT_H
 
 #include "maxmin.h"
 #include "sim.h"
 
-#define PIPE_MAX_STAGES 4
+#define INPUT_MAX_STAGES 4
 
-struct pipe_stage {
+struct input_stage {
     double amount;          /* per batch: core-seconds (CPU) or bytes */
     double bound;           /* per-flow rate bound, INFINITY if none */
     int nuse;
@@ -31,13 +31,13 @@ struct pipe_stage {
 };
 
 /* One producer's stages, in the order a batch passes them. */
-struct pipe_line {
+struct input_line {
     int nst;
-    struct pipe_stage st[PIPE_MAX_STAGES];
+    struct input_stage st[INPUT_MAX_STAGES];
 };
 
 /* What a pipeline sees of the cluster when it builds one worker's producers. */
-struct pipe_ctx {
+struct input_ctx {
     const struct sim_config *cfg;
     int g;                  /* index of the train group fed, in cfg->groups */
     double ranks;           /* workers in that group (nodes x GPUs) */
@@ -46,27 +46,27 @@ struct pipe_ctx {
     int r_fabric;           /* -1 for a non-blocking fabric */
 };
 
-struct pipe_ops {
+struct input_ops {
     const char *name;
     /* Append this pipeline's producers for ctx->g to out[0..max-1]; return
      * how many were added (0 when it does not apply to the cluster). */
-    int (*build)(const struct pipe_ctx *ctx, struct pipe_line *out, int max);
+    int (*build)(const struct input_ctx *ctx, struct input_line *out, int max);
 };
 
-extern const struct pipe_ops pipe_local, pipe_service;
+extern const struct input_ops input_local, input_service;
 
 /* Every pipeline of the table, in order, into out[0..max-1]; the count. */
-int pipe_build_all(const struct pipe_ctx *ctx, struct pipe_line *out, int max);
+int input_build_all(const struct input_ctx *ctx, struct input_line *out, int max);
 
 /* Shared by the pipeline files: a new stage of line, and one use of it
  * (resources < 0 and weights <= 0 are skipped). */
-struct pipe_stage *pipe_stage_new(struct pipe_line *line, double amount, double bound);
-void pipe_use(struct pipe_stage *st, int res, double w);
+struct input_stage *input_stage_new(struct input_line *line, double amount, double bound);
+void input_use(struct input_stage *st, int res, double w);
 
 /* Per batch of ctx's worker: CPU seconds on the reference core to
  * preprocess, bytes after preprocessing, and the data service's CPU seconds
  * to serialize (send) and to receive them. */
-void pipe_batch_costs(const struct pipe_ctx *ctx, double *cpu, double *bytes, double *send,
+void input_batch_costs(const struct input_ctx *ctx, double *cpu, double *bytes, double *send,
                       double *recv);
 
 #endif

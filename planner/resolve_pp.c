@@ -1,5 +1,5 @@
 /*
- * pipeline.c - pipeline parallelism in the planner (parallel.pp; sim/pp.c
+ * resolve_pp.c - pipeline parallelism in the planner (parallel.pp; sim/pp.c
  * runs it): whether a layout fits a cluster, and what the simulator needs
  * of it: the layers, the micro-batches a step, the share of a micro-
  * batch's work outside the layers (the last stage's), the embedding's and

@@ -1,5 +1,5 @@
 /*
- * trace.h - write the simulated steps of every cluster of a plan in the
+ * chrome_trace.h - write the simulated steps of every cluster of a plan in the
  * Chrome trace event format (JSON), which Perfetto (ui.perfetto.dev) and
  * chrome://tracing load.  See docs/reports.md.
  *
@@ -17,18 +17,18 @@
  * search_opts.trace).  Library code: never prints except to the stream it
  * is given.
  */
-#ifndef DT_CLI_TRACE_H
-#define DT_CLI_TRACE_H
+#ifndef DT_CLI_CHROME_TRACE_H
+#define DT_CLI_CHROME_TRACE_H
 
 #include <stdio.h>
 
 #include "../planner/planner.h"
 
 /* Spans and samples kept per cluster; beyond it the trace says it was cut. */
-#define TRACE_MAX_RECORDS 1000000
+#define CHROME_TRACE_MAX_RECORDS 1000000
 
 /* Write the trace of rep to f.  Returns 0, or -1 with e->msg set (rep
  * holds no recording, or f reports an error). */
-int trace_write(FILE *f, const struct plan_report *rep, struct dt_err *e);
+int chrome_trace_write(FILE *f, const struct plan_report *rep, struct dt_err *e);
 
 #endif

@@ -1,16 +1,16 @@
 /*
- * pipe.c - the table of input pipelines and the helpers they share (pipe.h).
+ * input.c - the table of input pipelines and the helpers they share (input.h).
  * A new pipeline is one file and one line of the table.
  */
-#include "pipe.h"
+#include "input.h"
 
 #include <assert.h>
 #include <math.h>
 #include <string.h>
 
-static const struct pipe_ops *const table[] = { &pipe_local, &pipe_service };
+static const struct input_ops *const table[] = { &input_local, &input_service };
 
-int pipe_build_all(const struct pipe_ctx *ctx, struct pipe_line *out, int max)
+int input_build_all(const struct input_ctx *ctx, struct input_line *out, int max)
 {
     int n = 0;
 
@@ -19,11 +19,11 @@ int pipe_build_all(const struct pipe_ctx *ctx, struct pipe_line *out, int max)
     return n;
 }
 
-struct pipe_stage *pipe_stage_new(struct pipe_line *line, double amount, double bound)
+struct input_stage *input_stage_new(struct input_line *line, double amount, double bound)
 {
-    struct pipe_stage *st;
+    struct input_stage *st;
 
-    assert(line->nst < PIPE_MAX_STAGES);
+    assert(line->nst < INPUT_MAX_STAGES);
     st = &line->st[line->nst++];
     memset(st, 0, sizeof *st);
     st->amount = amount;
@@ -31,7 +31,7 @@ struct pipe_stage *pipe_stage_new(struct pipe_line *line, double amount, double 
     return st;
 }
 
-void pipe_use(struct pipe_stage *st, int res, double w)
+void input_use(struct input_stage *st, int res, double w)
 {
     if (res < 0 || w <= 0)
         return;
@@ -41,7 +41,7 @@ void pipe_use(struct pipe_stage *st, int res, double w)
     st->nuse++;
 }
 
-void pipe_batch_costs(const struct pipe_ctx *ctx, double *cpu, double *bytes, double *send,
+void input_batch_costs(const struct input_ctx *ctx, double *cpu, double *bytes, double *send,
                       double *recv)
 {
     const struct sim_workload *w = &ctx->cfg->w;

@@ -1,5 +1,5 @@
 /*
- * scenario.c - load a scenario file (YAML) into struct scenario.
+ * ld_scenario.c - load a scenario file (YAML) into struct scenario.
  *
  * The file is read whole (at most FILE_MAX_BYTES), parsed with libyaml's
  * document API and walked against a fixed schema: every mapping is checked
@@ -275,7 +275,7 @@ static void sc_defaults(struct scenario *sc, const char *path)
     scenario_defaults(sc, name);
 }
 
-int scenario_load(struct scenario *sc, const char *path, struct catalog *cat, struct dt_err *e)
+int ld_scenario_load(struct scenario *sc, const char *path, struct catalog *cat, struct dt_err *e)
 {
     struct ld ld;
     yaml_parser_t parser;
