@@ -64,6 +64,8 @@ ip netns add "${pre}1" 2>"$tmp/err" || skip "ip netns add: $(head -1 "$tmp/err")
 . tests/subnet.sh
 subnet_claim 10.77 "$id" || { echo "FAIL - netns: no free 10.77.X.0/24"; exit 0; }
 net=$subnet
+# One suite measuring emulated links at a time, across runs.
+subnet_turn 900 || { echo "FAIL - netns: another run measured emulated links for 900 s; no turn"; exit 0; }
 
 # tbf at RATE on one interface's egress, with a queue of LAT: deep enough
 # for one TCP flow to keep the link busy (with 5 ms it reaches 95% of what

@@ -30,6 +30,11 @@ if ! subnet_claim 10.78 $$; then
 fi
 VALIDATE_NET=$subnet
 export VALIDATE_NS VALIDATE_NET VALIDATE_BR
+# One suite measuring emulated links at a time, across runs (tests/subnet.sh).
+if ! subnet_turn 900; then
+    echo "FAIL - validate: another run measured emulated links for 900 s; no turn"
+    exit 0
+fi
 trap 'sh validate/hosts.sh down; rm -rf "$tmp"' EXIT INT TERM
 # the trainer under AddressSanitizer (make check): Open MPI keeps memory to exit
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
