@@ -51,7 +51,7 @@ run_job() {
 }
 
 if [ "${1:-}" = --job ]; then
-    run_job "$2"
+    [ -n "${2:-}" ] && run_job "$2"
     exit 0
 fi
 
