@@ -164,17 +164,25 @@ fuzz-build:
 fuzz: fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# tests/run.sh runs the unit programs and suites side by side, DT_TEST_JOBS at
+# a time (default: the processor count), each run in its own tests/out/run.PID.
+# test_fuzz damages DT_FUZZ_N scenarios and a quarter of that of each other
+# kind: 200 under `make test` (every kind still reaches both the report and
+# the error path), the full CHECK_FUZZ_N (600) under `make check`.
+DT_FUZZ_N    ?= 200
+CHECK_FUZZ_N ?= 600
 test: all units
-	@BUILD=$(BUILD) sh tests/run.sh
+	@BUILD=$(BUILD) DT_FUZZ_N=$(DT_FUZZ_N) sh tests/run.sh
 
-# Everything again under AddressSanitizer and UBSan, in a separate build tree.
-# gcc's -fsanitize=undefined leaves out float-cast-overflow (a NaN or an
+# Everything again under AddressSanitizer and UBSan, in a separate build tree,
+# with test_fuzz's full count of cases (CHECK_FUZZ_N).  gcc's
+# -fsanitize=undefined leaves out float-cast-overflow (a NaN or an
 # out-of-range double converted to an integer): asked for by name.  Then
 # each fuzz target for FUZZ_CHECK_SECONDS when clang is present.
 FUZZ_CHECK_SECONDS ?= 20
 check:
 	$(MAKE) BUILD=build-san OPT="-O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    LDFLAGS="-fsanitize=address,undefined,float-cast-overflow" test
+	    LDFLAGS="-fsanitize=address,undefined,float-cast-overflow" DT_FUZZ_N=$(CHECK_FUZZ_N) test
 	@if command -v $(FUZZ_CC) > /dev/null; then \
 	    $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS); \
 	else echo "fuzz: skipped: $(FUZZ_CC) not found (make check runs each fuzz target when it is)"; fi

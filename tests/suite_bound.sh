@@ -7,7 +7,7 @@
 # network-bound, not parameter-server-bound; with one server too few, it is.
 BUILD=${BUILD:-build}
 bin="$BUILD/dtplan"
-out=tests/out/bound
+out=${DT_TEST_OUT:-tests/out}/bound
 mkdir -p "$out"
 
 label() { # NAME -> "bottleneck|step|detail" of the first cluster

@@ -380,16 +380,16 @@ check "the recommendation compares the layouts" \
     [ "$(grep -c '^Recommendation: .*In layout terms: 8x-p5 runs tp [0-9]* x pp [0-9]* x dp [0-9]* (none): .*; 4x-p5-pp4 runs tp 8 x pp 4 x dp 1 (none): .* and its step is [0-9.]* x as long' "$tmp/p.txt")" = 1 ]
 
 # Table columns line up by display width: a CJK cluster name takes two columns a character.
-printf 'name: x\nworkload: {model: resnet50, batch_per_gpu: 32}\ninput: {cpu_s_per_sample: 0.001}\nclusters:\n  - name: "\350\241\250\346\240\274"\n    groups: [{instance: p3.2xlarge, count: 1}]\n  - name: b\n    groups: [{instance: p3.8xlarge, count: 1}]\n' > tests/out/cjk.yaml
-"$DT" -q tests/out/cjk.yaml > tests/out/cjk.txt 2>&1
+printf 'name: x\nworkload: {model: resnet50, batch_per_gpu: 32}\ninput: {cpu_s_per_sample: 0.001}\nclusters:\n  - name: "\350\241\250\346\240\274"\n    groups: [{instance: p3.2xlarge, count: 1}]\n  - name: b\n    groups: [{instance: p3.8xlarge, count: 1}]\n' > "$tmp/cjk.yaml"
+"$DT" -q "$tmp/cjk.yaml" > "$tmp/cjk.txt" 2>&1
 if python3 -c '
 import sys, unicodedata
 def w(s): return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 rows = [l for l in open(sys.argv[1], encoding="utf-8") if "1x p3." in l]
 cols = [w(l[:l.index("1x p3.")]) for l in rows]
-sys.exit(0 if len(cols) == 2 and cols[0] == cols[1] else 1)' tests/out/cjk.txt; then
+sys.exit(0 if len(cols) == 2 and cols[0] == cols[1] else 1)' "$tmp/cjk.txt"; then
     echo "ok - cli: a CJK cluster name keeps the table's columns aligned (display width)"
 else
-    echo "FAIL - cli: columns misaligned after a CJK name: $(grep '1x p3' tests/out/cjk.txt | cut -c1-40)"
+    echo "FAIL - cli: columns misaligned after a CJK name: $(grep '1x p3' "$tmp/cjk.txt" | cut -c1-40)"
 fi
 exit 0

@@ -7,7 +7,7 @@
 # on failure one error line.
 BUILD=${BUILD:-build}
 bin="$BUILD/dtplan"
-out=tests/out/fuzz-regress
+out=${DT_TEST_OUT:-tests/out}/fuzz-regress
 mkdir -p "$out"
 for t in scenario catalog profile; do
     r="$BUILD/fuzz/replay_$t"

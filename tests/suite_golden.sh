@@ -4,12 +4,13 @@
 # regenerate with: UPDATE_GOLDEN=1 sh tests/suite_golden.sh (and review the diff).
 BUILD=${BUILD:-build}
 bin="$BUILD/dtplan"
-mkdir -p tests/out/golden tests/golden
+gold_out=${DT_TEST_OUT:-tests/out}/golden
+mkdir -p "$gold_out" tests/golden
 for f in scenarios/*.yaml scenarios/seeds/*.yaml; do
     [ -f "$f" ] || continue
     name=$(basename "$f" .yaml)
     for fmt in txt json; do
-        out="tests/out/golden/$name.$fmt"
+        out="$gold_out/$name.$fmt"
         if [ "$fmt" = json ]; then "$bin" -q --json "$f" > "$out" 2>&1; else "$bin" -q "$f" > "$out" 2>&1; fi
         rc=$?
         if [ -n "$UPDATE_GOLDEN" ]; then

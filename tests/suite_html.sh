@@ -7,15 +7,16 @@
 # Without a browser: the file's structure (charts, axis titles, legends,
 # escaping, nothing fetched from elsewhere), the command line and
 # determinism.  With Debian's chromium: the report is rendered headless to
-# tests/out/html/report.png (kept as the test's artefact) and its DOM to
-# tests/out/html/report.dom.html; the DOM must hold the charts and the PNG
-# must show them (tests/png_check.pl decodes it: size, colours, the exact
-# fill colours of the bars and of the Pareto front).
+# html/report.png (kept as the test's artefact) and its DOM to
+# html/report.dom.html under $DT_TEST_OUT (tests/run.sh's directory for the
+# run, tests/out/last after it; tests/out when run alone); the DOM must hold
+# the charts and the PNG must show them (tests/png_check.pl decodes it: size,
+# colours, the exact fill colours of the bars and of the Pareto front).
 BUILD=${BUILD:-build}
 DT="$BUILD/dtplan"
 SC=tests/data/report/scaling.yaml
 S1=scenarios/seeds/s1-hetero-tfdata-resnet50.yaml
-art=tests/out/html
+art=${DT_TEST_OUT:-tests/out}/html
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtplan-html.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -104,7 +105,7 @@ check "the DOM has a bar row per cluster" [ "$(count 'class="bar-row"' "$D")" -e
 check "the DOM has the axis titles and legends" \
     sh -c "grep -q 'cost to train (USD)' '$D' && grep -q 'class=\"legend\"' '$D'"
 check "the DOM has the recommendation" has 'id="recommendation"' "$D"
-check "chromium writes a screenshot ($art/report.png)" [ -s "$art/report.png" ]
+check "chromium writes a screenshot (report.png, kept in the run's output directory)" [ -s "$art/report.png" ]
 if [ -s "$art/report.png" ]; then
     html_png_checks "$art/report.png"
 fi

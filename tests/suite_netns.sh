@@ -58,11 +58,14 @@ trap 'exit 1' INT TERM HUP PIPE
 
 ip netns add "${pre}1" 2>"$tmp/err" || skip "ip netns add: $(head -1 "$tmp/err")"
 
-# A /24 no other run uses: 10.77.X.0 with X from the process id, moved on
-# while the root namespace already has an address there.
-x=$((id % 200 + 20))
-while ip -4 addr show 2>/dev/null | grep -q "inet 10\.77\.$x\."; do x=$((x % 250 + 1)); done
-net="10.77.$x"
+# A /24 no other run uses: 10.77.X.0 from X = the process id on, held for
+# the run (tests/subnet.sh).  The names above hold the process id, and the
+# TCP port of tcprate is bound inside this run's namespaces.
+. tests/subnet.sh
+subnet_claim 10.77 "$id" || { echo "FAIL - netns: no free 10.77.X.0/24"; exit 0; }
+net=$subnet
+# One suite measuring emulated links at a time, across runs.
+subnet_turn 900 || { echo "FAIL - netns: another run measured emulated links for 900 s; no turn"; exit 0; }
 
 # tbf at RATE on one interface's egress, with a queue of LAT: deep enough
 # for one TCP flow to keep the link busy (with 5 ms it reaches 95% of what

@@ -7,7 +7,7 @@
 # after a deliberate change with: UPDATE_PLAN_GOLDEN=1 sh tests/suite_plan.sh (and review).
 BUILD=${BUILD:-build}
 bin="$BUILD/dtplan"
-out=tests/out/plan
+out=${DT_TEST_OUT:-tests/out}/plan
 mkdir -p "$out"
 
 if [ -n "$UPDATE_PLAN_GOLDEN" ]; then
@@ -262,7 +262,7 @@ html_find_chrome
 if [ -z "$CHROME" ]; then
     echo "skip - plan html: chromium not installed"
 else
-    art=tests/out/plan/html
+    art=$out/html
     mkdir -p "$art"
     cp "$H" "$art/report.html"
     html_render "file://$(cd "$art" && pwd)/report.html" "$art/report.dom.html" "$art/report.png"
@@ -273,7 +273,7 @@ else
         check "the DOM has a bar row per cluster" [ "$(count 'class="bar-row"' "$D")" -eq "$nhtml" ]
         check "the DOM has the recommendation" has 'id="recommendation"' "$D"
     fi
-    check "chromium writes a screenshot ($art/report.png)" [ -s "$art/report.png" ]
+    check "chromium writes a screenshot (report.png, kept in the run's output directory)" [ -s "$art/report.png" ]
     if [ -s "$art/report.png" ]; then
         html_png_checks "$art/report.png"
     fi

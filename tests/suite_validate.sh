@@ -13,9 +13,28 @@
 BUILD=${BUILD:-build}
 export BUILD
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtplan-validate.XXXXXX") || exit 1
-# names of its own, apart from `make validate`'s
-VALIDATE_NS=dvt VALIDATE_NET=10.78.0 VALIDATE_BR=dvtbr0
+# Names of this run's own, apart from `make validate`'s (dvhN, dvbr0,
+# 10.79.0) and from any other run's, so that two `make test` at once do not
+# meet and the cleanup (hosts.sh down) removes only this run's: namespaces
+# dvPIDhN (ending in a letter before the host number, so that no prefix of
+# one run matches another's), their veths vdvPIDhN and the probe's vdvPIDhp
+# (at most 12 bytes with a 7-digit PID; Linux allows 15), the bridge dvPIDb,
+# and a 10.78.X.0/24 held for the run (tests/subnet.sh).  The ports the loop
+# uses (TCP rate, MPI, DDP) are bound inside the namespaces, so they are the
+# run's own as well.
+VALIDATE_NS=dv$$h VALIDATE_BR=dv$$b
+. tests/subnet.sh
+if ! subnet_claim 10.78 $$; then
+    echo "FAIL - validate: no free 10.78.X.0/24 for the emulated hosts"
+    exit 0
+fi
+VALIDATE_NET=$subnet
 export VALIDATE_NS VALIDATE_NET VALIDATE_BR
+# One suite measuring emulated links at a time, across runs (tests/subnet.sh).
+if ! subnet_turn 900; then
+    echo "FAIL - validate: another run measured emulated links for 900 s; no turn"
+    exit 0
+fi
 trap 'sh validate/hosts.sh down; rm -rf "$tmp"' EXIT INT TERM
 # the trainer under AddressSanitizer (make check): Open MPI keeps memory to exit
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -33,11 +52,17 @@ if ! command -v mpirun >/dev/null 2>&1; then
     exit 0
 fi
 
-perl validate/validate.pl --matrix validate/subset.txt --out "$tmp" --prefix subset --steps 10 \
+# At most 10 minutes (about 1.5 alone): a loop whose emulated network went
+# away waits on it for ever, and make test must end.  GNU timeout signals
+# its whole process group: validate.pl, mpirun and the ranks.
+limit=""
+command -v timeout > /dev/null 2>&1 && limit="timeout 600"
+$limit perl validate/validate.pl --matrix validate/subset.txt --out "$tmp" --prefix subset --steps 10 \
     --no-published > "$tmp/out.md" 2> "$tmp/err.txt"
 rc=$?
 if [ $rc -eq 0 ]; then ok "the loop ran both configurations"; else
-    fail "validate.pl exited with status $rc"; sed 's/^/# /' "$tmp/err.txt"; fi
+    fail "validate.pl exited with status $rc$([ $rc -eq 124 ] && echo ' (ran past 600 s)')"
+    sed 's/^/# /' "$tmp/err.txt"; fi
 if [ -f "$tmp/subset.json" ] && [ -f "$tmp/subset.md" ]; then ok "JSON and Markdown reports written"; else
     fail "reports missing"; exit 0; fi
 

@@ -13,7 +13,9 @@
 #   sh validate/hosts.sh check             exit 0 when namespaces can be made here
 set -u
 # VALIDATE_NS, VALIDATE_NET, VALIDATE_BR pick other names (tests/suite_validate.sh
-# uses its own, so a test and `make validate` never clash).
+# uses its own for each run, so a test and `make validate` never clash, nor
+# two tests).  `down` removes the namespaces VALIDATE_NS followed by digits
+# only: a prefix that ends in a letter keeps it off another run's.
 BR=${VALIDATE_BR:-dvbr0}
 NET=${VALIDATE_NET:-10.79.0}
 PFX=${VALIDATE_NS:-dvh}
@@ -66,12 +68,14 @@ up() {
 check() {
     [ "$(id -u)" -eq 0 ] || return 1
     command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 || return 1
-    ip netns add ${PFX}probe 2>/dev/null || return 1
+    # the probe: namespace PFXp, veth vPFXp (short: an interface name has
+    # at most 15 bytes, and tests/suite_validate.sh's PFX holds a PID)
+    ip netns add "${PFX}p" 2>/dev/null || return 1
     ok=0
-    ip link add v${PFX}probe type veth peer name eth0 netns ${PFX}probe 2>/dev/null &&
-        ip netns exec ${PFX}probe tc qdisc add dev eth0 root tbf rate 100mbit burst 32kb latency 100ms 2>/dev/null || ok=1
-    ip link del v${PFX}probe 2>/dev/null
-    ip netns del ${PFX}probe 2>/dev/null
+    ip link add "v${PFX}p" type veth peer name eth0 netns "${PFX}p" 2>/dev/null &&
+        ip netns exec "${PFX}p" tc qdisc add dev eth0 root tbf rate 100mbit burst 32kb latency 100ms 2>/dev/null || ok=1
+    ip link del "v${PFX}p" 2>/dev/null
+    ip netns del "${PFX}p" 2>/dev/null
     return $ok
 }
 

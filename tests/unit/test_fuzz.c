@@ -21,7 +21,9 @@
  * same cases; DT_FUZZ_N sets how many (default 600 damaged scenarios, a
  * quarter of that of each other kind), DT_FUZZ_SEED the seed, DT_FUZZ_ONLY
  * the kinds (scenario, plan, catalog, profile, flags), DT_FUZZ_DIR where
- * the cases run (default tests/out/fuzz).  A failing case is kept there as
+ * the cases run (default $DT_TEST_OUT/fuzz, the directory tests/run.sh
+ * gives each run, or tests/out/fuzz); every file a case writes goes there,
+ * so two runs at once do not meet.  A failing case is kept there as
  * fail-KIND-N.txt and its command line printed.  A case that runs past
  * CASE_TIMEOUT_S dies of SIGALRM and fails.  Under `make check` the binary is
  * the sanitized one.
@@ -45,7 +47,7 @@
 #define PATHLEN 4096
 #define MAX_FAIL_SHOWN 20
 
-/* Where the cases run: $DT_FUZZ_DIR or tests/out/fuzz. */
+/* Where the cases run: $DT_FUZZ_DIR, $DT_TEST_OUT/fuzz or tests/out/fuzz. */
 static char out_dir[1024], out_path[PATHLEN], err_path[PATHLEN];
 
 struct buf {
@@ -404,6 +406,21 @@ static const char *judge(int st, int strict, char *why, size_t cap)
     return bad;
 }
 
+/* Create dir and the directories above it that are missing. */
+static void mkdir_parents(const char *dir)
+{
+    char p[sizeof out_dir];
+
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(p, 0755);
+            *s = '/';
+        }
+    mkdir(p, 0755);
+}
+
 /* ------------------------------------------------------------ driver */
 
 struct tally {
@@ -711,12 +728,13 @@ static void odd_command_lines_never_crash(void)
 
 /* A subcommand with flags of its own: random flags and hostile values,
  * judged as the other command lines (exit 0 or 2, one error line, never a
- * crash). */
+ * crash).  A value "@out/NAME" stands for NAME in the directory of the
+ * cases. */
 static void odd_subcommand_lines_of(const char *cmd, const char *const *opts, size_t nopts,
                                     const char *const *vals, size_t nvals, unsigned long seed,
                                     int ncmd, const char *const *tail)
 {
-    char *argv[32], what[3][160] = {"", "", ""}, label[64];
+    char *argv[32], what[3][160] = {"", "", ""}, label[64], in_out[8][PATHLEN + 64];
     const char *whatp[3] = {what[0], what[1], what[2]};
     struct tally t = {0};
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -735,6 +753,10 @@ static void odd_subcommand_lines_of(const char *cmd, const char *const *opts, si
              * would land in the working tree */
             if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && *v && !strchr(v, '/'))
                 v = out_path;
+            else if (!strncmp(v, "@out/", 5)) {
+                snprintf(in_out[i], sizeof in_out[i], "%s/%s", out_dir, v + 5);
+                v = in_out[i];
+            }
             if (gsl_rng_uniform_int(r, 5))
                 argv[n++] = (char *)v;
         }
@@ -776,7 +798,7 @@ static void odd_catalog_lines_never_crash(void)
     static const char *const vals[] = {"list", "import", "H100", "A100", "aws", "gcp", "nosuch",
                                        "us-east-1", "", "catalog", "tests/data/skypilot",
                                        "tests/data/skypilot/aws/vms.csv", "tests/data/skypilot-bad",
-                                       "/nonexistent/dir", "tests/out/fuzz/catalog-import", "\x1b[2J", "a\nb", "\xc0\xaf"};
+                                       "/nonexistent/dir", "@out/catalog-import", "\x1b[2J", "a\nb", "\xc0\xaf"};
 
     odd_subcommand_lines("catalog", opts, sizeof opts / sizeof *opts, vals,
                          sizeof vals / sizeof *vals, fuzz_seed + 8);
@@ -793,7 +815,7 @@ static void odd_calibrate_lines_never_crash(void)
     static const char *const vals[] = {"true", "false", "echo 0.001", "echo nan", "exit 3",
                                        "allreduce", "nosuch", "0", "1", "2", "-1", "1K", "1G", "1T",
                                        "0.5", "1e308", "99999999999999999999", "", "p3.2xlarge",
-                                       "/nonexistent/dir/p.json", "tests/out/fuzz/calib.json", "\x1b[2J", "a\nb", "\xc0\xaf"};
+                                       "/nonexistent/dir/p.json", "@out/calib.json", "\x1b[2J", "a\nb", "\xc0\xaf"};
     static const char *const tail[] = {"--quick", NULL};
 
     odd_subcommand_lines_of("calibrate", opts, sizeof opts / sizeof *opts, vals,
@@ -836,10 +858,15 @@ static void odd_collectives_lines_never_crash(void)
 int main(void)
 {
     const char *bdir = getenv("BUILD"), *ns = getenv("DT_FUZZ_N"), *ss = getenv("DT_FUZZ_SEED"),
-               *dir = getenv("DT_FUZZ_DIR"), *only;
+               *dir = getenv("DT_FUZZ_DIR"), *test_out = getenv("DT_TEST_OUT"), *only;
     struct stat sb;
 
-    snprintf(out_dir, sizeof out_dir, "%s", dir && *dir ? dir : "tests/out/fuzz");
+    if (dir && *dir)
+        snprintf(out_dir, sizeof out_dir, "%s", dir);
+    else if (test_out && *test_out)
+        snprintf(out_dir, sizeof out_dir, "%s/fuzz", test_out);
+    else
+        snprintf(out_dir, sizeof out_dir, "tests/out/fuzz");
     snprintf(out_path, sizeof out_path, "%s/out.json", out_dir);
     snprintf(err_path, sizeof err_path, "%s/stderr.txt", out_dir);
     snprintf(bin, sizeof bin, "%s/dtplan", bdir && *bdir ? bdir : "build");
@@ -849,8 +876,7 @@ int main(void)
         T_CHECK(0, "fuzz: %s does not exist (run make)", bin);
         return T_DONE();
     }
-    mkdir("tests/out", 0755);
-    mkdir(out_dir, 0755);
+    mkdir_parents(out_dir);
     only = getenv("DT_FUZZ_ONLY");
     if (!only || strstr(only, "scenario"))
         T_RUN(damaged_scenarios_never_crash);
