@@ -7,9 +7,11 @@
  *   dtplan calibrate ...    (calibrate/calibrate.c)
  *   dtplan plan ...         (cli/plan_cmd.c)
  *
- * This is the only place that prints errors and picks exit statuses
- * (docs/cli.md): 0 success, 1 simulation, planning or output error, 2 bad
- * flags or bad input (catalog, scenario, output path).  Everything it
+ * The command front ends (this file, plan_cmd.c, compute_cmd.c,
+ * coll_cmd.c, catalog_cmd.c, calibrate/calibrate.c) are the only places
+ * that print errors and pick exit statuses (docs/cli.md): 0 success, 1
+ * simulation, planning or output error, 2 bad flags or bad input (catalog,
+ * scenario, output path, two outputs on one file).  Everything it
  * allocates is freed on every path.  Flag parsing, the catalog search and
  * the atomic outputs are shared with `dtplan plan` (cliutil.h).
  */
