@@ -183,12 +183,12 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
             return -1;
         /* the FLOPs the shape gives at that length, bounded as a model's
          * fwd_gflops is (catalog/fields.c) */
-        if (!(shape_fwd_flops(sc->model, sc->seq_len) / 1e9 <= fields_yaml("fwd_gflops")->hi))
+        double gflops = shape_fwd_flops(sc->model, sc->seq_len) / 1e9;
+        double gflops_hi = fields_yaml("fwd_gflops")->hi;
+        if (!(gflops <= gflops_hi))
             return ld_fail(ld, v->start_mark, "workload.seq_len",
                            "model %s's shape gives %.1e GFLOP a sample at seq_len %d, expected "
-                           "at most %g", sc->model->name,
-                           shape_fwd_flops(sc->model, sc->seq_len) / 1e9, sc->seq_len,
-                           fields_yaml("fwd_gflops")->hi);
+                           "at most %g", sc->model->name, gflops, sc->seq_len, gflops_hi);
     }
     if (sc->batch_auto && sc->global_batch <= 0 && ld_get(ld, m, "batch_per_gpu", NULL))
         return ld_fail(ld, ld_get(ld, m, "batch_per_gpu", NULL)->start_mark, "workload.batch_per_gpu",
@@ -310,6 +310,18 @@ static double buckets_of(const struct scenario *sc, double grad, double bucket)
     return sc->nbucket_list + ceil(left / bucket - 1e-9);
 }
 
+/* A written bucket size (node v at field) that cuts m's grad bytes into n
+ * buckets, more than a step may have: one line, -1. */
+static int bucket_size_fail(struct ld *ld, yaml_node_t *v, const char *field,
+                            const struct cat_model *m, double grad, double bucket, double n)
+{
+    return ld_fail(ld, v->start_mark, field,
+                   "expected a size in MiB of at least %.4g (at most %.0f buckets per step for "
+                   "%s's %.4g MiB of gradients), found %.4g, %.4g buckets",
+                   grad / MAX_BUCKETS_PER_STEP / DT_MIB, MAX_BUCKETS_PER_STEP, m->name,
+                   grad / DT_MIB, bucket / DT_MIB, n);
+}
+
 /* The node and field that give the workload's model its parameters: an
  * inline entry's params, or the entry itself when its shape gives them;
  * workload.model for a model of the catalog's files. */
@@ -352,21 +364,14 @@ int ld_buckets(struct ld *ld)
         if (buckets_of(sc, grad, sc->plan.bucket_bytes[i]) <= MAX_BUCKETS_PER_STEP)
             continue;
         ld_path_idx(f, sizeof f, "plan.bucket_mb", i);
-        return ld_fail(ld, ld_list_item(ld, v, i)->start_mark, f,
-                       "expected a size in MiB of at least %.4g (at most %.0f buckets per step "
-                       "for %s's %.4g MiB of gradients), found %.4g, %.4g buckets",
-                       grad / MAX_BUCKETS_PER_STEP / DT_MIB, MAX_BUCKETS_PER_STEP, m->name,
-                       grad / DT_MIB, sc->plan.bucket_bytes[i] / DT_MIB,
-                       buckets_of(sc, grad, sc->plan.bucket_bytes[i]));
+        return bucket_size_fail(ld, ld_list_item(ld, v, i), f, m, grad,
+                                sc->plan.bucket_bytes[i],
+                                buckets_of(sc, grad, sc->plan.bucket_bytes[i]));
     }
     if (!(sc->bucket_bytes > 0) || (n = buckets_of(sc, grad, sc->bucket_bytes)) <= MAX_BUCKETS_PER_STEP)
         return 0;
     if (g && (v = ld_get(ld, g, "bucket_mb", NULL)))
-        return ld_fail(ld, v->start_mark, "gradients.bucket_mb",
-                       "expected a size in MiB of at least %.4g (at most %.0f buckets per step "
-                       "for %s's %.4g MiB of gradients), found %.4g, %.4g buckets",
-                       grad / MAX_BUCKETS_PER_STEP / DT_MIB, MAX_BUCKETS_PER_STEP, m->name,
-                       grad / DT_MIB, sc->bucket_bytes / DT_MIB, n);
+        return bucket_size_fail(ld, v, "gradients.bucket_mb", m, grad, sc->bucket_bytes, n);
     v = model_params_node(ld, m, f, sizeof f);
     return ld_fail(ld, v ? v->start_mark : ld->root->start_mark, f,
                    "expected at most %.0f gradient buckets a step, found %.4g: %s's %.4g MiB of "
