@@ -6,9 +6,8 @@
 # another file of the layer defines depends on it.  Prints one line per
 # circle (a strongly connected set of two or more files) as
 # "LAYER: a.c b.c ..." and exits 1 when there is any; 0 and nothing
-# printed when there is none.  A call through a function pointer held in
-# a table is no dependency of the caller: only the file that names the
-# table's entries depends on the files that define them.
+# printed when there is none.  A table of operations is data: naming
+# its entries is no call, and neither is a call through its pointers.
 #
 # usage: tests/circles.pl BUILD LAYER...
 use strict;
