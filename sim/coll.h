@@ -94,6 +94,22 @@ int coll_auto_phase(const struct coll_ctx *ctx, const struct nccl_model *m, doub
  * m: auto's model of that kind, unused otherwise), into ph; the count. */
 int coll_build_kind(const struct coll_ctx *ctx, enum sim_strategy st, enum nccl_coll kind,
                     const struct nccl_model *m, double bytes, struct coll_phase *ph);
+/* Collectives run one after another, each as its phases in order: a layer's
+ * gathers or reductions (shard.c), its tensor-parallel collectives (tp.c). */
+#define COLL_SEQ_MAX_PHASES (2 * COLL_MAX_PHASES)
+struct coll_seq {
+    int nph;
+    struct coll_phase ph[COLL_SEQ_MAX_PHASES];
+};
+/* Append the phases of collective `kind` of `bytes` over ctx under strategy
+ * st to sq (auto: NCCL's choice on shape, which may then not be NULL), the
+ * uses of links other than the GPUs' own scaled by nic_scale (parallel
+ * groups sharing a node's NICs); phases past the room are dropped
+ * (coll_seq.c). */
+void coll_seq_add(struct coll_seq *sq, const struct coll_ctx *ctx, enum sim_strategy st,
+                  enum nccl_coll kind, const struct nccl_shape *shape, double bytes,
+                  double nic_scale);
+
 /* Expected largest bin when `balls` balls fall uniformly and independently
  * into `bins` bins (exact; 1 for one ball, 0 for none). */
 double coll_expected_max_load(int balls, int bins);

@@ -276,8 +276,20 @@ static void dp_group(const struct sim_config *cfg, const struct sim_group *g, in
     }
 }
 
-int pp_config(const struct sim_config *cfg, struct sim_config *out, struct pp_plan *plan,
-              struct dt_err *e)
+/* What the step run as the stage's config leaves out (pp_restore). */
+struct pp_plan {
+    int stage;                 /* the stage simulated */
+    double end_s;              /* its last backward's end in the schedule */
+    double busy_s, tp_s;       /* its compute, tensor-parallel collectives included; theirs */
+    double p2p_s;              /* a micro-batch's activations from stage to stage */
+    double gpus;               /* GPUs of the train group */
+};
+
+/* The stage that finishes last as a config without pipeline or tensor
+ * parallelism whose train group is that stage's data-parallel group (the
+ * file's comment), into *out and *plan. */
+static int pp_config(const struct sim_config *cfg, struct sim_config *out, struct pp_plan *plan,
+                     struct dt_err *e)
 {
     const struct sim_comm *c = &cfg->c;
     int pp = c->pp, v = c->pp_interleave > 1 ? c->pp_interleave : 1, n = pp * v;
@@ -388,7 +400,7 @@ out:
     return rc;
 }
 
-void pp_result(const struct pp_plan *plan, struct sim_result *res)
+static void pp_result(const struct pp_plan *plan, struct sim_result *res)
 {
     double k = plan->end_s > 0 ? res->compute_s / plan->end_s : 0;
 
@@ -403,3 +415,100 @@ void pp_result(const struct pp_plan *plan, struct sim_result *res)
     if (res->step_mean_s > 0)
         res->util_gpu = res->compute_s / res->step_mean_s;
 }
+
+/* ---- the dimension ------------------------------------------------------ */
+
+static int pp_reduce(const struct sim_config *cfg, struct sim_config *out, void **plan,
+                     struct dt_err *e)
+{
+    struct pp_plan *p;
+
+    if (cfg->c.pp <= 1)
+        return 0;
+    p = x_calloc(1, sizeof *p);
+    if (pp_config(cfg, out, p, e)) {
+        x_free(p);
+        return -1;
+    }
+    *plan = p;
+    return 1;
+}
+
+static void pp_restore(void *plan, struct sim_result *res)
+{
+    if (res)
+        pp_result(plan, res);
+    x_free(plan);
+}
+
+/* A pipelined step's collectives are the simulated stage's. */
+static int pp_collectives(const struct sim_config *cfg, const struct nccl_shape *all,
+                          struct sim_coll_choice *out, int n, int max, int *final)
+{
+    struct sim_config *x;
+    struct pp_plan plan;
+    struct dt_err e;
+
+    (void)all;
+    if (cfg->c.pp <= 1)
+        return n;
+    *final = 1;
+    x = x_malloc(sizeof *x);
+    if (sim_check(cfg, &e) == 0 && pp_config(cfg, x, &plan, &e) == 0)
+        n += sim_collectives(x, out + n, max - n);
+    x_free(x);
+    return n;
+}
+
+/* One train group of GPU nodes and nothing else, its layout in one of the
+ * two orders, at least a layer a chunk. */
+static int pp_check(const struct sim_config *cfg, struct dt_err *e)
+{
+    const struct sim_comm *c = &cfg->c;
+    const struct sim_group *g = &cfg->groups[0];
+    int v = c->pp_interleave;
+
+    if (c->pp < 0 || c->pp > 4096 || v < 0 || v > 64)
+        return dt_errf(e, "sim: %d pipeline stages of %d chunks, expected 0 to 4096 stages and "
+                       "0 to 64 chunks", c->pp, v);
+    if (c->pp <= 1)
+        return 0;
+    v = v > 1 ? v : 1;
+    if (cfg->ngroups != 1 || g->role != SIM_TRAIN || g->gpus < 1)
+        return dt_errf(e, "sim: pipeline parallelism needs one train group of GPU nodes and no "
+                       "other group");
+    if (sim_is_ps(c->strategy) || c->shard > SIM_SHARD_OPT)
+        return dt_errf(e, "sim: pipeline parallelism with strategy %s and sharding %d, expected "
+                       "an all-reduce strategy and at most the optimizer sharded",
+                       sim_strategy_name(c->strategy), (int)c->shard);
+    if (c->pp_order != SIM_ORDER_TP_DP_PP && c->pp_order != SIM_ORDER_TP_PP_DP)
+        return dt_errf(e, "sim: placement order %d, expected 0 (tp, dp, pp) or 1 (tp, pp, dp)",
+                       c->pp_order);
+    if (!sim_pp_fits_in(g->gpus, g->count, c->tp, c->pp, c->pp_order))
+        return dt_errf(e, "sim: %d pipeline stages of tensor parallelism %d on %d x %d GPUs; "
+                       "expected tp x pp to divide the GPUs and %s to be whole nodes or "
+                       "part of one", c->pp, c->tp, g->count, g->gpus,
+                       c->pp_order ? "a replica" : "a stage");
+    if (c->units < c->pp * v || c->micro_batches < 1 ||
+        (v > 1 && c->micro_batches % c->pp != 0) ||
+        2.0 * c->pp * v * c->micro_batches > 1e7)
+        return dt_errf(e, "sim: %d layers over %d stages of %d chunks, %d micro-batches; "
+                       "expected a layer a chunk, micro-batches a multiple of the stages when "
+                       "interleaved, at most 1e7 operations", c->units, c->pp, v,
+                       c->micro_batches);
+    if (sim_bad_num(c->pp_head_frac) || c->pp_head_frac >= 1 || sim_bad_num(c->pp_embed_frac) ||
+        sim_bad_num(c->pp_out_frac) || c->pp_embed_frac + c->pp_out_frac >= 1 ||
+        sim_bad_num(c->pp_p2p_bytes))
+        return dt_errf(e, "sim: pipeline shares %g (head), %g and %g (embedding, output), %g "
+                       "bytes a micro-batch; expected shares in [0, 1) and finite bytes",
+                       c->pp_head_frac, c->pp_embed_frac, c->pp_out_frac, c->pp_p2p_bytes);
+    return 0;
+}
+
+const struct sim_dim_ops sim_dim_pp = {
+    .name = "pp",
+    .check = pp_check,
+    .collectives = pp_collectives,
+    .reduce = pp_reduce,
+    .restore = pp_restore,
+};

@@ -17,8 +17,8 @@
  * nodes) once every member finished it.  The optimizer starts when the
  * last reduction ends.
  *
- * Every collective runs as the phases of the strategy (coll_build_kind),
- * as flows on the same resources as everything else.  A use computes at
+ * Every collective runs as the phases of the strategy (coll_seq_add), as
+ * flows on the same resources as everything else.  A use computes at
  * full speed, or 1/comm_slowdown of it while a collective is in flight.
  *
  * Micro-batches between the first and the last repeat one pattern (the
@@ -31,6 +31,13 @@
  * change, so each overlapping pair takes what mb - 2 of them take in turn,
  * and the totals of compute, bytes and latency are the step's.  Cost per
  * step: O(L x min(mb, 3)) events, independent of the number of GPUs.
+ *
+ * The step layer by layer is this dimension's (the stepper of dim.h):
+ * it also runs when another dimension has per-layer collectives (tensor
+ * parallelism) and nothing is sharded, its gradients then accumulated
+ * whole and all-reduced a layer at a time after the last micro-batch.
+ * Those dimensions' collectives run after a use's compute, or beside it,
+ * through the use_begin and use_end hooks.
  */
 #include "sim_int.h"
 
@@ -39,35 +46,36 @@
 
 #include "trace.h"
 
+/* Lanes: each runs its collectives one after another. */
+enum { SH_GATHER = 0, SH_REDUCE, SH_NLANE };
+enum { SH_EV_UNIT, SH_EV_LAT };   /* a use's compute ends; a phase's latency ends */
+#define SHARD_MB_SIM 3
+
+/* A worker's uses: units of a forward or backward pass, 2 L per
+ * micro-batch, timed by the worker's bwd_* fields (sim_int.h). */
+struct shard_worker {
+    int start, done;             /* uses started, finished this step */
+    int busy;                    /* 1 while a use computes */
+    double t_unit0, t_gwait;     /* when the use began; began waiting for its parameters */
+};
+
+struct shard {
+    int id;                      /* in the table of dimensions */
+    int L, mb;                   /* units; micro-batches a step */
+    int mb_sim, nuse;            /* micro-batches simulated (at most SHARD_MB_SIM); uses, 2 L mb_sim */
+    struct coll_seq coll[SH_NLANE]; /* a unit's all-gather; its reduce-scatter (and
+                                    all-reduce across nodes) */
+    int *uses[SH_NLANE];         /* per lane, the uses it serves in order */
+    int n[SH_NLANE];
+    int *gather_of;              /* per use, its index on the gather lane, -1 none */
+    int next[SH_NLANE];          /* collectives of the lane started this step */
+    int ph[SH_NLANE];            /* phase in progress, -1 idle */
+    int active;                  /* collectives in flight that slow compute */
+    int reduced;                 /* 1 from the step's last reduction to the next step */
+    struct shard_worker w[SIM_MAX_GROUPS];
+};
+
 /* ---- set-up ------------------------------------------------------------ */
-
-static int is_gpu_link(const struct coll_ctx *ctx, int res)
-{
-    for (int i = 0; i < ctx->ntg; i++)
-        if (ctx->tg[i].r_intra == res)
-            return 1;
-    return 0;
-}
-
-void shard_coll_into(struct shard_coll *sc, const struct coll_ctx *ctx, enum sim_strategy st,
-                     enum nccl_coll kind, const struct nccl_shape *shape, double bytes,
-                     double nic_scale)
-{
-    struct nccl_model m;
-    struct coll_phase tmp[COLL_MAX_PHASES];
-    int n;
-
-    memset(&m, 0, sizeof m);
-    if (st == SIM_AUTO && shape)
-        nccl_model_init(&m, shape, kind);
-    n = bytes > 0 ? coll_build_kind(ctx, st, kind, &m, bytes, tmp) : 0;
-    for (int p = 0; p < n && sc->nph < SHARD_MAX_PH; p++) {
-        for (int u = 0; u < tmp[p].nuse; u++)
-            if (!is_gpu_link(ctx, tmp[p].use[u].res))
-                tmp[p].use[u].w *= nic_scale;
-        sc->ph[sc->nph++] = tmp[p];
-    }
-}
 
 static int use_bwd(const struct shard *sh, int u)
 {
@@ -100,48 +108,47 @@ static void lanes_of(struct shard *sh, enum sim_shard mode)
     }
 }
 
-void shard_build(struct sim *s)
+static void *shard_build(struct sim *s, int id)
 {
     const struct sim_config *cfg = s->cfg;
     const struct sim_comm *cm = &cfg->c;
-    struct shard *sh = &s->sh;
+    struct shard *sh;
     const struct coll_ctx *all = &s->ch[0].ctx;
     struct coll_ctx dp;
-    struct nccl_shape shape, tpg, dsh, *shp = NULL;
-    int tp = cm->tp > 1 ? cm->tp : 1, share;
+    struct nccl_shape dsh, *shp = NULL;
+    int share = 1, split = 1;
     double L, grad, param;
     enum nccl_coll reduce = cm->shard == SIM_SHARD_NONE ? NCCL_ALLREDUCE : NCCL_REDUCESCATTER;
 
-    memset(sh, 0, sizeof *sh);
+    if ((cm->shard == SIM_SHARD_NONE && !sim_dims_layered(cfg)) || coll_ranks(all) <= 1)
+        return NULL;
+    sh = x_calloc(1, sizeof *sh);
+    sh->id = id;
     for (int l = 0; l < SH_NLANE; l++)
         sh->ph[l] = -1;
-    if ((cm->shard == SIM_SHARD_NONE && tp == 1) || coll_ranks(all) <= 1)
-        return;
-    if (sim_nccl_shape(cfg, &shape) == 0) {
+    /* data parallelism over what the other dimensions leave: with tensor
+     * parallelism the ranks at one of its positions, each holding a tp-th
+     * of the model */
+    if (sim_nccl_shape(cfg, &dsh) == 0)
         shp = &dsh;
-        sim_tp_shapes(&shape, tp, &tpg, &dsh, &share);
-    }
-    sh->on = 1;
+    dp = *all;
+    sim_dims_narrow(cfg, &dp, shp, &share, &split);
     sh->L = cm->units > 0 ? cm->units : 1;
     sh->mb = cm->micro_batches > 0 ? cm->micro_batches : 1;
     sh->mb_sim = sh->mb < SHARD_MB_SIM || cm->all_micro_batches ? sh->mb : SHARD_MB_SIM;
     sh->nuse = 2 * sh->L * sh->mb_sim;
     lanes_of(sh, cm->shard);
-    tp_build(s, shp ? &shape : NULL);
-    /* data parallelism over the ranks at one tensor-parallel position, each
-     * holding a tp-th of the model (tp.c) */
-    tp_dp_ctx(all, tp, &dp, &share);
     L = sh->L;
-    grad = cfg->w.grad_bytes / tp / L;
-    param = cm->param_bytes / tp / L;
+    grad = cfg->w.grad_bytes / split / L;
+    param = cm->param_bytes / split / L;
     if (coll_ranks(&dp) <= 1)
-        return;   /* tensor parallelism alone: nothing to share */
+        return sh;   /* another dimension alone: nothing to share */
     if (cm->shard != SIM_SHARD_HYBRID || coll_nodes(&dp) <= 1) {
         if (cm->shard != SIM_SHARD_NONE)
-            shard_coll_into(&sh->coll[SH_GATHER], &dp, cm->strategy, NCCL_ALLGATHER, shp, param,
-                            share);
-        shard_coll_into(&sh->coll[SH_REDUCE], &dp, cm->strategy, reduce, shp, grad, share);
-        return;
+            coll_seq_add(&sh->coll[SH_GATHER], &dp, cm->strategy, NCCL_ALLGATHER, shp, param,
+                         share);
+        coll_seq_add(&sh->coll[SH_REDUCE], &dp, cm->strategy, reduce, shp, grad, share);
+        return sh;
     }
     /* HYBRID: the node's ranks of the data-parallel group are the shard
      * group (the train group with the most GPUs per node stands for every
@@ -164,26 +171,31 @@ void shard_build(struct sim *s)
         }
         if (shp)
             sim_hybrid_shapes(&dsh, &nsh, &ash);
-        shard_coll_into(&sh->coll[SH_GATHER], &node, cm->strategy, NCCL_ALLGATHER,
-                        shp ? &nsh : NULL, param, 1);
-        shard_coll_into(&sh->coll[SH_REDUCE], &node, cm->strategy, NCCL_REDUCESCATTER,
-                        shp ? &nsh : NULL, grad, 1);
-        shard_coll_into(&sh->coll[SH_REDUCE], &across, cm->strategy, NCCL_ALLREDUCE,
-                        shp ? &ash : NULL, grad / wpn, (double)wpn * share);
+        coll_seq_add(&sh->coll[SH_GATHER], &node, cm->strategy, NCCL_ALLGATHER,
+                     shp ? &nsh : NULL, param, 1);
+        coll_seq_add(&sh->coll[SH_REDUCE], &node, cm->strategy, NCCL_REDUCESCATTER,
+                     shp ? &nsh : NULL, grad, 1);
+        coll_seq_add(&sh->coll[SH_REDUCE], &across, cm->strategy, NCCL_ALLREDUCE,
+                     shp ? &ash : NULL, grad / wpn, (double)wpn * share);
     }
+    return sh;
 }
 
-void shard_free(struct sim *s)
+static void shard_free(void *st)
 {
+    struct shard *sh = st;
+
     for (int l = 0; l < SH_NLANE; l++)
-        x_free(s->sh.uses[l]);
-    x_free(s->sh.gather_of);
+        x_free(sh->uses[l]);
+    x_free(sh->gather_of);
+    x_free(sh);
 }
 
 /* ---- lanes ------------------------------------------------------------- */
 
-static void lane_try(struct sim *s, int lane);
-static void unit_start(struct sim *s, int wi);
+static void lane_try(struct sim *s, struct shard *sh, int lane);
+static void unit_start(struct sim *s, struct shard *sh, int wi);
+static void phase_done(struct sim *s, struct shard *sh, int lane, int idx, int p);
 
 static const struct chain *members(const struct sim *s)
 {
@@ -206,93 +218,88 @@ static double dil_coll(const struct shard *sh, int lane, int idx)
 }
 
 /* May the lane's i-th collective start: every member far enough. */
-static int lane_ready(const struct sim *s, int lane, int i)
+static int lane_ready(const struct sim *s, const struct shard *sh, int lane, int i)
 {
     const struct chain *c = members(s);
-    int u = s->sh.uses[lane][i];
+    int u = sh->uses[lane][i];
 
     for (int k = 0; k < c->nmem; k++) {
         const struct worker *w = &s->w[c->mem[k]];
-        if (lane == SH_GATHER && ((w->state != W_FWD && w->state != W_BWD) || w->su_start < u))
+        const struct shard_worker *sw = &sh->w[c->mem[k]];
+        if (lane == SH_GATHER && ((w->state != W_FWD && w->state != W_BWD) || sw->start < u))
             return 0;
-        if (lane == SH_REDUCE && (w->su_done <= u || s->sh.reduced))
+        if (lane == SH_REDUCE && (sw->done <= u || sh->reduced))
             return 0;
     }
     return 1;
 }
 
 /* Queue the end of worker wi's use at the current rate (generation bwd_gen). */
-static void unit_schedule(struct sim *s, int wi)
+static void unit_schedule(struct sim *s, struct shard *sh, int wi)
 {
     struct worker *w = &s->w[wi];
 
-    w->bwd_rate = s->sh.active > 0 ? 1 / sim_slowdown(s, w) : 1;
+    w->bwd_rate = sh->active > 0 ? 1 / sim_slowdown(s, w) : 1;
     w->bwd_gen++;
-    evq_push(&s->q, s->now + fmax(0, w->bwd_total - w->bwd_done) / w->bwd_rate, EV_UNIT, wi,
-             w->su_start - 1, w->bwd_gen);
+    sim_dim_push(s, sh->id, SH_EV_UNIT,
+                 s->now + fmax(0, w->bwd_total - w->bwd_done) / w->bwd_rate, wi,
+                 sh->w[wi].start - 1, w->bwd_gen);
 }
 
 /* Collectives started or all ended: the members' uses change speed. */
-static void rates_changed(struct sim *s)
+static void rates_changed(struct sim *s, struct shard *sh)
 {
     const struct chain *c = members(s);
 
     for (int k = 0; k < c->nmem; k++) {
         struct worker *w = &s->w[c->mem[k]];
-        if (!w->su_busy || sim_slowdown(s, w) <= 1)
+        if (!sh->w[c->mem[k]].busy || sim_slowdown(s, w) <= 1)
             continue;
         w->bwd_done += (s->now - w->bwd_t) * w->bwd_rate;
         w->bwd_t = s->now;
-        unit_schedule(s, c->mem[k]);
+        unit_schedule(s, sh, c->mem[k]);
     }
 }
 
-void shard_comm_started(struct sim *s)
+/* A collective that slows compute started (+1) or ended (-1): this file's
+ * and the other dimensions' (sim_comm). */
+static void shard_comm(struct sim *s, void *st, int delta)
 {
-    if (s->sh.active++ == 0)
-        rates_changed(s);
+    struct shard *sh = st;
+
+    sh->active += delta;
+    if (sh->active == (delta > 0 ? 1 : 0))
+        rates_changed(s, sh);
 }
 
-void shard_comm_ended(struct sim *s)
+static void phase_flow(struct sim *s, struct shard *sh, int lane, int idx, int p)
 {
-    if (--s->sh.active == 0)
-        rates_changed(s);
-}
-
-static void phase_start(struct sim *s, int lane, int idx, int p)
-{
-    const struct coll_phase *ph = &s->sh.coll[lane].ph[p];
-
-    s->sh.ph[lane] = p;
-    shard_comm_started(s);
-    if (s->cfg->trace)
-        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD, lane, idx, p, -1,
-                        ph->amount * dil_coll(&s->sh, lane, idx), NULL, 0);
-    if (ph->lat_s > 0)
-        evq_push(&s->q, s->now + ph->lat_s * dil_coll(&s->sh, lane, idx), EV_SHARD_LAT, lane, idx,
-                 p);
-    else
-        shard_phase_flow(s, lane, idx, p);
-}
-
-void shard_phase_flow(struct sim *s, int lane, int idx, int p)
-{
-    const struct coll_phase *ph;
-
-    if (lane == SH_TP) {
-        tp_phase_flow(s, idx, p);
-        return;
-    }
-    ph = &s->sh.coll[lane].ph[p];
+    const struct coll_phase *ph = &sh->coll[lane].ph[p];
 
     if (s->cfg->trace && ph->amount > 0)
         sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, lane, idx, p, -1,
-                        ph->amount * dil_coll(&s->sh, lane, idx), ph->use, ph->nuse);
+                        ph->amount * dil_coll(sh, lane, idx), ph->use, ph->nuse);
     if (ph->amount <= 0 || ph->nuse == 0)
-        shard_phase_done(s, lane, idx, p);
+        phase_done(s, sh, lane, idx, p);
     else
-        mm_add_flow(&s->mm, ph->amount * dil_coll(&s->sh, lane, idx), ph->bound, ph->use, ph->nuse,
-                    FL_SHARD, lane, idx, p);
+        sim_dim_flow(s, sh->id, ph->amount * dil_coll(sh, lane, idx), ph->bound, ph->use,
+                     ph->nuse, lane, idx, p);
+}
+
+static void phase_start(struct sim *s, struct shard *sh, int lane, int idx, int p)
+{
+    const struct coll_phase *ph = &sh->coll[lane].ph[p];
+
+    sh->ph[lane] = p;
+    shard_comm(s, sh, +1);
+    if (s->cfg->trace)
+        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD, lane, idx, p, -1,
+                        ph->amount * dil_coll(sh, lane, idx), NULL, 0);
+    if (ph->lat_s > 0)
+        sim_dim_push(s, sh->id, SH_EV_LAT, s->now + ph->lat_s * dil_coll(sh, lane, idx), lane,
+                     idx, p);
+    else
+        phase_flow(s, sh, lane, idx, p);
 }
 
 /* Is use u ready to compute: gathered when it needs to be (the lane has
@@ -304,17 +311,16 @@ static int gathered(const struct shard *sh, int u)
 }
 
 /* The lane's collective idx is done: whoever waited on it goes on. */
-static void coll_done(struct sim *s, int lane, int idx)
+static void coll_done(struct sim *s, struct shard *sh, int lane, int idx)
 {
-    struct shard *sh = &s->sh;
     const struct chain *c = members(s);
 
     if (lane == SH_GATHER) {
         int u = sh->uses[SH_GATHER][idx];
         for (int k = 0; k < c->nmem; k++) {
-            const struct worker *w = &s->w[c->mem[k]];
-            if (!w->su_busy && w->su_start == u && w->su_done == u && gathered(sh, u))
-                unit_start(s, c->mem[k]);
+            const struct shard_worker *sw = &sh->w[c->mem[k]];
+            if (!sw->busy && sw->start == u && sw->done == u && gathered(sh, u))
+                unit_start(s, sh, c->mem[k]);
         }
     } else if (idx + 1 == sh->n[SH_REDUCE]) {
         /* the step's gradients are reduced: the optimizer, and a new step of lanes */
@@ -325,120 +331,195 @@ static void coll_done(struct sim *s, int lane, int idx)
     }
 }
 
-void shard_phase_done(struct sim *s, int lane, int idx, int p)
+static void phase_done(struct sim *s, struct shard *sh, int lane, int idx, int p)
 {
-    struct shard *sh = &s->sh;
-
-    if (lane == SH_TP) {
-        tp_phase_done(s, idx, p);
-        return;
-    }
-    shard_comm_ended(s);
+    shard_comm(s, sh, -1);
     if (s->cfg->trace) {
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, lane, idx, p);
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD, lane, idx, p);
     }
     if (p + 1 < sh->coll[lane].nph) {
-        phase_start(s, lane, idx, p + 1);
+        phase_start(s, sh, lane, idx, p + 1);
         return;
     }
     sh->ph[lane] = -1;
-    coll_done(s, lane, idx);
-    lane_try(s, lane);
+    coll_done(s, sh, lane, idx);
+    lane_try(s, sh, lane);
 }
 
-static void lane_try(struct sim *s, int lane)
+static void lane_try(struct sim *s, struct shard *sh, int lane)
 {
-    struct shard *sh = &s->sh;
-
     /* a lane without phases finishes each collective at once */
-    while (sh->ph[lane] < 0 && sh->next[lane] < sh->n[lane] && lane_ready(s, lane, sh->next[lane])) {
+    while (sh->ph[lane] < 0 && sh->next[lane] < sh->n[lane] &&
+           lane_ready(s, sh, lane, sh->next[lane])) {
         int idx = sh->next[lane]++;
         if (sh->coll[lane].nph > 0) {
-            phase_start(s, lane, idx, 0);
+            phase_start(s, sh, lane, idx, 0);
             return;
         }
-        coll_done(s, lane, idx);
+        coll_done(s, sh, lane, idx);
     }
 }
 
 /* ---- workers ----------------------------------------------------------- */
 
-static void unit_start(struct sim *s, int wi)
+static void unit_start(struct sim *s, struct shard *sh, int wi)
 {
     struct worker *w = &s->w[wi];
-    const struct shard *sh = &s->sh;
+    struct shard_worker *sw = &sh->w[wi];
     const struct sim_group *g = &s->cfg->groups[w->g];
-    int u = w->su_start;
+    int u = sw->start;
     double per = (use_bwd(sh, u) ? g->bwd_s : g->fwd_s) * w->m / (sh->L * sh->mb) * dil_use(sh, u);
 
     if (sim_measured(s, w->step))
-        w->exposed += s->now - w->t_gwait;
+        w->exposed += s->now - sw->t_gwait;
     if (u % sh->L == 0 && u > 0)
         sim_tr_worker(s, wi, use_bwd(sh, u) ? SIM_ACT_FWD : SIM_ACT_BWD,
                       use_bwd(sh, u) ? SIM_ACT_BWD : SIM_ACT_FWD);
     w->state = use_bwd(sh, u) ? W_BWD : W_FWD;
-    w->su_start++;
-    w->su_busy = 1;
-    w->t_unit0 = s->now;
+    sw->start++;
+    sw->busy = 1;
+    sw->t_unit0 = s->now;
     w->bwd_total = per;
     w->bwd_done = 0;
     w->bwd_t = s->now;
-    tp_before_use(s, wi, use_bwd(sh, u), dil_use(sh, u));   /* tp_overlap: beside it */
-    unit_schedule(s, wi);
-    lane_try(s, SH_GATHER);
+    sim_use_begin(s, wi, use_bwd(sh, u), dil_use(sh, u));   /* collectives beside it */
+    unit_schedule(s, sh, wi);
+    lane_try(s, sh, SH_GATHER);
 }
 
-void shard_step_begin(struct sim *s, int wi)
+static void shard_step_begin(struct sim *s, void *st, int wi)
 {
+    struct shard *sh = st;
     struct worker *w = &s->w[wi];
+    struct shard_worker *sw = &sh->w[wi];
 
-    s->sh.reduced = 0;
+    sh->reduced = 0;
     w->state = W_FWD;
-    w->su_start = w->su_done = 0;
-    w->su_busy = 0;
-    w->t_fwd0 = w->t_gwait = s->now;
-    lane_try(s, SH_GATHER);
-    if (!w->su_busy && w->su_start == 0 && gathered(&s->sh, 0))
-        unit_start(s, wi);
+    sw->start = sw->done = 0;
+    sw->busy = 0;
+    w->t_fwd0 = sw->t_gwait = s->now;
+    lane_try(s, sh, SH_GATHER);
+    if (!sw->busy && sw->start == 0 && gathered(sh, 0))
+        unit_start(s, sh, wi);
 }
 
-void shard_unit_done(struct sim *s, int wi, int use, int gen)
+static void unit_done(struct sim *s, struct shard *sh, int wi, int use, int gen)
 {
     struct worker *w = &s->w[wi];
-    struct shard *sh = &s->sh;
+    struct shard_worker *sw = &sh->w[wi];
 
-    if (gen != w->bwd_gen || !w->su_busy || use != w->su_start - 1)
+    if (gen != w->bwd_gen || !sw->busy || use != sw->start - 1)
         return;
     if (sim_measured(s, w->step)) {
         w->compute += w->bwd_total;
         if (sim_slowdown(s, w) > 1)
-            w->interf += fmax(0, s->now - w->t_unit0 - w->bwd_total);
+            w->interf += fmax(0, s->now - sw->t_unit0 - w->bwd_total);
     }
-    w->su_busy = 0;
-    /* the layer's tensor-parallel collectives, which it waits for (tp.c) */
-    if (!tp_after_use(s, wi, use_bwd(sh, use), dil_use(sh, use)))
-        shard_use_finished(s, wi);
+    sw->busy = 0;
+    /* the other dimensions' collectives after the layer, which it waits for */
+    if (!sim_use_end(s, wi, use_bwd(sh, use), dil_use(sh, use)))
+        sim_use_done(s, wi);
 }
 
-void shard_use_finished(struct sim *s, int wi)
+static void shard_use_done(struct sim *s, void *st, int wi)
 {
+    struct shard *sh = st;
     struct worker *w = &s->w[wi];
-    struct shard *sh = &s->sh;
-    int use = w->su_done;
+    struct shard_worker *sw = &sh->w[wi];
+    int use = sw->done;
 
-    w->su_done++;
-    if (w->su_done == sh->nuse) {
+    sw->done++;
+    if (sw->done == sh->nuse) {
         /* waiting first: a reduction with nothing to move ends the step at once */
         w->state = W_WAIT_COMM;
         w->t_bwd_end = s->now;
         sim_tr_worker(s, wi, SIM_ACT_BWD, SIM_ACT_WAIT_COMM);
-        lane_try(s, SH_REDUCE);
+        lane_try(s, sh, SH_REDUCE);
         return;
     }
     if (use_bwd(sh, use))
-        lane_try(s, SH_REDUCE);
-    w->t_gwait = s->now;
-    if (gathered(sh, w->su_start))
-        unit_start(s, wi);
+        lane_try(s, sh, SH_REDUCE);
+    sw->t_gwait = s->now;
+    if (gathered(sh, sw->start))
+        unit_start(s, sh, wi);
 }
+
+static void shard_event(struct sim *s, void *st, int kind, int a, int b, int c)
+{
+    if (kind == SH_EV_UNIT)
+        unit_done(s, st, a, b, c);
+    else
+        phase_flow(s, st, a, b, c);
+}
+
+static void shard_flow_done(struct sim *s, void *st, int a, int b, int c)
+{
+    phase_done(s, st, a, b, c);
+}
+
+/* ---- about a config ---------------------------------------------------- */
+
+static int shard_check(const struct sim_config *cfg, struct dt_err *e)
+{
+    const struct sim_comm *c = &cfg->c;
+
+    if (c->shard == SIM_SHARD_NONE)
+        return 0;
+    if ((unsigned)c->shard > SIM_SHARD_HYBRID || sim_is_ps(c->strategy))
+        return dt_errf(e, "sim: sharding %d with strategy %s, expected an all-reduce strategy",
+                       (int)c->shard, sim_strategy_name(c->strategy));
+    if (sim_bad_num(c->param_bytes) || c->units < 1 || c->units > 100000 || c->micro_batches < 1 ||
+        (double)c->units * c->micro_batches > 1e6)
+        return dt_errf(e, "sim: sharded %g parameter bytes in %d units, %d micro-batches; "
+                       "expected finite bytes >= 0, 1 to 100000 units and at most 1e6 "
+                       "unit passes a step", c->param_bytes, c->units, c->micro_batches);
+    return 0;
+}
+
+static int shard_layered(const struct sim_config *cfg)
+{
+    return cfg->c.shard != SIM_SHARD_NONE;
+}
+
+/* A layered step's data-parallel collectives: a unit's all-gather and
+ * reduce-scatter (HYBRID: within a node, then the all-reduce across); a
+ * layer's gradients all-reduced when nothing is sharded. */
+static int shard_collectives(const struct sim_config *cfg, const struct nccl_shape *all,
+                             struct sim_coll_choice *out, int n, int max, int *final)
+{
+    const struct sim_comm *cm = &cfg->c;
+    struct nccl_shape sh = *all, node, across;
+    double left = cfg->w.grad_bytes, L = cm->units > 0 ? cm->units : 1;
+    int share = 1, split = 1;
+
+    if (!sim_dims_layered(cfg))
+        return n;
+    *final = 1;
+    sim_dims_narrow(cfg, NULL, &sh, &share, &split);
+    left /= split;
+    if (cm->shard == SIM_SHARD_NONE)
+        return sim_choice_add(out, n, max, &sh, NCCL_ALLREDUCE, left / L);
+    if (cm->shard != SIM_SHARD_HYBRID || sh.nodes == 1) {
+        n = sim_choice_add(out, n, max, &sh, NCCL_ALLGATHER, cm->param_bytes / split / L);
+        return sim_choice_add(out, n, max, &sh, NCCL_REDUCESCATTER, left / L);
+    }
+    sim_hybrid_shapes(&sh, &node, &across);
+    n = sim_choice_add(out, n, max, &node, NCCL_ALLGATHER, cm->param_bytes / split / L);
+    n = sim_choice_add(out, n, max, &node, NCCL_REDUCESCATTER, left / L);
+    return sim_choice_add(out, n, max, &across, NCCL_ALLREDUCE, left / L / sh.ppn);
+}
+
+const struct sim_dim_ops sim_dim_shard = {
+    .name = "shard",
+    .check = shard_check,
+    .layered = shard_layered,
+    .collectives = shard_collectives,
+    .build = shard_build,
+    .free = shard_free,
+    .step_begin = shard_step_begin,
+    .event = shard_event,
+    .flow_done = shard_flow_done,
+    .use_done = shard_use_done,
+    .comm = shard_comm,
+};

@@ -17,8 +17,12 @@
  * re-solves the sharing, O(flows x uses).  Cost per simulated step is
  * O(buckets x phases), independent of the number of GPUs.
  *
- * sim_check.c validates a config and sim_stats.c turns a finished run into
- * struct sim_result; sim_int.h holds the state they share.
+ * The parallel dimensions (dim.h: sharding, tensor and pipeline
+ * parallelism) plug in through dim.c's table: their events and flows come
+ * back to them by the table index they carry, and a layer-by-layer step is
+ * the stepper dimension's.  sim_check.c validates a config and sim_stats.c
+ * turns a finished run into struct sim_result; sim_int.h holds the state
+ * they share.
  */
 #include "sim.h"
 
@@ -38,11 +42,6 @@ static const char *const roles[] = { "train", "data", "ps", NULL };
 
 const char *sim_role_name(int r) { return NAMES_AT(roles, r); }
 int sim_role_parse(const char *name) { return names_parse(sim_role_name, name); }
-
-int sim_workers_per_node(const struct sim_group *g)
-{
-    return g->gpus > 0 ? g->gpus : 1;
-}
 
 /* ---- jitter ------------------------------------------------------------ */
 
@@ -319,8 +318,8 @@ static void worker_try_consume(struct sim *s, int wi)
         sim_trace_ready(s->cfg->trace, s->now, wi, w->ready);
     if (measured(s, w->step))
         w->stall += s->now - w->t_wait0;
-    if (s->sh.on) {
-        shard_step_begin(s, wi);
+    if (s->stepper >= 0) {
+        sim_dims[s->stepper]->step_begin(s, s->dim[s->stepper], wi);
         return;
     }
     w->state = W_FWD;
@@ -500,6 +499,49 @@ static void worker_opt_done(struct sim *s, int wi)
     worker_start_step(s, wi);
 }
 
+/* ---- services for the parallel dimensions (dim.h) ----------------------- */
+
+void sim_dim_push(struct sim *s, int id, int kind, double t, int a, int b, int c)
+{
+    assert(kind >= 0 && kind < SIM_DIM_EVENTS);
+    evq_push(&s->q, t, EV_DIM + id * SIM_DIM_EVENTS + kind, a, b, c);
+}
+
+void sim_dim_flow(struct sim *s, int id, double amount, double bound, const struct mm_use *use,
+                  int nuse, int a, int b, int c)
+{
+    mm_add_flow(&s->mm, amount, bound, use, nuse, FL_DIM + id, a, b, c);
+}
+
+int sim_use_begin(struct sim *s, int wi, int bwd, double dil)
+{
+    int any = 0;
+
+    for (int d = 0; sim_dims[d]; d++)
+        if (d != s->stepper && s->dim[d] && sim_dims[d]->use_begin)
+            any |= sim_dims[d]->use_begin(s, s->dim[d], wi, bwd, dil);
+    return any;
+}
+
+int sim_use_end(struct sim *s, int wi, int bwd, double dil)
+{
+    for (int d = 0; sim_dims[d]; d++)
+        if (d != s->stepper && s->dim[d] && sim_dims[d]->use_end &&
+            sim_dims[d]->use_end(s, s->dim[d], wi, bwd, dil))
+            return 1;
+    return 0;
+}
+
+void sim_use_done(struct sim *s, int wi)
+{
+    sim_dims[s->stepper]->use_done(s, s->dim[s->stepper], wi);
+}
+
+void sim_comm(struct sim *s, int delta)
+{
+    sim_dims[s->stepper]->comm(s, s->dim[s->stepper], delta);
+}
+
 /* ---- set-up ------------------------------------------------------------ */
 
 static void build_resources(struct sim *s)
@@ -584,7 +626,7 @@ static void build_chain(struct sim *s, struct chain *c)
     const struct sim_config *cfg = s->cfg;
     const struct coll_ops *ops = coll_for(cfg->c.strategy);
     struct coll_ctx *ctx = &c->ctx;
-    int full = cfg->c.shard != SIM_SHARD_NONE;   /* shard.c shares the gradients */
+    int full = sim_dims_layered(cfg);   /* a layer-by-layer step shares them itself */
     double total = full ? 0 : cfg->w.grad_bytes, left;
     int nb;
 
@@ -691,7 +733,9 @@ static void sim_free(struct sim *s)
         x_free(s->ch[i].ticked);
     }
     x_free(s->busy0);
-    shard_free(s);
+    for (int d = 0; sim_dims[d]; d++)
+        if (s->dim[d] && sim_dims[d]->free)
+            sim_dims[d]->free(s->dim[d]);
     evq_free(&s->q);
     mm_free(&s->mm);
     if (s->rng)
@@ -738,9 +782,13 @@ static void handle_event(struct sim *s, const struct evq_event *ev)
     case EV_PHASE_LAT: phase_flow(s, ev->a, ev->b, ev->c); break;
     case EV_STAGE_NOW: stage_done(s, ev->a, ev->b, ev->c); break;
     case EV_TICK: chain_tick(s, ev->a); break;
-    case EV_UNIT: shard_unit_done(s, ev->a, ev->b, ev->c); break;
-    case EV_SHARD_LAT: shard_phase_flow(s, ev->a, ev->b, ev->c); break;
-    default: assert(0);
+    default: {
+        int d = (ev->type - EV_DIM) / SIM_DIM_EVENTS;
+        assert(ev->type >= EV_DIM && s->dim[d]);
+        sim_dims[d]->event(s, s->dim[d], (ev->type - EV_DIM) % SIM_DIM_EVENTS, ev->a, ev->b,
+                           ev->c);
+        break;
+    }
     }
 }
 
@@ -787,7 +835,14 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
             if (s.w[i].chain == c)
                 s.ch[c].mem[s.ch[c].nmem++] = i;
     }
-    shard_build(&s);
+    /* the parallel dimensions of this run, and which runs the step */
+    s.stepper = -1;
+    for (int d = 0; sim_dims[d]; d++) {
+        assert(d < SIM_MAX_DIMS);
+        s.dim[d] = sim_dims[d]->build ? sim_dims[d]->build(&s, d) : NULL;
+        if (s.dim[d] && sim_dims[d]->step_begin && s.stepper < 0)
+            s.stepper = d;
+    }
     for (int i = 0; i < s.nw; i++)
         build_producers(&s, &s.w[i]);
     if (cfg->trace)
@@ -833,10 +888,10 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
             s.events++;
             if (tag == FL_STAGE)
                 stage_done(&s, a, b, c);
-            else if (tag == FL_SHARD)
-                shard_phase_done(&s, a, b, c);
-            else
+            else if (tag == FL_PHASE)
                 phase_done(&s, a, b, c);
+            else
+                sim_dims[tag - FL_DIM]->flow_done(&s, s.dim[tag - FL_DIM], a, b, c);
         }
         while (evq_peek_time(&s.q) <= s.now && evq_pop(&s.q, &ev)) {
             s.events++;
@@ -870,11 +925,20 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res, struct dt_err 
 
     if (sim_check(cfg, e))
         return -1;
-    if (cfg->c.pp > 1) {
-        struct pp_plan plan;
-        if (pp_config(cfg, &quiet, &plan, e) || sim_once(&quiet, 1, res, e))
+    /* a dimension that runs the step as another config (pipeline
+     * parallelism: its slowest stage) */
+    for (int k = 0; sim_dims[k]; k++) {
+        void *plan = NULL;
+        int r = sim_dims[k]->reduce ? sim_dims[k]->reduce(cfg, &quiet, &plan, e) : 0;
+        if (r < 0)
             return -1;
-        pp_result(&plan, res);
+        if (r == 0)
+            continue;
+        if (sim_once(&quiet, 1, res, e)) {
+            sim_dims[k]->restore(plan, NULL);
+            return -1;
+        }
+        sim_dims[k]->restore(plan, res);
         return 0;
     }
     if (!sim_is_async(cfg))

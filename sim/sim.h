@@ -281,6 +281,9 @@ int sim_pp_fits_in(int gpus, int count, int tp, int pp, int order);
 void sim_pp_layers(int layers, int pp, int v, int *out);
 
 /* Data-parallel workers on one node of g: its GPUs, or 1 for a CPU node. */
-int sim_workers_per_node(const struct sim_group *g);
+static inline int sim_workers_per_node(const struct sim_group *g)
+{
+    return g->gpus > 0 ? g->gpus : 1;
+}
 
 #endif

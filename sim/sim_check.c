@@ -2,61 +2,12 @@
  * sim_check.c - what a struct sim_config must satisfy before it runs
  * (sim.h).  The core asserts its invariants; this turns them into one
  * error line for a caller that built a config by hand.  The planner's
- * configs pass it by construction.
+ * configs pass it by construction.  Each parallel dimension checks its
+ * own fields (dim.h).
  */
 #include "sim_int.h"
 
 #include <math.h>
-
-static int bad_num(double x)
-{
-    return !isfinite(x) || x < 0;
-}
-
-/* Pipeline parallelism (pp.c): one train group of GPU nodes and nothing
- * else, its layout in Megatron's order, at least a layer a chunk. */
-static int check_pp(const struct sim_config *cfg, struct dt_err *e)
-{
-    const struct sim_comm *c = &cfg->c;
-    const struct sim_group *g = &cfg->groups[0];
-    int v = c->pp_interleave;
-
-    if (c->pp < 0 || c->pp > 4096 || v < 0 || v > 64)
-        return dt_errf(e, "sim: %d pipeline stages of %d chunks, expected 0 to 4096 stages and "
-                       "0 to 64 chunks", c->pp, v);
-    if (c->pp <= 1)
-        return 0;
-    v = v > 1 ? v : 1;
-    if (cfg->ngroups != 1 || g->role != SIM_TRAIN || g->gpus < 1)
-        return dt_errf(e, "sim: pipeline parallelism needs one train group of GPU nodes and no "
-                       "other group");
-    if (sim_is_ps(c->strategy) || c->shard > SIM_SHARD_OPT)
-        return dt_errf(e, "sim: pipeline parallelism with strategy %s and sharding %d, expected "
-                       "an all-reduce strategy and at most the optimizer sharded",
-                       sim_strategy_name(c->strategy), (int)c->shard);
-    if (c->pp_order != SIM_ORDER_TP_DP_PP && c->pp_order != SIM_ORDER_TP_PP_DP)
-        return dt_errf(e, "sim: placement order %d, expected 0 (tp, dp, pp) or 1 (tp, pp, dp)",
-                       c->pp_order);
-    if (!sim_pp_fits_in(g->gpus, g->count, c->tp, c->pp, c->pp_order))
-        return dt_errf(e, "sim: %d pipeline stages of tensor parallelism %d on %d x %d GPUs; "
-                       "expected tp x pp to divide the GPUs and %s to be whole nodes or "
-                       "part of one", c->pp, c->tp, g->count, g->gpus,
-                       c->pp_order ? "a replica" : "a stage");
-    if (c->units < c->pp * v || c->micro_batches < 1 ||
-        (v > 1 && c->micro_batches % c->pp != 0) ||
-        2.0 * c->pp * v * c->micro_batches > 1e7)
-        return dt_errf(e, "sim: %d layers over %d stages of %d chunks, %d micro-batches; "
-                       "expected a layer a chunk, micro-batches a multiple of the stages when "
-                       "interleaved, at most 1e7 operations", c->units, c->pp, v,
-                       c->micro_batches);
-    if (bad_num(c->pp_head_frac) || c->pp_head_frac >= 1 || bad_num(c->pp_embed_frac) ||
-        bad_num(c->pp_out_frac) || c->pp_embed_frac + c->pp_out_frac >= 1 ||
-        bad_num(c->pp_p2p_bytes))
-        return dt_errf(e, "sim: pipeline shares %g (head), %g and %g (embedding, output), %g "
-                       "bytes a micro-batch; expected shares in [0, 1) and finite bytes",
-                       c->pp_head_frac, c->pp_embed_frac, c->pp_out_frac, c->pp_p2p_bytes);
-    return 0;
-}
 
 int sim_check(const struct sim_config *cfg, struct dt_err *e)
 {
@@ -70,11 +21,11 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
         const struct sim_group *g = &cfg->groups[i];
         if (g->count < 1)
             return dt_errf(e, "sim: group %d has %d nodes, expected at least 1", i, g->count);
-        if (g->gpus < 0 || bad_num(g->vcpus) || bad_num(g->loader_vcpus) ||
-            !(g->core_speed > 0) || bad_num(g->nic_Bps) || bad_num(g->intra_Bps) ||
-            bad_num(g->pcie_Bps) || bad_num(g->net_alpha_s) || bad_num(g->intra_alpha_s) ||
-            bad_num(g->fwd_s) || bad_num(g->bwd_s) || bad_num(g->opt_s) || bad_num(g->price_usd_h) ||
-            bad_num(g->comm_slowdown))
+        if (g->gpus < 0 || sim_bad_num(g->vcpus) || sim_bad_num(g->loader_vcpus) ||
+            !(g->core_speed > 0) || sim_bad_num(g->nic_Bps) || sim_bad_num(g->intra_Bps) ||
+            sim_bad_num(g->pcie_Bps) || sim_bad_num(g->net_alpha_s) || sim_bad_num(g->intra_alpha_s) ||
+            sim_bad_num(g->fwd_s) || sim_bad_num(g->bwd_s) || sim_bad_num(g->opt_s) || sim_bad_num(g->price_usd_h) ||
+            sim_bad_num(g->comm_slowdown))
             return dt_errf(e, "sim: group %d has a negative, infinite or unknown number", i);
         if (g->role == SIM_TRAIN) {
             ntrain++;
@@ -116,9 +67,9 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
         (cfg->c.ps_first_pull > 0 && !sync_dedicated))
         return dt_errf(e, "sim: first pull at %g of the pull, expected 0, or a fraction in (0, 1] "
                        "with ps_sync and dedicated servers", cfg->c.ps_first_pull);
-    if (!(cfg->w.batch > 0) || bad_num(cfg->w.grad_bytes) || bad_num(cfg->w.cpu_s_per_sample) ||
-        bad_num(cfg->w.prep_bytes) || bad_num(cfg->w.ps_reduce_s_per_byte) ||
-        bad_num(cfg->w.send_cpu_s_per_byte) || bad_num(cfg->w.recv_cpu_s_per_byte))
+    if (!(cfg->w.batch > 0) || sim_bad_num(cfg->w.grad_bytes) || sim_bad_num(cfg->w.cpu_s_per_sample) ||
+        sim_bad_num(cfg->w.prep_bytes) || sim_bad_num(cfg->w.ps_reduce_s_per_byte) ||
+        sim_bad_num(cfg->w.send_cpu_s_per_byte) || sim_bad_num(cfg->w.recv_cpu_s_per_byte))
         return dt_errf(e, "sim: workload has a non-positive, infinite or unknown number");
     if (cfg->w.loader_workers < 1 || cfg->w.prefetch < 0)
         return dt_errf(e, "sim: loader workers %d (expected >= 1), prefetch %d (expected >= 0)",
@@ -134,39 +85,14 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
     if (!(cfg->w.grad_bytes / cfg->c.bucket_bytes <= SIM_MAX_BUCKETS))
         return dt_errf(e, "sim: %.0f gradient buckets per step, expected at most %d",
                        cfg->w.grad_bytes / cfg->c.bucket_bytes, SIM_MAX_BUCKETS);
-    if (cfg->c.shard != SIM_SHARD_NONE) {
-        const struct sim_comm *c = &cfg->c;
-        if ((unsigned)c->shard > SIM_SHARD_HYBRID || sim_is_ps(c->strategy))
-            return dt_errf(e, "sim: sharding %d with strategy %s, expected an all-reduce strategy",
-                           (int)c->shard, sim_strategy_name(c->strategy));
-        if (bad_num(c->param_bytes) || c->units < 1 || c->units > 100000 || c->micro_batches < 1 ||
-            (double)c->units * c->micro_batches > 1e6)
-            return dt_errf(e, "sim: sharded %g parameter bytes in %d units, %d micro-batches; "
-                           "expected finite bytes >= 0, 1 to 100000 units and at most 1e6 "
-                           "unit passes a step", c->param_bytes, c->units, c->micro_batches);
-    }
-    if (cfg->c.tp > 1) {
-        if (sim_is_ps(cfg->c.strategy) || bad_num(cfg->c.tp_bytes))
-            return dt_errf(e, "sim: tensor parallelism %d with strategy %s and %g bytes a layer; "
-                           "expected an all-reduce strategy and finite bytes", cfg->c.tp,
-                           sim_strategy_name(cfg->c.strategy), cfg->c.tp_bytes);
-        for (int i = 0; i < cfg->ngroups; i++) {
-            const struct sim_group *g = &cfg->groups[i];
-            if (g->role == SIM_TRAIN && !sim_tp_fits(g->gpus, g->count, cfg->c.tp))
-                return dt_errf(e, "sim: tensor parallelism %d on train group %d of %d x %d GPUs; "
-                               "expected tp to divide a node's GPUs, or whole nodes", cfg->c.tp, i,
-                               g->count, g->gpus);
-        }
-    } else if (cfg->c.tp < 0) {
-        return dt_errf(e, "sim: tensor parallelism %d, expected >= 1 (0: none)", cfg->c.tp);
-    }
-    if (check_pp(cfg, e))
+    /* each parallel dimension's fields (dim.c's table) */
+    if (sim_dims_check(cfg, e))
         return -1;
     if (cfg->steps < 1 || cfg->warmup < 0)
         return dt_errf(e, "sim: steps %d (expected >= 1), warmup %d (expected >= 0)", cfg->steps, cfg->warmup);
     if (!(cfg->fabric_oversub >= 1) || !isfinite(cfg->fabric_oversub))
         return dt_errf(e, "sim: fabric oversubscription must be at least 1");
-    if (bad_num(cfg->jitter_cv) || cfg->jitter_cv > 1)
+    if (sim_bad_num(cfg->jitter_cv) || cfg->jitter_cv > 1)
         return dt_errf(e, "sim: jitter cv must be in [0, 1]");
     for (int i = 0; i < cfg->ngroups; i++) {
         const struct sim_group *g = &cfg->groups[i];

@@ -57,7 +57,6 @@ void sim_collect(struct sim *s, struct sim_result *res)
         res->exposed_comm_s = w->exposed / n;
         res->comm_interference_s = w->interf / n;
         res->optimizer_s = w->opt / n;
-        res->tp_comm_s = w->tp_exp / n;
     }
     for (int i = 0; i < s->nw; i++) {
         const struct worker *w = &s->w[i];
@@ -101,4 +100,7 @@ void sim_collect(struct sim *s, struct sim_result *res)
     }
     res->util_cpu = all_vcpu > 0 ? busy_vcpu / all_vcpu : 0;
     res->events = s->events;
+    for (int d = 0; sim_dims[d]; d++)
+        if (s->dim[d] && sim_dims[d]->collect)
+            sim_dims[d]->collect(s, s->dim[d], slow, res);
 }

@@ -25,7 +25,8 @@
  * shard.c move a tp-th of the bytes.
  *
  * The phases of one use's collectives run one after another as flows of
- * the worker's own (lane SH_TP, index the worker); O(1) events a layer.
+ * the worker's own; O(1) events a layer.  They run in the layer-by-layer
+ * step of shard.c, through the use_begin and use_end hooks (dim.h).
  */
 #include "sim_int.h"
 
@@ -41,11 +42,32 @@ int sim_tp_fits(int gpus, int count, int tp)
     return gpus > 0 && (gpus % tp == 0 || (tp % gpus == 0 && count % (tp / gpus) == 0));
 }
 
-void tp_dp_ctx(const struct coll_ctx *all, int tp, struct coll_ctx *dp, int *nic_share)
+enum { TP_EV_LAT };   /* a phase's latency ends */
+
+/* A worker's collectives after (or beside) its use in progress. */
+struct tp_worker {
+    int ph;                      /* phase in flight, -1 none */
+    double f, t0;                /* their dilation (shard.c); when the use's compute ended */
+    double exp;                  /* sum over measured steps of time waiting for them */
+    int wait;                    /* tp_overlap: 1 once the use's compute ended while its
+                                    collectives still run */
+    int round, rounds;           /* the collectives' pass; passes after this use (2 after a
+                                    backward that recomputes its forward) */
+};
+
+struct tp {
+    int id;                      /* in the table of dimensions */
+    struct coll_seq coll[SIM_MAX_GROUPS]; /* per train group: a layer's collectives after
+                                    its forward or backward */
+    struct tp_worker w[SIM_MAX_GROUPS];
+};
+
+/* The data-parallel group of ranks at one tensor-parallel position, in
+ * place, and how many such groups share a node's NICs. */
+static void dp_ctx(struct coll_ctx *dp, int tp, int *nic_share)
 {
     int share = 1;
 
-    *dp = *all;
     for (int i = 0; i < dp->ntg; i++) {
         struct coll_group *g = &dp->tg[i];
         int wpn = g->wpn;
@@ -60,7 +82,6 @@ void tp_dp_ctx(const struct coll_ctx *all, int tp, struct coll_ctx *dp, int *nic
     }
     *nic_share = share;
 }
-
 /* The tensor-parallel group of train group i of all: one node's tp GPUs,
  * or tp / wpn nodes. */
 static void tp_ctx(const struct coll_ctx *all, int i, int tp, struct coll_ctx *g)
@@ -74,19 +95,23 @@ static void tp_ctx(const struct coll_ctx *all, int i, int tp, struct coll_ctx *g
     g->tg[0].wpn = tp <= wpn ? tp : wpn;
 }
 
-void tp_build(struct sim *s, const struct nccl_shape *shape)
+static void *tp_build(struct sim *s, int id)
 {
     const struct sim_comm *cm = &s->cfg->c;
-    struct shard *sh = &s->sh;
     const struct coll_ctx *all = &s->ch[0].ctx;
-    struct nccl_shape tpg, dpg;
-    int share;
+    struct nccl_shape shape, tpg, dpg;
+    int share, have = 0;
     enum nccl_coll kinds[2] = {NCCL_ALLREDUCE, NCCL_ALLREDUCE};
+    struct tp *t;
 
-    if (cm->tp <= 1 || !(cm->tp_bytes > 0))
-        return;
-    if (shape)
-        sim_tp_shapes(shape, cm->tp, &tpg, &dpg, &share);
+    if (cm->tp <= 1 || !(cm->tp_bytes > 0) || coll_ranks(all) <= 1)
+        return NULL;
+    t = x_calloc(1, sizeof *t);
+    t->id = id;
+    if (sim_nccl_shape(s->cfg, &shape) == 0) {
+        have = 1;
+        sim_tp_shapes(&shape, cm->tp, &tpg, &dpg, &share);
+    }
     if (cm->tp_sp) {
         kinds[0] = NCCL_REDUCESCATTER;
         kinds[1] = NCCL_ALLGATHER;
@@ -97,104 +122,224 @@ void tp_build(struct sim *s, const struct nccl_shape *shape)
         /* two of them: all-reduces, or each a reduce-scatter and an all-gather */
         for (int k = 0; k < 2; k++)
             for (int j = 0; j < (cm->tp_sp ? 2 : 1); j++)
-                shard_coll_into(&sh->tpc[i], &g, cm->strategy, kinds[j], shape ? &tpg : NULL,
-                                cm->tp_bytes, 1);
+                coll_seq_add(&t->coll[i], &g, cm->strategy, kinds[j], have ? &tpg : NULL,
+                             cm->tp_bytes, 1);
     }
+    return t;
 }
 
-static void tp_phase_start(struct sim *s, int wi, int p)
+static void tp_free(void *st)
 {
-    struct worker *w = &s->w[wi];
-    const struct coll_phase *ph = &s->sh.tpc[s->w[wi].tg].ph[p];
-
-    w->tp_ph = p;
-    if (s->cfg->trace)
-        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD, SH_TP, wi, p, -1,
-                        ph->amount * w->tp_f, NULL, 0);
-    if (ph->lat_s > 0)
-        evq_push(&s->q, s->now + ph->lat_s * w->tp_f, EV_SHARD_LAT, SH_TP, wi, p);
-    else
-        tp_phase_flow(s, wi, p);
+    x_free(st);
 }
 
-static void tp_start(struct sim *s, int wi, int bwd, double dilation)
+static void phase_done(struct sim *s, struct tp *t, int wi, int p);
+
+static void phase_flow(struct sim *s, struct tp *t, int wi, int p)
 {
-    struct worker *w = &s->w[wi];
-
-    w->tp_f = dilation;
-    w->t_tp0 = s->now;
-    w->tp_round = 0;
-    w->tp_rounds = bwd && s->cfg->c.tp_recompute ? 2 : 1;
-    tp_phase_start(s, wi, 0);
-}
-
-int tp_before_use(struct sim *s, int wi, int bwd, double dilation)
-{
-    if (!s->cfg->c.tp_overlap || s->sh.tpc[s->w[wi].tg].nph == 0)
-        return 0;
-    s->w[wi].tp_wait = 0;
-    shard_comm_started(s);
-    tp_start(s, wi, bwd, dilation);
-    return 1;
-}
-
-int tp_after_use(struct sim *s, int wi, int bwd, double dilation)
-{
-    struct worker *w = &s->w[wi];
-
-    if (s->sh.tpc[s->w[wi].tg].nph == 0)
-        return 0;
-    if (s->cfg->c.tp_overlap) {
-        if (w->tp_ph < 0)
-            return 0;       /* the collectives ended within the compute */
-        w->tp_wait = 1;     /* the rest is waited for */
-        w->t_tp0 = s->now;
-        return 1;
-    }
-    tp_start(s, wi, bwd, dilation);
-    return 1;
-}
-
-void tp_phase_flow(struct sim *s, int wi, int p)
-{
-    const struct worker *w = &s->w[wi];
-    const struct coll_phase *ph = &s->sh.tpc[s->w[wi].tg].ph[p];
+    const struct tp_worker *tw = &t->w[wi];
+    const struct coll_phase *ph = &t->coll[s->w[wi].tg].ph[p];
 
     if (s->cfg->trace && ph->amount > 0)
-        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SH_TP, wi, p, -1,
-                        ph->amount * w->tp_f, ph->use, ph->nuse);
+        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SIM_LANE_TP, wi, p, -1,
+                        ph->amount * tw->f, ph->use, ph->nuse);
     if (ph->amount <= 0 || ph->nuse == 0)
-        tp_phase_done(s, wi, p);
+        phase_done(s, t, wi, p);
     else
-        mm_add_flow(&s->mm, ph->amount * w->tp_f, ph->bound, ph->use, ph->nuse, FL_SHARD, SH_TP,
-                    wi, p);
+        sim_dim_flow(s, t->id, ph->amount * tw->f, ph->bound, ph->use, ph->nuse, wi, p, 0);
 }
 
-void tp_phase_done(struct sim *s, int wi, int p)
+static void phase_start(struct sim *s, struct tp *t, int wi, int p)
+{
+    struct tp_worker *tw = &t->w[wi];
+    const struct coll_phase *ph = &t->coll[s->w[wi].tg].ph[p];
+
+    tw->ph = p;
+    if (s->cfg->trace)
+        sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD, SIM_LANE_TP, wi, p, -1,
+                        ph->amount * tw->f, NULL, 0);
+    if (ph->lat_s > 0)
+        sim_dim_push(s, t->id, TP_EV_LAT, s->now + ph->lat_s * tw->f, wi, p, 0);
+    else
+        phase_flow(s, t, wi, p);
+}
+
+static void start(struct sim *s, struct tp *t, int wi, int bwd, double dilation)
+{
+    struct tp_worker *tw = &t->w[wi];
+
+    tw->f = dilation;
+    tw->t0 = s->now;
+    tw->round = 0;
+    tw->rounds = bwd && s->cfg->c.tp_recompute ? 2 : 1;
+    phase_start(s, t, wi, 0);
+}
+
+/* tp_overlap: the use's collectives start as its compute starts. */
+static int tp_use_begin(struct sim *s, void *st, int wi, int bwd, double dilation)
+{
+    struct tp *t = st;
+
+    if (!s->cfg->c.tp_overlap || t->coll[s->w[wi].tg].nph == 0)
+        return 0;
+    t->w[wi].wait = 0;
+    sim_comm(s, +1);
+    start(s, t, wi, bwd, dilation);
+    return 1;
+}
+
+/* The use's compute ended: its collectives start (or, overlapped, what is
+ * left of them is waited for). */
+static int tp_use_end(struct sim *s, void *st, int wi, int bwd, double dilation)
+{
+    struct tp *t = st;
+    struct tp_worker *tw = &t->w[wi];
+
+    if (t->coll[s->w[wi].tg].nph == 0)
+        return 0;
+    if (s->cfg->c.tp_overlap) {
+        if (tw->ph < 0)
+            return 0;       /* the collectives ended within the compute */
+        tw->wait = 1;       /* the rest is waited for */
+        tw->t0 = s->now;
+        return 1;
+    }
+    start(s, t, wi, bwd, dilation);
+    return 1;
+}
+
+static void phase_done(struct sim *s, struct tp *t, int wi, int p)
 {
     struct worker *w = &s->w[wi];
+    struct tp_worker *tw = &t->w[wi];
 
     if (s->cfg->trace) {
-        sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SH_TP, wi, p);
-        sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD, SH_TP, wi, p);
+        sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SIM_LANE_TP, wi, p);
+        sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD, SIM_LANE_TP, wi, p);
     }
-    if (p + 1 < s->sh.tpc[s->w[wi].tg].nph) {
-        tp_phase_start(s, wi, p + 1);
+    if (p + 1 < t->coll[w->tg].nph) {
+        phase_start(s, t, wi, p + 1);
         return;
     }
-    if (++w->tp_round < w->tp_rounds) {
-        tp_phase_start(s, wi, 0);
+    if (++tw->round < tw->rounds) {
+        phase_start(s, t, wi, 0);
         return;
     }
-    w->tp_ph = -1;
+    tw->ph = -1;
     if (s->cfg->c.tp_overlap) {
-        shard_comm_ended(s);
-        if (!w->tp_wait)
+        sim_comm(s, -1);
+        if (!tw->wait)
             return;         /* the compute goes on; its end finishes the use */
     }
     if (sim_measured(s, w->step)) {
-        w->exposed += s->now - w->t_tp0;
-        w->tp_exp += s->now - w->t_tp0;
+        w->exposed += s->now - tw->t0;
+        tw->exp += s->now - tw->t0;
     }
-    shard_use_finished(s, wi);
+    sim_use_done(s, wi);
 }
+
+static void tp_event(struct sim *s, void *st, int kind, int a, int b, int c)
+{
+    (void)kind;
+    (void)c;
+    phase_flow(s, st, a, b);
+}
+
+static void tp_flow_done(struct sim *s, void *st, int a, int b, int c)
+{
+    (void)c;
+    phase_done(s, st, a, b);
+}
+
+static void tp_collect(const struct sim *s, const void *st, int slow, struct sim_result *res)
+{
+    const struct tp *t = st;
+
+    res->tp_comm_s = t->w[slow].exp / s->cfg->steps;
+}
+
+/* ---- about a config ---------------------------------------------------- */
+
+static int tp_check(const struct sim_config *cfg, struct dt_err *e)
+{
+    const struct sim_comm *c = &cfg->c;
+
+    if (c->tp < 0)
+        return dt_errf(e, "sim: tensor parallelism %d, expected >= 1 (0: none)", c->tp);
+    if (c->tp <= 1)
+        return 0;
+    if (sim_is_ps(c->strategy) || !isfinite(c->tp_bytes) || c->tp_bytes < 0)
+        return dt_errf(e, "sim: tensor parallelism %d with strategy %s and %g bytes a layer; "
+                       "expected an all-reduce strategy and finite bytes", c->tp,
+                       sim_strategy_name(c->strategy), c->tp_bytes);
+    for (int i = 0; i < cfg->ngroups; i++) {
+        const struct sim_group *g = &cfg->groups[i];
+        if (g->role == SIM_TRAIN && !sim_tp_fits(g->gpus, g->count, c->tp))
+            return dt_errf(e, "sim: tensor parallelism %d on train group %d of %d x %d GPUs; "
+                           "expected tp to divide a node's GPUs, or whole nodes", c->tp, i,
+                           g->count, g->gpus);
+    }
+    return 0;
+}
+
+static int tp_layered(const struct sim_config *cfg)
+{
+    return cfg->c.tp > 1;
+}
+
+/* Data parallelism runs over the ranks at one tensor-parallel position,
+ * each holding a tp-th of the model. */
+static void tp_narrow(const struct sim_config *cfg, struct coll_ctx *dp, struct nccl_shape *sh,
+                      int *share, int *split)
+{
+    int tp = cfg->c.tp, n = 1;
+
+    if (tp <= 1)
+        return;
+    if (dp)
+        dp_ctx(dp, tp, &n);
+    if (sh) {
+        struct nccl_shape tpg, dpg;
+        int m;
+        sim_tp_shapes(sh, tp, &tpg, &dpg, &m);
+        *sh = dpg;
+        if (!dp)
+            n = m;
+    }
+    *share *= n;
+    *split *= tp;
+}
+
+/* A layer's activation collectives on a tensor-parallel group. */
+static int tp_collectives(const struct sim_config *cfg, const struct nccl_shape *all,
+                          struct sim_coll_choice *out, int n, int max, int *final)
+{
+    const struct sim_comm *cm = &cfg->c;
+    struct nccl_shape tpg, dpg;
+    int share;
+
+    (void)final;
+    if (cm->tp <= 1)
+        return n;
+    sim_tp_shapes(all, cm->tp, &tpg, &dpg, &share);
+    n = sim_choice_add(out, n, max, &tpg, cm->tp_sp ? NCCL_REDUCESCATTER : NCCL_ALLREDUCE,
+                       cm->tp_bytes);
+    if (cm->tp_sp)
+        n = sim_choice_add(out, n, max, &tpg, NCCL_ALLGATHER, cm->tp_bytes);
+    return n;
+}
+
+const struct sim_dim_ops sim_dim_tp = {
+    .name = "tp",
+    .check = tp_check,
+    .layered = tp_layered,
+    .narrow = tp_narrow,
+    .collectives = tp_collectives,
+    .build = tp_build,
+    .free = tp_free,
+    .event = tp_event,
+    .flow_done = tp_flow_done,
+    .use_begin = tp_use_begin,
+    .use_end = tp_use_end,
+    .collect = tp_collect,
+};

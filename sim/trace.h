@@ -52,11 +52,16 @@ enum sim_act {
     SIM_ACT_PHASE,          /* a, b, c = chain, bucket, phase: latency then transfer */
     SIM_ACT_PHASE_FLOW,     /* a, b, c = chain, bucket, phase: the transfer on its resources */
     SIM_ACT_BUCKET,         /* a, b, c = chain, bucket, worker: bucket released (instant) */
-    SIM_ACT_SHARD,          /* a, b, c = lane (0 gather, 1 reduce), collective of the step,
-                               phase: a sharded collective's latency then transfer (shard.c) */
+    SIM_ACT_SHARD,          /* a, b, c = lane (SIM_LANE_*), collective of the step (on the
+                               tensor-parallel lane, the worker), phase: a per-layer
+                               collective's latency then transfer (shard.c, tp.c) */
     SIM_ACT_SHARD_FLOW,     /* a, b, c as SIM_ACT_SHARD: the transfer on its resources */
     SIM_NACT
 };
+
+/* The lanes of SIM_ACT_SHARD: a unit's parameter all-gathers, its gradient
+ * reductions (shard.c), a layer's tensor-parallel collectives (tp.c). */
+enum { SIM_LANE_GATHER = 0, SIM_LANE_REDUCE, SIM_LANE_TP };
 
 enum sim_counter {
     SIM_CNT_READY = 0,      /* batches ready for a worker (the prefetch queue), track = compute */
