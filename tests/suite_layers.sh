@@ -9,6 +9,8 @@
 # 3. The build enforces it: an object that calls from sim into the catalog,
 #    or from the catalog into sim, does not link against its own layer's
 #    archives (and does with the other's).
+# 4. The simulator's core (its event loop, checks, results and listing of
+#    collectives) names no parallel dimension: each is a plug-in (sim/dim.h).
 # Prints "ok - ..." / "FAIL - ..." lines for tests/run.sh.  Run from the
 # repository root after make; BUILD defaults to build, and LDFLAGS is
 # passed to the link (make check sets the sanitizers there).
@@ -144,4 +146,16 @@ for layer in base sim catalog scenario planner calibrate cli; do
         echo "ok - layers: $doc names every source file of $layer/"
     fi
 done
+# The core of the simulator reaches the parallel dimensions through
+# sim/dim.c's table only: no field, value or function of one in its files.
+core="sim/sim.c sim/sim_check.c sim/sim_stats.c sim/sim_collectives.c sim/sim_int.h sim/dim.c"
+named=$(grep -nE '(\.|->)(shard|tp|pp|tp_[a-z_]+|pp_[a-z_]+|param_bytes|units|micro_batches)\b|SIM_SHARD_|SIM_ORDER_|\b(shard|tp|pp)_[a-z_]+\(' $core |
+        grep -vE '^[^:]*:[0-9]+:\s*(/?\*|//)' | grep -v 'sim_dim_' | head -n 3)
+if [ -z "$named" ]; then
+    echo "ok - layers: the simulator's core names no parallel dimension (sim/dim.h)"
+else
+    echo "FAIL - layers: the simulator's core names a parallel dimension: $(echo "$named" | tr '\n' ' ')"
+    status=1
+fi
+
 exit $status
