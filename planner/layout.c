@@ -85,7 +85,7 @@ struct search {
     const struct plan_eval_opts *rank;  /* the ranking's simulation settings */
     struct combo *cb;            /* the combinations tried, layout_dims_most() of room */
     int ncb;
-    int last;                    /* the last one tried, -1 before */
+    int last;                    /* the last one tried; -1: none yet */
     struct plan_cluster *cand;   /* the candidate just simulated */
     struct plan_cluster *pc;     /* the best so far, when have */
     int have, nfit, nsim;
@@ -203,7 +203,7 @@ static int grow(struct search *s, struct combo *c)
         if (!layout_dims_fit(t, s->cl)) {
             if (!sc->batch_auto)
                 break;
-            continue;   /* interleaving: the micro-batches not a multiple of pp */
+            continue;   /* a row's own check: a pipeline's micro-batches not a multiple of pp */
         }
         c->tried = 1;
         if (memory_ratio(t, s->cl, k, &need, &capg) > 1) {
