@@ -1,0 +1,344 @@
+/*
+ * layout_dims.c - the table of parallel dimensions the layout search walks
+ * (layout_dims.h; the search is layout.c), one row each, in walk order:
+ *
+ *   tp          1, then under parallel.tp: auto the powers of two that divide
+ *               every train node's GPUs and the model's heads and KV heads,
+ *               then 2 and 4 whole nodes of one train group
+ *   pp          1, then under parallel.pp: auto the powers of two up to 64
+ *               that fit the cluster in Megatron's order at this tp
+ *   interleave  1 without a pipeline; the scenario's when it gives one or
+ *               fixes pp; else 1, 2 and 4 while a chunk keeps a layer
+ *   recompute   the scenario's, or under auto none, selective and full
+ *   sharding    the scenario's, or under auto those that make sense here:
+ *               none only on one rank or with parameter servers, hsdp over
+ *               several nodes of several ranks, none or zero1 under a
+ *               pipeline
+ *
+ * Each row's values come simplest first, so that the search's near ties
+ * (LAYOUT_MARGIN in layout.c) keep the simpler layout.  At most 9 x 7 x 3 x 3
+ * x 5 combinations; pruning by the rows before (pp by tp, interleave by pp,
+ * sharding by both and the cluster's shape) leaves far fewer.  A new
+ * dimension is a row here: its values, its check on a candidate, its field
+ * of the scenario, how a simulated cluster reports it, and its words.
+ */
+#include "layout_dims.h"
+
+#include <stdio.h>
+
+#include "resolve.h"
+#include "../catalog/shape.h"
+
+static const enum sc_sharding stages[] = {SC_SHARD_NONE, SC_SHARD_ZERO1, SC_SHARD_ZERO2,
+                                          SC_SHARD_ZERO3, SC_SHARD_HSDP};
+#define NSTAGES ((int)(sizeof stages / sizeof stages[0]))
+
+void layout_dims_space(const struct scenario *sc, const struct sc_cluster *cl,
+                       struct layout_space *s)
+{
+    struct sc_comm comm;
+
+    s->sc = sc;
+    s->cl = cl;
+    s->ranks = 0;
+    s->nodes = 0;
+    s->wpn = 1;
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        int w = g->inst->gpu_count > 0 ? g->inst->gpu_count : 1;
+        if (g->role != SIM_TRAIN)
+            continue;
+        s->ranks += g->count * w;
+        s->nodes += g->count;
+        if (w > s->wpn)
+            s->wpn = w;
+    }
+    scenario_cluster_comm(sc, cl, &comm);
+    s->is_ps = sim_is_ps(comm.strategy);
+}
+
+/* tp: 1, and under tp: auto the powers of two that divide every train
+ * node's GPUs and the model's heads and KV heads (a model given by its
+ * shape), then 2 and 4 whole nodes of one train group, across their NICs,
+ * where the cluster has them: the ranking keeps them only where they pay. */
+static int tp_values(const struct layout_space *s, const int *chosen, int *out)
+{
+    const struct scenario *sc = s->sc;
+    const struct sc_cluster *cl = s->cl;
+    int n = 0, wpn = 0, groups = 0, count = 0, max = layout_dims[LAYOUT_DIM_TP].max;
+
+    (void)chosen;
+    if (!sc->tp_auto) {
+        out[0] = sc->tp > 1 ? sc->tp : 1;
+        return 1;
+    }
+    for (int i = 0; i < cl->ngroups; i++)
+        if (cl->groups[i].role == SIM_TRAIN) {
+            int g = cl->groups[i].inst->gpu_count;
+            wpn = wpn == 0 ? g : (g < wpn ? g : wpn);
+            groups++;
+            count = cl->groups[i].count;
+        }
+    for (int tp = 1; n < max; tp *= 2) {
+        if (tp > 1 && (wpn <= 0 || wpn % tp != 0 || !shape_known(sc->model) ||
+                       !shape_tp_fits(sc->model, tp)))
+            break;
+        out[n++] = tp;
+    }
+    for (int k = 2; k <= 4 && n < max && groups == 1 && wpn > 1 && shape_known(sc->model);
+         k *= 2)
+        if (count % k == 0 && sim_tp_fits(wpn, count, wpn * k) &&
+            shape_tp_fits(sc->model, wpn * k))
+            out[n++] = wpn * k;
+    return n;
+}
+
+/* pp: the scenario's, or under pp: auto 1 and the powers of two that fit
+ * the cluster at the chosen tp in Megatron's order, at most a layer a stage
+ * (sim_pp_fits; one group of GPU train nodes). */
+static int pp_values(const struct layout_space *s, const int *chosen, int *out)
+{
+    const struct scenario *sc = s->sc;
+    const struct sc_cluster *cl = s->cl;
+    int n = 0, max = layout_dims[LAYOUT_DIM_PP].max;
+
+    if (!sc->pp_auto) {
+        out[0] = sc->pp > 1 ? sc->pp : 1;
+        return 1;
+    }
+    out[n++] = 1;
+    if (cl->ngroups != 1 || cl->groups[0].inst->gpu_count < 1 || !shape_known(sc->model))
+        return n;
+    for (int pp = 2; n < max && pp <= sc->model->layers; pp *= 2)
+        if (sim_pp_fits_in(cl->groups[0].inst->gpu_count, cl->groups[0].count,
+                           chosen[LAYOUT_DIM_TP], pp, sc->pp_order))
+            out[n++] = pp;
+    return n;
+}
+
+/* A pipeline's micro-batches: with interleaving, a multiple of pp. */
+static int pp_fits(const struct scenario *t, const struct sc_cluster *cl)
+{
+    char why[320];
+
+    return t->pp <= 1 || resolve_pp_fits(t, cl, why, sizeof why);
+}
+
+/* interleave: 1 without a pipeline; the scenario's when it gives one or
+ * fixes pp; else 1, 2 and 4 while a chunk keeps a layer. */
+static int interleave_values(const struct layout_space *s, const int *chosen, int *out)
+{
+    const struct scenario *sc = s->sc;
+    int n = 0, pp = chosen[LAYOUT_DIM_PP], max = layout_dims[LAYOUT_DIM_INTERLEAVE].max;
+
+    if (pp == 1) {
+        out[0] = 1;
+        return 1;
+    }
+    if (sc->interleave_set || !sc->pp_auto) {
+        out[0] = sc->interleave > 1 ? sc->interleave : 1;
+        return 1;
+    }
+    for (int v = 1; n < max && pp * v <= sc->model->layers; v *= 2)
+        out[n++] = v;
+    return n;
+}
+
+static int recompute_values(const struct layout_space *s, const int *chosen, int *out)
+{
+    (void)chosen;
+    if (!s->sc->recompute_auto) {
+        out[0] = (int)s->sc->recompute;
+        return 1;
+    }
+    out[0] = SC_RECOMPUTE_NONE;
+    out[1] = SC_RECOMPUTE_SELECTIVE;
+    out[2] = SC_RECOMPUTE_FULL;
+    return 3;
+}
+
+/* Whether the search tries stage st on s under the chosen tp and pp: the
+ * scenario's alone when it names one (fsdp in zero3's place), else what
+ * makes sense (none only with one replica or parameter servers; hsdp over
+ * several nodes of several ranks; none or zero1 under a pipeline). */
+static int stage_ok(const struct layout_space *s, enum sc_sharding st, const int *chosen)
+{
+    const struct scenario *sc = s->sc;
+    int tp = chosen[LAYOUT_DIM_TP], pp = chosen[LAYOUT_DIM_PP];
+    int shards = s->ranks / layout_dims_ranks(chosen, LAYOUT_DIM_SHARDING) > 1 && !s->is_ps;
+
+    if (!sc->sharding_auto)
+        return st == (sc->sharding == SC_SHARD_FSDP ? SC_SHARD_ZERO3 : sc->sharding);
+    if (st == SC_SHARD_HSDP && (s->nodes < 2 || s->wpn / tp < 2))
+        return 0;   /* hsdp is zero3 on one node or one replica a node */
+    if (!shards && st != SC_SHARD_NONE)
+        return 0;
+    return pp == 1 || st <= SC_SHARD_ZERO1;
+}
+
+/* sharding: the stages stage_ok allows, as simulated (a scenario's fsdp
+ * stays fsdp). */
+static int sharding_values(const struct layout_space *s, const int *chosen, int *out)
+{
+    int n = 0;
+
+    for (int i = 0; i < NSTAGES; i++)
+        if (stage_ok(s, stages[i], chosen))
+            out[n++] = (int)(s->sc->sharding_auto ? stages[i] : s->sc->sharding);
+    return n;
+}
+
+static void tp_apply(struct scenario *t, int value) { t->tp = value; }
+static void pp_apply(struct scenario *t, int value) { t->pp = value; }
+static void interleave_apply(struct scenario *t, int value) { t->interleave = value; }
+static void recompute_apply(struct scenario *t, int value)
+{
+    t->recompute = (enum sc_recompute)value;
+}
+static void sharding_apply(struct scenario *t, int value)
+{
+    t->sharding = (enum sc_sharding)value;
+}
+
+static int tp_of_result(const struct plan_cluster *pc)
+{
+    return pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1;
+}
+static int pp_of_result(const struct plan_cluster *pc)
+{
+    return pc->cfg.c.pp > 1 ? pc->cfg.c.pp : 1;
+}
+static int interleave_of_result(const struct plan_cluster *pc)
+{
+    return pp_of_result(pc) > 1 && pc->cfg.c.pp_interleave > 1 ? pc->cfg.c.pp_interleave : 1;
+}
+static int recompute_of_result(const struct plan_cluster *pc) { return (int)pc->recompute; }
+static int sharding_of_result(const struct plan_cluster *pc) { return (int)pc->sharding; }
+
+/* The words: "tp 8 x pp 4 (interleave 2) + zero1, recompute full", each
+ * part only where the search chose it (tp named under pp: auto too). */
+static int tp_text(const struct scenario *sc, const int *val, int first, char *buf, size_t len)
+{
+    (void)first;
+    if (!sc->tp_auto && !sc->pp_auto)
+        return 0;
+    return snprintf(buf, len, "tp %d ", val[LAYOUT_DIM_TP]);
+}
+static int pp_text(const struct scenario *sc, const int *val, int first, char *buf, size_t len)
+{
+    (void)first;
+    return sc->pp_auto ? snprintf(buf, len, "x pp %d ", val[LAYOUT_DIM_PP]) : 0;
+}
+static int interleave_text(const struct scenario *sc, const int *val, int first, char *buf,
+                           size_t len)
+{
+    (void)first;
+    if (!sc->pp_auto || val[LAYOUT_DIM_PP] <= 1)
+        return 0;
+    return snprintf(buf, len, "(interleave %d) ", val[LAYOUT_DIM_INTERLEAVE]);
+}
+static int recompute_text(const struct scenario *sc, const int *val, int first, char *buf,
+                          size_t len)
+{
+    (void)first;
+    if (!sc->recompute_auto)
+        return 0;
+    return snprintf(buf, len, ", recompute %s",
+                    scenario_recompute_name((enum sc_recompute)val[LAYOUT_DIM_RECOMPUTE]));
+}
+static int sharding_text(const struct scenario *sc, const int *val, int first, char *buf,
+                         size_t len)
+{
+    (void)sc;
+    return snprintf(buf, len, "%s%s", first ? "" : "+ ",
+                    scenario_sharding_name((enum sc_sharding)val[LAYOUT_DIM_SHARDING]));
+}
+
+const struct layout_dim layout_dims[LAYOUT_NDIMS] = {
+    [LAYOUT_DIM_TP] = {"tp", 9, 1, LAYOUT_TEXT_SHAPE, tp_values, NULL, tp_apply, tp_of_result,
+                       tp_text},
+    [LAYOUT_DIM_PP] = {"pp", 7, 1, LAYOUT_TEXT_SHAPE, pp_values, pp_fits, pp_apply, pp_of_result,
+                       pp_text},
+    [LAYOUT_DIM_INTERLEAVE] = {"interleave", 3, 0, LAYOUT_TEXT_SHAPE, interleave_values, NULL,
+                               interleave_apply, interleave_of_result, interleave_text},
+    [LAYOUT_DIM_RECOMPUTE] = {"recompute", 3, 0, LAYOUT_TEXT_OPTION, recompute_values, NULL,
+                              recompute_apply, recompute_of_result, recompute_text},
+    [LAYOUT_DIM_SHARDING] = {"sharding", NSTAGES, 0, LAYOUT_TEXT_STAGE, sharding_values, NULL,
+                             sharding_apply, sharding_of_result, sharding_text},
+};
+
+int layout_dims_most(void)
+{
+    int most = 1;
+
+    for (int d = 0; d < LAYOUT_NDIMS; d++)
+        most *= layout_dims[d].max;
+    return most;
+}
+
+/* The rows from d down, under the values val holds for the rows above. */
+static int walk_from(const struct layout_space *s, int d, int *val,
+                     int (*visit)(const int *val, void *arg), void *arg)
+{
+    int vals[LAYOUT_DIM_MAX_VALUES], n, rc = 0;
+
+    if (d == LAYOUT_NDIMS)
+        return visit(val, arg);
+    n = layout_dims[d].values(s, val, vals);
+    for (int i = 0; i < n && rc == 0; i++) {
+        val[d] = vals[i];
+        rc = walk_from(s, d + 1, val, visit, arg);
+    }
+    return rc;
+}
+
+int layout_dims_walk(const struct layout_space *s, int (*visit)(const int *val, void *arg),
+                     void *arg)
+{
+    int val[LAYOUT_NDIMS] = {0};
+
+    return walk_from(s, 0, val, visit, arg);
+}
+
+int layout_dims_ranks(const int *val, int n)
+{
+    int ranks = 1;
+
+    for (int d = 0; d < n; d++)
+        if (layout_dims[d].splits_ranks)
+            ranks *= val[d];
+    return ranks;
+}
+
+int layout_dims_fit(const struct scenario *t, const struct sc_cluster *cl)
+{
+    int ok = 1;
+
+    for (int d = 0; d < LAYOUT_NDIMS && ok; d++)
+        ok = !layout_dims[d].fits || layout_dims[d].fits(t, cl);
+    return ok;
+}
+
+void layout_dims_apply(struct scenario *t, const int *val)
+{
+    for (int d = 0; d < LAYOUT_NDIMS; d++)
+        layout_dims[d].apply(t, val[d]);
+}
+
+void layout_dims_of_result(const struct plan_cluster *pc, int *val)
+{
+    for (int d = 0; d < LAYOUT_NDIMS; d++)
+        val[d] = layout_dims[d].of_result(pc);
+}
+
+const char *layout_dims_name(const struct scenario *sc, const int *val, char *buf, size_t len)
+{
+    size_t n = 0;
+
+    buf[0] = '\0';
+    for (int part = 0; part < LAYOUT_NTEXT; part++)
+        for (int d = 0; d < LAYOUT_NDIMS; d++)
+            if (layout_dims[d].text_part == (enum layout_text)part && n < len)
+                n += (size_t)layout_dims[d].text(sc, val, n == 0, buf + n, len - n);
+    return buf;
+}
