@@ -11,15 +11,6 @@
 
 #include "planner.h"
 
-/* The first train group of cl, or NULL when it has none. */
-const struct sc_group *plan_first_train(const struct sc_cluster *cl);
-
-/* 1 when cl has a group of role r. */
-int plan_has_role(const struct sc_cluster *cl, enum sim_role r);
-
-/* Train nodes of cl, all train groups together. */
-int plan_train_nodes(const struct sc_cluster *cl);
-
 /* pc->bound and bound_text from pc's simulation (bound.c): by what-if
  * simulations when whatif is 1, else by what the workers wait for.  0, or
  * -1 with e set. */

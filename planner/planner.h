@@ -187,14 +187,6 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e);
 
 /*
- * The objective of pc, smaller is better.  per_sample: 1 when the clusters
- * compared were enumerated with different worker counts (the catalog
- * search), so that cost per step is compared per sample.
- */
-double plan_cluster_objective(const struct scenario *sc, const struct plan_cluster *pc,
-                              int per_sample);
-
-/*
  * One number of a resolved cluster that came from a calibration profile
  * rather than the catalog (docs/profile.md): what it is, its value in the
  * unit named, and the profile it came from.
