@@ -131,6 +131,8 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
 
     memset(l, 0, sizeof *l);
     l->memory_unknown = isnan(need);
+    l->memory_bytes = need;
+    l->state_bytes = state;
     if (!p->strategies)
         return dt_errf(e, "plan: no gradient strategy to try");
     for (int t = 0; t < cat->ninstances; t++) {
