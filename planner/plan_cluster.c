@@ -2,8 +2,9 @@
  * plan_cluster.c - one cluster evaluated (planner.h): resolved into simulator
  * input, simulated, costed (per hour, step, epoch and whole training, with
  * the deadline, budget and data-channel constraints), and its bottleneck
- * named in words; with it, what the writers print of it besides (NCCL's
- * choice for each collective, the numbers a profile measured).  plan_run() and the catalog search both evaluate clusters
+ * named in words; and for the clusters the planner returns, what the writers
+ * print of them besides (NCCL's choice for each collective, the numbers a
+ * profile measured).  plan_run() and the catalog search both evaluate clusters
  * here, so a listed cluster and a searched candidate are measured alike.
  */
 #include "planner.h"
@@ -194,8 +195,6 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     if (sim_run(&pc->cfg, &pc->res, e))
         return -1;
     pc->cfg.trace = NULL;   /* the recording belongs to the caller */
-    pc->ncollectives = sim_collectives(&pc->cfg, pc->collectives, PLAN_MAX_COLLECTIVES);
-    pc->nmeasured = plan_measured(sc, cl, &pc->cfg, pc->measured, PLAN_MAX_MEASURED);
     costs(sc, pc);
     memory_check(sc, pc);
     throughput_of(sc, pc);
@@ -209,4 +208,10 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     pc->recompute = sc->recompute;
     pc->nsim = 1;
     return 0;
+}
+
+void plan_cluster_details(const struct scenario *sc, struct plan_cluster *pc)
+{
+    pc->ncollectives = sim_collectives(&pc->cfg, pc->collectives, PLAN_MAX_COLLECTIVES);
+    pc->nmeasured = plan_measured(sc, pc->cl, &pc->cfg, pc->measured, PLAN_MAX_MEASURED);
 }

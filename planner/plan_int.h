@@ -32,6 +32,16 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
                           const struct plan_eval_opts *o, struct plan_cluster *pc,
                           struct dt_err *e);
 
+/*
+ * What the writers print of an evaluated cluster besides its numbers, into
+ * pc->collectives and pc->measured (plan_cluster.c): NCCL's choice for
+ * each collective of its step, and the numbers its profiles gave.  Only
+ * the results the planner returns get them (plan_run's clusters, the
+ * search's picks), not the layouts and candidates it only ranks: under
+ * strategy auto the choice costs as much as a short simulation.
+ */
+void plan_cluster_details(const struct scenario *sc, struct plan_cluster *pc);
+
 /* Put "cluster NAME: " in front of e's message; returns -1. */
 int plan_cluster_err(struct dt_err *e, const struct sc_cluster *cl);
 

@@ -129,11 +129,12 @@ struct plan_cluster {
     int nassumed;
     struct sim_coll_choice collectives[PLAN_MAX_COLLECTIVES]; /* under strategy auto, the
                                      step's distinct collectives with NCCL's choice for each
-                                     (sim_collectives), the first ncollectives; none otherwise */
+                                     (sim_collectives), the first ncollectives; none otherwise.
+                                     Filled for the clusters plan_run() and the search return */
     int ncollectives;
     struct plan_measured measured[PLAN_MAX_MEASURED]; /* the numbers of the resolved cluster
                                      that a calibration profile gave (plan_measured), the first
-                                     nmeasured; none without a profile */
+                                     nmeasured; none without a profile.  Filled as collectives */
     int nmeasured;
 };
 
@@ -216,7 +217,8 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e);
 
 /* The measured numbers in cfg (resolved from cl) into out[0..max-1];
- * returns how many.  plan_cluster_eval() keeps them in plan_cluster.measured. */
+ * returns how many.  plan_run() and the search keep them in
+ * plan_cluster.measured. */
 int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
                   const struct sim_config *cfg, struct plan_measured *out, int max);
 

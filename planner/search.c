@@ -355,6 +355,7 @@ static int pick_run(const struct scenario *sc, const struct search_list *l, int 
         snprintf(msg, sizeof msg, "%s", e->msg);
         return dt_errf(e, "candidate %s: %s", pk->cl.name, msg);
     }
+    plan_cluster_details(sc, &pk->pc);
     return 0;
 }
 
