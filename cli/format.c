@@ -57,16 +57,16 @@ const struct format *format_pick(const char *cmd, const int *given, struct dt_er
         for (int i = 0; i < NROWS; i++)
             nflags += rows[i].flag != NULL;
         list[0] = '\0';
+        /* "--json and --csv"; with more flags, "--a, --b and --c" */
         for (int i = 0; i < NROWS && o < sizeof list; i++) {
+            const char *sep = k == 0 ? "" : k == nflags - 1 ? " and " : ", ";
             int w;
             if (!rows[i].flag)
                 continue;
-            k++;
-            w = snprintf(list + o, sizeof list - o, "%s%s", k == 1 ? "" : k == nflags ? " and "
-                                                                                    : ", ",
-                         rows[i].flag);
+            w = snprintf(list + o, sizeof list - o, "%s%s", sep, rows[i].flag);
             if (w > 0)
                 o += (size_t)w;
+            k++;
         }
         if (n == 2)
             dt_errf(e, "%s: %s: expected at most one of %s, found both", cmd, pick->flag, list);
