@@ -13,7 +13,8 @@
  * simulation, planning or output error, 2 bad flags or bad input (catalog,
  * scenario, output path, two outputs on one file).  Everything it
  * allocates is freed on every path.  Flag parsing, the catalog search and
- * the atomic outputs are shared with `dtplan plan` (cliutil.h).
+ * the atomic outputs are shared with `dtplan plan` (cliutil.h), and so are
+ * the output formats, each a flag and a writer (format.h).
  */
 #include <cJSON.h>
 #include <limits.h>
@@ -28,6 +29,7 @@
 #include "coll_cmd.h"
 #include "catalog_cmd.h"
 #include "compute_cmd.h"
+#include "format.h"
 #include "plan_cmd.h"
 #include "report.h"
 #include "ld_scenario.h"
@@ -55,9 +57,9 @@ static void usage(FILE *f)
             "Predict the training step time and cost of each cluster in SCENARIO.yaml and\n"
             "recommend one.\n"
             "\n"
-            "Options:\n"
-            "  --json             print one JSON object instead of the table\n"
-            "  --csv              print the cluster table as CSV instead of the table\n"
+            "Options:\n", usage_line);
+    format_help(f, 0, 18);
+    fprintf(f,
             "  -o, --output FILE  write the report to FILE (atomically: all or nothing)\n"
             "  --trace FILE       also write the simulated steps of every cluster as a Chrome\n"
             "                     trace (JSON; open in ui.perfetto.dev or chrome://tracing)\n"
@@ -73,12 +75,12 @@ static void usage(FILE *f)
             "\n"
             "Exit status: 0 ok, 1 simulation or planning error, 2 bad flags or input.\n"
             "See docs/cli.md, docs/output.md, docs/reports.md and man dtplan.\n",
-            usage_line, STEPS_MAX);
+            STEPS_MAX);
 }
 
 struct options {
-    int json;
-    int csv;
+    int format_given[FORMAT_MAX]; /* the format flags given, by row of the table */
+    const struct format *format;  /* the one picked (format.h) */
     const char *trace;      /* --trace FILE, NULL: none */
     const char *report;     /* --report FILE (HTML), NULL: none */
     int quiet;
@@ -97,11 +99,11 @@ struct options {
  */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-    const struct args_opt opts[] = {
+    const struct args_opt head[] = {
         {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--version", NULL, ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
-        {"--json", NULL, ARGS_SWITCH, &o->json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
-        {"--csv", NULL, ARGS_SWITCH, &o->csv, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+    };
+    const struct args_opt tail[] = {
         {"--quiet", "-q", ARGS_SWITCH, &o->quiet, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--trace", NULL, ARGS_FILE, NULL, &o->trace, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--report", NULL, ARGS_FILE, NULL, &o->report, NULL, 0, 0, NULL, NULL, NULL, NULL},
@@ -110,10 +112,21 @@ static int parse_args(int argc, char **argv, struct options *o)
         {"--seed", NULL, ARGS_UINT, &o->have_seed, NULL, &o->seed, 0, ULONG_MAX, NULL, NULL, NULL, NULL},
         {"--steps", NULL, ARGS_UINT, &o->have_steps, NULL, &o->steps, 1, STEPS_MAX, NULL, NULL, NULL, NULL},
     };
-    const struct args_cmd cmd = {"dtplan", "run", opts, (int)(sizeof opts / sizeof opts[0]), NULL};
+    /* the help and version, the format flags (format.h), then the rest */
+    struct args_opt opts[sizeof head / sizeof head[0] + FORMAT_MAX + sizeof tail / sizeof tail[0]];
+    int nopts = (int)(sizeof head / sizeof head[0]);
     const struct args_opt *stop = NULL;
     struct dt_err e = {{0}};
-    int rc = args_parse(&cmd, argc, argv, &o->scenario, &stop, &e);
+    int rc;
+
+    memcpy(opts, head, sizeof head);
+    nopts += format_opts(opts + nopts, o->format_given);
+    memcpy(opts + nopts, tail, sizeof tail);
+    nopts += (int)(sizeof tail / sizeof tail[0]);
+    {
+        const struct args_cmd cmd = {"dtplan", "run", opts, nopts, NULL};
+        rc = args_parse(&cmd, argc, argv, &o->scenario, &stop, &e);
+    }
 
     if (rc == ARGS_BAD) {
         fprintf(stderr, "%s\n", e.msg);
@@ -126,8 +139,9 @@ static int parse_args(int argc, char **argv, struct options *o)
             printf("dtplan " DTPLAN_VERSION "\n");
         return -1;
     }
-    if (o->json && o->csv) {
-        fprintf(stderr, "dtplan: --csv: expected at most one of --json and --csv, found both\n");
+    o->format = format_pick("dtplan", o->format_given, &e);
+    if (!o->format) {
+        fprintf(stderr, "%s\n", e.msg);
         return EXIT_INPUT;
     }
     if (!o->scenario) {
@@ -205,7 +219,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtplan: seed %lu\n", sc.seed);
 
     if (sc.nclusters == 0 && sc.plan.present) { /* a plan: section and no clusters: search */
-        struct plan_cmd_opts po = {o.json, o.csv, o.output, o.trace, o.report, "dtplan"};
+        struct plan_cmd_opts po = {o.format, o.output, o.trace, o.report, "dtplan"};
         rc = plan_cmd_search(&sc, &po);
         goto out_report;
     }
@@ -218,7 +232,7 @@ int main(int argc, char **argv)
     }
     {
         struct cli_output outs[] = {
-            {o.output, o.json ? cli_write_json : o.csv ? cli_write_csv : cli_write_table, &rep, "-o"},
+            {o.output, o.format->run, &rep, "-o"},
             {o.trace, o.trace ? cli_write_trace : NULL, &rep, "--trace"},
             {o.report, o.report ? cli_write_html : NULL, &rep, "--report"},
         };

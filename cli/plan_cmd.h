@@ -8,9 +8,10 @@
 
 #include "ld_scenario.h"
 
+struct format;
+
 struct plan_cmd_opts {
-    int json;               /* 1: one JSON object instead of the table */
-    int csv;                /* 1: the ranked table as CSV instead of the table */
+    const struct format *format; /* the report's format (format.h): table, JSON or CSV */
     const char *output;     /* NULL: stdout; else written atomically */
     const char *trace;      /* NULL, or the Chrome trace of the recommended cluster */
     const char *report;     /* NULL, or the HTML report of the top N and the front */

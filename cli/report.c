@@ -131,8 +131,6 @@ void report_precision_notes(FILE *f, const struct plan_cluster *pc, int n, size_
     }
 }
 
-#define MAX_COLL_SHOWN 16
-
 /* all_reduce as a sentence says it */
 static const char *coll_words(const char *name)
 {
@@ -145,8 +143,8 @@ void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size
 {
     for (int i = 0; i < n; i++) {
         const struct plan_cluster *p = nth(pc, stride, i);
-        struct sim_coll_choice c[MAX_COLL_SHOWN];
-        int m = sim_collectives(&p->cfg, c, MAX_COLL_SHOWN);
+        const struct sim_coll_choice *c = p->collectives;
+        int m = p->ncollectives;
 
         if (m == 0)
             continue;
@@ -184,8 +182,8 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
 
 void report_json_collectives(cJSON *o, const struct plan_cluster *pc)
 {
-    struct sim_coll_choice c[MAX_COLL_SHOWN];
-    int m = sim_collectives(&pc->cfg, c, MAX_COLL_SHOWN);
+    const struct sim_coll_choice *c = pc->collectives;
+    int m = pc->ncollectives;
     cJSON *a = cJSON_AddArrayToObject(o, "collectives");
 
     for (int k = 0; k < m; k++) {
@@ -465,10 +463,6 @@ static void table_objective(FILE *f, const struct scenario *sc, const struct pla
     fprintf(f, "\n");
 }
 
-#define REPORT_MEASURED_MAX 32
-
-/* "Measured: CLUSTER: INSTANCE what VALUE UNIT, ... (from PROFILE)" per
- * cluster with numbers from a calibration profile; nothing without one. */
 const char *report_cluster_label(const char *name, char *buf, size_t len)
 {
     for (int a = PLAN_KEEP; a < PLAN_NACTION; a++)
@@ -479,15 +473,15 @@ const char *report_cluster_label(const char *name, char *buf, size_t len)
     return name;
 }
 
+/* "Measured: CLUSTER: INSTANCE (PROFILE): what VALUE UNIT, ..." per cluster
+ * with numbers from a calibration profile (plan_cluster.measured); nothing
+ * without one. */
 static void table_measured(FILE *f, const struct plan_report *rep)
 {
-    struct plan_measured m[REPORT_MEASURED_MAX];
-
-    if (!rep->sc || rep->sc->nprofiles == 0)
-        return;
     for (int i = 0; i < rep->nclusters; i++) {
         const struct plan_cluster *pc = &rep->clusters[i];
-        int n = plan_measured(rep->sc, pc->cl, &pc->cfg, m, REPORT_MEASURED_MAX);
+        const struct plan_measured *m = pc->measured;
+        int n = pc->nmeasured;
         if (n == 0)
             continue;
         fprintf(f, "Measured: %s:", cluster_name(pc));
@@ -609,10 +603,10 @@ cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_config *
     return arr;
 }
 
-static cJSON *json_measured(const struct plan_report *rep, const struct plan_cluster *pc)
+static cJSON *json_measured(const struct plan_cluster *pc)
 {
-    struct plan_measured m[REPORT_MEASURED_MAX];
-    int n = plan_measured(rep->sc, pc->cl, &pc->cfg, m, REPORT_MEASURED_MAX);
+    const struct plan_measured *m = pc->measured;
+    int n = pc->nmeasured;
     cJSON *arr = cJSON_CreateArray();
 
     for (int k = 0; k < n; k++) {
@@ -724,7 +718,7 @@ static cJSON *json_report(const struct plan_report *rep)
     for (int i = 0; i < rep->nclusters; i++) {
         cJSON *co = json_cluster(&rep->clusters[i]);
         if (sc && sc->nprofiles > 0)
-            cJSON_AddItemToObject(co, "measured", json_measured(rep, &rep->clusters[i]));
+            cJSON_AddItemToObject(co, "measured", json_measured(&rep->clusters[i]));
         cJSON_AddItemToArray(t, co);
     }
     t = cJSON_AddArrayToObject(root, "not_comparable");

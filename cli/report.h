@@ -76,14 +76,15 @@ struct cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_c
 double report_round6(double v);
 
 /* One "Collectives:" line per cluster of n (at pc, `stride` bytes apart)
- * whose gradients go by strategy auto: NCCL's choice for each bucket size. */
+ * whose gradients go by strategy auto: NCCL's choice for each bucket size,
+ * as the planner kept it (plan_cluster.collectives). */
 void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride);
 /* "Layout: NAME: ..." for each cluster whose layout the planner chose
  * (gradients.sharding or batch_per_gpu auto; planner/layout.c). */
 void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride);
-/* The cluster's "collectives" array: NCCL's choice per bucket size under
- * strategy auto ({bytes, algorithm, protocol, channels, time_s,
- * busbw_GBps}); empty otherwise. */
+/* The cluster's "collectives" array (plan_cluster.collectives): NCCL's
+ * choice per bucket size under strategy auto ({bytes, algorithm, protocol,
+ * channels, time_s, busbw_GBps}); empty otherwise. */
 void report_json_collectives(struct cJSON *o, const struct plan_cluster *pc);
 /* What both JSON reports give each cluster beyond its step: "precision_note"
  * (null when the precision runs as asked), "collectives" (report_json_

@@ -58,7 +58,7 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
         }
         {
             int shared;
-            const struct prof_measured *m = resolve_cpu_profile_of(sc, in, &shared);
+            const struct prof_measured *m = resolve_profile_cpu_of(sc, in, &shared);
             if (m && shared) {
                 snprintf(b, sizeof b, "%.64s: vCPU speed from the profile of %.64s (the same "
                          "processor, %.40s)", in->name, m->instance, in->cpu_model);

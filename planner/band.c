@@ -3,7 +3,7 @@
  * (band.h; docs/model.md "Uncertainty").  O(1) per cluster.
  */
 #include "band.h"
-#include "plan_int.h"
+#include "cluster.h"
 #include "resolve.h"
 
 #include <math.h>
@@ -29,7 +29,7 @@
 
 static const struct cat_gpu *train_gpu(const struct sc_cluster *cl)
 {
-    const struct sc_group *g = plan_first_train(cl);
+    const struct sc_group *g = cluster_first_train(cl);
 
     return g && g->inst->gpu_count > 0 ? g->inst->gpu : NULL;
 }
@@ -37,7 +37,7 @@ static const struct cat_gpu *train_gpu(const struct sc_cluster *cl)
 void plan_errors_of(const struct scenario *sc, const struct plan_cluster *pc,
                     struct plan_errors *pe)
 {
-    const struct sc_group *tg = plan_first_train(pc->cl);
+    const struct sc_group *tg = cluster_first_train(pc->cl);
     const struct cat_gpu *gpu = train_gpu(pc->cl);
     const struct prof_measured *m = tg ? resolve_profile_of(sc, tg->inst) : NULL;
     const struct cat_gpu *at = NULL;
@@ -99,8 +99,8 @@ void plan_band_set(const struct scenario *sc, struct plan_cluster *pc)
 int plan_band_tie(const struct scenario *sc, const struct plan_cluster *a,
                   const struct plan_cluster *b, int per_sample)
 {
-    double oa = plan_cluster_objective(sc, a, per_sample);
-    double ob = plan_cluster_objective(sc, b, per_sample);
+    double oa = cluster_objective(sc, a, per_sample);
+    double ob = cluster_objective(sc, b, per_sample);
     double sa = a->res.step_mean_s, sb = b->res.step_mean_s;
 
     if (!(sa > 0) || !(sb > 0) || !isfinite(oa) || !isfinite(ob))

@@ -20,7 +20,7 @@ void plan_errors_of(const struct scenario *sc, const struct plan_cluster *pc,
 /* pc->band_lo_s and band_hi_s from pc's step breakdown and bound. */
 void plan_band_set(const struct scenario *sc, struct plan_cluster *pc);
 
-/* 1 when a's and b's objective values (per_sample as plan_cluster_objective)
+/* 1 when a's and b's objective values (per_sample as cluster_objective)
  * lie within each other's bands. */
 int plan_band_tie(const struct scenario *sc, const struct plan_cluster *a,
                   const struct plan_cluster *b, int per_sample);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "plan_int.h"
 #include "whatif.h"
 
@@ -88,7 +89,7 @@ static enum plan_bound comm_bound(const struct plan_cluster *pc, double link)
         return PLAN_BOUND_CYCLE;    /* the wait is for the next tick, not the links */
     if (link < 0.2)
         return PLAN_BOUND_LATENCY;  /* the links are idle: message latency */
-    return plan_train_nodes(pc->cl) > 1 ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
+    return cluster_train_nodes(pc->cl) > 1 ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
 }
 
 /* The busiest link: a NIC or a GPU link. */
@@ -113,8 +114,9 @@ static enum plan_bound by_waits(const struct plan_cluster *pc)
         return bi == 1 ? PLAN_BOUND_INPUT_NET : bi == 2 ? PLAN_BOUND_PCIE : cpu_or_input(pc);
     }
     if (comm_is_tp(pc))
-        return pc->cfg.c.tp > plan_first_train(pc->cl)->inst->gpu_count ? PLAN_BOUND_NETWORK
-                                                                         : PLAN_BOUND_GPU_LINK;
+        return pc->cfg.c.tp > cluster_first_train(pc->cl)->inst->gpu_count
+                   ? PLAN_BOUND_NETWORK
+                   : PLAN_BOUND_GPU_LINK;
     if (r->exposed_comm_s > 0.05 * r->step_mean_s)
         return comm_bound(pc, busiest_link(pc));
     return PLAN_BOUND_COMPUTE;
@@ -172,12 +174,13 @@ static void whatif_words(const struct whatif *w, char *out, size_t cap)
 static void words(struct plan_cluster *pc, enum plan_bound b)
 {
     const struct sim_result *r = &pc->res;
-    const struct sc_group *tg = plan_first_train(pc->cl);
+    const struct sc_group *tg = cluster_first_train(pc->cl);
     const struct cat_instance *in = tg->inst;
     double busy = r->g[tg - pc->cl->groups].gpu_util; /* compute share of the step */
     double v = cluster_vcpus(pc->cl, SIM_TRAIN) + cluster_vcpus(pc->cl, SIM_DATA), worst;
     double need = vcpu_needed_per_worker(&pc->cfg), link = busiest_link(pc);
-    int nodes = plan_train_nodes(pc->cl), k = (int)lround(r->workers), nb, tp = comm_is_tp(pc);
+    int nodes = cluster_train_nodes(pc->cl), k = (int)lround(r->workers), nb;
+    int tp = comm_is_tp(pc);
     char what[96], cyc[64] = "";
     size_t cap = sizeof pc->bound_text;
     char *t = pc->bound_text;

@@ -106,7 +106,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     if (sc->pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
         double p0, l0, p1, l1, s = sc->seq_len > 0 ? sc->seq_len : m->seq_len;
-        int mb = ranks / mp > 0 ? resolve_grad_accum(sc, ranks / mp) : 1;
+        int mb = ranks / mp > 0 ? resolve_accum(sc, ranks / mp) : 1;
         double per_layer = memory_layer_act(m, s, tp, sc->sequence_parallel,
                                             !sc->attention_unfused, sc->recompute) * b * width;
         stage_of(sc, mb, 1, &p0, &l0);

@@ -77,6 +77,7 @@ int plan_run(const struct scenario *sc, const struct plan_opts *o, struct plan_r
             }
             continue;
         }
+        plan_cluster_details(sc, &rep->clusters[k]);
         if (!isnan(range.hi))
             band_over_range(sc, &sc->clusters[i], &eo, &range, &rep->clusters[k]);
         rep->nclusters++;

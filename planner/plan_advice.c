@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "band.h"
+#include "cluster.h"
 #include "plan_int.h"
 #include "../base/numfmt.h"
 
@@ -74,15 +75,15 @@ static int larger_node(const struct cat_instance *b, const struct cat_instance *
 enum plan_action plan_advice_action(const struct sc_cluster *cur, const struct sc_cluster *best,
                                     int same)
 {
-    const struct sc_group *ct = plan_first_train(cur), *bt = plan_first_train(best);
+    const struct sc_group *ct = cluster_first_train(cur), *bt = cluster_first_train(best);
 
     if (same)
         return PLAN_KEEP;
     if (bt->inst->gpu_count == 0 && ct->inst->gpu_count > 0)
         return PLAN_CPU_ONLY;
-    if (plan_has_role(best, SIM_DATA) && !plan_has_role(cur, SIM_DATA))
+    if (cluster_has_role(best, SIM_DATA) && !cluster_has_role(cur, SIM_DATA))
         return PLAN_HETEROGENEOUS;
-    if (plan_train_nodes(best) > plan_train_nodes(cur))
+    if (cluster_train_nodes(best) > cluster_train_nodes(cur))
         return PLAN_SCALE_OUT;
     if (bt->inst == ct->inst)
         return PLAN_SCALE_IN;       /* fewer of the same nodes */
@@ -120,7 +121,7 @@ static void add(struct text *t, const char *fmt, ...)
 static void advise(struct text *t, const struct scenario *sc, const struct plan_cluster *cur,
                    int search, int keep)
 {
-    const struct sc_group *ct = plan_first_train(cur->cl);
+    const struct sc_group *ct = cluster_first_train(cur->cl);
     int gpu = ct->inst->gpu_count > 0;
 
     /* the listed comparison kept the start: what follows is beyond the list,
@@ -314,8 +315,8 @@ static int tie_break(const struct scenario *sc, const struct plan_report *rep, i
     for (int i = 0; i < rep->nclusters; i++) {
         if (!rep->clusters[i].feasible)
             continue;
-        if (*first < 0 || plan_cluster_objective(sc, &rep->clusters[i], per) <
-                              plan_cluster_objective(sc, &rep->clusters[*first], per))
+        if (*first < 0 || cluster_objective(sc, &rep->clusters[i], per) <
+                              cluster_objective(sc, &rep->clusters[*first], per))
             *first = i;
     }
     pick = *first;
@@ -418,7 +419,8 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
                         size_t cap)
 {
     const struct plan_cluster *cur = in->cur, *best = in->best;
-    const struct sc_group *ct = plan_first_train(cur->cl), *bt = plan_first_train(best->cl);
+    const struct sc_group *ct = cluster_first_train(cur->cl);
+    const struct sc_group *bt = cluster_first_train(best->cl);
     struct text t = {reason, cap};
 
     reason[0] = '\0';

@@ -2,7 +2,9 @@
  * plan_cluster.c - one cluster evaluated (planner.h): resolved into simulator
  * input, simulated, costed (per hour, step, epoch and whole training, with
  * the deadline, budget and data-channel constraints), and its bottleneck
- * named in words.  plan_run() and the catalog search both evaluate clusters
+ * named in words; and for the clusters the planner returns, what the writers
+ * print of them besides (NCCL's choice for each collective, the numbers a
+ * profile measured).  plan_run() and the catalog search both evaluate clusters
  * here, so a listed cluster and a searched candidate are measured alike.
  */
 #include "planner.h"
@@ -13,6 +15,7 @@
 
 #include "band.h"
 #include "compute.h"
+#include "cluster.h"
 #include "plan_int.h"
 #include "../catalog/shape.h"
 #include "resolve.h"
@@ -36,34 +39,7 @@ const char *plan_bound_name(enum plan_bound b)
     return (b >= PLAN_BOUND_COMPUTE && b <= PLAN_BOUND_CYCLE) ? n[b] : "?";
 }
 
-/* ---- the cluster's groups ---------------------------------------------- */
-
-const struct sc_group *plan_first_train(const struct sc_cluster *cl)
-{
-    for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == SIM_TRAIN)
-            return &cl->groups[i];
-    return NULL;
-}
-
-int plan_has_role(const struct sc_cluster *cl, enum sim_role r)
-{
-    for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == r)
-            return 1;
-    return 0;
-}
-
-int plan_train_nodes(const struct sc_cluster *cl)
-{
-    int n = 0;
-    for (int i = 0; i < cl->ngroups; i++)
-        if (cl->groups[i].role == SIM_TRAIN)
-            n += cl->groups[i].count;
-    return n;
-}
-
-/* ---- costs and the objective ------------------------------------------- */
+/* ---- costs ------------------------------------------------------------- */
 
 static void costs(const struct scenario *sc, struct plan_cluster *pc)
 {
@@ -117,27 +93,6 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
     }
 }
 
-double plan_cluster_objective(const struct scenario *sc, const struct plan_cluster *pc,
-                              int per_sample)
-{
-    switch (sc->objective) {
-    case SC_OBJ_TIME:
-        /* Clusters with other worker counts take other numbers of steps:
-         * rank by time to train, or by time per sample without a dataset. */
-        return !isnan(pc->train_s) ? pc->train_s : 1.0 / pc->res.samples_per_s;
-    case SC_OBJ_COST_STEP:
-        /* Enumerated candidates differ in workers, so in samples per step:
-         * the search compares cost per sample. */
-        return per_sample ? pc->cost_per_step_usd / (pc->res.workers * pc->cfg.w.batch)
-                          : pc->cost_per_step_usd;
-    case SC_OBJ_COST_TRAIN:
-        /* Without a dataset size cost per sample ranks the same way. */
-        return !isnan(pc->cost_to_train_usd) ? pc->cost_to_train_usd
-                                             : pc->cost_per_step_usd / pc->res.samples_per_s;
-    }
-    return pc->res.step_mean_s;
-}
-
 /* ---- evaluation -------------------------------------------------------- */
 
 /* The precision's fallback (or auto's pick) on the first train group's GPU,
@@ -146,7 +101,7 @@ double plan_cluster_objective(const struct scenario *sc, const struct plan_clust
  * has to time the model to know its pick. */
 static void compute_note(const struct scenario *sc, struct plan_cluster *pc)
 {
-    const struct sc_group *g = plan_first_train(pc->cl);
+    const struct sc_group *g = cluster_first_train(pc->cl);
     struct compute_plan p;
     struct compute_time t;
     int rc;
@@ -209,7 +164,7 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
             peak = NAN;     /* a CPU worker's peak is assumed, not catalogued */
     }
     pc->mfu = peak > 0 && fwd > 0 ? pc->res.samples_per_s * 3 * fwd / peak : NAN;
-    pc->grad_accum = resolve_grad_accum(sc, (int)replicas);
+    pc->grad_accum = resolve_accum(sc, (int)replicas);
     pc->global_batch = pc->cfg.w.batch * pc->res.workers;
     if (pc->feasible && sc->global_batch > 0 &&
         (double)sc->batch_per_gpu * replicas > sc->global_batch) {
@@ -253,4 +208,10 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     pc->recompute = sc->recompute;
     pc->nsim = 1;
     return 0;
+}
+
+void plan_cluster_details(const struct scenario *sc, struct plan_cluster *pc)
+{
+    pc->ncollectives = sim_collectives(&pc->cfg, pc->collectives, PLAN_MAX_COLLECTIVES);
+    pc->nmeasured = plan_measured(sc, pc->cl, &pc->cfg, pc->measured, PLAN_MAX_MEASURED);
 }

@@ -11,15 +11,6 @@
 
 #include "planner.h"
 
-/* The first train group of cl, or NULL when it has none. */
-const struct sc_group *plan_first_train(const struct sc_cluster *cl);
-
-/* 1 when cl has a group of role r. */
-int plan_has_role(const struct sc_cluster *cl, enum sim_role r);
-
-/* Train nodes of cl, all train groups together. */
-int plan_train_nodes(const struct sc_cluster *cl);
-
 /* pc->bound and bound_text from pc's simulation (bound.c): by what-if
  * simulations when whatif is 1, else by what the workers wait for.  0, or
  * -1 with e set. */
@@ -40,6 +31,16 @@ const struct cat_instance *plan_bigger_ratio(const struct catalog *cat,
 int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl,
                           const struct plan_eval_opts *o, struct plan_cluster *pc,
                           struct dt_err *e);
+
+/*
+ * What the writers print of an evaluated cluster besides its numbers, into
+ * pc->collectives and pc->measured (plan_cluster.c): NCCL's choice for
+ * each collective of its step, and the numbers its profiles gave.  Only
+ * the results the planner returns get them (plan_run's clusters, the
+ * search's picks), not the layouts and candidates it only ranks: under
+ * strategy auto the choice costs as much as a short simulation.
+ */
+void plan_cluster_details(const struct scenario *sc, struct plan_cluster *pc);
 
 /* Put "cluster NAME: " in front of e's message; returns -1. */
 int plan_cluster_err(struct dt_err *e, const struct sc_cluster *cl);

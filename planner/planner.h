@@ -10,10 +10,11 @@
  * plan_run() solves for the scenario's unknown input when it gives a
  * measured step time (plan_solve.c), evaluates every listed cluster and
  * recommends one (plan_advice.c); the catalog search (search.h) evaluates
- * its candidates the same way.  The front end formats struct plan_report,
- * traces included (its writers still ask sim_collectives() and
- * plan_measured() for two things the report does not carry).  Library
- * code: nothing here prints, exits or keeps state between calls.
+ * its candidates the same way.  Each struct plan_cluster carries all the
+ * writers print of it (its collectives with NCCL's choice, the numbers a
+ * profile measured), and struct plan_report its traces, so the front end
+ * only formats.  Library code: nothing here prints, exits or keeps state
+ * between calls.
  */
 #ifndef DT_PLANNER_H
 #define DT_PLANNER_H
@@ -69,6 +70,26 @@ enum plan_infeasible {
     PLAN_INF_N
 };
 
+/*
+ * One number of a resolved cluster that came from a calibration profile
+ * rather than the catalog (docs/profile.md): what it is, its value in the
+ * unit named, and the profile it came from.
+ */
+struct plan_measured {
+    char instance[64];
+    char what[32];             /* "cpu_speed", "gemm_fp16_tflops", "nic_gbytes_s", ... */
+    double value;
+    char unit[24];             /* "x reference core", "TFLOP/s", "GB/s", "us" */
+    char profile[256];         /* the profile file */
+    char detail[96];           /* what was measured, e.g. "mpi allreduce, 2 ranks on 2 hosts" */
+    int poor_fit;              /* 1: the fit behind it is marked poor or underdetermined */
+};
+
+/* What a plan_cluster keeps of its step's collectives and its profile's
+ * numbers; plan_measured() reports at most PLAN_MAX_MEASURED. */
+#define PLAN_MAX_COLLECTIVES 16
+#define PLAN_MAX_MEASURED 32
+
 struct plan_cluster {
     const struct sc_cluster *cl;  /* points into the scenario */
     struct sim_config cfg;        /* what was simulated */
@@ -106,6 +127,15 @@ struct plan_cluster {
     char assumed[PLAN_MAX_ASSUMED][320]; /* what was assumed where the catalog or scenario is
                                      silent (assume.c) */
     int nassumed;
+    struct sim_coll_choice collectives[PLAN_MAX_COLLECTIVES]; /* under strategy auto, the
+                                     step's distinct collectives with NCCL's choice for each
+                                     (sim_collectives), the first ncollectives; none otherwise.
+                                     Filled for the clusters plan_run() and the search return */
+    int ncollectives;
+    struct plan_measured measured[PLAN_MAX_MEASURED]; /* the numbers of the resolved cluster
+                                     that a calibration profile gave (plan_measured), the first
+                                     nmeasured; none without a profile.  Filled as collectives */
+    int nmeasured;
 };
 
 /* A listed cluster that could not be simulated (its GPU's peak unknown,
@@ -186,31 +216,9 @@ void plan_eval_defaults(struct plan_eval_opts *o);
 int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e);
 
-/*
- * The objective of pc, smaller is better.  per_sample: 1 when the clusters
- * compared were enumerated with different worker counts (the catalog
- * search), so that cost per step is compared per sample.
- */
-double plan_cluster_objective(const struct scenario *sc, const struct plan_cluster *pc,
-                              int per_sample);
-
-/*
- * One number of a resolved cluster that came from a calibration profile
- * rather than the catalog (docs/profile.md): what it is, its value in the
- * unit named, and the profile it came from.
- */
-struct plan_measured {
-    char instance[64];
-    char what[32];             /* "cpu_speed", "gemm_fp16_tflops", "nic_gbytes_s", ... */
-    double value;
-    char unit[24];             /* "x reference core", "TFLOP/s", "GB/s", "us" */
-    char profile[256];         /* the profile file */
-    char detail[96];           /* what was measured, e.g. "mpi allreduce, 2 ranks on 2 hosts" */
-    int poor_fit;              /* 1: the fit behind it is marked poor or underdetermined */
-};
-
 /* The measured numbers in cfg (resolved from cl) into out[0..max-1];
- * returns how many. */
+ * returns how many.  plan_run() and the search keep them in
+ * plan_cluster.measured. */
 int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
                   const struct sim_config *cfg, struct plan_measured *out, int max);
 

@@ -41,42 +41,10 @@
 #define ALPHA_TCP 50e-6
 #define DEFAULT_MFU 0.35
 #define DEFAULT_OPT_BYTES 16.0
-/* A vCPU without a profile: AVX2, 2 FMA ports x 8 fp32 lanes x 2 FLOP at
- * 3 GHz, shared by two hyperthreads. */
-#define CPU_VCPU_PEAK_FLOPS 48e9
 /* Parameter-server summation, fp32 adds streaming from memory: 4 GB/s per core. */
 #define PS_REDUCE_S_PER_BYTE 0.25e-9
 
 /* ------------------------------------------------- calibration profiles */
-
-const struct prof_measured *resolve_profile_of(const struct scenario *sc,
-                                               const struct cat_instance *in)
-{
-    for (int i = 0; i < sc->nprofiles; i++)
-        if (strcmp(sc->profiles[i].instance, in->name) == 0)
-            return &sc->profiles[i];
-    return NULL;
-}
-
-const struct prof_measured *resolve_cpu_profile_of(const struct scenario *sc,
-                                                   const struct cat_instance *in, int *shared)
-{
-    const struct prof_measured *m = resolve_profile_of(sc, in);
-
-    *shared = 0;
-    if (m || !in->cpu_model[0] || !sc->catalog)
-        return m;
-    /* another type's profile, of the same processor: its vCPUs' speed */
-    for (int i = 0; i < sc->nprofiles; i++) {
-        const struct cat_instance *o = catalog_find_instance(sc->catalog,
-                                                             sc->profiles[i].instance);
-        if (o && o != in && strcmp(o->cpu_model, in->cpu_model) == 0) {
-            *shared = 1;
-            return &sc->profiles[i];
-        }
-    }
-    return NULL;
-}
 
 /* vCPUs whose per-core speed the profile's USL fit is evaluated at: those
  * the group preprocesses with, at most the calibrated machine's cores. */
@@ -127,7 +95,7 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
                           int is_ps)
 {
     int shared;
-    const struct prof_measured *m = resolve_cpu_profile_of(sc, sg->inst, &shared);
+    const struct prof_measured *m = resolve_profile_cpu_of(sc, sg->inst, &shared);
     double v;
 
     if (!m)
@@ -277,20 +245,6 @@ double resolve_cpu_s_per_sample(const struct scenario *sc, const struct resolve_
     if (sc->cpu_measured_on)
         return sc->cpu_s_per_sample * resolve_vcpu_speed(sc->cpu_measured_on);
     return sc->cpu_s_per_sample;
-}
-
-double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double vcpus)
-{
-    if (in->gpu_count > 0) {
-        double t;
-        if (!in->gpu)
-            return NAN;
-        t = in->gpu->peak_tflops[p];
-        if (isnan(t) && p == CAT_TF32)
-            t = in->gpu->peak_tflops[CAT_FP32]; /* no TF32 units: runs as fp32 */
-        return t * 1e12;
-    }
-    return vcpus * CPU_VCPU_PEAK_FLOPS;
 }
 
 /* The measured pass as the model has it: the measured model (the
@@ -697,7 +651,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     if (sc->global_batch > 0) {
         /* the accumulation that reaches the global batch on k workers */
         with_accum = *sc;
-        with_accum.grad_accum = resolve_grad_accum(sc, k / scenario_model_parallel(sc));
+        with_accum.grad_accum = resolve_accum(sc, k / scenario_model_parallel(sc));
         sc = &with_accum;
     }
     sparse_grads(sc->model, (double)sc->batch_per_gpu * sc->grad_accum, k, is_ps, &xparams,
@@ -766,14 +720,6 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->jitter_cv = sc->jitter_cv;
     cfg->seed = sc->seed;
     return 0;
-}
-
-int resolve_grad_accum(const struct scenario *sc, int workers)
-{
-    double per_step = (double)sc->batch_per_gpu * (workers > 0 ? workers : 1);
-    double a = sc->global_batch > 0 ? floor(sc->global_batch / per_step + 0.5) : sc->grad_accum;
-
-    return a >= 1 ? (int)a : 1;
 }
 
 int plan_resolve(const struct scenario *sc, const struct sc_cluster *cl,

@@ -1,6 +1,11 @@
 /*
  * resolve.h - internal to the planner: resolve a cluster with the inputs the
- * solver varies (a CPU cost per sample, a scale on compute time).
+ * solver varies (a CPU cost per sample, a scale on compute time).  Besides
+ * resolve.c it declares the files the resolver calls: resolve_pp.c
+ * (pipeline parallelism) and interfere.c (compute slowed by collectives),
+ * and below them, for the rest of the planner too, resolve_profile.c (the
+ * profile of an instance type), resolve_peak.c (a worker's peak FLOP/s) and
+ * resolve_accum.c (gradient accumulation), which call none of the others.
  */
 #ifndef DT_RESOLVE_H
 #define DT_RESOLVE_H
@@ -23,14 +28,15 @@ double resolve_vcpu_speed(const struct cat_instance *in);
 /* Reference-core seconds per sample: the solved value in o when there is one,
  * else input.cpu_s_per_sample converted from a vCPU of input.cpu_measured_on. */
 double resolve_cpu_s_per_sample(const struct scenario *sc, const struct resolve_opts *o);
-/* Dense peak FLOP/s of one worker of instance `in` (a GPU, or `vcpus` vCPUs). */
+/* Dense peak FLOP/s of one worker of instance `in` (a GPU, or `vcpus` vCPUs;
+ * resolve_peak.c). */
 double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double vcpus);
 
 /* Micro-batches a replica accumulates per optimizer step on `workers`
- * data-parallel replicas (GPUs / parallel.tp): workload.global_batch / (batch_per_gpu x workers), rounded to
- * the nearest whole number and at least 1; grad_accum without a global
- * batch. */
-int resolve_grad_accum(const struct scenario *sc, int workers);
+ * data-parallel replicas (GPUs / parallel.tp): workload.global_batch /
+ * (batch_per_gpu x workers), rounded to the nearest whole number and at
+ * least 1; grad_accum without a global batch (resolve_accum.c). */
+int resolve_accum(const struct scenario *sc, int workers);
 
 /* Whether parallel.tp fits cl (it divides a node's GPUs or spans whole
  * nodes, and the model is given by its shape); 0 with why. */
@@ -53,11 +59,12 @@ void resolve_interference(const struct scenario *sc, const struct sc_cluster *cl
 
 /* The profile that gives `in`'s vCPU speed: its own, else one of another
  * instance type with the same processor (cat_instance.cpu_model; *shared
- * 1), or NULL. */
-const struct prof_measured *resolve_cpu_profile_of(const struct scenario *sc,
+ * 1), or NULL (resolve_profile.c). */
+const struct prof_measured *resolve_profile_cpu_of(const struct scenario *sc,
                                                    const struct cat_instance *in, int *shared);
 
-/* The calibration profile measured on instance type `in`, or NULL. */
+/* The calibration profile measured on instance type `in`, or NULL
+ * (resolve_profile.c). */
 const struct prof_measured *resolve_profile_of(const struct scenario *sc,
                                                const struct cat_instance *in);
 

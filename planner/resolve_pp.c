@@ -61,7 +61,7 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
     }
     k = g->count * g->inst->gpu_count;
     if (v > 1) {
-        int m = resolve_grad_accum(sc, k / (tp * pp));
+        int m = resolve_accum(sc, k / (tp * pp));
         if (m % pp != 0) {
             snprintf(why, len, "parallel.interleave %d needs micro-batches a multiple of pp %d; "
                      "the global batch gives %d a replica", v, pp, m);
@@ -113,7 +113,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     cfg->c.pp_interleave = sc->interleave > 1 ? sc->interleave : 1;
     cfg->c.pp_order = sc->pp_order;
     cfg->c.units = m->layers;
-    cfg->c.micro_batches = resolve_grad_accum(sc, k / (tp * pp));
+    cfg->c.micro_batches = resolve_accum(sc, k / (tp * pp));
     cfg->c.pp_head_frac = in ? head_share(sc, in) : 0;
     /* the token table on the first stage (and a learned position table with
      * it); the output layer, or the tied table's copy, on the last */

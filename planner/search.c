@@ -27,6 +27,7 @@
 
 #include "band.h"
 #include "compute.h"
+#include "cluster.h"
 #include "plan_int.h"
 #include "../base/units.h"
 
@@ -130,6 +131,8 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
 
     memset(l, 0, sizeof *l);
     l->memory_unknown = isnan(need);
+    l->memory_bytes = need;
+    l->state_bytes = state;
     if (!p->strategies)
         return dt_errf(e, "plan: no gradient strategy to try");
     for (int t = 0; t < cat->ninstances; t++) {
@@ -304,7 +307,7 @@ static void fill_eval(const struct scenario *sc, const struct plan_cluster *pc,
     ev->samples_per_s = pc->res.samples_per_s;
     ev->train_s = pc->train_s;
     ev->cost_to_train_usd = pc->cost_to_train_usd;
-    ev->objective = plan_cluster_objective(sc, pc, 1);
+    ev->objective = cluster_objective(sc, pc, 1);
     ev->bound = pc->bound;
     ev->sims = pc->nsim;
     ev->infeasible = pc->infeasible;
@@ -352,6 +355,7 @@ static int pick_run(const struct scenario *sc, const struct search_list *l, int 
         snprintf(msg, sizeof msg, "%s", e->msg);
         return dt_errf(e, "candidate %s: %s", pk->cl.name, msg);
     }
+    plan_cluster_details(sc, &pk->pc);
     return 0;
 }
 
@@ -405,7 +409,7 @@ static void sort_picks(const struct scenario *sc, struct search_pick *pk, int n)
     struct search_pick *tmp = x_calloc((size_t)n + 1, sizeof *tmp);
 
     for (int i = 0; i < n; i++)
-        k[i] = (struct key){plan_cluster_objective(sc, &pk[i].pc, 1), 0, pk[i].index};
+        k[i] = (struct key){cluster_objective(sc, &pk[i].pc, 1), 0, pk[i].index};
     /* the index breaks ties: picks of one search have distinct indices */
     qsort(k, (size_t)n, sizeof *k, by_key);
     for (int i = 0; i < n; i++)
@@ -483,7 +487,7 @@ int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_e
     if (sc->solve_for == SC_SOLVE_CPU) {
         base->cpu_s_per_sample = rep.solved_value;
     } else {
-        const struct sc_group *tg = plan_first_train(&sc->clusters[sc->measured_cluster]);
+        const struct sc_group *tg = cluster_first_train(&sc->clusters[sc->measured_cluster]);
         if (tg->inst->gpu_count == 0 || !tg->inst->gpu) {
             rc = dt_errf(e, "plan: a compute time solved on CPU cluster %s cannot be carried "
                          "to other instances; give the model's fwd_gflops (catalog.models), "

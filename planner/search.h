@@ -71,6 +71,9 @@ struct search_list {
     long pruned_gpus;       /* more GPUs than plan.max_gpus */
     long pruned_tp;         /* parallel.tp neither divides a node's GPUs nor spans whole nodes */
     int memory_unknown;     /* 1: activation memory of the model unknown, not pruned on it */
+    double memory_bytes;    /* GPU memory a worker needs, as pruned on (search_memory_bytes);
+                               NAN when memory_unknown */
+    double state_bytes;     /* of it, the model state */
     int ntrain_types;       /* instance types considered for training */
     int skipped_peak;       /* GPU types left out: peak FLOP/s at the precision unknown */
     int single_node;        /* types searched on one node only: network rate unknown */

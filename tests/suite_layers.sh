@@ -9,7 +9,9 @@
 # 3. The build enforces it: an object that calls from sim into the catalog,
 #    or from the catalog into sim, does not link against its own layer's
 #    archives (and does with the other's).
-# 4. The simulator's core (its event loop, checks, results and listing of
+# 4. Within a layer, calls run one way: no files call each other in a loop
+#    (tests/circles.pl, over the objects' symbols).
+# 5. The simulator's core (its event loop, checks, results and listing of
 #    collectives) names no parallel dimension: each is a plug-in (sim/dim.h).
 # Prints "ok - ..." / "FAIL - ..." lines for tests/run.sh.  Run from the
 # repository root after make; BUILD defaults to build, and LDFLAGS is
@@ -146,6 +148,14 @@ for layer in base sim catalog scenario planner calibrate cli; do
         echo "ok - layers: $doc names every source file of $layer/"
     fi
 done
+# No circle of calls among the files of a layer.
+if circles=$(perl tests/circles.pl "$BUILD" base sim catalog scenario planner calibrate cli 2>&1); then
+    echo "ok - layers: no two files of a layer call each other in a loop"
+else
+    echo "FAIL - layers: files that call each other in a loop: $(echo "$circles" | tr '\n' ';')"
+    status=1
+fi
+
 # The core of the simulator reaches the parallel dimensions through
 # sim/dim.c's table only: no field, value or function of one in its files.
 core="sim/sim.c sim/sim_check.c sim/sim_stats.c sim/sim_collectives.c sim/sim_int.h sim/dim.c"

@@ -14,6 +14,7 @@
 
 #include "../../catalog/catalog.h"
 #include "../../cli/ld_scenario.h"
+#include "../../planner/cluster.h"
 #include "../../planner/planner.h"
 
 static struct catalog cat;
@@ -181,8 +182,8 @@ static int s5_cpu_wins(struct scenario *sc, double c, double cyc)
         won = -1;
     } else {
         /* the ranking on the objective, before any tie within the bands */
-        won = plan_cluster_objective(sc, cl(&rep, "cpu-ps"), 0) <
-              plan_cluster_objective(sc, cl(&rep, "gpu-horovod"), 0);
+        won = cluster_objective(sc, cl(&rep, "cpu-ps"), 0) <
+              cluster_objective(sc, cl(&rep, "gpu-horovod"), 0);
         plan_report_free(&rep);
     }
     sc->cpu_s_per_sample = keep;
@@ -228,7 +229,7 @@ static void s5_ctr_on_cpus(void)
     }
     printf("# S5 with a 1 ms cycle (Horovod 0.21.0 and later) the %s cluster costs less\n",
            s5_cpu_wins(&sc, sc.cpu_s_per_sample, 1) == 1 ? "CPU" : "GPU");
-    T_CHECK(plan_cluster_objective(&sc, cpu, 0) < plan_cluster_objective(&sc, gpu, 0),
+    T_CHECK(cluster_objective(&sc, cpu, 0) < cluster_objective(&sc, gpu, 0),
             "S5 the CPU instances with parameter servers cost less to train, as the write-up "
             "has it ($%.2f against $%.2f)", cpu->cost_to_train_usd, gpu->cost_to_train_usd);
     /* 11% apart, with the GPU step's band at +-30% (communication from nominal

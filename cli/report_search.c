@@ -1,0 +1,347 @@
+/*
+ * report_search.c - the reports of `dtplan plan` (report_search.h): the
+ * search's ranked table, Pareto front and best of each kind for people, one
+ * JSON object for programs, and the ranked clusters as CSV through
+ * report.c's writer.  Cells and JSON fields go through report.h's helpers,
+ * so a cluster reads the same here as in `dtplan SCENARIO`'s report.
+ *
+ * Everything printed was computed by the search (planner/search.h: the
+ * list's counts and memory need, each pick's struct plan_cluster); these
+ * functions only format.  Cost: O(picks x columns) cells.
+ */
+#include "report_search.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/units.h"
+#include "../base/xmem.h"
+#include "report.h"
+
+/* ---- the table --------------------------------------------------------- */
+
+static const char *pick_head[] = {"#", "cluster", "strategy", "bucket MiB", "step ms", "band ms",
+                                  "GPU%", "CPU%", "NIC%", "samples/s", "$/h", "$/step", "to train",
+                                  "$ to train", "bound"};
+enum { PH_N = 15 };
+
+/* "2x g5.12xlarge + 1x c5.18xlarge data spot", from the groups (never cut short). */
+static char *cell_groups(const struct sc_cluster *cl)
+{
+    char buf[512];
+    size_t o = 0;
+    int spot = 0;
+
+    buf[0] = 0;
+    for (int i = 0; i < cl->ngroups && o < sizeof buf; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        int n = snprintf(buf + o, sizeof buf - o, "%s%dx %s%s%s", i ? " + " : "", g->count,
+                         g->inst->name, g->role == SIM_TRAIN ? "" : " ",
+                         g->role == SIM_TRAIN ? "" : sim_role_name(g->role));
+        if (n > 0)
+            o += (size_t)n;
+        spot |= g->spot;
+    }
+    if (spot && o < sizeof buf)
+        snprintf(buf + o, sizeof buf - o, " spot");
+    return x_strdup(buf);
+}
+
+/* enum plan_infeasible as the report says it, and as JSON names it. */
+static const char *const infeasible_words[PLAN_INF_N] = {
+    "", "do not fit in memory", "over the budget", "over the data channels",
+    "miss the deadline", "over the global batch"};
+static const char *const infeasible_key[PLAN_INF_N] = {
+    "", "memory", "budget", "channels", "deadline", "global_batch"};
+
+static void pick_row(const char *mark, const struct search_pick *pk,
+                     const struct report_colfmt *cf, char **row)
+{
+    const struct plan_cluster *pc = &pk->pc;
+    int comm = search_pick_comm(pk);
+
+    row[0] = x_strdup(mark);
+    row[1] = cell_groups(&pk->cl);
+    row[2] = x_strdup(comm ? sim_strategy_name(pc->cfg.c.strategy) : "-");
+    row[3] = comm ? report_cell_num("%g", pc->cfg.c.bucket_bytes / DT_MIB) : x_strdup("-");
+    row[4] = report_cell_num("%.1f", 1e3 * pc->res.step_mean_s);
+    row[5] = report_cell_band(pc);
+    row[6] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
+    row[7] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
+    row[8] = report_cell_num("%.0f", 100 * pc->res.util_nic);
+    row[9] = report_cell_num("%.1f", pc->res.samples_per_s);
+    row[10] = report_cell_num("%.3f", pc->price_usd_h);
+    row[11] = report_cell_usd(pc->cost_per_step_usd, cf->usd_step_decimals);
+    row[12] = report_cell_duration(pc->train_s, cf->train);
+    row[13] = report_cell_num("%.2f", pc->cost_to_train_usd);
+    row[14] = x_strdup(plan_bound_name(pc->bound));
+}
+
+static void print_picks(FILE *f, const struct search_pick *pk, int n, const char *const *marks,
+                        int numbered)
+{
+    char **cells = x_calloc((size_t)(n + 1) * PH_N, sizeof *cells);
+    struct report_colfmt cf;
+    int right[PH_N];
+
+    report_colfmt_of(n > 0 ? &pk[0].pc : NULL, n, sizeof *pk, &cf);
+    for (int c = 0; c < PH_N; c++) {
+        cells[c] = x_strdup(pick_head[c]);
+        right[c] = c == 0 || (c >= 3 && c <= 13);
+    }
+    for (int i = 0; i < n; i++) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", i + 1);
+        pick_row(numbered ? num : marks[i], &pk[i], &cf, &cells[(size_t)(i + 1) * PH_N]);
+    }
+    report_grid_print(f, cells, n + 1, PH_N, right, NULL);
+    for (size_t i = 0; i < (size_t)(n + 1) * PH_N; i++)
+        x_free(cells[i]);
+    x_free(cells);
+}
+
+static int write_table(FILE *f, const struct search_result *r, const struct search_list *l)
+{
+    const struct scenario *sc = r->sc;
+    const char *marks[SEARCH_NKINDS];
+    struct search_pick kinds[SEARCH_NKINDS];
+    int nk = 0;
+    double state = l->state_bytes, need = l->memory_bytes;
+
+    fprintf(f, "Scenario: %s (catalog search)\n", sc->name);
+    if (sc->plan.search_steps > 0 || sc->plan.search_warmup >= 0)
+        fprintf(f, "Seed: %lu; each candidate simulated with %d steps after %d warm-up, the rows "
+                "below again with %d after %d\n", sc->seed,
+                sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps,
+                sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->warmup, sc->steps,
+                sc->warmup);
+    else
+        fprintf(f, "Seed: %lu (each candidate: %d measured steps after %d warm-up)\n", sc->seed,
+                sc->steps, sc->warmup);
+    char tp_note[96] = "";
+    if (l->pruned_tp)
+        snprintf(tp_note, sizeof tp_note, ", %ld where parallel.tp %d does not fit a node",
+                 l->pruned_tp, sc->tp);
+    fprintf(f, "Searched: %ld candidates over %d instance types, %ld feasible; pruned before "
+            "simulating: %ld do not fit in memory, %ld over the budget, %ld over the data "
+            "channels, %ld over max_gpus%s\n", r->candidates, l->ntrain_types, r->feasible,
+            l->pruned_memory, l->pruned_budget, l->pruned_channels, l->pruned_gpus,
+            tp_note);
+    {
+        char buf[512];
+        int o = 0;
+        for (int k = PLAN_OK + 1; k < PLAN_INF_N; k++)
+            if (r->counts.infeasible[k] && o < (int)sizeof buf)
+                o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%ld %s", o ? ", " : "",
+                              r->counts.infeasible[k], infeasible_words[k]);
+        if (r->counts.failed && o < (int)sizeof buf)
+            o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%ld could not be simulated",
+                          o ? ", " : "", r->counts.failed);
+        if (o)
+            fprintf(f, "Simulated and left out: %s\n", buf);
+    }
+    if (l->single_node)
+        fprintf(f, "One node only: %d instance type%s whose network rate is unknown in the "
+                "catalog (%s%s): no multi-node candidate of %s was searched\n", l->single_node,
+                l->single_node == 1 ? "" : "s", l->single_names, l->single_node > 4 ? ", ..." : "",
+                l->single_node == 1 ? "it" : "them");
+    if (l->skipped_peak)
+        fprintf(f, "Skipped: %d GPU instance types whose %s peak FLOP/s is unknown in the "
+                "catalog (they cannot be costed)\n", l->skipped_peak,
+                catalog_prec_name(sc->precision));
+    if (l->memory_unknown)
+        fprintf(f, "Memory: activation memory of %s unknown (catalog act_mib_per_sample empty): "
+                "pruned on the model state only (%.2f GiB per worker)\n", sc->model->name,
+                state / DT_GIB);
+    else
+        fprintf(f, "Memory: %.2f GiB per worker (model state %.2f GiB + activations at batch "
+                "%d) must fit in 90%% of a GPU's memory\n", need / DT_GIB,
+                state / DT_GIB, sc->batch_per_gpu);
+    fprintf(f, "Objective: %s", scenario_objective_name(sc->objective));
+    if (isfinite(sc->deadline_h))
+        fprintf(f, ", deadline %g h", sc->deadline_h);
+    if (isfinite(sc->budget_usd_h))
+        fprintf(f, ", budget $%.2f/h", sc->budget_usd_h);
+    if (sc->max_data_channels > 0)
+        fprintf(f, ", at most %d data channels", sc->max_data_channels);
+    fprintf(f, "\n\n");
+    if (r->ntop == 0) {
+        fprintf(f, "Recommendation: %s\n", r->reason);
+        return ferror(f) ? -1 : 0;
+    }
+    fprintf(f, "Top %d by %s%s:\n", r->ntop, scenario_objective_name(sc->objective),
+            r->tie_moved ? (sc->objective == SC_OBJ_TIME
+                                ? " (first: the cheapest of those that tie within the error of the model)"
+                                : " (first: the fastest of those that tie within the error of the model)")
+                         : "");
+    print_picks(f, r->top, r->ntop, NULL, 1);
+    report_precision_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
+    report_collective_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
+    report_layout_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
+    fprintf(f, "\nPareto front (%s against %s; none is both faster and cheaper):\n",
+            r->front_train ? "time to train" : "step time",
+            r->front_train ? "cost to train" : "cost per step");
+    print_picks(f, r->front, r->nfront, NULL, 1);
+    for (int k = 0; k < SEARCH_NKINDS; k++)
+        if (r->kinds[k].index >= 0) {
+            marks[nk] = search_kind_name((enum search_kind)k);
+            kinds[nk++] = r->kinds[k];
+        }
+    fprintf(f, "\nBest of each kind:\n");
+    print_picks(f, kinds, nk, marks, 0);
+    fprintf(f, "\n%s: %s: %s\n", r->current_listed ? "Current choice" : "Smallest start",
+            r->current.cl->name, r->current.bound_text);
+    fprintf(f, "Recommended: %s (%s): %s\n", r->top[0].cl.name,
+            plan_action_name(r->action), r->top[0].pc.bound_text);
+    fprintf(f, "\nRecommendation: %s: %s\n", plan_action_name(r->action), r->reason);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", pc->cl->name);
+    cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl, &pc->cfg));
+    if (comm) {
+        cJSON_AddStringToObject(o, "strategy", sim_strategy_name(pc->cfg.c.strategy));
+        report_json_num(o, "bucket_mib", pc->cfg.c.bucket_bytes / DT_MIB);
+    }
+    report_json_num(o, "step_s", pc->res.step_mean_s);
+    report_json_num(o, "step_p95_s", pc->res.step_p95_s);
+    report_json_band(o, "step_band_s", pc);
+    report_json_cluster_model(o, pc);
+    report_json_num(o, "compute_s", pc->res.compute_s);
+    report_json_num(o, "data_stall_s", pc->res.data_stall_s);
+    report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);
+    report_json_num(o, "comm_interference_s", pc->res.comm_interference_s);
+    report_json_num(o, "workers", pc->res.workers);
+    report_json_num(o, "samples_per_s", pc->res.samples_per_s);
+    report_json_num(o, "util_gpu", pc->res.util_gpu);
+    report_json_num(o, "util_cpu", pc->res.util_cpu);
+    report_json_num(o, "util_nic", pc->res.util_nic);
+    report_json_num(o, "price_usd_h", pc->price_usd_h);
+    report_json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
+    report_json_num(o, "train_s", pc->train_s);
+    report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    cJSON_AddBoolToObject(o, "feasible", pc->feasible);
+    if (!pc->feasible)
+        cJSON_AddStringToObject(o, "infeasible_why", pc->infeasible_why);
+    cJSON_AddStringToObject(o, "bound", plan_bound_name(pc->bound));
+    cJSON_AddStringToObject(o, "bound_text", pc->bound_text);
+    return o;
+}
+
+static cJSON *jpick(const struct search_pick *pk)
+{
+    return jplan_cluster(&pk->pc, search_pick_comm(pk));
+}
+
+static int write_json(FILE *f, const struct search_result *r, const struct search_list *l)
+{
+    const struct scenario *sc = r->sc;
+    cJSON *o = cJSON_CreateObject(), *s, *a;
+    double state = l->state_bytes, need = l->memory_bytes;
+    char *txt;
+    int rc;
+
+    cJSON_AddStringToObject(o, "scenario", sc->name);
+    cJSON_AddNumberToObject(o, "seed", (double)sc->seed);
+    cJSON_AddStringToObject(o, "objective", scenario_objective_name(sc->objective));
+    report_json_num(o, "deadline_h", sc->deadline_h);
+    report_json_num(o, "budget_usd_h", sc->budget_usd_h);
+    s = cJSON_AddObjectToObject(o, "search");
+    cJSON_AddNumberToObject(s, "candidates", (double)r->candidates);
+    cJSON_AddNumberToObject(s, "feasible", (double)r->feasible);
+    cJSON_AddNumberToObject(s, "instance_types", l->ntrain_types);
+    cJSON_AddNumberToObject(s, "pruned_memory", (double)l->pruned_memory);
+    cJSON_AddNumberToObject(s, "pruned_budget", (double)l->pruned_budget);
+    cJSON_AddNumberToObject(s, "pruned_channels", (double)l->pruned_channels);
+    cJSON_AddNumberToObject(s, "pruned_gpus", (double)l->pruned_gpus);
+    cJSON_AddNumberToObject(s, "pruned_tp", (double)l->pruned_tp);
+    {
+        cJSON *inf = cJSON_AddObjectToObject(s, "infeasible");
+        for (int k = PLAN_OK + 1; k < PLAN_INF_N; k++)
+            cJSON_AddNumberToObject(inf, infeasible_key[k], (double)r->counts.infeasible[k]);
+        cJSON_AddNumberToObject(s, "not_simulated", (double)r->counts.failed);
+    }
+    cJSON_AddNumberToObject(s, "skipped_unknown_peak", l->skipped_peak);
+    cJSON_AddNumberToObject(s, "single_node_unknown_network", l->single_node);
+    cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
+    report_json_num(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
+    cJSON_AddNumberToObject(s, "search_steps",
+                            sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps);
+    cJSON_AddNumberToObject(s, "search_warmup",
+                            sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->warmup);
+    cJSON_AddNumberToObject(s, "steps", sc->steps);
+    cJSON_AddNumberToObject(s, "warmup", sc->warmup);
+    a = cJSON_AddArrayToObject(o, "top");
+    for (int i = 0; i < r->ntop; i++)
+        cJSON_AddItemToArray(a, jpick(&r->top[i]));
+    cJSON_AddStringToObject(o, "front_axes", r->front_train ? "train_s,cost_to_train_usd"
+                                                             : "step_s,cost_per_step_usd");
+    a = cJSON_AddArrayToObject(o, "front");
+    for (int i = 0; i < r->nfront; i++)
+        cJSON_AddItemToArray(a, jpick(&r->front[i]));
+    s = cJSON_AddObjectToObject(o, "best_of_kind");
+    for (int k = 0; k < SEARCH_NKINDS; k++) {
+        static const char *key[] = {"single_node", "scale_out", "heterogeneous", "cpu_only"};
+        if (r->kinds[k].index >= 0)
+            cJSON_AddItemToObject(s, key[k], jpick(&r->kinds[k]));
+        else
+            cJSON_AddNullToObject(s, key[k]);
+    }
+    if (r->ntop > 0) {
+        const struct plan_cluster *cur = &r->current;
+        cJSON *c = jplan_cluster(cur, cur->res.workers > 1 || cur->cl->ngroups > 1);
+        cJSON_AddBoolToObject(c, "listed", r->current_listed);
+        cJSON_AddItemToObject(o, "current", c);
+    } else {
+        cJSON_AddNullToObject(o, "current");
+    }
+    s = cJSON_AddObjectToObject(o, "recommendation");
+    cJSON_AddStringToObject(s, "action", plan_action_name(r->action));
+    if (r->ntop > 0)
+        cJSON_AddStringToObject(s, "cluster", r->top[0].cl.name);
+    else
+        cJSON_AddNullToObject(s, "cluster");
+    cJSON_AddStringToObject(s, "reason", r->reason);
+    txt = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!txt)
+        return -1;
+    rc = fprintf(f, "%s\n", txt) < 0 ? -1 : 0;
+    x_free(txt);
+    return rc || ferror(f) ? -1 : 0;
+}
+
+/* ---- the formats' writers ---------------------------------------------- */
+
+int report_search_table(FILE *f, const void *ctx, struct dt_err *e)
+{
+    const struct report_search *s = ctx;
+
+    (void)e;
+    return write_table(f, s->r, s->l);
+}
+
+int report_search_json(FILE *f, const void *ctx, struct dt_err *e)
+{
+    const struct report_search *s = ctx;
+
+    (void)e;
+    return write_json(f, s->r, s->l);
+}
+
+int report_search_csv(FILE *f, const void *ctx, struct dt_err *e)
+{
+    const struct report_search *s = ctx;
+    struct plan_report ranked = s->r->report;
+
+    (void)e;
+    ranked.nclusters = s->r->ntop;  /* the ranked table: the top N */
+    return report_csv(f, &ranked);
+}

@@ -1,0 +1,19 @@
+/*
+ * resolve_accum.c - gradient accumulation: the micro-batches a data-
+ * parallel replica runs per optimizer step so that all replicas together
+ * reach workload.global_batch.  The resolver, the pipeline schedule
+ * (resolve_pp.c), the memory model and the planner's reported grad_accum
+ * all take it from here, so that they agree; it calls nothing of the
+ * planner.  O(1).
+ */
+#include "resolve.h"
+
+#include <math.h>
+
+int resolve_accum(const struct scenario *sc, int workers)
+{
+    double per_step = (double)sc->batch_per_gpu * (workers > 0 ? workers : 1);
+    double a = sc->global_batch > 0 ? floor(sc->global_batch / per_step + 0.5) : sc->grad_accum;
+
+    return a >= 1 ? (int)a : 1;
+}
