@@ -176,8 +176,8 @@ static int llm_search(struct catalog *cat)
     per_s = sims / (t1 - t0);
     printf("bench_plan: llama3-8b, sharding and batch_per_gpu auto, us-east-1 GPU types, 1-32 "
            "nodes; layouts ranked on 1 step after 1 warm-up, the chosen one simulated on %d "
-           "after %d\n", sc.plan.search_steps > 0 ? sc.plan.search_steps : sc.steps,
-           sc.plan.search_warmup >= 0 ? sc.plan.search_warmup : sc.warmup);
+           "after %d\n", sc.plan.search_steps > 0 ? sc.plan.search_steps : sc.simulation.steps,
+           sc.plan.search_warmup >= 0 ? sc.plan.search_warmup : sc.simulation.warmup);
     printf("  evaluated  %d candidate clusters (%d simulated), each choosing its sharding stage "
            "and micro-batch, in %.3f s on one core: %.2f ms a cluster\n", l.n, ok, t1 - t0,
            1e3 * (t1 - t0) / l.n);
@@ -225,7 +225,7 @@ int main(void)
     ev = x_calloc((size_t)l.n + 1, sizeof *ev);
     printf("bench_plan: resnet50 over the us-east-1 catalog, 1-64 train nodes, 0-8 data nodes, "
            "4 strategies, 2 bucket sizes; %d steps after %d warm-up per candidate\n",
-           sc.steps, sc.warmup);
+           sc.simulation.steps, sc.simulation.warmup);
     printf("  enumerated %d candidates in %.3f s\n", l.n, t1 - t0);
     t0 = now_s();
     search_eval(&sc, &l, 0, 1, ev, &e);

@@ -501,7 +501,7 @@ int chrome_trace_write(FILE *f, const struct plan_report *rep, struct dt_err *e)
     fprintf(f, ",\"seed\":\"%lu\",\"clock\":\"simulated time\","
                "\"note\":\"one process per cluster; identical ranks are simulated once, so each "
                "track stands for every rank or node of its group (see its name)\"},"
-               "\"traceEvents\":[", rep->sc ? rep->sc->seed : 0UL);
+               "\"traceEvents\":[", rep->sc ? rep->sc->simulation.seed : 0UL);
     for (int i = 0; i < rep->nclusters; i++)
         write_cluster(&w, &rep->clusters[i], i + 1, &rep->traces[i]);
     fprintf(f, "\n]}\n");

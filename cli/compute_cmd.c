@@ -58,7 +58,7 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
     double pass;
     int assumed;
 
-    if (compute_on_gpu(sc, g, NULL, sc->batch_per_gpu, &p, &t) != 0) {
+    if (compute_on_gpu(sc, g, NULL, sc->workload.batch_per_gpu, &p, &t) != 0) {
         if (json) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "gpu", g->name);
@@ -80,7 +80,7 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         cJSON_AddStringToObject(o, "attention_format", catalog_prec_name(p.attn));
         cJSON_AddNumberToObject(o, "fwd_s", t.fwd_s * scale);
         cJSON_AddNumberToObject(o, "bwd_s", t.bwd_s * scale);
-        cJSON_AddNumberToObject(o, "samples_per_s", sc->batch_per_gpu / (pass * scale));
+        cJSON_AddNumberToObject(o, "samples_per_s", sc->workload.batch_per_gpu / (pass * scale));
         cJSON_AddNumberToObject(o, "kernels", t.kernels);
         for (int i = 0; i < OPS_NKIND; i++)
             if (t.kind_s[i] > 0)
@@ -92,7 +92,7 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         return;
     }
     fprintf(f, "%-16s %6s/%-6s %10.2f %12.1f   ", g->name, catalog_prec_name(p.conv),
-           catalog_prec_name(p.linear), pass * scale * 1e3, sc->batch_per_gpu / (pass * scale));
+           catalog_prec_name(p.linear), pass * scale * 1e3, sc->workload.batch_per_gpu / (pass * scale));
     for (int i = 0, n = 0; i < OPS_NKIND; i++)
         if (t.kind_s[i] / pass >= 0.05)
             fprintf(f, "%s%s %.0f%%", n++ ? ", " : "", ops_kind_name(i), 100 * t.kind_s[i] / pass);
@@ -108,19 +108,19 @@ static int parse_measured(struct scenario *sc, const struct catalog *cat, const 
 {
     char name[64], *end = NULL;
     size_t k = strcspn(v, ":");
-    unsigned long long b = (unsigned long long)sc->batch_per_gpu;
+    unsigned long long b = (unsigned long long)sc->workload.batch_per_gpu;
     double t;
 
     snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name ? k : sizeof name - 1), v);
-    sc->measured_gpu = catalog_find_gpu(cat, name);
+    sc->workload.measured_gpu = catalog_find_gpu(cat, name);
     t = v[k] == ':' ? strtod(v + k + 1, &end) : NAN;
-    if (sc->measured_gpu && isfinite(t) && t > 0 && end != v + k + 1 &&
+    if (sc->workload.measured_gpu && isfinite(t) && t > 0 && end != v + k + 1 &&
         (*end == '\0' || (*end == ':' && args_parse_uint(end + 1, 10000000, &b) == 0 && b >= 1))) {
-        sc->measured_compute_s = t;
-        sc->measured_batch = (int)b;
+        sc->workload.measured_compute_s = t;
+        sc->workload.measured_batch = (int)b;
         return 0;
     }
-    sc->measured_gpu = NULL;
+    sc->workload.measured_gpu = NULL;
     fprintf(stderr, CMD ": --measured: expected GPU:SECONDS[:BATCH] with a GPU of the catalog, "
             "SECONDS > 0 and BATCH from 1 to 10000000, found \"%s\"\n", v);
     return -1;
@@ -162,15 +162,15 @@ static int compute_cmd_rows(const struct scenario *sc, const struct catalog *cat
         }
         r->gpus[r->n++] = g;
     }
-    if (sc->measured_gpu) {
+    if (sc->workload.measured_gpu) {
         struct compute_plan p;
         struct compute_time ref;
-        if (compute_on_gpu(sc, sc->measured_gpu, NULL, sc->measured_batch, &p, &ref) != 0) {
+        if (compute_on_gpu(sc, sc->workload.measured_gpu, NULL, sc->workload.measured_batch, &p, &ref) != 0) {
             text_eprintf(CMD ": --measured: the catalog gives %s no peak FLOP/s for %s",
-                    sc->measured_gpu->name, scenario_prec_name(scenario_prec_index(sc)));
+                    sc->workload.measured_gpu->name, scenario_prec_name(scenario_prec_index(sc)));
             return CLI_EXIT_INPUT;
         }
-        r->scale = sc->measured_compute_s / (ref.fwd_s + ref.bwd_s);
+        r->scale = sc->workload.measured_compute_s / (ref.fwd_s + ref.bwd_s);
     }
     return CLI_EXIT_OK;
 }
@@ -184,16 +184,16 @@ static int compute_cmd_write(FILE *f, const void *ctx, struct dt_err *e)
 
     (void)e;
     if (!r->json) {
-        fprintf(f, "%s, batch %d, %s%s", sc->model->name, sc->batch_per_gpu,
+        fprintf(f, "%s, batch %d, %s%s", sc->workload.model->name, sc->workload.batch_per_gpu,
                scenario_prec_name(scenario_prec_index(sc)),
-               sc->attention_unfused ? ", attention unfused"
-               : sc->attention_triton ? ", attention flash_triton" : "");
-        if (sc->amp_pure || sc->kernels_fused)
-            fprintf(f, ", %s activations, %s kernels", sc->amp_pure ? "16-bit" : "autocast",
-                   sc->kernels_fused ? "fused" : "eager");
-        if (sc->measured_gpu)
+               sc->workload.attention_unfused ? ", attention unfused"
+               : sc->workload.attention_triton ? ", attention flash_triton" : "");
+        if (sc->workload.amp_pure || sc->workload.kernels_fused)
+            fprintf(f, ", %s activations, %s kernels", sc->workload.amp_pure ? "16-bit" : "autocast",
+                   sc->workload.kernels_fused ? "fused" : "eager");
+        if (sc->workload.measured_gpu)
             fprintf(f, ", carried from %g s at batch %d on %s (x%.3g the model)",
-                   sc->measured_compute_s, sc->measured_batch, sc->measured_gpu->name, r->scale);
+                   sc->workload.measured_compute_s, sc->workload.measured_batch, sc->workload.measured_gpu->name, r->scale);
         fprintf(f, "\n%-16s %13s %10s %12s   %s\n", "GPU", "conv/linear", "pass ms", "samples/s",
                "time by kind");
     }
@@ -270,30 +270,30 @@ int compute_cmd_main(int argc, char **argv)
     }
     scenario_defaults(&sc, "compute");
     sc.catalog = &cat;
-    if (!(sc.model = catalog_find_model(&cat, model))) {
+    if (!(sc.workload.model = catalog_find_model(&cat, model))) {
         text_eprintf(CMD ": --model: unknown model \"%s\"", model);
         goto out;
     }
-    if (have_seq && !shape_known(sc.model)) {
+    if (have_seq && !shape_known(sc.workload.model)) {
         text_eprintf(CMD ": --seq: expected a model given by its shape, found %s", model);
         goto out;
     }
     /* the FLOPs at that length, bounded as a model's fwd_gflops is */
-    if (have_seq && !(shape_fwd_flops(sc.model, (double)seq) / 1e9 <= fields_yaml("fwd_gflops")->hi)) {
+    if (have_seq && !(shape_fwd_flops(sc.workload.model, (double)seq) / 1e9 <= fields_yaml("fwd_gflops")->hi)) {
         text_eprintf(CMD ": --seq: %s's shape gives %.1e GFLOP a sample at %llu tokens, expected "
-                     "at most %g", model, shape_fwd_flops(sc.model, (double)seq) / 1e9, seq,
+                     "at most %g", model, shape_fwd_flops(sc.workload.model, (double)seq) / 1e9, seq,
                      fields_yaml("fwd_gflops")->hi);
         goto out;
     }
-    sc.batch_per_gpu = (int)batch;
+    sc.workload.batch_per_gpu = (int)batch;
     if (measured && parse_measured(&sc, &cat, measured) != 0)
         goto out;
-    sc.seq_len = (int)seq;
-    sc.attention_unfused = att == 1;
-    sc.attention_triton = att == 2;
-    sc.channels_last = fmt == 1;
-    sc.amp_pure = amp == 1;
-    sc.kernels_fused = kern == 1;
+    sc.workload.seq_len = (int)seq;
+    sc.workload.attention_unfused = att == 1;
+    sc.workload.attention_triton = att == 2;
+    sc.workload.channels_last = fmt == 1;
+    sc.workload.amp_pure = amp == 1;
+    sc.workload.kernels_fused = kern == 1;
     scenario_prec_set(&sc, prec);
     rows.json = json;
     if ((rc = compute_cmd_rows(&sc, &cat, gpus, &rows)) == CLI_EXIT_OK)

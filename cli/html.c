@@ -288,7 +288,7 @@ static int train_axes(const struct plan_report *rep)
 {
     int any = 0;
 
-    if (!rep->sc || rep->sc->objective != SC_OBJ_COST_TRAIN)
+    if (!rep->sc || rep->sc->objective.minimize != SC_OBJ_COST_TRAIN)
         return 0;
     for (int i = 0; i < rep->nclusters; i++) {
         const struct plan_cluster *pc = &rep->clusters[i];
@@ -812,13 +812,13 @@ int html_write(FILE *f, const struct plan_report *rep)
     html_escape(f, name);
     fprintf(f, "</h1>\n<p class=\"meta\">");
     if (sc) {
-        fprintf(f, "Seed %lu, %d measured steps after %d warm-up steps per cluster. Objective: ", sc->seed,
-                sc->steps, sc->warmup);
-        html_escape(f, scenario_objective_name(sc->objective));
-        if (isfinite(sc->deadline_h))
-            fprintf(f, ", deadline %g h", sc->deadline_h);
-        if (isfinite(sc->budget_usd_h))
-            fprintf(f, ", budget $%.2f/h", sc->budget_usd_h);
+        fprintf(f, "Seed %lu, %d measured steps after %d warm-up steps per cluster. Objective: ", sc->simulation.seed,
+                sc->simulation.steps, sc->simulation.warmup);
+        html_escape(f, scenario_objective_name(sc->objective.minimize));
+        if (isfinite(sc->objective.deadline_h))
+            fprintf(f, ", deadline %g h", sc->objective.deadline_h);
+        if (isfinite(sc->objective.budget_usd_h))
+            fprintf(f, ", budget $%.2f/h", sc->objective.budget_usd_h);
         fprintf(f, ".");
     }
     if (isfinite(rep->solved_value)) {

@@ -100,23 +100,23 @@ static int micro_batch(struct ld *ld, yaml_node_t *m, int mb)
 
     if (mb == 0)
         return 0;
-    if (b && ((mb < 0) != (sc->batch_auto != 0) || (mb > 0 && mb != sc->batch_per_gpu))) {
-        batch_str(x, sizeof x, sc->batch_auto, sc->batch_per_gpu);
+    if (b && ((mb < 0) != (sc->workload.batch_auto != 0) || (mb > 0 && mb != sc->workload.batch_per_gpu))) {
+        batch_str(x, sizeof x, sc->workload.batch_auto, sc->workload.batch_per_gpu);
         batch_str(y, sizeof y, mb < 0, mb);
         return ld_fail(ld, v->start_mark, "parallel.micro_batch",
                        "expected the workload's batch_per_gpu (%s) or no micro_batch, found %s",
                        x, y);
     }
-    sc->batch_auto = mb < 0;
-    sc->batch_per_gpu = mb < 0 ? 1 : mb;
-    if (mb < 0 && sc->global_batch <= 0)
+    sc->workload.batch_auto = mb < 0;
+    sc->workload.batch_per_gpu = mb < 0 ? 1 : mb;
+    if (mb < 0 && sc->workload.global_batch <= 0)
         return ld_fail(ld, v->start_mark, "parallel.micro_batch",
                        "expected a positive integer, or auto with workload.global_batch (the "
                        "micro-batch is chosen to reach it), found \"auto\"");
     if (mc && mc->type == YAML_MAPPING_NODE && !ld_get(ld, mc, "batch", NULL)) {
         if (mb < 0)
             return ld_missing(ld, mc->start_mark, "workload.measured_compute.batch");
-        sc->measured_batch = mb;
+        sc->workload.measured_batch = mb;
     }
     return 0;
 }
@@ -130,30 +130,30 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
         return -1;
     ld->tp_node = p.tp_node;
     ld->pp_node = p.pp_node;
-    sc->tp_auto = p.tp < 0;
-    sc->tp = p.tp > 0 ? p.tp : 1;
-    sc->pp_auto = p.pp < 0;
-    sc->pp = p.pp > 0 ? p.pp : 1;
-    sc->interleave = p.interleave > 0 ? p.interleave : 1;
-    sc->interleave_set = p.interleave > 0;
+    sc->parallel.tp_auto = p.tp < 0;
+    sc->parallel.tp = p.tp > 0 ? p.tp : 1;
+    sc->parallel.pp_auto = p.pp < 0;
+    sc->parallel.pp = p.pp > 0 ? p.pp : 1;
+    sc->parallel.interleave = p.interleave > 0 ? p.interleave : 1;
+    sc->parallel.interleave_set = p.interleave > 0;
     if (p.sp >= 0)
-        sc->sequence_parallel = p.sp;
+        sc->parallel.sequence_parallel = p.sp;
     if (p.ov >= 0)
-        sc->tp_overlap = p.ov;
+        sc->parallel.tp_overlap = p.ov;
     if (p.order >= 0)
-        sc->pp_order = p.order;
+        sc->parallel.order = p.order;
     if (micro_batch(ld, m, p.mb))
         return -1;
-    if ((sc->tp > 1 || sc->tp_auto || sc->pp > 1 || sc->pp_auto) && sim_is_ps(sc->strategy))
+    if ((sc->parallel.tp > 1 || sc->parallel.tp_auto || sc->parallel.pp > 1 || sc->parallel.pp_auto) && sim_is_ps(sc->gradients.strategy))
         return ld_fail(ld, (p.tp_node ? p.tp_node : p.pp_node)->start_mark,
                        p.tp_node ? "parallel.tp" : "parallel.pp",
                        "expected 1 with parameter servers (gradients.strategy %s), found %s",
-                       sim_strategy_name(sc->strategy),
-                       (p.tp_node ? sc->tp_auto : sc->pp_auto) ? "auto" : "more");
-    if (sc->interleave > 1 && sc->pp == 1 && !sc->pp_auto)
+                       sim_strategy_name(sc->gradients.strategy),
+                       (p.tp_node ? sc->parallel.tp_auto : sc->parallel.pp_auto) ? "auto" : "more");
+    if (sc->parallel.interleave > 1 && sc->parallel.pp == 1 && !sc->parallel.pp_auto)
         return ld_fail(ld, ld_get(ld, m, "interleave", NULL)->start_mark, "parallel.interleave",
                        "expected 1 without pipeline parallelism (parallel.pp), found %d",
-                       sc->interleave);
+                       sc->parallel.interleave);
     return 0;
 }
 
@@ -181,16 +181,16 @@ int ld_parallel_fits(struct ld *ld)
     for (int i = 0; i < sc->nclusters; i++) {
         const struct sc_cluster *c = &sc->clusters[i];
         struct scenario saved = *sc;
-        int tp_auto = c->tp < 0 || (c->tp == 0 && sc->tp_auto);
-        int pp_auto = c->pp < 0 || (c->pp == 0 && sc->pp_auto);
+        int tp_auto = c->tp < 0 || (c->tp == 0 && sc->parallel.tp_auto);
+        int pp_auto = c->pp < 0 || (c->pp == 0 && sc->parallel.pp_auto);
         int bad;
         const char *key;
         yaml_node_t *at;
         char f[FIELD_LEN];
 
-        sc->tp = tp_auto ? 1 : c->tp > 0 ? c->tp : sc->tp;
-        sc->pp = pp_auto ? 1 : c->pp > 0 ? c->pp : sc->pp;
-        sc->interleave = c->interleave > 0 ? c->interleave : sc->interleave;
+        sc->parallel.tp = tp_auto ? 1 : c->tp > 0 ? c->tp : sc->parallel.tp;
+        sc->parallel.pp = pp_auto ? 1 : c->pp > 0 ? c->pp : sc->parallel.pp;
+        sc->parallel.interleave = c->interleave > 0 ? c->interleave : sc->parallel.interleave;
         /* a layout the planner chooses fits by construction */
         bad = (!tp_auto && !resolve_tp_fits(sc, c, why, sizeof why)) ? 1
               : (!pp_auto && !resolve_pp_fits(sc, c, why, sizeof why)) ? 2 : 0;
@@ -208,10 +208,10 @@ int ld_parallel_fits(struct ld *ld)
                        c->name, why);
     }
     /* the model's heads, whatever the clusters (a plan: searches without) */
-    if (!sc->tp_auto && !shape_tp_fits(sc->model, sc->tp))
+    if (!sc->parallel.tp_auto && !shape_tp_fits(sc->workload.model, sc->parallel.tp))
         return ld_fail(ld, ld->tp_node ? ld->tp_node->start_mark : ld->root->start_mark,
                        "parallel.tp", "expected a divisor of %s's heads (%d) and KV heads (%d): "
-                       "Megatron-LM splits both evenly over tp, found %d", sc->model->name,
-                       sc->model->heads, sc->model->kv_heads, sc->tp);
+                       "Megatron-LM splits both evenly over tp, found %d", sc->workload.model->name,
+                       sc->workload.model->heads, sc->workload.model->kv_heads, sc->parallel.tp);
     return 0;
 }

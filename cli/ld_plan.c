@@ -158,29 +158,29 @@ int ld_plan(struct ld *ld, yaml_node_t *m)
         ld_bool(ld, v, "plan.cpu_training", &p->cpu_training))
         return -1;
     if ((v = ld_get(ld, m, "budget_usd_h", &k))) {
-        if (!isnan(sc->budget_usd_h))
+        if (!isnan(sc->objective.budget_usd_h))
             return ld_fail(ld, k->start_mark, "plan.budget_usd_h",
                            "expected one budget, found objective.budget_usd_h too");
         if (ld_num(ld, v, "plan.budget_usd_h", 0, 1, 1e9, "USD per hour in (0, 1e9]",
-                   &sc->budget_usd_h))
+                   &sc->objective.budget_usd_h))
             return -1;
     }
     if ((v = ld_get(ld, m, "deadline_h", &k))) {
-        if (!isnan(sc->deadline_h))
+        if (!isnan(sc->objective.deadline_h))
             return ld_fail(ld, k->start_mark, "plan.deadline_h",
                            "expected one deadline, found objective.deadline_h too");
-        if (ld_num(ld, v, "plan.deadline_h", 0, 1, 1e6, "hours in (0, 1e6]", &sc->deadline_h))
+        if (ld_num(ld, v, "plan.deadline_h", 0, 1, 1e6, "hours in (0, 1e6]", &sc->objective.deadline_h))
             return -1;
-        if (isnan(sc->dataset_samples))
+        if (isnan(sc->input.dataset_samples))
             return ld_fail(ld, v->start_mark, "plan.deadline_h",
                            "expected input.dataset_samples with a deadline, found none");
     }
     if ((v = ld_get(ld, m, "max_data_channels", &k))) {
-        if (sc->max_data_channels > 0)
+        if (sc->objective.max_data_channels > 0)
             return ld_fail(ld, k->start_mark, "plan.max_data_channels",
                            "expected one limit, found objective.max_data_channels too");
         if (ld_int(ld, v, "plan.max_data_channels", 1, 1000000, "a positive integer",
-                   &sc->max_data_channels))
+                   &sc->objective.max_data_channels))
             return -1;
     }
     if ((v = ld_get(ld, m, "top", NULL)) &&

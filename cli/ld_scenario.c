@@ -115,11 +115,11 @@ static void ld_commit(struct ld *ld)
     }
     ld->nmodels = ld->ninst = 0;
     sc->catalog = ld->cat;
-    sc->model = catalog_find_model(ld->cat, ld->model_name);
+    sc->workload.model = catalog_find_model(ld->cat, ld->model_name);
     if (ld->measured_model_name[0])
-        sc->measured_model = catalog_find_model(ld->cat, ld->measured_model_name);
-    sc->measured_gpu = *ld->gpu_name ? catalog_find_gpu(ld->cat, ld->gpu_name) : NULL;
-    sc->cpu_measured_on = *ld->cpu_on_name ? catalog_find_instance(ld->cat, ld->cpu_on_name) : NULL;
+        sc->workload.measured_model = catalog_find_model(ld->cat, ld->measured_model_name);
+    sc->workload.measured_gpu = *ld->gpu_name ? catalog_find_gpu(ld->cat, ld->gpu_name) : NULL;
+    sc->input.cpu_measured_on = *ld->cpu_on_name ? catalog_find_instance(ld->cat, ld->cpu_on_name) : NULL;
     for (i = 0; i < sc->nclusters; i++)
         for (j = 0; j < sc->clusters[i].ngroups; j++)
             sc->clusters[i].groups[j].inst =

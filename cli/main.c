@@ -212,11 +212,11 @@ int main(int argc, char **argv)
         goto out_scenario;
     }
     if (o.have_seed)
-        sc.seed = (unsigned long)o.seed;
+        sc.simulation.seed = (unsigned long)o.seed;
     if (o.have_steps)
-        sc.steps = (int)o.steps;
+        sc.simulation.steps = (int)o.steps;
     if (!o.quiet)
-        fprintf(stderr, "dtplan: seed %lu\n", sc.seed);
+        fprintf(stderr, "dtplan: seed %lu\n", sc.simulation.seed);
 
     if (sc.nclusters == 0 && sc.plan.present) { /* a plan: section and no clusters: search */
         struct plan_cmd_opts po = {o.format, o.output, o.trace, o.report, "dtplan"};

@@ -230,15 +230,15 @@ int plan_cmd_main(int argc, char **argv)
     if (!sc.plan.present)
         scenario_plan_defaults(&sc.plan);
     if (have_seed)
-        sc.seed = (unsigned long)seed;
+        sc.simulation.seed = (unsigned long)seed;
     if (have_steps)
-        sc.steps = (int)steps;
+        sc.simulation.steps = (int)steps;
     sc.plan.all = all;
     if (have_top)
         sc.plan.top = (int)top;
     if (!quiet && (!mpienv_launched() || getenv("OMPI_COMM_WORLD_RANK") == NULL ||
                    strcmp(getenv("OMPI_COMM_WORLD_RANK"), "0") == 0))
-        fprintf(stderr, "dtplan: seed %lu\n", sc.seed);
+        fprintf(stderr, "dtplan: seed %lu\n", sc.simulation.seed);
     rc = plan_cmd_search(&sc, &o);
     scenario_free(&sc);
     catalog_free(&cat);

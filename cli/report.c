@@ -453,13 +453,13 @@ void report_grid_print(FILE *f, char **cells, int nrows, int ncol, const int *ri
 
 static void table_objective(FILE *f, const struct scenario *sc, const struct plan_report *rep)
 {
-    fprintf(f, "Objective: %s", scenario_objective_name(sc->objective));
+    fprintf(f, "Objective: %s", scenario_objective_name(sc->objective.minimize));
     if (rep && rep->ranked_by[0])
         fprintf(f, ", ranked by %s", rep->ranked_by);
-    if (isfinite(sc->deadline_h))
-        fprintf(f, ", deadline %g h", sc->deadline_h);
-    if (isfinite(sc->budget_usd_h))
-        fprintf(f, ", budget $%.2f/h", sc->budget_usd_h);
+    if (isfinite(sc->objective.deadline_h))
+        fprintf(f, ", deadline %g h", sc->objective.deadline_h);
+    if (isfinite(sc->objective.budget_usd_h))
+        fprintf(f, ", budget $%.2f/h", sc->objective.budget_usd_h);
     fprintf(f, "\n");
 }
 
@@ -509,8 +509,8 @@ int report_table(FILE *f, const struct plan_report *rep)
 
     if (sc) {
         fprintf(f, "Scenario: %s\n", sc->name);
-        fprintf(f, "Seed: %lu (%d measured steps after %d warm-up)\n", sc->seed, sc->steps,
-                sc->warmup);
+        fprintf(f, "Seed: %lu (%d measured steps after %d warm-up)\n", sc->simulation.seed, sc->simulation.steps,
+                sc->simulation.warmup);
     }
     if (isfinite(rep->solved_value) && isnan(rep->solved_hi))
         fprintf(f, "Solved from measured step: %s = %.6g\n", rep->solved_what, rep->solved_value);
@@ -685,14 +685,14 @@ static cJSON *json_report(const struct plan_report *rep)
 
     cJSON_AddStringToObject(root, "scenario", sc ? sc->name : "");
     /* Raw digits: a 64-bit seed does not survive a trip through a double. */
-    snprintf(seed, sizeof seed, "%lu", sc ? sc->seed : 0UL);
+    snprintf(seed, sizeof seed, "%lu", sc ? sc->simulation.seed : 0UL);
     cJSON_AddRawToObject(root, "seed", seed);
-    cJSON_AddNumberToObject(root, "steps", sc ? sc->steps : 0);
-    cJSON_AddNumberToObject(root, "warmup", sc ? sc->warmup : 0);
+    cJSON_AddNumberToObject(root, "steps", sc ? sc->simulation.steps : 0);
+    cJSON_AddNumberToObject(root, "warmup", sc ? sc->simulation.warmup : 0);
     if (sc) {
-        cJSON_AddStringToObject(root, "objective", scenario_objective_name(sc->objective));
-        report_json_num(root, "deadline_h", sc->deadline_h);
-        report_json_num(root, "budget_usd_per_h", sc->budget_usd_h);
+        cJSON_AddStringToObject(root, "objective", scenario_objective_name(sc->objective.minimize));
+        report_json_num(root, "deadline_h", sc->objective.deadline_h);
+        report_json_num(root, "budget_usd_per_h", sc->objective.budget_usd_h);
     } else {
         cJSON_AddNullToObject(root, "objective");
         cJSON_AddNullToObject(root, "deadline_h");

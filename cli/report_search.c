@@ -113,17 +113,17 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     fprintf(f, "Scenario: %s (catalog search)\n", sc->name);
     if (sc->plan.search_steps > 0 || sc->plan.search_warmup >= 0)
         fprintf(f, "Seed: %lu; each candidate simulated with %d steps after %d warm-up, the rows "
-                "below again with %d after %d\n", sc->seed,
-                sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps,
-                sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->warmup, sc->steps,
-                sc->warmup);
+                "below again with %d after %d\n", sc->simulation.seed,
+                sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->simulation.steps,
+                sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->simulation.warmup, sc->simulation.steps,
+                sc->simulation.warmup);
     else
-        fprintf(f, "Seed: %lu (each candidate: %d measured steps after %d warm-up)\n", sc->seed,
-                sc->steps, sc->warmup);
+        fprintf(f, "Seed: %lu (each candidate: %d measured steps after %d warm-up)\n", sc->simulation.seed,
+                sc->simulation.steps, sc->simulation.warmup);
     char tp_note[96] = "";
     if (l->pruned_tp)
         snprintf(tp_note, sizeof tp_note, ", %ld where parallel.tp %d does not fit a node",
-                 l->pruned_tp, sc->tp);
+                 l->pruned_tp, sc->parallel.tp);
     fprintf(f, "Searched: %ld candidates over %d instance types, %ld feasible; pruned before "
             "simulating: %ld do not fit in memory, %ld over the budget, %ld over the data "
             "channels, %ld over max_gpus%s\n", r->candidates, l->ntrain_types, r->feasible,
@@ -150,29 +150,29 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     if (l->skipped_peak)
         fprintf(f, "Skipped: %d GPU instance types whose %s peak FLOP/s is unknown in the "
                 "catalog (they cannot be costed)\n", l->skipped_peak,
-                catalog_prec_name(sc->precision));
+                catalog_prec_name(sc->workload.precision));
     if (l->memory_unknown)
         fprintf(f, "Memory: activation memory of %s unknown (catalog act_mib_per_sample empty): "
-                "pruned on the model state only (%.2f GiB per worker)\n", sc->model->name,
+                "pruned on the model state only (%.2f GiB per worker)\n", sc->workload.model->name,
                 state / DT_GIB);
     else
         fprintf(f, "Memory: %.2f GiB per worker (model state %.2f GiB + activations at batch "
                 "%d) must fit in 90%% of a GPU's memory\n", need / DT_GIB,
-                state / DT_GIB, sc->batch_per_gpu);
-    fprintf(f, "Objective: %s", scenario_objective_name(sc->objective));
-    if (isfinite(sc->deadline_h))
-        fprintf(f, ", deadline %g h", sc->deadline_h);
-    if (isfinite(sc->budget_usd_h))
-        fprintf(f, ", budget $%.2f/h", sc->budget_usd_h);
-    if (sc->max_data_channels > 0)
-        fprintf(f, ", at most %d data channels", sc->max_data_channels);
+                state / DT_GIB, sc->workload.batch_per_gpu);
+    fprintf(f, "Objective: %s", scenario_objective_name(sc->objective.minimize));
+    if (isfinite(sc->objective.deadline_h))
+        fprintf(f, ", deadline %g h", sc->objective.deadline_h);
+    if (isfinite(sc->objective.budget_usd_h))
+        fprintf(f, ", budget $%.2f/h", sc->objective.budget_usd_h);
+    if (sc->objective.max_data_channels > 0)
+        fprintf(f, ", at most %d data channels", sc->objective.max_data_channels);
     fprintf(f, "\n\n");
     if (r->ntop == 0) {
         fprintf(f, "Recommendation: %s\n", r->reason);
         return ferror(f) ? -1 : 0;
     }
-    fprintf(f, "Top %d by %s%s:\n", r->ntop, scenario_objective_name(sc->objective),
-            r->tie_moved ? (sc->objective == SC_OBJ_TIME
+    fprintf(f, "Top %d by %s%s:\n", r->ntop, scenario_objective_name(sc->objective.minimize),
+            r->tie_moved ? (sc->objective.minimize == SC_OBJ_TIME
                                 ? " (first: the cheapest of those that tie within the error of the model)"
                                 : " (first: the fastest of those that tie within the error of the model)")
                          : "");
@@ -249,10 +249,10 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     int rc;
 
     cJSON_AddStringToObject(o, "scenario", sc->name);
-    cJSON_AddNumberToObject(o, "seed", (double)sc->seed);
-    cJSON_AddStringToObject(o, "objective", scenario_objective_name(sc->objective));
-    report_json_num(o, "deadline_h", sc->deadline_h);
-    report_json_num(o, "budget_usd_h", sc->budget_usd_h);
+    cJSON_AddNumberToObject(o, "seed", (double)sc->simulation.seed);
+    cJSON_AddStringToObject(o, "objective", scenario_objective_name(sc->objective.minimize));
+    report_json_num(o, "deadline_h", sc->objective.deadline_h);
+    report_json_num(o, "budget_usd_h", sc->objective.budget_usd_h);
     s = cJSON_AddObjectToObject(o, "search");
     cJSON_AddNumberToObject(s, "candidates", (double)r->candidates);
     cJSON_AddNumberToObject(s, "feasible", (double)r->feasible);
@@ -273,11 +273,11 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
     report_json_num(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
     cJSON_AddNumberToObject(s, "search_steps",
-                            sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->steps);
+                            sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->simulation.steps);
     cJSON_AddNumberToObject(s, "search_warmup",
-                            sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->warmup);
-    cJSON_AddNumberToObject(s, "steps", sc->steps);
-    cJSON_AddNumberToObject(s, "warmup", sc->warmup);
+                            sc->plan.search_warmup >= 0 ? sc->plan.search_warmup : sc->simulation.warmup);
+    cJSON_AddNumberToObject(s, "steps", sc->simulation.steps);
+    cJSON_AddNumberToObject(s, "warmup", sc->simulation.warmup);
     a = cJSON_AddArrayToObject(o, "top");
     for (int i = 0; i < r->ntop; i++)
         cJSON_AddItemToArray(a, jpick(&r->top[i]));

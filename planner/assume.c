@@ -65,13 +65,13 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
                 add(pc, b);
             }
         }
-        if (isnan(in->cpu_speed) && isnan(in->cpu_ghz) && sc->cpu_s_per_sample > 0) {
+        if (isnan(in->cpu_speed) && isnan(in->cpu_ghz) && sc->input.cpu_s_per_sample > 0) {
             snprintf(b, sizeof b, "%s: processor clock unknown in the catalog: its vCPUs "
                      "assumed as fast as the reference core", in->name);
             add(pc, b);
         }
     }
-    if (sc->raw_bytes > 0)
+    if (sc->input.raw_bytes > 0)
         add(pc, "input.raw_bytes: not modelled (storage reads are not simulated), so it changes "
             "nothing");
 }

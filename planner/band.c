@@ -42,22 +42,22 @@ void plan_errors_of(const struct scenario *sc, const struct plan_cluster *pc,
     const struct prof_measured *m = tg ? resolve_profile_of(sc, tg->inst) : NULL;
     const struct cat_gpu *at = NULL;
 
-    if (!isnan(sc->measured_compute_s))
-        at = sc->measured_gpu;
-    else if (sc->solve_for == SC_SOLVE_COMPUTE && sc->measured_cluster >= 0)
-        at = train_gpu(&sc->clusters[sc->measured_cluster]);
+    if (!isnan(sc->workload.measured_compute_s))
+        at = sc->workload.measured_gpu;
+    else if (sc->workload.solve_for == SC_SOLVE_COMPUTE && sc->workload.measured_cluster >= 0)
+        at = train_gpu(&sc->clusters[sc->workload.measured_cluster]);
     pe->compute = ERR_COMPUTE_CATALOG;
     pe->compute_from = "catalog";
     if (at && gpu) {
         int same = at == gpu;
         pe->compute = same ? ERR_MEASURED : ERR_COMPUTE_CARRIED;
         pe->compute_from = same ? "measured" : "carried";
-    } else if (m && gpu && m->gemm_tflops[sc->precision] > 0) {
+    } else if (m && gpu && m->gemm_tflops[sc->workload.precision] > 0) {
         pe->compute = ERR_COMPUTE_CARRIED;
         pe->compute_from = "profile";
     }
     pe->comm = m && (m->net_Bps > 0 || m->intra_Bps > 0) ? ERR_MEASURED : ERR_COMM_NOMINAL;
-    pe->input = sc->solve_for == SC_SOLVE_CPU || (m && m->cpu_cores > 0) ? ERR_MEASURED
+    pe->input = sc->workload.solve_for == SC_SOLVE_CPU || (m && m->cpu_cores > 0) ? ERR_MEASURED
                                                                           : ERR_INPUT_NOMINAL;
 }
 
@@ -126,7 +126,7 @@ static double cost_of(const struct plan_cluster *pc)
 int plan_band_prefer(const struct scenario *sc, const struct plan_cluster *a,
                      const struct plan_cluster *b, const char **what)
 {
-    if (sc->objective == SC_OBJ_TIME) {
+    if (sc->objective.minimize == SC_OBJ_TIME) {
         *what = "cost";
         return cost_of(b) < cost_of(a);
     }

@@ -37,7 +37,7 @@ int cluster_train_nodes(const struct sc_cluster *cl)
 double cluster_objective(const struct scenario *sc, const struct plan_cluster *pc,
                          int per_sample)
 {
-    switch (sc->objective) {
+    switch (sc->objective.minimize) {
     case SC_OBJ_TIME:
         /* Clusters with other worker counts take other numbers of steps:
          * rank by time to train, or by time per sample without a dataset. */

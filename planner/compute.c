@@ -262,14 +262,14 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     static const enum cat_prec tries[] = {CAT_FP8, CAT_BF16, CAT_FP16, CAT_TF32, CAT_FP32};
     struct compute_rates r;
     struct ops_model o;
-    int rc = -1, flash = sc->attention_unfused ? 0 : sc->attention_triton ? FLASH_TRITON : FLASH_FA2;
+    int rc = -1, flash = sc->workload.attention_unfused ? 0 : sc->workload.attention_triton ? FLASH_TRITON : FLASH_FA2;
 
-    ops_build(sc->model, sc->seq_len, flash, sc->tp, sc->sequence_parallel, scenario_ops_style(sc),
+    ops_build(sc->workload.model, sc->workload.seq_len, flash, sc->parallel.tp, sc->parallel.sequence_parallel, scenario_ops_style(sc),
               &o);
     compute_rates_of(g, profile_tflops, &r);
-    if (!sc->precision_auto) {
-        if (compute_plan_of(g, sc->precision, sc->precision_strict, p) == 0) {
-            p->transpose = !sc->channels_last;
+    if (!sc->workload.precision_auto) {
+        if (compute_plan_of(g, sc->workload.precision, sc->workload.precision_strict, p) == 0) {
+            p->transpose = !sc->workload.channels_last;
             rc = compute_time_of(&o, p, &r, batch, t);
         }
     } else {
@@ -279,7 +279,7 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
             struct compute_time u;
             if (compute_plan_of(g, tries[i], 0, &q) != 0 || q.note[0])
                 continue;
-            q.transpose = !sc->channels_last;
+            q.transpose = !sc->workload.channels_last;
             if (compute_time_of(&o, &q, &r, batch, &u) != 0)
                 continue;
             if (rc != 0 || u.fwd_s + u.bwd_s < t->fwd_s + t->bwd_s) {
@@ -293,7 +293,7 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
                      catalog_prec_name(p->linear), g->name);
     }
     ops_free(&o);
-    if (rc == 0 && flash && shape_known(sc->model) &&
+    if (rc == 0 && flash && shape_known(sc->workload.model) &&
         isnan(flash_share(flash, g->cc, 128, 1, 2048))) {
         size_t n = strlen(p->note);
         snprintf(p->note + n, sizeof p->note - n, "%s%s: no FlashAttention rate (Ampere and later "
@@ -301,9 +301,9 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     }
     /* activation recompute (workload.recompute): full redoes the forward in
      * backward, selective the attention core (already redone when fused) */
-    if (rc == 0 && sc->recompute == SC_RECOMPUTE_FULL)
+    if (rc == 0 && sc->workload.recompute == SC_RECOMPUTE_FULL)
         t->bwd_s += t->fwd_s;
-    else if (rc == 0 && sc->recompute == SC_RECOMPUTE_SELECTIVE && sc->attention_unfused)
+    else if (rc == 0 && sc->workload.recompute == SC_RECOMPUTE_SELECTIVE && sc->workload.attention_unfused)
         t->bwd_s += t->core_fwd_s;
     return rc;
 }

@@ -52,7 +52,7 @@ static double memory_ratio(const struct scenario *t, const struct sc_cluster *cl
         struct mem_use u;
         if (cl->groups[i].role != SIM_TRAIN)
             continue;
-        memory_of(t, t->sharding, in, k, in->gpu_count > 0 ? in->gpu_count : 1, &u);
+        memory_of(t, t->gradients.sharding, in, k, in->gpu_count > 0 ? in->gpu_count : 1, &u);
         if (u.total / u.capacity > worst || !(worst > 0)) {
             worst = u.total / u.capacity;
             *need_gib = u.total / DT_GIB;
@@ -110,7 +110,7 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
 {
     size_t n = 0;
     int over = 0, runner = -1, mine = -1, close = -1, nover = 0;
-    int searched = sc->sharding_auto || sc->tp_auto || sc->pp_auto || sc->recompute_auto;
+    int searched = sc->gradients.sharding_auto || sc->parallel.tp_auto || sc->parallel.pp_auto || sc->workload.recompute_auto;
     char a[96], b[96];
 
     for (int i = 0; i < ncb; i++)
@@ -136,7 +136,7 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
         /* many: how many, and the one that came closest */
         n += (size_t)snprintf(buf + n, cap - n, "; %d do not fit at batch_per_gpu %d, the "
                               "closest %s at %.1f GiB a GPU, over the %.1f GiB usable", nover,
-                              sc->batch_auto ? 1 : sc->batch_per_gpu,
+                              sc->workload.batch_auto ? 1 : sc->workload.batch_per_gpu,
                               layout_dims_name(sc, cb[close].val, a, sizeof a), cb[close].need_gib,
                               cap_gib);
     } else {
@@ -150,7 +150,7 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
         }
         if (over && n < cap)
             n += (size_t)snprintf(buf + n, cap - n, " at batch_per_gpu %d, over the %.1f GiB "
-                                  "usable", sc->batch_auto ? 1 : sc->batch_per_gpu, cap_gib);
+                                  "usable", sc->workload.batch_auto ? 1 : sc->workload.batch_per_gpu, cap_gib);
     }
     for (int i = 0; i < ncb; i++)
         if (cb[i].fits && i != mine && (runner < 0 || cb[i].rate > cb[runner].rate))
@@ -193,15 +193,15 @@ static int grow(struct search *s, struct combo *c)
     int k = s->ranks, mp = layout_dims_ranks(c->val, LAYOUT_NDIMS), rc;
 
     for (int j = 0; j < LAYOUT_MAX_BATCH_STEPS; j++) {
-        int b = sc->batch_auto ? 1 << j : sc->batch_per_gpu;
+        int b = sc->workload.batch_auto ? 1 << j : sc->workload.batch_per_gpu;
         double need = 0, capg = 0;
-        if (sc->batch_auto && (double)b * (k / mp) > sc->global_batch) {
+        if (sc->workload.batch_auto && (double)b * (k / mp) > sc->workload.global_batch) {
             c->stop = STOP_GLOBAL;
             break;  /* one micro-batch would pass the global batch */
         }
-        t->batch_per_gpu = b;
+        t->workload.batch_per_gpu = b;
         if (!layout_dims_fit(t, s->cl)) {
-            if (!sc->batch_auto)
+            if (!sc->workload.batch_auto)
                 break;
             continue;   /* a row's own check: a pipeline's micro-batches not a multiple of pp */
         }
@@ -217,7 +217,7 @@ static int grow(struct search *s, struct combo *c)
         if ((rc = plan_cluster_eval_one(t, s->cl, s->rank, cand, s->e)) != 0)
             return rc;
         s->nsim++;
-        if (c->fits && sc->batch_auto &&
+        if (c->fits && sc->workload.batch_auto &&
             !(cand->res.samples_per_s > c->rate * (1 + LAYOUT_MARGIN))) {
             s->nfit++;
             c->stop = STOP_GAIN;
@@ -235,7 +235,7 @@ static int grow(struct search *s, struct combo *c)
             *pc = *cand;
             s->have = 1;
         }
-        if (!sc->batch_auto)
+        if (!sc->workload.batch_auto)
             break;
     }
     return 0;
@@ -268,8 +268,8 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     int rc = 0;
 
     rank.whatif = 0;    /* the candidates are ranked; the chosen one is named (bound.c) */
-    if (!sc->sharding_auto && !sc->batch_auto && !sc->tp_auto && !sc->pp_auto &&
-        !sc->recompute_auto)
+    if (!sc->gradients.sharding_auto && !sc->workload.batch_auto && !sc->parallel.tp_auto && !sc->parallel.pp_auto &&
+        !sc->workload.recompute_auto)
         return plan_cluster_eval_one(sc, cl, o, pc, e);
     layout_dims_space(sc, cl, &space);
     if (!o->trace) {
@@ -287,7 +287,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     s.cand = x_malloc(sizeof *s.cand);
     s.cb = x_calloc((size_t)layout_dims_most(), sizeof *s.cb);
     *s.t = *sc;
-    s.t->sharding_auto = s.t->batch_auto = s.t->tp_auto = s.t->pp_auto = s.t->recompute_auto = 0;
+    s.t->gradients.sharding_auto = s.t->workload.batch_auto = s.t->parallel.tp_auto = s.t->parallel.pp_auto = s.t->workload.recompute_auto = 0;
     if ((rc = layout_dims_walk(&space, try_combo, &s)) != 0)
         goto out;
     /* the chosen layout as the scenario says to simulate it; when nothing
@@ -299,7 +299,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
         int best[LAYOUT_NDIMS];
         layout_dims_of_result(pc, best);
         layout_dims_apply(s.t, best);
-        s.t->batch_per_gpu = pc->batch_per_gpu;
+        s.t->workload.batch_per_gpu = pc->batch_per_gpu;
         if ((rc = plan_cluster_eval_one(s.t, cl, o, pc, e)) != 0)
             goto out;
         /* the others as ranked, on the chosen one's terms */
@@ -310,16 +310,16 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
         if (s.last >= 0) {
             layout_dims_apply(s.t, s.cb[s.last].val);
         } else {
-            s.t->tp = sc->tp > 1 ? sc->tp : 1;
-            s.t->pp = sc->pp > 1 ? sc->pp : 1;
+            s.t->parallel.tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+            s.t->parallel.pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
         }
-        s.t->batch_per_gpu = sc->batch_auto ? 1 : sc->batch_per_gpu;
+        s.t->workload.batch_per_gpu = sc->workload.batch_auto ? 1 : sc->workload.batch_per_gpu;
         if ((rc = plan_cluster_eval_one(s.t, cl, o, pc, e)) != 0)
             goto out;
     }
     pc->nsim = s.nsim + 1;
     /* the simulated config pointed into the copy */
-    pc->cfg.c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
+    pc->cfg.c.bucket_list = sc->gradients.nbucket_list > 0 ? sc->gradients.bucket_list : NULL;
     explain(sc, pc, s.cb, s.ncb, s.nfit, s.cap_gib, pc->layout_why, sizeof pc->layout_why);
 out:
     x_free(s.cb);
@@ -340,21 +340,21 @@ int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
     t = x_malloc(sizeof *t);
     *t = *sc;
     if (cl->tp != 0) {
-        t->tp_auto = cl->tp < 0;
-        t->tp = cl->tp > 0 ? cl->tp : 1;
+        t->parallel.tp_auto = cl->tp < 0;
+        t->parallel.tp = cl->tp > 0 ? cl->tp : 1;
     }
     if (cl->sp != 0)
-        t->sequence_parallel = cl->sp == 2;
+        t->parallel.sequence_parallel = cl->sp == 2;
     if (cl->pp != 0) {
-        t->pp_auto = cl->pp < 0;
-        t->pp = cl->pp > 0 ? cl->pp : 1;
+        t->parallel.pp_auto = cl->pp < 0;
+        t->parallel.pp = cl->pp > 0 ? cl->pp : 1;
     }
     if (cl->interleave != 0) {
-        t->interleave = cl->interleave;
-        t->interleave_set = 1;
+        t->parallel.interleave = cl->interleave;
+        t->parallel.interleave_set = 1;
     }
     rc = layout_eval(t, cl, o, pc, e);
-    pc->cfg.c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
+    pc->cfg.c.bucket_list = sc->gradients.nbucket_list > 0 ? sc->gradients.bucket_list : NULL;
     x_free(t);
     return rc;
 }

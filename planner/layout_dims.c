@@ -68,8 +68,8 @@ static int tp_values(const struct layout_space *s, const int *chosen, int *out)
     int n = 0, wpn = 0, groups = 0, count = 0, max = layout_dims[LAYOUT_DIM_TP].max;
 
     (void)chosen;
-    if (!sc->tp_auto) {
-        out[0] = sc->tp > 1 ? sc->tp : 1;
+    if (!sc->parallel.tp_auto) {
+        out[0] = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
         return 1;
     }
     for (int i = 0; i < cl->ngroups; i++)
@@ -80,15 +80,15 @@ static int tp_values(const struct layout_space *s, const int *chosen, int *out)
             count = cl->groups[i].count;
         }
     for (int tp = 1; n < max; tp *= 2) {
-        if (tp > 1 && (wpn <= 0 || wpn % tp != 0 || !shape_known(sc->model) ||
-                       !shape_tp_fits(sc->model, tp)))
+        if (tp > 1 && (wpn <= 0 || wpn % tp != 0 || !shape_known(sc->workload.model) ||
+                       !shape_tp_fits(sc->workload.model, tp)))
             break;
         out[n++] = tp;
     }
-    for (int k = 2; k <= 4 && n < max && groups == 1 && wpn > 1 && shape_known(sc->model);
+    for (int k = 2; k <= 4 && n < max && groups == 1 && wpn > 1 && shape_known(sc->workload.model);
          k *= 2)
         if (count % k == 0 && sim_tp_fits(wpn, count, wpn * k) &&
-            shape_tp_fits(sc->model, wpn * k))
+            shape_tp_fits(sc->workload.model, wpn * k))
             out[n++] = wpn * k;
     return n;
 }
@@ -102,16 +102,16 @@ static int pp_values(const struct layout_space *s, const int *chosen, int *out)
     const struct sc_cluster *cl = s->cl;
     int n = 0, max = layout_dims[LAYOUT_DIM_PP].max;
 
-    if (!sc->pp_auto) {
-        out[0] = sc->pp > 1 ? sc->pp : 1;
+    if (!sc->parallel.pp_auto) {
+        out[0] = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
         return 1;
     }
     out[n++] = 1;
-    if (cl->ngroups != 1 || cl->groups[0].inst->gpu_count < 1 || !shape_known(sc->model))
+    if (cl->ngroups != 1 || cl->groups[0].inst->gpu_count < 1 || !shape_known(sc->workload.model))
         return n;
-    for (int pp = 2; n < max && pp <= sc->model->layers; pp *= 2)
+    for (int pp = 2; n < max && pp <= sc->workload.model->layers; pp *= 2)
         if (sim_pp_fits_in(cl->groups[0].inst->gpu_count, cl->groups[0].count,
-                           chosen[LAYOUT_DIM_TP], pp, sc->pp_order))
+                           chosen[LAYOUT_DIM_TP], pp, sc->parallel.order))
             out[n++] = pp;
     return n;
 }
@@ -121,7 +121,7 @@ static int pp_fits(const struct scenario *t, const struct sc_cluster *cl)
 {
     char why[320];
 
-    return t->pp <= 1 || resolve_pp_fits(t, cl, why, sizeof why);
+    return t->parallel.pp <= 1 || resolve_pp_fits(t, cl, why, sizeof why);
 }
 
 /* interleave: 1 without a pipeline; the scenario's when it gives one or
@@ -135,11 +135,11 @@ static int interleave_values(const struct layout_space *s, const int *chosen, in
         out[0] = 1;
         return 1;
     }
-    if (sc->interleave_set || !sc->pp_auto) {
-        out[0] = sc->interleave > 1 ? sc->interleave : 1;
+    if (sc->parallel.interleave_set || !sc->parallel.pp_auto) {
+        out[0] = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1;
         return 1;
     }
-    for (int v = 1; n < max && pp * v <= sc->model->layers; v *= 2)
+    for (int v = 1; n < max && pp * v <= sc->workload.model->layers; v *= 2)
         out[n++] = v;
     return n;
 }
@@ -147,8 +147,8 @@ static int interleave_values(const struct layout_space *s, const int *chosen, in
 static int recompute_values(const struct layout_space *s, const int *chosen, int *out)
 {
     (void)chosen;
-    if (!s->sc->recompute_auto) {
-        out[0] = (int)s->sc->recompute;
+    if (!s->sc->workload.recompute_auto) {
+        out[0] = (int)s->sc->workload.recompute;
         return 1;
     }
     out[0] = SC_RECOMPUTE_NONE;
@@ -167,8 +167,8 @@ static int stage_ok(const struct layout_space *s, enum sc_sharding st, const int
     int tp = chosen[LAYOUT_DIM_TP], pp = chosen[LAYOUT_DIM_PP];
     int shards = s->ranks / layout_dims_ranks(chosen, LAYOUT_DIM_SHARDING) > 1 && !s->is_ps;
 
-    if (!sc->sharding_auto)
-        return st == (sc->sharding == SC_SHARD_FSDP ? SC_SHARD_ZERO3 : sc->sharding);
+    if (!sc->gradients.sharding_auto)
+        return st == (sc->gradients.sharding == SC_SHARD_FSDP ? SC_SHARD_ZERO3 : sc->gradients.sharding);
     if (st == SC_SHARD_HSDP && (s->nodes < 2 || s->wpn / tp < 2))
         return 0;   /* hsdp is zero3 on one node or one replica a node */
     if (!shards && st != SC_SHARD_NONE)
@@ -184,20 +184,20 @@ static int sharding_values(const struct layout_space *s, const int *chosen, int 
 
     for (int i = 0; i < NSTAGES; i++)
         if (stage_ok(s, stages[i], chosen))
-            out[n++] = (int)(s->sc->sharding_auto ? stages[i] : s->sc->sharding);
+            out[n++] = (int)(s->sc->gradients.sharding_auto ? stages[i] : s->sc->gradients.sharding);
     return n;
 }
 
-static void tp_apply(struct scenario *t, int value) { t->tp = value; }
-static void pp_apply(struct scenario *t, int value) { t->pp = value; }
-static void interleave_apply(struct scenario *t, int value) { t->interleave = value; }
+static void tp_apply(struct scenario *t, int value) { t->parallel.tp = value; }
+static void pp_apply(struct scenario *t, int value) { t->parallel.pp = value; }
+static void interleave_apply(struct scenario *t, int value) { t->parallel.interleave = value; }
 static void recompute_apply(struct scenario *t, int value)
 {
-    t->recompute = (enum sc_recompute)value;
+    t->workload.recompute = (enum sc_recompute)value;
 }
 static void sharding_apply(struct scenario *t, int value)
 {
-    t->sharding = (enum sc_sharding)value;
+    t->gradients.sharding = (enum sc_sharding)value;
 }
 
 static int tp_of_result(const struct plan_cluster *pc)
@@ -220,20 +220,20 @@ static int sharding_of_result(const struct plan_cluster *pc) { return (int)pc->s
 static int tp_text(const struct scenario *sc, const int *val, int first, char *buf, size_t len)
 {
     (void)first;
-    if (!sc->tp_auto && !sc->pp_auto)
+    if (!sc->parallel.tp_auto && !sc->parallel.pp_auto)
         return 0;
     return snprintf(buf, len, "tp %d ", val[LAYOUT_DIM_TP]);
 }
 static int pp_text(const struct scenario *sc, const int *val, int first, char *buf, size_t len)
 {
     (void)first;
-    return sc->pp_auto ? snprintf(buf, len, "x pp %d ", val[LAYOUT_DIM_PP]) : 0;
+    return sc->parallel.pp_auto ? snprintf(buf, len, "x pp %d ", val[LAYOUT_DIM_PP]) : 0;
 }
 static int interleave_text(const struct scenario *sc, const int *val, int first, char *buf,
                            size_t len)
 {
     (void)first;
-    if (!sc->pp_auto || val[LAYOUT_DIM_PP] <= 1)
+    if (!sc->parallel.pp_auto || val[LAYOUT_DIM_PP] <= 1)
         return 0;
     return snprintf(buf, len, "(interleave %d) ", val[LAYOUT_DIM_INTERLEAVE]);
 }
@@ -241,7 +241,7 @@ static int recompute_text(const struct scenario *sc, const int *val, int first, 
                           size_t len)
 {
     (void)first;
-    if (!sc->recompute_auto)
+    if (!sc->workload.recompute_auto)
         return 0;
     return snprintf(buf, len, ", recompute %s",
                     scenario_recompute_name((enum sc_recompute)val[LAYOUT_DIM_RECOMPUTE]));

@@ -47,13 +47,13 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int
 /* Model-state bytes per parameter: weights, gradients, optimizer (Adam). */
 static void state_bytes(const struct scenario *sc, double *w, double *g, double *o)
 {
-    int wide = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 || sc->precision_strict;
+    int wide = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 || sc->workload.precision_strict;
 
     *w = wide ? 4 : 2;
     *g = wide ? 4 : 2;
     *o = wide ? 8 : 12;     /* moments; in mixed precision also the fp32 master weights */
-    if (!isnan(sc->optimizer_state_bytes))
-        *o = sc->optimizer_state_bytes;   /* another optimizer (workload.optimizer_state_bytes) */
+    if (!isnan(sc->workload.optimizer_state_bytes))
+        *o = sc->workload.optimizer_state_bytes;   /* another optimizer (workload.optimizer_state_bytes) */
 }
 
 /* Pipeline parallelism (parallel.pp): of a replica's parameters, what the
@@ -63,8 +63,8 @@ static void state_bytes(const struct scenario *sc, double *w, double *g, double 
  * warm-up's 2 (pp - 1) + (v - 1) pp + 1 chunks; the last stage one. */
 static void stage_of(const struct scenario *sc, int m, int first, double *params, double *lmb)
 {
-    const struct cat_model *md = sc->model;
-    int pp = sc->pp, v = sc->interleave > 1 ? sc->interleave : 1, n = pp * v, lay[4096], mine = 0;
+    const struct cat_model *md = sc->workload.model;
+    int pp = sc->parallel.pp, v = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1, n = pp * v, lay[4096], mine = 0;
     double embed, out, inner;
 
     shape_tables(md, &embed, &out);
@@ -92,23 +92,23 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
 void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
                int ranks, int local, struct mem_use *u)
 {
-    const struct cat_model *m = sc->model;
-    int tp = sc->tp > 1 ? sc->tp : 1;   /* tensor parallelism divides a replica's state */
+    const struct cat_model *m = sc->workload.model;
+    int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;   /* tensor parallelism divides a replica's state */
     int mp = scenario_model_parallel(sc);
-    double w, g, o, n = ranks / mp > 1 ? ranks / mp : 1, b = sc->batch_per_gpu;
-    double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 2 : 1;
+    double w, g, o, n = ranks / mp > 1 ? ranks / mp : 1, b = sc->workload.batch_per_gpu;
+    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
     double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
                                       : in->gpu ? in->gpu->mem_gib : NAN)
                                    : in->mem_gib;
     double params = m->params, layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
 
     state_bytes(sc, &w, &g, &o);
-    if (sc->pp > 1 && shape_known(m)) {
+    if (sc->parallel.pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
-        double p0, l0, p1, l1, s = sc->seq_len > 0 ? sc->seq_len : m->seq_len;
+        double p0, l0, p1, l1, s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
         int mb = ranks / mp > 0 ? resolve_accum(sc, ranks / mp) : 1;
-        double per_layer = memory_layer_act(m, s, tp, sc->sequence_parallel,
-                                            !sc->attention_unfused, sc->recompute) * b * width;
+        double per_layer = memory_layer_act(m, s, tp, sc->parallel.sequence_parallel,
+                                            !sc->workload.attention_unfused, sc->workload.recompute) * b * width;
         stage_of(sc, mb, 1, &p0, &l0);
         stage_of(sc, mb, 0, &p1, &l1);
         if (p0 * (w + g + o) + l0 * per_layer >=
@@ -136,11 +136,11 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     if (sharding >= SC_SHARD_ZERO3)
         u->weights /= n;
     if (shape_known(m)) {
-        double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len;
+        double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
         u->activations = b * width * (layer_mb * memory_layer_act(m, s, tp,
-                                                                  sc->sequence_parallel,
-                                                                  !sc->attention_unfused,
-                                                                  sc->recompute) +
+                                                                  sc->parallel.sequence_parallel,
+                                                                  !sc->workload.attention_unfused,
+                                                                  sc->workload.recompute) +
                                       logits * 4.0 * s * m->vocab / tp);
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;
@@ -148,12 +148,12 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     /* the gradient bucket being reduced and the next one filling; sharded
      * weights also hold two units gathered (the one computing and the one
      * prefetched) and one unit's gradients before their reduce-scatter */
-    u->buffers = in->gpu_count > 0 && ranks > 1 ? 2 * sc->bucket_bytes : 0;
+    u->buffers = in->gpu_count > 0 && ranks > 1 ? 2 * sc->gradients.bucket_bytes : 0;
     if (sharding >= SC_SHARD_ZERO3 && n > 1) {
         /* units as the simulator cuts them (resolve.c): layers, or buckets */
-        double gw = sc->grad_precision == CAT_FP32 ? 4 : 2;
+        double gw = sc->gradients.precision == CAT_FP32 ? 4 : 2;
         double units = shape_known(m) && m->layers > 0 ? m->layers
-                                                       : ceil(m->params * gw / sc->bucket_bytes);
+                                                       : ceil(m->params * gw / sc->gradients.bucket_bytes);
         u->buffers = m->params / tp / (units >= 1 ? units : 1) * (2 * w + gw);
     }
     u->total = u->weights + u->gradients + u->optimizer + u->buffers +
@@ -182,7 +182,7 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
                                           "(gradients.sharding)"
                                         : "; the model state alone does not fit: more "
                                           "data-parallel ranks divide it")
-             : sc->batch_per_gpu > 1 ? "; a smaller batch_per_gpu fits more"
+             : sc->workload.batch_per_gpu > 1 ? "; a smaller batch_per_gpu fits more"
              : u->sharding == SC_SHARD_NONE ? "; sharding the model state (gradients.sharding) "
                                                "frees memory"
                                              : "; more data-parallel ranks divide the sharded state");

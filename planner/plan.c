@@ -29,7 +29,7 @@ static void band_over_range(const struct scenario *sc, const struct sc_cluster *
     o.trace = NULL;
     o.whatif = 0;
     for (int i = 0; i < 2; i++) {
-        if (sc->solve_for == SC_SOLVE_CPU)
+        if (sc->workload.solve_for == SC_SOLVE_CPU)
             o.cpu_s_per_sample = ends[i];
         else
             o.compute_scale = ends[i];
@@ -51,7 +51,7 @@ int plan_run(const struct scenario *sc, const struct plan_opts *o, struct plan_r
     rep->sc = sc;
     rep->solved_value = rep->solved_lo = rep->solved_hi = NAN;
     rep->best = -1;
-    if (sc->measured_cluster >= 0 && sc->solve_for != SC_SOLVE_NONE &&
+    if (sc->workload.measured_cluster >= 0 && sc->workload.solve_for != SC_SOLVE_NONE &&
         plan_solve(sc, rep, &eo, &range, e))
         return -1;
     rep->nclusters = sc->nclusters;

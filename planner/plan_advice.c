@@ -292,9 +292,9 @@ static void ranked_by(const struct scenario *sc, struct plan_report *rep, int di
     const char *by = "step time";
     int known = rep->nclusters > 0 && !isnan(rep->clusters[0].train_s);
 
-    if (sc->objective == SC_OBJ_TIME)
+    if (sc->objective.minimize == SC_OBJ_TIME)
         by = known ? "time to train" : "time per sample";
-    else if (sc->objective == SC_OBJ_COST_TRAIN)
+    else if (sc->objective.minimize == SC_OBJ_COST_TRAIN)
         by = known ? "cost to train" : "cost per sample";
     else
         by = differ ? "cost per sample" : "cost per step";
@@ -340,7 +340,7 @@ static void add_ties(struct text *t, const struct scenario *sc, const struct pla
                      int per, int first, const char *what)
 {
     const struct plan_cluster *b = &rep->clusters[rep->best];
-    const char *obj = scenario_objective_name(sc->objective);
+    const char *obj = scenario_objective_name(sc->objective.minimize);
     int n = 0;
 
     if (!*what)
@@ -395,10 +395,10 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
     } else {
         if (first == rep->best)
             add(&t, " It is the best of the %d clusters for %s.", rep->nclusters,
-                scenario_objective_name(sc->objective));
+                scenario_objective_name(sc->objective.minimize));
         else
             add(&t, " It is recommended of the %d clusters for %s on a tie.", rep->nclusters,
-                scenario_objective_name(sc->objective));
+                scenario_objective_name(sc->objective.minimize));
     }
     add_ties(&t, sc, rep, per, first, tie_by);
     if (best->layout_why[0])
@@ -428,9 +428,9 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
         cur->cl->name, cur->bound_text);
     if (in->action == PLAN_KEEP) {
         add(&t, " It is also the best of %ld candidates for %s.", in->candidates,
-            scenario_objective_name(sc->objective));
+            scenario_objective_name(sc->objective.minimize));
     } else {
-        add(&t, " Best for %s: %s (%s, %s), ", scenario_objective_name(sc->objective),
+        add(&t, " Best for %s: %s (%s, %s), ", scenario_objective_name(sc->objective.minimize),
             best->cl->name, sim_strategy_name(best->cfg.c.strategy), plan_action_name(in->action));
         add_change(&t, cur, best);
         add_train(&t, cur, best);
@@ -440,16 +440,16 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
         if (in->ntied > 0 && in->tie_first)
             add(&t, " Within the error of the model (its step %.3g to %.3g s) it ties on %s with %d "
                 "of the top, %s the lowest; %s breaks the tie.", best->band_lo_s,
-                best->band_hi_s, scenario_objective_name(sc->objective), in->ntied,
+                best->band_hi_s, scenario_objective_name(sc->objective.minimize), in->ntied,
                 in->tie_first->cl->name, in->tie_by);
         else if (in->ntied > 0)
             add(&t, " Within the error of the model (its step %.3g to %.3g s) it ties on %s with %d "
                 "of the top; it is also the better on %s, the tie-break.", best->band_lo_s,
-                best->band_hi_s, scenario_objective_name(sc->objective), in->ntied, in->tie_by);
+                best->band_hi_s, scenario_objective_name(sc->objective.minimize), in->ntied, in->tie_by);
         if (in->action == PLAN_SCALE_UP &&
             (double)bt->count * bt->inst->gpu_count < (double)ct->count * ct->inst->gpu_count)
             add(&t, " (scale_up here is a change of instance type to fewer GPUs, which does "
-                "better for %s.)", scenario_objective_name(sc->objective));
+                "better for %s.)", scenario_objective_name(sc->objective.minimize));
     }
     if (best->layout_why[0])
         add(&t, " Layout: %s.", best->layout_why);

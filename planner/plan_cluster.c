@@ -51,11 +51,11 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
     for (int i = 0; i < cfg->ngroups; i++)
         pc->price_usd_h += cfg->groups[i].count * cfg->groups[i].price_usd_h;
     pc->cost_per_step_usd = pc->price_usd_h * r->step_mean_s / 3600;
-    if (!isnan(sc->dataset_samples)) {
-        pc->steps_per_epoch = ceil(sc->dataset_samples / (r->workers * cfg->w.batch) - 1e-9);
+    if (!isnan(sc->input.dataset_samples)) {
+        pc->steps_per_epoch = ceil(sc->input.dataset_samples / (r->workers * cfg->w.batch) - 1e-9);
         pc->epoch_s = pc->steps_per_epoch * r->step_mean_s;
         pc->cost_per_epoch_usd = pc->price_usd_h * pc->epoch_s / 3600;
-        pc->train_s = pc->epoch_s * sc->epochs;
+        pc->train_s = pc->epoch_s * sc->input.epochs;
         pc->cost_to_train_usd = pc->price_usd_h * pc->train_s / 3600;
     } else {
         pc->steps_per_epoch = pc->epoch_s = pc->cost_per_epoch_usd = NAN;
@@ -72,24 +72,24 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
     pc->feasible = 1;
     pc->infeasible = PLAN_OK;
     pc->infeasible_why[0] = 0;
-    if (!isnan(sc->budget_usd_h) && pc->price_usd_h > sc->budget_usd_h) {
+    if (!isnan(sc->objective.budget_usd_h) && pc->price_usd_h > sc->objective.budget_usd_h) {
         pc->feasible = 0;
         pc->infeasible = PLAN_INF_BUDGET;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "$%.2f/h is over the budget of $%.2f/h",
-                 pc->price_usd_h, sc->budget_usd_h);
-    } else if (sc->max_data_channels > 0 && r->workers > sc->max_data_channels) {
+                 pc->price_usd_h, sc->objective.budget_usd_h);
+    } else if (sc->objective.max_data_channels > 0 && r->workers > sc->objective.max_data_channels) {
         pc->feasible = 0;
         pc->infeasible = PLAN_INF_CHANNELS;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why,
                  "%.0f workers need %.0f data channels, more than the %d allowed per job",
-                 r->workers, r->workers, sc->max_data_channels);
-    } else if (!isnan(sc->deadline_h) && !isnan(pc->train_s) && pc->train_s > sc->deadline_h * 3600) {
+                 r->workers, r->workers, sc->objective.max_data_channels);
+    } else if (!isnan(sc->objective.deadline_h) && !isnan(pc->train_s) && pc->train_s > sc->objective.deadline_h * 3600) {
         char took[32];
         pc->feasible = 0;
         pc->infeasible = PLAN_INF_DEADLINE;
         numfmt_duration(took, sizeof took, pc->train_s, NUMFMT_OWN);
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why, "%s to train misses the %g h deadline",
-                 took, sc->deadline_h);
+                 took, sc->objective.deadline_h);
     }
 }
 
@@ -107,11 +107,11 @@ static void compute_note(const struct scenario *sc, struct plan_cluster *pc)
     int rc;
 
     pc->compute_note[0] = '\0';
-    if (!g || g->inst->gpu_count <= 0 || !g->inst->gpu || !isnan(sc->mfu))
+    if (!g || g->inst->gpu_count <= 0 || !g->inst->gpu || !isnan(sc->workload.mfu))
         return;
-    rc = sc->precision_auto
-             ? compute_on_gpu(sc, g->inst->gpu, NULL, sc->batch_per_gpu, &p, &t)
-             : compute_plan_of(g->inst->gpu, sc->precision, sc->precision_strict, &p);
+    rc = sc->workload.precision_auto
+             ? compute_on_gpu(sc, g->inst->gpu, NULL, sc->workload.batch_per_gpu, &p, &t)
+             : compute_plan_of(g->inst->gpu, sc->workload.precision, sc->workload.precision_strict, &p);
     if (rc == 0)
         snprintf(pc->compute_note, sizeof pc->compute_note, "%s", p.note);
 }
@@ -122,7 +122,7 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
 {
     const struct sc_cluster *cl = pc->cl;
     /* the servers hold the state under parameter servers */
-    enum sc_sharding sharding = sim_is_ps(pc->cfg.c.strategy) ? SC_SHARD_NONE : sc->sharding;
+    enum sc_sharding sharding = sim_is_ps(pc->cfg.c.strategy) ? SC_SHARD_NONE : sc->gradients.sharding;
     double worst = -1;
     int ranks = (int)pc->res.workers;
     char why[sizeof pc->infeasible_why] = "";
@@ -150,30 +150,30 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
 static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
 {
     double replicas = pc->res.workers / scenario_model_parallel(sc); /* data-parallel */
-    const struct cat_model *m = sc->model;
+    const struct cat_model *m = sc->workload.model;
     double peak = 0, fwd = scenario_fwd_gflops(sc) * 1e9;
 
     pc->tokens_per_s = NAN;
     if (shape_known(m))
-        pc->tokens_per_s = pc->res.samples_per_s * (sc->seq_len > 0 ? sc->seq_len : m->seq_len);
+        pc->tokens_per_s = pc->res.samples_per_s * (sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len);
     for (int i = 0; i < pc->cl->ngroups; i++) {
         const struct sc_group *g = &pc->cl->groups[i];
         if (g->role == SIM_TRAIN && g->inst->gpu_count > 0)
-            peak += g->count * g->inst->gpu_count * resolve_peak_flops(g->inst, sc->precision, 0);
+            peak += g->count * g->inst->gpu_count * resolve_peak_flops(g->inst, sc->workload.precision, 0);
         else if (g->role == SIM_TRAIN)
             peak = NAN;     /* a CPU worker's peak is assumed, not catalogued */
     }
     pc->mfu = peak > 0 && fwd > 0 ? pc->res.samples_per_s * 3 * fwd / peak : NAN;
     pc->grad_accum = resolve_accum(sc, (int)replicas);
     pc->global_batch = pc->cfg.w.batch * pc->res.workers;
-    if (pc->feasible && sc->global_batch > 0 &&
-        (double)sc->batch_per_gpu * replicas > sc->global_batch) {
+    if (pc->feasible && sc->workload.global_batch > 0 &&
+        (double)sc->workload.batch_per_gpu * replicas > sc->workload.global_batch) {
         pc->feasible = 0;
         pc->infeasible = PLAN_INF_BATCH;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why,
                  "%.0f data-parallel replicas x batch_per_gpu %d = %.0f samples a micro-batch, "
                  "over the global batch of %d: a smaller batch_per_gpu or fewer replicas",
-                 replicas, sc->batch_per_gpu, sc->batch_per_gpu * replicas, sc->global_batch);
+                 replicas, sc->workload.batch_per_gpu, sc->workload.batch_per_gpu * replicas, sc->workload.global_batch);
     }
 }
 
@@ -203,9 +203,9 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     plan_band_set(sc, pc);
     compute_note(sc, pc);
     plan_assumptions(sc, pc);
-    pc->sharding = sc->sharding;
-    pc->batch_per_gpu = sc->batch_per_gpu;
-    pc->recompute = sc->recompute;
+    pc->sharding = sc->gradients.sharding;
+    pc->batch_per_gpu = sc->workload.batch_per_gpu;
+    pc->recompute = sc->workload.recompute;
     pc->nsim = 1;
     return 0;
 }

@@ -80,7 +80,7 @@ static int solve_root(struct solve_ctx *c, double lo, double hi, double *x, stru
         return plan_cluster_err(e, c->cl);
     if (fhi < 0)
         return dt_errf(e, "measured_step: no input reproduces %.4g s on cluster %s",
-                       c->sc->measured_step_s, c->cl->name);
+                       c->sc->workload.measured_step_s, c->cl->name);
     gsl_set_error_handler_off();
     s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
     gsl_root_fsolver_set(s, &F, lo, hi);
@@ -109,7 +109,7 @@ static int solved_of(const struct scenario *sc, const struct sc_cluster *cl, dou
     struct resolve_opts ro = {cpu_s, x, isnan(scenario_fwd_gflops(sc))};
     struct sim_config cfg;
 
-    if (sc->solve_for == SC_SOLVE_CPU) {
+    if (sc->workload.solve_for == SC_SOLVE_CPU) {
         *v = x;
         return 0;
     }
@@ -127,8 +127,8 @@ static int solved_of(const struct scenario *sc, const struct sc_cluster *cl, dou
 int plan_solve(const struct scenario *sc, struct plan_report *rep, struct plan_eval_opts *o,
                struct plan_solve_range *range, struct dt_err *e)
 {
-    struct solve_ctx c = {sc, &sc->clusters[sc->measured_cluster], sc->solve_for,
-                          sc->measured_step_s, 0, e};
+    struct solve_ctx c = {sc, &sc->clusters[sc->workload.measured_cluster], sc->workload.solve_for,
+                          sc->workload.measured_step_s, 0, e};
     double lo = 0, hi = c.what == SC_SOLVE_COMPUTE ? 1.0 : 1e-3, flo, step0, x = NAN;
     int bounded = 0;
 
@@ -136,12 +136,12 @@ int plan_solve(const struct scenario *sc, struct plan_report *rep, struct plan_e
     flo = solve_f(lo, &c);
     if (c.failed)
         return plan_cluster_err(e, c.cl);
-    step0 = flo + sc->measured_step_s;
-    if (flo >= 0 && step0 > sc->measured_step_s * (1 + SOLVE_NOISE))
+    step0 = flo + sc->workload.measured_step_s;
+    if (flo >= 0 && step0 > sc->workload.measured_step_s * (1 + SOLVE_NOISE))
         return dt_errf(e, "measured_step: %.4g s on cluster %s is %.0f%% below what the cluster "
                        "takes with no %s (%.4g s), more than measurement noise (%.0f%%); it "
                        "cannot be explained by %s: check the measurement and %s",
-                       sc->measured_step_s, c.cl->name, 100 * (1 - sc->measured_step_s / step0),
+                       sc->workload.measured_step_s, c.cl->name, 100 * (1 - sc->workload.measured_step_s / step0),
                        c.what == SC_SOLVE_CPU ? "preprocessing" : "compute", step0,
                        100 * SOLVE_NOISE,
                        c.what == SC_SOLVE_CPU ? "the input pipeline" : "compute",

@@ -64,7 +64,7 @@ static const double *profile_rates(const struct scenario *sc, const struct cat_i
 
     if (!m || in->gpu_count <= 0 || !in->gpu)
         return NULL;
-    if (!isnan(sc->measured_compute_s) && in->gpu == sc->measured_gpu)
+    if (!isnan(sc->workload.measured_compute_s) && in->gpu == sc->workload.measured_gpu)
         return NULL;
     return m->gemm_tflops;
 }
@@ -74,7 +74,7 @@ static double profile_gemm(const struct scenario *sc, const struct cat_instance 
 {
     const double *r = profile_rates(sc, in);
 
-    return r ? r[sc->precision] : NAN;
+    return r ? r[sc->workload.precision] : NAN;
 }
 
 /* The network link a profile gives a strategy: parameter servers' one-way
@@ -106,8 +106,8 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
     if (shared)
         return;     /* another type's profile: its processor's speed only */
     v = profile_gemm(sc, sg->inst);
-    if (v > 0 && g->gpus > 0 && !isnan(sc->mfu) && isnan(sc->measured_compute_s)) {
-        double peak = resolve_peak_flops(sg->inst, sc->precision, 0);
+    if (v > 0 && g->gpus > 0 && !isnan(sc->workload.mfu) && isnan(sc->workload.measured_compute_s)) {
+        double peak = resolve_peak_flops(sg->inst, sc->workload.precision, 0);
         if (peak > 0) {
             g->fwd_s *= peak / (v * 1e12);
             g->bwd_s *= peak / (v * 1e12);
@@ -167,7 +167,7 @@ int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
                          m->path, detail, strcmp(m->cpu_quality, "good") != 0);
         }
         if (profile_gemm(sc, in) > 0 && g->gpus > 0) {
-            snprintf(what, sizeof what, "gemm_%s_tflops", catalog_prec_name(sc->precision));
+            snprintf(what, sizeof what, "gemm_%s_tflops", catalog_prec_name(sc->workload.precision));
             measured_add(out, max, &n, in->name, what, profile_gemm(sc, in), "TFLOP/s", m->path,
                          "best cuBLAS GEMM", 0);
         }
@@ -242,9 +242,9 @@ double resolve_cpu_s_per_sample(const struct scenario *sc, const struct resolve_
 {
     if (o && !isnan(o->cpu_s_per_sample))
         return o->cpu_s_per_sample;
-    if (sc->cpu_measured_on)
-        return sc->cpu_s_per_sample * resolve_vcpu_speed(sc->cpu_measured_on);
-    return sc->cpu_s_per_sample;
+    if (sc->input.cpu_measured_on)
+        return sc->input.cpu_s_per_sample * resolve_vcpu_speed(sc->input.cpu_measured_on);
+    return sc->input.cpu_s_per_sample;
 }
 
 /* The measured pass as the model has it: the measured model (the
@@ -258,14 +258,14 @@ static int measured_ref(const struct scenario *sc, struct compute_plan *p, struc
     int rc;
 
     *x = *sc;
-    if (sc->measured_model && sc->measured_model != sc->model) {
-        x->model = sc->measured_model;
-        x->seq_len = 0;
+    if (sc->workload.measured_model && sc->workload.measured_model != sc->workload.model) {
+        x->workload.model = sc->workload.measured_model;
+        x->workload.seq_len = 0;
     }
-    x->tp = 1;
-    x->sequence_parallel = 0;
-    x->recompute = sc->measured_recompute;
-    rc = compute_on_gpu(x, sc->measured_gpu, NULL, sc->measured_batch, p, ref);
+    x->parallel.tp = 1;
+    x->parallel.sequence_parallel = 0;
+    x->workload.recompute = sc->workload.measured_recompute;
+    rc = compute_on_gpu(x, sc->workload.measured_gpu, NULL, sc->workload.measured_batch, p, ref);
     x_free(x);
     return rc;
 }
@@ -279,24 +279,24 @@ static int gpu_compute_time(const struct scenario *sc, const struct cat_instance
     struct compute_plan p;
     struct compute_time t, ref;
 
-    if (compute_on_gpu(sc, in->gpu, profile_rates(sc, in), sc->batch_per_gpu, &p, &t))
+    if (compute_on_gpu(sc, in->gpu, profile_rates(sc, in), sc->workload.batch_per_gpu, &p, &t))
         return dt_errf(e, "%s: the catalog gives %s no peak FLOP/s for %s; give "
                        "workload.measured_compute or another precision", in->name, in->gpu->name,
                        scenario_prec_name(scenario_prec_index(sc)));
-    *out = (t.fwd_s + t.bwd_s) * sc->grad_accum;
+    *out = (t.fwd_s + t.bwd_s) * sc->workload.grad_accum;
     *bwd_frac = t.bwd_s / (t.fwd_s + t.bwd_s);
-    if (isnan(sc->measured_compute_s))
+    if (isnan(sc->workload.measured_compute_s))
         return 0;
     if (measured_ref(sc, &p, &ref)) {
-        if (sc->measured_model && sc->measured_model != sc->model)
+        if (sc->workload.measured_model && sc->workload.measured_model != sc->workload.model)
             return dt_errf(e, "%s: cannot carry the compute time measured on %s from %s: no "
-                           "peak FLOP/s for %s in the catalog", in->name, sc->measured_model->name,
-                           sc->measured_gpu->name, scenario_prec_name(scenario_prec_index(sc)));
+                           "peak FLOP/s for %s in the catalog", in->name, sc->workload.measured_model->name,
+                           sc->workload.measured_gpu->name, scenario_prec_name(scenario_prec_index(sc)));
         return dt_errf(e, "%s: cannot carry the measured compute time from %s: no peak "
-                       "FLOP/s for %s in the catalog", in->name, sc->measured_gpu->name,
+                       "FLOP/s for %s in the catalog", in->name, sc->workload.measured_gpu->name,
                        scenario_prec_name(scenario_prec_index(sc)));
     }
-    *out *= sc->measured_compute_s / (ref.fwd_s + ref.bwd_s);
+    *out *= sc->workload.measured_compute_s / (ref.fwd_s + ref.bwd_s);
     return 0;
 }
 
@@ -309,14 +309,14 @@ static int compute_time(const struct scenario *sc, const struct cat_instance *in
                         struct dt_err *e)
 {
     double frac = 2.0 / 3;
-    double batch = (double)sc->batch_per_gpu * sc->grad_accum;
-    double peak = resolve_peak_flops(in, sc->precision, vcpus);
-    double t, mfu = isnan(sc->mfu) ? DEFAULT_MFU : sc->mfu, gflops = scenario_fwd_gflops(sc);
+    double batch = (double)sc->workload.batch_per_gpu * sc->workload.grad_accum;
+    double peak = resolve_peak_flops(in, sc->workload.precision, vcpus);
+    double t, mfu = isnan(sc->workload.mfu) ? DEFAULT_MFU : sc->workload.mfu, gflops = scenario_fwd_gflops(sc);
 
-    if (in->gpu_count > 0 && in->gpu && (isnan(sc->mfu) || !isnan(sc->measured_compute_s))) {
+    if (in->gpu_count > 0 && in->gpu && (isnan(sc->workload.mfu) || !isnan(sc->workload.measured_compute_s))) {
         if (gpu_compute_time(sc, in, &t, &frac, e))
             return -1;
-    } else if (!isnan(sc->measured_compute_s)) {
+    } else if (!isnan(sc->workload.measured_compute_s)) {
         return dt_errf(e, "%s: a compute time measured on a GPU does not carry to a CPU "
                        "worker; give workload.mfu instead", in->name);
     } else {
@@ -324,14 +324,14 @@ static int compute_time(const struct scenario *sc, const struct cat_instance *in
             gflops = 1;     /* the solved compute_scale carries the model's own */
         if (isnan(gflops))
             return dt_errf(e, "model %s: forward FLOPs unknown; give the model's fwd_gflops "
-                           "(catalog.models), %s", sc->model->name,
+                           "(catalog.models), %s", sc->workload.model->name,
                            in->gpu_count > 0 ? "or workload.measured_compute on a GPU"
                                              : "or workload.measured_step on this cluster "
                                                "with solve_for: compute");
         if (!(peak > 0))
             return dt_errf(e, "%s: peak %s FLOP/s of %s unknown in the catalog; give "
                            "workload.measured_compute or define the GPU", in->name,
-                           catalog_prec_name(sc->precision), in->gpu_model);
+                           catalog_prec_name(sc->workload.precision), in->gpu_model);
         t = 3.0 * gflops * 1e9 * batch / (peak * mfu);
     }
     *out = t * o->compute_scale;
@@ -452,12 +452,12 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
                          const struct resolve_opts *o, double update_bytes, struct sim_group *g,
                          struct dt_err *e)
 {
-    double t = 0, frac = 2.0 / 3, reserved = (double)sc->reserved_vcpus_per_gpu * wpn_of(in);
+    double t = 0, frac = 2.0 / 3, reserved = (double)sc->input.reserved_vcpus_per_gpu * wpn_of(in);
     double cvcpus = in->vcpus; /* vCPUs a CPU train node computes with */
     g->loader_vcpus = in->vcpus - reserved;
     if (g->loader_vcpus < 0)
         g->loader_vcpus = 0;
-    if (sc->loader_workers == 0 && g->loader_vcpus < 1 && in->vcpus >= 1)
+    if (sc->input.loader_workers == 0 && g->loader_vcpus < 1 && in->vcpus >= 1)
         g->loader_vcpus = 1;    /* inline: the training process's own vCPU loads */
     if (in->gpu_count == 0) {
         /* CPU training: the loader's workers take their vCPUs from
@@ -465,7 +465,7 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
          * that loading and computing a batch take the same time, as
          * an autotuned input pipeline settles: L = V c / (c + x),
          * c and x the vCPU-seconds per batch of each. */
-        int lw = sc->loader_workers;
+        int lw = sc->input.loader_workers;
         if (lw == 0) {
             /* inline (PyTorch's num_workers=0): the training process loads
              * each batch, then computes it, on the same vCPUs; resolve_cluster
@@ -474,7 +474,7 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
         } else {
             if (lw < 0) {
                 double cps = resolve_cpu_s_per_sample(sc, o);
-                double c = cps * sc->batch_per_gpu * sc->grad_accum / g->core_speed, x = 0;
+                double c = cps * sc->workload.batch_per_gpu * sc->workload.grad_accum / g->core_speed, x = 0;
                 if (compute_time(sc, in, 1, o, &x, NULL, e))
                     return -1;
                 lw = c + x > 0 ? (int)lround(in->vcpus * c / (c + x)) : (in->vcpus + 3) / 4;
@@ -508,19 +508,19 @@ static void resolve_comm(const struct scenario *sc, const struct sc_cluster *cl,
 
     cfg->c.strategy = comm->strategy;
     cfg->c.bucket_bytes = comm->bucket_bytes;
-    cfg->c.bucket_list = sc->nbucket_list > 0 ? sc->bucket_list : NULL;
-    cfg->c.nbucket_list = sc->nbucket_list;
-    cfg->c.overlap = sc->overlap;
+    cfg->c.bucket_list = sc->gradients.nbucket_list > 0 ? sc->gradients.bucket_list : NULL;
+    cfg->c.nbucket_list = sc->gradients.nbucket_list;
+    cfg->c.overlap = sc->gradients.overlap;
     /* Horovod's background loop runs the all-reduce family; servers are not
      * driven by it (docs/scenario.md). */
-    cfg->c.cycle_s = is_ps ? 0 : sc->cycle_ms / 1000;
+    cfg->c.cycle_s = is_ps ? 0 : sc->gradients.cycle_ms / 1000;
     cfg->c.ps_dedicated = is_ps && comm->ps_place == SC_PS_DEDICATED;
     cfg->c.ps_servers = comm->ps_count;
-    cfg->c.ps_serial = !sc->ps_pipeline;
+    cfg->c.ps_serial = !sc->gradients.ps_pipeline;
     /* In turn is modelled for synchronous dedicated servers; the planner's
      * other candidates (asynchronous, colocated) keep servers that take every
      * push at once (docs/scenario.md). */
-    cfg->c.ps_in_turn = sc->ps_receive == SC_PS_IN_TURN && cfg->c.strategy == SIM_PS_SYNC &&
+    cfg->c.ps_in_turn = sc->gradients.ps_receive == SC_PS_IN_TURN && cfg->c.strategy == SIM_PS_SYNC &&
                         cfg->c.ps_dedicated;
     if (cfg->c.ps_dedicated)
         for (int i = 0; i < cl->ngroups; i++) {
@@ -543,32 +543,32 @@ static void resolve_comm(const struct scenario *sc, const struct sc_cluster *cl,
  * one gradient bucket's size (a size-based wrapping). */
 static void resolve_shard(const struct scenario *sc, int k, struct sim_config *cfg)
 {
-    const struct cat_model *m = sc->model;
-    int wide = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 || sc->precision_strict;
+    const struct cat_model *m = sc->workload.model;
+    int wide = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 || sc->workload.precision_strict;
     double units;
 
-    cfg->c.shard = sc->sharding == SC_SHARD_NONE || k <= 1 ? SIM_SHARD_NONE
-                   : sc->sharding == SC_SHARD_ZERO1 ? SIM_SHARD_OPT
-                   : sc->sharding == SC_SHARD_ZERO2 ? SIM_SHARD_OPT_GRAD
-                   : sc->sharding == SC_SHARD_HSDP ? SIM_SHARD_HYBRID : SIM_SHARD_FULL;
+    cfg->c.shard = sc->gradients.sharding == SC_SHARD_NONE || k <= 1 ? SIM_SHARD_NONE
+                   : sc->gradients.sharding == SC_SHARD_ZERO1 ? SIM_SHARD_OPT
+                   : sc->gradients.sharding == SC_SHARD_ZERO2 ? SIM_SHARD_OPT_GRAD
+                   : sc->gradients.sharding == SC_SHARD_HSDP ? SIM_SHARD_HYBRID : SIM_SHARD_FULL;
     if (sim_is_ps(cfg->c.strategy))
         cfg->c.shard = SIM_SHARD_NONE;
     cfg->c.param_bytes = m->params * (wide ? 4.0 : 2.0);
     units = shape_known(m) ? m->layers : ceil(cfg->w.grad_bytes / cfg->c.bucket_bytes);
     cfg->c.units = units >= 1 ? (units < 1e4 ? (int)units : 10000) : 1;
-    cfg->c.micro_batches = sc->grad_accum;
+    cfg->c.micro_batches = sc->workload.grad_accum;
 }
 
 int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len)
 {
-    int tp = sc->tp > 1 ? sc->tp : 1;
+    int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
 
     why[0] = '\0';
     if (tp == 1)
         return 1;
-    if (!shape_known(sc->model)) {
+    if (!shape_known(sc->workload.model)) {
         snprintf(why, len, "parallel.tp %d needs a model given by its shape (layers, hidden, ...); "
-                 "%s is not", tp, sc->model->name);
+                 "%s is not", tp, sc->workload.model->name);
         return 0;
     }
     for (int i = 0; i < cl->ngroups; i++) {
@@ -583,10 +583,10 @@ int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
             return 0;
         }
     }
-    if (!shape_tp_fits(sc->model, tp)) {
+    if (!shape_tp_fits(sc->workload.model, tp)) {
         snprintf(why, len, "parallel.tp %d does not divide %s's heads (%d) and KV heads (%d): "
-                 "Megatron-LM splits both evenly over tp", tp, sc->model->name,
-                 sc->model->heads, sc->model->kv_heads);
+                 "Megatron-LM splits both evenly over tp", tp, sc->workload.model->name,
+                 sc->workload.model->heads, sc->workload.model->kv_heads);
         return 0;
     }
     return 1;
@@ -597,17 +597,17 @@ int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
  * all-reduce moves s b h values at the activations' width. */
 static void resolve_tp(const struct scenario *sc, struct sim_config *cfg)
 {
-    const struct cat_model *m = sc->model;
-    int tp = sc->tp > 1 ? sc->tp : 1;
-    double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 4 : 2;
+    const struct cat_model *m = sc->workload.model;
+    int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
 
     cfg->c.tp = tp;
-    cfg->c.tp_sp = sc->sequence_parallel;
-    cfg->c.tp_overlap = sc->tp_overlap;
-    cfg->c.tp_recompute = sc->recompute == SC_RECOMPUTE_FULL;
+    cfg->c.tp_sp = sc->parallel.sequence_parallel;
+    cfg->c.tp_overlap = sc->parallel.tp_overlap;
+    cfg->c.tp_recompute = sc->workload.recompute == SC_RECOMPUTE_FULL;
     if (tp == 1)
         return;
-    cfg->c.tp_bytes = (sc->seq_len > 0 ? sc->seq_len : m->seq_len) * (double)sc->batch_per_gpu *
+    cfg->c.tp_bytes = (sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len) * (double)sc->workload.batch_per_gpu *
                       m->hidden * width;
     cfg->w.batch /= tp;     /* a replica's samples, over its tp GPUs */
     for (int i = 0; i < cfg->ngroups; i++)
@@ -621,17 +621,17 @@ static int shard_ranks(const struct scenario *sc, int k, int local, int is_ps)
 {
     int n;
 
-    if (is_ps || sc->sharding == SC_SHARD_NONE)
+    if (is_ps || sc->gradients.sharding == SC_SHARD_NONE)
         return 1;
-    n = (sc->sharding == SC_SHARD_HSDP ? local : k) / scenario_model_parallel(sc);
+    n = (sc->gradients.sharding == SC_SHARD_HSDP ? local : k) / scenario_model_parallel(sc);
     return n > 1 ? n : 1;
 }
 
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e)
 {
-    double opt_bytes = isnan(sc->optimizer_bytes_per_param) ? DEFAULT_OPT_BYTES
-                                                             : sc->optimizer_bytes_per_param;
+    double opt_bytes = isnan(sc->workload.optimizer_bytes_per_param) ? DEFAULT_OPT_BYTES
+                                                             : sc->workload.optimizer_bytes_per_param;
     struct sc_comm comm;
     struct scenario with_accum;
     int is_ps;
@@ -648,13 +648,13 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     for (int i = 0; i < cl->ngroups; i++)
         if (cl->groups[i].role == SIM_TRAIN)
             k += cl->groups[i].count * wpn_of(cl->groups[i].inst);
-    if (sc->global_batch > 0) {
+    if (sc->workload.global_batch > 0) {
         /* the accumulation that reaches the global batch on k workers */
         with_accum = *sc;
-        with_accum.grad_accum = resolve_accum(sc, k / scenario_model_parallel(sc));
+        with_accum.workload.grad_accum = resolve_accum(sc, k / scenario_model_parallel(sc));
         sc = &with_accum;
     }
-    sparse_grads(sc->model, (double)sc->batch_per_gpu * sc->grad_accum, k, is_ps, &xparams,
+    sparse_grads(sc->workload.model, (double)sc->workload.batch_per_gpu * sc->workload.grad_accum, k, is_ps, &xparams,
                  &uparams);
 
     memset(cfg, 0, sizeof *cfg);
@@ -684,28 +684,28 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
             }
         } else {
             g->loader_vcpus = in->vcpus;
-            if (sg->role == SIM_DATA && sc->data_workers > 0 && sc->data_workers < in->vcpus)
-                g->loader_vcpus = sc->data_workers;
+            if (sg->role == SIM_DATA && sc->input.data_workers > 0 && sc->input.data_workers < in->vcpus)
+                g->loader_vcpus = sc->input.data_workers;
         }
         apply_profile(sc, sg, g, is_ps);
     }
     if (auto_workers < 1)
         auto_workers = 1;
 
-    cfg->w.batch = (double)sc->batch_per_gpu * sc->grad_accum;
-    cfg->w.grad_bytes = xparams * (sc->grad_precision == CAT_FP32 ? 4.0 : 2.0);
+    cfg->w.batch = (double)sc->workload.batch_per_gpu * sc->workload.grad_accum;
+    cfg->w.grad_bytes = xparams * (sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0);
     cfg->w.cpu_s_per_sample = resolve_cpu_s_per_sample(sc, o);
-    cfg->w.prep_bytes = sc->prep_bytes;
-    cfg->w.send_cpu_s_per_byte = sc->service_send_cpu_s_per_byte;
-    cfg->w.recv_cpu_s_per_byte = sc->service_recv_cpu_s_per_byte;
-    if (sc->loader_workers == 0) {
+    cfg->w.prep_bytes = sc->input.prep_bytes;
+    cfg->w.send_cpu_s_per_byte = sc->input.service_send_cpu_s_per_byte;
+    cfg->w.recv_cpu_s_per_byte = sc->input.service_recv_cpu_s_per_byte;
+    if (sc->input.loader_workers == 0) {
         cfg->w.loader_workers = 1;
         cfg->w.prefetch = 0;
     } else {
-        cfg->w.loader_workers = sc->loader_workers > 0 ? sc->loader_workers : auto_workers;
-        cfg->w.prefetch = sc->prefetch;
+        cfg->w.loader_workers = sc->input.loader_workers > 0 ? sc->input.loader_workers : auto_workers;
+        cfg->w.prefetch = sc->input.prefetch;
     }
-    cfg->w.local_with_data_nodes = sc->local_with_data_nodes;
+    cfg->w.local_with_data_nodes = sc->input.local_with_data_nodes;
     cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
 
     resolve_comm(sc, cl, &comm, cfg);
@@ -714,11 +714,11 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     resolve_pp(sc, cl, k, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     resolve_interference(sc, cl, cfg);
-    cfg->fabric_oversub = sc->fabric_oversub;
-    cfg->steps = sc->steps;
-    cfg->warmup = sc->warmup;
-    cfg->jitter_cv = sc->jitter_cv;
-    cfg->seed = sc->seed;
+    cfg->fabric_oversub = sc->fabric.oversubscription;
+    cfg->steps = sc->simulation.steps;
+    cfg->warmup = sc->simulation.warmup;
+    cfg->jitter_cv = sc->simulation.jitter_cv;
+    cfg->seed = sc->simulation.seed;
     return 0;
 }
 

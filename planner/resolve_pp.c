@@ -17,16 +17,16 @@
 
 int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len)
 {
-    int pp = sc->pp > 1 ? sc->pp : 1, tp = sc->tp > 1 ? sc->tp : 1;
-    int v = sc->interleave > 1 ? sc->interleave : 1, k = 0;
+    int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    int v = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1, k = 0;
     const struct sc_group *g = NULL;
 
     why[0] = '\0';
     if (pp == 1)
         return 1;
-    if (!shape_known(sc->model)) {
+    if (!shape_known(sc->workload.model)) {
         snprintf(why, len, "parallel.pp %d needs a model given by its shape (layers, hidden, "
-                 "...); %s is not", pp, sc->model->name);
+                 "...); %s is not", pp, sc->workload.model->name);
         return 0;
     }
     for (int i = 0; i < cl->ngroups; i++) {
@@ -41,22 +41,22 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
         snprintf(why, len, "parallel.pp %d needs GPU train nodes", pp);
         return 0;
     }
-    if (sc->sharding != SC_SHARD_NONE && sc->sharding != SC_SHARD_ZERO1) {
+    if (sc->gradients.sharding != SC_SHARD_NONE && sc->gradients.sharding != SC_SHARD_ZERO1) {
         snprintf(why, len, "parallel.pp %d runs with gradients.sharding none or zero1 (the "
                  "optimizer state sharded, Megatron's distributed optimizer), not %s", pp,
-                 scenario_sharding_name(sc->sharding));
+                 scenario_sharding_name(sc->gradients.sharding));
         return 0;
     }
-    if (!sim_pp_fits_in(g->inst->gpu_count, g->count, tp, pp, sc->pp_order)) {
+    if (!sim_pp_fits_in(g->inst->gpu_count, g->count, tp, pp, sc->parallel.order)) {
         snprintf(why, len, "parallel.pp %d x tp %d does not fit %d x %s (%d GPUs a node): tp x "
                  "pp must divide the GPUs, and %s fill whole nodes or divide one",
                  pp, tp, g->count, g->inst->name, g->inst->gpu_count,
-                 sc->pp_order ? "a replica's tp x pp GPUs (order tp-pp-dp)" : "a stage's GPUs");
+                 sc->parallel.order ? "a replica's tp x pp GPUs (order tp-pp-dp)" : "a stage's GPUs");
         return 0;
     }
-    if (sc->model->layers < pp * v) {
+    if (sc->workload.model->layers < pp * v) {
         snprintf(why, len, "parallel.pp %d x interleave %d is more chunks than %s's %d layers",
-                 pp, v, sc->model->name, sc->model->layers);
+                 pp, v, sc->workload.model->name, sc->workload.model->layers);
         return 0;
     }
     k = g->count * g->inst->gpu_count;
@@ -77,17 +77,17 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 static double head_share(const struct scenario *sc, const struct cat_instance *in)
 {
     struct scenario *x = x_malloc(sizeof *x);
-    struct cat_model bare = *sc->model;
+    struct cat_model bare = *sc->workload.model;
     struct compute_plan p;
     struct compute_time all, head;
     double share = 0;
 
     *x = *sc;
-    x->recompute = SC_RECOMPUTE_NONE;       /* the output layer is not recomputed */
+    x->workload.recompute = SC_RECOMPUTE_NONE;       /* the output layer is not recomputed */
     bare.layers = 0;
-    if (in->gpu && compute_on_gpu(x, in->gpu, NULL, sc->batch_per_gpu, &p, &all) == 0) {
-        x->model = &bare;
-        if (compute_on_gpu(x, in->gpu, NULL, sc->batch_per_gpu, &p, &head) == 0 &&
+    if (in->gpu && compute_on_gpu(x, in->gpu, NULL, sc->workload.batch_per_gpu, &p, &all) == 0) {
+        x->workload.model = &bare;
+        if (compute_on_gpu(x, in->gpu, NULL, sc->workload.batch_per_gpu, &p, &head) == 0 &&
             all.fwd_s + all.bwd_s > 0)
             share = (head.fwd_s + head.bwd_s) / (all.fwd_s + all.bwd_s);
     }
@@ -98,10 +98,10 @@ static double head_share(const struct scenario *sc, const struct cat_instance *i
 void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
                 struct sim_config *cfg)
 {
-    const struct cat_model *m = sc->model;
-    int pp = sc->pp > 1 ? sc->pp : 1, tp = sc->tp > 1 ? sc->tp : 1;
-    double width = sc->precision == CAT_FP32 || sc->precision == CAT_TF32 ? 4 : 2;
-    double s = sc->seq_len > 0 ? sc->seq_len : m->seq_len, first, last, params;
+    const struct cat_model *m = sc->workload.model;
+    int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
+    double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len, first, last, params;
     const struct cat_instance *in = NULL;
 
     cfg->c.pp = pp;
@@ -110,8 +110,8 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     for (int i = 0; i < cl->ngroups; i++)
         if (cl->groups[i].role == SIM_TRAIN)
             in = cl->groups[i].inst;
-    cfg->c.pp_interleave = sc->interleave > 1 ? sc->interleave : 1;
-    cfg->c.pp_order = sc->pp_order;
+    cfg->c.pp_interleave = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1;
+    cfg->c.pp_order = sc->parallel.order;
     cfg->c.units = m->layers;
     cfg->c.micro_batches = resolve_accum(sc, k / (tp * pp));
     cfg->c.pp_head_frac = in ? head_share(sc, in) : 0;
@@ -127,6 +127,6 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     }
     /* s b h at the activations' width, each tensor-parallel rank its share
      * (Megatron's scatter-gather) */
-    cfg->c.pp_p2p_bytes = s * sc->batch_per_gpu * m->hidden * width / tp;
+    cfg->c.pp_p2p_bytes = s * sc->workload.batch_per_gpu * m->hidden * width / tp;
     cfg->w.batch /= pp;     /* a replica's samples, over its tp x pp GPUs */
 }

@@ -83,7 +83,7 @@ double search_memory_bytes(const struct scenario *sc, double *state_bytes)
 
     memset(&one, 0, sizeof one);
     one.mem_gib = one.gpu_mem_gib = NAN;
-    memory_of(sc, sc->sharding, &one, 1, 1, &u); /* one worker: nothing sharded, no buckets */
+    memory_of(sc, sc->gradients.sharding, &one, 1, 1, &u); /* one worker: nothing sharded, no buckets */
     *state_bytes = u.weights + u.gradients + u.optimizer;
     return isnan(u.activations) ? NAN : *state_bytes + u.activations;
 }
@@ -116,10 +116,10 @@ static int gpu_runs(const struct scenario *sc, const struct cat_gpu *g)
 {
     struct compute_plan p;
 
-    if (sc->precision_auto)
+    if (sc->workload.precision_auto)
         return compute_plan_of(g, CAT_FP16, 0, &p) == 0 ||
                compute_plan_of(g, CAT_FP32, 0, &p) == 0;
-    return compute_plan_of(g, sc->precision, sc->precision_strict, &p) == 0;
+    return compute_plan_of(g, sc->workload.precision, sc->workload.precision_strict, &p) == 0;
 }
 
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e)
@@ -165,7 +165,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             {
                 struct mem_use u;
                 /* sharding auto: whether the most sharded stage fits (layout.c) */
-                enum sc_sharding st = sc->sharding_auto ? SC_SHARD_ZERO3 : sc->sharding;
+                enum sc_sharding st = sc->gradients.sharding_auto ? SC_SHARD_ZERO3 : sc->gradients.sharding;
                 memory_of(sc, SC_SHARD_NONE, ti, (int)workers, wpn, &u);
                 unsharded_fits = !(u.total > u.capacity);
                 memory_of(sc, st, ti, (int)workers, wpn, &u);
@@ -176,7 +176,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                     continue;  /* sharded: more ranks may */
                 }
             }
-            if (!sim_tp_fits(wpn, nodes, sc->tp)) {
+            if (!sim_tp_fits(wpn, nodes, sc->parallel.tp)) {
                 l->pruned_tp++;
                 continue;   /* more nodes may span whole tensor-parallel groups */
             }
@@ -184,7 +184,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                 l->pruned_gpus++;
                 break;
             }
-            if (sc->max_data_channels > 0 && workers > sc->max_data_channels) {
+            if (sc->objective.max_data_channels > 0 && workers > sc->objective.max_data_channels) {
                 l->pruned_channels++;
                 break;
             }
@@ -221,7 +221,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                                 for (int b = 0; b < (single ? 1 : nb); b++) {
                                     struct search_cand c = {t, nodes, di ? d : -1, nd,
                                                             qi ? q : -1, nq, s, b, p->spot};
-                                    if (!isnan(sc->budget_usd_h) && price > sc->budget_usd_h) {
+                                    if (!isnan(sc->objective.budget_usd_h) && price > sc->objective.budget_usd_h) {
                                         l->pruned_budget++;
                                         continue;
                                     }
@@ -287,9 +287,9 @@ static void build(const struct scenario *sc, const struct search_cand *c, int fu
     if (full)
         search_cand_name(sc, c, cl->name, sizeof cl->name);
     cl->comm_own = 1;
-    cl->bucket_bytes = p->nbuckets > 0 ? p->bucket_bytes[c->bucket] : sc->bucket_bytes;
-    cl->ps_place = sc->ps_place;
-    cl->ps_count = sc->ps_count;
+    cl->bucket_bytes = p->nbuckets > 0 ? p->bucket_bytes[c->bucket] : sc->gradients.bucket_bytes;
+    cl->ps_place = sc->gradients.ps_place;
+    cl->ps_count = sc->gradients.ps_count;
     if (sim_is_ps(c->strategy)) {
         cl->ps_place = c->ps >= 0 ? SC_PS_DEDICATED : SC_PS_COLOCATED;
         cl->ps_count = c->ps >= 0 ? c->nps : c->nodes;
@@ -480,29 +480,29 @@ int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_e
     int rc = 0;
 
     *base = *sc;
-    if (sc->measured_cluster < 0 || sc->solve_for == SC_SOLVE_NONE)
+    if (sc->workload.measured_cluster < 0 || sc->workload.solve_for == SC_SOLVE_NONE)
         return 0;
     if (plan_run(sc, NULL, &rep, e) != 0)
         return -1;
-    if (sc->solve_for == SC_SOLVE_CPU) {
-        base->cpu_s_per_sample = rep.solved_value;
+    if (sc->workload.solve_for == SC_SOLVE_CPU) {
+        base->input.cpu_s_per_sample = rep.solved_value;
     } else {
-        const struct sc_group *tg = cluster_first_train(&sc->clusters[sc->measured_cluster]);
+        const struct sc_group *tg = cluster_first_train(&sc->clusters[sc->workload.measured_cluster]);
         if (tg->inst->gpu_count == 0 || !tg->inst->gpu) {
             rc = dt_errf(e, "plan: a compute time solved on CPU cluster %s cannot be carried "
                          "to other instances; give the model's fwd_gflops (catalog.models), "
                          "or workload.measured_compute measured on a GPU",
-                         sc->clusters[sc->measured_cluster].name);
+                         sc->clusters[sc->workload.measured_cluster].name);
         } else {
-            base->measured_gpu = tg->inst->gpu;
-            base->measured_compute_s = rep.solved_value;
-            base->measured_batch = sc->batch_per_gpu * sc->grad_accum;
+            base->workload.measured_gpu = tg->inst->gpu;
+            base->workload.measured_compute_s = rep.solved_value;
+            base->workload.measured_batch = sc->workload.batch_per_gpu * sc->workload.grad_accum;
             /* solved as the measured cluster ran it: its layout's recompute */
-            base->measured_recompute = rep.clusters[sc->measured_cluster].recompute;
+            base->workload.measured_recompute = rep.clusters[sc->workload.measured_cluster].recompute;
         }
     }
-    base->measured_cluster = -1;
-    base->solve_for = SC_SOLVE_NONE;
+    base->workload.measured_cluster = -1;
+    base->workload.solve_for = SC_SOLVE_NONE;
     plan_report_free(&rep);
     return rc;
 }
@@ -661,7 +661,7 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
     for (int k = 0; k < SEARCH_NKINDS; k++)
         r->kinds[k].index = -1;
     r->baseline.index = -1;
-    if (sc->measured_cluster >= 0 && sc->solve_for != SC_SOLVE_NONE)
+    if (sc->workload.measured_cluster >= 0 && sc->workload.solve_for != SC_SOLVE_NONE)
         return dt_errf(e, "search: the scenario was not prepared (search_prepare)");
     if (sc->nclusters > 0) {
         struct plan_report cur;
@@ -731,7 +731,7 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
     }
 
     /* the Pareto front over every feasible candidate, at search fidelity */
-    r->front_train = !isnan(sc->dataset_samples);
+    r->front_train = !isnan(sc->input.dataset_samples);
     nfr = pareto(ev, ord, nord, r->front_train, fr);
     r->front = x_calloc((size_t)nfr, sizeof *r->front);
     for (int i = 0; i < nfr; i++) {

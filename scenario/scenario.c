@@ -20,60 +20,60 @@ void scenario_defaults(struct scenario *sc, const char *name)
     snprintf(sc->name, sizeof sc->name, "%s", name ? name : "");
     sc->catalog = NULL;
 
-    sc->model = NULL;
-    sc->batch_per_gpu = 0;
-    sc->precision = CAT_FP32;
-    sc->grad_accum = 1;
-    sc->tp = 1;
-    sc->pp = 1;
-    sc->interleave = 1;
-    sc->mfu = NAN;
-    sc->optimizer_bytes_per_param = NAN;
-    sc->optimizer_state_bytes = NAN;
-    sc->measured_gpu = NULL;
-    sc->measured_compute_s = NAN;
-    sc->measured_batch = 0;
-    sc->measured_cluster = -1;
-    sc->measured_step_s = NAN;
-    sc->solve_for = SC_SOLVE_NONE;
+    sc->workload.model = NULL;
+    sc->workload.batch_per_gpu = 0;
+    sc->workload.precision = CAT_FP32;
+    sc->workload.grad_accum = 1;
+    sc->parallel.tp = 1;
+    sc->parallel.pp = 1;
+    sc->parallel.interleave = 1;
+    sc->workload.mfu = NAN;
+    sc->workload.optimizer_bytes_per_param = NAN;
+    sc->workload.optimizer_state_bytes = NAN;
+    sc->workload.measured_gpu = NULL;
+    sc->workload.measured_compute_s = NAN;
+    sc->workload.measured_batch = 0;
+    sc->workload.measured_cluster = -1;
+    sc->workload.measured_step_s = NAN;
+    sc->workload.solve_for = SC_SOLVE_NONE;
 
-    sc->cpu_s_per_sample = NAN;
-    sc->raw_bytes = 0;
-    sc->prep_bytes = 0;
-    sc->loader_workers = -1;
-    sc->prefetch = 2;
-    sc->reserved_vcpus_per_gpu = 0;
-    sc->data_workers = -1;
-    sc->local_with_data_nodes = 1;
-    sc->service_send_cpu_s_per_byte = 0;
-    sc->service_recv_cpu_s_per_byte = 0;
-    sc->dataset_samples = NAN;
-    sc->epochs = 1;
+    sc->input.cpu_s_per_sample = NAN;
+    sc->input.raw_bytes = 0;
+    sc->input.prep_bytes = 0;
+    sc->input.loader_workers = -1;
+    sc->input.prefetch = 2;
+    sc->input.reserved_vcpus_per_gpu = 0;
+    sc->input.data_workers = -1;
+    sc->input.local_with_data_nodes = 1;
+    sc->input.service_send_cpu_s_per_byte = 0;
+    sc->input.service_recv_cpu_s_per_byte = 0;
+    sc->input.dataset_samples = NAN;
+    sc->input.epochs = 1;
 
-    sc->strategy = SIM_AUTO;
-    sc->bucket_bytes = 25.0 * DT_MIB;
-    sc->nbucket_list = 0;
-    sc->overlap = 1;
-    sc->cycle_ms = 0;
-    sc->grad_precision = CAT_FP32;
-    sc->ps_count = 1;
-    sc->ps_place = SC_PS_COLOCATED;
-    sc->ps_pipeline = 1;
-    sc->ps_receive = SC_PS_TOGETHER;
+    sc->gradients.strategy = SIM_AUTO;
+    sc->gradients.bucket_bytes = 25.0 * DT_MIB;
+    sc->gradients.nbucket_list = 0;
+    sc->gradients.overlap = 1;
+    sc->gradients.cycle_ms = 0;
+    sc->gradients.precision = CAT_FP32;
+    sc->gradients.ps_count = 1;
+    sc->gradients.ps_place = SC_PS_COLOCATED;
+    sc->gradients.ps_pipeline = 1;
+    sc->gradients.ps_receive = SC_PS_TOGETHER;
 
     sc->clusters = NULL;
     sc->nclusters = 0;
-    sc->fabric_oversub = 1;
+    sc->fabric.oversubscription = 1;
 
-    sc->objective = SC_OBJ_TIME;
-    sc->deadline_h = NAN;
-    sc->budget_usd_h = NAN;
-    sc->max_data_channels = -1;
+    sc->objective.minimize = SC_OBJ_TIME;
+    sc->objective.deadline_h = NAN;
+    sc->objective.budget_usd_h = NAN;
+    sc->objective.max_data_channels = -1;
 
-    sc->seed = 1;
-    sc->steps = 20;
-    sc->warmup = 3;
-    sc->jitter_cv = 0.02;
+    sc->simulation.seed = 1;
+    sc->simulation.steps = 20;
+    sc->simulation.warmup = 3;
+    sc->simulation.jitter_cv = 0.02;
 }
 
 void scenario_free(struct scenario *sc)
@@ -90,14 +90,14 @@ void scenario_free(struct scenario *sc)
 
 double scenario_fwd_gflops(const struct scenario *sc)
 {
-    if (sc->seq_len > 0 && shape_known(sc->model))
-        return shape_fwd_flops(sc->model, sc->seq_len) / 1e9;
-    return sc->model->fwd_gflops;
+    if (sc->workload.seq_len > 0 && shape_known(sc->workload.model))
+        return shape_fwd_flops(sc->workload.model, sc->workload.seq_len) / 1e9;
+    return sc->workload.model->fwd_gflops;
 }
 
 int scenario_model_parallel(const struct scenario *sc)
 {
-    return (sc->tp > 1 ? sc->tp : 1) * (sc->pp > 1 ? sc->pp : 1);
+    return (sc->parallel.tp > 1 ? sc->parallel.tp : 1) * (sc->parallel.pp > 1 ? sc->parallel.pp : 1);
 }
 
 void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,
@@ -105,16 +105,16 @@ void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *c
 {
     int gpus = 0;
 
-    out->strategy = cl->strategy >= 0 ? (enum sim_strategy)cl->strategy : sc->strategy;
+    out->strategy = cl->strategy >= 0 ? (enum sim_strategy)cl->strategy : sc->gradients.strategy;
     /* auto is NCCL's choice; a cluster whose train nodes have no GPU runs
      * the ring, as before auto existed (docs/scenario.md) */
     for (int i = 0; i < cl->ngroups; i++)
         gpus |= cl->groups[i].role == SIM_TRAIN && cl->groups[i].inst->gpu_count > 0;
     if (out->strategy == SIM_AUTO && !gpus)
         out->strategy = SIM_RING;
-    out->bucket_bytes = cl->comm_own ? cl->bucket_bytes : sc->bucket_bytes;
-    out->ps_place = cl->comm_own ? cl->ps_place : sc->ps_place;
-    out->ps_count = cl->comm_own ? cl->ps_count : sc->ps_count;
+    out->bucket_bytes = cl->comm_own ? cl->bucket_bytes : sc->gradients.bucket_bytes;
+    out->ps_place = cl->comm_own ? cl->ps_place : sc->gradients.ps_place;
+    out->ps_count = cl->comm_own ? cl->ps_count : sc->gradients.ps_count;
 }
 
 void scenario_plan_defaults(struct sc_plan *p)
@@ -178,21 +178,21 @@ const char *scenario_kernels_name(int i) { return NAMES_AT(kernelss, i); }
 
 int scenario_ops_style(const struct scenario *sc)
 {
-    return (sc->amp_pure ? OPS_PURE : 0) | (sc->kernels_fused ? OPS_FUSED : 0);
+    return (sc->workload.amp_pure ? OPS_PURE : 0) | (sc->workload.kernels_fused ? OPS_FUSED : 0);
 }
 
 void scenario_prec_set(struct scenario *sc, int i)
 {
-    sc->precision_strict = i == CAT_NPREC;
-    sc->precision_auto = i == CAT_NPREC + 1;
+    sc->workload.precision_strict = i == CAT_NPREC;
+    sc->workload.precision_auto = i == CAT_NPREC + 1;
     /* auto's nominal format (memory estimates) is the 16-bit one */
-    sc->precision = i < CAT_NPREC ? (enum cat_prec)i : sc->precision_auto ? CAT_BF16 : CAT_FP32;
+    sc->workload.precision = i < CAT_NPREC ? (enum cat_prec)i : sc->workload.precision_auto ? CAT_BF16 : CAT_FP32;
 }
 
 int scenario_prec_index(const struct scenario *sc)
 {
-    return sc->precision_auto ? CAT_NPREC + 1 : sc->precision_strict ? CAT_NPREC
-                                                                     : (int)sc->precision;
+    return sc->workload.precision_auto ? CAT_NPREC + 1 : sc->workload.precision_strict ? CAT_NPREC
+                                                                     : (int)sc->workload.precision;
 }
 
 enum cat_prec scenario_grad_prec_value(int i)

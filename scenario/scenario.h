@@ -110,11 +110,8 @@ struct sc_comm {
     int ps_count;
 };
 
-struct scenario {
-    char name[96];
-    const struct catalog *catalog;     /* the catalog names were resolved against (not owned) */
-
-    /* workload */
+/* workload: what the program trains (docs/scenario.md "workload"). */
+struct sc_workload {
     const struct cat_model *model;     /* resolved */
     int batch_per_gpu;                 /* samples per worker per micro-batch, >= 1 */
     int batch_auto;                    /* batch_per_gpu: auto: the planner chooses it per
@@ -141,7 +138,7 @@ struct scenario {
     double optimizer_state_bytes;      /* optimizer state a parameter (ZeRO's K), bytes; NAN:
                                           Adam's, 12 in mixed precision, 8 in fp32 */
 
-    /* measured compute: step_s of fwd+bwd at batch on one `gpu` (NAN if absent) */
+    /* measured_compute: step_s of fwd+bwd at batch on one `gpu` (NAN if absent) */
     const struct cat_gpu *measured_gpu;
     double measured_compute_s;
     int measured_batch;
@@ -151,12 +148,14 @@ struct scenario {
                                           workload's recompute as written; auto: none), so
                                           that a layout's own recompute is not carried away */
 
-    /* measured step time of one of the clusters below; solve for one input */
+    /* measured_step: the step time of one of the clusters; solve for one input */
     int measured_cluster;              /* index into clusters, -1 if absent */
     double measured_step_s;
     enum sc_solve solve_for;           /* which unknown the measurement determines */
+};
 
-    /* input pipeline */
+/* input: the input pipeline. */
+struct sc_input {
     double cpu_s_per_sample;           /* seconds per sample on one vCPU of cpu_measured_on, or
                                           of the reference core when that is NULL; NAN if
                                           solved for */
@@ -172,8 +171,10 @@ struct scenario {
     double service_recv_cpu_s_per_byte;/* data service: CPU s per byte to receive/decompress on the GPU node (default 0) */
     double dataset_samples;            /* NAN unknown */
     double epochs;                     /* default 1 */
+};
 
-    /* gradient sharing */
+/* gradients: how data-parallel ranks share gradients and model state. */
+struct sc_gradients {
     enum sim_strategy strategy;
     double bucket_bytes;               /* default 25 MiB */
     double bucket_list[SC_MAX_BUCKET_LIST]; /* gradients.buckets_mb: sizes in release order, bytes */
@@ -181,49 +182,72 @@ struct scenario {
     int overlap;                       /* 1: buckets overlap the backward pass */
     double cycle_ms;                   /* all-reduce strategies: background loop period
                                           (Horovod's HOROVOD_CYCLE_TIME), ms; 0: none */
-    enum cat_prec grad_precision;      /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
+    enum cat_prec precision;           /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
     enum sc_sharding sharding;         /* gradients.sharding (default none) */
+    int sharding_auto;                 /* sharding: auto: the planner chooses the stage per
+                                          cluster (planner/layout.c); sharding is none */
+    int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
+    enum sc_ps_place ps_place;
+    int ps_pipeline;                   /* 1: a worker pushes bucket b+1 while pulling bucket b
+                                          (gradients.ps.pipeline, default true); 0: one bucket
+                                          at a time */
+    enum sc_ps_receive ps_receive;     /* gradients.ps.receive: together (default) or in_turn */
+};
+
+/* parallel: the model-parallel layout; data parallelism fills the rest. */
+struct sc_parallel {
     int tp;                            /* parallel.tp: tensor-parallel ranks, Megatron style
                                           (default 1); data parallelism is the GPUs / tp */
+    int tp_auto;                       /* parallel.tp: auto: the planner chooses tp per cluster
+                                          (planner/layout.c); tp is 1 */
     int sequence_parallel;             /* parallel.sequence_parallel (default 0) */
     int tp_overlap;                    /* parallel.tp_overlap (default 0): the tensor-parallel
                                           collectives beside the layers' compute */
-    int pp_order;                      /* parallel.order: SIM_ORDER_TP_DP_PP (default) or
+    int order;                         /* parallel.order: SIM_ORDER_TP_DP_PP (default) or
                                           SIM_ORDER_TP_PP_DP */
-    int tp_auto;                       /* parallel.tp: auto: the planner chooses tp per cluster
-                                          (planner/layout.c); tp is 1 */
     int pp;                            /* parallel.pp: pipeline stages (default 1), Megatron's
                                           1F1B; data parallelism is the GPUs / (tp pp) */
     int pp_auto;                       /* parallel.pp: auto: chosen per cluster; pp is 1 */
     int interleave;                    /* parallel.interleave: model chunks a stage (default
                                           1; > 1: interleaved 1F1B) */
     int interleave_set;                /* 1: parallel.interleave given (pp: auto then keeps it) */
-    int sharding_auto;                 /* sharding: auto: the planner chooses the stage per
-                                          cluster (planner/layout.c); sharding is none */
-    int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
-    enum sc_ps_place ps_place;
-    int ps_pipeline;            /* 1: a worker pushes bucket b+1 while pulling bucket b
-                                   (gradients.ps.pipeline, default true); 0: one bucket
-                                   at a time */
-    enum sc_ps_receive ps_receive;     /* gradients.ps.receive: together (default) or in_turn */
+};
 
-    /* clusters to compare */
-    struct sc_cluster *clusters;
-    int nclusters;
-    double fabric_oversub;             /* >= 1; 1 = non-blocking */
+/* fabric: the network between the nodes. */
+struct sc_fabric {
+    double oversubscription;           /* >= 1; 1 = non-blocking */
+};
 
-    /* objective */
-    enum sc_objective objective;
+/* objective: what the recommendation minimises, and the limits. */
+struct sc_goal {
+    enum sc_objective minimize;
     double deadline_h;                 /* NAN none */
     double budget_usd_h;               /* NAN none */
     int max_data_channels;             /* data channels (one per worker) allowed per job; -1 none */
+};
 
-    /* simulation */
+/* simulation: how long and with what randomness each cluster is simulated. */
+struct sc_simulation {
     unsigned long seed;
     int steps;                         /* measured steps (default 20) */
     int warmup;                        /* discarded steps (default 3) */
     double jitter_cv;                  /* per-step compute jitter, coefficient of variation (default 0.02) */
+};
 
+/* A scenario: one struct per YAML section, each named as its section. */
+struct scenario {
+    char name[96];
+    const struct catalog *catalog;     /* the catalog names were resolved against (not owned) */
+    struct sc_workload workload;
+    struct sc_input input;
+    struct sc_gradients gradients;
+    struct sc_parallel parallel;
+    /* clusters to compare */
+    struct sc_cluster *clusters;
+    int nclusters;
+    struct sc_fabric fabric;
+    struct sc_goal objective;
+    struct sc_simulation simulation;
     /* catalog search (plan: section; clusters may then be absent) */
     struct sc_plan plan;
     /* calibration profiles (docs/profile.md): measured values of instance

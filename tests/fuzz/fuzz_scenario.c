@@ -67,10 +67,10 @@ static void write_all(const struct plan_report *rep)
 
 static void cap(struct scenario *sc)
 {
-    if (sc->steps > FUZZ_MAX_STEPS)
-        sc->steps = FUZZ_MAX_STEPS;
-    if (sc->warmup > FUZZ_MAX_WARMUP)
-        sc->warmup = FUZZ_MAX_WARMUP;
+    if (sc->simulation.steps > FUZZ_MAX_STEPS)
+        sc->simulation.steps = FUZZ_MAX_STEPS;
+    if (sc->simulation.warmup > FUZZ_MAX_WARMUP)
+        sc->simulation.warmup = FUZZ_MAX_WARMUP;
     if (sc->plan.max_nodes > 2)
         sc->plan.max_nodes = 2;
     if (sc->plan.max_data_nodes > 1)

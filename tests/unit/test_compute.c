@@ -97,8 +97,8 @@ static void scn(struct scenario *sc, const char *model, int prec)
 {
     scenario_defaults(sc, "compute");
     sc->catalog = &cat;
-    sc->model = catalog_find_model(&cat, model);
-    sc->batch_per_gpu = 64;
+    sc->workload.model = catalog_find_model(&cat, model);
+    sc->workload.batch_per_gpu = 64;
     scenario_prec_set(sc, prec);
 }
 
@@ -142,20 +142,20 @@ static void recompute_adds_its_forward_work(void)
     const struct cat_gpu *h100 = catalog_find_gpu(&cat, "H100");
 
     scn(&sc, "gpt3-1.3b", CAT_BF16);
-    sc.attention_unfused = 1;
+    sc.workload.attention_unfused = 1;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &none);
-    sc.recompute = SC_RECOMPUTE_SELECTIVE;
+    sc.workload.recompute = SC_RECOMPUTE_SELECTIVE;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &sel);
-    sc.recompute = SC_RECOMPUTE_FULL;
+    sc.workload.recompute = SC_RECOMPUTE_FULL;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &full);
     T_CHECK(none.core_fwd_s > 0 && none.core_fwd_s < none.fwd_s, "the attention core is part of the forward");
     T_NEAR(sel.bwd_s, none.bwd_s + none.core_fwd_s, 1e-12, "selective: backward + the core's forward");
     T_NEAR(full.bwd_s, none.bwd_s + none.fwd_s, 1e-12, "full: backward + the forward");
     T_CHECK(full.fwd_s == none.fwd_s, "the forward itself is unchanged");
-    sc.attention_unfused = 0;
-    sc.recompute = SC_RECOMPUTE_NONE;
+    sc.workload.attention_unfused = 0;
+    sc.workload.recompute = SC_RECOMPUTE_NONE;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &none);
-    sc.recompute = SC_RECOMPUTE_SELECTIVE;
+    sc.workload.recompute = SC_RECOMPUTE_SELECTIVE;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &sel);
     T_CHECK(sel.bwd_s == none.bwd_s, "fused attention: selective costs nothing more");
     scenario_free(&sc);
@@ -174,11 +174,11 @@ static void pure_and_fused_cut_memory_work_only(void)
     double mem_base, mem_pure;
 
     scn(&sc, "bert-large-squad", CAT_FP16);
-    sc.attention_unfused = 1;
+    sc.workload.attention_unfused = 1;
     compute_on_gpu(&sc, a100, NULL, 32, &p, &base);
-    sc.amp_pure = 1;
+    sc.workload.amp_pure = 1;
     compute_on_gpu(&sc, a100, NULL, 32, &p, &pure);
-    sc.kernels_fused = 1;
+    sc.workload.kernels_fused = 1;
     compute_on_gpu(&sc, a100, NULL, 32, &p, &both);
     mem_base = base.fwd_s + base.bwd_s - base.kind_s[OPS_LINEAR] - base.kind_s[OPS_ATTN];
     mem_pure = pure.fwd_s + pure.bwd_s - pure.kind_s[OPS_LINEAR] - pure.kind_s[OPS_ATTN];
@@ -195,7 +195,7 @@ static void pure_and_fused_cut_memory_work_only(void)
             pure.kernels, both.kernels);
     scenario_prec_set(&sc, CAT_TF32);
     compute_on_gpu(&sc, a100, NULL, 32, &p, &t32a);
-    sc.amp_pure = 0;
+    sc.workload.amp_pure = 0;
     compute_on_gpu(&sc, a100, NULL, 32, &p, &t32b);
     T_CHECK(t32a.fwd_s == t32b.fwd_s && t32a.bwd_s == t32b.bwd_s,
             "amp: pure changes nothing in tf32");
@@ -203,7 +203,7 @@ static void pure_and_fused_cut_memory_work_only(void)
     scenario_free(&sc);
     scn(&sc, "llama2-7b", CAT_BF16);
     compute_on_gpu(&sc, a100, NULL, 1, &p, &base);
-    sc.kernels_fused = 1;
+    sc.workload.kernels_fused = 1;
     compute_on_gpu(&sc, a100, NULL, 1, &p, &both);
     T_CHECK(both.kind_s[OPS_ADD] == base.kind_s[OPS_ADD] && both.kind_s[OPS_DROPOUT] == 0,
             "no dropout: the adds stay, nothing is merged");
@@ -220,7 +220,7 @@ static void the_roofline_has_both_terms(void)
     const struct cat_gpu *a100 = catalog_find_gpu(&cat, "A100");
 
     scn(&sc, "resnet50", CAT_FP16);
-    ops_build(sc.model, 0, 1, 1, 0, 0, &o);
+    ops_build(sc.workload.model, 0, 1, 1, 0, 0, &o);
     compute_plan_of(a100, CAT_FP16, 0, &p);
     compute_rates_of(a100, NULL, &r);
     T_NEAR(r.flops[CAT_FP16], 312e12 * a100->mm_eff, 1, "A100 fp16 rate: peak x mm_eff");
@@ -261,9 +261,9 @@ static void a_measured_time_carries_through_the_model(void)
     scn(&sc, "resnet50", CAT_FP16);
     a100 = pass_s(&sc, "A100", 64, NULL);
     h100 = pass_s(&sc, "H100", 64, NULL);
-    sc.measured_gpu = catalog_find_gpu(&cat, "A100");
-    sc.measured_compute_s = 0.5;
-    sc.measured_batch = 64;
+    sc.workload.measured_gpu = catalog_find_gpu(&cat, "A100");
+    sc.workload.measured_compute_s = 0.5;
+    sc.workload.measured_batch = 64;
     memset(&cl, 0, sizeof cl);
     snprintf(cl.name, sizeof cl.name, "one-p5");
     cl.strategy = -1;
@@ -310,9 +310,9 @@ static void fused_attention_runs_at_its_published_rate(void)
     double L = 32, s = 2048, d = 128, a = 32, b = 2, fa2, tri, fwd_flops, rate;
 
     scn(&sc, "mpt-7b", CAT_BF16);
-    sc.seq_len = (int)s;
-    T_CHECK(sc.model->causal == 1 && sc.model->heads == 32 && sc.model->layers == 32 &&
-            sc.model->hidden == 4096, "MPT-7B: causal, 32 heads of 128, 32 layers");
+    sc.workload.seq_len = (int)s;
+    T_CHECK(sc.workload.model->causal == 1 && sc.workload.model->heads == 32 && sc.workload.model->layers == 32 &&
+            sc.workload.model->hidden == 4096, "MPT-7B: causal, 32 heads of 128, 32 layers");
     fa2 = attn_s(&sc, "A100-80GB", b);
     /* A100 80GB SXM4, head dimension 128, causal, sequence 2k: 155 TFLOP/s */
     fwd_flops = L * b * a * 4 * s * s * d / 2;
@@ -326,18 +326,18 @@ static void fused_attention_runs_at_its_published_rate(void)
            0.002, "Ampere's other parts take the A100's figures, interpolated in head dimension and "
            "log sequence");
     T_CHECK(isnan(flash_share(FLASH_FA2, 70, 128, 1, 2048)), "no FlashAttention-2 before Ampere");
-    sc.attention_triton = 1;
+    sc.workload.attention_triton = 1;
     tri = attn_s(&sc, "A100-80GB", b);
     T_NEAR((tri - L * 4 * 3e-6) / (fa2 - L * 4 * 3e-6), 155.0 / 68, 1e-9,
            "the Triton kernel: 68 TFLOP/s where FlashAttention-2 reaches 155");
-    sc.attention_triton = 0;
-    bidir = *sc.model;
+    sc.workload.attention_triton = 0;
+    bidir = *sc.workload.model;
     bidir.causal = 0;
-    sc.model = &bidir;
+    sc.workload.model = &bidir;
     T_NEAR((attn_s(&sc, "A100-80GB", b) - L * 4 * 3e-6) / (fa2 - L * 4 * 3e-6), 2 * 155.0 / 187,
            1e-9, "without the mask: twice the FLOPs at 187 TFLOP/s");
     tri = attn_s(&sc, "V100", b);
-    sc.model = catalog_find_model(&cat, "mpt-7b");
+    sc.workload.model = catalog_find_model(&cat, "mpt-7b");
     T_NEAR(attn_s(&sc, "V100", b), tri / 2, 1e-12 * tri, "V100: the two GEMMs, halved under the mask");
     {
         struct compute_plan p;
@@ -347,9 +347,9 @@ static void fused_attention_runs_at_its_published_rate(void)
         T_CHECK(p.note[0] == 0, "the A100 runs it without a note");
     }
     scenario_prec_set(&sc, CAT_TF32);
-    sc.model = &bidir;
+    sc.workload.model = &bidir;
     fa2 = attn_s(&sc, "A100-80GB", b);
-    sc.model = catalog_find_model(&cat, "mpt-7b");
+    sc.workload.model = catalog_find_model(&cat, "mpt-7b");
     T_NEAR(attn_s(&sc, "A100-80GB", b), fa2 / 2, 1e-12 * fa2,
            "TF32: the two GEMMs too, halved under the mask");
     scenario_free(&sc);

@@ -74,8 +74,8 @@ static void fixture(void)
     }
     memset(&sc, 0, sizeof sc);
     snprintf(sc.name, sizeof sc.name, "html & fixture");
-    sc.deadline_h = NAN;
-    sc.budget_usd_h = NAN;
+    sc.objective.deadline_h = NAN;
+    sc.objective.budget_usd_h = NAN;
     memset(&rep, 0, sizeof rep);
     rep.sc = &sc;
     rep.clusters = pc;

@@ -29,8 +29,8 @@ static void fixture(struct cat_model *m, struct cat_gpu *g, struct cat_instance 
     in->gpu = g;
     in->gpu_mem_gib = NAN;
     scenario_defaults(sc, "zero");
-    sc->model = m;
-    sc->precision = CAT_FP16;
+    sc->workload.model = m;
+    sc->workload.precision = CAT_FP16;
 }
 
 static void zero_stages_divide_the_model_state(void)
@@ -45,36 +45,36 @@ static void zero_stages_divide_the_model_state(void)
 
     fixture(&m, &g, &in, &sc, 7.5e9, 80);
     for (int s = SC_SHARD_NONE; s <= SC_SHARD_ZERO2; s++) {
-        sc.sharding = (enum sc_sharding)s;
-        memory_of(&sc, sc.sharding, &in, 64, 8, &u);
+        sc.gradients.sharding = (enum sc_sharding)s;
+        memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
         T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, want_gb[s], 0.005,
                "%s: %.1f GB of model state per GPU", scenario_sharding_name(s),
                (u.weights + u.gradients + u.optimizer) / 1e9);
     }
-    sc.sharding = SC_SHARD_ZERO3;
-    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
+    sc.gradients.sharding = SC_SHARD_ZERO3;
+    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
     T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 1.875, 1e-9, "stage 3: 16 x 7.5 / 64 GB");
-    sc.sharding = SC_SHARD_HSDP;
-    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
+    sc.gradients.sharding = SC_SHARD_HSDP;
+    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
     T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 15, 1e-9,
            "hsdp: stage 3 within a node of 8: 120 / 8 GB");
     /* 7.5B fp32 gradients (the default) in 25 MiB units: 30e9 / 26214400 ->
      * 1145 units; two gathered (2 bytes a parameter each) and one unit's
      * gradients (4) */
     T_NEAR(u.buffers, 7.5e9 / 1145 * 8, 1e-3, "hsdp: two units gathered and one unit's gradients");
-    sc.sharding = SC_SHARD_ZERO2;
-    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
+    sc.gradients.sharding = SC_SHARD_ZERO2;
+    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
     T_NEAR(u.buffers, 2 * 25 * 1048576.0, 0, "zero2: two 25 MiB gradient buckets");
     T_NEAR(u.capacity, 0.9 * 80 * 1073741824.0, 0, "90%% of 80 GiB usable");
-    sc.sharding = SC_SHARD_NONE;
-    sc.precision = CAT_FP32;
-    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
+    sc.gradients.sharding = SC_SHARD_NONE;
+    sc.workload.precision = CAT_FP32;
+    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
     T_CHECK(u.weights == 4 * 7.5e9 && u.gradients == 4 * 7.5e9 && u.optimizer == 8 * 7.5e9,
             "fp32 Adam: 4 + 4 + 8 bytes a parameter");
-    sc.precision = CAT_FP16;
-    sc.optimizer_state_bytes = 8;   /* SGD with momentum: fp32 master weights and momentum */
-    sc.sharding = SC_SHARD_ZERO1;
-    memory_of(&sc, sc.sharding, &in, 64, 8, &u);
+    sc.workload.precision = CAT_FP16;
+    sc.workload.optimizer_state_bytes = 8;   /* SGD with momentum: fp32 master weights and momentum */
+    sc.gradients.sharding = SC_SHARD_ZERO1;
+    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
     T_CHECK(u.weights == 2 * 7.5e9 && u.optimizer == 8 * 7.5e9 / 64,
             "another optimizer's state (K = 8), sharded by zero1: %.4g bytes", u.optimizer);
     scenario_free(&sc);
@@ -201,21 +201,21 @@ static void pipeline_stages_keep_their_micro_batches(void)
     m.lm_head = 1;
     table = 32000.0 * 4096;
     m.params = 12.0 * 4096 * 4096 * 32 + 2 * table;   /* layers, untied embedding and output */
-    sc.batch_per_gpu = 1;
-    sc.global_batch = 64;   /* 64 micro-batches a replica on one replica */
-    sc.tp = 1;
-    sc.pp = 4;
+    sc.workload.batch_per_gpu = 1;
+    sc.workload.global_batch = 64;   /* 64 micro-batches a replica on one replica */
+    sc.parallel.tp = 1;
+    sc.parallel.pp = 4;
     act = memory_layer_act(&m, s, 1, 0, 1, SC_RECOMPUTE_NONE);
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u);
     T_NEAR(u.weights, (12.0 * 4096 * 4096 * 8 + table) * 2, 1e-12,
            "pp 4: the first stage holds 8 layers and the embedding, 2 bytes a parameter");
     T_NEAR(u.activations, 4 * 8 * act, 1e-12,
            "1F1B: 4 micro-batches of its 8 layers in flight on the first stage");
-    sc.global_batch = 2;
+    sc.workload.global_batch = 2;
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u);
     T_NEAR(u.activations, 2 * 8 * act, 1e-12, "2 micro-batches a step: only 2 in flight");
-    sc.global_batch = 64;
-    sc.interleave = 2;
+    sc.workload.global_batch = 64;
+    sc.parallel.interleave = 2;
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u2);
     T_NEAR(u2.activations, 4 * 8 * act * (1 + 3.0 / 8), 1e-12,
            "interleaved, 2 chunks: Korthikanti's 1 + (pp - 1) / (pp v) times 1F1B's");

@@ -23,11 +23,11 @@ static void build(struct scenario *sc, struct sc_cluster cl[2])
 {
     scenario_defaults(sc, "built-in-c");
     sc->catalog = &cat;
-    sc->model = catalog_find_model(&cat, "resnet50");
-    sc->batch_per_gpu = 64;
-    sc->precision = CAT_FP16;
-    sc->cpu_s_per_sample = 0.002;
-    sc->prep_bytes = 224 * 224 * 3;
+    sc->workload.model = catalog_find_model(&cat, "resnet50");
+    sc->workload.batch_per_gpu = 64;
+    sc->workload.precision = CAT_FP16;
+    sc->input.cpu_s_per_sample = 0.002;
+    sc->input.prep_bytes = 224 * 224 * 3;
     memset(cl, 0, 2 * sizeof *cl);
     for (int i = 0; i < 2; i++) {
         snprintf(cl[i].name, sizeof cl[i].name, "%d-p3.16xlarge", i + 1);
@@ -48,12 +48,12 @@ static void defaults_are_the_documented_ones(void)
     scenario_defaults(&sc, "x");
     /* docs/scenario.md: auto, 25 MiB buckets overlapping backward, fp32
      * gradients, minimum step time, 20 steps after 3 of warm-up, seed 1 */
-    T_CHECK(strcmp(sc.name, "x") == 0 && sc.strategy == SIM_AUTO &&
-                sc.bucket_bytes == 25 * DT_MIB && sc.overlap == 1 &&
-                sc.grad_precision == CAT_FP32 && sc.objective == SC_OBJ_TIME && sc.steps == 20 &&
-                sc.warmup == 3 && sc.seed == 1 && sc.grad_accum == 1 && sc.prefetch == 2 &&
-                sc.loader_workers == -1 && sc.measured_cluster == -1 &&
-                isnan(sc.measured_step_s) && isnan(sc.dataset_samples) && sc.nclusters == 0,
+    T_CHECK(strcmp(sc.name, "x") == 0 && sc.gradients.strategy == SIM_AUTO &&
+                sc.gradients.bucket_bytes == 25 * DT_MIB && sc.gradients.overlap == 1 &&
+                sc.gradients.precision == CAT_FP32 && sc.objective.minimize == SC_OBJ_TIME && sc.simulation.steps == 20 &&
+                sc.simulation.warmup == 3 && sc.simulation.seed == 1 && sc.workload.grad_accum == 1 && sc.input.prefetch == 2 &&
+                sc.input.loader_workers == -1 && sc.workload.measured_cluster == -1 &&
+                isnan(sc.workload.measured_step_s) && isnan(sc.input.dataset_samples) && sc.nclusters == 0,
             "scenario_defaults sets the documented defaults");
     scenario_free(&sc);
     T_CHECK(sc.clusters == NULL && sc.nclusters == 0, "scenario_free of a default scenario is safe");
@@ -67,8 +67,8 @@ static void a_scenario_built_in_c_plans(void)
     struct dt_err e;
 
     build(&sc, cl);
-    T_CHECK(sc.model && cl[0].groups[0].inst, "the catalog has resnet50 and p3.16xlarge");
-    if (!sc.model || !cl[0].groups[0].inst)
+    T_CHECK(sc.workload.model && cl[0].groups[0].inst, "the catalog has resnet50 and p3.16xlarge");
+    if (!sc.workload.model || !cl[0].groups[0].inst)
         return;
     if (plan_run(&sc, NULL, &rep, &e)) {
         T_CHECK(0, "plan_run: %s", e.msg);
@@ -104,7 +104,7 @@ static void the_plan_is_deterministic(void)
     struct dt_err e;
 
     build(&sc, cl);
-    if (!sc.model || plan_run(&sc, NULL, &a, &e) || plan_run(&sc, NULL, &b, &e)) {
+    if (!sc.workload.model || plan_run(&sc, NULL, &a, &e) || plan_run(&sc, NULL, &b, &e)) {
         T_CHECK(0, "plan_run twice");
         return;
     }
@@ -129,10 +129,10 @@ static void a_tie_within_the_error_goes_to_the_faster(void)
     const struct plan_cluster *small, *big;
 
     build(&sc, cl);
-    sc.cpu_s_per_sample = 0.0001;
-    sc.objective = SC_OBJ_COST_TRAIN;
-    sc.dataset_samples = 1281167;
-    sc.epochs = 1;
+    sc.input.cpu_s_per_sample = 0.0001;
+    sc.objective.minimize = SC_OBJ_COST_TRAIN;
+    sc.input.dataset_samples = 1281167;
+    sc.input.epochs = 1;
     cl[0].groups[0].inst = catalog_find_instance(&cat, "p3.8xlarge");
     cl[1].groups[0].inst = catalog_find_instance(&cat, "p3.16xlarge");
     cl[1].groups[0].count = 1;

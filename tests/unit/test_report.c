@@ -47,12 +47,12 @@ static void fixture(void)
     snprintf(sc.name, sizeof sc.name, "report-fixture");
     sc.clusters = clusters;
     sc.nclusters = 2;
-    sc.objective = SC_OBJ_COST_STEP;
-    sc.deadline_h = NAN;
-    sc.budget_usd_h = NAN;
-    sc.seed = 7;
-    sc.steps = 20;
-    sc.warmup = 3;
+    sc.objective.minimize = SC_OBJ_COST_STEP;
+    sc.objective.deadline_h = NAN;
+    sc.objective.budget_usd_h = NAN;
+    sc.simulation.seed = 7;
+    sc.simulation.steps = 20;
+    sc.simulation.warmup = 3;
 
     memset(pcs, 0, sizeof pcs);
     struct plan_cluster *a = &pcs[0], *b = &pcs[1];
@@ -395,7 +395,7 @@ static void solved_value_is_printed_before_the_table(void)
 static void a_64_bit_seed_is_written_exactly(void)
 {
     fixture();
-    sc.seed = (unsigned long)-1;
+    sc.simulation.seed = (unsigned long)-1;
     char *text = capture(1);
     char want[64];
     snprintf(want, sizeof want, "\"seed\":\t%lu,", (unsigned long)-1);

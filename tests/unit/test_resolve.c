@@ -75,7 +75,7 @@ static void sparse_tables_send_only_touched_rows(void)
            cfg.w.grad_bytes);
 
     /* Never more than the dense table: at a batch where 4T/2 > 11e6. */
-    sc.batch_per_gpu = 16384;                  /* T = 7,028,736; 2T > 11e6 */
+    sc.workload.batch_per_gpu = 16384;                  /* T = 7,028,736; 2T > 11e6 */
     T_CHECK(plan_resolve(&sc, find(&sc, "gpu-horovod"), &cfg, &e) == 0, "gpu-horovod resolves");
     T_NEAR(cfg.w.grad_bytes, 4 * m->params, 1e-9,
            "ring over 4 at batch 16384: capped at the dense size %.0f B (got %.0f)", 4 * m->params,
@@ -94,8 +94,8 @@ static void dense_models_exchange_all_parameters(void)
         return;
     }
     T_CHECK(plan_resolve(&sc, &sc.clusters[0], &cfg, &e) == 0, "s6 resolves");
-    T_NEAR(cfg.w.grad_bytes, sc.model->params * (sc.grad_precision == CAT_FP32 ? 4 : 2), 1e-12,
-           "%s: a dense model exchanges every parameter (%.0f B)", sc.model->name, cfg.w.grad_bytes);
+    T_NEAR(cfg.w.grad_bytes, sc.workload.model->params * (sc.gradients.precision == CAT_FP32 ? 4 : 2), 1e-12,
+           "%s: a dense model exchanges every parameter (%.0f B)", sc.workload.model->name, cfg.w.grad_bytes);
     scenario_free(&sc);
 }
 
@@ -112,7 +112,7 @@ static void in_turn_servers_apply_to_sync_dedicated_only(void)
     }
     T_CHECK(plan_resolve(&sc, find(&sc, "cpu-ps"), &cfg, &e) == 0 && !cfg.c.ps_in_turn,
             "together by default");
-    sc.ps_receive = SC_PS_IN_TURN;
+    sc.gradients.ps_receive = SC_PS_IN_TURN;
     T_CHECK(plan_resolve(&sc, find(&sc, "cpu-ps"), &cfg, &e) == 0 && cfg.c.ps_in_turn,
             "in_turn reaches the simulator for sync PS on dedicated servers");
     T_CHECK(plan_resolve(&sc, find(&sc, "gpu-horovod"), &cfg, &e) == 0 && !cfg.c.ps_in_turn,
@@ -155,7 +155,7 @@ static void in_turn_servers_apply_to_sync_dedicated_only(void)
                        "gradients: {ps: {receive: in_turn}}\n"
                        "plan: {max_nodes: 2, max_ps: 1, strategies: [ring, ps_sync]}\n",
                   &e) == 0) {
-        T_CHECK(sc.ps_receive == SC_PS_IN_TURN, "a plan with receive: in_turn loads");
+        T_CHECK(sc.gradients.ps_receive == SC_PS_IN_TURN, "a plan with receive: in_turn loads");
         scenario_free(&sc);
     } else {
         T_CHECK(0, "a plan with receive: in_turn loads: %s", e.msg);
@@ -196,7 +196,7 @@ static void vcpu_speed_follows_the_all_core_clock(void)
            "inline cpu_speed wins over cpu_ghz");
     T_NEAR(resolve_vcpu_speed(catalog_find_instance(sc.catalog, "g5.xlarge")), 1, 1e-12,
            "unknown clock: one reference core");
-    T_CHECK(sc.cpu_measured_on && strcmp(sc.cpu_measured_on->name, "p3.2xlarge") == 0,
+    T_CHECK(sc.input.cpu_measured_on && strcmp(sc.input.cpu_measured_on->name, "p3.2xlarge") == 0,
             "cpu_measured_on names p3.2xlarge");
     T_NEAR(resolve_cpu_s_per_sample(&sc, &o), 0.002 * 2.7 / 2.6, 1e-15,
            "0.002 s on a 2.7 GHz vCPU is %g s on the reference core",

@@ -132,42 +132,42 @@ static void the_full_scenario_sets_every_field(void)
                 "an inline instance's source defaults to the scenario file (%s)", c5->source);
     }
 
-    T_CHECK(sc.model == catalog_find_model(&cat, "mynet"), "the model is the inline mynet");
-    if (sc.model) {
-        T_NEAR(sc.model->params, 25.6e6, TOL, "mynet params (25.6e6 in exponent notation)");
-        T_NEAR(sc.model->fwd_gflops, 8.2, TOL, "mynet fwd_gflops");
-        T_CHECK(strcmp(sc.model->family, "cnn") == 0 && strcmp(sc.model->input, "224x224x3") == 0 &&
-                    strcmp(sc.model->source, "paper") == 0,
+    T_CHECK(sc.workload.model == catalog_find_model(&cat, "mynet"), "the model is the inline mynet");
+    if (sc.workload.model) {
+        T_NEAR(sc.workload.model->params, 25.6e6, TOL, "mynet params (25.6e6 in exponent notation)");
+        T_NEAR(sc.workload.model->fwd_gflops, 8.2, TOL, "mynet fwd_gflops");
+        T_CHECK(strcmp(sc.workload.model->family, "cnn") == 0 && strcmp(sc.workload.model->input, "224x224x3") == 0 &&
+                    strcmp(sc.workload.model->source, "paper") == 0,
                 "mynet keeps family, input and source");
     }
-    T_CHECK(sc.batch_per_gpu == 64, "batch_per_gpu");
-    T_CHECK(sc.precision == CAT_FP16, "precision fp16");
-    T_CHECK(sc.grad_accum == 2, "grad_accum");
-    T_NEAR(sc.mfu, 0.35, TOL, "mfu");
-    T_NEAR(sc.optimizer_bytes_per_param, 16, TOL, "optimizer_bytes_per_param");
-    T_CHECK(sc.measured_gpu == catalog_find_gpu(&cat, "T4"), "measured_compute.gpu is T4");
-    T_NEAR(sc.measured_compute_s, 1.12, TOL, "measured_compute.step_s");
-    T_CHECK(sc.measured_batch == 32, "measured_compute.batch");
-    T_CHECK(sc.measured_cluster == 1, "measured_step.cluster hetero is clusters[1]");
-    T_NEAR(sc.measured_step_s, 2.5, TOL, "measured_step.step_s");
-    T_CHECK(sc.solve_for == SC_SOLVE_CPU, "solve_for cpu_cost");
-    T_CHECK(isnan(sc.cpu_s_per_sample), "cpu_s_per_sample is NAN when solved for");
-    T_NEAR(sc.raw_bytes, 110000, TOL, "raw_bytes");
-    T_NEAR(sc.prep_bytes, 602112, TOL, "prep_bytes");
-    T_CHECK(sc.loader_workers == 6, "loader_workers");
-    T_CHECK(sc.prefetch == 4, "prefetch");
-    T_CHECK(sc.reserved_vcpus_per_gpu == 1, "reserved_vcpus_per_gpu");
-    T_CHECK(sc.data_workers == 16, "data_workers");
-    T_CHECK(sc.local_with_data_nodes == 0, "local_with_data_nodes false");
-    T_NEAR(sc.service_send_cpu_s_per_byte, 4.0e-9, TOL, "service_send_cpu_s_per_byte");
-    T_NEAR(sc.service_recv_cpu_s_per_byte, 2.0e-9, TOL, "service_recv_cpu_s_per_byte");
-    T_NEAR(sc.dataset_samples, 1281167, TOL, "dataset_samples");
-    T_NEAR(sc.epochs, 90, TOL, "epochs");
-    T_CHECK(sc.strategy == SIM_PS_SYNC, "strategy ps_sync");
-    T_NEAR(sc.bucket_bytes, 50 * MIB, TOL, "bucket_bytes = 50 MiB = 50 * 2^20 bytes");
-    T_CHECK(sc.overlap == 0, "overlap: no reads as false");
-    T_CHECK(sc.grad_precision == CAT_BF16, "gradient precision bf16");
-    T_CHECK(sc.ps_count == 2 && sc.ps_place == SC_PS_DEDICATED, "ps count 2, dedicated");
+    T_CHECK(sc.workload.batch_per_gpu == 64, "batch_per_gpu");
+    T_CHECK(sc.workload.precision == CAT_FP16, "precision fp16");
+    T_CHECK(sc.workload.grad_accum == 2, "grad_accum");
+    T_NEAR(sc.workload.mfu, 0.35, TOL, "mfu");
+    T_NEAR(sc.workload.optimizer_bytes_per_param, 16, TOL, "optimizer_bytes_per_param");
+    T_CHECK(sc.workload.measured_gpu == catalog_find_gpu(&cat, "T4"), "measured_compute.gpu is T4");
+    T_NEAR(sc.workload.measured_compute_s, 1.12, TOL, "measured_compute.step_s");
+    T_CHECK(sc.workload.measured_batch == 32, "measured_compute.batch");
+    T_CHECK(sc.workload.measured_cluster == 1, "measured_step.cluster hetero is clusters[1]");
+    T_NEAR(sc.workload.measured_step_s, 2.5, TOL, "measured_step.step_s");
+    T_CHECK(sc.workload.solve_for == SC_SOLVE_CPU, "solve_for cpu_cost");
+    T_CHECK(isnan(sc.input.cpu_s_per_sample), "cpu_s_per_sample is NAN when solved for");
+    T_NEAR(sc.input.raw_bytes, 110000, TOL, "raw_bytes");
+    T_NEAR(sc.input.prep_bytes, 602112, TOL, "prep_bytes");
+    T_CHECK(sc.input.loader_workers == 6, "loader_workers");
+    T_CHECK(sc.input.prefetch == 4, "prefetch");
+    T_CHECK(sc.input.reserved_vcpus_per_gpu == 1, "reserved_vcpus_per_gpu");
+    T_CHECK(sc.input.data_workers == 16, "data_workers");
+    T_CHECK(sc.input.local_with_data_nodes == 0, "local_with_data_nodes false");
+    T_NEAR(sc.input.service_send_cpu_s_per_byte, 4.0e-9, TOL, "service_send_cpu_s_per_byte");
+    T_NEAR(sc.input.service_recv_cpu_s_per_byte, 2.0e-9, TOL, "service_recv_cpu_s_per_byte");
+    T_NEAR(sc.input.dataset_samples, 1281167, TOL, "dataset_samples");
+    T_NEAR(sc.input.epochs, 90, TOL, "epochs");
+    T_CHECK(sc.gradients.strategy == SIM_PS_SYNC, "strategy ps_sync");
+    T_NEAR(sc.gradients.bucket_bytes, 50 * MIB, TOL, "bucket_bytes = 50 MiB = 50 * 2^20 bytes");
+    T_CHECK(sc.gradients.overlap == 0, "overlap: no reads as false");
+    T_CHECK(sc.gradients.precision == CAT_BF16, "gradient precision bf16");
+    T_CHECK(sc.gradients.ps_count == 2 && sc.gradients.ps_place == SC_PS_DEDICATED, "ps count 2, dedicated");
 
     T_CHECK(sc.nclusters == 3, "three clusters");
     if (sc.nclusters == 3) {
@@ -197,13 +197,13 @@ static void the_full_scenario_sets_every_field(void)
                     c->ngroups == 1 && c->groups[0].count == 2,
                 "clusters[2] has its own strategy and needs no ps group");
     }
-    T_NEAR(sc.fabric_oversub, 2.5, TOL, "fabric oversubscription");
-    T_CHECK(sc.objective == SC_OBJ_COST_TRAIN, "minimize cost_to_train");
-    T_NEAR(sc.deadline_h, 24, TOL, "deadline_h");
-    T_NEAR(sc.budget_usd_h, 100, TOL, "budget_usd_h");
-    T_CHECK(sc.max_data_channels == 20, "max_data_channels");
-    T_CHECK(sc.seed == 7 && sc.steps == 50 && sc.warmup == 5, "seed, steps, warmup");
-    T_NEAR(sc.jitter_cv, 0.05, TOL, "jitter_cv");
+    T_NEAR(sc.fabric.oversubscription, 2.5, TOL, "fabric oversubscription");
+    T_CHECK(sc.objective.minimize == SC_OBJ_COST_TRAIN, "minimize cost_to_train");
+    T_NEAR(sc.objective.deadline_h, 24, TOL, "deadline_h");
+    T_NEAR(sc.objective.budget_usd_h, 100, TOL, "budget_usd_h");
+    T_CHECK(sc.objective.max_data_channels == 20, "max_data_channels");
+    T_CHECK(sc.simulation.seed == 7 && sc.simulation.steps == 50 && sc.simulation.warmup == 5, "seed, steps, warmup");
+    T_NEAR(sc.simulation.jitter_cv, 0.05, TOL, "jitter_cv");
 
     scenario_free(&sc);
     T_CHECK(sc.clusters == NULL && sc.nclusters == 0, "scenario_free empties the clusters");
@@ -219,9 +219,9 @@ static void auto_worker_counts_are_accepted(void)
 
     if (load_ok("tests/data/scenario_ok/data_workers_auto.yaml", &sc, &cat))
         return;
-    T_CHECK(sc.loader_workers == -1 && sc.data_workers == -1,
-            "loader_workers: auto and data_workers: auto load as -1 (got %d, %d)", sc.loader_workers,
-            sc.data_workers);
+    T_CHECK(sc.input.loader_workers == -1 && sc.input.data_workers == -1,
+            "loader_workers: auto and data_workers: auto load as -1 (got %d, %d)", sc.input.loader_workers,
+            sc.input.data_workers);
     scenario_free(&sc);
     catalog_free(&cat);
 }
@@ -235,33 +235,33 @@ static void the_minimal_scenario_takes_every_default(void)
         return;
     T_CHECK(strcmp(sc.name, "minimal") == 0, "name defaults to the file name without extension");
     T_CHECK(sc.catalog == &cat, "the scenario points at the catalog");
-    T_CHECK(sc.model == catalog_find_model(&cat, "resnet50"), "model resnet50 from the catalog");
-    T_CHECK(sc.batch_per_gpu == 32, "batch_per_gpu");
-    T_CHECK(sc.precision == CAT_FP32, "precision defaults to fp32");
-    T_CHECK(sc.grad_accum == 1, "grad_accum defaults to 1");
-    T_CHECK(isnan(sc.mfu) && isnan(sc.optimizer_bytes_per_param),
+    T_CHECK(sc.workload.model == catalog_find_model(&cat, "resnet50"), "model resnet50 from the catalog");
+    T_CHECK(sc.workload.batch_per_gpu == 32, "batch_per_gpu");
+    T_CHECK(sc.workload.precision == CAT_FP32, "precision defaults to fp32");
+    T_CHECK(sc.workload.grad_accum == 1, "grad_accum defaults to 1");
+    T_CHECK(isnan(sc.workload.mfu) && isnan(sc.workload.optimizer_bytes_per_param),
             "mfu and optimizer_bytes_per_param default to NAN");
-    T_CHECK(sc.measured_gpu == NULL && isnan(sc.measured_compute_s) && sc.measured_batch == 0,
+    T_CHECK(sc.workload.measured_gpu == NULL && isnan(sc.workload.measured_compute_s) && sc.workload.measured_batch == 0,
             "no measured compute: NULL GPU, NAN time, batch 0");
-    T_CHECK(sc.measured_cluster == -1 && isnan(sc.measured_step_s) &&
-                sc.solve_for == SC_SOLVE_NONE,
+    T_CHECK(sc.workload.measured_cluster == -1 && isnan(sc.workload.measured_step_s) &&
+                sc.workload.solve_for == SC_SOLVE_NONE,
             "no measured step: cluster -1, NAN time, solve for nothing");
-    T_NEAR(sc.cpu_s_per_sample, 0.002, TOL, "cpu_s_per_sample");
-    T_CHECK(sc.raw_bytes == 0 && sc.prep_bytes == 0, "raw and prep bytes default to 0");
-    T_CHECK(sc.loader_workers == -1, "loader_workers defaults to auto (-1)");
-    T_CHECK(sc.prefetch == 2, "prefetch defaults to 2");
-    T_CHECK(sc.reserved_vcpus_per_gpu == 0, "reserved_vcpus_per_gpu defaults to 0");
-    T_CHECK(sc.data_workers == -1, "data_workers defaults to auto (-1)");
-    T_CHECK(sc.local_with_data_nodes == 1, "local_with_data_nodes defaults to true");
-    T_CHECK(sc.service_send_cpu_s_per_byte == 0 && sc.service_recv_cpu_s_per_byte == 0,
+    T_NEAR(sc.input.cpu_s_per_sample, 0.002, TOL, "cpu_s_per_sample");
+    T_CHECK(sc.input.raw_bytes == 0 && sc.input.prep_bytes == 0, "raw and prep bytes default to 0");
+    T_CHECK(sc.input.loader_workers == -1, "loader_workers defaults to auto (-1)");
+    T_CHECK(sc.input.prefetch == 2, "prefetch defaults to 2");
+    T_CHECK(sc.input.reserved_vcpus_per_gpu == 0, "reserved_vcpus_per_gpu defaults to 0");
+    T_CHECK(sc.input.data_workers == -1, "data_workers defaults to auto (-1)");
+    T_CHECK(sc.input.local_with_data_nodes == 1, "local_with_data_nodes defaults to true");
+    T_CHECK(sc.input.service_send_cpu_s_per_byte == 0 && sc.input.service_recv_cpu_s_per_byte == 0,
             "data-service CPU costs default to 0");
-    T_CHECK(isnan(sc.dataset_samples), "dataset_samples defaults to NAN");
-    T_NEAR(sc.epochs, 1, TOL, "epochs defaults to 1");
-    T_CHECK(sc.strategy == SIM_AUTO, "strategy defaults to auto");
-    T_NEAR(sc.bucket_bytes, 25 * MIB, TOL, "bucket defaults to 25 MiB = 26214400 bytes");
-    T_CHECK(sc.overlap == 1, "overlap defaults to true");
-    T_CHECK(sc.grad_precision == CAT_FP32, "gradient precision defaults to fp32");
-    T_CHECK(sc.ps_count == 1 && sc.ps_place == SC_PS_COLOCATED,
+    T_CHECK(isnan(sc.input.dataset_samples), "dataset_samples defaults to NAN");
+    T_NEAR(sc.input.epochs, 1, TOL, "epochs defaults to 1");
+    T_CHECK(sc.gradients.strategy == SIM_AUTO, "strategy defaults to auto");
+    T_NEAR(sc.gradients.bucket_bytes, 25 * MIB, TOL, "bucket defaults to 25 MiB = 26214400 bytes");
+    T_CHECK(sc.gradients.overlap == 1, "overlap defaults to true");
+    T_CHECK(sc.gradients.precision == CAT_FP32, "gradient precision defaults to fp32");
+    T_CHECK(sc.gradients.ps_count == 1 && sc.gradients.ps_place == SC_PS_COLOCATED,
             "ps defaults to one colocated server");
     T_CHECK(sc.nclusters == 1 && strcmp(sc.clusters[0].name, "one") == 0 &&
                 sc.clusters[0].ngroups == 1 && sc.clusters[0].strategy == -1,
@@ -270,13 +270,13 @@ static void the_minimal_scenario_takes_every_default(void)
                 sc.clusters[0].groups[0].spot == 0 &&
                 sc.clusters[0].groups[0].inst == catalog_find_instance(&cat, "p3.2xlarge"),
             "a group defaults to one on-demand train node");
-    T_NEAR(sc.fabric_oversub, 1, TOL, "fabric defaults to non-blocking");
-    T_CHECK(sc.objective == SC_OBJ_TIME, "objective defaults to step_time");
-    T_CHECK(isnan(sc.deadline_h) && isnan(sc.budget_usd_h), "no deadline, no budget");
-    T_CHECK(sc.max_data_channels == -1, "no limit on data channels (-1)");
-    T_CHECK(sc.seed == 1 && sc.steps == 20 && sc.warmup == 3,
+    T_NEAR(sc.fabric.oversubscription, 1, TOL, "fabric defaults to non-blocking");
+    T_CHECK(sc.objective.minimize == SC_OBJ_TIME, "objective defaults to step_time");
+    T_CHECK(isnan(sc.objective.deadline_h) && isnan(sc.objective.budget_usd_h), "no deadline, no budget");
+    T_CHECK(sc.objective.max_data_channels == -1, "no limit on data channels (-1)");
+    T_CHECK(sc.simulation.seed == 1 && sc.simulation.steps == 20 && sc.simulation.warmup == 3,
             "simulation defaults: seed 1, 20 steps, 3 warm-up");
-    T_NEAR(sc.jitter_cv, 0.02, TOL, "jitter_cv defaults to 0.02");
+    T_NEAR(sc.simulation.jitter_cv, 0.02, TOL, "jitter_cv defaults to 0.02");
     scenario_free(&sc);
     catalog_free(&cat);
 }
@@ -289,13 +289,13 @@ static void cpu_training_can_solve_for_compute(void)
     if (load_ok("tests/data/scenario_ok/cpu_solve_compute.yaml", &sc, &cat))
         return;
     T_CHECK(strcmp(sc.name, "cpu-only") == 0, "name");
-    T_CHECK(sc.model == catalog_find_model(&cat, "deepfm"), "model deepfm");
-    T_CHECK(sc.solve_for == SC_SOLVE_COMPUTE && sc.measured_cluster == 0,
+    T_CHECK(sc.workload.model == catalog_find_model(&cat, "deepfm"), "model deepfm");
+    T_CHECK(sc.workload.solve_for == SC_SOLVE_COMPUTE && sc.workload.measured_cluster == 0,
             "solve for compute from clusters[0]");
-    T_NEAR(sc.measured_step_s, 0.5, TOL, "measured step_s");
-    T_NEAR(sc.cpu_s_per_sample, 1e-4, TOL, "cpu_s_per_sample given as 1e-4");
-    T_CHECK(sc.loader_workers == -1, "loader_workers: auto is -1");
-    T_CHECK(sc.strategy == SIM_HIERARCHICAL, "strategy hierarchical");
+    T_NEAR(sc.workload.measured_step_s, 0.5, TOL, "measured step_s");
+    T_NEAR(sc.input.cpu_s_per_sample, 1e-4, TOL, "cpu_s_per_sample given as 1e-4");
+    T_CHECK(sc.input.loader_workers == -1, "loader_workers: auto is -1");
+    T_CHECK(sc.gradients.strategy == SIM_HIERARCHICAL, "strategy hierarchical");
     T_CHECK(sc.nclusters == 2 && sc.clusters[0].groups[0].inst->gpu_count == 0 &&
                 sc.clusters[0].groups[0].count == 4,
             "a CPU-only instance may train");
@@ -507,10 +507,10 @@ static void a_shaped_transformer_takes_its_sequence_length(void)
 
     if (load_ok("tests/data/scenario_ok/transformer_shape.yaml", &sc, &cat))
         return;
-    T_CHECK(sc.seq_len == 4096 && shape_known(sc.model), "seq_len 4096 for llama3-8b");
-    T_NEAR(scenario_fwd_gflops(&sc), shape_fwd_flops(sc.model, 4096) / 1e9, 1e-12,
+    T_CHECK(sc.workload.seq_len == 4096 && shape_known(sc.workload.model), "seq_len 4096 for llama3-8b");
+    T_NEAR(scenario_fwd_gflops(&sc), shape_fwd_flops(sc.workload.model, 4096) / 1e9, 1e-12,
            "forward GFLOP per sample at the workload's 4096 tokens");
-    T_CHECK(scenario_fwd_gflops(&sc) < sc.model->fwd_gflops / 2,
+    T_CHECK(scenario_fwd_gflops(&sc) < sc.workload.model->fwd_gflops / 2,
             "half the tokens of the model's 8192 cost less than half the FLOPs (attention)");
     tiny = catalog_find_model(&cat, "tiny-gqa");
     /* 2 x (256 x (256 + 2 x 64) + 256^2 + 3 x 256 x 688) + 2 x 1000 x 256 */
@@ -521,8 +521,8 @@ static void a_shaped_transformer_takes_its_sequence_length(void)
     tiny = catalog_find_model(&cat, "tiny-span");
     T_CHECK(tiny && tiny->lm_head == 0 && fabs(tiny->dropout - 0.1) < 1e-12,
             "lm_head: false and dropout: 0.1 are read");
-    sc.seq_len = 0;
-    T_NEAR(scenario_fwd_gflops(&sc), sc.model->fwd_gflops, 1e-12,
+    sc.workload.seq_len = 0;
+    T_NEAR(scenario_fwd_gflops(&sc), sc.workload.model->fwd_gflops, 1e-12,
            "without seq_len, the catalog's fwd_gflops (at the model's own 8192)");
     scenario_free(&sc);
     catalog_free(&cat);

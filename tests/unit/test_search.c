@@ -140,7 +140,7 @@ static void memory_fit_prunes_what_cannot_hold_the_model(void)
         search_list_free(&u.l);
     }
     /* batch 4: 24.9e9 + 4 x 8.965e9 = 60.8e9 B, over 90% of 40 GiB (38.7e9), under 90% of 80 GiB */
-    u.sc.batch_per_gpu = 4;
+    u.sc.workload.batch_per_gpu = 4;
     p4d = p4de = 0;
     if (search_enumerate(&u.sc, &u.l, &e) == 0) {
         for (int i = 0; i < u.l.n; i++) {
@@ -276,9 +276,9 @@ static void a_measured_step_is_carried_into_every_candidate(void)
     u.sc.plan.strategies = 1u << SIM_RING;
     if (search(&u))
         goto out;
-    T_CHECK(u.sc.solve_for == SC_SOLVE_NONE && u.sc.cpu_s_per_sample > 0,
+    T_CHECK(u.sc.workload.solve_for == SC_SOLVE_NONE && u.sc.input.cpu_s_per_sample > 0,
             "the solved CPU cost %.6g s per sample is in the searched scenario",
-            u.sc.cpu_s_per_sample);
+            u.sc.input.cpu_s_per_sample);
     i = find(&u, "ml.p4d.24xlarge", 1, SIM_RING);
     T_CHECK(i >= 0 && fabs(u.ev[i].step_s - 0.192) < 0.192 * 1e-3,
             "the measured cluster, found by the search, predicts the measured 192 ms (%.2f ms)",
@@ -386,8 +386,8 @@ static void a_deadline_forces_scale_out(void)
     if (load("tests/data/plan/deadline.yaml", &u))
         return;
     /* without the deadline one node is the cheapest way to train */
-    deadline = u.sc.deadline_h;
-    u.sc.deadline_h = NAN;
+    deadline = u.sc.objective.deadline_h;
+    u.sc.objective.deadline_h = NAN;
     if (search(&u))
         goto out;
     {
@@ -404,7 +404,7 @@ static void a_deadline_forces_scale_out(void)
     x_free(u.ev);
     u.ev = NULL;
     search_list_free(&u.l);
-    u.sc.deadline_h = deadline;
+    u.sc.objective.deadline_h = deadline;
     if (search(&u))
         goto out;
     T_CHECK(train(&u.r.top[0])->count > 1 && u.r.action == PLAN_SCALE_OUT,
@@ -435,8 +435,8 @@ static void a_budget_forbids_scale_out(void)
     u.ev = NULL;
     search_list_free(&u.l);
     /* the budget alone, minimising time: at most 2 nodes instead of the maximum */
-    u.sc.deadline_h = NAN;
-    u.sc.objective = SC_OBJ_TIME;
+    u.sc.objective.deadline_h = NAN;
+    u.sc.objective.minimize = SC_OBJ_TIME;
     if (search(&u))
         goto out;
     T_CHECK(u.r.top[0].pc.price_usd_h <= 50 && train(&u.r.top[0])->count <= 2,
@@ -447,7 +447,7 @@ static void a_budget_forbids_scale_out(void)
     x_free(u.ev);
     u.ev = NULL;
     search_list_free(&u.l);
-    u.sc.budget_usd_h = NAN;
+    u.sc.objective.budget_usd_h = NAN;
     if (search(&u))
         goto out;
     T_CHECK(train(&u.r.top[0])->count > 2, "without the budget the fastest has more nodes: %s",
@@ -476,7 +476,7 @@ static void the_search_is_deterministic(void)
         same = a.r.top[i].index == b.r.top[i].index &&
                a.r.top[i].pc.res.step_mean_s == b.r.top[i].pc.res.step_mean_s;
     T_CHECK(same, "two searches with seed %lu give the same candidates, results and words",
-            a.sc.seed);
+            a.sc.simulation.seed);
     done(&a);
     done(&b);
 }

@@ -174,10 +174,10 @@ static int s5_cpu_wins(struct scenario *sc, double c, double cyc)
     struct plan_report rep;
     struct dt_err e;
     int won;
-    double keep = sc->cpu_s_per_sample, keep_cyc = sc->cycle_ms;
+    double keep = sc->input.cpu_s_per_sample, keep_cyc = sc->gradients.cycle_ms;
 
-    sc->cpu_s_per_sample = c;
-    sc->cycle_ms = cyc;
+    sc->input.cpu_s_per_sample = c;
+    sc->gradients.cycle_ms = cyc;
     if (plan_run(sc, NULL, &rep, &e)) {
         won = -1;
     } else {
@@ -186,8 +186,8 @@ static int s5_cpu_wins(struct scenario *sc, double c, double cyc)
               cluster_objective(sc, cl(&rep, "gpu-horovod"), 0);
         plan_report_free(&rep);
     }
-    sc->cpu_s_per_sample = keep;
-    sc->cycle_ms = keep_cyc;
+    sc->input.cpu_s_per_sample = keep;
+    sc->gradients.cycle_ms = keep_cyc;
     return won;
 }
 
@@ -209,26 +209,26 @@ static void s5_ctr_on_cpus(void)
     /* How far the ranking stands from its assumptions: the per-record input
      * cost where it flips (geometric bisection over 1/100x..100x of the
      * assumed one), and the ranking with Horovod's newer 1 ms cycle. */
-    lo = sc.cpu_s_per_sample / 100;
-    hi = sc.cpu_s_per_sample * 100;
-    at_lo = s5_cpu_wins(&sc, lo, sc.cycle_ms);
-    at_hi = s5_cpu_wins(&sc, hi, sc.cycle_ms);
+    lo = sc.input.cpu_s_per_sample / 100;
+    hi = sc.input.cpu_s_per_sample * 100;
+    at_lo = s5_cpu_wins(&sc, lo, sc.gradients.cycle_ms);
+    at_hi = s5_cpu_wins(&sc, hi, sc.gradients.cycle_ms);
     if (at_lo >= 0 && at_hi >= 0 && at_lo != at_hi) {
         for (int i = 0; i < 14; i++) {
             double mid = sqrt(lo * hi);
-            if (s5_cpu_wins(&sc, mid, sc.cycle_ms) == at_lo)
+            if (s5_cpu_wins(&sc, mid, sc.gradients.cycle_ms) == at_lo)
                 lo = mid;
             else
                 hi = mid;
         }
         printf("# S5 the %s cluster wins below %.3g s of input per record, the %s one above "
                "(assumed: %.3g)\n", at_lo ? "CPU" : "GPU", hi, at_hi ? "CPU" : "GPU",
-               sc.cpu_s_per_sample);
+               sc.input.cpu_s_per_sample);
     } else {
         printf("# S5 the ranking holds from %.3g to %.3g s of input per record\n", lo, hi);
     }
     printf("# S5 with a 1 ms cycle (Horovod 0.21.0 and later) the %s cluster costs less\n",
-           s5_cpu_wins(&sc, sc.cpu_s_per_sample, 1) == 1 ? "CPU" : "GPU");
+           s5_cpu_wins(&sc, sc.input.cpu_s_per_sample, 1) == 1 ? "CPU" : "GPU");
     T_CHECK(cluster_objective(&sc, cpu, 0) < cluster_objective(&sc, gpu, 0),
             "S5 the CPU instances with parameter servers cost less to train, as the write-up "
             "has it ($%.2f against $%.2f)", cpu->cost_to_train_usd, gpu->cost_to_train_usd);

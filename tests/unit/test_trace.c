@@ -296,7 +296,7 @@ static int fixture(void)
     clusters[1].groups[2] = (struct sc_group){SIM_PS, &inst_cpu, 1, 0};
     memset(&sc, 0, sizeof sc);
     snprintf(sc.name, sizeof sc.name, "trace-fixture");
-    sc.seed = 11;
+    sc.simulation.seed = 11;
     memset(pcs, 0, sizeof pcs);
     pcs[0].cl = &clusters[0];
     hetero(&pcs[0].cfg);
