@@ -85,6 +85,7 @@ LAYER_bench_cpu_kern  := calibrate
 LAYER_trainer         := calibrate
 LAYER_tcprate         := base
 LAYER_test_args       := base
+LAYER_test_fields     := scenario
 LAYER_test_text       := base
 layer_of = $(or $(LAYER_$(1)),cli)
 

@@ -183,6 +183,26 @@ int ld_entry_name(struct ld *ld, yaml_node_t *m, const char *path, const char *w
 /* The source of an inline catalog entry: the given text, or where it was defined. */
 int ld_source(struct ld *ld, yaml_node_t *m, const char *path, char **out);
 
+/* ---- the scenario's sections through its field table (ld_field.c) ---- */
+
+struct sc_field;
+#define LD_MAX_KEYS 32          /* keys of one section's mapping, and the terminator */
+
+/* A section's own code for a field the table marks SC_FIELD_CODE: v is its
+ * value (NULL when absent), k its key node, at the section's mark. */
+typedef int (*ld_code_fn)(struct ld *ld, const struct sc_field *f, yaml_node_t *v,
+                          yaml_node_t *k, yaml_mark_t at);
+/* Field f's value v into slot, by its type, range and words; field names it
+ * in messages.  A field of the section's own code reads nothing. */
+int ld_field(struct ld *ld, yaml_node_t *v, const char *field, const struct sc_field *f,
+             void *slot);
+/* The keys of the mapping at path in table order (cluster: only those a
+ * cluster's own section takes), into keys[cap], NULL-terminated; the count. */
+int ld_field_keys(const char *path, int cluster, const char **keys, int cap);
+/* The mapping m at path: its keys checked against the table's, then each
+ * field in table order, a missing required one refused at `at`. */
+int ld_section(struct ld *ld, yaml_node_t *m, const char *path, yaml_mark_t at, ld_code_fn code);
+
 /* The key_spec of a catalog field (catalog/fields.h): its range and words
  * from the table both catalog loaders share.  key must be in the table. */
 struct key_spec ld_field_spec(const char *key, int required, size_t off);
@@ -228,7 +248,7 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 /* input may be NULL (section absent); at marks the section's key or the document. */
 int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 
-int ld_gradients(struct ld *ld, yaml_node_t *m);
+int ld_gradients(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 
 /* The gradient buckets a step holds, whatever sets their count: the model's
  * parameters in gradients.bucket_mb's buckets, written or by default, and in
@@ -238,15 +258,15 @@ int ld_buckets(struct ld *ld);
 
 int ld_clusters(struct ld *ld, yaml_node_t *l);
 
-int ld_fabric(struct ld *ld, yaml_node_t *m);
+int ld_fabric(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 
-int ld_objective(struct ld *ld, yaml_node_t *m);
+int ld_objective(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 
-int ld_simulation(struct ld *ld, yaml_node_t *m);
+int ld_simulation(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 
 /* workload.measured_step.cluster names one of the clusters. */
 int ld_measured_cluster(struct ld *ld);
 
-int ld_plan(struct ld *ld, yaml_node_t *m);
+int ld_plan(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "../catalog/shape.h"
 #include "../planner/resolve.h"
+#include "../scenario/sc_field.h"
 
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
@@ -19,13 +20,18 @@ struct par {
     yaml_node_t *tp_node, *pp_node;
 };
 
-/* An integer in [1, hi] or auto (-1) at key of m into *out (0 absent). */
-static int int_or_auto(struct ld *ld, yaml_node_t *m, const char *path, const char *key, int hi,
-                       int allow_auto, int *out, yaml_node_t **node)
+/* parallel.KEY of m (path the mapping's, for messages) as the field table
+ * gives it: an integer in its range, or auto (-1) where the field takes
+ * it, into *out (0 absent). */
+static int int_or_auto(struct ld *ld, yaml_node_t *m, const char *path, const char *key,
+                       int *out, yaml_node_t **node)
 {
-    char f[FIELD_LEN];
+    char f[FIELD_LEN], row[32];
+    const struct sc_field *fd;
     yaml_node_t *v;
 
+    snprintf(row, sizeof row, "parallel.%s", key);
+    fd = sc_field_find(row);
     ld_path_key(f, sizeof f, path, key);
     *out = 0;
     if (node)
@@ -34,31 +40,28 @@ static int int_or_auto(struct ld *ld, yaml_node_t *m, const char *path, const ch
         return 0;
     if (node)
         *node = v;
-    if (allow_auto && ld_scalar_is(v, "auto")) {
+    if (fd->type == SC_FIELD_INT_AUTO && ld_scalar_is(v, "auto")) {
         *out = -1;
         return 0;
     }
-    return ld_int(ld, v, f, 1, hi, allow_auto ? "a positive integer or auto"
-                                              : "a positive integer", out);
+    return ld_int(ld, v, f, (int)fd->lo, (int)fd->hi, fd->words, out);
 }
 
 static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int top,
                            struct par *p)
 {
-    static const char *const keys[] = { "tp", "pp", "interleave", "micro_batch",
-                                        "sequence_parallel", "tp_overlap", "order", NULL };
-    static const char *const cluster_keys[] = { "tp", "pp", "interleave", "sequence_parallel",
-                                                NULL };
+    const char *keys[LD_MAX_KEYS];
     char f[FIELD_LEN];
     yaml_node_t *v;
 
     memset(p, 0, sizeof *p);
     p->sp = p->ov = p->order = -1;
-    if (ld_map(ld, m, path, top ? keys : cluster_keys) ||
-        int_or_auto(ld, m, path, "tp", 1024, 1, &p->tp, &p->tp_node) ||
-        int_or_auto(ld, m, path, "pp", 4096, 1, &p->pp, &p->pp_node) ||
-        int_or_auto(ld, m, path, "interleave", 64, 0, &p->interleave, NULL) ||
-        (top && int_or_auto(ld, m, path, "micro_batch", 10000000, 1, &p->mb, NULL)))
+    ld_field_keys("parallel", !top, keys, LD_MAX_KEYS);
+    if (ld_map(ld, m, path, keys) ||
+        int_or_auto(ld, m, path, "tp", &p->tp, &p->tp_node) ||
+        int_or_auto(ld, m, path, "pp", &p->pp, &p->pp_node) ||
+        int_or_auto(ld, m, path, "interleave", &p->interleave, NULL) ||
+        (top && int_or_auto(ld, m, path, "micro_batch", &p->mb, NULL)))
         return -1;
     ld_path_key(f, sizeof f, path, "sequence_parallel");
     if ((v = ld_get(ld, m, "sequence_parallel", NULL)) && ld_bool(ld, v, f, &p->sp))

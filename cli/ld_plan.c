@@ -11,6 +11,7 @@
 
 #include "../base/names.h"
 #include "../base/units.h"
+#include "../scenario/sc_field.h"
 
 /* ------------------------------------------------------ plan: the search */
 
@@ -92,106 +93,81 @@ static int ld_plan_regions(struct ld *ld, yaml_node_t *l)
     return 0;
 }
 
-int ld_plan(struct ld *ld, yaml_node_t *m)
+/* The plan's fields that take more than a value read into a slot: the
+ * instance and region lists, the strategies, the bucket sizes, and the
+ * objective's limits, which either section may give (not both). */
+static int plan_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v, yaml_node_t *k,
+                     yaml_mark_t at)
 {
-    static const char *const keys[] = {
-        "instances", "regions", "spot", "max_nodes", "max_gpus", "max_data_nodes", "max_ps",
-        "strategies", "bucket_mb", "cpu_training", "budget_usd_h", "deadline_h",
-        "max_data_channels", "top", "search_steps", "search_warmup", NULL
-    };
     struct scenario *sc = ld->sc;
     struct sc_plan *p = &sc->plan;
-    char f[FIELD_LEN];
-    yaml_node_t *v, *k;
+    const char *key = sc_field_key(f);
+    char fb[FIELD_LEN];
     int i, s;
 
-    scenario_plan_defaults(p);
-    p->present = 1;
-    if (m->type == YAML_SCALAR_NODE && m->data.scalar.length == 0)
-        return 0; /* "plan:" alone: every default */
-    if (ld_map(ld, m, "plan", keys))
-        return -1;
-    if ((v = ld_get(ld, m, "instances", NULL)) && ld_plan_names(ld, v, "plan.instances"))
-        return -1;
-    if ((v = ld_get(ld, m, "regions", NULL)) && ld_plan_regions(ld, v))
-        return -1;
-    if ((v = ld_get(ld, m, "spot", NULL)) && ld_bool(ld, v, "plan.spot", &p->spot))
-        return -1;
-    if ((v = ld_get(ld, m, "max_nodes", NULL)) &&
-        ld_int(ld, v, "plan.max_nodes", 1, 4096, "a positive integer", &p->max_nodes))
-        return -1;
-    if ((v = ld_get(ld, m, "max_gpus", NULL)) &&
-        ld_int(ld, v, "plan.max_gpus", 1, 1000000, "a positive integer", &p->max_gpus))
-        return -1;
-    if ((v = ld_get(ld, m, "max_data_nodes", NULL)) &&
-        ld_int(ld, v, "plan.max_data_nodes", 0, 4096, "a non-negative integer",
-               &p->max_data_nodes))
-        return -1;
-    if ((v = ld_get(ld, m, "max_ps", NULL)) &&
-        ld_int(ld, v, "plan.max_ps", 0, 4096, "a non-negative integer", &p->max_ps))
-        return -1;
-    if ((v = ld_get(ld, m, "strategies", NULL))) {
+    (void)at;
+    if (!v)
+        return 0;
+    if (strcmp(key, "instances") == 0)
+        return ld_plan_names(ld, v, "plan.instances");
+    if (strcmp(key, "regions") == 0)
+        return ld_plan_regions(ld, v);
+    if (strcmp(key, "strategies") == 0) {
         if (ld_list(ld, v, "plan.strategies", 1, SIM_NSTRATEGY, "strategies"))
             return -1;
         p->strategies = 0;
         for (i = 0; i < ld_list_len(v); i++) {
-            ld_path_idx(f, sizeof f, "plan.strategies", i);
-            if (ld_enum(ld, ld_list_item(ld, v, i), f, sim_strategy_name, &s))
+            ld_path_idx(fb, sizeof fb, "plan.strategies", i);
+            if (ld_enum(ld, ld_list_item(ld, v, i), fb, f->names, &s))
                 return -1;
             p->strategies |= 1u << s;
         }
+        return 0;
     }
-    if ((v = ld_get(ld, m, "bucket_mb", NULL))) {
+    if (strcmp(key, "bucket_mb") == 0) {
         if (ld_list(ld, v, "plan.bucket_mb", 1, SC_PLAN_MAX_BUCKETS, "sizes"))
             return -1;
         p->nbuckets = ld_list_len(v);
         for (i = 0; i < p->nbuckets; i++) {
             double mib;
-            ld_path_idx(f, sizeof f, "plan.bucket_mb", i);
-            if (ld_num(ld, ld_list_item(ld, v, i), f, 0, 1, 65536, "a size in MiB in (0, 65536]",
-                       &mib))
+            ld_path_idx(fb, sizeof fb, "plan.bucket_mb", i);
+            if (ld_num(ld, ld_list_item(ld, v, i), fb, f->lo, f->lo_open, f->hi, f->words, &mib))
                 return -1;
-            p->bucket_bytes[i] = mib * DT_MIB;
+            p->bucket_bytes[i] = mib * f->scale;
         }
+        return 0;
     }
-    if ((v = ld_get(ld, m, "cpu_training", NULL)) &&
-        ld_bool(ld, v, "plan.cpu_training", &p->cpu_training))
-        return -1;
-    if ((v = ld_get(ld, m, "budget_usd_h", &k))) {
+    if (strcmp(key, "budget_usd_h") == 0) {
         if (!isnan(sc->objective.budget_usd_h))
             return ld_fail(ld, k->start_mark, "plan.budget_usd_h",
                            "expected one budget, found objective.budget_usd_h too");
-        if (ld_num(ld, v, "plan.budget_usd_h", 0, 1, 1e9, "USD per hour in (0, 1e9]",
-                   &sc->objective.budget_usd_h))
-            return -1;
+        return ld_field(ld, v, f->path, f, &sc->objective.budget_usd_h);
     }
-    if ((v = ld_get(ld, m, "deadline_h", &k))) {
+    if (strcmp(key, "deadline_h") == 0) {
         if (!isnan(sc->objective.deadline_h))
             return ld_fail(ld, k->start_mark, "plan.deadline_h",
                            "expected one deadline, found objective.deadline_h too");
-        if (ld_num(ld, v, "plan.deadline_h", 0, 1, 1e6, "hours in (0, 1e6]", &sc->objective.deadline_h))
+        if (ld_field(ld, v, f->path, f, &sc->objective.deadline_h))
             return -1;
         if (isnan(sc->input.dataset_samples))
             return ld_fail(ld, v->start_mark, "plan.deadline_h",
                            "expected input.dataset_samples with a deadline, found none");
+        return 0;
     }
-    if ((v = ld_get(ld, m, "max_data_channels", &k))) {
-        if (sc->objective.max_data_channels > 0)
-            return ld_fail(ld, k->start_mark, "plan.max_data_channels",
-                           "expected one limit, found objective.max_data_channels too");
-        if (ld_int(ld, v, "plan.max_data_channels", 1, 1000000, "a positive integer",
-                   &sc->objective.max_data_channels))
-            return -1;
-    }
-    if ((v = ld_get(ld, m, "top", NULL)) &&
-        ld_int(ld, v, "plan.top", 1, 1000, "a positive integer", &p->top))
-        return -1;
-    if ((v = ld_get(ld, m, "search_steps", NULL)) &&
-        ld_int(ld, v, "plan.search_steps", 1, 100000, "a positive integer", &p->search_steps))
-        return -1;
-    if ((v = ld_get(ld, m, "search_warmup", NULL)) &&
-        ld_int(ld, v, "plan.search_warmup", 0, 10000, "a non-negative integer",
-               &p->search_warmup))
-        return -1;
-    return 0;
+    /* max_data_channels */
+    if (sc->objective.max_data_channels > 0)
+        return ld_fail(ld, k->start_mark, "plan.max_data_channels",
+                       "expected one limit, found objective.max_data_channels too");
+    return ld_field(ld, v, f->path, f, &sc->objective.max_data_channels);
+}
+
+int ld_plan(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+{
+    struct sc_plan *p = &ld->sc->plan;
+
+    scenario_plan_defaults(p);
+    p->present = 1;
+    if (m->type == YAML_SCALAR_NODE && m->data.scalar.length == 0)
+        return 0; /* "plan:" alone: every default */
+    return ld_section(ld, m, "plan", at, plan_code);
 }

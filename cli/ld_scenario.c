@@ -68,7 +68,7 @@ static int ld_root(struct ld *ld)
     if ((v = ld_get(ld, r, "input", &k)) ? ld_input(ld, v, k->start_mark)
                                          : ld_input(ld, NULL, r->start_mark))
         return -1;
-    if ((v = ld_get(ld, r, "gradients", NULL)) && ld_gradients(ld, v))
+    if ((v = ld_get(ld, r, "gradients", &k)) && ld_gradients(ld, v, k->start_mark))
         return -1;
     if ((v = ld_get(ld, r, "parallel", NULL)) && ld_parallel(ld, v))
         return -1;
@@ -82,13 +82,13 @@ static int ld_root(struct ld *ld)
     }
     if (ld_measured_cluster(ld) || ld_parallel_fits(ld))
         return -1;
-    if ((v = ld_get(ld, r, "fabric", NULL)) && ld_fabric(ld, v))
+    if ((v = ld_get(ld, r, "fabric", &k)) && ld_fabric(ld, v, k->start_mark))
         return -1;
-    if ((v = ld_get(ld, r, "objective", NULL)) && ld_objective(ld, v))
+    if ((v = ld_get(ld, r, "objective", &k)) && ld_objective(ld, v, k->start_mark))
         return -1;
-    if ((v = ld_get(ld, r, "simulation", NULL)) && ld_simulation(ld, v))
+    if ((v = ld_get(ld, r, "simulation", &k)) && ld_simulation(ld, v, k->start_mark))
         return -1;
-    if ((v = ld_get(ld, r, "plan", NULL)) && ld_plan(ld, v))
+    if ((v = ld_get(ld, r, "plan", &k)) && ld_plan(ld, v, k->start_mark))
         return -1;
     if (ld_buckets(ld))
         return -1;

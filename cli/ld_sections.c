@@ -14,39 +14,30 @@
 
 #include "../base/names.h"
 #include "../base/units.h"
+#include "../scenario/sc_field.h"
 
 /* ------------------------------------------------------------- sections */
 
-static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+static int measured_compute_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v,
+                                 yaml_node_t *k, yaml_mark_t at)
 {
-    static const char *const keys[] = { "gpu", "step_s", "batch", "model", "recompute", NULL };
-    static const struct key_spec keyv[] = {
-        {"step_s", KEY_NUM, 1, 0, 1, 1e6, "a time in seconds in (0, 1e6]",
-         offsetof(struct scenario, workload.measured_compute_s)},
-        {"batch", KEY_INT, 0, 1, 0, 10000000, "a positive integer",
-         offsetof(struct scenario, workload.measured_batch)},
-    };
     struct scenario *sc = ld->sc;
-    yaml_node_t *v;
+    const char *key = sc_field_key(f);
+    int rc;
 
-    if (ld_map(ld, m, "workload.measured_compute", keys))
-        return -1;
-    if (!(v = ld_get(ld, m, "gpu", NULL)))
-        return ld_missing(ld, at, "workload.measured_compute.gpu");
-    if (ld_gpu(ld, v, "workload.measured_compute.gpu", &sc->workload.measured_gpu))
-        return -1;
-    snprintf(ld->gpu_name, sizeof ld->gpu_name, "%s", sc->workload.measured_gpu->name);
-    sc->workload.measured_batch = sc->workload.batch_per_gpu;
-    if ((v = ld_get(ld, m, "model", NULL))) {
+    (void)k;
+    if (strcmp(key, "gpu") == 0) {
+        if (!v)
+            return ld_missing(ld, at, "workload.measured_compute.gpu");
+        if (ld_gpu(ld, v, "workload.measured_compute.gpu", &sc->workload.measured_gpu))
+            return -1;
+        snprintf(ld->gpu_name, sizeof ld->gpu_name, "%s", sc->workload.measured_gpu->name);
+    } else if (strcmp(key, "model") == 0 && v) {
         if (ld_model_ref(ld, v, "workload.measured_compute.model", &sc->workload.measured_model))
             return -1;
         snprintf(ld->measured_model_name, sizeof ld->measured_model_name, "%s",
                  sc->workload.measured_model->name);
-    }
-    /* the measured pass recomputed as the workload says (auto: none), unless told */
-    sc->workload.measured_recompute = sc->workload.recompute;
-    if ((v = ld_get(ld, m, "recompute", NULL))) {
-        int rc;
+    } else if (strcmp(key, "recompute") == 0 && v) {
         if (ld_enum(ld, v, "workload.measured_compute.recompute", scenario_recompute_name, &rc))
             return -1;
         if (rc == SC_RECOMPUTE_AUTO)
@@ -55,143 +46,135 @@ static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
                            "recomputed), found \"auto\"");
         sc->workload.measured_recompute = (enum sc_recompute)rc;
     }
-    if (sc->workload.batch_auto && !ld_get(ld, m, "batch", NULL))
-        return ld_missing(ld, at, "workload.measured_compute.batch");
-    return ld_keys(ld, m, "workload.measured_compute", at, keyv, 2, sc);
+    return 0;
 }
 
-static int ld_measured_step(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
-    static const char *const keys[] = { "cluster", "step_s", "solve_for", NULL };
     struct scenario *sc = ld->sc;
-    yaml_node_t *v;
+
+    /* the measurement's batch is the workload's, and its pass recomputed
+     * as the workload says (auto: none), unless told */
+    sc->workload.measured_batch = sc->workload.batch_per_gpu;
+    sc->workload.measured_recompute = sc->workload.recompute;
+    if (ld_section(ld, m, "workload.measured_compute", at, measured_compute_code))
+        return -1;
+    if (sc->workload.batch_auto && !ld_get(ld, m, "batch", NULL))
+        return ld_missing(ld, at, "workload.measured_compute.batch");
+    return 0;
+}
+
+static int measured_step_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v,
+                              yaml_node_t *k, yaml_mark_t at)
+{
+    struct scenario *sc = ld->sc;
     int solve;
 
-    if (ld_map(ld, m, "workload.measured_step", keys))
-        return -1;
-    if (!(v = ld_get(ld, m, "cluster", NULL)))
-        return ld_missing(ld, at, "workload.measured_step.cluster");
-    ld->ms_cluster = v; /* resolved once the clusters are known */
-    if (!(v = ld_get(ld, m, "step_s", NULL)))
-        return ld_missing(ld, at, "workload.measured_step.step_s");
-    if (ld_num(ld, v, "workload.measured_step.step_s", 0, 1, 1e6,
-               "a time in seconds in (0, 1e6]", &sc->workload.measured_step_s))
-        return -1;
-    if (!(v = ld_get(ld, m, "solve_for", NULL)))
-        return ld_missing(ld, at, "workload.measured_step.solve_for");
-    if (ld_enum(ld, v, "workload.measured_step.solve_for", scenario_solve_name, &solve))
+    (void)k;
+    if (!v)
+        return ld_missing(ld, at, f->path);
+    if (strcmp(sc_field_key(f), "cluster") == 0) {
+        ld->ms_cluster = v; /* resolved once the clusters are known */
+        return 0;
+    }
+    if (ld_enum(ld, v, f->path, f->names, &solve))
         return -1;
     sc->workload.solve_for = solve == 0 ? SC_SOLVE_CPU : SC_SOLVE_COMPUTE;
     ld->solve_node = v;
     return 0;
 }
 
-int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+static int ld_measured_step(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
-    static const char *const keys[] = {
-        "model", "batch_per_gpu", "precision", "grad_accum", "mfu",
-        "optimizer_bytes_per_param", "measured_compute", "measured_step", "seq_len", "attention",
-        "memory_format", "recompute", "global_batch", "optimizer_state_bytes", "amp", "kernels",
-        NULL
-    };
-    static const struct key_spec keyv[] = {
-        {"grad_accum", KEY_INT, 0, 1, 0, 100000, "a positive integer",
-         offsetof(struct scenario, workload.grad_accum)},
-        {"global_batch", KEY_INT, 0, 1, 0, 1000000000, "an integer from 1 to 1000000000",
-         offsetof(struct scenario, workload.global_batch)},
-        {"mfu", KEY_NUM, 0, 0, 1, 1, "a fraction in (0, 1]", offsetof(struct scenario, workload.mfu)},
-        {"optimizer_bytes_per_param", KEY_NUM, 0, 0, 1, 1e4, "bytes per parameter in (0, 1e4]",
-         offsetof(struct scenario, workload.optimizer_bytes_per_param)},
-        {"optimizer_state_bytes", KEY_NUM, 0, 0, 0, 1000, "bytes per parameter in [0, 1000]",
-         offsetof(struct scenario, workload.optimizer_state_bytes)},
-    };
+    return ld_section(ld, m, "workload.measured_step", at, measured_step_code);
+}
+
+/* The workload's fields that take more than a value read into a slot. */
+static int workload_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v, yaml_node_t *k,
+                         yaml_mark_t at)
+{
     struct scenario *sc = ld->sc;
-    yaml_node_t *v, *k;
-    int prec;
+    const char *key = sc_field_key(f);
+    int i;
 
-    if (ld_map(ld, m, "workload", keys))
+    (void)k;
+    if (strcmp(key, "model") == 0) {
+        if (!v)
+            return ld_missing(ld, at, "workload.model");
+        if (ld_model_ref(ld, v, "workload.model", &sc->workload.model))
+            return -1;
+        snprintf(ld->model_name, sizeof ld->model_name, "%s", sc->workload.model->name);
+        return 0;
+    }
+    if (strcmp(key, "batch_per_gpu") == 0) {
+        if (!v) {
+            if (!ld_parallel_micro_batch(ld))
+                return ld_missing(ld, at, "workload.batch_per_gpu");
+            sc->workload.batch_per_gpu = 1;  /* parallel.micro_batch gives it (ld_parallel.c) */
+        } else if (ld_scalar_is(v, "auto")) {
+            sc->workload.batch_auto = 1;     /* chosen per cluster (planner/layout.c) */
+            sc->workload.batch_per_gpu = 1;
+        } else if (ld_field(ld, v, f->path, f, &sc->workload.batch_per_gpu)) {
+            return -1;
+        }
+        return 0;
+    }
+    if (!v)
+        return 0;
+    if (strcmp(key, "seq_len") == 0) {
+        /* tokens per sample: a transformer given by its shape (shape.h) */
+        char fb[FOUND_LEN];
+        double gflops, gflops_hi = fields_yaml("fwd_gflops")->hi;
+        if (!shape_known(sc->workload.model))
+            return ld_fail(ld, v->start_mark, "workload.seq_len",
+                           "expected a model given by its shape (layers, hidden, heads, ...), "
+                           "found %s for model %s", ld_found(v, fb, sizeof fb),
+                           sc->workload.model->name);
+        if (ld_field(ld, v, f->path, f, &sc->workload.seq_len))
+            return -1;
+        /* the FLOPs the shape gives at that length, bounded as a model's
+         * fwd_gflops is (catalog/fields.c) */
+        gflops = shape_fwd_flops(sc->workload.model, sc->workload.seq_len) / 1e9;
+        if (!(gflops <= gflops_hi))
+            return ld_fail(ld, v->start_mark, "workload.seq_len",
+                           "model %s's shape gives %.1e GFLOP a sample at seq_len %d, expected "
+                           "at most %g", sc->workload.model->name, gflops,
+                           sc->workload.seq_len, gflops_hi);
+        return 0;
+    }
+    if (strcmp(key, "measured_compute") == 0 || strcmp(key, "measured_step") == 0)
+        return 0;   /* once the whole section is read (ld_workload) */
+    if (ld_enum(ld, v, f->path, f->names, &i))
         return -1;
-    if (!(v = ld_get(ld, m, "model", NULL)))
-        return ld_missing(ld, at, "workload.model");
-    if (ld_model_ref(ld, v, "workload.model", &sc->workload.model))
-        return -1;
-    snprintf(ld->model_name, sizeof ld->model_name, "%s", sc->workload.model->name);
-
-    if (!(v = ld_get(ld, m, "batch_per_gpu", NULL))) {
-        if (!ld_parallel_micro_batch(ld))
-            return ld_missing(ld, at, "workload.batch_per_gpu");
-        sc->workload.batch_per_gpu = 1;  /* parallel.micro_batch gives it (ld_parallel.c) */
-    } else if (v->type == YAML_SCALAR_NODE && strcmp((const char *)v->data.scalar.value, "auto") == 0) {
-        sc->workload.batch_auto = 1;     /* chosen per cluster (planner/layout.c) */
-        sc->workload.batch_per_gpu = 1;
-    } else if (ld_int(ld, v, "workload.batch_per_gpu", 1, 10000000, "a positive integer or auto",
-                      &sc->workload.batch_per_gpu)) {
-        return -1;
-    }
-
-    if ((v = ld_get(ld, m, "precision", NULL))) {
-        if (ld_enum(ld, v, "workload.precision", scenario_prec_name, &prec))
-            return -1;
-        scenario_prec_set(sc, prec);
-    }
-    if ((v = ld_get(ld, m, "attention", NULL))) {
-        if (ld_enum(ld, v, "workload.attention", scenario_attention_name, &prec))
-            return -1;
-        sc->workload.attention_unfused = prec == 1;
-        sc->workload.attention_triton = prec == 2;
-    }
-    if ((v = ld_get(ld, m, "amp", NULL))) {
-        if (ld_enum(ld, v, "workload.amp", scenario_amp_name, &prec))
-            return -1;
-        sc->workload.amp_pure = prec == 1;
-    }
-    if ((v = ld_get(ld, m, "kernels", NULL))) {
-        if (ld_enum(ld, v, "workload.kernels", scenario_kernels_name, &prec))
-            return -1;
-        sc->workload.kernels_fused = prec == 1;
-    }
-    if ((v = ld_get(ld, m, "recompute", NULL))) {
-        if (ld_enum(ld, v, "workload.recompute", scenario_recompute_name, &prec))
-            return -1;
-        sc->workload.recompute = (enum sc_recompute)prec;
+    if (strcmp(key, "precision") == 0) {
+        scenario_prec_set(sc, i);
+    } else if (strcmp(key, "attention") == 0) {
+        sc->workload.attention_unfused = i == 1;
+        sc->workload.attention_triton = i == 2;
+    } else if (strcmp(key, "recompute") == 0) {
+        sc->workload.recompute = (enum sc_recompute)i;
         if (sc->workload.recompute == SC_RECOMPUTE_AUTO) {
             sc->workload.recompute = SC_RECOMPUTE_NONE;
             sc->workload.recompute_auto = 1;     /* chosen per cluster (planner/layout.c) */
         }
     }
-    if ((v = ld_get(ld, m, "memory_format", NULL))) {
-        if (ld_enum(ld, v, "workload.memory_format", scenario_memory_format_name, &prec))
-            return -1;
-        sc->workload.channels_last = prec == 1;
-    }
-    if (ld_keys(ld, m, "workload", at, keyv, sizeof keyv / sizeof *keyv, sc))
+    return 0;
+}
+
+int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+{
+    struct scenario *sc = ld->sc;
+    yaml_node_t *v, *k;
+
+    if (ld_section(ld, m, "workload", at, workload_code))
         return -1;
     if (sc->workload.global_batch > 0 && (v = ld_get(ld, m, "grad_accum", NULL)))
         return ld_fail(ld, v->start_mark, "workload.grad_accum",
                        "expected no grad_accum with global_batch (it follows from the workers), "
                        "found %d", sc->workload.grad_accum);
-    if ((v = ld_get(ld, m, "seq_len", NULL))) {
-        /* tokens per sample: a transformer given by its shape (shape.h) */
-        const struct cat_field *f = fields_yaml("seq_len");
-        char fb[FOUND_LEN];
-        if (!shape_known(sc->workload.model))
-            return ld_fail(ld, v->start_mark, "workload.seq_len",
-                           "expected a model given by its shape (layers, hidden, heads, ...), "
-                           "found %s for model %s", ld_found(v, fb, sizeof fb), sc->workload.model->name);
-        if (ld_int(ld, v, "workload.seq_len", (int)f->lo, (int)f->hi, "a positive integer",
-                   &sc->workload.seq_len))
-            return -1;
-        /* the FLOPs the shape gives at that length, bounded as a model's
-         * fwd_gflops is (catalog/fields.c) */
-        double gflops = shape_fwd_flops(sc->workload.model, sc->workload.seq_len) / 1e9;
-        double gflops_hi = fields_yaml("fwd_gflops")->hi;
-        if (!(gflops <= gflops_hi))
-            return ld_fail(ld, v->start_mark, "workload.seq_len",
-                           "model %s's shape gives %.1e GFLOP a sample at seq_len %d, expected "
-                           "at most %g", sc->workload.model->name, gflops, sc->workload.seq_len, gflops_hi);
-    }
-    if (sc->workload.batch_auto && sc->workload.global_batch <= 0 && ld_get(ld, m, "batch_per_gpu", NULL))
-        return ld_fail(ld, ld_get(ld, m, "batch_per_gpu", NULL)->start_mark, "workload.batch_per_gpu",
+    if (sc->workload.batch_auto && sc->workload.global_batch <= 0 &&
+        (v = ld_get(ld, m, "batch_per_gpu", NULL)))
+        return ld_fail(ld, v->start_mark, "workload.batch_per_gpu",
                        "expected a positive integer, or auto with workload.global_batch (the "
                        "micro-batch is chosen to reach it), found \"auto\"");
     if ((v = ld_get(ld, m, "measured_compute", &k)) && ld_measured_compute(ld, v, k->start_mark))
@@ -205,86 +188,43 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     return 0;
 }
 
+/* input.cpu_s_per_sample, unless solved for, and cpu_measured_on. */
+static int input_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v, yaml_node_t *k,
+                      yaml_mark_t at)
+{
+    struct scenario *sc = ld->sc;
+    char fb[FOUND_LEN];
+
+    (void)k;
+    if (strcmp(sc_field_key(f), "cpu_s_per_sample") == 0) {
+        if (v && sc->workload.solve_for == SC_SOLVE_CPU)
+            return ld_fail(ld, v->start_mark, "input.cpu_s_per_sample",
+                           "expected no value when workload.measured_step.solve_for is "
+                           "cpu_cost (the measurement determines it), found %s",
+                           ld_found(v, fb, sizeof fb));
+        if (!v && sc->workload.solve_for != SC_SOLVE_CPU)
+            return ld_missing(ld, at, "input.cpu_s_per_sample");
+        return v ? ld_field(ld, v, f->path, f, &sc->input.cpu_s_per_sample) : 0;
+    }
+    if (!v)
+        return 0;
+    if (sc->workload.solve_for == SC_SOLVE_CPU)
+        return ld_fail(ld, v->start_mark, "input.cpu_measured_on",
+                       "expected no value when workload.measured_step.solve_for is cpu_cost "
+                       "(the solved cost is in reference cores), found %s",
+                       ld_found(v, fb, sizeof fb));
+    if (ld_instance_ref(ld, v, "input.cpu_measured_on", &sc->input.cpu_measured_on))
+        return -1;
+    snprintf(ld->cpu_on_name, sizeof ld->cpu_on_name, "%s", sc->input.cpu_measured_on->name);
+    return 0;
+}
+
 /* input may be NULL (section absent); at marks the section's key or the document. */
 int ld_input(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
-    static const char *const keys[] = {
-        "cpu_s_per_sample", "cpu_measured_on", "raw_bytes", "prep_bytes", "loader_workers",
-        "prefetch", "reserved_vcpus_per_gpu", "data_workers", "local_with_data_nodes",
-        "service_send_cpu_s_per_byte", "service_recv_cpu_s_per_byte", "dataset_samples", "epochs",
-        NULL
-    };
-    struct scenario *sc = ld->sc;
-    char fb[FOUND_LEN];
-    yaml_node_t *v;
-
-    if (m && ld_map(ld, m, "input", keys))
-        return -1;
-    v = m ? ld_get(ld, m, "cpu_s_per_sample", NULL) : NULL;
-    if (v && sc->workload.solve_for == SC_SOLVE_CPU)
-        return ld_fail(ld, v->start_mark, "input.cpu_s_per_sample",
-                       "expected no value when workload.measured_step.solve_for is cpu_cost "
-                       "(the measurement determines it), found %s", ld_found(v, fb, sizeof fb));
-    if (!v && sc->workload.solve_for != SC_SOLVE_CPU)
-        return ld_missing(ld, at, "input.cpu_s_per_sample");
-    if (v && ld_num(ld, v, "input.cpu_s_per_sample", 0, 0, 3600, "seconds in [0, 3600]",
-                    &sc->input.cpu_s_per_sample))
-        return -1;
     if (!m)
-        return 0;
-
-    if ((v = ld_get(ld, m, "cpu_measured_on", NULL))) {
-        if (sc->workload.solve_for == SC_SOLVE_CPU)
-            return ld_fail(ld, v->start_mark, "input.cpu_measured_on",
-                           "expected no value when workload.measured_step.solve_for is cpu_cost "
-                           "(the solved cost is in reference cores), found %s",
-                           ld_found(v, fb, sizeof fb));
-        if (ld_instance_ref(ld, v, "input.cpu_measured_on", &sc->input.cpu_measured_on))
-            return -1;
-        snprintf(ld->cpu_on_name, sizeof ld->cpu_on_name, "%s", sc->input.cpu_measured_on->name);
-    }
-    if ((v = ld_get(ld, m, "raw_bytes", NULL)) &&
-        ld_num(ld, v, "input.raw_bytes", 0, 0, 1e10, "a number of bytes in [0, 1e10]",
-               &sc->input.raw_bytes))
-        return -1;
-    if ((v = ld_get(ld, m, "prep_bytes", NULL)) &&
-        ld_num(ld, v, "input.prep_bytes", 0, 0, 1e10, "a number of bytes in [0, 1e10]",
-               &sc->input.prep_bytes))
-        return -1;
-    if ((v = ld_get(ld, m, "loader_workers", NULL)) && !ld_scalar_is(v, "auto") &&
-        ld_int(ld, v, "input.loader_workers", 0, 4096, "a non-negative integer or auto",
-               &sc->input.loader_workers))
-        return -1;
-    if ((v = ld_get(ld, m, "prefetch", NULL)) &&
-        ld_int(ld, v, "input.prefetch", 0, 1000, "a non-negative integer", &sc->input.prefetch))
-        return -1;
-    if ((v = ld_get(ld, m, "reserved_vcpus_per_gpu", NULL)) &&
-        ld_int(ld, v, "input.reserved_vcpus_per_gpu", 0, 4096, "a non-negative integer",
-               &sc->input.reserved_vcpus_per_gpu))
-        return -1;
-    if ((v = ld_get(ld, m, "data_workers", NULL)) && !ld_scalar_is(v, "auto") &&
-        ld_int(ld, v, "input.data_workers", 1, 4096, "a positive integer or auto",
-               &sc->input.data_workers))
-        return -1;
-    if ((v = ld_get(ld, m, "local_with_data_nodes", NULL)) &&
-        ld_bool(ld, v, "input.local_with_data_nodes", &sc->input.local_with_data_nodes))
-        return -1;
-    if ((v = ld_get(ld, m, "service_send_cpu_s_per_byte", NULL)) &&
-        ld_num(ld, v, "input.service_send_cpu_s_per_byte", 0, 0, 1, "seconds per byte in [0, 1]",
-               &sc->input.service_send_cpu_s_per_byte))
-        return -1;
-    if ((v = ld_get(ld, m, "service_recv_cpu_s_per_byte", NULL)) &&
-        ld_num(ld, v, "input.service_recv_cpu_s_per_byte", 0, 0, 1, "seconds per byte in [0, 1]",
-               &sc->input.service_recv_cpu_s_per_byte))
-        return -1;
-    if ((v = ld_get(ld, m, "dataset_samples", NULL)) &&
-        ld_num(ld, v, "input.dataset_samples", 0, 1, 1e15, "a sample count in (0, 1e15]",
-               &sc->input.dataset_samples))
-        return -1;
-    if ((v = ld_get(ld, m, "epochs", NULL)) &&
-        ld_num(ld, v, "input.epochs", 0, 1, 1e6, "a number of epochs in (0, 1e6]", &sc->input.epochs))
-        return -1;
-    return 0;
+        return input_code(ld, sc_field_find("input.cpu_s_per_sample"), NULL, NULL, at);
+    return ld_section(ld, m, "input", at, input_code);
 }
 
 /*
@@ -380,89 +320,72 @@ int ld_buckets(struct ld *ld)
                    sc->gradients.bucket_bytes / DT_MIB, grad / MAX_BUCKETS_PER_STEP / DT_MIB);
 }
 
-int ld_gradients(struct ld *ld, yaml_node_t *m)
+static int ps_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v, yaml_node_t *k,
+                   yaml_mark_t at)
 {
-    static const char *const keys[] = {
-        "strategy", "bucket_mb", "buckets_mb", "overlap", "cycle_ms", "precision", "ps",
-        "sharding", NULL
-    };
-    static const char *const ps_keys[] = { "count", "placement", "pipeline", "receive", NULL };
-    struct scenario *sc = ld->sc;
-    yaml_node_t *v, *w;
-    double mib;
     int i;
 
-    if (ld_map(ld, m, "gradients", keys))
+    (void)k;
+    (void)at;
+    if (!v)
+        return 0;
+    /* gradients.ps.receive, kept for the check across sections */
+    if (ld_enum(ld, v, f->path, f->names, &i))
         return -1;
-    if ((v = ld_get(ld, m, "strategy", NULL))) {
-        if (ld_enum(ld, v, "gradients.strategy", sim_strategy_name, &i))
-            return -1;
-        sc->gradients.strategy = (enum sim_strategy)i;
-    }
-    if ((v = ld_get(ld, m, "sharding", NULL))) {
-        if (ld_enum(ld, v, "gradients.sharding", scenario_sharding_name, &i))
-            return -1;
-        sc->gradients.sharding = (enum sc_sharding)i;
-        if (sc->gradients.sharding == SC_SHARD_AUTO) {
-            sc->gradients.sharding = SC_SHARD_NONE;
-            sc->gradients.sharding_auto = 1;
-        }
-        if ((sc->gradients.sharding != SC_SHARD_NONE || sc->gradients.sharding_auto) && sim_is_ps(sc->gradients.strategy))
-            return ld_fail(ld, v->start_mark, "gradients.sharding",
-                           "expected none with parameter servers (gradients.strategy %s), "
-                           "found \"%s\"", sim_strategy_name(sc->gradients.strategy),
-                           scenario_sharding_name(i));
-    }
-    if ((v = ld_get(ld, m, "bucket_mb", NULL))) {
-        if (ld_num(ld, v, "gradients.bucket_mb", 0, 1, 65536, "a size in MiB in (0, 65536]",
-                   &mib))
-            return -1;
-        sc->gradients.bucket_bytes = mib * DT_MIB;
-    }
-    if ((v = ld_get(ld, m, "buckets_mb", NULL))) {
-        char f[64];
+    ld->sc->gradients.ps_receive = (enum sc_ps_receive)i;
+    ld->receive_node = v;
+    return 0;
+}
+
+static int gradients_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v,
+                          yaml_node_t *k, yaml_mark_t at)
+{
+    struct scenario *sc = ld->sc;
+    const char *key = sc_field_key(f);
+    int i;
+
+    if (!v)
+        return 0;
+    if (strcmp(key, "buckets_mb") == 0) {
+        char p[64];
+        double mib;
         if (ld_list(ld, v, "gradients.buckets_mb", 1, SC_MAX_BUCKET_LIST, "sizes"))
             return -1;
         sc->gradients.nbucket_list = ld_list_len(v);
         for (i = 0; i < sc->gradients.nbucket_list; i++) {
-            ld_path_idx(f, sizeof f, "gradients.buckets_mb", i);
-            if (ld_num(ld, ld_list_item(ld, v, i), f, 0, 1, 65536, "a size in MiB in (0, 65536]", &mib))
+            ld_path_idx(p, sizeof p, "gradients.buckets_mb", i);
+            if (ld_num(ld, ld_list_item(ld, v, i), p, f->lo, f->lo_open, f->hi, f->words, &mib))
                 return -1;
-            sc->gradients.bucket_list[i] = mib * DT_MIB;
+            sc->gradients.bucket_list[i] = mib * f->scale;
         }
+        return 0;
     }
-    if ((v = ld_get(ld, m, "overlap", NULL)) && ld_bool(ld, v, "gradients.overlap", &sc->gradients.overlap))
+    if (strcmp(key, "ps") == 0)
+        return ld_section(ld, v, "gradients.ps", k ? k->start_mark : at, ps_code);
+    if (ld_enum(ld, v, f->path, f->names, &i))
         return -1;
-    if ((v = ld_get(ld, m, "cycle_ms", NULL)) &&
-        ld_num(ld, v, "gradients.cycle_ms", 0, 0, 10000, "a period in ms in [0, 10000]", &sc->gradients.cycle_ms))
-        return -1;
-    if ((v = ld_get(ld, m, "precision", NULL))) {
-        if (ld_enum(ld, v, "gradients.precision", scenario_grad_prec_name, &i))
-            return -1;
+    if (strcmp(key, "precision") == 0) {
         sc->gradients.precision = scenario_grad_prec_value(i);
+        return 0;
     }
-    if ((v = ld_get(ld, m, "ps", NULL))) {
-        if (ld_map(ld, v, "gradients.ps", ps_keys))
-            return -1;
-        if ((w = ld_get(ld, v, "count", NULL)) &&
-            ld_int(ld, w, "gradients.ps.count", 1, 4096, "a positive integer", &sc->gradients.ps_count))
-            return -1;
-        if ((w = ld_get(ld, v, "placement", NULL))) {
-            if (ld_enum(ld, w, "gradients.ps.placement", scenario_ps_place_name, &i))
-                return -1;
-            sc->gradients.ps_place = (enum sc_ps_place)i;
-        }
-        if ((w = ld_get(ld, v, "pipeline", NULL)) &&
-            ld_bool(ld, w, "gradients.ps.pipeline", &sc->gradients.ps_pipeline))
-            return -1;
-        if ((w = ld_get(ld, v, "receive", NULL))) {
-            if (ld_enum(ld, w, "gradients.ps.receive", scenario_ps_receive_name, &i))
-                return -1;
-            sc->gradients.ps_receive = (enum sc_ps_receive)i;
-            ld->receive_node = w;
-        }
+    /* sharding */
+    sc->gradients.sharding = (enum sc_sharding)i;
+    if (sc->gradients.sharding == SC_SHARD_AUTO) {
+        sc->gradients.sharding = SC_SHARD_NONE;
+        sc->gradients.sharding_auto = 1;
     }
+    if ((sc->gradients.sharding != SC_SHARD_NONE || sc->gradients.sharding_auto) &&
+        sim_is_ps(sc->gradients.strategy))
+        return ld_fail(ld, v->start_mark, "gradients.sharding",
+                       "expected none with parameter servers (gradients.strategy %s), "
+                       "found \"%s\"", sim_strategy_name(sc->gradients.strategy),
+                       scenario_sharding_name(i));
     return 0;
+}
+
+int ld_gradients(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+{
+    return ld_section(ld, m, "gradients", at, gradients_code);
 }
 
 /*
@@ -639,88 +562,47 @@ int ld_clusters(struct ld *ld, yaml_node_t *l)
     return 0;
 }
 
-int ld_fabric(struct ld *ld, yaml_node_t *m)
+int ld_fabric(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
-    static const char *const keys[] = { "oversubscription", NULL };
-    yaml_node_t *v;
-
-    if (ld_map(ld, m, "fabric", keys))
-        return -1;
-    if ((v = ld_get(ld, m, "oversubscription", NULL)) &&
-        ld_num(ld, v, "fabric.oversubscription", 1, 0, 1000, "a ratio in [1, 1000]",
-               &ld->sc->fabric.oversubscription))
-        return -1;
-    return 0;
+    return ld_section(ld, m, "fabric", at, NULL);
 }
 
-int ld_objective(struct ld *ld, yaml_node_t *m)
+/* objective.minimize and deadline_h, which need the input's dataset. */
+static int objective_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v,
+                          yaml_node_t *k, yaml_mark_t at)
 {
-    static const char *const keys[] = {
-        "minimize", "deadline_h", "budget_usd_h", "max_data_channels", NULL
-    };
     struct scenario *sc = ld->sc;
-    yaml_node_t *v;
     int o;
 
-    if (ld_map(ld, m, "objective", keys))
-        return -1;
-    if ((v = ld_get(ld, m, "minimize", NULL))) {
-        if (ld_enum(ld, v, "objective.minimize", scenario_objective_name, &o))
+    (void)k;
+    (void)at;
+    if (!v)
+        return 0;
+    if (strcmp(sc_field_key(f), "minimize") == 0) {
+        if (ld_enum(ld, v, f->path, f->names, &o))
             return -1;
         sc->objective.minimize = (enum sc_objective)o;
         if (sc->objective.minimize == SC_OBJ_COST_TRAIN && isnan(sc->input.dataset_samples))
             return ld_fail(ld, v->start_mark, "objective.minimize",
                            "cost_to_train needs input.dataset_samples, found none");
+        return 0;
     }
-    if ((v = ld_get(ld, m, "deadline_h", NULL))) {
-        if (ld_num(ld, v, "objective.deadline_h", 0, 1, 1e6, "hours in (0, 1e6]",
-                   &sc->objective.deadline_h))
-            return -1;
-        if (isnan(sc->input.dataset_samples))
-            return ld_fail(ld, v->start_mark, "objective.deadline_h",
-                           "a deadline needs input.dataset_samples, found none");
-    }
-    if ((v = ld_get(ld, m, "max_data_channels", NULL)) &&
-        ld_int(ld, v, "objective.max_data_channels", 1, 1000000, "a positive integer",
-               &sc->objective.max_data_channels))
+    if (ld_field(ld, v, f->path, f, &sc->objective.deadline_h))
         return -1;
-    if ((v = ld_get(ld, m, "budget_usd_h", NULL)) &&
-        ld_num(ld, v, "objective.budget_usd_h", 0, 1, 1e9, "USD per hour in (0, 1e9]",
-               &sc->objective.budget_usd_h))
-        return -1;
-    if ((v = ld_get(ld, m, "max_data_channels", NULL)) &&
-        ld_int(ld, v, "objective.max_data_channels", 1, 1000000, "a positive integer",
-               &sc->objective.max_data_channels))
-        return -1;
+    if (isnan(sc->input.dataset_samples))
+        return ld_fail(ld, v->start_mark, "objective.deadline_h",
+                       "a deadline needs input.dataset_samples, found none");
     return 0;
 }
 
-int ld_simulation(struct ld *ld, yaml_node_t *m)
+int ld_objective(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
-    static const char *const keys[] = { "seed", "steps", "warmup", "jitter_cv", NULL };
-    struct scenario *sc = ld->sc;
-    yaml_node_t *v;
-    double seed;
+    return ld_section(ld, m, "objective", at, objective_code);
+}
 
-    if (ld_map(ld, m, "simulation", keys))
-        return -1;
-    if ((v = ld_get(ld, m, "seed", NULL))) {
-        if (ld_integer(ld, v, "simulation.seed", 0, 4294967295.0, "a non-negative integer",
-                       &seed))
-            return -1;
-        sc->simulation.seed = (unsigned long)seed;
-    }
-    if ((v = ld_get(ld, m, "steps", NULL)) &&
-        ld_int(ld, v, "simulation.steps", 1, 100000, "a positive integer", &sc->simulation.steps))
-        return -1;
-    if ((v = ld_get(ld, m, "warmup", NULL)) &&
-        ld_int(ld, v, "simulation.warmup", 0, 10000, "a non-negative integer", &sc->simulation.warmup))
-        return -1;
-    if ((v = ld_get(ld, m, "jitter_cv", NULL)) &&
-        ld_num(ld, v, "simulation.jitter_cv", 0, 0, 1, "a coefficient of variation in [0, 1]",
-               &sc->simulation.jitter_cv))
-        return -1;
-    return 0;
+int ld_simulation(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+{
+    return ld_section(ld, m, "simulation", at, NULL);
 }
 
 /* workload.measured_step.cluster names one of the clusters. */

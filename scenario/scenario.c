@@ -4,6 +4,7 @@
  * users; a change here changes that page.
  */
 #include "scenario.h"
+#include "sc_field.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,62 +19,10 @@ void scenario_defaults(struct scenario *sc, const char *name)
 {
     memset(sc, 0, sizeof *sc);
     snprintf(sc->name, sizeof sc->name, "%s", name ? name : "");
-    sc->catalog = NULL;
-
-    sc->workload.model = NULL;
-    sc->workload.batch_per_gpu = 0;
-    sc->workload.precision = CAT_FP32;
-    sc->workload.grad_accum = 1;
-    sc->parallel.tp = 1;
-    sc->parallel.pp = 1;
-    sc->parallel.interleave = 1;
-    sc->workload.mfu = NAN;
-    sc->workload.optimizer_bytes_per_param = NAN;
-    sc->workload.optimizer_state_bytes = NAN;
-    sc->workload.measured_gpu = NULL;
-    sc->workload.measured_compute_s = NAN;
-    sc->workload.measured_batch = 0;
-    sc->workload.measured_cluster = -1;
-    sc->workload.measured_step_s = NAN;
-    sc->workload.solve_for = SC_SOLVE_NONE;
-
-    sc->input.cpu_s_per_sample = NAN;
-    sc->input.raw_bytes = 0;
-    sc->input.prep_bytes = 0;
-    sc->input.loader_workers = -1;
-    sc->input.prefetch = 2;
-    sc->input.reserved_vcpus_per_gpu = 0;
-    sc->input.data_workers = -1;
-    sc->input.local_with_data_nodes = 1;
-    sc->input.service_send_cpu_s_per_byte = 0;
-    sc->input.service_recv_cpu_s_per_byte = 0;
-    sc->input.dataset_samples = NAN;
-    sc->input.epochs = 1;
-
-    sc->gradients.strategy = SIM_AUTO;
-    sc->gradients.bucket_bytes = 25.0 * DT_MIB;
-    sc->gradients.nbucket_list = 0;
-    sc->gradients.overlap = 1;
-    sc->gradients.cycle_ms = 0;
-    sc->gradients.precision = CAT_FP32;
-    sc->gradients.ps_count = 1;
-    sc->gradients.ps_place = SC_PS_COLOCATED;
-    sc->gradients.ps_pipeline = 1;
-    sc->gradients.ps_receive = SC_PS_TOGETHER;
-
-    sc->clusters = NULL;
-    sc->nclusters = 0;
-    sc->fabric.oversubscription = 1;
-
-    sc->objective.minimize = SC_OBJ_TIME;
-    sc->objective.deadline_h = NAN;
-    sc->objective.budget_usd_h = NAN;
-    sc->objective.max_data_channels = -1;
-
-    sc->simulation.seed = 1;
-    sc->simulation.steps = 20;
-    sc->simulation.warmup = 3;
-    sc->simulation.jitter_cv = 0.02;
+    /* every section but plan (present only when given: scenario_plan_defaults) */
+    for (int i = 0; i < sc_nfields; i++)
+        if (sc_fields[i].sec != SC_SEC_PLAN)
+            sc_field_default(&sc_fields[i], sc_section_of(sc, sc_fields[i].sec));
 }
 
 void scenario_free(struct scenario *sc)
@@ -120,17 +69,9 @@ void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *c
 void scenario_plan_defaults(struct sc_plan *p)
 {
     memset(p, 0, sizeof *p);
-    p->spot = 0;
-    p->max_nodes = 8;
-    p->max_gpus = -1;
-    p->max_data_nodes = 4;
-    p->max_ps = 2;
-    p->strategies = (1u << SIM_AUTO) | (1u << SIM_HIERARCHICAL) | (1u << SIM_PS_SYNC);
-    p->nbuckets = 0;               /* none given: the scenario's gradients.bucket_mb */
-    p->cpu_training = 1;
-    p->top = 10;
-    p->search_steps = 0;           /* 0: the scenario's simulation.steps */
-    p->search_warmup = -1;         /* -1: the scenario's simulation.warmup */
+    for (int i = 0; i < sc_nfields; i++)
+        if (sc_fields[i].sec == SC_SEC_PLAN)
+            sc_field_default(&sc_fields[i], p);
 }
 
 /* ---- closed sets -------------------------------------------------------- */

@@ -1,0 +1,261 @@
+/*
+ * sc_field.c - the scenario's fields (sc_field.h), section by section, each
+ * section's keys in the order its key list names them.  Ranges and words
+ * are the ones docs/scenario.md gives; a change here changes the loader's
+ * checks, the error lines and the defaults together.
+ */
+#include "sc_field.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "scenario.h"
+#include "../base/units.h"
+
+/* enums are stored and defaulted as the int they are */
+_Static_assert(sizeof(enum sim_strategy) == sizeof(int) && sizeof(enum cat_prec) == sizeof(int),
+               "an enum field is an int");
+
+#define OFF(type, member) ((long)offsetof(struct type, member))
+#define NOSLOT (-1L)
+
+/* the rows' common shapes */
+#define NUM(p, s, o, d, l, lopen, h, w) \
+    {p, s, SC_FIELD_NUM, o, d, l, h, lopen, 1, w, NULL, 0}
+#define INT(p, s, o, d, l, h, w) {p, s, SC_FIELD_INT, o, d, l, h, 0, 1, w, NULL, 0}
+#define BOOL(p, s, o, d) {p, s, SC_FIELD_BOOL, o, d, 0, 1, 0, 1, "true or false", NULL, 0}
+#define ENUM(p, s, o, d, n) {p, s, SC_FIELD_ENUM, o, d, 0, 0, 0, 1, NULL, n, 0}
+#define REF(p, s, w, fl) {p, s, SC_FIELD_REF, NOSLOT, NAN, 0, 0, 0, 1, w, NULL, fl}
+
+#define WL SC_SEC_WORKLOAD
+#define IN SC_SEC_INPUT
+#define GR SC_SEC_GRADIENTS
+#define PA SC_SEC_PARALLEL
+#define PL SC_SEC_PLAN
+
+const struct sc_field sc_fields[] = {
+    /* ---- workload ---- */
+    REF("workload.model", WL, "a model of the catalog", SC_FIELD_REQUIRED | SC_FIELD_CODE),
+    {"workload.batch_per_gpu", WL, SC_FIELD_INT_AUTO, OFF(sc_workload, batch_per_gpu), 0, 1,
+     10000000, 0, 1, "a positive integer or auto", NULL, SC_FIELD_CODE},
+    {"workload.precision", WL, SC_FIELD_ENUM, OFF(sc_workload, precision), CAT_FP32, 0, 0, 0, 1,
+     NULL, scenario_prec_name, SC_FIELD_CODE},
+    INT("workload.grad_accum", WL, OFF(sc_workload, grad_accum), 1, 1, 100000,
+        "a positive integer"),
+    NUM("workload.mfu", WL, OFF(sc_workload, mfu), NAN, 0, 1, 1, "a fraction in (0, 1]"),
+    NUM("workload.optimizer_bytes_per_param", WL, OFF(sc_workload, optimizer_bytes_per_param),
+        NAN, 0, 1, 1e4, "bytes per parameter in (0, 1e4]"),
+    REF("workload.measured_compute", WL, "a mapping", SC_FIELD_CODE),
+    REF("workload.measured_step", WL, "a mapping", SC_FIELD_CODE),
+    {"workload.seq_len", WL, SC_FIELD_INT, OFF(sc_workload, seq_len), 0, 1, 1e7, 0, 1,
+     "a positive integer", NULL, SC_FIELD_CODE},
+    {"workload.attention", WL, SC_FIELD_ENUM, NOSLOT, 0, 0, 0, 0, 1, NULL,
+     scenario_attention_name, SC_FIELD_CODE},
+    ENUM("workload.memory_format", WL, OFF(sc_workload, channels_last), 0,
+         scenario_memory_format_name),
+    {"workload.recompute", WL, SC_FIELD_ENUM, OFF(sc_workload, recompute), SC_RECOMPUTE_NONE, 0,
+     0, 0, 1, NULL, scenario_recompute_name, SC_FIELD_CODE},
+    INT("workload.global_batch", WL, OFF(sc_workload, global_batch), 0, 1, 1000000000,
+        "an integer from 1 to 1000000000"),
+    NUM("workload.optimizer_state_bytes", WL, OFF(sc_workload, optimizer_state_bytes), NAN, 0, 0,
+        1000, "bytes per parameter in [0, 1000]"),
+    ENUM("workload.amp", WL, OFF(sc_workload, amp_pure), 0, scenario_amp_name),
+    ENUM("workload.kernels", WL, OFF(sc_workload, kernels_fused), 0, scenario_kernels_name),
+
+    REF("workload.measured_compute.gpu", WL, "a GPU of the catalog",
+        SC_FIELD_REQUIRED | SC_FIELD_CODE),
+    {"workload.measured_compute.step_s", WL, SC_FIELD_NUM, OFF(sc_workload, measured_compute_s),
+     NAN, 0, 1e6, 1, 1, "a time in seconds in (0, 1e6]", NULL, SC_FIELD_REQUIRED},
+    INT("workload.measured_compute.batch", WL, OFF(sc_workload, measured_batch), 0, 1, 10000000,
+        "a positive integer"),
+    REF("workload.measured_compute.model", WL, "a model of the catalog", SC_FIELD_CODE),
+    {"workload.measured_compute.recompute", WL, SC_FIELD_ENUM,
+     OFF(sc_workload, measured_recompute), SC_RECOMPUTE_NONE, 0, 0, 0, 1, NULL,
+     scenario_recompute_name, SC_FIELD_CODE},
+
+    {"workload.measured_step.cluster", WL, SC_FIELD_REF, OFF(sc_workload, measured_cluster), -1,
+     0, 0, 0, 1, "a cluster name", NULL, SC_FIELD_REQUIRED | SC_FIELD_CODE},
+    {"workload.measured_step.step_s", WL, SC_FIELD_NUM, OFF(sc_workload, measured_step_s), NAN, 0,
+     1e6, 1, 1, "a time in seconds in (0, 1e6]", NULL, SC_FIELD_REQUIRED},
+    {"workload.measured_step.solve_for", WL, SC_FIELD_ENUM, OFF(sc_workload, solve_for),
+     SC_SOLVE_NONE, 0, 0, 0, 1, NULL, scenario_solve_name, SC_FIELD_REQUIRED | SC_FIELD_CODE},
+
+    /* ---- input ---- */
+    {"input.cpu_s_per_sample", IN, SC_FIELD_NUM, OFF(sc_input, cpu_s_per_sample), NAN, 0, 3600,
+     0, 1, "seconds in [0, 3600]", NULL, SC_FIELD_CODE},
+    REF("input.cpu_measured_on", IN, "an instance type of the catalog", SC_FIELD_CODE),
+    NUM("input.raw_bytes", IN, OFF(sc_input, raw_bytes), 0, 0, 0, 1e10,
+        "a number of bytes in [0, 1e10]"),
+    NUM("input.prep_bytes", IN, OFF(sc_input, prep_bytes), 0, 0, 0, 1e10,
+        "a number of bytes in [0, 1e10]"),
+    {"input.loader_workers", IN, SC_FIELD_INT_AUTO, OFF(sc_input, loader_workers), -1, 0, 4096,
+     0, 1, "a non-negative integer or auto", NULL, 0},
+    INT("input.prefetch", IN, OFF(sc_input, prefetch), 2, 0, 1000, "a non-negative integer"),
+    INT("input.reserved_vcpus_per_gpu", IN, OFF(sc_input, reserved_vcpus_per_gpu), 0, 0, 4096,
+        "a non-negative integer"),
+    {"input.data_workers", IN, SC_FIELD_INT_AUTO, OFF(sc_input, data_workers), -1, 1, 4096, 0,
+     1, "a positive integer or auto", NULL, 0},
+    BOOL("input.local_with_data_nodes", IN, OFF(sc_input, local_with_data_nodes), 1),
+    NUM("input.service_send_cpu_s_per_byte", IN, OFF(sc_input, service_send_cpu_s_per_byte), 0,
+        0, 0, 1, "seconds per byte in [0, 1]"),
+    NUM("input.service_recv_cpu_s_per_byte", IN, OFF(sc_input, service_recv_cpu_s_per_byte), 0,
+        0, 0, 1, "seconds per byte in [0, 1]"),
+    NUM("input.dataset_samples", IN, OFF(sc_input, dataset_samples), NAN, 0, 1, 1e15,
+        "a sample count in (0, 1e15]"),
+    NUM("input.epochs", IN, OFF(sc_input, epochs), 1, 0, 1, 1e6,
+        "a number of epochs in (0, 1e6]"),
+
+    /* ---- gradients ---- */
+    ENUM("gradients.strategy", GR, OFF(sc_gradients, strategy), SIM_AUTO, sim_strategy_name),
+    {"gradients.bucket_mb", GR, SC_FIELD_NUM, OFF(sc_gradients, bucket_bytes), 25.0 * DT_MIB, 0,
+     65536, 1, DT_MIB, "a size in MiB in (0, 65536]", NULL, 0},
+    {"gradients.buckets_mb", GR, SC_FIELD_REF, NOSLOT, NAN, 0, 65536, 1, DT_MIB,
+     "a size in MiB in (0, 65536]", NULL, SC_FIELD_CODE},
+    BOOL("gradients.overlap", GR, OFF(sc_gradients, overlap), 1),
+    NUM("gradients.cycle_ms", GR, OFF(sc_gradients, cycle_ms), 0, 0, 0, 10000,
+        "a period in ms in [0, 10000]"),
+    {"gradients.precision", GR, SC_FIELD_ENUM, OFF(sc_gradients, precision), CAT_FP32, 0, 0, 0,
+     1, NULL, scenario_grad_prec_name, SC_FIELD_CODE},
+    REF("gradients.ps", GR, "a mapping", SC_FIELD_CODE),
+    {"gradients.sharding", GR, SC_FIELD_ENUM, OFF(sc_gradients, sharding), SC_SHARD_NONE, 0, 0, 0,
+     1, NULL, scenario_sharding_name, SC_FIELD_CODE},
+    INT("gradients.ps.count", GR, OFF(sc_gradients, ps_count), 1, 1, 4096, "a positive integer"),
+    ENUM("gradients.ps.placement", GR, OFF(sc_gradients, ps_place), SC_PS_COLOCATED,
+         scenario_ps_place_name),
+    BOOL("gradients.ps.pipeline", GR, OFF(sc_gradients, ps_pipeline), 1),
+    {"gradients.ps.receive", GR, SC_FIELD_ENUM, OFF(sc_gradients, ps_receive), SC_PS_TOGETHER, 0,
+     0, 0, 1, NULL, scenario_ps_receive_name, SC_FIELD_CODE},
+
+    /* ---- parallel (read through cli/ld_parallel.c's own code: auto, and a
+     * cluster's section over the scenario's) ---- */
+    {"parallel.tp", PA, SC_FIELD_INT_AUTO, OFF(sc_parallel, tp), 1, 1, 1024, 0, 1,
+     "a positive integer or auto", NULL, SC_FIELD_CODE | SC_FIELD_CLUSTER},
+    {"parallel.pp", PA, SC_FIELD_INT_AUTO, OFF(sc_parallel, pp), 1, 1, 4096, 0, 1,
+     "a positive integer or auto", NULL, SC_FIELD_CODE | SC_FIELD_CLUSTER},
+    {"parallel.interleave", PA, SC_FIELD_INT, OFF(sc_parallel, interleave), 1, 1, 64, 0, 1,
+     "a positive integer", NULL, SC_FIELD_CODE | SC_FIELD_CLUSTER},
+    {"parallel.micro_batch", PA, SC_FIELD_INT_AUTO, NOSLOT, NAN, 1, 10000000, 0, 1,
+     "a positive integer or auto", NULL, SC_FIELD_CODE},
+    {"parallel.sequence_parallel", PA, SC_FIELD_BOOL, OFF(sc_parallel, sequence_parallel), 0, 0,
+     1, 0, 1, "true or false", NULL, SC_FIELD_CODE | SC_FIELD_CLUSTER},
+    {"parallel.tp_overlap", PA, SC_FIELD_BOOL, OFF(sc_parallel, tp_overlap), 0, 0, 1, 0, 1,
+     "true or false", NULL, SC_FIELD_CODE},
+    {"parallel.order", PA, SC_FIELD_ENUM, OFF(sc_parallel, order), 0, 0, 0, 0, 1, NULL,
+     scenario_pp_order_name, SC_FIELD_CODE},
+
+    /* ---- fabric, objective, simulation ---- */
+    NUM("fabric.oversubscription", SC_SEC_FABRIC, OFF(sc_fabric, oversubscription), 1, 1, 0, 1000,
+        "a ratio in [1, 1000]"),
+    {"objective.minimize", SC_SEC_OBJECTIVE, SC_FIELD_ENUM, OFF(sc_goal, minimize), SC_OBJ_TIME, 0,
+     0, 0, 1, NULL, scenario_objective_name, SC_FIELD_CODE},
+    {"objective.deadline_h", SC_SEC_OBJECTIVE, SC_FIELD_NUM, OFF(sc_goal, deadline_h), NAN, 0, 1e6,
+     1, 1, "hours in (0, 1e6]", NULL, SC_FIELD_CODE},
+    NUM("objective.budget_usd_h", SC_SEC_OBJECTIVE, OFF(sc_goal, budget_usd_h), NAN, 0, 1, 1e9,
+        "USD per hour in (0, 1e9]"),
+    INT("objective.max_data_channels", SC_SEC_OBJECTIVE, OFF(sc_goal, max_data_channels), -1, 1,
+        1000000, "a positive integer"),
+    {"simulation.seed", SC_SEC_SIMULATION, SC_FIELD_SEED, OFF(sc_simulation, seed), 1, 0,
+     4294967295.0, 0, 1, "a non-negative integer", NULL, 0},
+    INT("simulation.steps", SC_SEC_SIMULATION, OFF(sc_simulation, steps), 20, 1, 100000,
+        "a positive integer"),
+    INT("simulation.warmup", SC_SEC_SIMULATION, OFF(sc_simulation, warmup), 3, 0, 10000,
+        "a non-negative integer"),
+    NUM("simulation.jitter_cv", SC_SEC_SIMULATION, OFF(sc_simulation, jitter_cv), 0.02, 0, 0, 1,
+        "a coefficient of variation in [0, 1]"),
+
+    /* ---- plan: the catalog search (docs/plan.md) ---- */
+    REF("plan.instances", PL, "an instance type or family", SC_FIELD_CODE),
+    REF("plan.regions", PL, "a region", SC_FIELD_CODE),
+    BOOL("plan.spot", PL, OFF(sc_plan, spot), 0),
+    INT("plan.max_nodes", PL, OFF(sc_plan, max_nodes), 8, 1, 4096, "a positive integer"),
+    INT("plan.max_gpus", PL, OFF(sc_plan, max_gpus), -1, 1, 1000000, "a positive integer"),
+    INT("plan.max_data_nodes", PL, OFF(sc_plan, max_data_nodes), 4, 0, 4096,
+        "a non-negative integer"),
+    INT("plan.max_ps", PL, OFF(sc_plan, max_ps), 2, 0, 4096, "a non-negative integer"),
+    {"plan.strategies", PL, SC_FIELD_UBITS, OFF(sc_plan, strategies),
+     (1u << SIM_AUTO) | (1u << SIM_HIERARCHICAL) | (1u << SIM_PS_SYNC), 0, 0, 0, 1, NULL,
+     sim_strategy_name, SC_FIELD_CODE},
+    {"plan.bucket_mb", PL, SC_FIELD_REF, NOSLOT, NAN, 0, 65536, 1, DT_MIB,
+     "a size in MiB in (0, 65536]", NULL, SC_FIELD_CODE},
+    BOOL("plan.cpu_training", PL, OFF(sc_plan, cpu_training), 1),
+    {"plan.budget_usd_h", PL, SC_FIELD_NUM, NOSLOT, NAN, 0, 1e9, 1, 1, "USD per hour in (0, 1e9]",
+     NULL, SC_FIELD_CODE},
+    {"plan.deadline_h", PL, SC_FIELD_NUM, NOSLOT, NAN, 0, 1e6, 1, 1, "hours in (0, 1e6]", NULL,
+     SC_FIELD_CODE},
+    {"plan.max_data_channels", PL, SC_FIELD_INT, NOSLOT, NAN, 1, 1000000, 0, 1,
+     "a positive integer", NULL, SC_FIELD_CODE},
+    INT("plan.top", PL, OFF(sc_plan, top), 10, 1, 1000, "a positive integer"),
+    INT("plan.search_steps", PL, OFF(sc_plan, search_steps), 0, 1, 100000, "a positive integer"),
+    INT("plan.search_warmup", PL, OFF(sc_plan, search_warmup), -1, 0, 10000,
+        "a non-negative integer"),
+};
+
+const int sc_nfields = (int)(sizeof sc_fields / sizeof sc_fields[0]);
+
+static const char *const sections[SC_NSEC] = {
+    "workload", "input", "gradients", "parallel", "fabric", "objective", "simulation", "plan"
+};
+
+const char *sc_section_name(enum sc_section s)
+{
+    return (unsigned)s < SC_NSEC ? sections[s] : NULL;
+}
+
+void *sc_section_of(struct scenario *sc, enum sc_section s)
+{
+    switch (s) {
+    case SC_SEC_WORKLOAD: return &sc->workload;
+    case SC_SEC_INPUT: return &sc->input;
+    case SC_SEC_GRADIENTS: return &sc->gradients;
+    case SC_SEC_PARALLEL: return &sc->parallel;
+    case SC_SEC_FABRIC: return &sc->fabric;
+    case SC_SEC_OBJECTIVE: return &sc->objective;
+    case SC_SEC_SIMULATION: return &sc->simulation;
+    case SC_SEC_PLAN: return &sc->plan;
+    default: return NULL;
+    }
+}
+
+const char *sc_field_key(const struct sc_field *f)
+{
+    const char *dot = strrchr(f->path, '.');
+    return dot ? dot + 1 : f->path;
+}
+
+int sc_field_in(const struct sc_field *f, const char *path)
+{
+    size_t n = strlen(path);
+
+    return strncmp(f->path, path, n) == 0 && f->path[n] == '.' && !strchr(f->path + n + 1, '.');
+}
+
+void *sc_field_slot(struct scenario *sc, const struct sc_field *f)
+{
+    return f->off < 0 ? NULL : (char *)sc_section_of(sc, f->sec) + f->off;
+}
+
+const struct sc_field *sc_field_find(const char *path)
+{
+    for (int i = 0; i < sc_nfields; i++)
+        if (strcmp(sc_fields[i].path, path) == 0)
+            return &sc_fields[i];
+    return NULL;
+}
+
+void sc_field_default(const struct sc_field *f, void *base)
+{
+    void *p = f->off < 0 ? NULL : (char *)base + f->off;
+
+    if (!p)
+        return;
+    switch (f->type) {
+    case SC_FIELD_NUM: *(double *)p = f->def; break;
+    case SC_FIELD_SEED: *(unsigned long *)p = (unsigned long)f->def; break;
+    case SC_FIELD_UBITS: *(unsigned *)p = (unsigned)f->def; break;
+    case SC_FIELD_INT:
+    case SC_FIELD_INT_AUTO:
+    case SC_FIELD_BOOL:
+    case SC_FIELD_ENUM:
+    case SC_FIELD_REF: *(int *)p = (int)f->def; break;   /* a reference's index */
+    }
+}
