@@ -58,7 +58,7 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
     double pass;
     int assumed;
 
-    if (compute_on_gpu(sc, g, NULL, sc->workload.batch_per_gpu, &p, &t) != 0) {
+    if (compute_on_gpu(sc, g, NULL, sc->parallel.micro_batch, &p, &t) != 0) {
         if (json) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "gpu", g->name);
@@ -80,7 +80,7 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         cJSON_AddStringToObject(o, "attention_format", catalog_prec_name(p.attn));
         cJSON_AddNumberToObject(o, "fwd_s", t.fwd_s * scale);
         cJSON_AddNumberToObject(o, "bwd_s", t.bwd_s * scale);
-        cJSON_AddNumberToObject(o, "samples_per_s", sc->workload.batch_per_gpu / (pass * scale));
+        cJSON_AddNumberToObject(o, "samples_per_s", sc->parallel.micro_batch / (pass * scale));
         cJSON_AddNumberToObject(o, "kernels", t.kernels);
         for (int i = 0; i < OPS_NKIND; i++)
             if (t.kind_s[i] > 0)
@@ -92,7 +92,7 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         return;
     }
     fprintf(f, "%-16s %6s/%-6s %10.2f %12.1f   ", g->name, catalog_prec_name(p.conv),
-           catalog_prec_name(p.linear), pass * scale * 1e3, sc->workload.batch_per_gpu / (pass * scale));
+           catalog_prec_name(p.linear), pass * scale * 1e3, sc->parallel.micro_batch / (pass * scale));
     for (int i = 0, n = 0; i < OPS_NKIND; i++)
         if (t.kind_s[i] / pass >= 0.05)
             fprintf(f, "%s%s %.0f%%", n++ ? ", " : "", ops_kind_name(i), 100 * t.kind_s[i] / pass);
@@ -108,7 +108,7 @@ static int parse_measured(struct scenario *sc, const struct catalog *cat, const 
 {
     char name[64], *end = NULL;
     size_t k = strcspn(v, ":");
-    unsigned long long b = (unsigned long long)sc->workload.batch_per_gpu;
+    unsigned long long b = (unsigned long long)sc->parallel.micro_batch;
     double t;
 
     snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name ? k : sizeof name - 1), v);
@@ -184,7 +184,7 @@ static int compute_cmd_write(FILE *f, const void *ctx, struct dt_err *e)
 
     (void)e;
     if (!r->json) {
-        fprintf(f, "%s, batch %d, %s%s", sc->workload.model->name, sc->workload.batch_per_gpu,
+        fprintf(f, "%s, batch %d, %s%s", sc->workload.model->name, sc->parallel.micro_batch,
                scenario_prec_name(scenario_prec_index(sc)),
                sc->workload.attention_unfused ? ", attention unfused"
                : sc->workload.attention_triton ? ", attention flash_triton" : "");
@@ -285,7 +285,7 @@ int compute_cmd_main(int argc, char **argv)
                      fields_yaml("fwd_gflops")->hi);
         goto out;
     }
-    sc.workload.batch_per_gpu = (int)batch;
+    sc.parallel.micro_batch = (int)batch;
     if (measured && parse_measured(&sc, &cat, measured) != 0)
         goto out;
     sc.workload.seq_len = (int)seq;

@@ -103,15 +103,15 @@ static int micro_batch(struct ld *ld, yaml_node_t *m, int mb)
 
     if (mb == 0)
         return 0;
-    if (b && ((mb < 0) != (sc->workload.batch_auto != 0) || (mb > 0 && mb != sc->workload.batch_per_gpu))) {
-        batch_str(x, sizeof x, sc->workload.batch_auto, sc->workload.batch_per_gpu);
+    if (b && ((mb < 0) != (sc->parallel.micro_batch_auto != 0) || (mb > 0 && mb != sc->parallel.micro_batch))) {
+        batch_str(x, sizeof x, sc->parallel.micro_batch_auto, sc->parallel.micro_batch);
         batch_str(y, sizeof y, mb < 0, mb);
         return ld_fail(ld, v->start_mark, "parallel.micro_batch",
                        "expected the workload's batch_per_gpu (%s) or no micro_batch, found %s",
                        x, y);
     }
-    sc->workload.batch_auto = mb < 0;
-    sc->workload.batch_per_gpu = mb < 0 ? 1 : mb;
+    sc->parallel.micro_batch_auto = mb < 0;
+    sc->parallel.micro_batch = mb < 0 ? 1 : mb;
     if (mb < 0 && sc->workload.global_batch <= 0)
         return ld_fail(ld, v->start_mark, "parallel.micro_batch",
                        "expected a positive integer, or auto with workload.global_batch (the "

@@ -55,11 +55,11 @@ static int ld_measured_compute(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 
     /* the measurement's batch is the workload's, and its pass recomputed
      * as the workload says (auto: none), unless told */
-    sc->workload.measured_batch = sc->workload.batch_per_gpu;
-    sc->workload.measured_recompute = sc->workload.recompute;
+    sc->workload.measured_batch = sc->parallel.micro_batch;
+    sc->workload.measured_recompute = sc->parallel.recompute;
     if (ld_section(ld, m, "workload.measured_compute", at, measured_compute_code))
         return -1;
-    if (sc->workload.batch_auto && !ld_get(ld, m, "batch", NULL))
+    if (sc->parallel.micro_batch_auto && !ld_get(ld, m, "batch", NULL))
         return ld_missing(ld, at, "workload.measured_compute.batch");
     return 0;
 }
@@ -110,11 +110,11 @@ static int workload_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v
         if (!v) {
             if (!ld_parallel_micro_batch(ld))
                 return ld_missing(ld, at, "workload.batch_per_gpu");
-            sc->workload.batch_per_gpu = 1;  /* parallel.micro_batch gives it (ld_parallel.c) */
+            sc->parallel.micro_batch = 1;  /* parallel.micro_batch gives it (ld_parallel.c) */
         } else if (ld_scalar_is(v, "auto")) {
-            sc->workload.batch_auto = 1;     /* chosen per cluster (planner/layout.c) */
-            sc->workload.batch_per_gpu = 1;
-        } else if (ld_field(ld, v, f->path, f, &sc->workload.batch_per_gpu)) {
+            sc->parallel.micro_batch_auto = 1;     /* chosen per cluster (planner/layout.c) */
+            sc->parallel.micro_batch = 1;
+        } else if (ld_field(ld, v, f->path, f, &sc->parallel.micro_batch)) {
             return -1;
         }
         return 0;
@@ -152,10 +152,10 @@ static int workload_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v
         sc->workload.attention_unfused = i == 1;
         sc->workload.attention_triton = i == 2;
     } else if (strcmp(key, "recompute") == 0) {
-        sc->workload.recompute = (enum sc_recompute)i;
-        if (sc->workload.recompute == SC_RECOMPUTE_AUTO) {
-            sc->workload.recompute = SC_RECOMPUTE_NONE;
-            sc->workload.recompute_auto = 1;     /* chosen per cluster (planner/layout.c) */
+        sc->parallel.recompute = (enum sc_recompute)i;
+        if (sc->parallel.recompute == SC_RECOMPUTE_AUTO) {
+            sc->parallel.recompute = SC_RECOMPUTE_NONE;
+            sc->parallel.recompute_auto = 1;     /* chosen per cluster (planner/layout.c) */
         }
     }
     return 0;
@@ -172,7 +172,7 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
         return ld_fail(ld, v->start_mark, "workload.grad_accum",
                        "expected no grad_accum with global_batch (it follows from the workers), "
                        "found %d", sc->workload.grad_accum);
-    if (sc->workload.batch_auto && sc->workload.global_batch <= 0 &&
+    if (sc->parallel.micro_batch_auto && sc->workload.global_batch <= 0 &&
         (v = ld_get(ld, m, "batch_per_gpu", NULL)))
         return ld_fail(ld, v->start_mark, "workload.batch_per_gpu",
                        "expected a positive integer, or auto with workload.global_batch (the "
@@ -369,12 +369,12 @@ static int gradients_code(struct ld *ld, const struct sc_field *f, yaml_node_t *
         return 0;
     }
     /* sharding */
-    sc->gradients.sharding = (enum sc_sharding)i;
-    if (sc->gradients.sharding == SC_SHARD_AUTO) {
-        sc->gradients.sharding = SC_SHARD_NONE;
-        sc->gradients.sharding_auto = 1;
+    sc->parallel.sharding = (enum sc_sharding)i;
+    if (sc->parallel.sharding == SC_SHARD_AUTO) {
+        sc->parallel.sharding = SC_SHARD_NONE;
+        sc->parallel.sharding_auto = 1;
     }
-    if ((sc->gradients.sharding != SC_SHARD_NONE || sc->gradients.sharding_auto) &&
+    if ((sc->parallel.sharding != SC_SHARD_NONE || sc->parallel.sharding_auto) &&
         sim_is_ps(sc->gradients.strategy))
         return ld_fail(ld, v->start_mark, "gradients.sharding",
                        "expected none with parameter servers (gradients.strategy %s), "

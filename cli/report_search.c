@@ -158,7 +158,7 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     else
         fprintf(f, "Memory: %.2f GiB per worker (model state %.2f GiB + activations at batch "
                 "%d) must fit in 90%% of a GPU's memory\n", need / DT_GIB,
-                state / DT_GIB, sc->workload.batch_per_gpu);
+                state / DT_GIB, sc->parallel.micro_batch);
     fprintf(f, "Objective: %s", scenario_objective_name(sc->objective.minimize));
     if (isfinite(sc->objective.deadline_h))
         fprintf(f, ", deadline %g h", sc->objective.deadline_h);

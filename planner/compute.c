@@ -301,9 +301,9 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     }
     /* activation recompute (workload.recompute): full redoes the forward in
      * backward, selective the attention core (already redone when fused) */
-    if (rc == 0 && sc->workload.recompute == SC_RECOMPUTE_FULL)
+    if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_FULL)
         t->bwd_s += t->fwd_s;
-    else if (rc == 0 && sc->workload.recompute == SC_RECOMPUTE_SELECTIVE && sc->workload.attention_unfused)
+    else if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_SELECTIVE && sc->workload.attention_unfused)
         t->bwd_s += t->core_fwd_s;
     return rc;
 }

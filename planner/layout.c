@@ -52,7 +52,7 @@ static double memory_ratio(const struct scenario *t, const struct sc_cluster *cl
         struct mem_use u;
         if (cl->groups[i].role != SIM_TRAIN)
             continue;
-        memory_of(t, t->gradients.sharding, in, k, in->gpu_count > 0 ? in->gpu_count : 1, &u);
+        memory_of(t, t->parallel.sharding, in, k, in->gpu_count > 0 ? in->gpu_count : 1, &u);
         if (u.total / u.capacity > worst || !(worst > 0)) {
             worst = u.total / u.capacity;
             *need_gib = u.total / DT_GIB;
@@ -110,7 +110,7 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
 {
     size_t n = 0;
     int over = 0, runner = -1, mine = -1, close = -1, nover = 0;
-    int searched = sc->gradients.sharding_auto || sc->parallel.tp_auto || sc->parallel.pp_auto || sc->workload.recompute_auto;
+    int searched = sc->parallel.sharding_auto || sc->parallel.tp_auto || sc->parallel.pp_auto || sc->parallel.recompute_auto;
     char a[96], b[96];
 
     for (int i = 0; i < ncb; i++)
@@ -136,7 +136,7 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
         /* many: how many, and the one that came closest */
         n += (size_t)snprintf(buf + n, cap - n, "; %d do not fit at batch_per_gpu %d, the "
                               "closest %s at %.1f GiB a GPU, over the %.1f GiB usable", nover,
-                              sc->workload.batch_auto ? 1 : sc->workload.batch_per_gpu,
+                              sc->parallel.micro_batch_auto ? 1 : sc->parallel.micro_batch,
                               layout_dims_name(sc, cb[close].val, a, sizeof a), cb[close].need_gib,
                               cap_gib);
     } else {
@@ -150,7 +150,7 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
         }
         if (over && n < cap)
             n += (size_t)snprintf(buf + n, cap - n, " at batch_per_gpu %d, over the %.1f GiB "
-                                  "usable", sc->workload.batch_auto ? 1 : sc->workload.batch_per_gpu, cap_gib);
+                                  "usable", sc->parallel.micro_batch_auto ? 1 : sc->parallel.micro_batch, cap_gib);
     }
     for (int i = 0; i < ncb; i++)
         if (cb[i].fits && i != mine && (runner < 0 || cb[i].rate > cb[runner].rate))
@@ -193,15 +193,15 @@ static int grow(struct search *s, struct combo *c)
     int k = s->ranks, mp = layout_dims_ranks(c->val, LAYOUT_NDIMS), rc;
 
     for (int j = 0; j < LAYOUT_MAX_BATCH_STEPS; j++) {
-        int b = sc->workload.batch_auto ? 1 << j : sc->workload.batch_per_gpu;
+        int b = sc->parallel.micro_batch_auto ? 1 << j : sc->parallel.micro_batch;
         double need = 0, capg = 0;
-        if (sc->workload.batch_auto && (double)b * (k / mp) > sc->workload.global_batch) {
+        if (sc->parallel.micro_batch_auto && (double)b * (k / mp) > sc->workload.global_batch) {
             c->stop = STOP_GLOBAL;
             break;  /* one micro-batch would pass the global batch */
         }
-        t->workload.batch_per_gpu = b;
+        t->parallel.micro_batch = b;
         if (!layout_dims_fit(t, s->cl)) {
-            if (!sc->workload.batch_auto)
+            if (!sc->parallel.micro_batch_auto)
                 break;
             continue;   /* a row's own check: a pipeline's micro-batches not a multiple of pp */
         }
@@ -217,7 +217,7 @@ static int grow(struct search *s, struct combo *c)
         if ((rc = plan_cluster_eval_one(t, s->cl, s->rank, cand, s->e)) != 0)
             return rc;
         s->nsim++;
-        if (c->fits && sc->workload.batch_auto &&
+        if (c->fits && sc->parallel.micro_batch_auto &&
             !(cand->res.samples_per_s > c->rate * (1 + LAYOUT_MARGIN))) {
             s->nfit++;
             c->stop = STOP_GAIN;
@@ -235,7 +235,7 @@ static int grow(struct search *s, struct combo *c)
             *pc = *cand;
             s->have = 1;
         }
-        if (!sc->workload.batch_auto)
+        if (!sc->parallel.micro_batch_auto)
             break;
     }
     return 0;
@@ -268,8 +268,8 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     int rc = 0;
 
     rank.whatif = 0;    /* the candidates are ranked; the chosen one is named (bound.c) */
-    if (!sc->gradients.sharding_auto && !sc->workload.batch_auto && !sc->parallel.tp_auto && !sc->parallel.pp_auto &&
-        !sc->workload.recompute_auto)
+    if (!sc->parallel.sharding_auto && !sc->parallel.micro_batch_auto && !sc->parallel.tp_auto && !sc->parallel.pp_auto &&
+        !sc->parallel.recompute_auto)
         return plan_cluster_eval_one(sc, cl, o, pc, e);
     layout_dims_space(sc, cl, &space);
     if (!o->trace) {
@@ -287,7 +287,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     s.cand = x_malloc(sizeof *s.cand);
     s.cb = x_calloc((size_t)layout_dims_most(), sizeof *s.cb);
     *s.t = *sc;
-    s.t->gradients.sharding_auto = s.t->workload.batch_auto = s.t->parallel.tp_auto = s.t->parallel.pp_auto = s.t->workload.recompute_auto = 0;
+    s.t->parallel.sharding_auto = s.t->parallel.micro_batch_auto = s.t->parallel.tp_auto = s.t->parallel.pp_auto = s.t->parallel.recompute_auto = 0;
     if ((rc = layout_dims_walk(&space, try_combo, &s)) != 0)
         goto out;
     /* the chosen layout as the scenario says to simulate it; when nothing
@@ -299,7 +299,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
         int best[LAYOUT_NDIMS];
         layout_dims_of_result(pc, best);
         layout_dims_apply(s.t, best);
-        s.t->workload.batch_per_gpu = pc->batch_per_gpu;
+        s.t->parallel.micro_batch = pc->batch_per_gpu;
         if ((rc = plan_cluster_eval_one(s.t, cl, o, pc, e)) != 0)
             goto out;
         /* the others as ranked, on the chosen one's terms */
@@ -313,7 +313,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
             s.t->parallel.tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
             s.t->parallel.pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
         }
-        s.t->workload.batch_per_gpu = sc->workload.batch_auto ? 1 : sc->workload.batch_per_gpu;
+        s.t->parallel.micro_batch = sc->parallel.micro_batch_auto ? 1 : sc->parallel.micro_batch;
         if ((rc = plan_cluster_eval_one(s.t, cl, o, pc, e)) != 0)
             goto out;
     }

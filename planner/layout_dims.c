@@ -147,8 +147,8 @@ static int interleave_values(const struct layout_space *s, const int *chosen, in
 static int recompute_values(const struct layout_space *s, const int *chosen, int *out)
 {
     (void)chosen;
-    if (!s->sc->workload.recompute_auto) {
-        out[0] = (int)s->sc->workload.recompute;
+    if (!s->sc->parallel.recompute_auto) {
+        out[0] = (int)s->sc->parallel.recompute;
         return 1;
     }
     out[0] = SC_RECOMPUTE_NONE;
@@ -167,8 +167,8 @@ static int stage_ok(const struct layout_space *s, enum sc_sharding st, const int
     int tp = chosen[LAYOUT_DIM_TP], pp = chosen[LAYOUT_DIM_PP];
     int shards = s->ranks / layout_dims_ranks(chosen, LAYOUT_DIM_SHARDING) > 1 && !s->is_ps;
 
-    if (!sc->gradients.sharding_auto)
-        return st == (sc->gradients.sharding == SC_SHARD_FSDP ? SC_SHARD_ZERO3 : sc->gradients.sharding);
+    if (!sc->parallel.sharding_auto)
+        return st == (sc->parallel.sharding == SC_SHARD_FSDP ? SC_SHARD_ZERO3 : sc->parallel.sharding);
     if (st == SC_SHARD_HSDP && (s->nodes < 2 || s->wpn / tp < 2))
         return 0;   /* hsdp is zero3 on one node or one replica a node */
     if (!shards && st != SC_SHARD_NONE)
@@ -184,7 +184,7 @@ static int sharding_values(const struct layout_space *s, const int *chosen, int 
 
     for (int i = 0; i < NSTAGES; i++)
         if (stage_ok(s, stages[i], chosen))
-            out[n++] = (int)(s->sc->gradients.sharding_auto ? stages[i] : s->sc->gradients.sharding);
+            out[n++] = (int)(s->sc->parallel.sharding_auto ? stages[i] : s->sc->parallel.sharding);
     return n;
 }
 
@@ -193,11 +193,11 @@ static void pp_apply(struct scenario *t, int value) { t->parallel.pp = value; }
 static void interleave_apply(struct scenario *t, int value) { t->parallel.interleave = value; }
 static void recompute_apply(struct scenario *t, int value)
 {
-    t->workload.recompute = (enum sc_recompute)value;
+    t->parallel.recompute = (enum sc_recompute)value;
 }
 static void sharding_apply(struct scenario *t, int value)
 {
-    t->gradients.sharding = (enum sc_sharding)value;
+    t->parallel.sharding = (enum sc_sharding)value;
 }
 
 static int tp_of_result(const struct plan_cluster *pc)
@@ -241,7 +241,7 @@ static int recompute_text(const struct scenario *sc, const int *val, int first, 
                           size_t len)
 {
     (void)first;
-    if (!sc->workload.recompute_auto)
+    if (!sc->parallel.recompute_auto)
         return 0;
     return snprintf(buf, len, ", recompute %s",
                     scenario_recompute_name((enum sc_recompute)val[LAYOUT_DIM_RECOMPUTE]));

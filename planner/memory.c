@@ -95,7 +95,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     const struct cat_model *m = sc->workload.model;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;   /* tensor parallelism divides a replica's state */
     int mp = scenario_model_parallel(sc);
-    double w, g, o, n = ranks / mp > 1 ? ranks / mp : 1, b = sc->workload.batch_per_gpu;
+    double w, g, o, n = ranks / mp > 1 ? ranks / mp : 1, b = sc->parallel.micro_batch;
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
     double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
                                       : in->gpu ? in->gpu->mem_gib : NAN)
@@ -108,7 +108,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         double p0, l0, p1, l1, s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
         int mb = ranks / mp > 0 ? resolve_accum(sc, ranks / mp) : 1;
         double per_layer = memory_layer_act(m, s, tp, sc->parallel.sequence_parallel,
-                                            !sc->workload.attention_unfused, sc->workload.recompute) * b * width;
+                                            !sc->workload.attention_unfused, sc->parallel.recompute) * b * width;
         stage_of(sc, mb, 1, &p0, &l0);
         stage_of(sc, mb, 0, &p1, &l1);
         if (p0 * (w + g + o) + l0 * per_layer >=
@@ -140,7 +140,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         u->activations = b * width * (layer_mb * memory_layer_act(m, s, tp,
                                                                   sc->parallel.sequence_parallel,
                                                                   !sc->workload.attention_unfused,
-                                                                  sc->workload.recompute) +
+                                                                  sc->parallel.recompute) +
                                       logits * 4.0 * s * m->vocab / tp);
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;
@@ -182,7 +182,7 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
                                           "(gradients.sharding)"
                                         : "; the model state alone does not fit: more "
                                           "data-parallel ranks divide it")
-             : sc->workload.batch_per_gpu > 1 ? "; a smaller batch_per_gpu fits more"
+             : sc->parallel.micro_batch > 1 ? "; a smaller batch_per_gpu fits more"
              : u->sharding == SC_SHARD_NONE ? "; sharding the model state (gradients.sharding) "
                                                "frees memory"
                                              : "; more data-parallel ranks divide the sharded state");

@@ -110,7 +110,7 @@ static void compute_note(const struct scenario *sc, struct plan_cluster *pc)
     if (!g || g->inst->gpu_count <= 0 || !g->inst->gpu || !isnan(sc->workload.mfu))
         return;
     rc = sc->workload.precision_auto
-             ? compute_on_gpu(sc, g->inst->gpu, NULL, sc->workload.batch_per_gpu, &p, &t)
+             ? compute_on_gpu(sc, g->inst->gpu, NULL, sc->parallel.micro_batch, &p, &t)
              : compute_plan_of(g->inst->gpu, sc->workload.precision, sc->workload.precision_strict, &p);
     if (rc == 0)
         snprintf(pc->compute_note, sizeof pc->compute_note, "%s", p.note);
@@ -122,7 +122,7 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
 {
     const struct sc_cluster *cl = pc->cl;
     /* the servers hold the state under parameter servers */
-    enum sc_sharding sharding = sim_is_ps(pc->cfg.c.strategy) ? SC_SHARD_NONE : sc->gradients.sharding;
+    enum sc_sharding sharding = sim_is_ps(pc->cfg.c.strategy) ? SC_SHARD_NONE : sc->parallel.sharding;
     double worst = -1;
     int ranks = (int)pc->res.workers;
     char why[sizeof pc->infeasible_why] = "";
@@ -167,13 +167,13 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
     pc->grad_accum = resolve_accum(sc, (int)replicas);
     pc->global_batch = pc->cfg.w.batch * pc->res.workers;
     if (pc->feasible && sc->workload.global_batch > 0 &&
-        (double)sc->workload.batch_per_gpu * replicas > sc->workload.global_batch) {
+        (double)sc->parallel.micro_batch * replicas > sc->workload.global_batch) {
         pc->feasible = 0;
         pc->infeasible = PLAN_INF_BATCH;
         snprintf(pc->infeasible_why, sizeof pc->infeasible_why,
                  "%.0f data-parallel replicas x batch_per_gpu %d = %.0f samples a micro-batch, "
                  "over the global batch of %d: a smaller batch_per_gpu or fewer replicas",
-                 replicas, sc->workload.batch_per_gpu, sc->workload.batch_per_gpu * replicas, sc->workload.global_batch);
+                 replicas, sc->parallel.micro_batch, sc->parallel.micro_batch * replicas, sc->workload.global_batch);
     }
 }
 
@@ -203,9 +203,9 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     plan_band_set(sc, pc);
     compute_note(sc, pc);
     plan_assumptions(sc, pc);
-    pc->sharding = sc->gradients.sharding;
-    pc->batch_per_gpu = sc->workload.batch_per_gpu;
-    pc->recompute = sc->workload.recompute;
+    pc->sharding = sc->parallel.sharding;
+    pc->batch_per_gpu = sc->parallel.micro_batch;
+    pc->recompute = sc->parallel.recompute;
     pc->nsim = 1;
     return 0;
 }

@@ -264,7 +264,7 @@ static int measured_ref(const struct scenario *sc, struct compute_plan *p, struc
     }
     x->parallel.tp = 1;
     x->parallel.sequence_parallel = 0;
-    x->workload.recompute = sc->workload.measured_recompute;
+    x->parallel.recompute = sc->workload.measured_recompute;
     rc = compute_on_gpu(x, sc->workload.measured_gpu, NULL, sc->workload.measured_batch, p, ref);
     x_free(x);
     return rc;
@@ -279,7 +279,7 @@ static int gpu_compute_time(const struct scenario *sc, const struct cat_instance
     struct compute_plan p;
     struct compute_time t, ref;
 
-    if (compute_on_gpu(sc, in->gpu, profile_rates(sc, in), sc->workload.batch_per_gpu, &p, &t))
+    if (compute_on_gpu(sc, in->gpu, profile_rates(sc, in), sc->parallel.micro_batch, &p, &t))
         return dt_errf(e, "%s: the catalog gives %s no peak FLOP/s for %s; give "
                        "workload.measured_compute or another precision", in->name, in->gpu->name,
                        scenario_prec_name(scenario_prec_index(sc)));
@@ -309,7 +309,7 @@ static int compute_time(const struct scenario *sc, const struct cat_instance *in
                         struct dt_err *e)
 {
     double frac = 2.0 / 3;
-    double batch = (double)sc->workload.batch_per_gpu * sc->workload.grad_accum;
+    double batch = (double)sc->parallel.micro_batch * sc->workload.grad_accum;
     double peak = resolve_peak_flops(in, sc->workload.precision, vcpus);
     double t, mfu = isnan(sc->workload.mfu) ? DEFAULT_MFU : sc->workload.mfu, gflops = scenario_fwd_gflops(sc);
 
@@ -474,7 +474,7 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
         } else {
             if (lw < 0) {
                 double cps = resolve_cpu_s_per_sample(sc, o);
-                double c = cps * sc->workload.batch_per_gpu * sc->workload.grad_accum / g->core_speed, x = 0;
+                double c = cps * sc->parallel.micro_batch * sc->workload.grad_accum / g->core_speed, x = 0;
                 if (compute_time(sc, in, 1, o, &x, NULL, e))
                     return -1;
                 lw = c + x > 0 ? (int)lround(in->vcpus * c / (c + x)) : (in->vcpus + 3) / 4;
@@ -547,10 +547,10 @@ static void resolve_shard(const struct scenario *sc, int k, struct sim_config *c
     int wide = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 || sc->workload.precision_strict;
     double units;
 
-    cfg->c.shard = sc->gradients.sharding == SC_SHARD_NONE || k <= 1 ? SIM_SHARD_NONE
-                   : sc->gradients.sharding == SC_SHARD_ZERO1 ? SIM_SHARD_OPT
-                   : sc->gradients.sharding == SC_SHARD_ZERO2 ? SIM_SHARD_OPT_GRAD
-                   : sc->gradients.sharding == SC_SHARD_HSDP ? SIM_SHARD_HYBRID : SIM_SHARD_FULL;
+    cfg->c.shard = sc->parallel.sharding == SC_SHARD_NONE || k <= 1 ? SIM_SHARD_NONE
+                   : sc->parallel.sharding == SC_SHARD_ZERO1 ? SIM_SHARD_OPT
+                   : sc->parallel.sharding == SC_SHARD_ZERO2 ? SIM_SHARD_OPT_GRAD
+                   : sc->parallel.sharding == SC_SHARD_HSDP ? SIM_SHARD_HYBRID : SIM_SHARD_FULL;
     if (sim_is_ps(cfg->c.strategy))
         cfg->c.shard = SIM_SHARD_NONE;
     cfg->c.param_bytes = m->params * (wide ? 4.0 : 2.0);
@@ -604,10 +604,10 @@ static void resolve_tp(const struct scenario *sc, struct sim_config *cfg)
     cfg->c.tp = tp;
     cfg->c.tp_sp = sc->parallel.sequence_parallel;
     cfg->c.tp_overlap = sc->parallel.tp_overlap;
-    cfg->c.tp_recompute = sc->workload.recompute == SC_RECOMPUTE_FULL;
+    cfg->c.tp_recompute = sc->parallel.recompute == SC_RECOMPUTE_FULL;
     if (tp == 1)
         return;
-    cfg->c.tp_bytes = (sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len) * (double)sc->workload.batch_per_gpu *
+    cfg->c.tp_bytes = (sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len) * (double)sc->parallel.micro_batch *
                       m->hidden * width;
     cfg->w.batch /= tp;     /* a replica's samples, over its tp GPUs */
     for (int i = 0; i < cfg->ngroups; i++)
@@ -621,9 +621,9 @@ static int shard_ranks(const struct scenario *sc, int k, int local, int is_ps)
 {
     int n;
 
-    if (is_ps || sc->gradients.sharding == SC_SHARD_NONE)
+    if (is_ps || sc->parallel.sharding == SC_SHARD_NONE)
         return 1;
-    n = (sc->gradients.sharding == SC_SHARD_HSDP ? local : k) / scenario_model_parallel(sc);
+    n = (sc->parallel.sharding == SC_SHARD_HSDP ? local : k) / scenario_model_parallel(sc);
     return n > 1 ? n : 1;
 }
 
@@ -654,7 +654,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         with_accum.workload.grad_accum = resolve_accum(sc, k / scenario_model_parallel(sc));
         sc = &with_accum;
     }
-    sparse_grads(sc->workload.model, (double)sc->workload.batch_per_gpu * sc->workload.grad_accum, k, is_ps, &xparams,
+    sparse_grads(sc->workload.model, (double)sc->parallel.micro_batch * sc->workload.grad_accum, k, is_ps, &xparams,
                  &uparams);
 
     memset(cfg, 0, sizeof *cfg);
@@ -692,7 +692,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     if (auto_workers < 1)
         auto_workers = 1;
 
-    cfg->w.batch = (double)sc->workload.batch_per_gpu * sc->workload.grad_accum;
+    cfg->w.batch = (double)sc->parallel.micro_batch * sc->workload.grad_accum;
     cfg->w.grad_bytes = xparams * (sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0);
     cfg->w.cpu_s_per_sample = resolve_cpu_s_per_sample(sc, o);
     cfg->w.prep_bytes = sc->input.prep_bytes;

@@ -12,7 +12,7 @@
 
 int resolve_accum(const struct scenario *sc, int workers)
 {
-    double per_step = (double)sc->workload.batch_per_gpu * (workers > 0 ? workers : 1);
+    double per_step = (double)sc->parallel.micro_batch * (workers > 0 ? workers : 1);
     double a = sc->workload.global_batch > 0 ? floor(sc->workload.global_batch / per_step + 0.5) : sc->workload.grad_accum;
 
     return a >= 1 ? (int)a : 1;

@@ -41,10 +41,10 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
         snprintf(why, len, "parallel.pp %d needs GPU train nodes", pp);
         return 0;
     }
-    if (sc->gradients.sharding != SC_SHARD_NONE && sc->gradients.sharding != SC_SHARD_ZERO1) {
+    if (sc->parallel.sharding != SC_SHARD_NONE && sc->parallel.sharding != SC_SHARD_ZERO1) {
         snprintf(why, len, "parallel.pp %d runs with gradients.sharding none or zero1 (the "
                  "optimizer state sharded, Megatron's distributed optimizer), not %s", pp,
-                 scenario_sharding_name(sc->gradients.sharding));
+                 scenario_sharding_name(sc->parallel.sharding));
         return 0;
     }
     if (!sim_pp_fits_in(g->inst->gpu_count, g->count, tp, pp, sc->parallel.order)) {
@@ -83,11 +83,11 @@ static double head_share(const struct scenario *sc, const struct cat_instance *i
     double share = 0;
 
     *x = *sc;
-    x->workload.recompute = SC_RECOMPUTE_NONE;       /* the output layer is not recomputed */
+    x->parallel.recompute = SC_RECOMPUTE_NONE;       /* the output layer is not recomputed */
     bare.layers = 0;
-    if (in->gpu && compute_on_gpu(x, in->gpu, NULL, sc->workload.batch_per_gpu, &p, &all) == 0) {
+    if (in->gpu && compute_on_gpu(x, in->gpu, NULL, sc->parallel.micro_batch, &p, &all) == 0) {
         x->workload.model = &bare;
-        if (compute_on_gpu(x, in->gpu, NULL, sc->workload.batch_per_gpu, &p, &head) == 0 &&
+        if (compute_on_gpu(x, in->gpu, NULL, sc->parallel.micro_batch, &p, &head) == 0 &&
             all.fwd_s + all.bwd_s > 0)
             share = (head.fwd_s + head.bwd_s) / (all.fwd_s + all.bwd_s);
     }
@@ -127,6 +127,6 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     }
     /* s b h at the activations' width, each tensor-parallel rank its share
      * (Megatron's scatter-gather) */
-    cfg->c.pp_p2p_bytes = s * sc->workload.batch_per_gpu * m->hidden * width / tp;
+    cfg->c.pp_p2p_bytes = s * sc->parallel.micro_batch * m->hidden * width / tp;
     cfg->w.batch /= pp;     /* a replica's samples, over its tp x pp GPUs */
 }

@@ -83,7 +83,7 @@ double search_memory_bytes(const struct scenario *sc, double *state_bytes)
 
     memset(&one, 0, sizeof one);
     one.mem_gib = one.gpu_mem_gib = NAN;
-    memory_of(sc, sc->gradients.sharding, &one, 1, 1, &u); /* one worker: nothing sharded, no buckets */
+    memory_of(sc, sc->parallel.sharding, &one, 1, 1, &u); /* one worker: nothing sharded, no buckets */
     *state_bytes = u.weights + u.gradients + u.optimizer;
     return isnan(u.activations) ? NAN : *state_bytes + u.activations;
 }
@@ -165,7 +165,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             {
                 struct mem_use u;
                 /* sharding auto: whether the most sharded stage fits (layout.c) */
-                enum sc_sharding st = sc->gradients.sharding_auto ? SC_SHARD_ZERO3 : sc->gradients.sharding;
+                enum sc_sharding st = sc->parallel.sharding_auto ? SC_SHARD_ZERO3 : sc->parallel.sharding;
                 memory_of(sc, SC_SHARD_NONE, ti, (int)workers, wpn, &u);
                 unsharded_fits = !(u.total > u.capacity);
                 memory_of(sc, st, ti, (int)workers, wpn, &u);
@@ -496,7 +496,7 @@ int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_e
         } else {
             base->workload.measured_gpu = tg->inst->gpu;
             base->workload.measured_compute_s = rep.solved_value;
-            base->workload.measured_batch = sc->workload.batch_per_gpu * sc->workload.grad_accum;
+            base->workload.measured_batch = sc->parallel.micro_batch * sc->workload.grad_accum;
             /* solved as the measured cluster ran it: its layout's recompute */
             base->workload.measured_recompute = rep.clusters[sc->workload.measured_cluster].recompute;
         }

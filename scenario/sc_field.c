@@ -36,7 +36,7 @@ _Static_assert(sizeof(enum sim_strategy) == sizeof(int) && sizeof(enum cat_prec)
 const struct sc_field sc_fields[] = {
     /* ---- workload ---- */
     REF("workload.model", WL, "a model of the catalog", SC_FIELD_REQUIRED | SC_FIELD_CODE),
-    {"workload.batch_per_gpu", WL, SC_FIELD_INT_AUTO, OFF(sc_workload, batch_per_gpu), 0, 1,
+    {"workload.batch_per_gpu", PA, SC_FIELD_INT_AUTO, OFF(sc_parallel, micro_batch), 0, 1,
      10000000, 0, 1, "a positive integer or auto", NULL, SC_FIELD_CODE},
     {"workload.precision", WL, SC_FIELD_ENUM, OFF(sc_workload, precision), CAT_FP32, 0, 0, 0, 1,
      NULL, scenario_prec_name, SC_FIELD_CODE},
@@ -53,7 +53,7 @@ const struct sc_field sc_fields[] = {
      scenario_attention_name, SC_FIELD_CODE},
     ENUM("workload.memory_format", WL, OFF(sc_workload, channels_last), 0,
          scenario_memory_format_name),
-    {"workload.recompute", WL, SC_FIELD_ENUM, OFF(sc_workload, recompute), SC_RECOMPUTE_NONE, 0,
+    {"workload.recompute", PA, SC_FIELD_ENUM, OFF(sc_parallel, recompute), SC_RECOMPUTE_NONE, 0,
      0, 0, 1, NULL, scenario_recompute_name, SC_FIELD_CODE},
     INT("workload.global_batch", WL, OFF(sc_workload, global_batch), 0, 1, 1000000000,
         "an integer from 1 to 1000000000"),
@@ -117,7 +117,7 @@ const struct sc_field sc_fields[] = {
     {"gradients.precision", GR, SC_FIELD_ENUM, OFF(sc_gradients, precision), CAT_FP32, 0, 0, 0,
      1, NULL, scenario_grad_prec_name, SC_FIELD_CODE},
     REF("gradients.ps", GR, "a mapping", SC_FIELD_CODE),
-    {"gradients.sharding", GR, SC_FIELD_ENUM, OFF(sc_gradients, sharding), SC_SHARD_NONE, 0, 0, 0,
+    {"gradients.sharding", PA, SC_FIELD_ENUM, OFF(sc_parallel, sharding), SC_SHARD_NONE, 0, 0, 0,
      1, NULL, scenario_sharding_name, SC_FIELD_CODE},
     INT("gradients.ps.count", GR, OFF(sc_gradients, ps_count), 1, 1, 4096, "a positive integer"),
     ENUM("gradients.ps.placement", GR, OFF(sc_gradients, ps_place), SC_PS_COLOCATED,

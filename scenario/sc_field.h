@@ -15,8 +15,8 @@
 
 struct scenario;
 
-/* The sections the table covers; each field's offset is within its
- * section's struct. */
+/* The sections the table covers; each field's offset is within the struct
+ * of its sec. */
 enum sc_section { SC_SEC_WORKLOAD, SC_SEC_INPUT, SC_SEC_GRADIENTS, SC_SEC_PARALLEL,
                   SC_SEC_FABRIC, SC_SEC_OBJECTIVE, SC_SEC_SIMULATION, SC_SEC_PLAN, SC_NSEC };
 
@@ -41,7 +41,9 @@ enum sc_field_type {
 
 struct sc_field {
     const char *path;            /* "input.prefetch", "gradients.ps.count" */
-    enum sc_section sec;
+    enum sc_section sec;         /* the struct its slot is in: its path's section, but for
+                                    the layout's choices other sections' keys make, whose
+                                    slots are in the parallel section's struct */
     enum sc_field_type type;
     long off;                    /* offsetof within the section's struct; -1: no slot */
     double def;                  /* the default (NAN: unset) */

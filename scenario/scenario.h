@@ -113,9 +113,6 @@ struct sc_comm {
 /* workload: what the program trains (docs/scenario.md "workload"). */
 struct sc_workload {
     const struct cat_model *model;     /* resolved */
-    int batch_per_gpu;                 /* samples per worker per micro-batch, >= 1 */
-    int batch_auto;                    /* batch_per_gpu: auto: the planner chooses it per
-                                          cluster (planner/layout.c); batch_per_gpu is 1 */
     int seq_len;                       /* tokens per sample of a transformer given by its
                                           shape (catalog/shape.h); 0: the model's own */
     enum cat_prec precision;           /* compute precision (workload.precision) */
@@ -127,9 +124,6 @@ struct sc_workload {
     int amp_pure;                      /* workload.amp: pure (16-bit activations throughout);
                                           0 autocast */
     int kernels_fused;                 /* workload.kernels: fused (Megatron-LM's); 0 eager */
-    enum sc_recompute recompute;       /* workload.recompute (default none) */
-    int recompute_auto;                /* recompute: auto: chosen per cluster (planner/layout.c);
-                                          recompute is none */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     int global_batch;                  /* samples (sequences) per optimizer step over all
                                           workers; 0: not given (grad_accum holds) */
@@ -183,9 +177,6 @@ struct sc_gradients {
     double cycle_ms;                   /* all-reduce strategies: background loop period
                                           (Horovod's HOROVOD_CYCLE_TIME), ms; 0: none */
     enum cat_prec precision;           /* CAT_FP32 or CAT_FP16/BF16 (compressed) */
-    enum sc_sharding sharding;         /* gradients.sharding (default none) */
-    int sharding_auto;                 /* sharding: auto: the planner chooses the stage per
-                                          cluster (planner/layout.c); sharding is none */
     int ps_count;                      /* servers (dedicated: from the ps group; colocated: one per train node) */
     enum sc_ps_place ps_place;
     int ps_pipeline;                   /* 1: a worker pushes bucket b+1 while pulling bucket b
@@ -194,8 +185,25 @@ struct sc_gradients {
     enum sc_ps_receive ps_receive;     /* gradients.ps.receive: together (default) or in_turn */
 };
 
-/* parallel: the model-parallel layout; data parallelism fills the rest. */
+/*
+ * parallel: the layout, what a layout search varies and nothing else: the
+ * parallel section's keys, and the three choices other sections' keys
+ * make about it, kept here so that a layout is one struct: the micro-batch
+ * (workload.batch_per_gpu, also parallel.micro_batch), the sharding stage
+ * (gradients.sharding) and the recompute (workload.recompute).  Data
+ * parallelism fills the GPUs the layout leaves.
+ */
 struct sc_parallel {
+    int micro_batch;                   /* workload.batch_per_gpu: samples per worker per
+                                          micro-batch, >= 1 */
+    int micro_batch_auto;              /* batch_per_gpu: auto: the planner chooses it per
+                                          cluster (planner/layout.c); micro_batch is 1 */
+    enum sc_sharding sharding;         /* gradients.sharding (default none) */
+    int sharding_auto;                 /* sharding: auto: the planner chooses the stage per
+                                          cluster (planner/layout.c); sharding is none */
+    enum sc_recompute recompute;       /* workload.recompute (default none) */
+    int recompute_auto;                /* recompute: auto: chosen per cluster (planner/layout.c);
+                                          recompute is none */
     int tp;                            /* parallel.tp: tensor-parallel ranks, Megatron style
                                           (default 1); data parallelism is the GPUs / tp */
     int tp_auto;                       /* parallel.tp: auto: the planner chooses tp per cluster

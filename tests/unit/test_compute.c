@@ -98,7 +98,7 @@ static void scn(struct scenario *sc, const char *model, int prec)
     scenario_defaults(sc, "compute");
     sc->catalog = &cat;
     sc->workload.model = catalog_find_model(&cat, model);
-    sc->workload.batch_per_gpu = 64;
+    sc->parallel.micro_batch = 64;
     scenario_prec_set(sc, prec);
 }
 
@@ -144,18 +144,18 @@ static void recompute_adds_its_forward_work(void)
     scn(&sc, "gpt3-1.3b", CAT_BF16);
     sc.workload.attention_unfused = 1;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &none);
-    sc.workload.recompute = SC_RECOMPUTE_SELECTIVE;
+    sc.parallel.recompute = SC_RECOMPUTE_SELECTIVE;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &sel);
-    sc.workload.recompute = SC_RECOMPUTE_FULL;
+    sc.parallel.recompute = SC_RECOMPUTE_FULL;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &full);
     T_CHECK(none.core_fwd_s > 0 && none.core_fwd_s < none.fwd_s, "the attention core is part of the forward");
     T_NEAR(sel.bwd_s, none.bwd_s + none.core_fwd_s, 1e-12, "selective: backward + the core's forward");
     T_NEAR(full.bwd_s, none.bwd_s + none.fwd_s, 1e-12, "full: backward + the forward");
     T_CHECK(full.fwd_s == none.fwd_s, "the forward itself is unchanged");
     sc.workload.attention_unfused = 0;
-    sc.workload.recompute = SC_RECOMPUTE_NONE;
+    sc.parallel.recompute = SC_RECOMPUTE_NONE;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &none);
-    sc.workload.recompute = SC_RECOMPUTE_SELECTIVE;
+    sc.parallel.recompute = SC_RECOMPUTE_SELECTIVE;
     compute_on_gpu(&sc, h100, NULL, 4, &p, &sel);
     T_CHECK(sel.bwd_s == none.bwd_s, "fused attention: selective costs nothing more");
     scenario_free(&sc);

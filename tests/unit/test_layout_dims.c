@@ -77,7 +77,7 @@ static void tp_and_stage_on_two_nodes(void)
     struct seen w;
 
     build(&sc, &cl, "p4d.24xlarge", 2);
-    sc.parallel.tp_auto = sc.gradients.sharding_auto = 1;
+    sc.parallel.tp_auto = sc.parallel.sharding_auto = 1;
     T_CHECK(walk(&sc, &cl, &w) == 0, "the walk visits every combination");
     /* tp 1, 2, 4, 8 (each divides 8 GPUs and 8 KV heads; 16 does not divide
      * the KV heads); every stage on 16 GPUs, hsdp while a node holds two
@@ -149,7 +149,7 @@ static void pipelines_allow_none_and_zero1_with_their_chunks(void)
 
     build(&sc, &cl, "p4d.24xlarge", 1);
     sc.parallel.tp = 2;
-    sc.parallel.pp_auto = sc.gradients.sharding_auto = sc.workload.recompute_auto = 1;
+    sc.parallel.pp_auto = sc.parallel.sharding_auto = sc.parallel.recompute_auto = 1;
     T_CHECK(walk(&sc, &cl, &w) == 0, "the walk visits every combination");
     T_CHECK(is_list(w.text, want, (int)(sizeof want / sizeof want[0])),
             "pp outermost, then chunks, recompute, the stage innermost: %s", w.text);
@@ -170,9 +170,9 @@ static void a_scenario_that_names_its_layout_is_one_combination(void)
     sc.parallel.pp = 2;
     sc.parallel.interleave = 2;
     sc.parallel.interleave_set = 1;
-    sc.workload.recompute = SC_RECOMPUTE_FULL;
-    sc.gradients.sharding = SC_SHARD_FSDP;
-    sc.workload.batch_auto = 1;
+    sc.parallel.recompute = SC_RECOMPUTE_FULL;
+    sc.parallel.sharding = SC_SHARD_FSDP;
+    sc.parallel.micro_batch_auto = 1;
     T_CHECK(walk(&sc, &cl, &w) == 0 && w.n == 1, "one combination (got %d)", w.n);
     /* fsdp takes zero3's place and stays fsdp; nothing auto, nothing named
      * but the stage */
@@ -184,11 +184,11 @@ static void a_scenario_that_names_its_layout_is_one_combination(void)
     val[LAYOUT_DIM_SHARDING] = SC_SHARD_FSDP;
     t = sc;
     t.parallel.tp = t.parallel.pp = t.parallel.interleave = 1;
-    t.workload.recompute = SC_RECOMPUTE_NONE;
-    t.gradients.sharding = SC_SHARD_NONE;
+    t.parallel.recompute = SC_RECOMPUTE_NONE;
+    t.parallel.sharding = SC_SHARD_NONE;
     layout_dims_apply(&t, val);
-    T_CHECK(t.parallel.tp == 4 && t.parallel.pp == 2 && t.parallel.interleave == 2 && t.workload.recompute == SC_RECOMPUTE_FULL &&
-                t.gradients.sharding == SC_SHARD_FSDP, "applying a combination sets each row's field");
+    T_CHECK(t.parallel.tp == 4 && t.parallel.pp == 2 && t.parallel.interleave == 2 && t.parallel.recompute == SC_RECOMPUTE_FULL &&
+                t.parallel.sharding == SC_SHARD_FSDP, "applying a combination sets each row's field");
     T_CHECK(layout_dims_ranks(val, LAYOUT_NDIMS) == 8, "a replica is tp x pp = 8 ranks");
     scenario_free(&sc);
 }
@@ -200,13 +200,13 @@ static void parameter_servers_and_one_rank_shard_nothing(void)
     struct seen w;
 
     build(&sc, &cl, "p4d.24xlarge", 2);
-    sc.gradients.sharding_auto = 1;
+    sc.parallel.sharding_auto = 1;
     sc.gradients.strategy = SIM_PS_SYNC;
     T_CHECK(walk(&sc, &cl, &w) == 0 && !strcmp(w.text, "none"),
             "parameter servers: none only (%s)", w.text);
     scenario_free(&sc);
     build(&sc, &cl, "p3.2xlarge", 1);
-    sc.gradients.sharding_auto = 1;
+    sc.parallel.sharding_auto = 1;
     T_CHECK(walk(&sc, &cl, &w) == 0 && !strcmp(w.text, "none"), "one GPU: none only (%s)",
             w.text);
     scenario_free(&sc);
@@ -220,7 +220,7 @@ static void a_visit_that_fails_stops_the_walk(void)
     struct layout_space s;
 
     build(&sc, &cl, "p4d.24xlarge", 2);
-    sc.parallel.tp_auto = sc.gradients.sharding_auto = 1;
+    sc.parallel.tp_auto = sc.parallel.sharding_auto = 1;
     layout_dims_space(&sc, &cl, &s);
     memset(&w, 0, sizeof w);
     w.s = &s;

@@ -45,36 +45,36 @@ static void zero_stages_divide_the_model_state(void)
 
     fixture(&m, &g, &in, &sc, 7.5e9, 80);
     for (int s = SC_SHARD_NONE; s <= SC_SHARD_ZERO2; s++) {
-        sc.gradients.sharding = (enum sc_sharding)s;
-        memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
+        sc.parallel.sharding = (enum sc_sharding)s;
+        memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
         T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, want_gb[s], 0.005,
                "%s: %.1f GB of model state per GPU", scenario_sharding_name(s),
                (u.weights + u.gradients + u.optimizer) / 1e9);
     }
-    sc.gradients.sharding = SC_SHARD_ZERO3;
-    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
+    sc.parallel.sharding = SC_SHARD_ZERO3;
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
     T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 1.875, 1e-9, "stage 3: 16 x 7.5 / 64 GB");
-    sc.gradients.sharding = SC_SHARD_HSDP;
-    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
+    sc.parallel.sharding = SC_SHARD_HSDP;
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
     T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 15, 1e-9,
            "hsdp: stage 3 within a node of 8: 120 / 8 GB");
     /* 7.5B fp32 gradients (the default) in 25 MiB units: 30e9 / 26214400 ->
      * 1145 units; two gathered (2 bytes a parameter each) and one unit's
      * gradients (4) */
     T_NEAR(u.buffers, 7.5e9 / 1145 * 8, 1e-3, "hsdp: two units gathered and one unit's gradients");
-    sc.gradients.sharding = SC_SHARD_ZERO2;
-    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
+    sc.parallel.sharding = SC_SHARD_ZERO2;
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
     T_NEAR(u.buffers, 2 * 25 * 1048576.0, 0, "zero2: two 25 MiB gradient buckets");
     T_NEAR(u.capacity, 0.9 * 80 * 1073741824.0, 0, "90%% of 80 GiB usable");
-    sc.gradients.sharding = SC_SHARD_NONE;
+    sc.parallel.sharding = SC_SHARD_NONE;
     sc.workload.precision = CAT_FP32;
-    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
     T_CHECK(u.weights == 4 * 7.5e9 && u.gradients == 4 * 7.5e9 && u.optimizer == 8 * 7.5e9,
             "fp32 Adam: 4 + 4 + 8 bytes a parameter");
     sc.workload.precision = CAT_FP16;
     sc.workload.optimizer_state_bytes = 8;   /* SGD with momentum: fp32 master weights and momentum */
-    sc.gradients.sharding = SC_SHARD_ZERO1;
-    memory_of(&sc, sc.gradients.sharding, &in, 64, 8, &u);
+    sc.parallel.sharding = SC_SHARD_ZERO1;
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
     T_CHECK(u.weights == 2 * 7.5e9 && u.optimizer == 8 * 7.5e9 / 64,
             "another optimizer's state (K = 8), sharded by zero1: %.4g bytes", u.optimizer);
     scenario_free(&sc);
@@ -201,7 +201,7 @@ static void pipeline_stages_keep_their_micro_batches(void)
     m.lm_head = 1;
     table = 32000.0 * 4096;
     m.params = 12.0 * 4096 * 4096 * 32 + 2 * table;   /* layers, untied embedding and output */
-    sc.workload.batch_per_gpu = 1;
+    sc.parallel.micro_batch = 1;
     sc.workload.global_batch = 64;   /* 64 micro-batches a replica on one replica */
     sc.parallel.tp = 1;
     sc.parallel.pp = 4;

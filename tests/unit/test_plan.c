@@ -24,7 +24,7 @@ static void build(struct scenario *sc, struct sc_cluster cl[2])
     scenario_defaults(sc, "built-in-c");
     sc->catalog = &cat;
     sc->workload.model = catalog_find_model(&cat, "resnet50");
-    sc->workload.batch_per_gpu = 64;
+    sc->parallel.micro_batch = 64;
     sc->workload.precision = CAT_FP16;
     sc->input.cpu_s_per_sample = 0.002;
     sc->input.prep_bytes = 224 * 224 * 3;

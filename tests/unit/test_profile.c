@@ -365,7 +365,7 @@ static void a_scenario_naming_a_profile_uses_the_measured_numbers(void)
         struct compute_plan p;
         struct compute_time t;
         const struct cat_gpu *v100 = catalog_find_gpu(&cat, "V100");
-        T_CHECK(compute_on_gpu(&sc, v100, prof, sc.workload.batch_per_gpu, &p, &t) == 0, "V100 model");
+        T_CHECK(compute_on_gpu(&sc, v100, prof, sc.parallel.micro_batch, &p, &t) == 0, "V100 model");
         T_NEAR(cfg.groups[0].fwd_s + cfg.groups[0].bwd_s, (t.fwd_s + t.bwd_s) * sc.workload.grad_accum,
                1e-12, "compute is the operation model at the profile's GEMM rate");
         T_CHECK(cfg.groups[0].fwd_s > fwd_nominal && cfg.groups[0].fwd_s < fwd_nominal * 1.57,

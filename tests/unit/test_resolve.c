@@ -75,7 +75,7 @@ static void sparse_tables_send_only_touched_rows(void)
            cfg.w.grad_bytes);
 
     /* Never more than the dense table: at a batch where 4T/2 > 11e6. */
-    sc.workload.batch_per_gpu = 16384;                  /* T = 7,028,736; 2T > 11e6 */
+    sc.parallel.micro_batch = 16384;                  /* T = 7,028,736; 2T > 11e6 */
     T_CHECK(plan_resolve(&sc, find(&sc, "gpu-horovod"), &cfg, &e) == 0, "gpu-horovod resolves");
     T_NEAR(cfg.w.grad_bytes, 4 * m->params, 1e-9,
            "ring over 4 at batch 16384: capped at the dense size %.0f B (got %.0f)", 4 * m->params,

@@ -140,7 +140,7 @@ static void the_full_scenario_sets_every_field(void)
                     strcmp(sc.workload.model->source, "paper") == 0,
                 "mynet keeps family, input and source");
     }
-    T_CHECK(sc.workload.batch_per_gpu == 64, "batch_per_gpu");
+    T_CHECK(sc.parallel.micro_batch == 64, "batch_per_gpu");
     T_CHECK(sc.workload.precision == CAT_FP16, "precision fp16");
     T_CHECK(sc.workload.grad_accum == 2, "grad_accum");
     T_NEAR(sc.workload.mfu, 0.35, TOL, "mfu");
@@ -236,7 +236,7 @@ static void the_minimal_scenario_takes_every_default(void)
     T_CHECK(strcmp(sc.name, "minimal") == 0, "name defaults to the file name without extension");
     T_CHECK(sc.catalog == &cat, "the scenario points at the catalog");
     T_CHECK(sc.workload.model == catalog_find_model(&cat, "resnet50"), "model resnet50 from the catalog");
-    T_CHECK(sc.workload.batch_per_gpu == 32, "batch_per_gpu");
+    T_CHECK(sc.parallel.micro_batch == 32, "batch_per_gpu");
     T_CHECK(sc.workload.precision == CAT_FP32, "precision defaults to fp32");
     T_CHECK(sc.workload.grad_accum == 1, "grad_accum defaults to 1");
     T_CHECK(isnan(sc.workload.mfu) && isnan(sc.workload.optimizer_bytes_per_param),

@@ -140,7 +140,7 @@ static void memory_fit_prunes_what_cannot_hold_the_model(void)
         search_list_free(&u.l);
     }
     /* batch 4: 24.9e9 + 4 x 8.965e9 = 60.8e9 B, over 90% of 40 GiB (38.7e9), under 90% of 80 GiB */
-    u.sc.workload.batch_per_gpu = 4;
+    u.sc.parallel.micro_batch = 4;
     p4d = p4de = 0;
     if (search_enumerate(&u.sc, &u.l, &e) == 0) {
         for (int i = 0; i < u.l.n; i++) {
