@@ -169,10 +169,10 @@ int ld_cluster_parallel(struct ld *ld, yaml_node_t *m, const char *path, int ci)
         return -1;
     ld->cluster_tp_node[ci] = p.tp_node;
     ld->cluster_pp_node[ci] = p.pp_node;
-    c->tp = p.tp;
-    c->pp = p.pp;
-    c->interleave = p.interleave;
-    c->sp = p.sp < 0 ? 0 : p.sp ? 2 : 1;
+    c->parallel.tp = p.tp;
+    c->parallel.pp = p.pp;
+    c->parallel.interleave = p.interleave;
+    c->parallel.sp = p.sp < 0 ? 0 : p.sp ? 2 : 1;
     return 0;
 }
 
@@ -184,16 +184,16 @@ int ld_parallel_fits(struct ld *ld)
     for (int i = 0; i < sc->nclusters; i++) {
         const struct sc_cluster *c = &sc->clusters[i];
         struct scenario saved = *sc;
-        int tp_auto = c->tp < 0 || (c->tp == 0 && sc->parallel.tp_auto);
-        int pp_auto = c->pp < 0 || (c->pp == 0 && sc->parallel.pp_auto);
+        int tp_auto = c->parallel.tp < 0 || (c->parallel.tp == 0 && sc->parallel.tp_auto);
+        int pp_auto = c->parallel.pp < 0 || (c->parallel.pp == 0 && sc->parallel.pp_auto);
         int bad;
         const char *key;
         yaml_node_t *at;
         char f[FIELD_LEN];
 
-        sc->parallel.tp = tp_auto ? 1 : c->tp > 0 ? c->tp : sc->parallel.tp;
-        sc->parallel.pp = pp_auto ? 1 : c->pp > 0 ? c->pp : sc->parallel.pp;
-        sc->parallel.interleave = c->interleave > 0 ? c->interleave : sc->parallel.interleave;
+        sc->parallel.tp = tp_auto ? 1 : c->parallel.tp > 0 ? c->parallel.tp : sc->parallel.tp;
+        sc->parallel.pp = pp_auto ? 1 : c->parallel.pp > 0 ? c->parallel.pp : sc->parallel.pp;
+        sc->parallel.interleave = c->parallel.interleave > 0 ? c->parallel.interleave : sc->parallel.interleave;
         /* a layout the planner chooses fits by construction */
         bad = (!tp_auto && !resolve_tp_fits(sc, c, why, sizeof why)) ? 1
               : (!pp_auto && !resolve_pp_fits(sc, c, why, sizeof why)) ? 2 : 0;
@@ -201,9 +201,9 @@ int ld_parallel_fits(struct ld *ld)
         if (!bad)
             continue;
         key = bad == 1 ? "tp" : "pp";
-        at = bad == 1 ? (c->tp != 0 ? ld->cluster_tp_node[i] : ld->tp_node)
-                      : (c->pp != 0 ? ld->cluster_pp_node[i] : ld->pp_node);
-        if ((bad == 1 ? c->tp : c->pp) != 0)
+        at = bad == 1 ? (c->parallel.tp != 0 ? ld->cluster_tp_node[i] : ld->tp_node)
+                      : (c->parallel.pp != 0 ? ld->cluster_pp_node[i] : ld->pp_node);
+        if ((bad == 1 ? c->parallel.tp : c->parallel.pp) != 0)
             snprintf(f, sizeof f, "clusters[%d].parallel.%s", i, key);
         else
             snprintf(f, sizeof f, "parallel.%s", key);

@@ -487,13 +487,13 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
     if ((v = ld_get(ld, m, "parallel", NULL)) &&
         ld_cluster_parallel(ld, v, f, ci))
         return -1;
-    c->strategy = -1;
+    c->gradients.strategy = -1;
     snprintf(sf, sizeof sf, "gradients.strategy");
     ld_path_key(f, sizeof f, path, "strategy");
     if ((v = ld_get(ld, m, "strategy", NULL))) {
-        if (ld_enum(ld, v, f, sim_strategy_name, &c->strategy))
+        if (ld_enum(ld, v, f, sim_strategy_name, &c->gradients.strategy))
             return -1;
-        strategy = (enum sim_strategy)c->strategy;
+        strategy = (enum sim_strategy)c->gradients.strategy;
         snprintf(sf, sizeof sf, "%s", f);
     }
 

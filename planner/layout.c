@@ -80,7 +80,10 @@ enum { STOP_FIXED = 0, STOP_GLOBAL, STOP_MEMORY, STOP_GAIN };
 struct search {
     const struct scenario *sc;   /* as given, its auto flags set */
     const struct sc_cluster *cl;
-    struct scenario *t;          /* sc, auto flags cleared, under the combination tried */
+    struct sc_parallel trial;    /* the layout under trial: sc's, auto flags cleared, the
+                                    combination tried applied; the only thing a trial varies */
+    struct scenario *t;          /* what the planner evaluates: sc with the trial as its
+                                    parallel section (view) */
     int ranks;                   /* train workers */
     const struct plan_eval_opts *rank;  /* the ranking's simulation settings */
     struct combo *cb;            /* the combinations tried, layout_dims_most() of room */
@@ -182,13 +185,21 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
         snprintf(buf + n, cap - n, "; %.400s", best->bound_text);
 }
 
-/* Grow combination c's micro-batch under its layout s->t (batch_per_gpu
+/* The scenario the planner evaluates under the trial: the trial layout as
+ * its parallel section, every other section the scenario's. */
+static const struct scenario *view(struct search *s)
+{
+    s->t->parallel = s->trial;
+    return s->t;
+}
+
+/* Grow combination c's micro-batch under its layout s->trial (batch_per_gpu
  * auto: 1, 2, 4, ... while it fits memory, the global batch and gains; else
  * the scenario's), keeping the fastest candidate in *s->pc. */
 static int grow(struct search *s, struct combo *c)
 {
     const struct scenario *sc = s->sc;
-    struct scenario *t = s->t;
+    const struct scenario *t;
     struct plan_cluster *cand = s->cand, *pc = s->pc;
     int k = s->ranks, mp = layout_dims_ranks(c->val, LAYOUT_NDIMS), rc;
 
@@ -199,7 +210,8 @@ static int grow(struct search *s, struct combo *c)
             c->stop = STOP_GLOBAL;
             break;  /* one micro-batch would pass the global batch */
         }
-        t->parallel.micro_batch = b;
+        s->trial.micro_batch = b;
+        t = view(s);
         if (!layout_dims_fit(t, s->cl)) {
             if (!sc->parallel.micro_batch_auto)
                 break;
@@ -250,7 +262,7 @@ static int try_combo(const int *val, void *arg)
     int rc;
 
     memcpy(c->val, val, sizeof c->val);
-    layout_dims_apply(s->t, val);
+    layout_dims_apply(&s->trial, val);
     rc = grow(s, c);
     if (rc == 0 && c->tried)
         s->last = s->ncb++;
@@ -287,7 +299,9 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     s.cand = x_malloc(sizeof *s.cand);
     s.cb = x_calloc((size_t)layout_dims_most(), sizeof *s.cb);
     *s.t = *sc;
-    s.t->parallel.sharding_auto = s.t->parallel.micro_batch_auto = s.t->parallel.tp_auto = s.t->parallel.pp_auto = s.t->parallel.recompute_auto = 0;
+    s.trial = sc->parallel;
+    s.trial.sharding_auto = s.trial.micro_batch_auto = s.trial.tp_auto = s.trial.pp_auto =
+        s.trial.recompute_auto = 0;
     if ((rc = layout_dims_walk(&space, try_combo, &s)) != 0)
         goto out;
     /* the chosen layout as the scenario says to simulate it; when nothing
@@ -298,9 +312,9 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
         double ranked = pc->res.samples_per_s;
         int best[LAYOUT_NDIMS];
         layout_dims_of_result(pc, best);
-        layout_dims_apply(s.t, best);
-        s.t->parallel.micro_batch = pc->batch_per_gpu;
-        if ((rc = plan_cluster_eval_one(s.t, cl, o, pc, e)) != 0)
+        layout_dims_apply(&s.trial, best);
+        s.trial.micro_batch = pc->batch_per_gpu;
+        if ((rc = plan_cluster_eval_one(view(&s), cl, o, pc, e)) != 0)
             goto out;
         /* the others as ranked, on the chosen one's terms */
         for (int i = 0; i < s.ncb; i++)
@@ -308,13 +322,13 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
                 s.cb[i].rate *= pc->res.samples_per_s / ranked;
     } else {
         if (s.last >= 0) {
-            layout_dims_apply(s.t, s.cb[s.last].val);
+            layout_dims_apply(&s.trial, s.cb[s.last].val);
         } else {
-            s.t->parallel.tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
-            s.t->parallel.pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
+            s.trial.tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+            s.trial.pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
         }
-        s.t->parallel.micro_batch = sc->parallel.micro_batch_auto ? 1 : sc->parallel.micro_batch;
-        if ((rc = plan_cluster_eval_one(s.t, cl, o, pc, e)) != 0)
+        s.trial.micro_batch = sc->parallel.micro_batch_auto ? 1 : sc->parallel.micro_batch;
+        if ((rc = plan_cluster_eval_one(view(&s), cl, o, pc, e)) != 0)
             goto out;
     }
     pc->nsim = s.nsim + 1;
@@ -331,28 +345,17 @@ out:
 int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
 {
+    struct sc_parallel par;
     struct scenario *t;
     int rc;
 
-    if (cl->tp == 0 && cl->sp == 0 && cl->pp == 0 && cl->interleave == 0)
-        return layout_eval(sc, cl, o, pc, e);
     /* the cluster's own parallel: section over the scenario's */
+    scenario_cluster_parallel(sc, cl, &par);
+    if (memcmp(&par, &sc->parallel, sizeof par) == 0)
+        return layout_eval(sc, cl, o, pc, e);
     t = x_malloc(sizeof *t);
     *t = *sc;
-    if (cl->tp != 0) {
-        t->parallel.tp_auto = cl->tp < 0;
-        t->parallel.tp = cl->tp > 0 ? cl->tp : 1;
-    }
-    if (cl->sp != 0)
-        t->parallel.sequence_parallel = cl->sp == 2;
-    if (cl->pp != 0) {
-        t->parallel.pp_auto = cl->pp < 0;
-        t->parallel.pp = cl->pp > 0 ? cl->pp : 1;
-    }
-    if (cl->interleave != 0) {
-        t->parallel.interleave = cl->interleave;
-        t->parallel.interleave_set = 1;
-    }
+    t->parallel = par;
     rc = layout_eval(t, cl, o, pc, e);
     pc->cfg.c.bucket_list = sc->gradients.nbucket_list > 0 ? sc->gradients.bucket_list : NULL;
     x_free(t);

@@ -188,16 +188,16 @@ static int sharding_values(const struct layout_space *s, const int *chosen, int 
     return n;
 }
 
-static void tp_apply(struct scenario *t, int value) { t->parallel.tp = value; }
-static void pp_apply(struct scenario *t, int value) { t->parallel.pp = value; }
-static void interleave_apply(struct scenario *t, int value) { t->parallel.interleave = value; }
-static void recompute_apply(struct scenario *t, int value)
+static void tp_apply(struct sc_parallel *p, int value) { p->tp = value; }
+static void pp_apply(struct sc_parallel *p, int value) { p->pp = value; }
+static void interleave_apply(struct sc_parallel *p, int value) { p->interleave = value; }
+static void recompute_apply(struct sc_parallel *p, int value)
 {
-    t->parallel.recompute = (enum sc_recompute)value;
+    p->recompute = (enum sc_recompute)value;
 }
-static void sharding_apply(struct scenario *t, int value)
+static void sharding_apply(struct sc_parallel *p, int value)
 {
-    t->parallel.sharding = (enum sc_sharding)value;
+    p->sharding = (enum sc_sharding)value;
 }
 
 static int tp_of_result(const struct plan_cluster *pc)
@@ -319,10 +319,10 @@ int layout_dims_fit(const struct scenario *t, const struct sc_cluster *cl)
     return ok;
 }
 
-void layout_dims_apply(struct scenario *t, const int *val)
+void layout_dims_apply(struct sc_parallel *p, const int *val)
 {
     for (int d = 0; d < LAYOUT_NDIMS; d++)
-        layout_dims[d].apply(t, val[d]);
+        layout_dims[d].apply(p, val[d]);
 }
 
 void layout_dims_of_result(const struct plan_cluster *pc, int *val)

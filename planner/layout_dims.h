@@ -2,7 +2,7 @@
  * layout_dims.h - internal to the planner: the parallel dimensions the
  * layout search walks (layout.c), as a table with one row each.  A row says
  * which values to try given the values chosen for the rows above it, whether
- * a candidate fits it, how to set a value on a scenario, how to read it back
+ * a candidate fits it, how to set a value on a layout (the parallel section), how to read it back
  * from a simulated cluster, and how to name it in the Layout: line.  The
  * search walks the rows' combinations in the table's order, first row
  * outermost (layout_dims_walk), and never names a dimension itself, so a new
@@ -57,7 +57,8 @@ struct layout_dim {
     /* Whether a candidate t (every row applied, its micro-batch set) fits
      * cluster cl; NULL: always. */
     int (*fits)(const struct scenario *t, const struct sc_cluster *cl);
-    void (*apply)(struct scenario *t, int value);
+    /* Set its value on a layout: the parallel section, and nothing else. */
+    void (*apply)(struct sc_parallel *p, int value);
     /* The value a simulated cluster ran with, as values() would give it. */
     int (*of_result)(const struct plan_cluster *pc);
     /* Its words in a name, appended at buf (len bytes left, first: nothing
@@ -81,7 +82,7 @@ int layout_dims_walk(const struct layout_space *s, int (*visit)(const int *val, 
 int layout_dims_ranks(const int *val, int n);
 /* Whether candidate t fits every row's check. */
 int layout_dims_fit(const struct scenario *t, const struct sc_cluster *cl);
-void layout_dims_apply(struct scenario *t, const int *val);
+void layout_dims_apply(struct sc_parallel *p, const int *val);
 /* The values cluster pc ran with, into val. */
 void layout_dims_of_result(const struct plan_cluster *pc, int *val);
 /* Combination val's name for the Layout: line, into buf. */

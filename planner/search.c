@@ -274,7 +274,7 @@ static void build(const struct scenario *sc, const struct search_cand *c, int fu
     int g = 0;
 
     memset(cl, 0, sizeof *cl);
-    cl->strategy = c->strategy;
+    cl->gradients.strategy = c->strategy;
     cl->groups[g++] = (struct sc_group){SIM_TRAIN, &cat->instances[c->train], c->nodes,
                                         c->spot && !isnan(cat->instances[c->train].spot_usd_h)};
     if (c->data >= 0)
@@ -286,13 +286,13 @@ static void build(const struct scenario *sc, const struct search_cand *c, int fu
     cl->ngroups = g;
     if (full)
         search_cand_name(sc, c, cl->name, sizeof cl->name);
-    cl->comm_own = 1;
-    cl->bucket_bytes = p->nbuckets > 0 ? p->bucket_bytes[c->bucket] : sc->gradients.bucket_bytes;
-    cl->ps_place = sc->gradients.ps_place;
-    cl->ps_count = sc->gradients.ps_count;
+    cl->gradients.own = 1;
+    cl->gradients.bucket_bytes = p->nbuckets > 0 ? p->bucket_bytes[c->bucket] : sc->gradients.bucket_bytes;
+    cl->gradients.ps_place = sc->gradients.ps_place;
+    cl->gradients.ps_count = sc->gradients.ps_count;
     if (sim_is_ps(c->strategy)) {
-        cl->ps_place = c->ps >= 0 ? SC_PS_DEDICATED : SC_PS_COLOCATED;
-        cl->ps_count = c->ps >= 0 ? c->nps : c->nodes;
+        cl->gradients.ps_place = c->ps >= 0 ? SC_PS_DEDICATED : SC_PS_COLOCATED;
+        cl->gradients.ps_count = c->ps >= 0 ? c->nps : c->nodes;
     }
 }
 

@@ -54,16 +54,38 @@ void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *c
 {
     int gpus = 0;
 
-    out->strategy = cl->strategy >= 0 ? (enum sim_strategy)cl->strategy : sc->gradients.strategy;
+    out->strategy = cl->gradients.strategy >= 0 ? (enum sim_strategy)cl->gradients.strategy : sc->gradients.strategy;
     /* auto is NCCL's choice; a cluster whose train nodes have no GPU runs
      * the ring, as before auto existed (docs/scenario.md) */
     for (int i = 0; i < cl->ngroups; i++)
         gpus |= cl->groups[i].role == SIM_TRAIN && cl->groups[i].inst->gpu_count > 0;
     if (out->strategy == SIM_AUTO && !gpus)
         out->strategy = SIM_RING;
-    out->bucket_bytes = cl->comm_own ? cl->bucket_bytes : sc->gradients.bucket_bytes;
-    out->ps_place = cl->comm_own ? cl->ps_place : sc->gradients.ps_place;
-    out->ps_count = cl->comm_own ? cl->ps_count : sc->gradients.ps_count;
+    out->bucket_bytes = cl->gradients.own ? cl->gradients.bucket_bytes : sc->gradients.bucket_bytes;
+    out->ps_place = cl->gradients.own ? cl->gradients.ps_place : sc->gradients.ps_place;
+    out->ps_count = cl->gradients.own ? cl->gradients.ps_count : sc->gradients.ps_count;
+}
+
+void scenario_cluster_parallel(const struct scenario *sc, const struct sc_cluster *cl,
+                               struct sc_parallel *out)
+{
+    const struct sc_cluster_parallel *own = &cl->parallel;
+
+    *out = sc->parallel;
+    if (own->tp != 0) {
+        out->tp_auto = own->tp < 0;
+        out->tp = own->tp > 0 ? own->tp : 1;
+    }
+    if (own->sp != 0)
+        out->sequence_parallel = own->sp == 2;
+    if (own->pp != 0) {
+        out->pp_auto = own->pp < 0;
+        out->pp = own->pp > 0 ? own->pp : 1;
+    }
+    if (own->interleave != 0) {
+        out->interleave = own->interleave;
+        out->interleave_set = 1;
+    }
 }
 
 void scenario_plan_defaults(struct sc_plan *p)

@@ -82,24 +82,33 @@ struct sc_group {
     int spot;                          /* 1: price at the spot rate */
 };
 
-struct sc_cluster {
-    char name[64];
-    int strategy;                      /* enum sim_strategy for this cluster, -1: the scenario's */
-    int ngroups;
-    struct sc_group groups[SC_MAX_GROUPS];
-    /* A communication choice of the cluster's own (a catalog search's
-     * candidate): 0, the scenario's gradients section holds; 1, the three
-     * fields below replace the scenario's bucket size and servers. */
-    int comm_own;
-    double bucket_bytes;               /* > 0 when comm_own */
+/* A cluster's own gradients: section, over the scenario's: its strategy
+ * (clusters[].strategy), and a catalog search candidate's communication
+ * choice (scenario_cluster_comm). */
+struct sc_cluster_gradients {
+    int strategy;                      /* enum sim_strategy, -1: the scenario's */
+    int own;                           /* 1: the three fields below replace the scenario's
+                                          bucket size and servers; 0: the scenario's hold */
+    double bucket_bytes;               /* > 0 when own */
     enum sc_ps_place ps_place;
-    int ps_count;                      /* >= 1 when comm_own */
-    /* The cluster's own parallel: section (docs/scenario.md), over the
-     * scenario's: */
+    int ps_count;                      /* >= 1 when own */
+};
+
+/* A cluster's own parallel: section (docs/scenario.md "clusters"), over the
+ * scenario's (scenario_cluster_parallel). */
+struct sc_cluster_parallel {
     int tp;                            /* 0: the scenario's; -1: auto; else tensor-parallel ranks */
     int sp;                            /* 0: the scenario's; 1: sequence parallelism off; 2: on */
     int pp;                            /* 0: the scenario's; -1: auto; else pipeline stages */
     int interleave;                    /* 0: the scenario's; else model chunks a stage */
+};
+
+struct sc_cluster {
+    char name[64];
+    int ngroups;
+    struct sc_group groups[SC_MAX_GROUPS];
+    struct sc_cluster_gradients gradients;
+    struct sc_cluster_parallel parallel;
 };
 
 /* The communication a cluster runs with (scenario_cluster_comm). */
@@ -290,6 +299,11 @@ int scenario_model_parallel(const struct scenario *sc);
  * train nodes is the ring. */
 void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,
                            struct sc_comm *out);
+
+/* The layout cluster cl runs, before any search: the scenario's parallel
+ * section with the cluster's own keys over it, auto flags included. */
+void scenario_cluster_parallel(const struct scenario *sc, const struct sc_cluster *cl,
+                               struct sc_parallel *out);
 
 /* The plan: section's defaults (docs/plan.md), for a search without one. */
 void scenario_plan_defaults(struct sc_plan *p);

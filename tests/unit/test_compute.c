@@ -266,7 +266,7 @@ static void a_measured_time_carries_through_the_model(void)
     sc.workload.measured_batch = 64;
     memset(&cl, 0, sizeof cl);
     snprintf(cl.name, sizeof cl.name, "one-p5");
-    cl.strategy = -1;
+    cl.gradients.strategy = -1;
     cl.ngroups = 1;
     cl.groups[0].role = SIM_TRAIN;
     cl.groups[0].inst = catalog_find_instance(&cat, "p5.48xlarge");

@@ -25,7 +25,7 @@ static void build(struct scenario *sc, struct sc_cluster *cl, const char *type, 
     sc->workload.model = catalog_find_model(&cat, "llama3-8b");
     memset(cl, 0, sizeof *cl);
     snprintf(cl->name, sizeof cl->name, "%d-%s", count, type);
-    cl->strategy = -1;
+    cl->gradients.strategy = -1;
     cl->ngroups = 1;
     cl->groups[0].role = SIM_TRAIN;
     cl->groups[0].inst = catalog_find_instance(&cat, type);
@@ -186,9 +186,10 @@ static void a_scenario_that_names_its_layout_is_one_combination(void)
     t.parallel.tp = t.parallel.pp = t.parallel.interleave = 1;
     t.parallel.recompute = SC_RECOMPUTE_NONE;
     t.parallel.sharding = SC_SHARD_NONE;
-    layout_dims_apply(&t, val);
-    T_CHECK(t.parallel.tp == 4 && t.parallel.pp == 2 && t.parallel.interleave == 2 && t.parallel.recompute == SC_RECOMPUTE_FULL &&
-                t.parallel.sharding == SC_SHARD_FSDP, "applying a combination sets each row's field");
+    layout_dims_apply(&t.parallel, val);
+    T_CHECK(t.parallel.tp == 4 && t.parallel.pp == 2 && t.parallel.interleave == 2 &&
+                t.parallel.recompute == SC_RECOMPUTE_FULL && t.parallel.sharding == SC_SHARD_FSDP,
+            "applying a combination sets each row's field of the layout");
     T_CHECK(layout_dims_ranks(val, LAYOUT_NDIMS) == 8, "a replica is tp x pp = 8 ranks");
     scenario_free(&sc);
 }

@@ -31,7 +31,7 @@ static void build(struct scenario *sc, struct sc_cluster cl[2])
     memset(cl, 0, 2 * sizeof *cl);
     for (int i = 0; i < 2; i++) {
         snprintf(cl[i].name, sizeof cl[i].name, "%d-p3.16xlarge", i + 1);
-        cl[i].strategy = -1;
+        cl[i].gradients.strategy = -1;
         cl[i].ngroups = 1;
         cl[i].groups[0].role = SIM_TRAIN;
         cl[i].groups[0].inst = catalog_find_instance(&cat, "p3.16xlarge");
@@ -163,7 +163,7 @@ static struct sc_cluster one(const char *type, int count)
 {
     struct sc_cluster c;
     memset(&c, 0, sizeof c);
-    c.strategy = -1;
+    c.gradients.strategy = -1;
     c.ngroups = 1;
     c.groups[0].role = SIM_TRAIN;
     c.groups[0].inst = catalog_find_instance(&cat, type);

@@ -118,7 +118,7 @@ static void in_turn_servers_apply_to_sync_dedicated_only(void)
     T_CHECK(plan_resolve(&sc, find(&sc, "gpu-horovod"), &cfg, &e) == 0 && !cfg.c.ps_in_turn,
             "and not a ring cluster");
     async = *find(&sc, "cpu-ps");
-    async.strategy = SIM_PS_ASYNC;
+    async.gradients.strategy = SIM_PS_ASYNC;
     T_CHECK(plan_resolve(&sc, &async, &cfg, &e) == 0 && !cfg.c.ps_in_turn,
             "nor an asynchronous candidate of a plan search");
 

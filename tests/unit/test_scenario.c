@@ -172,7 +172,7 @@ static void the_full_scenario_sets_every_field(void)
     T_CHECK(sc.nclusters == 3, "three clusters");
     if (sc.nclusters == 3) {
         c = &sc.clusters[0];
-        T_CHECK(strcmp(c->name, "homogeneous") == 0 && c->ngroups == 2 && c->strategy == -1,
+        T_CHECK(strcmp(c->name, "homogeneous") == 0 && c->ngroups == 2 && c->gradients.strategy == -1,
                 "clusters[0] uses the scenario's strategy");
         T_CHECK(c->groups[0].role == SIM_TRAIN && c->groups[0].count == 2 && !c->groups[0].spot &&
                     c->groups[0].inst == catalog_find_instance(&cat, "p3.8xlarge"),
@@ -181,7 +181,7 @@ static void the_full_scenario_sets_every_field(void)
                     c->groups[1].inst == c5,
                 "clusters[0].groups[1]: a ps group on the replaced c5.9xlarge, count 1");
         c = &sc.clusters[1];
-        T_CHECK(strcmp(c->name, "hetero") == 0 && c->ngroups == 3 && c->strategy == -1,
+        T_CHECK(strcmp(c->name, "hetero") == 0 && c->ngroups == 3 && c->gradients.strategy == -1,
                 "clusters[1]");
         T_CHECK(c->groups[0].role == SIM_TRAIN && c->groups[0].inst == my &&
                     c->groups[0].count == 1 && c->groups[0].spot == 1,
@@ -193,7 +193,7 @@ static void the_full_scenario_sets_every_field(void)
                     c->groups[2].inst == catalog_find_instance(&cat, "ml.c5.9xlarge"),
                 "clusters[1].groups[2]: 2 ps nodes");
         c = &sc.clusters[2];
-        T_CHECK(strcmp(c->name, "allreduce") == 0 && c->strategy == SIM_HIERARCHICAL &&
+        T_CHECK(strcmp(c->name, "allreduce") == 0 && c->gradients.strategy == SIM_HIERARCHICAL &&
                     c->ngroups == 1 && c->groups[0].count == 2,
                 "clusters[2] has its own strategy and needs no ps group");
     }
@@ -264,7 +264,7 @@ static void the_minimal_scenario_takes_every_default(void)
     T_CHECK(sc.gradients.ps_count == 1 && sc.gradients.ps_place == SC_PS_COLOCATED,
             "ps defaults to one colocated server");
     T_CHECK(sc.nclusters == 1 && strcmp(sc.clusters[0].name, "one") == 0 &&
-                sc.clusters[0].ngroups == 1 && sc.clusters[0].strategy == -1,
+                sc.clusters[0].ngroups == 1 && sc.clusters[0].gradients.strategy == -1,
             "one cluster of one group, with the scenario's strategy");
     T_CHECK(sc.clusters[0].groups[0].role == SIM_TRAIN && sc.clusters[0].groups[0].count == 1 &&
                 sc.clusters[0].groups[0].spot == 0 &&
