@@ -1,7 +1,7 @@
 /*
- * scenario.c - the scenario model's defaults, its release, and the closed
- * sets it owns (scenario.h).  docs/scenario.md lists the same defaults for
- * users; a change here changes that page.
+ * scenario.c - the scenario model's defaults (from the field table,
+ * sc_field.c), its release, and what the planner reads it through
+ * (scenario.h); its closed sets are sc_names.c's.
  */
 #include "scenario.h"
 #include "sc_field.h"
@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../base/names.h"
-#include "../catalog/ops.h"
 #include "../catalog/shape.h"
 #include "../base/units.h"
 
@@ -94,71 +92,4 @@ void scenario_plan_defaults(struct sc_plan *p)
     for (int i = 0; i < sc_nfields; i++)
         if (sc_fields[i].sec == SC_SEC_PLAN)
             sc_field_default(&sc_fields[i], p);
-}
-
-/* ---- closed sets -------------------------------------------------------- */
-
-static const char *const objectives[] = { "step_time", "cost_per_step", "cost_to_train", NULL };
-static const char *const places[] = { "colocated", "dedicated", NULL };
-static const char *const receives[] = { "together", "in_turn", NULL };
-static const char *const solves[] = { "cpu_cost", "compute", NULL };
-static const char *const grad_precs[] = { "fp32", "fp16", "bf16", NULL };
-static const enum cat_prec grad_prec_values[] = { CAT_FP32, CAT_FP16, CAT_BF16 };
-
-const char *scenario_objective_name(int o) { return NAMES_AT(objectives, o); }
-int scenario_objective_parse(const char *s) { return names_parse(scenario_objective_name, s); }
-const char *scenario_ps_place_name(int p) { return NAMES_AT(places, p); }
-const char *scenario_ps_receive_name(int r) { return NAMES_AT(receives, r); }
-const char *scenario_solve_name(int s) { return NAMES_AT(solves, s); }
-const char *scenario_grad_prec_name(int i) { return NAMES_AT(grad_precs, i); }
-int scenario_ps_place_parse(const char *s) { return names_parse(scenario_ps_place_name, s); }
-int scenario_ps_receive_parse(const char *s) { return names_parse(scenario_ps_receive_name, s); }
-int scenario_solve_parse(const char *s) { return names_parse(scenario_solve_name, s); }
-int scenario_grad_prec_parse(const char *s) { return names_parse(scenario_grad_prec_name, s); }
-
-static const char *const precs[] = { "fp32", "tf32", "fp16", "bf16", "fp8", "fp32_strict",
-                                     "auto", NULL };
-static const char *const attentions[] = { "flash", "unfused", "flash_triton", NULL };
-static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
-static const char *const amps[] = { "autocast", "pure", NULL };
-static const char *const kernelss[] = { "eager", "fused", NULL };
-/* the stages a scenario may ask for (enum sc_sharding; fsdp is zero3 as
- * PyTorch FSDP's FULL_SHARD runs it) */
-static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
-                                         NULL };
-static const char *const recomputes[] = { "none", "selective", "full", "auto", NULL };
-/* in SIM_ORDER_* order */
-static const char *const pp_orders[] = { "tp-dp-pp", "tp-pp-dp", NULL };
-
-const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }
-const char *scenario_attention_name(int i) { return NAMES_AT(attentions, i); }
-const char *scenario_sharding_name(int i) { return NAMES_AT(shardings, i); }
-const char *scenario_recompute_name(int i) { return NAMES_AT(recomputes, i); }
-const char *scenario_pp_order_name(int i) { return NAMES_AT(pp_orders, i); }
-const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats, i); }
-const char *scenario_amp_name(int i) { return NAMES_AT(amps, i); }
-const char *scenario_kernels_name(int i) { return NAMES_AT(kernelss, i); }
-
-int scenario_ops_style(const struct scenario *sc)
-{
-    return (sc->workload.amp_pure ? OPS_PURE : 0) | (sc->workload.kernels_fused ? OPS_FUSED : 0);
-}
-
-void scenario_prec_set(struct scenario *sc, int i)
-{
-    sc->workload.precision_strict = i == CAT_NPREC;
-    sc->workload.precision_auto = i == CAT_NPREC + 1;
-    /* auto's nominal format (memory estimates) is the 16-bit one */
-    sc->workload.precision = i < CAT_NPREC ? (enum cat_prec)i : sc->workload.precision_auto ? CAT_BF16 : CAT_FP32;
-}
-
-int scenario_prec_index(const struct scenario *sc)
-{
-    return sc->workload.precision_auto ? CAT_NPREC + 1 : sc->workload.precision_strict ? CAT_NPREC
-                                                                     : (int)sc->workload.precision;
-}
-
-enum cat_prec scenario_grad_prec_value(int i)
-{
-    return scenario_grad_prec_name(i) ? grad_prec_values[i] : CAT_FP32;
 }
