@@ -501,34 +501,25 @@ static void worker_opt_done(struct sim *s, int wi)
 
 /* ---- services for the parallel dimensions (dim.h) ----------------------- */
 
-void sim_dim_push(struct sim *s, int id, int kind, double t, int a, int b, int c)
-{
-    assert(kind >= 0 && kind < SIM_DIM_EVENTS);
-    evq_push(&s->q, t, EV_DIM + id * SIM_DIM_EVENTS + kind, a, b, c);
-}
-
-void sim_dim_flow(struct sim *s, int id, double amount, double bound, const struct mm_use *use,
-                  int nuse, int a, int b, int c)
-{
-    mm_add_flow(&s->mm, amount, bound, use, nuse, FL_DIM + id, a, b, c);
-}
-
 int sim_use_begin(struct sim *s, int wi, int bwd, double dil)
 {
     int any = 0;
 
-    for (int d = 0; sim_dims[d]; d++)
-        if (d != s->stepper && s->dim[d] && sim_dims[d]->use_begin)
+    for (int i = 0; i < s->nhooked; i++) {
+        int d = s->hooked[i];
+        if (sim_dims[d]->use_begin)
             any |= sim_dims[d]->use_begin(s, s->dim[d], wi, bwd, dil);
+    }
     return any;
 }
 
 int sim_use_end(struct sim *s, int wi, int bwd, double dil)
 {
-    for (int d = 0; sim_dims[d]; d++)
-        if (d != s->stepper && s->dim[d] && sim_dims[d]->use_end &&
-            sim_dims[d]->use_end(s, s->dim[d], wi, bwd, dil))
+    for (int i = 0; i < s->nhooked; i++) {
+        int d = s->hooked[i];
+        if (sim_dims[d]->use_end && sim_dims[d]->use_end(s, s->dim[d], wi, bwd, dil))
             return 1;
+    }
     return 0;
 }
 
@@ -843,6 +834,10 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
         if (s.dim[d] && sim_dims[d]->step_begin && s.stepper < 0)
             s.stepper = d;
     }
+    /* the others that hook a layer's use, in table order */
+    for (int d = 0; sim_dims[d]; d++)
+        if (d != s.stepper && s.dim[d] && (sim_dims[d]->use_begin || sim_dims[d]->use_end))
+            s.hooked[s.nhooked++] = d;
     for (int i = 0; i < s.nw; i++)
         build_producers(&s, &s.w[i]);
     if (cfg->trace)

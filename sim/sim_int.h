@@ -94,6 +94,8 @@ struct sim {
     struct chain ch[SIM_MAX_GROUPS];
     void *dim[SIM_MAX_DIMS];   /* each dimension's state (dim.h), NULL: not in this run */
     int stepper;               /* the dimension that runs the step layer by layer, -1 none */
+    int nhooked;               /* the other dimensions of the run that hook a layer's use */
+    int hooked[SIM_MAX_DIMS];
     int r_cpu[SIM_MAX_GROUPS], r_pcie[SIM_MAX_GROUPS], r_tx[SIM_MAX_GROUPS],
         r_rx[SIM_MAX_GROUPS], r_intra[SIM_MAX_GROUPS], r_fabric;
     int total_steps;
@@ -118,10 +120,18 @@ void sim_worker_start_opt(struct sim *s, int wi);
 int sim_measured(const struct sim *s, int step);
 double sim_slowdown(const struct sim *s, const struct worker *w);
 /* Dimension id's event of `kind` at time t; its flow of `amount` (as
- * mm_add_flow), which ends with its flow_done hook. */
-void sim_dim_push(struct sim *s, int id, int kind, double t, int a, int b, int c);
-void sim_dim_flow(struct sim *s, int id, double amount, double bound, const struct mm_use *use,
-                  int nuse, int a, int b, int c);
+ * mm_add_flow), which ends with its flow_done hook.  Inline: a layer-by-
+ * layer step pushes several a layer. */
+static inline void sim_dim_push(struct sim *s, int id, int kind, double t, int a, int b, int c)
+{
+    evq_push(&s->q, t, EV_DIM + id * SIM_DIM_EVENTS + kind, a, b, c);
+}
+
+static inline void sim_dim_flow(struct sim *s, int id, double amount, double bound,
+                                const struct mm_use *use, int nuse, int a, int b, int c)
+{
+    mm_add_flow(&s->mm, amount, bound, use, nuse, FL_DIM + id, a, b, c);
+}
 /* The layer-by-layer step: every other dimension's use_begin or use_end
  * hook in table order (1 when one runs collectives for the use; at most
  * one takes a use's end); the stepper's use_done and comm hooks. */
