@@ -77,6 +77,19 @@ const struct format *format_pick(const char *cmd, const int *given, struct dt_er
     return pick;
 }
 
+void format_usage(FILE *f, const char *cmd, const char *rest)
+{
+    const char *sep = " [";
+
+    fprintf(f, "usage: %s", cmd);
+    for (int i = 0; i < NROWS; i++)
+        if (rows[i].flag) {
+            fprintf(f, "%s%s", sep, rows[i].flag);
+            sep = " | ";
+        }
+    fprintf(f, "%s %s\n", sep[1] == '|' ? "]" : "", rest);
+}
+
 void format_help(FILE *f, int search, int width)
 {
     for (int i = 0; i < NROWS; i++) {

@@ -4,7 +4,8 @@
  * writer of a search's.  Both commands take their format flags from the
  * table (format_opts), pick the row the user asked for (format_pick) and
  * print the rows' lines in their --help (format_help), so a new format is
- * a writer file, one row in format.c, its documentation and a golden
+ * a writer file, one row in format.c, its documentation and a golden; the
+ * usage lines take their flags from the table too (format_usage)
  * (docs/architecture.md, "Where a change goes").
  *
  * The --trace and --report outputs are written beside the format, not
@@ -41,6 +42,10 @@ int format_opts(struct args_opt *opts, int *given);
  * more than one does (FLAG the last of them in the table's order).
  */
 const struct format *format_pick(const char *cmd, const int *given, struct dt_err *e);
+
+/* "usage: CMD [FLAG | FLAG ...] REST" and a newline: the rows' flags as the
+ * choice they are. */
+void format_usage(FILE *f, const char *cmd, const char *rest);
 
 /* Each row's --help line of one command (search: 0 for `dtplan
  * SCENARIO`, 1 for `dtplan plan`), as "  FLAG  TEXT" with the flag

@@ -40,13 +40,14 @@
 
 enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
-static const char usage_line[] =
-    "usage: dtplan [--json | --csv] [-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] [--seed N] [--steps N] [-q] SCENARIO.yaml";
+/* The usage line after the format flags (format_usage). */
+static const char usage_rest[] =
+    "[-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] [--seed N] [--steps N] [-q] SCENARIO.yaml";
 
 static void usage(FILE *f)
 {
+    format_usage(f, "dtplan", usage_rest);
     fprintf(f,
-            "%s\n"
             "       dtplan run [OPTIONS] SCENARIO.yaml\n"
             "       dtplan plan [OPTIONS] SCENARIO.yaml      (search the catalog; dtplan plan --help)\n"
             "       dtplan calibrate [OPTIONS] -o PROFILE    (measure this machine; dtplan calibrate --help)\n"
@@ -57,7 +58,7 @@ static void usage(FILE *f)
             "Predict the training step time and cost of each cluster in SCENARIO.yaml and\n"
             "recommend one.\n"
             "\n"
-            "Options:\n", usage_line);
+            "Options:\n");
     format_help(f, 0, 18);
     fprintf(f,
             "  -o, --output FILE  write the report to FILE (atomically: all or nothing)\n"
@@ -145,7 +146,7 @@ static int parse_args(int argc, char **argv, struct options *o)
         return EXIT_INPUT;
     }
     if (!o->scenario) {
-        fprintf(stderr, "%s\n", usage_line);
+        format_usage(stderr, "dtplan", usage_rest);
         return EXIT_INPUT;
     }
     return 0;

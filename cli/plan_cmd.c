@@ -40,8 +40,9 @@
 
 enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
-static const char usage_line[] =
-    "usage: dtplan plan [--json | --csv] [-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] "
+/* The usage line after the format flags (format_usage). */
+static const char usage_rest[] =
+    "[-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] "
     "[--seed N] [--steps N] [--top N] [--all] [-q] SCENARIO.yaml";
 
 /* ---- outputs ----------------------------------------------------------- */
@@ -128,12 +129,13 @@ out:
 
 static void usage(void)
 {
-    printf("%s\n\nSearch the catalog for the cluster that best meets the scenario's "
+    format_usage(stdout, "dtplan plan", usage_rest);
+    printf("\nSearch the catalog for the cluster that best meets the scenario's "
            "objective (the plan: section\nlimits the search; see docs/plan.md).  Under "
            "mpirun the sweep is split across the ranks.\n\n"
            "  --top N        rows of the ranked table (overrides plan.top), 1..1000\n"
            "  --all          keep every strategy of a cluster, and candidates more than 10x\n"
-           "                 worse than the best, in the table\n", usage_line);
+           "                 worse than the best, in the table\n");
     format_help(stdout, 1, 14);
     printf("  --trace FILE   also write the simulated steps of the recommended cluster as a\n"
            "                 Chrome trace (JSON)\n"
@@ -198,7 +200,7 @@ int plan_cmd_main(int argc, char **argv)
         return EXIT_INPUT;
     }
     if (!scenario) {
-        fprintf(stderr, "%s\n", usage_line);
+        format_usage(stderr, "dtplan plan", usage_rest);
         return EXIT_INPUT;
     }
     o.cmd = "dtplan plan";
