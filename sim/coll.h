@@ -110,6 +110,14 @@ void coll_seq_add(struct coll_seq *sq, const struct coll_ctx *ctx, enum sim_stra
                   enum nccl_coll kind, const struct nccl_shape *shape, double bytes,
                   double nic_scale);
 
+/* The time a collective of `kind` on `bytes` takes alone on a group of
+ * `nodes` x `wpn` GPUs of g under cfg's strategy (auto: NCCL's choice on
+ * shape, NULL for the default model), each phase at the rate its busiest
+ * link allows (coll_seq.c). */
+double coll_alone_s(const struct sim_config *cfg, const struct sim_group *g,
+                    const struct nccl_shape *shape, int nodes, int wpn, enum nccl_coll kind,
+                    double bytes);
+
 /* Expected largest bin when `balls` balls fall uniformly and independently
  * into `bins` bins (exact; 1 for one ball, 0 for none). */
 double coll_expected_max_load(int balls, int bins);

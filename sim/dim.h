@@ -57,6 +57,16 @@ struct sim_dim_ops {
     int (*collectives)(const struct sim_config *cfg, const struct nccl_shape *all,
                        struct sim_coll_choice *out, int n, int max, int *final);
 
+    /* A pipelined stage's layer (pp.c): add to *fwd_s and *bwd_s the
+     * seconds its own collectives take a micro-batch after the layer's
+     * forward and backward, alone on its group of g (all: the cluster's
+     * NCCL shape, NULL unknown); and how long an operation of comp seconds
+     * of compute and comm seconds of them lasts, when it runs them beside
+     * the compute (NULL: one after the other). */
+    void (*stage_layer)(const struct sim_config *cfg, const struct sim_group *g,
+                        const struct nccl_shape *all, double *fwd_s, double *bwd_s);
+    double (*op_time)(const struct sim_config *cfg, double comp, double comm);
+
     /* ---- a whole step as another config ---- */
     /* 1 when cfg's step runs as another config (*out) and *plan; restore
      * puts back into res what the other config's result leaves out (res

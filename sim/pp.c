@@ -67,63 +67,20 @@ void sim_pp_layers(int layers, int pp, int v, int *out)
         out[k % 2 == 0 ? n - 1 - k / 2 : k / 2]--;
 }
 
-/* ---- one collective alone ----------------------------------------------- */
-
-/* The time a collective of `kind` on `bytes` takes alone on a group of
- * `nodes` x `wpn` GPUs of g (resources 0: a GPU's link, 1 and 2: a node's
- * NIC directions). */
-static double alone_s(const struct sim_config *cfg, const struct sim_group *g,
-                      const struct nccl_shape *shape, int nodes, int wpn, enum nccl_coll kind,
-                      double bytes)
-{
-    struct coll_ctx ctx;
-    struct coll_phase ph[COLL_MAX_PHASES];
-    struct nccl_model m;
-    double cap[3] = {g->intra_Bps, g->nic_Bps, g->nic_Bps}, t = 0;
-    int n;
-
-    memset(&ctx, 0, sizeof ctx);
-    memset(&m, 0, sizeof m);
-    ctx.lat_scale = cfg->c.lat_scale;
-    ctx.ntg = 1;
-    ctx.tg[0].nodes = nodes;
-    ctx.tg[0].wpn = wpn;
-    ctx.tg[0].alpha_intra = g->intra_alpha_s;
-    ctx.tg[0].alpha_net = g->net_alpha_s;
-    ctx.tg[0].r_intra = 0;
-    ctx.tg[0].r_tx = 1;
-    ctx.tg[0].r_rx = 2;
-    ctx.tg[0].r_cpu = -1;
-    ctx.r_fabric = ctx.r_ps_tx = ctx.r_ps_rx = ctx.r_ps_cpu = -1;
-    if (cfg->c.strategy == SIM_AUTO && shape)
-        nccl_model_init(&m, shape, kind);
-    n = bytes > 0 ? coll_build_kind(&ctx, cfg->c.strategy, kind, &m, bytes, ph) : 0;
-    for (int p = 0; p < n; p++) {
-        double rate = ph[p].bound;
-        for (int u = 0; u < ph[p].nuse; u++)
-            if (ph[p].use[u].w > 0 && cap[ph[p].use[u].res] / ph[p].use[u].w < rate)
-                rate = cap[ph[p].use[u].res] / ph[p].use[u].w;
-        t += ph[p].lat_s + (ph[p].amount > 0 && rate > 0 ? ph[p].amount / rate : 0);
-    }
-    return t;
-}
-
 /* ---- the schedule ------------------------------------------------------- */
 
 struct pp_op {
     int bwd, chunk, mb;
 };
 
-/* An operation of comp s of compute whose layers' tensor-parallel
- * collectives take tp s: after it, or with tp_overlap beside it, the
- * compute slowed by comm_slowdown while they run (tp.c). */
-static double op_dur(const struct sim_config *cfg, double comp, double tp)
+/* An operation of comp s of compute whose layers' own collectives take
+ * comm s: after it, unless a dimension runs them beside it (op_time). */
+static double op_dur(const struct sim_config *cfg, double comp, double comm)
 {
-    double slow = cfg->groups[0].comm_slowdown > 1 ? cfg->groups[0].comm_slowdown : 1;
-
-    if (!cfg->c.tp_overlap || !(tp > 0))
-        return comp + tp;
-    return comp * slow > tp ? tp + comp - tp / slow : tp;
+    for (int d = 0; sim_dims[d]; d++)
+        if (sim_dims[d]->op_time)
+            return sim_dims[d]->op_time(cfg, comp, comm);
+    return comp + comm;
 }
 
 /* The k-th forward or backward of a stage of pp, v chunks. */
@@ -296,40 +253,32 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     int m = c->micro_batches, tp = c->tp > 1 ? c->tp : 1, gi = 0, nodes, wpn, share, rep = 0;
     const struct sim_group *g;
     struct sim_group dg;
-    struct nccl_shape all, tpg, dpg, *shp = NULL;
+    struct nccl_shape all;
     int *lay = x_calloc((size_t)n, sizeof *lay);
     double *fwd = x_calloc((size_t)n * 4, sizeof *fwd), *bwd = fwd + n, *tpf = fwd + 2 * n,
            *tpb = fwd + 3 * n;
     struct pp_stage *st = x_calloc((size_t)pp, sizeof *st);
-    double L = c->units, lf, lb, hf, hb, t1 = 0, p2p, gall, glay, worst = -1;
+    double L = c->units, lf, lb, hf, hb, cf = 0, cb = 0, p2p, gall, glay, worst = -1;
     long blk;
-    int rc = 0;
+    int rc = 0, have;
 
     while (cfg->groups[gi].role != SIM_TRAIN)
         gi++;
     g = &cfg->groups[gi];
     blk = (long)g->gpus * g->count / pp;
     dp_group(cfg, g, &nodes, &wpn, &share);
-    if (sim_nccl_shape(cfg, &all) == 0) {
-        int sh2;
-        sim_tp_shapes(&all, tp, &tpg, &dpg, &sh2);
-        shp = &tpg;
-    }
+    have = sim_nccl_shape(cfg, &all) == 0;
     /* a layer's compute a micro-batch, and the rest (the last chunk's) */
     lf = g->fwd_s / m * (1 - c->pp_head_frac) / L;
     lb = g->bwd_s / m * (1 - c->pp_head_frac) / L;
     hf = g->fwd_s / m * c->pp_head_frac;
     hb = g->bwd_s / m * c->pp_head_frac;
-    /* a layer's tensor-parallel collectives: two after its forward, two
-     * after its backward (four when it recomputes its forward) */
-    if (tp > 1 && c->tp_bytes > 0) {
-        int tn = tp <= g->gpus ? 1 : tp / g->gpus, tw = tp <= g->gpus ? tp : g->gpus;
-        if (c->tp_sp)
-            t1 = alone_s(cfg, g, shp, tn, tw, NCCL_REDUCESCATTER, c->tp_bytes) +
-                 alone_s(cfg, g, shp, tn, tw, NCCL_ALLGATHER, c->tp_bytes);
-        else
-            t1 = alone_s(cfg, g, shp, tn, tw, NCCL_ALLREDUCE, c->tp_bytes);
-    }
+    /* a layer's own collectives a micro-batch, each dimension's alone on
+     * its group (tensor parallelism's: two after the forward, two after
+     * the backward, four when it recomputes its forward) */
+    for (int d = 0; sim_dims[d]; d++)
+        if (sim_dims[d]->stage_layer)
+            sim_dims[d]->stage_layer(cfg, g, have ? &all : NULL, &cf, &cb);
     /* a micro-batch's activations to the next stage: every GPU of a node
      * sends at once, so each has its node's NICs' share */
     if (c->pp_order == SIM_ORDER_TP_PP_DP ? (long)tp * pp <= g->gpus : blk < g->gpus) {
@@ -345,8 +294,8 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     for (int i = 0; i < n; i++) {
         fwd[i] = lay[i] * lf + (i == n - 1 ? hf : 0);
         bwd[i] = lay[i] * lb + (i == n - 1 ? hb : 0);
-        tpf[i] = lay[i] * 2 * t1;
-        tpb[i] = lay[i] * 2 * t1 * (c->tp_recompute ? 2 : 1);
+        tpf[i] = lay[i] * cf;
+        tpb[i] = lay[i] * cb;
     }
     if (schedule(cfg, fwd, bwd, tpf, tpb, p2p, st) != 0) {
         rc = dt_errf(e, "sim: the pipeline schedule of %d stages, %d chunks a stage and %d "
@@ -364,7 +313,7 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
             st[s].grad_bytes += lay[k * pp + s] * glay;
         st[s].grad_bytes += (s == 0 ? c->pp_embed_frac * gall : 0) +
                             (s == pp - 1 ? c->pp_out_frac * gall : 0);
-        end = st[s].last1 + (nodes * wpn > 1 ? alone_s(cfg, &dg, NULL, nodes, wpn,
+        end = st[s].last1 + (nodes * wpn > 1 ? coll_alone_s(cfg, &dg, NULL, nodes, wpn,
                                                         NCCL_ALLREDUCE, st[s].grad_bytes) : 0);
         if (end > worst) {
             worst = end;

@@ -329,6 +329,43 @@ static int tp_collectives(const struct sim_config *cfg, const struct nccl_shape 
     return n;
 }
 
+/* A pipelined stage's layer: two collectives after its forward, two after
+ * its backward (four when it recomputes its forward), alone on a
+ * tensor-parallel group. */
+static void tp_stage_layer(const struct sim_config *cfg, const struct sim_group *g,
+                           const struct nccl_shape *all, double *fwd_s, double *bwd_s)
+{
+    const struct sim_comm *c = &cfg->c;
+    struct nccl_shape tpg, dpg;
+    int tp = c->tp, tn, tw, share;
+    double t1;
+
+    if (tp <= 1 || !(c->tp_bytes > 0))
+        return;
+    if (all)
+        sim_tp_shapes(all, tp, &tpg, &dpg, &share);
+    tn = tp <= g->gpus ? 1 : tp / g->gpus;
+    tw = tp <= g->gpus ? tp : g->gpus;
+    if (c->tp_sp)
+        t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_REDUCESCATTER, c->tp_bytes) +
+             coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLGATHER, c->tp_bytes);
+    else
+        t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLREDUCE, c->tp_bytes);
+    *fwd_s += 2 * t1;
+    *bwd_s += 2 * t1 * (c->tp_recompute ? 2 : 1);
+}
+
+/* tp_overlap: the collectives beside the compute, which runs slower by the
+ * group's comm_slowdown meanwhile; the operation ends when both have. */
+static double tp_op_time(const struct sim_config *cfg, double comp, double comm)
+{
+    double slow = cfg->groups[0].comm_slowdown > 1 ? cfg->groups[0].comm_slowdown : 1;
+
+    if (!cfg->c.tp_overlap || !(comm > 0))
+        return comp + comm;
+    return comp * slow > comm ? comm + comp - comm / slow : comm;
+}
+
 const struct sim_dim_ops sim_dim_tp = {
     .name = "tp",
     .check = tp_check,
@@ -342,4 +379,6 @@ const struct sim_dim_ops sim_dim_tp = {
     .use_begin = tp_use_begin,
     .use_end = tp_use_end,
     .collect = tp_collect,
+    .stage_layer = tp_stage_layer,
+    .op_time = tp_op_time,
 };
