@@ -61,14 +61,24 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
         pc->steps_per_epoch = pc->epoch_s = pc->cost_per_epoch_usd = NAN;
         pc->train_s = pc->cost_to_train_usd = NAN;
     }
-    /* One worker alone: compute and optimizer only. */
-    for (int i = 0; i < cfg->ngroups; i++)
-        if (cfg->groups[i].role == SIM_TRAIN) {
-            const struct sim_group *g = &cfg->groups[i];
-            one = cfg->w.batch / (g->fwd_s + g->bwd_s + g->opt_s);
-            break;
-        }
-    pc->scaling_eff = one > 0 ? r->samples_per_s / (r->workers * one) : NAN;
+    /* Against one worker alone (compute and optimizer only); under tensor
+     * or pipeline parallelism against one replica alone, whose step keeps
+     * its compute, its tensor-parallel communication, the bubble and the
+     * optimizer and loses the data-parallel sharing and the input's stall:
+     * per replica, the step it would take over the step it takes, at most 1
+     * (docs/output.md). */
+    if (scenario_model_parallel(sc) > 1) {
+        double alone = r->compute_s + r->tp_comm_s + r->pp_bubble_s + r->optimizer_s;
+        pc->scaling_eff = r->step_mean_s > 0 ? fmin(1, alone / r->step_mean_s) : NAN;
+    } else {
+        for (int i = 0; i < cfg->ngroups; i++)
+            if (cfg->groups[i].role == SIM_TRAIN) {
+                const struct sim_group *g = &cfg->groups[i];
+                one = cfg->w.batch / (g->fwd_s + g->bwd_s + g->opt_s);
+                break;
+            }
+        pc->scaling_eff = one > 0 ? r->samples_per_s / (r->workers * one) : NAN;
+    }
     pc->feasible = 1;
     pc->infeasible = PLAN_OK;
     pc->infeasible_why[0] = 0;

@@ -129,3 +129,16 @@ if command -v make > /dev/null 2>&1; then
 else
     skip "make not installed: install not tried"
 fi
+
+# ---- scaling efficiency under model parallelism -----------------------------
+# per replica against one replica alone: never above 1, for the tensor- and
+# pipeline-parallel layouts of the 70B scenario and the tp 8 one
+for sc in scenarios/llm-70b-3d.yaml tests/data/cli/llama-tp8.yaml; do
+    "$DT" -q --csv "$sc" > "$tmp/mp.csv" 2> /dev/null
+    over=$(perl -MText::ParseWords -ne 'chomp; my @f = parse_line(",", 0, $_);
+        if ($. == 1) { for my $i (0..$#f) { $c = $i if $f[$i] eq "scaling_efficiency" } next }
+        print "$f[0]=$f[$c] " if !defined $f[$c] || $f[$c] eq "" || $f[$c] > 1 || $f[$c] <= 0' "$tmp/mp.csv")
+    n=$(($(wc -l < "$tmp/mp.csv") - 1))
+    check "scaling_efficiency of every cluster of $sc is in (0, 1] ($n clusters${over:+; found $over})" \
+        [ -z "$over" -a "$n" -gt 0 ]
+done
