@@ -80,16 +80,24 @@ static double axis_px(const struct axis *a, double v)
     return a->p0 + u * (a->p1 - a->p0);
 }
 
-/* A tick label with as many decimals as the step needs. */
+/* A tick label with as many decimals as the step needs; from 10,000 up in
+ * thousands, millions or billions (k, M, G), so that a cost axis reads 4M,
+ * not 4000000. */
 static void tick_label(char *buf, size_t n, const struct axis *a, double v)
 {
-    double d = 0;
-    int dec;
+    static const char *const unit[] = {"", "k", "M", "G"};
+    double d = 0, top = a->log2 ? a->hi : fmax(fabs(a->hi), fabs(a->lo)), scale = 1;
+    int dec, u = 0;
 
-    if (!a->log2 && a->step < 1)
-        d = ceil(-log10(a->step) - 1e-9);
+    if (top >= 1e4)
+        while (u < 3 && top / scale >= 1e3) {
+            scale *= 1e3;
+            u++;
+        }
+    if (!a->log2 && a->step / scale < 1)
+        d = ceil(-log10(a->step / scale) - 1e-9);
     dec = d > 0 ? (d < 8 ? (int)d : 8) : 0;  /* NaN: none; a zero step: 8 */
-    snprintf(buf, n, "%.*f", dec, v);
+    snprintf(buf, n, "%.*f%s", dec, v / scale, v != 0 ? unit[u] : "");
 }
 
 /* Ticks, grid lines and the title of a horizontal axis at pixel row y,
@@ -104,7 +112,7 @@ static void axis_x(FILE *f, const struct axis *a, double y, double ytop, const c
     if (a->log2) {
         for (double v = a->lo; v <= a->hi * (1 + 1e-9); v *= 2) {
             double x = axis_px(a, v);
-            snprintf(lab, sizeof lab, "%.0f", v);
+            tick_label(lab, sizeof lab, a, v);
             fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#ddd\"/>\n",
                     x, ytop, x, y);
             fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n", x, y + 16, lab);
