@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../base/numfmt.h"
 
 void html_escape(FILE *f, const char *s)
 {
@@ -742,6 +743,9 @@ static void td_num(FILE *f, const char *fmt, double v)
 static void cluster_table(FILE *f, const struct plan_report *rep)
 {
     int train = 0;
+    enum numfmt_dur train_style;
+    double longest = 0;
+    char dur[32];
 
     for (int i = 0; i < rep->nclusters; i++)
         train |= isfinite(rep->clusters[i].train_s);
@@ -750,7 +754,12 @@ static void cluster_table(FILE *f, const struct plan_report *rep)
                "<th>stall (ms)</th>"
                "<th>comm (ms)</th><th>optimizer (ms)</th><th>samples/s</th><th>$/h</th>"
                "<th>$/step</th>%s<th>bottleneck</th></tr></thead>\n<tbody>\n",
-            train ? "<th>to train (h)</th><th>$ to train</th>" : "");
+            train ? "<th>to train</th><th>$ to train</th>" : "");
+    /* one style for the column, its longest value's ("5h07m", "2.3 d") */
+    for (int i = 0; i < rep->nclusters; i++)
+        if (isfinite(rep->clusters[i].train_s) && rep->clusters[i].train_s > longest)
+            longest = rep->clusters[i].train_s;
+    train_style = numfmt_dur_style(longest);
     for (int i = 0; i < rep->nclusters; i++) {
         const struct plan_cluster *pc = &rep->clusters[i];
         const struct sim_result *r = &pc->res;
@@ -775,7 +784,8 @@ static void cluster_table(FILE *f, const struct plan_report *rep)
         td_num(f, "%.3f", pc->price_usd_h);
         td_num(f, "%.6f", pc->cost_per_step_usd);
         if (train) {
-            td_num(f, "%.2f", pc->train_s / 3600);
+            numfmt_duration(dur, sizeof dur, pc->train_s, train_style);
+            fprintf(f, "<td class=\"num\">%s</td>", strcmp(dur, "-") ? dur : "&ndash;");
             td_num(f, "%.2f", pc->cost_to_train_usd);
         }
         fprintf(f, "<td>");

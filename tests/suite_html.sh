@@ -76,7 +76,7 @@ simulation: {steps: 3, warmup: 1}
 YAML
 "$DT" -q --report "$tmp/t.html" "$tmp/train.yaml" > /dev/null 2>&1
 check "cost_to_train: the cost chart plots cost to train against time to train, and the table has both" \
-    sh -c "grep -q 'time to train (h)' '$tmp/t.html' && grep -q 'cost to train (USD)' '$tmp/t.html' && grep -q '<th>to train (h)</th><th>\\$ to train</th>' '$tmp/t.html'"
+    sh -c "grep -q 'time to train (h)' '$tmp/t.html' && grep -q 'cost to train (USD)' '$tmp/t.html' && grep -q '<th>to train</th><th>\\$ to train</th>' '$tmp/t.html'"
 check "text from the scenario is escaped" \
     sh -c "grep -q 'report-scaling &lt;p4d &amp; p3&gt;' '$H' && ! grep -q 'report-scaling <p4d' '$H'"
 
