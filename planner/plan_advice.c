@@ -214,6 +214,19 @@ static void add_change(struct text *t, const struct plan_cluster *cur,
         1e3 * best->res.step_mean_s, cur->cost_per_step_usd, best->cost_per_step_usd);
 }
 
+/* The change of a cost from was to now in percent; a free cluster (no
+ * price: hardware already paid for) is said to be free, not a percentage
+ * of nothing. */
+static void add_cost_change(struct text *t, double was, double now)
+{
+    if (was > 0)
+        add(t, " (%+.0f%%)", 100 * (now / was - 1));
+    else if (now > 0)
+        add(t, " (the current one is free)");
+    else
+        add(t, " (both free)");
+}
+
 static void add_train(struct text *t, const struct plan_cluster *cur,
                       const struct plan_cluster *best)
 {
@@ -389,7 +402,7 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
     if (rep->best != 0) {
         add(&t, " %s: ", best->cl->name);
         add_change(&t, cur, best);
-        add(&t, " (%+.0f%%)", 100 * (best->cost_per_step_usd / cur->cost_per_step_usd - 1));
+        add_cost_change(&t, cur->cost_per_step_usd, best->cost_per_step_usd);
         add_train(&t, cur, best);
         add(&t, "; it is %s.", best->bound_text);
     } else {

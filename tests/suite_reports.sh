@@ -142,3 +142,12 @@ for sc in scenarios/llm-70b-3d.yaml tests/data/cli/llama-tp8.yaml; do
     check "scaling_efficiency of every cluster of $sc is in (0, 1] ($n clusters${over:+; found $over})" \
         [ -z "$over" -a "$n" -gt 0 ]
 done
+
+# ---- free clusters ----------------------------------------------------------
+# hardware already paid for: the advice says free, not -nan% or +inf%
+"$DT" -q tests/data/report/free.yaml > "$tmp/free.txt" 2>&1
+check "free clusters: the recommendation says both are free" \
+    grep -q 'per step (both free)' "$tmp/free.txt"
+"$DT" -q --json tests/data/report/free.yaml > "$tmp/free.json" 2>&1
+check "free clusters: no nan or inf in the text or the JSON" \
+    sh -c "! grep -Eiq 'nan|inf%' '$tmp/free.txt' '$tmp/free.json'"
