@@ -167,7 +167,7 @@ static int llm_search(struct catalog *cat)
     }
     ev = x_calloc((size_t)l.n + 1, sizeof *ev);
     t0 = now_s();
-    search_eval(&sc, &l, 0, 1, ev, &e);
+    search_eval(&sc, &l, 0, 1, ev, NULL, &e);
     t1 = now_s();
     for (int i = 0; i < l.n; i++) {
         ok += ev[i].ok != 0;
@@ -228,7 +228,7 @@ int main(void)
            sc.simulation.steps, sc.simulation.warmup);
     printf("  enumerated %d candidates in %.3f s\n", l.n, t1 - t0);
     t0 = now_s();
-    search_eval(&sc, &l, 0, 1, ev, &e);
+    search_eval(&sc, &l, 0, 1, ev, NULL, &e);
     t1 = now_s();
     for (int i = 0; i < l.n; i++)
         events += ev[i].ok != 0;

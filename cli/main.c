@@ -220,7 +220,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtplan: seed %lu\n", sc.simulation.seed);
 
     if (sc.nclusters == 0 && sc.plan.present) { /* a plan: section and no clusters: search */
-        struct plan_cmd_opts po = {o.format, o.output, o.trace, o.report, "dtplan"};
+        struct plan_cmd_opts po = {o.format, o.output, o.trace, o.report, "dtplan", o.quiet};
         rc = plan_cmd_search(&sc, &po);
         goto out_report;
     }

@@ -37,6 +37,7 @@
 #include "ld_scenario.h"
 #include "report_search.h"
 #include "chrome_trace.h"
+#include "progress.h"
 
 enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
@@ -75,8 +76,10 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
     struct search_eval *ev = NULL;
     struct search_result r;
     struct search_opts sopts;
+    struct progress prog;
+    struct search_progress pg = {progress_search, &prog};
     struct dt_err e = {{0}};
-    int rank, size, rc = EXIT_PLAN;
+    int rank, size, rc = EXIT_PLAN, evaluated;
 
     if (mpienv_init(NULL, NULL) != 0)
         return EXIT_PLAN;
@@ -94,7 +97,11 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
         goto out;
     }
     ev = x_calloc((size_t)l.n + 1, sizeof *ev);
-    if (search_eval(sc, &l, rank, size, ev, &e) != 0) {
+    /* rank 0 shows its part's progress, as the whole's (the parts are even) */
+    progress_start(&prog, o->cmd, rank == 0 && !o->quiet ? stderr : NULL);
+    evaluated = search_eval(sc, &l, rank, size, ev, &pg, &e) == 0;
+    progress_end(&prog, l.n);
+    if (!evaluated) {
         fprintf(stderr, "%s: %s\n", o->cmd, e.msg);
         goto free_list;
     }
@@ -204,6 +211,7 @@ int plan_cmd_main(int argc, char **argv)
         return EXIT_INPUT;
     }
     o.cmd = "dtplan plan";
+    o.quiet = quiet;
     {
         struct cli_output outs[] = {
             {o.output, o.format->search, NULL, "-o"},

@@ -17,6 +17,7 @@ struct plan_cmd_opts {
     const char *report;     /* NULL, or the HTML report of the top N and the front */
     const char *cmd;        /* messages begin "CMD: " ("dtplan plan", or "dtplan" for a
                              * scenario with a plan: section run as `dtplan SCENARIO`) */
+    int quiet;              /* -q: no progress lines (progress.h) */
 };
 
 /* argv[0] is "plan".  Returns the process exit status. */

@@ -314,12 +314,13 @@ static void fill_eval(const struct scenario *sc, const struct plan_cluster *pc,
 }
 
 int search_eval(const struct scenario *sc, const struct search_list *l, int part, int nparts,
-                struct search_eval *ev, struct dt_err *e)
+                struct search_eval *ev, const struct search_progress *pg, struct dt_err *e)
 {
     struct sc_cluster cl;
     struct plan_cluster pc;
     struct plan_eval_opts o;
     struct dt_err ce;
+    int done = 0, total, feasible = 0, best = -1;
 
     if (nparts < 1 || part < 0 || part >= nparts)
         return dt_errf(e, "search: part %d of %d", part, nparts);
@@ -327,12 +328,21 @@ int search_eval(const struct scenario *sc, const struct search_list *l, int part
     o.steps = sc->plan.search_steps;
     o.warmup = sc->plan.search_warmup;
     o.whatif = 0;               /* the picks, re-run, are named by what-if */
+    total = l->n > part ? (l->n - part + nparts - 1) / nparts : 0;
     for (int i = part; i < l->n; i += nparts) {
         build(sc, &l->c[i], 0, &cl);
         memset(&ev[i], 0, sizeof ev[i]);
-        if (plan_cluster_eval(sc, &cl, &o, &pc, &ce) != 0)
-            continue; /* ok = 0: this candidate cannot be simulated */
-        fill_eval(sc, &pc, &ev[i]);
+        /* ok = 0 when this candidate cannot be simulated */
+        if (plan_cluster_eval(sc, &cl, &o, &pc, &ce) == 0) {
+            fill_eval(sc, &pc, &ev[i]);
+            if (ev[i].feasible) {
+                feasible++;
+                if (best < 0 || ev[i].objective < ev[best].objective)
+                    best = i;
+            }
+        }
+        if (pg && pg->fn)
+            pg->fn(pg->arg, ++done, total, feasible, best >= 0 ? &ev[best] : NULL);
     }
     return 0;
 }

@@ -150,10 +150,20 @@ int search_prepare(const struct scenario *sc, struct scenario *base, struct dt_e
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e);
 void search_list_free(struct search_list *l);
 
+/* Progress of search_eval, for a front end to show: after each candidate,
+ * fn(arg, done, total, feasible, best), counting this part's candidates
+ * only; best is the feasible one smallest on the objective so far (NULL:
+ * none yet).  The planner prints nothing itself. */
+struct search_progress {
+    void (*fn)(void *arg, int done, int total, int feasible, const struct search_eval *best);
+    void *arg;
+};
+
 /* Evaluate candidates i with i % nparts == part into ev[i] (ev has l->n
- * entries; others are left alone).  Returns 0 or -1 with e set. */
+ * entries; others are left alone), reporting to pg when not NULL.
+ * Returns 0 or -1 with e set. */
 int search_eval(const struct scenario *sc, const struct search_list *l, int part, int nparts,
-                struct search_eval *ev, struct dt_err *e);
+                struct search_eval *ev, const struct search_progress *pg, struct dt_err *e);
 
 /* Rank, re-run the top N, the front and the best of each kind, recommend.
  * o may be NULL (no trace).  Returns 0 or -1 with e set. */

@@ -151,3 +151,16 @@ check "free clusters: the recommendation says both are free" \
 "$DT" -q --json tests/data/report/free.yaml > "$tmp/free.json" 2>&1
 check "free clusters: no nan or inf in the text or the JSON" \
     sh -c "! grep -Eiq 'nan|inf%' '$tmp/free.txt' '$tmp/free.json'"
+
+# ---- a search's progress (cli/progress.c) -------------------------------------
+# DTPLAN_PROGRESS_AFTER=0 shows it from the start: into a file, a line at each
+# tenth, the last at 100%; stdout the same as without; nothing under -q
+P=tests/data/plan/enumerate-small.yaml
+DTPLAN_PROGRESS_AFTER=0 "$DT" plan "$P" > "$tmp/p1.txt" 2> "$tmp/p1.err"
+"$DT" plan -q "$P" > "$tmp/p2.txt" 2> /dev/null
+n=$(grep -c '^dtplan plan: [0-9]* of [0-9]* candidates ([0-9]*%) in [0-9]* s, [0-9]* feasible' "$tmp/p1.err")
+check "progress: 1 to 10 lines into a file ($n), the last at 100%" \
+    sh -c "[ $n -ge 1 ] && [ $n -le 10 ] && tail -n 1 '$tmp/p1.err' | grep -q '(100%)'"
+check "progress: stdout is the same with it" cmp -s "$tmp/p1.txt" "$tmp/p2.txt"
+DTPLAN_PROGRESS_AFTER=0 "$DT" plan -q "$P" > /dev/null 2> "$tmp/p3.err"
+check "progress: nothing under -q" [ ! -s "$tmp/p3.err" ]

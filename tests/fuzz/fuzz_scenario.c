@@ -102,7 +102,7 @@ static void search(const struct scenario *sc0)
         return;
     }
     ev = x_calloc((size_t)l.n + 1, sizeof *ev);
-    if (search_eval(&base, &l, 0, 1, ev, &e))
+    if (search_eval(&base, &l, 0, 1, ev, NULL, &e))
         fuzz_check_msg("search_eval", e.msg);
     else if (search_finish(&base, &l, ev, NULL, &r, &e))
         fuzz_check_msg("search_finish", e.msg);

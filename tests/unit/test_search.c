@@ -57,7 +57,7 @@ static int search(struct run *u)
         return -1;
     }
     u->ev = x_calloc((size_t)u->l.n + 1, sizeof *u->ev);
-    if (search_eval(&u->sc, &u->l, 0, 1, u->ev, &e) ||
+    if (search_eval(&u->sc, &u->l, 0, 1, u->ev, NULL, &e) ||
         search_finish(&u->sc, &u->l, u->ev, NULL, &u->r, &e)) {
         T_CHECK(0, "%s searches: %s", u->sc.name, e.msg);
         return -1;
@@ -177,9 +177,9 @@ static void a_sweep_split_in_parts_gives_the_same_results(void)
     if (search_enumerate(&u.sc, &u.l, &e) == 0) {
         a = x_calloc((size_t)u.l.n, sizeof *a);
         b = x_calloc((size_t)u.l.n, sizeof *b);
-        search_eval(&u.sc, &u.l, 0, 1, a, &e);
+        search_eval(&u.sc, &u.l, 0, 1, a, NULL, &e);
         for (int part = 2; part >= 0; part--) /* in any order */
-            search_eval(&u.sc, &u.l, part, 3, b, &e);
+            search_eval(&u.sc, &u.l, part, 3, b, NULL, &e);
         T_CHECK(u.l.n > 50 && memcmp(a, b, (size_t)u.l.n * sizeof *a) == 0,
                 "%d candidates in 3 parts: bit-identical to one part", u.l.n);
         x_free(a);

@@ -1,0 +1,87 @@
+/*
+ * progress.c - a long search's progress on stderr (progress.h).  The time
+ * read here only decides whether and when a line is written; what the
+ * search computes never depends on it, so stdout and every output file stay
+ * the same from run to run.
+ */
+#include "progress.h"
+
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../planner/search.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void progress_start(struct progress *p, const char *cmd, FILE *f)
+{
+    const char *env;
+
+    p->f = f;
+    p->cmd = cmd;
+    p->tty = f && isatty(fileno(f));
+    p->t0 = p->last = now_s();
+    p->tenth = 0;
+    p->shown = 0;
+    p->after = PROGRESS_AFTER_S;
+    /* DTPLAN_PROGRESS_AFTER=S: from S seconds on instead (0: always, as the
+     * tests use it) */
+    if ((env = getenv("DTPLAN_PROGRESS_AFTER")) && *env) {
+        char *end;
+        double v = strtod(env, &end);
+        if (*end == 0 && v >= 0 && v <= 1e6)
+            p->after = v;
+    }
+}
+
+static void line(struct progress *p, int done, int total, int feasible,
+                 const struct search_eval *best, double t)
+{
+    fprintf(p->f, "%s%s: %d of %d candidates (%d%%) in %.0f s, %d feasible", p->tty ? "\r" : "",
+            p->cmd, done, total, total > 0 ? 100 * done / total : 100, t - p->t0, feasible);
+    if (best)
+        fprintf(p->f, "; best so far %.4g s a step at $%.2f/h", best->step_s, best->price_usd_h);
+    fprintf(p->f, p->tty ? "\033[K" : "\n");
+    fflush(p->f);
+    p->shown = 1;
+    p->last = t;
+}
+
+void progress_search(void *arg, int done, int total, int feasible, const struct search_eval *best)
+{
+    struct progress *p = arg;
+    double t;
+    int tenth;
+
+    if (!p->f)
+        return;
+    t = now_s();
+    if (t - p->t0 < p->after)
+        return;
+    if (p->tty) {
+        if (t - p->last >= PROGRESS_EVERY_S || done == total)
+            line(p, done, total, feasible, best, t);
+        return;
+    }
+    tenth = total > 0 ? 10 * done / total : 10;
+    if (tenth > p->tenth) {
+        p->tenth = tenth;
+        line(p, done, total, feasible, best, t);
+    }
+}
+
+void progress_end(struct progress *p, int total)
+{
+    (void)total;
+    if (p->f && p->tty && p->shown) {
+        fputc('\n', p->f);
+        fflush(p->f);
+    }
+}
