@@ -348,6 +348,7 @@ struct least {
     struct scenario *t;          /* sc under the combination tried */
     const struct sc_cluster *cl;
     int ranks;
+    int is_ps;                   /* parameter servers: the workers shard nothing */
     double ratio;                /* the smallest share of usable memory so far; INFINITY none */
     struct mem_use u;
     int val[LAYOUT_NDIMS];
@@ -370,7 +371,8 @@ static int least_visit(const int *val, void *arg)
         struct mem_use u;
         if (q->cl->groups[i].role != SIM_TRAIN)
             continue;
-        memory_of(q->t, par->sharding, in, q->ranks, in->gpu_count > 0 ? in->gpu_count : 1, &u);
+        memory_of(q->t, q->is_ps ? SC_SHARD_NONE : par->sharding, in, q->ranks,
+                  in->gpu_count > 0 ? in->gpu_count : 1, &u);
         if (worst < 0 || u.total / u.capacity > worst) {
             worst = u.total / u.capacity;
             w = u;
@@ -402,6 +404,7 @@ double plan_layout_least_memory(const struct scenario *sc, const struct sc_clust
     q.ratio = INFINITY;
     layout_dims_space(own, cl, &space);
     q.ranks = space.ranks;
+    q.is_ps = space.is_ps;
     layout_dims_walk(&space, least_visit, &q);
     memset(u, 0, sizeof *u);
     if (len > 0)
