@@ -155,10 +155,31 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
         fprintf(f, "Memory: activation memory of %s unknown (catalog act_mib_per_sample empty): "
                 "pruned on the model state only (%.2f GiB per worker)\n", sc->workload.model->name,
                 state / DT_GIB);
+    else if (sc->parallel.tp_auto || sc->parallel.pp_auto || sc->parallel.recompute_auto)
+        fprintf(f, "Memory: %.2f GiB on one worker (model state %.2f GiB + activations at batch "
+                "%d%s); each candidate must fit in 90%% of a GPU's memory at the smallest "
+                "footprint of the layouts left to the planner (%s%s%s)\n", need / DT_GIB,
+                state / DT_GIB, sc->parallel.micro_batch_auto ? 1 : sc->parallel.micro_batch,
+                sc->parallel.recompute_auto ? ", recompute full" : "",
+                sc->parallel.tp_auto || sc->parallel.pp_auto ? "tensor and pipeline parallelism "
+                                                              "up to what the cluster allows" : "",
+                (sc->parallel.tp_auto || sc->parallel.pp_auto) && sc->parallel.recompute_auto
+                    ? ", recompute" : sc->parallel.recompute_auto ? "recompute" : "",
+                sc->parallel.sharding_auto ? ", sharding" : "");
     else
         fprintf(f, "Memory: %.2f GiB per worker (model state %.2f GiB + activations at batch "
                 "%d) must fit in 90%% of a GPU's memory\n", need / DT_GIB,
                 state / DT_GIB, sc->parallel.micro_batch);
+    if (l->skipped_cpu)
+        fprintf(f, "CPU types left out: %d, for a transformer of %.1fB parameters (over %.0fB); "
+                "plan.instances lists those to search\n", l->skipped_cpu,
+                sc->workload.model->params / 1e9, SEARCH_CPU_MAX_PARAMS / 1e9);
+    if (l->cpu_deadline)
+        fprintf(f, "CPU types left out: %d that miss the %g h deadline even at their peak FLOP/s "
+                "on %d nodes\n", l->cpu_deadline, sc->objective.deadline_h, sc->plan.max_nodes);
+    if (l->no_data_nodes && sc->plan.max_data_nodes > 0)
+        fprintf(f, "No data nodes searched: the input has no work for them (input.cpu_s_per_sample "
+                "0, no prep_bytes)\n");
     fprintf(f, "Objective: %s", scenario_objective_name(sc->objective.minimize));
     if (isfinite(sc->objective.deadline_h))
         fprintf(f, ", deadline %g h", sc->objective.deadline_h);
@@ -272,6 +293,19 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddNumberToObject(s, "single_node_unknown_network", l->single_node);
     cJSON_AddBoolToObject(s, "activation_memory_known", !l->memory_unknown);
     report_json_num(s, "memory_per_worker_bytes", l->memory_unknown ? state : need);
+    cJSON_AddNumberToObject(s, "skipped_cpu_large_model", l->skipped_cpu);
+    cJSON_AddNumberToObject(s, "skipped_cpu_deadline", l->cpu_deadline);
+    cJSON_AddBoolToObject(s, "data_nodes_searched", !l->no_data_nodes && sc->plan.max_data_nodes > 0);
+    if (l->closest_nodes > 0) {
+        cJSON *c = cJSON_AddObjectToObject(s, "closest_pruned_on_memory");
+        char name[160];
+        snprintf(name, sizeof name, "%dx %s", l->closest_nodes,
+                 sc->catalog->instances[l->closest_train].name);
+        cJSON_AddStringToObject(c, "cluster", name);
+        cJSON_AddStringToObject(c, "layout", l->closest_layout);
+        cJSON_AddNumberToObject(c, "need_bytes", l->closest_mem.total);
+        cJSON_AddNumberToObject(c, "usable_bytes", l->closest_mem.capacity);
+    }
     cJSON_AddNumberToObject(s, "search_steps",
                             sc->plan.search_steps > 0 ? sc->plan.search_steps : sc->simulation.steps);
     cJSON_AddNumberToObject(s, "search_warmup",

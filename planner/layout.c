@@ -342,6 +342,84 @@ out:
     return rc;
 }
 
+/* The least footprint as plan_layout_least_memory() walks it. */
+struct least {
+    const struct scenario *sc;   /* with the cluster's own parallel: section */
+    struct scenario *t;          /* sc under the combination tried */
+    const struct sc_cluster *cl;
+    int ranks;
+    int is_ps;                   /* parameter servers: the workers shard nothing */
+    double ratio;                /* the smallest share of usable memory so far; INFINITY none */
+    struct mem_use u;
+    int val[LAYOUT_NDIMS];
+};
+
+static int least_visit(const int *val, void *arg)
+{
+    struct least *q = arg;
+    struct sc_parallel *par = &q->t->parallel;
+    double worst = -1;
+    struct mem_use w;
+
+    *par = q->sc->parallel;
+    par->sharding_auto = par->micro_batch_auto = par->tp_auto = par->pp_auto = par->recompute_auto = 0;
+    layout_dims_apply(par, val);
+    par->micro_batch = q->sc->parallel.micro_batch_auto ? 1 : q->sc->parallel.micro_batch;
+    memset(&w, 0, sizeof w);
+    for (int i = 0; i < q->cl->ngroups; i++) {
+        const struct cat_instance *in = q->cl->groups[i].inst;
+        struct mem_use u;
+        if (q->cl->groups[i].role != SIM_TRAIN)
+            continue;
+        memory_of(q->t, q->is_ps ? SC_SHARD_NONE : par->sharding, in, q->ranks,
+                  in->gpu_count > 0 ? in->gpu_count : 1, &u);
+        if (worst < 0 || u.total / u.capacity > worst) {
+            worst = u.total / u.capacity;
+            w = u;
+        }
+    }
+    /* the simplest of equals: the walk gives each row's values simplest first */
+    if (worst >= 0 && worst < q->ratio) {
+        q->ratio = worst;
+        q->u = w;
+        memcpy(q->val, val, sizeof q->val);
+    }
+    return 0;
+}
+
+double plan_layout_least_memory(const struct scenario *sc, const struct sc_cluster *cl,
+                                struct mem_use *u, char *name, size_t len)
+{
+    struct least q;
+    struct layout_space space;
+    struct scenario *own = x_malloc(sizeof *own);
+
+    memset(&q, 0, sizeof q);
+    *own = *sc;
+    scenario_cluster_parallel(sc, cl, &own->parallel);
+    q.sc = own;
+    q.t = x_malloc(sizeof *q.t);
+    *q.t = *own;
+    q.cl = cl;
+    q.ratio = INFINITY;
+    layout_dims_space(own, cl, &space);
+    q.ranks = space.ranks;
+    q.is_ps = space.is_ps;
+    layout_dims_walk(&space, least_visit, &q);
+    memset(u, 0, sizeof *u);
+    if (len > 0)
+        name[0] = '\0';
+    if (isfinite(q.ratio)) {
+        *u = q.u;
+        if (len > 0 && (own->parallel.tp_auto || own->parallel.pp_auto ||
+                        own->parallel.recompute_auto || own->parallel.sharding_auto))
+            layout_dims_name(own, q.val, name, len);
+    }
+    x_free(q.t);
+    x_free(own);
+    return q.ratio;
+}
+
 int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
 {

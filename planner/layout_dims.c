@@ -4,9 +4,11 @@
  *
  *   tp          1, then under parallel.tp: auto the powers of two that divide
  *               every train node's GPUs and the model's heads and KV heads,
- *               then 2 and 4 whole nodes of one train group
+ *               then 2 and 4 whole nodes of one train group (parameter
+ *               servers, as a search's candidate may use: 1 only)
  *   pp          1, then under parallel.pp: auto the powers of two up to 64
  *               that fit the cluster in Megatron's order at this tp
+ *               (parameter servers: 1 only)
  *   interleave  1 without a pipeline; the scenario's when it gives one or
  *               fixes pp; else 1, 2 and 4 while a chunk keeps a layer
  *   recompute   the scenario's, or under auto none, selective and full
@@ -68,8 +70,9 @@ static int tp_values(const struct layout_space *s, const int *chosen, int *out)
     int n = 0, wpn = 0, groups = 0, count = 0, max = layout_dims[LAYOUT_DIM_TP].max;
 
     (void)chosen;
-    if (!sc->parallel.tp_auto) {
-        out[0] = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    if (!sc->parallel.tp_auto || s->is_ps) {
+        /* parameter servers (a search's candidate) run no tensor parallelism */
+        out[0] = sc->parallel.tp > 1 && !s->is_ps ? sc->parallel.tp : 1;
         return 1;
     }
     for (int i = 0; i < cl->ngroups; i++)
@@ -102,8 +105,9 @@ static int pp_values(const struct layout_space *s, const int *chosen, int *out)
     const struct sc_cluster *cl = s->cl;
     int n = 0, max = layout_dims[LAYOUT_DIM_PP].max;
 
-    if (!sc->parallel.pp_auto) {
-        out[0] = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
+    if (!sc->parallel.pp_auto || s->is_ps) {
+        /* nor a pipeline */
+        out[0] = sc->parallel.pp > 1 && !s->is_ps ? sc->parallel.pp : 1;
         return 1;
     }
     out[n++] = 1;

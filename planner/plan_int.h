@@ -33,6 +33,20 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
                           struct dt_err *e);
 
 /*
+ * The smallest footprint on a GPU (or CPU worker) that cluster cl's layouts
+ * allow (layout.c): every combination the layout search would walk (tensor-
+ * parallel size and pipeline depth up to the largest the cluster allows,
+ * recompute, sharding stage: layout_dims.c), each at its smallest micro-
+ * batch, the train group that fills its memory most.  Fills *u with the
+ * combination whose use is the smallest share of the usable memory, names it
+ * in name ("tp 8 x pp 8 + zero1, recompute full"; "" when the scenario fixes
+ * the layout) and returns that share (<= 1: fits).  The search's pre-check:
+ * a cluster over 1 here fits no layout.  O(combinations) memory_of() calls.
+ */
+double plan_layout_least_memory(const struct scenario *sc, const struct sc_cluster *cl,
+                                struct mem_use *u, char *name, size_t len);
+
+/*
  * What the writers print of an evaluated cluster besides its numbers, into
  * pc->collectives and pc->measured (plan_cluster.c): NCCL's choice for
  * each collective of its step, and the numbers its profiles gave.  Only

@@ -29,7 +29,10 @@
 #include "compute.h"
 #include "cluster.h"
 #include "plan_int.h"
+#include "resolve.h"
+#include "../base/numfmt.h"
 #include "../base/units.h"
+#include "../catalog/shape.h"
 
 #define FRONT_MAX 25
 
@@ -80,10 +83,15 @@ double search_memory_bytes(const struct scenario *sc, double *state_bytes)
 {
     struct cat_instance one;
     struct mem_use u;
+    struct scenario *t = x_malloc(sizeof *t);
 
     memset(&one, 0, sizeof one);
     one.mem_gib = one.gpu_mem_gib = NAN;
-    memory_of(sc, sc->parallel.sharding, &one, 1, 1, &u); /* one worker: nothing sharded, no buckets */
+    *t = *sc;
+    if (sc->parallel.recompute_auto)
+        t->parallel.recompute = SC_RECOMPUTE_FULL;  /* auto: the least it may keep */
+    memory_of(t, sc->parallel.sharding, &one, 1, 1, &u); /* one worker: nothing sharded, no buckets */
+    x_free(t);
     *state_bytes = u.weights + u.gradients + u.optimizer;
     return isnan(u.activations) ? NAN : *state_bytes + u.activations;
 }
@@ -122,6 +130,97 @@ static int gpu_runs(const struct scenario *sc, const struct cat_gpu *g)
     return compute_plan_of(g, sc->workload.precision, sc->workload.precision_strict, &p) == 0;
 }
 
+/* The first parameter-server strategy plan.strategies tries; -1 none. */
+static int ps_strategy(unsigned set)
+{
+    for (int s = 0; s < SIM_NSTRATEGY; s++)
+        if ((set & (1u << s)) && sim_is_ps(s))
+            return s;
+    return -1;
+}
+
+/*
+ * Whether nodes x ti hold the model at the smallest footprint the scenario
+ * allows (plan_layout_least_memory: recompute auto as full, tp and pp auto
+ * up to the largest the cluster allows, sharding auto as the most sharded
+ * stage that may run, at most zero1 under a pipeline); *unsharded_fits
+ * whether it does under parameter servers too, which shard nothing.  The
+ * closest that does not fit is kept in l.
+ */
+static int memory_fits(const struct scenario *sc, struct search_list *l,
+                       const struct cat_instance *ti, int nodes, int *unsharded_fits)
+{
+    struct sc_cluster cl;
+    struct mem_use u;
+    char name[sizeof l->closest_layout];
+    double r;
+    int ps = ps_strategy(sc->plan.strategies);
+
+    memset(&cl, 0, sizeof cl);
+    cl.groups[0] = (struct sc_group){SIM_TRAIN, ti, nodes, 0};
+    cl.ngroups = 1;
+    cl.gradients.bucket_bytes = sc->gradients.bucket_bytes;
+    cl.gradients.own = 1;
+    cl.gradients.strategy = SIM_RING;   /* any that shards: the most sharded stage */
+    r = plan_layout_least_memory(sc, &cl, &u, name, sizeof name);
+    if (!(r <= 1) && isfinite(r) && (!l->closest_nodes || r < l->closest_ratio)) {
+        l->closest_ratio = r;
+        l->closest_train = (int)(ti - sc->catalog->instances);
+        l->closest_nodes = nodes;
+        l->closest_mem = u;
+        snprintf(l->closest_layout, sizeof l->closest_layout, "%s", name);
+    }
+    *unsharded_fits = 1;
+    if (r <= 1 && ps >= 0) {
+        cl.gradients.strategy = ps;
+        *unsharded_fits = plan_layout_least_memory(sc, &cl, &u, name, sizeof name) <= 1;
+    }
+    return r <= 1;
+}
+
+/* 1 when plan.instances names in, as a type or its family. */
+static int listed(const struct scenario *sc, const struct cat_instance *in)
+{
+    for (int i = 0; i < sc->plan.ninstances; i++)
+        if (catalog_name_matches(sc->plan.instances[i], in->name))
+            return 1;
+    return 0;
+}
+
+/* A transformer over SEARCH_CPU_MAX_PARAMS is not trained on CPU types
+ * that the plan does not list. */
+static int cpu_too_large(const struct scenario *sc, const struct cat_instance *in)
+{
+    const struct cat_model *m = sc->workload.model;
+
+    return in->gpu_count == 0 && m && m->params > SEARCH_CPU_MAX_PARAMS &&
+           (shape_known(m) || strcmp(m->family, "transformer") == 0) && !listed(sc, in);
+}
+
+/* 1 when even plan.max_nodes of CPU type in at their peak FLOP/s
+ * (resolve_peak_flops: every vCPU at its assumed rate, the model FLOPs
+ * utilisation 1, so a lower bound on the simulated time) take longer than
+ * the deadline to run 3 x the forward FLOPs of every sample of the
+ * dataset's epochs. */
+static int cpu_misses_deadline(const struct scenario *sc, const struct cat_instance *in)
+{
+    double fwd = scenario_fwd_gflops(sc) * 1e9, peak, samples;
+
+    if (in->gpu_count != 0 || isnan(sc->objective.deadline_h) ||
+        isnan(sc->input.dataset_samples) || !(fwd > 0))
+        return 0;
+    peak = sc->plan.max_nodes * resolve_peak_flops(in, sc->workload.precision, in->vcpus);
+    samples = sc->input.dataset_samples * (sc->input.epochs > 0 ? sc->input.epochs : 1);
+    return peak > 0 && 3 * fwd * samples / peak > sc->objective.deadline_h * 3600;
+}
+
+/* 1 when data nodes have work: preprocessing CPU time (or unknown, to be
+ * solved), or bytes to move. */
+static int input_work(const struct scenario *sc)
+{
+    return !(sc->input.cpu_s_per_sample == 0) || sc->input.prep_bytes > 0;
+}
+
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e)
 {
     const struct catalog *cat = sc->catalog;
@@ -130,6 +229,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
     double state, need = search_memory_bytes(sc, &state);
 
     memset(l, 0, sizeof *l);
+    l->no_data_nodes = !input_work(sc);
     l->memory_unknown = isnan(need);
     l->memory_bytes = need;
     l->state_bytes = state;
@@ -144,6 +244,14 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             continue;
         if (ti->gpu_count > 0 && !gpu_runs(sc, ti->gpu)) {
             l->skipped_peak++; /* no peak FLOP/s for the precision: cannot be costed */
+            continue;
+        }
+        if (cpu_too_large(sc, ti)) {
+            l->skipped_cpu++;
+            continue;
+        }
+        if (cpu_misses_deadline(sc, ti)) {
+            l->cpu_deadline++;
             continue;
         }
         l->ntrain_types++;
@@ -162,19 +270,12 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                              used ? ", " : "", ti->name);
                 break;
             }
-            {
-                struct mem_use u;
-                /* sharding auto: whether the most sharded stage fits (layout.c) */
-                enum sc_sharding st = sc->parallel.sharding_auto ? SC_SHARD_ZERO3 : sc->parallel.sharding;
-                memory_of(sc, SC_SHARD_NONE, ti, (int)workers, wpn, &u);
-                unsharded_fits = !(u.total > u.capacity);
-                memory_of(sc, st, ti, (int)workers, wpn, &u);
-                if (u.total > u.capacity) {
-                    l->pruned_memory++;
-                    if (st == SC_SHARD_NONE)
-                        break; /* more nodes do not help data parallelism fit */
-                    continue;  /* sharded: more ranks may */
-                }
+            if (!memory_fits(sc, l, ti, nodes, &unsharded_fits)) {
+                l->pruned_memory++;
+                if (!sc->parallel.sharding_auto && sc->parallel.sharding == SC_SHARD_NONE &&
+                    !sc->parallel.tp_auto && !sc->parallel.pp_auto)
+                    break; /* more nodes do not help data parallelism fit */
+                continue;  /* sharded or split: more ranks may */
             }
             if (!sim_tp_fits(wpn, nodes, sc->parallel.tp)) {
                 l->pruned_tp++;
@@ -191,6 +292,8 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             /* data nodes: none, or each CPU type of the same cloud x counts */
             for (int d = -1; d < cat->ninstances; d++) {
                 const struct cat_instance *di = d >= 0 ? &cat->instances[d] : NULL;
+                if (di && !input_work(sc))
+                    break;  /* nothing for data nodes to do */
                 if (di && (di->gpu_count != 0 || !considered(sc, di) || isnan(di->net_gbps) ||
                            !multi_node_ok || strcmp(di->cloud, ti->cloud) != 0))
                     continue;
@@ -311,6 +414,13 @@ static void fill_eval(const struct scenario *sc, const struct plan_cluster *pc,
     ev->bound = pc->bound;
     ev->sims = pc->nsim;
     ev->infeasible = pc->infeasible;
+    ev->over = NAN;
+    if (pc->infeasible == PLAN_INF_MEMORY)
+        ev->over = pc->mem.total / pc->mem.capacity;
+    else if (pc->infeasible == PLAN_INF_DEADLINE)
+        ev->over = pc->train_s / (sc->objective.deadline_h * 3600);
+    else if (pc->infeasible == PLAN_INF_BUDGET)
+        ev->over = pc->price_usd_h / sc->objective.budget_usd_h;
 }
 
 int search_eval(const struct scenario *sc, const struct search_list *l, int part, int nparts,
@@ -638,24 +748,119 @@ static int rank(const struct search_list *l, const struct search_eval *ev, int *
     return nord;
 }
 
-/* No feasible candidate: say why, or fail when none could be simulated. */
+/* What pruned the candidates before simulating, as "N do not fit in memory, M
+ * over the budget", the limits that pruned any; into buf. */
+static void pruned_words(const struct search_list *l, char *buf, size_t cap)
+{
+    size_t n = 0;
+    const long cnt[] = {l->pruned_memory, l->pruned_budget, l->pruned_channels, l->pruned_gpus,
+                        l->pruned_tp};
+    static const char *words[] = {"do not fit in memory", "over the budget",
+                                  "over the data channels", "over plan.max_gpus",
+                                  "where parallel.tp does not fit a node"};
+
+    buf[0] = '\0';
+    for (int k = 0; k < 5 && n < cap; k++)
+        if (cnt[k] > 0)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%ld %s", n ? ", " : "", cnt[k], words[k]);
+}
+
+/* Nothing to simulate: the limits that pruned, and the candidate that came
+ * closest to fitting in memory, by how much. */
+static void none_enumerated(const struct scenario *sc, const struct search_list *l,
+                            struct search_result *r)
+{
+    char pr[256], lay[128] = "";
+    size_t n;
+
+    pruned_words(l, pr, sizeof pr);
+    n = (size_t)snprintf(r->reason, sizeof r->reason, "No candidate to simulate%s%s.",
+                         pr[0] ? ": " : "", pr);
+    if (l->closest_nodes > 0 && n < sizeof r->reason) {
+        const struct mem_use *u = &l->closest_mem;
+        const struct cat_instance *in = &sc->catalog->instances[l->closest_train];
+        if (l->closest_layout[0])
+            snprintf(lay, sizeof lay, " at its smallest layout, %s,", l->closest_layout);
+        snprintf(r->reason + n, sizeof r->reason - n,
+                 " The closest to fitting, %dx %s,%s needs %.1f GiB a %s, over the %.1f GiB "
+                 "usable of its %.0f GiB by %.1f GiB (%.0f%%): a %s with more memory, or more "
+                 "nodes (plan.max_nodes) to divide the model across.",
+                 l->closest_nodes, in->name, lay, u->total / DT_GIB,
+                 in->gpu_count > 0 ? "GPU" : "worker", u->capacity / DT_GIB, u->device / DT_GIB,
+                 (u->total - u->capacity) / DT_GIB, 100 * (l->closest_ratio - 1),
+                 in->gpu_count > 0 ? "GPU" : "type");
+    }
+}
+
+/* No feasible candidate: say why, or fail when none could be simulated.
+ * The limit that most candidates missed is named, with the candidate that
+ * came closest to it and by how much; only limits the scenario set. */
 static int none_feasible(const struct scenario *sc, const struct search_list *l,
                          const struct search_eval *ev, struct search_result *r, struct dt_err *e)
 {
-    int okn = 0;
+    int okn = 0, why = PLAN_OK, close = -1;
+    long most = 0;
+    struct search_pick pk;
+    struct dt_err pe;
 
     for (int i = 0; i < l->n; i++)
         okn += ev[i].ok != 0;
+    r->action = PLAN_NONE;
     if (l->n > 0 && okn == 0) {
-        struct search_pick pk;
         if (pick_run(sc, l, 0, NULL, &pk, e) == 0) /* the reason, from the first candidate */
             dt_errf(e, "plan: no candidate could be simulated");
         return -1;
     }
-    snprintf(r->reason, sizeof r->reason,
-             "No candidate meets the constraints (%ld enumerated, %d simulated): relax the "
-             "deadline, the budget or the limits of the plan: section.", r->candidates, okn);
-    r->action = PLAN_NONE;
+    if (l->n == 0) {
+        none_enumerated(sc, l, r);
+        return 0;
+    }
+    for (int k = PLAN_OK + 1; k < PLAN_INF_N; k++)
+        if (r->counts.infeasible[k] > most) {
+            most = r->counts.infeasible[k];
+            why = k;
+        }
+    for (int i = 0; i < l->n; i++)
+        if (ev[i].ok && (int)ev[i].infeasible == why && !isnan(ev[i].over) &&
+            (close < 0 || ev[i].over < ev[close].over))
+            close = i;
+    if (close < 0)
+        for (int i = 0; i < l->n && close < 0; i++)
+            if (ev[i].ok && (int)ev[i].infeasible == why)
+                close = i;
+    if (close < 0 || pick_run(sc, l, close, NULL, &pk, &pe) != 0) {
+        snprintf(r->reason, sizeof r->reason, "No candidate meets the constraints (%ld "
+                 "enumerated, %d simulated).", r->candidates, okn);
+        return 0;
+    }
+    {
+        static const char *limit[PLAN_INF_N] = {
+            [PLAN_INF_MEMORY] = "do not fit in memory", [PLAN_INF_BUDGET] = "are over the budget",
+            [PLAN_INF_CHANNELS] = "need more data channels than allowed",
+            [PLAN_INF_DEADLINE] = "miss the deadline",
+            [PLAN_INF_BATCH] = "pass the global batch"};
+        static const char *relax[PLAN_INF_N] = {
+            [PLAN_INF_MEMORY] = "a GPU with more memory, or more nodes (plan.max_nodes)",
+            [PLAN_INF_BUDGET] = "a larger budget (objective.budget_usd_h)",
+            [PLAN_INF_CHANNELS] = "more data channels (objective.max_data_channels)",
+            [PLAN_INF_DEADLINE] = "a later deadline (objective.deadline_h), or more nodes or "
+                                  "faster types (plan.max_nodes, plan.instances)",
+            [PLAN_INF_BATCH] = "a larger global batch or a smaller batch_per_gpu"};
+        char by[96] = "";
+        if (why == PLAN_INF_DEADLINE && !isnan(ev[close].over)) {
+            char over[32];
+            numfmt_duration(over, sizeof over, pk.pc.train_s - sc->objective.deadline_h * 3600,
+                            NUMFMT_OWN);
+            snprintf(by, sizeof by, ", over by %s (%.0f%%)", over, 100 * (ev[close].over - 1));
+        } else if (why == PLAN_INF_BUDGET && !isnan(ev[close].over)) {
+            snprintf(by, sizeof by, ", over by $%.2f/h (%.0f%%)",
+                     pk.pc.price_usd_h - sc->objective.budget_usd_h, 100 * (ev[close].over - 1));
+        }
+        snprintf(r->reason, sizeof r->reason,
+                 "No candidate meets the constraints (%ld enumerated, %d simulated): %ld %s. The "
+                 "closest, %s: %s%s. Needed: %s.", r->candidates, okn, most, limit[why],
+                 pk.cl.name, pk.pc.infeasible_why, by, relax[why]);
+    }
     return 0;
 }
 

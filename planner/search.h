@@ -59,8 +59,11 @@ struct search_eval {
     double bound;           /* enum plan_bound */
     double sims;            /* simulations run (more than 1 when the layout was chosen) */
     double infeasible;      /* enum plan_infeasible: why not feasible */
+    double over;            /* not feasible: how far over the limit that failed, as a ratio
+                               (memory: need over usable; deadline: time to train over it;
+                               budget: price over it; > 1); NAN otherwise */
 };
-#define SEARCH_NFIELDS 12
+#define SEARCH_NFIELDS 13
 
 struct search_list {
     struct search_cand *c;
@@ -78,7 +81,24 @@ struct search_list {
     int skipped_peak;       /* GPU types left out: peak FLOP/s at the precision unknown */
     int single_node;        /* types searched on one node only: network rate unknown */
     char single_names[160]; /* the first of them, comma-separated */
+    /* Pruned on memory, the one that came closest: the smallest share of
+     * its usable memory at the least footprint its layouts allow
+     * (plan_layout_least_memory); closest_nodes 0 when none was pruned. */
+    int closest_train;      /* instance index */
+    int closest_nodes;
+    double closest_ratio;   /* need over usable, > 1 */
+    struct mem_use closest_mem;
+    char closest_layout[96];/* its layout, "" when the scenario fixes it */
+    int skipped_cpu;        /* CPU types left out: a transformer over 1B parameters, not
+                               listed in plan.instances (SEARCH_CPU_MAX_PARAMS) */
+    int cpu_deadline;       /* CPU types left out: even at their peak on plan.max_nodes
+                               they miss the deadline */
+    int no_data_nodes;      /* 1: no data-node variants, the input has no work to move */
 };
+
+/* Above this many parameters a transformer is not trained on CPU
+ * instances unless plan.instances lists them. */
+#define SEARCH_CPU_MAX_PARAMS 1e9
 
 /* What simulating the candidates found (search_finish): how many could
  * not be simulated, and of those simulated, how many were not feasible, by

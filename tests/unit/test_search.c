@@ -481,6 +481,138 @@ static void the_search_is_deterministic(void)
     done(&b);
 }
 
+/* Issue 35: Llama-3 70B at batch 1, recompute auto, zero3, over up to 64
+ * p5.48xlarge.  Unsplit a worker needs over 1 TiB; with full recompute and
+ * zero3 over 64 x 8 ranks the state is 1051 GiB / 512 = 2.1 GiB a GPU, so
+ * the pre-check must let GPU candidates through and the search find them
+ * feasible. */
+static void a_70b_model_with_recompute_auto_finds_gpu_candidates(void)
+{
+    struct run u;
+    int gpu = 1;
+
+    if (load("tests/data/plan/llm-70b-p5.yaml", &u))
+        return;
+    if (search(&u) == 0) {
+        T_CHECK(u.l.n > 0, "candidates to simulate (%d; %ld pruned on memory)", u.l.n,
+                u.l.pruned_memory);
+        T_CHECK(u.r.feasible > 0 && u.r.ntop > 0, "feasible candidates (%ld)", u.r.feasible);
+        for (int i = 0; i < u.r.ntop; i++)
+            gpu &= u.r.top[i].cl.groups[0].inst->gpu_count > 0 && u.r.top[i].pc.feasible;
+        T_CHECK(gpu, "every pick of the top is a feasible GPU cluster");
+    }
+    done(&u);
+}
+
+/* The shipped 70B scenario's layout (tp, pp, sharding and recompute auto):
+ * it finds feasible GPU candidates and recommends one, never a CPU cluster. */
+static void the_shipped_70b_plan_recommends_a_gpu_cluster(void)
+{
+    struct run u;
+
+    if (load("scenarios/llm-70b-3d.yaml", &u))
+        return;
+    scenario_plan_defaults(&u.sc.plan);   /* no plan: section: dtplan plan's defaults */
+    u.sc.plan.max_nodes = 8;   /* the same question, fewer candidates: seconds less */
+    if (search(&u) == 0) {
+        T_CHECK(u.r.feasible > 0, "feasible candidates (%ld)", u.r.feasible);
+        T_CHECK(u.r.ntop > 0 && u.r.top[0].cl.groups[0].inst->gpu_count > 0,
+                "the recommendation is a GPU cluster (%s)", u.r.ntop ? u.r.top[0].cl.name : "none");
+    }
+    done(&u);
+}
+
+/* A transformer over 1B parameters: no CPU train type unless plan.instances
+ * lists it; and no data-node variants when the input has no work. */
+static void no_cpu_cluster_for_a_large_transformer_unless_listed(void)
+{
+    struct run u;
+    struct dt_err e;
+    int cpu = 0, data = 0, m5 = 0;
+
+    if (load("tests/data/plan/llm-70b-p5.yaml", &u))
+        return;
+    u.sc.plan.ninstances = 0;       /* every type of the catalog */
+    u.sc.plan.max_nodes = 4;
+    u.sc.plan.max_data_nodes = 2;
+    if (search_enumerate(&u.sc, &u.l, &e) == 0) {
+        for (int i = 0; i < u.l.n; i++) {
+            cpu += u.sc.catalog->instances[u.l.c[i].train].gpu_count == 0;
+            data += u.l.c[i].data >= 0;
+        }
+        T_CHECK(cpu == 0 && u.l.skipped_cpu > 0, "no CPU candidate (%d), %d CPU types left out",
+                cpu, u.l.skipped_cpu);
+        T_CHECK(data == 0 && u.l.no_data_nodes, "no data-node variant without input work (%d)", data);
+        search_list_free(&u.l);
+    }
+    /* listed explicitly: searched */
+    u.sc.plan.ninstances = 2;
+    snprintf(u.sc.plan.instances[1], sizeof u.sc.plan.instances[1], "m5.24xlarge");
+    u.sc.plan.max_nodes = 64;
+    if (search_enumerate(&u.sc, &u.l, &e) == 0) {
+        for (int i = 0; i < u.l.n; i++)
+            m5 += strcmp(u.sc.catalog->instances[u.l.c[i].train].name, "m5.24xlarge") == 0;
+        T_CHECK(m5 > 0 && u.l.skipped_cpu == 0, "m5.24xlarge listed: searched (%d)", m5);
+        search_list_free(&u.l);
+    }
+    /* a deadline no CPU cluster can meet: 3 x 1.1 PFLOP a sample x 1.2e8 samples over
+     * 64 x 96 vCPU x 48 GFLOP/s is about 1.4e6 h, over 720 h */
+    u.sc.objective.deadline_h = 720;
+    if (search_enumerate(&u.sc, &u.l, &e) == 0) {
+        T_CHECK(u.l.cpu_deadline == 1 && u.l.skipped_cpu == 0,
+                "the listed CPU type misses the deadline at its peak: left out (%d)",
+                u.l.cpu_deadline);
+    }
+    done(&u);
+}
+
+/* Input work: data-node variants stay (the vision job preprocesses). */
+static void data_nodes_are_searched_where_the_input_has_work(void)
+{
+    struct run u;
+    struct dt_err e;
+    int data = 0;
+
+    if (load("tests/data/plan/cpu-bound-vision.yaml", &u))
+        return;
+    if (search_enumerate(&u.sc, &u.l, &e) == 0) {
+        for (int i = 0; i < u.l.n; i++)
+            data += u.l.c[i].data >= 0;
+        T_CHECK(data > 0 && !u.l.no_data_nodes, "data-node variants (%d)", data);
+    }
+    done(&u);
+}
+
+/* Nothing feasible: the limit that failed and the closest candidate, by
+ * how much; no word of a budget that was not set. */
+static void an_infeasible_search_names_the_limit_and_the_closest(void)
+{
+    struct run u;
+
+    if (load("tests/data/plan/llm-70b-deadline.yaml", &u))
+        return;
+    if (search(&u) == 0) {
+        T_CHECK(u.r.feasible == 0 && u.r.ntop == 0, "nothing meets 720 h (%ld)", u.r.feasible);
+        T_CHECK(strstr(u.r.reason, "miss the deadline") && strstr(u.r.reason, "The closest, 8x p5.48xlarge") &&
+                    strstr(u.r.reason, "over by"),
+                "the reason names the deadline and the closest: %s", u.r.reason);
+        T_CHECK(!strstr(u.r.reason, "budget"), "no budget is blamed: %s", u.r.reason);
+    }
+    done(&u);
+    /* everything pruned on memory: the closest to fitting, by how much */
+    if (load("tests/data/plan/llm-70b-deadline.yaml", &u))
+        return;
+    u.sc.plan.max_nodes = 1;
+    snprintf(u.sc.plan.instances[0], sizeof u.sc.plan.instances[0], "p4d.24xlarge");
+    if (search(&u) == 0) {
+        T_CHECK(u.l.n == 0 && u.l.closest_nodes == 1, "all pruned, the closest kept");
+        T_CHECK(strstr(u.r.reason, "The closest to fitting, 1x p4d.24xlarge") &&
+                    strstr(u.r.reason, "GiB usable") && !strstr(u.r.reason, "budget"),
+                "the reason names memory and the closest: %s", u.r.reason);
+    }
+    done(&u);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -502,6 +634,11 @@ int main(void)
     T_RUN(a_deadline_forces_scale_out);
     T_RUN(a_budget_forbids_scale_out);
     T_RUN(the_search_is_deterministic);
+    T_RUN(a_70b_model_with_recompute_auto_finds_gpu_candidates);
+    T_RUN(the_shipped_70b_plan_recommends_a_gpu_cluster);
+    T_RUN(no_cpu_cluster_for_a_large_transformer_unless_listed);
+    T_RUN(data_nodes_are_searched_where_the_input_has_work);
+    T_RUN(an_infeasible_search_names_the_limit_and_the_closest);
     catalog_free(&cat);
     return T_DONE();
 }
