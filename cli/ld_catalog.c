@@ -320,6 +320,53 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     return ld_source(ld, m, path, &in->source);
 }
 
+/* A shape's keys as users write them: kv_heads absent is heads (multi-head
+ * attention); seq_len absent is the workload's, when workload.seq_len
+ * gives one (read here, before the workload section, with its own check
+ * left to that section). */
+static int shape_defaults(struct ld *ld, struct cat_model *md, const char *path)
+{
+    yaml_node_t *w = ld_get(ld, ld->root, "workload", NULL), *v;
+    const struct cat_field *sf = fields_yaml("seq_len");
+    double x;
+
+    (void)path;
+    if (md->kv_heads <= 0 && md->heads > 0)
+        md->kv_heads = md->heads;
+    if (md->seq_len <= 0 && w && w->type == YAML_MAPPING_NODE &&
+        (v = ld_get(ld, w, "seq_len", NULL)) && v->type == YAML_SCALAR_NODE) {
+        char *end;
+        x = strtod((const char *)v->data.scalar.value, &end);
+        /* only a value the workload section will accept; it reports the rest */
+        if (*end == 0 && x >= sf->lo && x <= sf->hi && x == floor(x))
+            md->seq_len = (int)x;
+    }
+    return 0;
+}
+
+/* The keys a partial shape lacks, "ffn_hidden, vocab and seq_len". */
+static void shape_missing(const struct cat_model *md, char *out, size_t cap)
+{
+    const char *name[] = {"hidden", "heads", "ffn_hidden", "vocab", "seq_len"};
+    int have[] = {md->hidden > 0, md->heads > 0, md->ffn_hidden > 0, md->vocab > 0,
+                  md->seq_len > 0};
+    int n = 0, k = 0;
+    size_t len = 0;
+
+    for (int i = 0; i < 5; i++)
+        n += !have[i];
+    out[0] = 0;
+    for (int i = 0; i < 5 && len < cap; i++) {
+        if (have[i])
+            continue;
+        k++;
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", k == 1 ? "" : k == n ? " and " : ", ",
+                                name[i]);
+    }
+    if (!have[4] && len < cap)
+        snprintf(out + len, cap - len, " (seq_len here, or workload.seq_len)");
+}
+
 static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int idx,
                            void *entry)
 {
@@ -378,12 +425,16 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     if (ld_keys(ld, m, path, m->start_mark, size, 2, md) ||
         ld_keys(ld, m, path, m->start_mark, shape, sizeof shape / sizeof shape[0], md))
         return -1;
+    if (shape_known(md) && shape_defaults(ld, md, path))
+        return -1;
     if (shape_known(md)) {
-        char what[160], fb[FOUND_LEN];
+        char what[160], fb[FOUND_LEN], missing[128];
         const char *key = shape_check(md, what, sizeof what);
         if (key && !strcmp(key, "layers")) {
+            shape_missing(md, missing, sizeof missing);
             ld_path_key(f, sizeof f, path, "layers");
-            return ld_fail(ld, m->start_mark, f, "expected %s, found a partial shape", what);
+            return ld_fail(ld, m->start_mark, f, "expected %s, found a partial shape without %s",
+                           what, missing);
         }
         if (key && !*key) /* a bound on what the shape gives: the entry as a whole */
             return ld_fail(ld, m->start_mark, path, "%s", what);

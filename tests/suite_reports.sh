@@ -164,3 +164,12 @@ check "progress: 1 to 10 lines into a file ($n), the last at 100%" \
 check "progress: stdout is the same with it" cmp -s "$tmp/p1.txt" "$tmp/p2.txt"
 DTPLAN_PROGRESS_AFTER=0 "$DT" plan -q "$P" > /dev/null 2> "$tmp/p3.err"
 check "progress: nothing under -q" [ ! -s "$tmp/p3.err" ]
+
+# ---- shapes as users write them ---------------------------------------------
+# kv_heads absent is heads; a model's seq_len absent is the workload's: the
+# same report as the shape written out in full
+"$DT" -q --json tests/data/report/shape-short.yaml > "$tmp/s1.json" 2> "$tmp/s1.err"
+rc=$?
+"$DT" -q --json tests/data/report/shape-full.yaml > "$tmp/s2.json" 2> /dev/null
+check "a shape without kv_heads and seq_len loads (exit $rc) and reports as the full one" \
+    sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/s1.err' ] && cmp -s '$tmp/s1.json' '$tmp/s2.json'"
