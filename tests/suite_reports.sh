@@ -168,8 +168,8 @@ check "progress: nothing under -q" [ ! -s "$tmp/p3.err" ]
 # ---- shapes as users write them ---------------------------------------------
 # kv_heads absent is heads; a model's seq_len absent is the workload's: the
 # same report as the shape written out in full
-"$DT" -q --json tests/data/report/shape-short.yaml > "$tmp/s1.json" 2> "$tmp/s1.err"
+"$DT" -q --json tests/data/report/model-shape-short.yaml > "$tmp/s1.json" 2> "$tmp/s1.err"
 rc=$?
-"$DT" -q --json tests/data/report/shape-full.yaml > "$tmp/s2.json" 2> /dev/null
+"$DT" -q --json tests/data/report/model-shape-full.yaml > "$tmp/s2.json" 2> /dev/null
 check "a shape without kv_heads and seq_len loads (exit $rc) and reports as the full one" \
     sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/s1.err' ] && cmp -s '$tmp/s1.json' '$tmp/s2.json'"
