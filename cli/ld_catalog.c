@@ -320,6 +320,15 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     return ld_source(ld, m, path, &in->source);
 }
 
+/* params and fwd_gflops from a whole shape, where the entry leaves them out. */
+static void shape_fill(struct cat_model *md)
+{
+    if (isnan(md->params))
+        md->params = shape_params(md);
+    if (isnan(md->fwd_gflops))
+        md->fwd_gflops = shape_fwd_flops(md, md->seq_len) / 1e9;
+}
+
 static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int idx,
                            void *entry)
 {
@@ -380,10 +389,16 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         return -1;
     if (shape_known(md)) {
         char what[160], fb[FOUND_LEN];
-        const char *key = shape_check(md, what, sizeof what);
+        const char *key;
+        /* kv_heads defaults to heads; a shape without seq_len takes
+         * workload.seq_len, read after the catalog (ld_catalog_seq_len) */
+        shape_defaults(md);
+        key = shape_check_form(md, 1, what, sizeof what);
+        if (!key && md->seq_len > 0)
+            key = shape_check_size(md, what, sizeof what);
         if (key && !strcmp(key, "layers")) {
             ld_path_key(f, sizeof f, path, "layers");
-            return ld_fail(ld, m->start_mark, f, "expected %s, found a partial shape", what);
+            return ld_fail(ld, m->start_mark, f, "expected %s", what);
         }
         if (key && !*key) /* a bound on what the shape gives: the entry as a whole */
             return ld_fail(ld, m->start_mark, path, "%s", what);
@@ -393,10 +408,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
             return ld_fail(ld, v ? v->start_mark : m->start_mark, f, "expected %s, found %s", what,
                            ld_found(v, fb, sizeof fb));
         }
-        if (isnan(md->params))
-            md->params = shape_params(md);
-        if (isnan(md->fwd_gflops))
-            md->fwd_gflops = shape_fwd_flops(md, md->seq_len) / 1e9;
+        if (md->seq_len > 0)
+            shape_fill(md);
     } else if (isnan(md->params)) {
         ld_path_key(f, sizeof f, path, "params");
         return ld_missing(ld, m->start_mark, f);
@@ -419,6 +432,37 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     }
 
     return ld_source(ld, m, path, &md->source);
+}
+
+int ld_catalog_seq_len(struct ld *ld)
+{
+    yaml_node_t *list = NULL, *m, *v;
+    char path[FIELD_LEN], f[FIELD_LEN], what[160], fb[FOUND_LEN];
+
+    if ((v = ld_get(ld, ld->root, "catalog", NULL)))
+        list = ld_get(ld, v, "models", NULL);
+    for (int i = 0; i < ld->nmodels; i++) {
+        struct cat_model *md = &ld->models[i];
+        if (!shape_known(md) || md->seq_len > 0)
+            continue;
+        m = ld_list_item(ld, list, i);
+        ld_path_idx(path, sizeof path, "catalog.models", i);
+        ld_path_key(f, sizeof f, path, "seq_len");
+        if (ld->sc->workload.seq_len <= 0)
+            return ld_fail(ld, m->start_mark, f, "expected the model's seq_len or "
+                           "workload.seq_len (tokens per sample), found neither");
+        md->seq_len = ld->sc->workload.seq_len;
+        if (shape_check_size(md, what, sizeof what))
+            return ld_fail(ld, m->start_mark, path, "%s", what);
+        shape_fill(md);
+        /* sparse_params was read before params was known (ld_inline_model) */
+        if ((v = ld_get(ld, m, "sparse_params", NULL)) && !(md->sparse_params <= md->params)) {
+            ld_path_key(f, sizeof f, path, "sparse_params");
+            return ld_fail(ld, v->start_mark, f, "expected a count in [0, params], found %s",
+                           ld_found(v, fb, sizeof fb));
+        }
+    }
+    return 0;
 }
 
 /* Each entry of the checked list v (path "catalog.instances" or
