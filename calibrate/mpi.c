@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../base/xmem.h"
 #include "hosts.h"
@@ -209,7 +210,11 @@ int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msg
 
     msg[0] = 0;
     if (c->size < 2) {
-        snprintf(msg, msglen, "MPI calibration skipped: needs 2 or more MPI ranks (run under mpirun)");
+        /* Open MPI's mpirun refuses root unless told (--allow-run-as-root) */
+        snprintf(msg, msglen, "MPI calibration skipped: needs 2 or more MPI ranks (run under "
+                 "mpirun%s)", geteuid() == 0 ? "; as root: mpirun --allow-run-as-root, or "
+                 "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 in the environment"
+                 : "");
         return CALIB_SKIPPED;
     }
     MPI_Initialized(&inited);

@@ -566,7 +566,8 @@ static const char *const shape_cols[] = {"layers", "hidden", "heads", "kv_heads"
                                          "vocab", "gated_ffn", "tied_embeddings", "seq_len"};
 #define NSHAPE ((int)(sizeof shape_cols / sizeof shape_cols[0]))
 
-/* The row's shape (empty cells 0), checked whole; then params and
+/* The row's shape (empty cells 0, an empty kv_heads heads), checked whole
+ * (a row is read without a workload, so it gives its seq_len); then params and
  * fwd_gflops from it where the row leaves them empty.  col[NSHAPE],
  * col[NSHAPE + 1] and col[NSHAPE + 2] are the lm_head, dropout and causal
  * columns (lm_head and causal 1 when empty). */
@@ -600,6 +601,7 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
     m->causal = isnan(v) ? 1 : (int)v;
     if (!shape_known(m))
         return 0;
+    shape_defaults(m);      /* kv_heads: heads when the cell is empty */
     if ((key = shape_check(m, what, sizeof what))) {
         /* the cell at fault: the key's, params' (a table column) or layers' */
         const struct csv_field *fld = &r->fields[col[0]];
@@ -610,6 +612,9 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
                 fld = &r->fields[col[k]];
         if (!*key)
             return dt_errf(e, "%s:%d:%d: layers: %s", t->csv.path, fld->line, fld->col, what);
+        if (!strcmp(key, "layers")) /* what names the missing columns */
+            return dt_errf(e, "%s:%d:%d: layers: expected %s", t->csv.path, fld->line, fld->col,
+                           what);
         return field_err(e, t, fld, key, what);
     }
     if (isnan(m->params))

@@ -52,15 +52,36 @@ double shape_fwd_flops(const struct cat_model *m, double seq)
     return per_token * seq;
 }
 
-const char *shape_check(const struct cat_model *m, char *what, size_t cap)
+void shape_defaults(struct cat_model *m)
 {
-    const struct cat_field *pf = fields_yaml("params"), *ff = fields_yaml("fwd_gflops");
-    double params, gflops;
+    if (m->kv_heads <= 0 && m->heads > 0)
+        m->kv_heads = m->heads;
+}
+
+const char *shape_check_form(const struct cat_model *m, int seq_len_later, char *what,
+                             size_t cap)
+{
+    /* the dimensions besides layers, kv_heads left out: it defaults to heads */
+    const char *const name[] = {"hidden", "heads", "ffn_hidden", "vocab", "seq_len"};
+    const int have[] = {m->hidden > 0, m->heads > 0, m->ffn_hidden > 0, m->vocab > 0,
+                        m->seq_len > 0 || seq_len_later};
+    const int n = (int)(sizeof have / sizeof have[0]);
+    int missing = 0, said = 0;
+    size_t len;
 
     what[0] = '\0';
-    if (m->hidden <= 0 || m->heads <= 0 || m->kv_heads <= 0 || m->ffn_hidden <= 0 ||
-        m->vocab <= 0 || m->seq_len <= 0) {
-        snprintf(what, cap, "layers with hidden, heads, kv_heads, ffn_hidden, vocab and seq_len");
+    for (int k = 0; k < n; k++)
+        missing += !have[k];
+    if (missing) {
+        len = (size_t)snprintf(what, cap, "layers with hidden, heads, ffn_hidden, vocab and "
+                               "seq_len, found a shape missing ");
+        for (int k = 0; k < n && len < cap; k++) {
+            if (have[k])
+                continue;
+            said++;
+            len += (size_t)snprintf(what + len, cap - len, "%s%s",
+                                    said == 1 ? "" : said == missing ? " and " : ", ", name[k]);
+        }
         return "layers";
     }
     if (!isnan(m->params)) {
@@ -74,10 +95,19 @@ const char *shape_check(const struct cat_model *m, char *what, size_t cap)
         snprintf(what, cap, "a divisor of hidden (%d)", m->hidden);
         return "heads";
     }
-    if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
+    if (m->kv_heads <= 0 || m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
         snprintf(what, cap, "a divisor of heads (%d)", m->heads);
         return "kv_heads";
     }
+    return NULL;
+}
+
+const char *shape_check_size(const struct cat_model *m, char *what, size_t cap)
+{
+    const struct cat_field *pf = fields_yaml("params"), *ff = fields_yaml("fwd_gflops");
+    double params, gflops;
+
+    what[0] = '\0';
     params = shape_params(m);
     if (!(params <= pf->hi)) {
         snprintf(what, cap, "the shape gives %.1e parameters, expected at most %g", params,
@@ -91,6 +121,13 @@ const char *shape_check(const struct cat_model *m, char *what, size_t cap)
         return "";
     }
     return NULL;
+}
+
+const char *shape_check(const struct cat_model *m, char *what, size_t cap)
+{
+    const char *key = shape_check_form(m, 0, what, cap);
+
+    return key ? key : shape_check_size(m, what, cap);
 }
 
 int shape_tp_fits(const struct cat_model *m, int tp)

@@ -43,11 +43,17 @@ double shape_params(const struct cat_model *m);
 /* Forward FLOPs of one sequence of seq tokens. */
 double shape_fwd_flops(const struct cat_model *m, double seq);
 
+/* What a shape leaves to defaults: kv_heads 0 (not given) becomes heads,
+ * multi-head attention, where heads is given. */
+void shape_defaults(struct cat_model *m);
+
 /*
  * Whether a shape is whole, consistent and within the bounds of the fields
  * it stands for.  NULL when it is, what[] empty.  Else what[] says what
  * was expected and the return value names the key at fault:
- *   "layers" with a missing dimension (what: the keys a shape needs);
+ *   "layers" with a missing dimension (what: "layers with hidden, heads,
+ *   ffn_hidden, vocab and seq_len, found a shape missing ffn_hidden and
+ *   vocab", the whole sentence after "expected");
  *   "params" when params is given too (not NAN): a shape or params;
  *   "heads" when heads does not divide hidden, "kv_heads" when kv_heads
  *   does not divide heads (what: "a divisor of ...");
@@ -55,9 +61,20 @@ double shape_fwd_flops(const struct cat_model *m, double seq);
  *   bound, or the forward GFLOP at seq_len above fwd_gflops' (fields.h),
  *   what being the whole sentence ("the shape gives 3.0e+16 parameters,
  *   expected at most 1e+13").
- * Called before params and fwd_gflops are filled in from the shape.
+ * Called after shape_defaults() and before params and fwd_gflops are
+ * filled in from the shape.  shape_check() is shape_check_form(m, 0) and
+ * then shape_check_size().
  */
 const char *shape_check(const struct cat_model *m, char *what, size_t cap);
+
+/* The first three cases above: whether the shape is whole and consistent.
+ * seq_len_later 1: seq_len may still be 0 (a scenario's inline model takes
+ * workload.seq_len, read after it), and is not counted missing. */
+const char *shape_check_form(const struct cat_model *m, int seq_len_later, char *what,
+                             size_t cap);
+
+/* The last case: the bounds on what a whole shape gives at its seq_len. */
+const char *shape_check_size(const struct cat_model *m, char *what, size_t cap);
 
 /*
  * 1 when tensor parallelism of degree tp splits m's attention evenly, as

@@ -7,7 +7,8 @@
  * with what dtplan does not know of it.  import: SkyPilot's vms.csv files
  * written as a dtplan catalog directory (instances.csv, and the gpus.csv
  * and models.csv of the catalog it was read over), each file written to a
- * temporary and renamed.
+ * temporary and renamed; a directory it created is removed again when the
+ * import fails, so a failed import leaves nothing behind.
  */
 #include "catalog_cmd.h"
 #include "cliutil.h"
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define CMD "dtplan catalog"
 
@@ -213,7 +215,7 @@ static int import(const char *base, const char *const *paths, int n, const char 
     struct dt_err e = {{0}};
     size_t len = strlen(outdir) + 32, blen = strlen(base) + 32;
     char *dst[3], *src[2];
-    int rc;
+    int rc, made = 0;
 
     if (import_dir_ok(outdir) != 0)
         return CLI_EXIT_INPUT;
@@ -226,7 +228,10 @@ static int import(const char *base, const char *const *paths, int n, const char 
         catalog_free(&cat);
         return CLI_EXIT_INPUT;
     }
-    if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
+    /* created here only if absent, and removed again if the import fails */
+    if (mkdir(outdir, 0777) == 0) {
+        made = 1;
+    } else if (errno != EEXIST) {
         text_eprintf(CMD " import: -o: cannot create %s: %s", outdir, strerror(errno));
         catalog_free(&cat);
         return CLI_EXIT_INPUT;
@@ -252,6 +257,8 @@ static int import(const char *base, const char *const *paths, int n, const char 
     }
     if (rc == 0)
         fprintf(stderr, CMD " import: %d instance types into %s\n", cat.ninstances, outdir);
+    else if (made)
+        rmdir(outdir);  /* the writes are all-or-nothing: it is empty */
     for (int i = 0; i < 3; i++)
         x_free(dst[i]);
     for (int i = 0; i < 2; i++)

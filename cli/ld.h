@@ -241,6 +241,14 @@ void ld_inst_release(struct cat_instance *in);
 
 int ld_catalog(struct ld *ld, yaml_node_t *m);
 
+/*
+ * Once the workload is read: each inline model given by its shape without
+ * a seq_len takes workload.seq_len, and its params and fwd_gflops follow
+ * (ld_catalog read the rest of the shape).  Neither given: refused, the
+ * line naming both keys.
+ */
+int ld_catalog_seq_len(struct ld *ld);
+
 /* ---- sections (ld_sections.c, ld_plan.c) ---- */
 
 int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at);

@@ -320,51 +320,13 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     return ld_source(ld, m, path, &in->source);
 }
 
-/* A shape's keys as users write them: kv_heads absent is heads (multi-head
- * attention); seq_len absent is the workload's, when workload.seq_len
- * gives one (read here, before the workload section, with its own check
- * left to that section). */
-static int shape_defaults(struct ld *ld, struct cat_model *md, const char *path)
+/* params and fwd_gflops from a whole shape, where the entry leaves them out. */
+static void shape_fill(struct cat_model *md)
 {
-    yaml_node_t *w = ld_get(ld, ld->root, "workload", NULL), *v;
-    const struct cat_field *sf = fields_yaml("seq_len");
-    double x;
-
-    (void)path;
-    if (md->kv_heads <= 0 && md->heads > 0)
-        md->kv_heads = md->heads;
-    if (md->seq_len <= 0 && w && w->type == YAML_MAPPING_NODE &&
-        (v = ld_get(ld, w, "seq_len", NULL)) && v->type == YAML_SCALAR_NODE) {
-        char *end;
-        x = strtod((const char *)v->data.scalar.value, &end);
-        /* only a value the workload section will accept; it reports the rest */
-        if (*end == 0 && x >= sf->lo && x <= sf->hi && x == floor(x))
-            md->seq_len = (int)x;
-    }
-    return 0;
-}
-
-/* The keys a partial shape lacks, "ffn_hidden, vocab and seq_len". */
-static void shape_missing(const struct cat_model *md, char *out, size_t cap)
-{
-    const char *name[] = {"hidden", "heads", "ffn_hidden", "vocab", "seq_len"};
-    int have[] = {md->hidden > 0, md->heads > 0, md->ffn_hidden > 0, md->vocab > 0,
-                  md->seq_len > 0};
-    int n = 0, k = 0;
-    size_t len = 0;
-
-    for (int i = 0; i < 5; i++)
-        n += !have[i];
-    out[0] = 0;
-    for (int i = 0; i < 5 && len < cap; i++) {
-        if (have[i])
-            continue;
-        k++;
-        len += (size_t)snprintf(out + len, cap - len, "%s%s", k == 1 ? "" : k == n ? " and " : ", ",
-                                name[i]);
-    }
-    if (!have[4] && len < cap)
-        snprintf(out + len, cap - len, " (seq_len here, or workload.seq_len)");
+    if (isnan(md->params))
+        md->params = shape_params(md);
+    if (isnan(md->fwd_gflops))
+        md->fwd_gflops = shape_fwd_flops(md, md->seq_len) / 1e9;
 }
 
 static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int idx,
@@ -425,16 +387,18 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     if (ld_keys(ld, m, path, m->start_mark, size, 2, md) ||
         ld_keys(ld, m, path, m->start_mark, shape, sizeof shape / sizeof shape[0], md))
         return -1;
-    if (shape_known(md) && shape_defaults(ld, md, path))
-        return -1;
     if (shape_known(md)) {
-        char what[160], fb[FOUND_LEN], missing[128];
-        const char *key = shape_check(md, what, sizeof what);
+        char what[160], fb[FOUND_LEN];
+        const char *key;
+        /* kv_heads defaults to heads; a shape without seq_len takes
+         * workload.seq_len, read after the catalog (ld_catalog_seq_len) */
+        shape_defaults(md);
+        key = shape_check_form(md, 1, what, sizeof what);
+        if (!key && md->seq_len > 0)
+            key = shape_check_size(md, what, sizeof what);
         if (key && !strcmp(key, "layers")) {
-            shape_missing(md, missing, sizeof missing);
             ld_path_key(f, sizeof f, path, "layers");
-            return ld_fail(ld, m->start_mark, f, "expected %s, found a partial shape without %s",
-                           what, missing);
+            return ld_fail(ld, m->start_mark, f, "expected %s", what);
         }
         if (key && !*key) /* a bound on what the shape gives: the entry as a whole */
             return ld_fail(ld, m->start_mark, path, "%s", what);
@@ -444,10 +408,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
             return ld_fail(ld, v ? v->start_mark : m->start_mark, f, "expected %s, found %s", what,
                            ld_found(v, fb, sizeof fb));
         }
-        if (isnan(md->params))
-            md->params = shape_params(md);
-        if (isnan(md->fwd_gflops))
-            md->fwd_gflops = shape_fwd_flops(md, md->seq_len) / 1e9;
+        if (md->seq_len > 0)
+            shape_fill(md);
     } else if (isnan(md->params)) {
         ld_path_key(f, sizeof f, path, "params");
         return ld_missing(ld, m->start_mark, f);
@@ -470,6 +432,37 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
     }
 
     return ld_source(ld, m, path, &md->source);
+}
+
+int ld_catalog_seq_len(struct ld *ld)
+{
+    yaml_node_t *list = NULL, *m, *v;
+    char path[FIELD_LEN], f[FIELD_LEN], what[160], fb[FOUND_LEN];
+
+    if ((v = ld_get(ld, ld->root, "catalog", NULL)))
+        list = ld_get(ld, v, "models", NULL);
+    for (int i = 0; i < ld->nmodels; i++) {
+        struct cat_model *md = &ld->models[i];
+        if (!shape_known(md) || md->seq_len > 0)
+            continue;
+        m = ld_list_item(ld, list, i);
+        ld_path_idx(path, sizeof path, "catalog.models", i);
+        ld_path_key(f, sizeof f, path, "seq_len");
+        if (ld->sc->workload.seq_len <= 0)
+            return ld_fail(ld, m->start_mark, f, "expected the model's seq_len or "
+                           "workload.seq_len (tokens per sample), found neither");
+        md->seq_len = ld->sc->workload.seq_len;
+        if (shape_check_size(md, what, sizeof what))
+            return ld_fail(ld, m->start_mark, path, "%s", what);
+        shape_fill(md);
+        /* sparse_params was read before params was known (ld_inline_model) */
+        if ((v = ld_get(ld, m, "sparse_params", NULL)) && !(md->sparse_params <= md->params)) {
+            ld_path_key(f, sizeof f, path, "sparse_params");
+            return ld_fail(ld, v->start_mark, f, "expected a count in [0, params], found %s",
+                           ld_found(v, fb, sizeof fb));
+        }
+    }
+    return 0;
 }
 
 /* Each entry of the checked list v (path "catalog.instances" or

@@ -166,7 +166,7 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     struct scenario *sc = ld->sc;
     yaml_node_t *v, *k;
 
-    if (ld_section(ld, m, "workload", at, workload_code))
+    if (ld_section(ld, m, "workload", at, workload_code) || ld_catalog_seq_len(ld))
         return -1;
     if (sc->workload.global_batch > 0 && (v = ld_get(ld, m, "grad_accum", NULL)))
         return ld_fail(ld, v->start_mark, "workload.grad_accum",

@@ -450,4 +450,29 @@ check "--json lists the measured numbers per cluster" \
 "$DT" -q --json tests/data/profiles/without_profile.yaml > "$tmp/n.json" 2>/dev/null
 check "--json without a profile has no measured list" \
     [ "$(json "$tmp/n.json" '(grep { exists $_->{measured} } @{$d->{clusters}}) ? "yes" : "no"')" = no ]
+# ---- a new user's snags: --mpi as root, an interrupted run -------------------
+"$DT" calibrate --mpi --quick -o "$tmp/m.json" > /dev/null 2> "$tmp/err"
+if [ "$(id -u)" -eq 0 ]; then
+    check "--mpi without mpirun, as root: says how mpirun runs as root" \
+        grep -q 'as root: mpirun --allow-run-as-root, or OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1' "$tmp/err"
+else
+    check "--mpi without mpirun, not root: no word of root" \
+        sh -c 'grep -q "run under mpirun)" "$1" && ! grep -q allow-run-as-root "$1"' _ "$tmp/err"
+fi
+# SIGINT reset to its default (a shell starts a background job ignoring it)
+rm -f "$tmp/i.json"*
+perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' "$DT" calibrate --cpu -o "$tmp/i.json" \
+    > /dev/null 2> "$tmp/ierr" &
+ipid=$!
+n=0
+while [ $n -lt 200 ] && ! grep -q ' took ' "$tmp/ierr"; do sleep 0.1; n=$((n + 1)); done
+kill -INT $ipid
+wait $ipid
+irc=$?
+check "an interrupted calibration ends by SIGINT (status 130)" [ $irc -eq 130 ]
+check "its last line says how to resume" \
+    [ "$(tail -n 1 "$tmp/ierr")" = "dtplan calibrate: interrupted: run the same command with --resume to continue from $tmp/i.json.partial" ]
+DTPLAN_CALIBRATE_KILL_AFTER=1 "$DT" calibrate --cpu --resume -o "$tmp/i.json" > /dev/null 2> "$tmp/ierr2"
+check "and the same command with --resume continues from it" \
+    grep -q "^dtplan calibrate: --resume: continuing from $tmp/i.json.partial" "$tmp/ierr2"
 exit 0

@@ -75,7 +75,19 @@ bad negative_price "$BAD/negative_price.csv:2:171: Price: expected a price >= 0 
 bad huge_price "$BAD/huge_price.csv:2:171: Price: expected a price from 0 to 1e6 USD an hour, or empty, found \"1e308\""
 bad duplicate_row "$BAD/duplicate_row.csv:4:1: InstanceType: expected one row for p5.48xlarge@us-east-1 zone \"use1-az1\", as at line 2, found \"p5.48xlarge\""
 "$DT" catalog import "$BAD/duplicate_row.csv" -o "$tmp/badcat" > /dev/null 2>&1
-check "a bad file imports nothing" [ $? -eq 2 -a ! -e "$tmp/badcat/instances.csv" ]
+check "a bad file imports nothing and creates no directory" [ $? -eq 2 -a ! -e "$tmp/badcat" ]
+# a write that fails once -o DIR is made (files limited to 0 bytes): the
+# directory it made is gone, one it did not make is kept (its error line
+# cannot be kept: the limit holds for the file stderr goes to as well)
+sh -c 'trap "" XFSZ; ulimit -f 0; exec "$@"' _ "$DT" catalog import "$SKY" -o "$tmp/failcat" \
+    > /dev/null 2> "$tmp/err"
+check "a failed import write exits 1 and leaves no -o directory behind" \
+    [ $? -eq 1 -a ! -e "$tmp/failcat" ]
+mkdir "$tmp/keepcat"
+sh -c 'trap "" XFSZ; ulimit -f 0; exec "$@"' _ "$DT" catalog import "$SKY" -o "$tmp/keepcat" \
+    > /dev/null 2> "$tmp/err"
+check "a failed import into an existing directory keeps it, empty" \
+    [ $? -eq 1 -a -d "$tmp/keepcat" -a -z "$(ls -A "$tmp/keepcat")" ]
 "$DT" catalog list --catalog "$BAD/unknown_accelerator.csv" > "$tmp/u.txt"
 check "an accelerator dtplan does not know is listed as unknown, never as zero" \
     grep -q '^trn1.32xlarge@us-east-1 .* Trainium (unknown)  *16 .*gpu (accelerator unknown to dtplan)' "$tmp/u.txt"

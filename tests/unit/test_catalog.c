@@ -530,6 +530,78 @@ static void each_bad_fixture_gives_its_exact_error(void)
     expect_load_error("shape_hidden_heads",
         BAD_DIR "shape_hidden_heads/models.csv:2:45: heads: expected a divisor of hidden (255), "
         "found \"4\"");
+    /* a partial shape names what it lacks (kv_heads is not: it defaults to heads) */
+    expect_load_error("shape_partial",
+        BAD_DIR "shape_partial/models.csv:2:40: layers: expected layers with hidden, heads, "
+        "ffn_hidden, vocab and seq_len, found a shape missing ffn_hidden and seq_len");
+}
+
+/* A row that leaves kv_heads empty has multi-head attention: kv_heads =
+ * heads, the same model as the row that says so. */
+static void an_empty_kv_heads_is_multi_head_attention(void)
+{
+    struct catalog c;
+    struct dt_err e = {""};
+    const struct cat_model *mha, *said;
+
+    if (catalog_load(&c, "tests/data/catalog_mha", &e) != 0) {
+        T_CHECK(0, "tests/data/catalog_mha loads (%s)", e.msg);
+        return;
+    }
+    mha = catalog_find_model(&c, "mha");
+    said = catalog_find_model(&c, "mha-said");
+    T_CHECK(mha && said && mha->kv_heads == 4 && said->kv_heads == 4,
+            "an empty kv_heads is heads (4)");
+    /* 2 x (256 x (256 + 2 x 256) + 256^2 + 2 x 256 x 1024) + 2 x 100 x 256 */
+    T_NEAR(mha ? mha->params : NAN, 2 * (256.0 * 768 + 65536 + 2 * 256.0 * 1024) + 51200, 1e-12,
+           "its parameters count full-width K and V");
+    T_CHECK(mha && said && mha->params == said->params && mha->fwd_gflops == said->fwd_gflops,
+            "the same parameters and FLOPs as the row that gives kv_heads");
+    catalog_free(&c);
+}
+
+/* What a shape leaves out and what it may: the missing keys named, in
+ * order; kv_heads defaults to heads; seq_len may come later (a scenario's
+ * inline model takes workload.seq_len). */
+static void a_partial_shape_names_its_missing_keys(void)
+{
+    struct cat_model m;
+    char what[160];
+    const char *key;
+
+    memset(&m, 0, sizeof m);
+    m.params = NAN;
+    m.layers = 12;
+    m.hidden = 768;
+    m.heads = 12;
+    shape_defaults(&m);
+    T_CHECK(m.kv_heads == 12, "kv_heads defaults to heads");
+    key = shape_check(&m, what, sizeof what);
+    T_CHECK(key && !strcmp(key, "layers") &&
+                !strcmp(what, "layers with hidden, heads, ffn_hidden, vocab and seq_len, found a "
+                        "shape missing ffn_hidden, vocab and seq_len"),
+            "three missing keys named (%s)", what);
+    key = shape_check_form(&m, 1, what, sizeof what);
+    T_CHECK(key && !strcmp(what, "layers with hidden, heads, ffn_hidden, vocab and seq_len, "
+                           "found a shape missing ffn_hidden and vocab"),
+            "seq_len left for later is not missing (%s)", what);
+    m.ffn_hidden = 3072;
+    m.vocab = 50257;
+    T_CHECK(shape_check_form(&m, 1, what, sizeof what) == NULL && !what[0],
+            "a shape whole but for seq_len passes when seq_len comes later");
+    key = shape_check(&m, what, sizeof what);
+    T_CHECK(key && !strcmp(what, "layers with hidden, heads, ffn_hidden, vocab and seq_len, "
+                           "found a shape missing seq_len"),
+            "and names seq_len when it does not (%s)", what);
+    m.seq_len = 1024;
+    T_CHECK(shape_check(&m, what, sizeof what) == NULL, "a whole shape passes");
+    m.kv_heads = 0;
+    m.heads = 0;
+    shape_defaults(&m);
+    key = shape_check(&m, what, sizeof what);
+    T_CHECK(m.kv_heads == 0 && key && !strcmp(what, "layers with hidden, heads, ffn_hidden, "
+                                              "vocab and seq_len, found a shape missing heads"),
+            "without heads, kv_heads has no default and heads alone is named (%s)", what);
 }
 
 /* One table of fields serves the CSV files and inline entries (fields.h). */
@@ -628,6 +700,8 @@ int main(void)
     T_RUN(each_bad_fixture_gives_its_exact_error);
     T_RUN(both_loaders_share_one_field_table);
     T_RUN(transformer_shapes_give_the_published_counts);
+    T_RUN(an_empty_kv_heads_is_multi_head_attention);
+    T_RUN(a_partial_shape_names_its_missing_keys);
     T_RUN(free_releases_everything_and_zeroes);
     return T_DONE();
 }

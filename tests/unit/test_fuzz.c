@@ -757,7 +757,12 @@ static void odd_subcommand_lines_of(const char *cmd, const char *const *opts, si
                 snprintf(in_out[i], sizeof in_out[i], "%s/%s", out_dir, v + 5);
                 v = in_out[i];
             }
-            if (gsl_rng_uniform_int(r, 5))
+            /* a value left out makes the next option the value; never so
+             * for an output, whose value would then be a bare name such as
+             * "--help", created in the working tree (-o last still tests
+             * an output without its value) */
+            if (gsl_rng_uniform_int(r, 5) ||
+                ((!strcmp(o, "-o") || !strcmp(o, "--output")) && (i + 1 < k || tail)))
                 argv[n++] = (char *)v;
         }
         for (int i = 0; tail && tail[i]; i++)

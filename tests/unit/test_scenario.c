@@ -528,11 +528,61 @@ static void a_shaped_transformer_takes_its_sequence_length(void)
     catalog_free(&cat);
 }
 
+/* An inline shape as users write it: kv_heads left out is heads, seq_len
+ * left out is workload.seq_len; the same model as the one that says both. */
+static void an_inline_shape_takes_its_defaults(void)
+{
+    static const char rest[] =
+        "workload: {model: gpt, batch_per_gpu: 8, seq_len: 1024}\n"
+        "input: {cpu_s_per_sample: 0.001}\n"
+        "clusters:\n"
+        "  - name: one\n"
+        "    groups:\n"
+        "      - instance: p3.2xlarge\n";
+    static const char *const model[] = {
+        "catalog:\n  models:\n"
+        "    - {name: gpt, layers: 12, hidden: 768, heads: 12, ffn_hidden: 3072, vocab: 50257}\n",
+        "catalog:\n  models:\n"
+        "    - {name: gpt, layers: 12, hidden: 768, heads: 12, kv_heads: 12, ffn_hidden: 3072,\n"
+        "       vocab: 50257, seq_len: 1024}\n",
+    };
+    double params[2] = {NAN, NAN}, gflops[2] = {NAN, NAN};
+    char path[64], text[1024];
+
+    for (int i = 0; i < 2; i++) {
+        struct catalog cat;
+        struct scenario sc;
+        const struct cat_model *m;
+
+        snprintf(text, sizeof text, "%s%s", model[i], rest);
+        if (write_temp(path, sizeof path, text)) {
+            T_CHECK(0, "a temporary scenario is written");
+            return;
+        }
+        if (load_ok(path, &sc, &cat) == 0) {
+            m = catalog_find_model(&cat, "gpt");
+            T_CHECK(m && m->kv_heads == 12 && m->seq_len == 1024,
+                    "%s: kv_heads 12 and seq_len 1024", i ? "said" : "defaulted");
+            params[i] = m ? m->params : NAN;
+            gflops[i] = m ? m->fwd_gflops : NAN;
+            scenario_free(&sc);
+            catalog_free(&cat);
+        }
+        unlink(path);
+    }
+    /* 12 x (768 x (768 + 2 x 768) + 768^2 + 2 x 768 x 3072) + 2 x 50257 x 768 */
+    T_NEAR(params[0], 12 * (768.0 * 2304 + 589824 + 2 * 768.0 * 3072) + 2 * 50257.0 * 768,
+           1e-12, "the defaulted shape's parameters count full-width K and V");
+    T_CHECK(params[0] == params[1] && gflops[0] == gflops[1] && !isnan(gflops[0]),
+            "the defaulted shape gives the parameters and FLOPs of the one that says both");
+}
+
 int main(void)
 {
     T_RUN(the_full_scenario_sets_every_field);
     T_RUN(the_minimal_scenario_takes_every_default);
     T_RUN(a_shaped_transformer_takes_its_sequence_length);
+    T_RUN(an_inline_shape_takes_its_defaults);
     T_RUN(auto_worker_counts_are_accepted);
     T_RUN(cpu_training_can_solve_for_compute);
     T_RUN(every_bad_file_gives_its_error_line);
