@@ -28,6 +28,7 @@
  * machine or other flags).
  */
 #include "calibrate.h"
+#include "interrupt.h"
 #include "sweep.h"
 
 #include <cJSON.h>
@@ -396,46 +397,6 @@ static void checkpoint(void *arg)
         raise(SIGKILL); /* tests: a calibration killed right after a checkpoint */
 }
 
-/* ----------------------------------------------------------- interrupt */
-
-/* What an interrupted run prints (rank 0, once a checkpoint file exists):
- * the progress line ended with how to go on.  Composed before the handler
- * is installed, so that the handler only writes it (async-signal-safe). */
-static char intr_msg[1024];
-static size_t intr_len;
-
-static void on_interrupt(int sig)
-{
-    ssize_t w = write(STDERR_FILENO, intr_msg, intr_len);
-
-    (void)w;
-    signal(sig, SIG_DFL);
-    raise(sig);     /* delivered on return: the status of a run ended by SIGINT */
-}
-
-/* SIGINT on rank 0 ends the progress line with how to resume; a SIGINT
- * already ignored (started in the background by a shell) stays ignored. */
-static void catch_interrupt(const struct cal_state *s)
-{
-    struct sigaction sa, old;
-    int n;
-
-    if (s->rank != 0 || !s->partial)
-        return;
-    n = snprintf(intr_msg, sizeof intr_msg, "%sinterrupted: run the same command with --resume "
-                 "to continue from %s\n", s->tty ? "  " : "dtplan calibrate: ", s->partial);
-    if (n < 0 || (size_t)n >= sizeof intr_msg) /* a path too long to quote: the advice alone */
-        n = snprintf(intr_msg, sizeof intr_msg, "%sinterrupted: run the same command with "
-                     "--resume to continue\n", s->tty ? "  " : "dtplan calibrate: ");
-    intr_len = (size_t)n;
-    if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler == SIG_IGN)
-        return;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-}
-
 /* -------------------------------------------------------------- facts */
 
 static void add_str_or_null(cJSON *o, const char *k, const char *v)
@@ -801,7 +762,8 @@ int calibrate_main(int argc, char **argv)
             status = EXIT_INPUT;
             goto out;
         }
-        catch_interrupt(&s);
+        if (s.rank == 0 && s.partial)
+            interrupt_catch(s.tty, s.partial);
     }
 
     memset(&c, 0, sizeof c);

@@ -21,10 +21,6 @@
 /* Write the report to f.  Returns 0, or -1 if the stream reports an error. */
 int html_write(FILE *f, const struct plan_report *rep);
 
-/* Write s with &, <, >, " and ' as character references and control
- * characters other than tab and line feed left out. */
-void html_escape(FILE *f, const char *s);
-
 /* Clusters on the Pareto front of (step time, cost per step): feasible, with
  * both known, and no other such cluster at most as slow and as costly and
  * better in one.  on_front[i] is set to 1 or 0; returns how many are on it. */

@@ -19,6 +19,7 @@
  * memory for CPU training.
  */
 #include "search.h"
+#include "search_prune.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,20 +60,6 @@ static int single_strategy(unsigned set)
     return s;
 }
 
-static int considered(const struct scenario *sc, const struct cat_instance *in)
-{
-    const struct sc_plan *p = &sc->plan;
-    int ok = p->ninstances == 0;
-
-    for (int i = 0; i < p->ninstances && !ok; i++)
-        ok = catalog_name_matches(p->instances[i], in->name);
-    if (ok && p->nregions > 0) {
-        ok = 0;
-        for (int i = 0; i < p->nregions && !ok; i++)
-            ok = strcmp(p->regions[i], in->region) == 0;
-    }
-    return ok && in->vcpus > 0 && in->gpu_count >= 0 && !isnan(in->price_usd_h);
-}
 
 static double group_price(const struct scenario *sc, const struct cat_instance *in)
 {
@@ -118,108 +105,6 @@ static void push(struct search_list *l, const struct search_cand *c)
     l->c[l->n++] = *c;
 }
 
-/* 1 when the GPU has a peak for the formats sc's precision runs at there
- * (its fallbacks included: bf16 runs fp16 on a V100), or auto finds one. */
-static int gpu_runs(const struct scenario *sc, const struct cat_gpu *g)
-{
-    struct compute_plan p;
-
-    if (sc->workload.precision_auto)
-        return compute_plan_of(g, CAT_FP16, 0, &p) == 0 ||
-               compute_plan_of(g, CAT_FP32, 0, &p) == 0;
-    return compute_plan_of(g, sc->workload.precision, sc->workload.precision_strict, &p) == 0;
-}
-
-/* The first parameter-server strategy plan.strategies tries; -1 none. */
-static int ps_strategy(unsigned set)
-{
-    for (int s = 0; s < SIM_NSTRATEGY; s++)
-        if ((set & (1u << s)) && sim_is_ps(s))
-            return s;
-    return -1;
-}
-
-/*
- * Whether nodes x ti hold the model at the smallest footprint the scenario
- * allows (plan_layout_least_memory: recompute auto as full, tp and pp auto
- * up to the largest the cluster allows, sharding auto as the most sharded
- * stage that may run, at most zero1 under a pipeline); *unsharded_fits
- * whether it does under parameter servers too, which shard nothing.  The
- * closest that does not fit is kept in l.
- */
-static int memory_fits(const struct scenario *sc, struct search_list *l,
-                       const struct cat_instance *ti, int nodes, int *unsharded_fits)
-{
-    struct sc_cluster cl;
-    struct mem_use u;
-    char name[sizeof l->closest_layout];
-    double r;
-    int ps = ps_strategy(sc->plan.strategies);
-
-    memset(&cl, 0, sizeof cl);
-    cl.groups[0] = (struct sc_group){SIM_TRAIN, ti, nodes, 0};
-    cl.ngroups = 1;
-    cl.gradients.bucket_bytes = sc->gradients.bucket_bytes;
-    cl.gradients.own = 1;
-    cl.gradients.strategy = SIM_RING;   /* any that shards: the most sharded stage */
-    r = plan_layout_least_memory(sc, &cl, &u, name, sizeof name);
-    if (!(r <= 1) && isfinite(r) && (!l->closest_nodes || r < l->closest_ratio)) {
-        l->closest_ratio = r;
-        l->closest_train = (int)(ti - sc->catalog->instances);
-        l->closest_nodes = nodes;
-        l->closest_mem = u;
-        snprintf(l->closest_layout, sizeof l->closest_layout, "%s", name);
-    }
-    *unsharded_fits = 1;
-    if (r <= 1 && ps >= 0) {
-        cl.gradients.strategy = ps;
-        *unsharded_fits = plan_layout_least_memory(sc, &cl, &u, name, sizeof name) <= 1;
-    }
-    return r <= 1;
-}
-
-/* 1 when plan.instances names in, as a type or its family. */
-static int listed(const struct scenario *sc, const struct cat_instance *in)
-{
-    for (int i = 0; i < sc->plan.ninstances; i++)
-        if (catalog_name_matches(sc->plan.instances[i], in->name))
-            return 1;
-    return 0;
-}
-
-/* A transformer over SEARCH_CPU_MAX_PARAMS is not trained on CPU types
- * that the plan does not list. */
-static int cpu_too_large(const struct scenario *sc, const struct cat_instance *in)
-{
-    const struct cat_model *m = sc->workload.model;
-
-    return in->gpu_count == 0 && m && m->params > SEARCH_CPU_MAX_PARAMS &&
-           (shape_known(m) || strcmp(m->family, "transformer") == 0) && !listed(sc, in);
-}
-
-/* 1 when even plan.max_nodes of CPU type in at their peak FLOP/s
- * (resolve_peak_flops: every vCPU at its assumed rate, the model FLOPs
- * utilisation 1, so a lower bound on the simulated time) take longer than
- * the deadline to run 3 x the forward FLOPs of every sample of the
- * dataset's epochs. */
-static int cpu_misses_deadline(const struct scenario *sc, const struct cat_instance *in)
-{
-    double fwd = scenario_fwd_gflops(sc) * 1e9, peak, samples;
-
-    if (in->gpu_count != 0 || isnan(sc->objective.deadline_h) ||
-        isnan(sc->input.dataset_samples) || !(fwd > 0))
-        return 0;
-    peak = sc->plan.max_nodes * resolve_peak_flops(in, sc->workload.precision, in->vcpus);
-    samples = sc->input.dataset_samples * (sc->input.epochs > 0 ? sc->input.epochs : 1);
-    return peak > 0 && 3 * fwd * samples / peak > sc->objective.deadline_h * 3600;
-}
-
-/* 1 when data nodes have work: preprocessing CPU time (or unknown, to be
- * solved), or bytes to move. */
-static int input_work(const struct scenario *sc)
-{
-    return !(sc->input.cpu_s_per_sample == 0) || sc->input.prep_bytes > 0;
-}
 
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e)
 {
@@ -229,7 +114,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
     double state, need = search_memory_bytes(sc, &state);
 
     memset(l, 0, sizeof *l);
-    l->no_data_nodes = !input_work(sc);
+    l->no_data_nodes = !search_input_work(sc);
     l->memory_unknown = isnan(need);
     l->memory_bytes = need;
     l->state_bytes = state;
@@ -239,18 +124,18 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
         const struct cat_instance *ti = &cat->instances[t];
         int wpn = ti->gpu_count > 0 ? ti->gpu_count : 1;
 
-        if (!considered(sc, ti) || (ti->gpu_count > 0 && !ti->gpu) ||
+        if (!search_considered(sc, ti) || (ti->gpu_count > 0 && !ti->gpu) ||
             (ti->gpu_count == 0 && !p->cpu_training))
             continue;
-        if (ti->gpu_count > 0 && !gpu_runs(sc, ti->gpu)) {
+        if (ti->gpu_count > 0 && !search_gpu_runs(sc, ti->gpu)) {
             l->skipped_peak++; /* no peak FLOP/s for the precision: cannot be costed */
             continue;
         }
-        if (cpu_too_large(sc, ti)) {
+        if (search_cpu_too_large(sc, ti)) {
             l->skipped_cpu++;
             continue;
         }
-        if (cpu_misses_deadline(sc, ti)) {
+        if (search_cpu_misses_deadline(sc, ti)) {
             l->cpu_deadline++;
             continue;
         }
@@ -270,7 +155,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                              used ? ", " : "", ti->name);
                 break;
             }
-            if (!memory_fits(sc, l, ti, nodes, &unsharded_fits)) {
+            if (!search_memory_fits(sc, l, ti, nodes, &unsharded_fits)) {
                 l->pruned_memory++;
                 if (!sc->parallel.sharding_auto && sc->parallel.sharding == SC_SHARD_NONE &&
                     !sc->parallel.tp_auto && !sc->parallel.pp_auto)
@@ -292,9 +177,9 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             /* data nodes: none, or each CPU type of the same cloud x counts */
             for (int d = -1; d < cat->ninstances; d++) {
                 const struct cat_instance *di = d >= 0 ? &cat->instances[d] : NULL;
-                if (di && !input_work(sc))
+                if (di && !search_input_work(sc))
                     break;  /* nothing for data nodes to do */
-                if (di && (di->gpu_count != 0 || !considered(sc, di) || isnan(di->net_gbps) ||
+                if (di && (di->gpu_count != 0 || !search_considered(sc, di) || isnan(di->net_gbps) ||
                            !multi_node_ok || strcmp(di->cloud, ti->cloud) != 0))
                     continue;
                 for (int nd = di ? 1 : 0; nd <= (di ? p->max_data_nodes : 0); nd = next_count(nd)) {
@@ -315,7 +200,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                             continue; /* one GPU per node or one node: hierarchical is the ring */
                         for (int q = -1; q < (sim_is_ps(s) ? cat->ninstances : 0); q++) {
                             const struct cat_instance *qi = q >= 0 ? &cat->instances[q] : NULL;
-                            if (qi && (qi->gpu_count != 0 || !considered(sc, qi) ||
+                            if (qi && (qi->gpu_count != 0 || !search_considered(sc, qi) ||
                                        isnan(qi->net_gbps) || !multi_node_ok ||
                                        strcmp(qi->cloud, ti->cloud) != 0))
                                 continue;

@@ -1,13 +1,15 @@
 /*
- * dim.c - the table of parallel dimensions (dim.h) and the walks over it
- * that the checks and the collectives' listing share.  The order is the
- * order hooks run in: tensor parallelism first (innermost: its per-layer
+ * dim.c - the table of parallel dimensions (dim.h), the walks over it that
+ * the checks and the collectives' listing share, and, for a run, the
+ * calls of the hooks that the layer-by-layer step makes (sim_int.h).  The
+ * order is the order hooks run in: tensor parallelism first (innermost: its per-layer
  * collectives come first in a listing, and the groups it leaves are what
  * the others see), then pipeline parallelism (a pipelined step runs as
  * another config, so the dimensions after it see that one), then sharded
  * data parallelism.
  */
 #include "dim.h"
+#include "sim_int.h"
 
 extern const struct sim_dim_ops sim_dim_tp, sim_dim_pp, sim_dim_shard;
 
@@ -35,4 +37,38 @@ void sim_dims_narrow(const struct sim_config *cfg, struct coll_ctx *dp, struct n
     for (int d = 0; sim_dims[d]; d++)
         if (sim_dims[d]->narrow)
             sim_dims[d]->narrow(cfg, dp, sh, share, split);
+}
+
+/* ---- a run's layer-by-layer step: the hooks of its dimensions ---------- */
+
+int sim_use_begin(struct sim *s, int wi, int bwd, double dil)
+{
+    int any = 0;
+
+    for (int i = 0; i < s->nhooked; i++) {
+        int d = s->hooked[i];
+        if (sim_dims[d]->use_begin)
+            any |= sim_dims[d]->use_begin(s, s->dim[d], wi, bwd, dil);
+    }
+    return any;
+}
+
+int sim_use_end(struct sim *s, int wi, int bwd, double dil)
+{
+    for (int i = 0; i < s->nhooked; i++) {
+        int d = s->hooked[i];
+        if (sim_dims[d]->use_end && sim_dims[d]->use_end(s, s->dim[d], wi, bwd, dil))
+            return 1;
+    }
+    return 0;
+}
+
+void sim_use_done(struct sim *s, int wi)
+{
+    sim_dims[s->stepper]->use_done(s, s->dim[s->stepper], wi);
+}
+
+void sim_comm(struct sim *s, int delta)
+{
+    sim_dims[s->stepper]->comm(s, s->dim[s->stepper], delta);
 }

@@ -499,40 +499,6 @@ static void worker_opt_done(struct sim *s, int wi)
     worker_start_step(s, wi);
 }
 
-/* ---- services for the parallel dimensions (dim.h) ----------------------- */
-
-int sim_use_begin(struct sim *s, int wi, int bwd, double dil)
-{
-    int any = 0;
-
-    for (int i = 0; i < s->nhooked; i++) {
-        int d = s->hooked[i];
-        if (sim_dims[d]->use_begin)
-            any |= sim_dims[d]->use_begin(s, s->dim[d], wi, bwd, dil);
-    }
-    return any;
-}
-
-int sim_use_end(struct sim *s, int wi, int bwd, double dil)
-{
-    for (int i = 0; i < s->nhooked; i++) {
-        int d = s->hooked[i];
-        if (sim_dims[d]->use_end && sim_dims[d]->use_end(s, s->dim[d], wi, bwd, dil))
-            return 1;
-    }
-    return 0;
-}
-
-void sim_use_done(struct sim *s, int wi)
-{
-    sim_dims[s->stepper]->use_done(s, s->dim[s->stepper], wi);
-}
-
-void sim_comm(struct sim *s, int delta)
-{
-    sim_dims[s->stepper]->comm(s, s->dim[s->stepper], delta);
-}
-
 /* ---- set-up ------------------------------------------------------------ */
 
 static void build_resources(struct sim *s)
@@ -582,34 +548,6 @@ static void build_producers(struct sim *s, struct worker *w)
         w->prod[0].line.nst = 1;
         w->nprod = 1;
     }
-}
-
-/* Bucket b's size when grad_bytes are cut as listed, then in bucket_bytes;
- * the last bucket holds what is left. */
-static double bucket_cap(const struct sim_comm *c, int b)
-{
-    return b < c->nbucket_list ? c->bucket_list[b] : c->bucket_bytes;
-}
-
-int sim_bucket_count(const struct sim_comm *c, double grad_bytes)
-{
-    double left = grad_bytes, n;
-    int b;
-
-    if (!(c->bucket_bytes > 0))
-        return 1;
-    for (b = 0; b < c->nbucket_list; b++) {
-        left -= c->bucket_list[b];
-        if (left <= 1e-9 * grad_bytes)
-            return b + 1;
-    }
-    /* sim_check refuses more than SIM_MAX_BUCKETS, and the loaders fewer;
-     * the count is clamped in double first, so that no caller before the
-     * check converts a value an int cannot hold (NaN included) */
-    n = ceil(left / c->bucket_bytes - 1e-9);
-    n = n >= 0 ? (n < SIM_MAX_BUCKETS ? n : SIM_MAX_BUCKETS) : 0;
-    b += (int)n;
-    return b > 0 ? b : 1;
 }
 
 static void build_chain(struct sim *s, struct chain *c)
@@ -675,7 +613,7 @@ static void build_chain(struct sim *s, struct chain *c)
     c->cum = x_calloc((size_t)nb, sizeof *c->cum);
     left = total;
     for (int b = 0; b < nb; b++) {
-        double cap = bucket_cap(&cfg->c, b);
+        double cap = sim_bucket_cap(&cfg->c, b);
         c->bbytes[b] = left < cap ? left : cap;
         left -= c->bbytes[b];
         c->cum[b] = (b ? c->cum[b - 1] : 0) + c->bbytes[b];

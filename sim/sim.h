@@ -206,6 +206,8 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e);
 
 /* Gradient buckets per step for grad_bytes: the listed ones, then bucket_bytes each. */
 int sim_bucket_count(const struct sim_comm *c, double grad_bytes);
+/* Bucket b's size before the last, which holds what is left (bucket.c). */
+double sim_bucket_cap(const struct sim_comm *c, int b);
 
 /* One collective of a step as strategy auto runs it: NCCL's choice on the
  * cluster's shape (sim/nccl.h). */

@@ -54,7 +54,7 @@ int sim_collectives(const struct sim_config *cfg, struct sim_coll_choice *out, i
     left /= split;
     nb = sim_bucket_count(cm, cfg->w.grad_bytes);
     for (int b = 0; b < nb && n < max; b++) {
-        double cap = b < cm->nbucket_list ? cm->bucket_list[b] : cm->bucket_bytes;
+        double cap = sim_bucket_cap(cm, b);
         double bytes = left < cap ? left : cap;
         left -= bytes;
         n = sim_choice_add(out, n, max, &sh, NCCL_ALLREDUCE, bytes);

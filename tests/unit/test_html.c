@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../cli/html.h"
+#include "../../cli/html_svg.h"
 #include "t.h"
 
 static char *escaped(const char *s)
