@@ -586,6 +586,25 @@ void report_json_num(cJSON *o, const char *key, double v)
         cJSON_AddNullToObject(o, key);
 }
 
+void report_json_tie(cJSON *o, const struct plan_tie_report *t, const char *first,
+                     const char *other)
+{
+    cJSON *j;
+
+    if (t->n <= 0) {
+        cJSON_AddNullToObject(o, "tie");
+        return;
+    }
+    j = cJSON_AddObjectToObject(o, "tie");
+    cJSON_AddNumberToObject(j, "clusters", t->n);
+    cJSON_AddStringToObject(j, "objective_best", first);
+    cJSON_AddStringToObject(j, "compared_with", other);
+    cJSON_AddStringToObject(j, "broken_by", t->by);
+    report_json_num(j, "gap", t->gap);
+    report_json_num(j, "uncorrelated_error", t->error);
+    report_json_num(j, "limit", t->limit);
+}
+
 cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_config *cfg)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -737,6 +756,11 @@ static cJSON *json_report(const struct plan_report *rep)
     cJSON_AddStringToObject(t, "action", plan_action_name(rep->action));
     cJSON_AddStringToObject(t, "reason", rep->reason);
     cJSON_AddStringToObject(t, "ranked_by", rep->ranked_by);
+    if (rep->tie.n > 0)
+        report_json_tie(t, &rep->tie, cluster_name(&rep->clusters[rep->tie.first]),
+                        cluster_name(&rep->clusters[rep->tie.other]));
+    else
+        report_json_tie(t, &rep->tie, NULL, NULL);
     return root;
 }
 

@@ -69,6 +69,11 @@ void report_json_num(struct cJSON *o, const char *key, double v);
 /* A recommended cluster's name as the recommendation line shows it: as it
  * is, or `cluster "NAME"` when it reads as an action (keep, scale_up, ...). */
 const char *report_cluster_label(const char *name, char *buf, size_t len);
+/* "tie": null, or how the recommendation won a tie on the objective
+ * (planner.h struct plan_tie_report); first names the objective's best,
+ * other the cluster the gap is measured against. */
+void report_json_tie(struct cJSON *o, const struct plan_tie_report *t, const char *first,
+                     const char *other);
 struct cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_config *cfg);
 
 /* v rounded to 6 significant digits (what report_json writes); NAN and

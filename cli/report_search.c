@@ -193,10 +193,11 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
         return ferror(f) ? -1 : 0;
     }
     fprintf(f, "Top %d by %s%s:\n", r->ntop, scenario_objective_name(sc->objective.minimize),
-            r->tie_moved ? (sc->objective.minimize == SC_OBJ_TIME
-                                ? " (first: the cheapest of those that tie within the error of the model)"
-                                : " (first: the fastest of those that tie within the error of the model)")
-                         : "");
+            r->report.tie.first > 0
+                ? (sc->objective.minimize == SC_OBJ_TIME
+                       ? " (first: the cheapest of those that tie within the model's error)"
+                       : " (first: the fastest of those that tie within the model's error)")
+                : "");
     print_picks(f, r->top, r->ntop, NULL, 1);
     report_precision_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
     report_collective_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
@@ -343,6 +344,11 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     else
         cJSON_AddNullToObject(s, "cluster");
     cJSON_AddStringToObject(s, "reason", r->reason);
+    if (r->report.tie.n > 0)
+        report_json_tie(s, &r->report.tie, r->top[r->report.tie.first].cl.name,
+                        r->top[r->report.tie.other].cl.name);
+    else
+        report_json_tie(s, &r->report.tie, NULL, NULL);
     txt = cJSON_Print(o);
     cJSON_Delete(o);
     if (!txt)

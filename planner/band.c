@@ -7,6 +7,7 @@
 #include "resolve.h"
 
 #include <math.h>
+#include <string.h>
 
 /*
  * The validated relative errors (mean absolute error) of each part:
@@ -96,18 +97,114 @@ void plan_band_set(const struct scenario *sc, struct plan_cluster *pc)
     pc->band_hi_s = step + d;
 }
 
-int plan_band_tie(const struct scenario *sc, const struct plan_cluster *a,
-                  const struct plan_cluster *b, int per_sample)
+/*
+ * The shares of pc's step that move with each part's error, as
+ * plan_band_set() splits them by bound: s[0] compute, s[1] communication
+ * (and what waits on it), s[2] the input pipeline.
+ */
+static void shares_of(const struct plan_cluster *pc, double s[3])
 {
-    double oa = cluster_objective(sc, a, per_sample);
-    double ob = cluster_objective(sc, b, per_sample);
-    double sa = a->res.step_mean_s, sb = b->res.step_mean_s;
+    const struct sim_result *r = &pc->res;
+    double step = r->step_mean_s;
 
-    if (!(sa > 0) || !(sb > 0) || !isfinite(oa) || !isfinite(ob))
+    s[0] = s[1] = s[2] = 0;
+    switch (pc->bound) {
+    case PLAN_BOUND_CPU:
+    case PLAN_BOUND_INPUT:
+    case PLAN_BOUND_INPUT_NET:
+        s[2] = 1;
+        break;
+    case PLAN_BOUND_NETWORK:
+    case PLAN_BOUND_GPU_LINK:
+    case PLAN_BOUND_PS:
+    case PLAN_BOUND_LATENCY:
+    case PLAN_BOUND_CYCLE:
+        s[0] = r->compute_s / step;
+        s[1] = fmax(0, step - r->compute_s) / step;
+        break;
+    default:
+        s[0] = (r->compute_s + r->optimizer_s) / step;
+        s[1] = r->exposed_comm_s / step;
+        s[2] = r->data_stall_s / step;
+        break;
+    }
+}
+
+/* The instance type of cl's data nodes, NULL when it has none. */
+static const struct cat_instance *data_inst(const struct sc_cluster *cl)
+{
+    for (int i = 0; i < cl->ngroups; i++)
+        if (cl->groups[i].role == SIM_DATA)
+            return cl->groups[i].inst;
+    return NULL;
+}
+
+/*
+ * Which parts' errors a and b share: compute on the same GPU from the same
+ * source; communication over the same instance type, both within one node
+ * or both across nodes; the input pipeline on the same train and data
+ * instance types.
+ */
+static void shared_parts(const struct scenario *sc, const struct plan_cluster *a,
+                         const struct plan_cluster *b, int same[3])
+{
+    const struct sc_group *ta = cluster_first_train(a->cl), *tb = cluster_first_train(b->cl);
+    struct plan_errors ea, eb;
+
+    plan_errors_of(sc, a, &ea);
+    plan_errors_of(sc, b, &eb);
+    same[0] = train_gpu(a->cl) == train_gpu(b->cl) && strcmp(ea.compute_from, eb.compute_from) == 0;
+    same[1] = ta->inst == tb->inst && ea.comm == eb.comm &&
+              (cluster_train_nodes(a->cl) > 1) == (cluster_train_nodes(b->cl) > 1);
+    same[2] = ta->inst == tb->inst && data_inst(a->cl) == data_inst(b->cl) &&
+              ea.input == eb.input;
+}
+
+double plan_band_pair_error(const struct scenario *sc, const struct plan_cluster *a,
+                            const struct plan_cluster *b)
+{
+    struct plan_errors ea, eb;
+    double sa[3], sb[3], va[3], vb[3], sum = 0;
+    int same[3];
+
+    plan_errors_of(sc, a, &ea);
+    plan_errors_of(sc, b, &eb);
+    shares_of(a, sa);
+    shares_of(b, sb);
+    shared_parts(sc, a, b, same);
+    va[0] = ea.compute, va[1] = ea.comm, va[2] = ea.input;
+    vb[0] = eb.compute, vb[1] = eb.comm, vb[2] = eb.input;
+    for (int k = 0; k < 3; k++) {
+        if (same[k]) {
+            /* one error moves both steps: only the difference of the
+             * shares it moves shows in their ratio */
+            double d = va[k] * sa[k] - vb[k] * sb[k];
+            sum += d * d;
+        } else {
+            sum += va[k] * sa[k] * va[k] * sa[k] + vb[k] * sb[k] * vb[k] * sb[k];
+        }
+    }
+    return sqrt(sum);
+}
+
+int plan_band_tie(const struct scenario *sc, const struct plan_cluster *best,
+                  const struct plan_cluster *b, int per_sample, struct plan_tie *t)
+{
+    double ob = cluster_objective(sc, best, per_sample);
+    double o = cluster_objective(sc, b, per_sample);
+    struct plan_tie x = {NAN, NAN, NAN};
+
+    if (t)
+        *t = x;
+    if (!(best->res.step_mean_s > 0) || !(b->res.step_mean_s > 0) || !isfinite(ob) ||
+        !isfinite(o) || !(ob > 0))
         return 0;
-    /* every objective is proportional to the step time of its cluster */
-    return oa * a->band_lo_s / sa <= ob * b->band_hi_s / sb &&
-           ob * b->band_lo_s / sb <= oa * a->band_hi_s / sa;
+    x.gap = o / ob - 1;
+    x.error = plan_band_pair_error(sc, best, b);
+    x.limit = fmin(x.error, PLAN_TIE_MAX);
+    if (t)
+        *t = x;
+    return x.gap <= x.limit;
 }
 
 /* Time and cost on a scale every cluster shares: to train when the dataset

@@ -20,10 +20,30 @@ void plan_errors_of(const struct scenario *sc, const struct plan_cluster *pc,
 /* pc->band_lo_s and band_hi_s from pc's step breakdown and bound. */
 void plan_band_set(const struct scenario *sc, struct plan_cluster *pc);
 
-/* 1 when a's and b's objective values (per_sample as cluster_objective)
- * lie within each other's bands. */
-int plan_band_tie(const struct scenario *sc, const struct plan_cluster *a,
-                  const struct plan_cluster *b, int per_sample);
+/*
+ * Ties.  Two clusters tie on the objective when their difference lies
+ * within the part of the model's error they do not share (an error shared
+ * by both, such as compute on the same GPU, moves both alike and cancels in
+ * their comparison), and never beyond PLAN_TIE_MAX: a recommendation is at
+ * most that much worse on the objective than the best candidate.
+ */
+#define PLAN_TIE_MAX 0.02
+
+struct plan_tie {
+    double gap;     /* b's objective over the best's, less 1 */
+    double error;   /* the uncorrelated relative error of that ratio */
+    double limit;   /* the gap allowed: error, at most PLAN_TIE_MAX */
+};
+
+/* The relative error of the ratio of a's and b's step times, first order
+ * in each part's error, from what they do not share. */
+double plan_band_pair_error(const struct scenario *sc, const struct plan_cluster *a,
+                            const struct plan_cluster *b);
+
+/* 1 when b ties with best, the objective's best (per_sample as
+ * cluster_objective); *t (may be NULL) says by how much. */
+int plan_band_tie(const struct scenario *sc, const struct plan_cluster *best,
+                  const struct plan_cluster *b, int per_sample, struct plan_tie *t);
 
 /* The tie-break: 1 when b beats a on the objective's second criterion
  * (step time for the cost objectives, cost per step for step time);

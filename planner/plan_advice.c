@@ -278,9 +278,6 @@ static void add_layouts(struct text *t, const struct plan_cluster *best,
     add(t, ", and its step is %.2f x as long.", other->res.step_mean_s / best->res.step_mean_s);
 }
 
-/* Among the feasible clusters that tie with the objective's best within
- * their bands (band.h), the one the second criterion prefers; *first the
- * objective's best, *what the criterion ("" when nothing ties). */
 /* Whether the feasible clusters of rep process different global batches:
  * then cost per step is compared per sample.  *lo, *hi: the range. */
 static int batches_differ(const struct plan_report *rep, double *lo, double *hi)
@@ -318,65 +315,101 @@ static void ranked_by(const struct scenario *sc, struct plan_report *rep, int di
         snprintf(rep->ranked_by, sizeof rep->ranked_by, "%s", by);
 }
 
-static int tie_break(const struct scenario *sc, const struct plan_report *rep, int per,
-                     int *first, const char **what)
+/*
+ * The recommendation among rep's feasible clusters: the objective's best,
+ * or among those that tie with it (band.h) and do no worse on the objective
+ * than the current choice (clusters[0]), the one the second criterion
+ * prefers.  Fills rep->tie.
+ */
+static int tie_break(const struct scenario *sc, struct plan_report *rep, int per)
 {
-    int pick;
+    struct plan_tie_report *tr = &rep->tie;
+    const struct plan_cluster *c = rep->clusters;
+    double cur = c[0].feasible ? cluster_objective(sc, &c[0], per) : INFINITY;
+    int first = -1, pick;
 
-    *first = -1;
-    *what = "";
-    for (int i = 0; i < rep->nclusters; i++) {
-        if (!rep->clusters[i].feasible)
+    memset(tr, 0, sizeof *tr);
+    tr->first = -1;
+    for (int i = 0; i < rep->nclusters; i++)
+        if (c[i].feasible && (first < 0 || cluster_objective(sc, &c[i], per) <
+                                               cluster_objective(sc, &c[first], per)))
+            first = i;
+    pick = first;
+    for (int i = 0; first >= 0 && i < rep->nclusters; i++) {
+        if (i == first || !c[i].feasible || !plan_band_tie(sc, &c[first], &c[i], per, NULL) ||
+            cluster_objective(sc, &c[i], per) > cur)
             continue;
-        if (*first < 0 || cluster_objective(sc, &rep->clusters[i], per) <
-                              cluster_objective(sc, &rep->clusters[*first], per))
-            *first = i;
-    }
-    pick = *first;
-    for (int i = 0; *first >= 0 && i < rep->nclusters; i++) {
-        const char *w;
-        int better;
-        if (i == *first || !rep->clusters[i].feasible ||
-            !plan_band_tie(sc, &rep->clusters[*first], &rep->clusters[i], per))
-            continue;
-        better = plan_band_prefer(sc, &rep->clusters[pick], &rep->clusters[i], &w);
-        *what = w;
-        if (better)
+        if (tr->n++ == 0 || cluster_objective(sc, &c[i], per) <
+                                cluster_objective(sc, &c[tr->other], per))
+            tr->other = i;
+        if (plan_band_prefer(sc, &c[pick], &c[i], &tr->by))
             pick = i;
+    }
+    if (tr->n > 0) {
+        struct plan_tie t;
+        if (pick != first)
+            tr->other = first;
+        plan_band_tie(sc, &c[first], &c[pick != first ? pick : tr->other], per, &t);
+        tr->first = first;
+        tr->gap = t.gap;
+        tr->error = t.error;
+        tr->limit = t.limit;
     }
     return pick;
 }
 
-/* The clusters that tie with the pick on the objective within the model's
- * error, and the criterion that broke the tie (nothing when none ties). */
-static void add_ties(struct text *t, const struct scenario *sc, const struct plan_report *rep,
-                     int per, int first, const char *what)
+/* "it ties on cost_to_train with a, b (a is 1.2% lower, within the 3.4% of
+ * the model's error that does not cancel between them); time breaks the
+ * tie" */
+void plan_add_tie(char *buf, size_t cap, const struct scenario *sc,
+                  const struct plan_tie_report *tr, const char *names, const char *first)
 {
-    const struct plan_cluster *b = &rep->clusters[rep->best];
+    struct text t = {buf, cap};
     const char *obj = scenario_objective_name(sc->objective.minimize);
-    int n = 0;
 
-    if (!*what)
+    buf[0] = '\0';
+    if (tr->n <= 0)
         return;
-    add(t, " Within the error of the model (%s's step %.3g to %.3g s) it ties on %s with",
-        b->cl->name, b->band_lo_s, b->band_hi_s, obj);
+    add(&t, " It ties on %s with %s", obj, names);
+    if (first)
+        add(&t, " (%s is %.1f%% lower, within the %.1f%% of the model's error that does not "
+            "cancel between them, at most %.0f%%); %s breaks the tie.", first, 100 * tr->gap,
+            100 * tr->error, 100 * PLAN_TIE_MAX, tr->by);
+    else
+        add(&t, " (the closest %.1f%% higher, within the %.1f%% of the model's error that does "
+            "not cancel between them, at most %.0f%%); it is also the better on %s, the "
+            "tie-break.", 100 * tr->gap, 100 * tr->error, 100 * PLAN_TIE_MAX, tr->by);
+}
+
+/* The clusters that tie with the objective's best, and what broke the tie. */
+static void add_ties(struct text *t, const struct scenario *sc, const struct plan_report *rep,
+                     int per)
+{
+    char names[512], buf[1024];
+    struct text n = {names, sizeof names};
+    int k = 0, first = rep->tie.first;
+    double cur = rep->clusters[0].feasible ? cluster_objective(sc, &rep->clusters[0], per)
+                                           : INFINITY;
+
+    if (rep->tie.n <= 0)
+        return;
+    names[0] = '\0';
     for (int i = 0; i < rep->nclusters; i++)
         if (i != rep->best && rep->clusters[i].feasible &&
-            plan_band_tie(sc, &rep->clusters[first], &rep->clusters[i], per))
-            add(t, "%s %s", n++ ? "," : "", rep->clusters[i].cl->name);
-    if (first != rep->best)
-        add(t, " (%s has the lower %s); %s breaks the tie.", rep->clusters[first].cl->name, obj,
-            what);
-    else
-        add(t, "; it is also the better on %s, the tie-break.", what);
+            (i == first || (plan_band_tie(sc, &rep->clusters[first], &rep->clusters[i], per,
+                                          NULL) &&
+                            cluster_objective(sc, &rep->clusters[i], per) <= cur)))
+            add(&n, "%s%s", k++ ? ", " : "", rep->clusters[i].cl->name);
+    plan_add_tie(buf, sizeof buf, sc, &rep->tie, names,
+                 first != rep->best ? rep->clusters[first].cl->name : NULL);
+    add(t, "%s", buf);
 }
 
 void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
 {
     const struct plan_cluster *cur = &rep->clusters[0], *best;
     struct text t = {rep->reason, sizeof rep->reason};
-    const char *tie_by;
-    int first, per;
+    int per;
     double lo = NAN, hi = NAN;
 
     rep->reason[0] = '\0';
@@ -386,7 +419,7 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
     /* clusters of other global batches: cost per step compared per sample */
     per = batches_differ(rep, &lo, &hi);
     ranked_by(sc, rep, per, lo, hi);
-    rep->best = tie_break(sc, rep, per, &first, &tie_by);
+    rep->best = tie_break(sc, rep, per);
     if (rep->best < 0) {
         rep->action = PLAN_NONE;
         add(&t, "no cluster meets the constraints (memory, deadline or budget; each one's reason "
@@ -406,14 +439,14 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
         add_train(&t, cur, best);
         add(&t, "; it is %s.", best->bound_text);
     } else {
-        if (first == rep->best)
+        if (rep->tie.n == 0 || rep->tie.first == rep->best)
             add(&t, " It is the best of the %d clusters for %s.", rep->nclusters,
                 scenario_objective_name(sc->objective.minimize));
         else
             add(&t, " It is recommended of the %d clusters for %s on a tie.", rep->nclusters,
                 scenario_objective_name(sc->objective.minimize));
     }
-    add_ties(&t, sc, rep, per, first, tie_by);
+    add_ties(&t, sc, rep, per);
     if (best->layout_why[0])
         add(&t, " Layout: %s.", best->layout_why);
     {
@@ -450,15 +483,13 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
         if (!cur->feasible)
             add(&t, " (%s: %s)", cur->cl->name, cur->infeasible_why);
         add(&t, "; it is %s.", best->bound_text);
-        if (in->ntied > 0 && in->tie_first)
-            add(&t, " Within the error of the model (its step %.3g to %.3g s) it ties on %s with %d "
-                "of the top, %s the lowest; %s breaks the tie.", best->band_lo_s,
-                best->band_hi_s, scenario_objective_name(sc->objective.minimize), in->ntied,
-                in->tie_first->cl->name, in->tie_by);
-        else if (in->ntied > 0)
-            add(&t, " Within the error of the model (its step %.3g to %.3g s) it ties on %s with %d "
-                "of the top; it is also the better on %s, the tie-break.", best->band_lo_s,
-                best->band_hi_s, scenario_objective_name(sc->objective.minimize), in->ntied, in->tie_by);
+        if (in->tie->n > 0) {
+            char names[64], buf[1024];
+            snprintf(names, sizeof names, "%d of the top", in->tie->n);
+            plan_add_tie(buf, sizeof buf, sc, in->tie, names,
+                         in->tie_first ? in->tie_first->cl->name : NULL);
+            add(&t, "%s", buf);
+        }
         if (in->action == PLAN_SCALE_UP &&
             (double)bt->count * bt->inst->gpu_count < (double)ct->count * ct->inst->gpu_count)
             add(&t, " (scale_up here is a change of instance type to fewer GPUs, which does "

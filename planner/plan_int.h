@@ -95,9 +95,14 @@ struct plan_advice_in {
     enum plan_action action;          /* plan_advice_action(cur, best, ...) */
     const struct plan_cluster *tie_first; /* the objective's best when best won a tie
                                          within the model's error, else NULL */
-    int ntied;                        /* candidates of the top that tie with it */
-    const char *tie_by;               /* the criterion that broke the tie */
+    const struct plan_tie_report *tie;    /* the tie, n 0 when none */
 };
+
+/* The sentence that says best won a tie (tr), into buf ("" when none):
+ * names, the clusters it ties with; first, the objective's best when
+ * that is not the recommendation, else NULL. */
+void plan_add_tie(char *buf, size_t cap, const struct scenario *sc,
+                  const struct plan_tie_report *tr, const char *names, const char *first);
 
 void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *in, char *reason,
                         size_t cap);

@@ -145,6 +145,24 @@ struct plan_failed {
     char why[1024];
 };
 
+/*
+ * A tie on the objective (docs/plan.md "Ties"): clusters within the part of
+ * the model's error their comparison does not share, at most 2% worse on
+ * the objective than its best; the second criterion picks among them.
+ */
+struct plan_tie_report {
+    int n;                        /* clusters that tie with the objective's best; 0: none,
+                                     and the rest is unset */
+    int first;                    /* the objective's best (clusters[] or the search's top) */
+    int other;                    /* the one the recommendation is compared with: the
+                                     objective's best, or when that is the recommendation,
+                                     the closest of those tying with it */
+    const char *by;               /* the second criterion: "time" or "cost" */
+    double gap;                   /* the worse one's objective over the better's, less 1 */
+    double error;                 /* the uncorrelated relative error of that comparison */
+    double limit;                 /* the gap a tie allows: error, at most 0.02 */
+};
+
 struct plan_report {
     const struct scenario *sc;
     struct plan_cluster *clusters; /* the clusters compared, in the scenario's order */
@@ -162,6 +180,7 @@ struct plan_report {
     char reason[PLAN_REASON_LEN];
     char ranked_by[128];          /* what the objective compared: "time to train", "cost per
                                      sample (the clusters' global batches differ: ...)" */
+    struct plan_tie_report tie;   /* how best won a tie, if it did */
 };
 
 /* How plan_run() goes about it. */

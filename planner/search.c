@@ -430,25 +430,39 @@ static void sort_picks(const struct scenario *sc, struct search_pick *pk, int n)
     x_free(k);
 }
 
-/* Within the model's error (band.h) the top's first pick may tie with
- * others; the one the second criterion prefers moves to the front, the
- * rest keep their order.  Returns how many tie with the first (0: none);
- * *by the criterion. */
-static int tie_to_front(const struct scenario *sc, struct search_pick *pk, int n, const char **by)
+/*
+ * Within the model's error (band.h) the top's first pick may tie with
+ * others no worse on the objective than cur (the current choice; INFINITY
+ * when none); the one the second criterion prefers moves to the front, the
+ * rest keep their order.  Fills *tr, first the objective's best's new place.
+ */
+static void tie_to_front(const struct scenario *sc, struct search_pick *pk, int n, double cur,
+                         struct plan_tie_report *tr)
 {
-    int pick = 0, ties = 0;
+    int pick = 0;
     struct search_pick keep;
+    struct plan_tie t;
 
-    *by = "";
+    memset(tr, 0, sizeof *tr);
+    tr->first = -1;
     for (int i = 1; i < n; i++) {
-        int better;
-        if (!pk[i].pc.feasible || !plan_band_tie(sc, &pk[0].pc, &pk[i].pc, 1))
+        if (!pk[i].pc.feasible || !plan_band_tie(sc, &pk[0].pc, &pk[i].pc, 1, NULL) ||
+            cluster_objective(sc, &pk[i].pc, 1) > cur)
             continue;
-        ties++;
-        better = plan_band_prefer(sc, &pk[pick].pc, &pk[i].pc, by);
-        if (better)
+        if (tr->n++ == 0)
+            tr->other = i;      /* the picks are in order of the objective */
+        if (plan_band_prefer(sc, &pk[pick].pc, &pk[i].pc, &tr->by))
             pick = i;
     }
+    if (tr->n == 0)
+        return;
+    plan_band_tie(sc, &pk[0].pc, &pk[pick > 0 ? pick : tr->other].pc, 1, &t);
+    tr->gap = t.gap;
+    tr->error = t.error;
+    tr->limit = t.limit;
+    /* where they go once the pick moves to the front */
+    tr->first = pick > 0 ? 1 : 0;
+    tr->other = pick > 0 ? 1 : tr->other;
     if (pick > 0) {
         keep = pk[pick];
         memmove(pk + 1, pk, (size_t)pick * sizeof *pk);
@@ -456,7 +470,6 @@ static int tie_to_front(const struct scenario *sc, struct search_pick *pk, int n
         for (int i = 0; i <= pick; i++)
             pick_fix(&pk[i]);
     }
-    return ties;
 }
 
 static enum search_kind kind_of(const struct scenario *sc, const struct search_cand *c)
@@ -821,14 +834,12 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
         x_free(sel);
     }
     sort_picks(sc, r->top, r->ntop);
-    if (r->ntop > 1) {
-        int first = r->top[0].index;
-        r->ntied = tie_to_front(sc, r->top, r->ntop, &r->tie_by);
-        r->tie_moved = r->top[0].index != first;
-        for (int i = 0; r->tie_moved && i < r->ntop; i++)
-            if (r->top[i].index == first)
-                r->tie_first = i;
-    }
+    r->report.tie.first = -1;
+    if (r->ntop > 1)
+        tie_to_front(sc, r->top, r->ntop,
+                     r->current_listed && r->current.feasible
+                         ? cluster_objective(sc, &r->current, 1) : INFINITY,
+                     &r->report.tie);
 
     /* the Pareto front over every feasible candidate, at search fidelity */
     r->front_train = !isnan(sc->input.dataset_samples);
@@ -861,8 +872,9 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
     r->action = plan_advice_action(r->current.cl, &r->top[0].cl,
                                    same_cluster(r->current.cl, &r->top[0].cl));
     adv = (struct plan_advice_in){&r->current, r->current_listed, &r->top[0].pc, r->candidates,
-                                  r->action, r->tie_moved ? &r->top[r->tie_first].pc : NULL,
-                                  r->ntied, r->tie_by};
+                                  r->action, r->report.tie.first > 0
+                                                 ? &r->top[r->report.tie.first].pc : NULL,
+                                  &r->report.tie};
     plan_advice_search(sc, &adv, r->reason, sizeof r->reason);
     build_report(r);
 

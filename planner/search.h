@@ -133,12 +133,6 @@ struct search_result {
     struct search_pick baseline;/* the baseline when no cluster is listed */
     enum plan_action action;
     char reason[PLAN_REASON_LEN];
-    /* Ties within the model's error with the objective's best (band.h):
-     * how many of the top tie with it, the criterion that broke the tie,
-     * and when that moved another pick to the front, where the objective's
-     * best went (tie_moved 1, top[tie_first]). */
-    int ntied, tie_moved, tie_first;
-    const char *tie_by;
     /*
      * The ranked clusters as one plan report, for the writers of `dtplan
      * SCENARIO` (CSV, HTML, trace): the top N in rank order, then the

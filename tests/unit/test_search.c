@@ -211,21 +211,30 @@ static void the_front_holds_no_dominated_point_and_the_top_is_ranked(void)
             u.r.nfront, bad);
     /* in order of cost to train, but for the first: the fastest of those
      * that tie with the cheapest within the error of the model */
-    for (int i = u.r.tie_moved ? 2 : 1; i < u.r.ntop; i++) {
+    for (int i = u.r.report.tie.first > 0 ? 2 : 1; i < u.r.ntop; i++) {
         const struct plan_cluster *a = &u.r.top[i - 1].pc;
         const struct plan_cluster *b = &u.r.top[i].pc;
         if (a->cost_to_train_usd > b->cost_to_train_usd)
             sorted = 0;
     }
     T_CHECK(u.r.ntop == 10 && sorted, "top 10 in order of cost to train");
-    if (u.r.tie_moved) {
-        const struct plan_cluster *c = &u.r.top[u.r.tie_first].pc, *f = &u.r.top[0].pc;
-        T_CHECK(u.r.tie_first == 1 && f->train_s < c->train_s &&
-                    f->band_lo_s * f->cost_to_train_usd / f->res.step_mean_s <=
-                        c->band_hi_s * c->cost_to_train_usd / c->res.step_mean_s,
-                "the first, %s, ties with the cheapest, %s, within their bands and trains "
-                "faster (%.2f h against %.2f h)", u.r.top[0].cl.name, u.r.top[1].cl.name,
-                f->train_s / 3600, c->train_s / 3600);
+    {
+        /* the first costs at most 2% more to train than the cheapest, and
+         * only where it ties within their uncorrelated error */
+        const struct plan_tie_report *t = &u.r.report.tie;
+        const struct plan_cluster *f = &u.r.top[0].pc;
+        double cheapest = f->cost_to_train_usd;
+        for (int i = 1; i < u.r.ntop; i++)
+            cheapest = fmin(cheapest, u.r.top[i].pc.cost_to_train_usd);
+        T_CHECK(f->cost_to_train_usd <= 1.02 * cheapest,
+                "the first, %s, costs $%.2f to train, at most 2%% over the cheapest's $%.2f",
+                u.r.top[0].cl.name, f->cost_to_train_usd, cheapest);
+        if (t->first > 0)
+            T_CHECK(t->gap <= t->limit && t->limit <= 0.02 && t->limit <= t->error &&
+                        f->train_s < u.r.top[t->first].pc.train_s,
+                    "the first ties with the cheapest, %s: %.2f%% apart, within %.2f%% of "
+                    "uncorrelated error, and trains faster", u.r.top[t->first].cl.name,
+                    100 * t->gap, 100 * t->error);
     }
 out:
     done(&u);
@@ -393,7 +402,7 @@ static void a_deadline_forces_scale_out(void)
     {
         /* the cheapest, before any tie within the error of the model moved
          * a faster one to the front */
-        const struct search_pick *c = &u.r.top[u.r.tie_moved ? u.r.tie_first : 0];
+        const struct search_pick *c = &u.r.top[u.r.report.tie.first > 0 ? u.r.report.tie.first : 0];
         T_CHECK(train(c)->count == 1, "without a deadline the cheapest is one node (%s)",
                 c->cl.name);
         T_CHECK(c->pc.train_s > 3600, "and it takes %.2f h, more than 1 h",
