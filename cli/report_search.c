@@ -215,8 +215,12 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     print_picks(f, kinds, nk, marks, 0);
     fprintf(f, "\n%s: %s: %s\n", r->current_listed ? "Current choice" : "Smallest start",
             r->current.cl->name, r->current.bound_text);
-    fprintf(f, "Recommended: %s (%s): %s\n", r->top[0].cl.name,
-            plan_action_name(r->action), r->top[0].pc.bound_text);
+    if (r->keep_current)
+        fprintf(f, "Recommended: %s (%s): %s\n", r->current.cl->name,
+                plan_action_name(r->action), r->current.bound_text);
+    else
+        fprintf(f, "Recommended: %s (%s): %s\n", r->top[0].cl.name,
+                plan_action_name(r->action), r->top[0].pc.bound_text);
     fprintf(f, "\nRecommendation: %s: %s\n", plan_action_name(r->action), r->reason);
     return ferror(f) ? -1 : 0;
 }
@@ -340,7 +344,8 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     s = cJSON_AddObjectToObject(o, "recommendation");
     cJSON_AddStringToObject(s, "action", plan_action_name(r->action));
     if (r->ntop > 0)
-        cJSON_AddStringToObject(s, "cluster", r->top[0].cl.name);
+        cJSON_AddStringToObject(s, "cluster",
+                                r->keep_current ? r->current.cl->name : r->top[0].cl.name);
     else
         cJSON_AddNullToObject(s, "cluster");
     cJSON_AddStringToObject(s, "reason", r->reason);
@@ -382,6 +387,7 @@ int report_search_csv(FILE *f, const void *ctx, struct dt_err *e)
     struct plan_report ranked = s->r->report;
 
     (void)e;
-    ranked.nclusters = s->r->ntop;  /* the ranked table: the top N */
+    /* the ranked table: the top N, after the current choice when it is kept */
+    ranked.nclusters = s->r->ntop + s->r->keep_current;
     return report_csv(f, &ranked);
 }

@@ -25,6 +25,7 @@
 #include "cluster.h"
 #include "plan_int.h"
 #include "../base/numfmt.h"
+#include "../base/xmem.h"
 
 const char *plan_action_name(enum plan_action a)
 {
@@ -113,16 +114,36 @@ static void add(struct text *t, const char *fmt, ...)
     }
 }
 
+/* The table the advice sits under: its clusters, the recommended one and
+ * the action that leads there.  The advice names nothing it contradicts. */
+struct table {
+    const struct plan_cluster *const *c;
+    int n;
+    const struct plan_cluster *best;
+    enum plan_action action;
+};
+
+/* The table's cluster whose training nodes are of type in, NULL if none. */
+static const struct plan_cluster *in_table(const struct table *tb, const struct cat_instance *in)
+{
+    for (int i = 0; in && i < tb->n; i++)
+        if (tb->c[i]->feasible && cluster_first_train(tb->c[i]->cl)->inst == in)
+            return tb->c[i];
+    return NULL;
+}
+
 /*
- * What to do about the bottleneck of cur, the starting cluster.  search: 1
- * for the catalog search's phrasing ("Try first: ..."), 0 for the listed
- * comparison's.  keep: the listed comparison keeps cur.
+ * What to do about the bottleneck of cur, the starting cluster, checked
+ * against tb.  search: 1 for the catalog search's phrasing ("Try first:
+ * ..."), 0 for the listed comparison's.  keep: the listed comparison keeps
+ * cur.
  */
 static void advise(struct text *t, const struct scenario *sc, const struct plan_cluster *cur,
-                   int search, int keep)
+                   const struct table *tb, int search, int keep)
 {
     const struct sc_group *ct = cluster_first_train(cur->cl);
     int gpu = ct->inst->gpu_count > 0;
+    int more_nodes = cluster_train_nodes(tb->best->cl) > cluster_train_nodes(cur->cl);
 
     /* the listed comparison kept the start: what follows is beyond the list,
      * not what the action says */
@@ -134,6 +155,7 @@ static void advise(struct text *t, const struct scenario *sc, const struct plan_
             /* The listed comparison looks for the same GPU count per node, the
              * search for any (it can change the node count too). */
             const struct cat_instance *up = plan_bigger_ratio(sc->catalog, ct->inst, !search);
+            const struct plan_cluster *ut = in_table(tb, up);
             if (search)
                 add(t, " Try first: more vCPU per GPU, not more of the same nodes (%s has %.0f "
                     "vCPU per GPU; another %s keeps that ratio).", ct->inst->name,
@@ -141,7 +163,10 @@ static void advise(struct text *t, const struct scenario *sc, const struct plan_
             else
                 add(t, " %s has %.0f vCPU per GPU; another %s keeps that ratio and does not help.",
                     ct->inst->name, plan_vcpu_per_gpu(ct->inst), ct->inst->name);
-            if (up && search)
+            if (ut && ut != tb->best)
+                add(t, " %s, with %.0f vCPU per GPU, is in the table: %s is recommended over it.",
+                    up->name, plan_vcpu_per_gpu(up), tb->best->cl->name);
+            else if (up && search)
                 add(t, " Scale up within the family: %s has %.0f vCPU per GPU; then add CPU data "
                     "nodes (heterogeneous) if that is not enough.", up->name, plan_vcpu_per_gpu(up));
             else if (up)
@@ -168,6 +193,8 @@ static void advise(struct text *t, const struct scenario *sc, const struct plan_
         }
         /* fall through */
     case PLAN_BOUND_GPU_LINK:
+        if (more_nodes)
+            break;      /* more nodes did better all the same: the table says so */
         if (search && gpu)
             add(t, " Try first: fewer, larger nodes with a fast intra-node link (NVLink), fp16 "
                 "gradients or larger buckets; scale out only once the network is not the bound.");
@@ -190,7 +217,7 @@ static void advise(struct text *t, const struct scenario *sc, const struct plan_
     case PLAN_BOUND_CYCLE:
         break;      /* the label says what cuts it */
     case PLAN_BOUND_COMPUTE:
-        if (search)
+        if (search && tb->action == PLAN_SCALE_UP)
             add(t, " Try first: scale up (a faster GPU, or more GPUs in one node over NVLink), "
                 "then scale out.");
         else if (keep)
@@ -458,7 +485,14 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
                 other = &rep->clusters[i];
         add_layouts(&t, best, other);
     }
-    advise(&t, sc, cur, 0, rep->best == 0);
+    {
+        const struct plan_cluster **tab = x_calloc((size_t)rep->nclusters, sizeof *tab);
+        struct table tb = {tab, rep->nclusters, best, rep->action};
+        for (int i = 0; i < rep->nclusters; i++)
+            tab[i] = &rep->clusters[i];
+        advise(&t, sc, cur, &tb, 0, rep->best == 0);
+        x_free(tab);
+    }
 }
 
 void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *in, char *reason,
@@ -472,7 +506,22 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
     reason[0] = '\0';
     add(&t, "%s %s is %s.", in->cur_listed ? "The current choice" : "The smallest start",
         cur->cl->name, cur->bound_text);
-    if (in->action == PLAN_KEEP) {
+    if (in->keep_current) {
+        char a[32], b[32];
+        numfmt_duration(a, sizeof a, cur->train_s, NUMFMT_OWN);
+        numfmt_duration(b, sizeof b, best->train_s, NUMFMT_OWN);
+        add(&t, " It does better on %s than the best of the %ld candidates searched, %s "
+            "(step %.1f ms against %.1f ms, $%.3g against $%.3g per step", 
+            scenario_objective_name(sc->objective.minimize), in->candidates, best->cl->name,
+            1e3 * cur->res.step_mean_s, 1e3 * best->res.step_mean_s, cur->cost_per_step_usd,
+            best->cost_per_step_usd);
+        if (!isnan(cur->train_s) && !isnan(best->train_s))
+            add(&t, ", %s and $%.2f to train against %s and $%.2f", a, cur->cost_to_train_usd,
+                b, best->cost_to_train_usd);
+        add(&t, "): keep it.");
+        advise(&t, sc, cur, &(struct table){in->table, in->ntable, cur, in->action}, 1, 0);
+        return;
+    } else if (in->action == PLAN_KEEP) {
         add(&t, " It is also the best of %ld candidates for %s.", in->candidates,
             scenario_objective_name(sc->objective.minimize));
     } else {
@@ -499,5 +548,8 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
         add(&t, " Layout: %s.", best->layout_why);
     if (best != cur)
         add_layouts(&t, best, cur);
-    advise(&t, sc, cur, 1, 0);
+    {
+        struct table tb = {in->table, in->ntable, best, in->action};
+        advise(&t, sc, cur, &tb, 1, 0);
+    }
 }

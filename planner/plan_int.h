@@ -96,6 +96,9 @@ struct plan_advice_in {
     const struct plan_cluster *tie_first; /* the objective's best when best won a tie
                                          within the model's error, else NULL */
     const struct plan_tie_report *tie;    /* the tie, n 0 when none */
+    int keep_current;                 /* 1: cur does better than every candidate */
+    const struct plan_cluster *const *table; /* the top the reason sits under, best first */
+    int ntable;
 };
 
 /* The sentence that says best won a tie (tr), into buf ("" when none):

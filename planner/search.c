@@ -564,8 +564,15 @@ static void build_report(struct search_result *r)
     size_t n = (size_t)(r->ntop + r->nfront) + 1;
 
     rep->sc = r->sc;
-    rep->clusters = x_calloc(n, sizeof *rep->clusters);
-    r->report_cl = x_calloc(n, sizeof *r->report_cl);
+    rep->clusters = x_calloc(n + 1, sizeof *rep->clusters);
+    r->report_cl = x_calloc(n + 1, sizeof *r->report_cl);
+    if (r->keep_current) {
+        /* the current choice, recommended, before the top */
+        rep->clusters[0] = r->current;
+        r->report_cl[0] = *r->current.cl;
+        rep->clusters[0].cl = &r->report_cl[0];
+        rep->nclusters = 1;
+    }
     for (int i = 0; i < r->ntop; i++)
         report_add(r, &r->top[i]);
     for (int i = 0; i < r->nfront; i++) {
@@ -768,6 +775,7 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
 {
     int *ord = NULL, nord, *fr = NULL, nfr, rc = -1;
     struct plan_advice_in adv;
+    const struct plan_cluster **table;
 
     memset(r, 0, sizeof *r);
     r->sc = sc;
@@ -869,13 +877,23 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
         pick_fix(&r->baseline);
         r->current = r->baseline.pc;
     }
-    r->action = plan_advice_action(r->current.cl, &r->top[0].cl,
-                                   same_cluster(r->current.cl, &r->top[0].cl));
+    /* never a recommendation worse on the objective than the current choice */
+    r->keep_current = r->current_listed && r->current.feasible &&
+                      !same_cluster(r->current.cl, &r->top[0].cl) &&
+                      cluster_objective(sc, &r->current, 1) <
+                          cluster_objective(sc, &r->top[0].pc, 1) * (1 - 1e-9);
+    r->action = r->keep_current ? PLAN_KEEP
+                                : plan_advice_action(r->current.cl, &r->top[0].cl,
+                                                     same_cluster(r->current.cl, &r->top[0].cl));
+    table = x_calloc((size_t)r->ntop, sizeof *table);
+    for (int i = 0; i < r->ntop; i++)
+        table[i] = &r->top[i].pc;
     adv = (struct plan_advice_in){&r->current, r->current_listed, &r->top[0].pc, r->candidates,
                                   r->action, r->report.tie.first > 0
                                                  ? &r->top[r->report.tie.first].pc : NULL,
-                                  &r->report.tie};
+                                  &r->report.tie, r->keep_current, table, r->ntop};
     plan_advice_search(sc, &adv, r->reason, sizeof r->reason);
+    x_free(table);
     build_report(r);
 
     /* the recommended cluster's steps, recorded by running it once more */

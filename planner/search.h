@@ -132,6 +132,9 @@ struct search_result {
     int current_listed;         /* 1: current is the scenario's clusters[0] */
     struct search_pick baseline;/* the baseline when no cluster is listed */
     enum plan_action action;
+    int keep_current;           /* 1: the current choice does better on the objective than
+                                   every candidate: it is recommended (action keep), and it
+                                   leads the report below */
     char reason[PLAN_REASON_LEN];
     /*
      * The ranked clusters as one plan report, for the writers of `dtplan

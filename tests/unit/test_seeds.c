@@ -232,13 +232,13 @@ static void s5_ctr_on_cpus(void)
     T_CHECK(cluster_objective(&sc, cpu, 0) < cluster_objective(&sc, gpu, 0),
             "S5 the CPU instances with parameter servers cost less to train, as the write-up "
             "has it ($%.2f against $%.2f)", cpu->cost_to_train_usd, gpu->cost_to_train_usd);
-    /* 11% apart, with the GPU step's band at +-30% (communication from nominal
-     * links): a tie within the error of the model, which time breaks. */
-    T_CHECK(strcmp(best(&rep), "gpu-horovod") == 0 &&
-                strstr(rep.reason, "ties on cost_to_train with cpu-ps") &&
-                strstr(rep.reason, "time breaks the tie"),
-            "S5 within the error of the model the two tie, and the faster GPU instance is "
-            "recommended, saying so (got %s: %s)", best(&rep), rep.reason);
+    /* 11% apart: past the 2% a tie may cost on the objective, so the
+     * cheaper CPU cluster is recommended, as the write-up advises for CTR
+     * models (issue 35: a cost objective became "fastest within 20%"). */
+    T_CHECK(strcmp(best(&rep), "cpu-ps") == 0 && rep.tie.n == 0 &&
+                !strstr(rep.reason, "ties on"),
+            "S5 the cheaper CPU cluster is recommended, with no tie (got %s: %s)", best(&rep),
+            rep.reason);
     /* Its step is split about evenly: 2.3 ms of compute and optimizer, 2.2 ms of
      * exposed exchange with the servers on the same nodes.  The label names
      * what saves most when made twice as fast, and the runner-up. */
