@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/units.h"
 #include "cluster.h"
 #include "plan_int.h"
 #include "whatif.h"
@@ -78,6 +79,19 @@ static int comm_is_tp(const struct plan_cluster *pc)
     return r->tp_comm_s > 0.05 * r->step_mean_s && r->tp_comm_s >= 0.5 * r->exposed_comm_s;
 }
 
+/*
+ * Whether the links stay idle through part of the exposed communication: a
+ * link bound by its bandwidth is busy all the while a collective waits on
+ * it, so its busy time (link x step) covers the exposed time, and more with
+ * the overlapped traffic.  Under 80% of it (a margin for the busiest
+ * direction's average): the collectives are held back by their per-message
+ * latency or their channels' rate, not the link.
+ */
+static int links_idle(const struct plan_cluster *pc, double link)
+{
+    return link * pc->res.step_mean_s < 0.8 * pc->res.exposed_comm_s;
+}
+
 /* Exposed gradient communication: which kind. */
 static enum plan_bound comm_bound(const struct plan_cluster *pc, double link)
 {
@@ -87,7 +101,7 @@ static enum plan_bound comm_bound(const struct plan_cluster *pc, double link)
         return PLAN_BOUND_PS;
     if (pc->cfg.c.cycle_s > 0 && pc->res.exposed_comm_s <= 1.2 * pc->cfg.c.cycle_s)
         return PLAN_BOUND_CYCLE;    /* the wait is for the next tick, not the links */
-    if (link < 0.2)
+    if (link < 0.2 || links_idle(pc, link))
         return PLAN_BOUND_LATENCY;  /* the links are idle: message latency */
     return cluster_train_nodes(pc->cl) > 1 ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
 }
@@ -135,8 +149,12 @@ static enum plan_bound by_whatif(const struct plan_cluster *pc, const struct wha
         if (r->data_stall_s >= r->exposed_comm_s && r->data_stall_s > 0)
             return PLAN_BOUND_INPUT_NET;
         /* colocated servers: the train nodes' NICs are the servers' */
-        return sim_is_ps(pc->cfg.c.strategy) && !pc->cfg.c.ps_dedicated ? PLAN_BOUND_PS
-                                                                       : PLAN_BOUND_NETWORK;
+        if (sim_is_ps(pc->cfg.c.strategy) && !pc->cfg.c.ps_dedicated)
+            return PLAN_BOUND_PS;
+        /* a faster NIC speeds the collectives' channels too, but a NIC
+         * mostly idle while they are exposed is not what holds them */
+        return !sim_is_ps(pc->cfg.c.strategy) && links_idle(pc, r->util_nic)
+                   ? PLAN_BOUND_LATENCY : PLAN_BOUND_NETWORK;
     case WHATIF_LATENCY:
         return PLAN_BOUND_LATENCY;
     case WHATIF_LINK:
@@ -168,6 +186,37 @@ static void whatif_words(const struct whatif *w, char *out, size_t cap)
         snprintf(out + n, cap - n, ", %s %.0f%%", whatif_name((enum whatif_res)second),
                  100 * fmax(0, w->saved[second]));
     }
+}
+
+/*
+ * A collective-latency bound under NCCL's own choice, named by the
+ * collective that takes longest: its algorithm, protocol and channels and
+ * the bus bandwidth they reach.  0 when the strategy is not NCCL's choice
+ * (the generic words follow).
+ */
+static int latency_words(struct plan_cluster *pc, double link, const char *what, double busy)
+{
+    struct sim_coll_choice c[PLAN_MAX_COLLECTIVES];
+    int n = sim_collectives(&pc->cfg, c, PLAN_MAX_COLLECTIVES), k = 0;
+    const struct sim_result *r = &pc->res;
+
+    if (n <= 0)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if (c[i].time_s > c[k].time_s)
+            k = i;
+    snprintf(pc->bound_text, sizeof pc->bound_text,
+             "collective-latency-bound: %.1f ms of each %.1f ms step is exposed communication "
+             "while the busiest link is %.0f%% busy: NCCL runs the longest collective (%.3g MiB "
+             "%s) as %s/%s over %d channel%s at %.3g GB/s bus bandwidth, held by per-message "
+             "latency and the channels' rate, not the link's; %s cut it; %.60s busy %.0f%%",
+             1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 100 * link, c[k].bytes / DT_MIB,
+             c[k].collective, c[k].algorithm, c[k].protocol, c[k].channels,
+             c[k].channels == 1 ? "" : "s", c[k].busbw_Bps / 1e9,
+             sim_bucket_count(&pc->cfg.c, pc->cfg.w.grad_bytes) > 1
+                 ? "larger buckets or fewer ranks" : "fewer ranks or more samples a step",
+             what, 100 * busy);
+    return 1;
 }
 
 /* The words of bound b. */
@@ -222,6 +271,8 @@ static void words(struct plan_cluster *pc, enum plan_bound b)
                  100 * link, what, 100 * busy);
         break;
     case PLAN_BOUND_LATENCY:
+        if (latency_words(pc, link, what, busy))
+            break;
         nb = sim_bucket_count(&pc->cfg.c, pc->cfg.w.grad_bytes);
         snprintf(t, cap, "latency-bound: %.1f ms of each %.1f ms step is exposed gradient "
                  "communication while the busiest link is %.0f%% busy: the per-message latency "

@@ -337,8 +337,24 @@ check "--json: clusters[].assumptions[] holds them" \
     [ "$(grep -c 'intra_node_link unknown in the catalog' "$tmp/as.json")" = 1 -a "$(grep -c '"assumptions":' "$tmp/as.json")" = 1 ]
 # ---- bottleneck labels that agree with the numbers ------------------------------
 "$DT" -q --json tests/data/bound/latency.yaml > "$tmp/lat.json"
-check "exposed communication over idle links is latency-bound, with the all-reduces and ranks, not network-bound" \
-    [ "$(grep -c '"bottleneck":	"latency"' "$tmp/lat.json")" = 1 -a "$(grep -c 'latency-bound: .* the per-message latency of 1 all-reduce over 128 ranks (across nodes), not bandwidth' "$tmp/lat.json")" -ge 1 ]
+check "exposed communication over idle links under NCCL's choice is collective-latency-bound, naming the algorithm and channels, not network-bound" \
+    [ "$(grep -c '"bottleneck":	"latency"' "$tmp/lat.json")" = 1 -a "$(grep -c 'collective-latency-bound: .* busiest link is [0-9]*% busy: NCCL runs the longest collective (0.763 MiB all_reduce) as [a-z_]*/[A-Za-z0-9]* over [0-9]* channels\{0,1\} at .* fewer ranks or more samples a step cut it' "$tmp/lat.json")" -ge 1 ]
+sed 's/^input:/gradients: {strategy: ring}\ninput:/' tests/data/bound/latency.yaml > "$tmp/lat-ring.yaml"
+"$DT" -q --json "$tmp/lat-ring.yaml" > "$tmp/lat-ring.json"
+check "the same with a ring all-reduce is latency-bound, with the all-reduces and ranks" \
+    [ "$(grep -c '"bottleneck":	"latency"' "$tmp/lat-ring.json")" = 1 -a "$(grep -c 'latency-bound: .* the per-message latency of 1 all-reduce over 128 ranks (across nodes), not bandwidth' "$tmp/lat-ring.json")" -ge 1 ]
+cat > "$tmp/lat-nic.yaml" <<'EOF2'
+name: lat-nic
+workload: {model: resnet50, batch_per_gpu: 8, precision: fp16}
+input: {cpu_s_per_sample: 0}
+gradients: {strategy: auto, bucket_mb: 25}
+clusters:
+  - {name: c, groups: [{role: train, instance: p4d.24xlarge, count: 4}]}
+simulation: {steps: 5, warmup: 1}
+EOF2
+"$DT" -q --json "$tmp/lat-nic.yaml" > "$tmp/lat-nic.json"
+check "a NIC 20% busy under 3.8 ms of exposed all-reduce in a 10.9 ms step is not called network-bound (issue 35)" \
+    [ "$(grep -c '"bottleneck":	"latency"' "$tmp/lat-nic.json")" = 1 -a "$(grep -c 'collective-latency-bound: .* as tree/Simple over 4 channels' "$tmp/lat-nic.json")" -ge 1 ]
 "$DT" -q --json tests/data/bound/input.yaml > "$tmp/inp.json"
 check "a stall with vCPUs to spare is input-bound (one loader, no prefetch), not CPU-bound" \
     [ "$(grep -c '"bottleneck":	"input"' "$tmp/inp.json")" = 1 -a "$(grep -c 'input-bound: each batch.s preprocessing is waited for (1 loader worker, prefetch 0)' "$tmp/inp.json")" -ge 1 ]
