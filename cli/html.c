@@ -51,8 +51,8 @@ static double text_px(const char *s)
 
 enum { SEG_COMPUTE, SEG_STALL, SEG_COMM, SEG_OPT, SEG_OTHER, NSEG };
 static const char *seg_name[NSEG] = {"compute (forward and backward)", "data stall (waiting for input)",
-                                     "exposed gradient communication", "optimizer",
-                                     "rest of the step (waiting for other ranks)"};
+                                     "exposed communication (data- and tensor-parallel)", "optimizer",
+                                     "rest of the step (pipeline bubble, interference)"};
 static const char *seg_class[NSEG] = {"compute", "stall", "comm", "opt", "other"};
 static const char *seg_color[NSEG] = {"#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#bab0ac"};
 
@@ -65,8 +65,9 @@ static void seg_values(const struct sim_result *r, double *v)
     v[SEG_COMM] = r->exposed_comm_s;
     v[SEG_OPT] = r->optimizer_s;
     sum = v[0] + v[1] + v[2] + v[3];
-    /* Shown only when it is more than 1% of the step: the breakdown is that
-     * of the slowest group, the step ends with the last rank. */
+    /* The pipeline bubble and the compute lost to collectives in flight
+     * (cli/report_parts.h: the parts add up to the step), shown only when
+     * more than 1% of the step. */
     v[SEG_OTHER] = r->step_mean_s - sum > 0.01 * r->step_mean_s ? r->step_mean_s - sum : 0;
     for (int s = 0; s < NSEG; s++)
         if (!isfinite(v[s]) || v[s] < 0)

@@ -11,6 +11,7 @@
  * Field meanings and units: docs/output.md.
  */
 #include "report.h"
+#include "report_parts.h"
 #include "../catalog/csv.h"
 
 #include "../base/units.h"
@@ -342,13 +343,15 @@ struct column {
 };
 
 /* Columns of the table, in order.  The epoch and training columns appear only
- * when some cluster has them (the dataset size is known). */
+ * when some cluster has them (the dataset size is known); the step's parts,
+ * compute to optim in enum report_part's order, as report_parts_shown says. */
 enum col_id {
     COL_MARK, COL_NAME, COL_GROUPS, COL_MEAN, COL_BAND, COL_P95, COL_COMPUTE, COL_STALL,
-    COL_COMM, COL_OPT, COL_GPU, COL_CPU, COL_NIC, COL_SPS, COL_USD_H,
-    COL_USD_STEP, COL_EPOCH, COL_USD_EPOCH, COL_TRAIN, COL_USD_TRAIN,
+    COL_DP_COMM, COL_TP_COMM, COL_BUBBLE, COL_INTERF, COL_OPT, COL_GPU, COL_CPU, COL_NIC,
+    COL_SPS, COL_USD_H, COL_USD_STEP, COL_EPOCH, COL_USD_EPOCH, COL_TRAIN, COL_USD_TRAIN,
     COL_BOTTLENECK, NCOL
 };
+_Static_assert(COL_OPT - COL_COMPUTE + 1 == REPORT_NPARTS, "a column for each part of the step");
 
 static const struct column columns[NCOL] = {
     [COL_MARK] = {"", ALIGN_LEFT},
@@ -359,7 +362,10 @@ static const struct column columns[NCOL] = {
     [COL_P95] = {"p95 ms", ALIGN_RIGHT},
     [COL_COMPUTE] = {"compute", ALIGN_RIGHT},
     [COL_STALL] = {"stall", ALIGN_RIGHT},
-    [COL_COMM] = {"comm", ALIGN_RIGHT},
+    [COL_DP_COMM] = {"dp comm", ALIGN_RIGHT},
+    [COL_TP_COMM] = {"tp comm", ALIGN_RIGHT},
+    [COL_BUBBLE] = {"bubble", ALIGN_RIGHT},
+    [COL_INTERF] = {"interf", ALIGN_RIGHT},
     [COL_OPT] = {"optim", ALIGN_RIGHT},
     [COL_GPU] = {"GPU%", ALIGN_RIGHT},
     [COL_CPU] = {"CPU%", ALIGN_RIGHT},
@@ -388,17 +394,17 @@ static void table_row(const struct plan_report *rep, int i, const struct report_
 {
     const struct plan_cluster *pc = &rep->clusters[i];
     const struct sim_result *r = &pc->res;
+    double part[REPORT_NPARTS];
 
+    report_parts_of(r, part);
     row[COL_MARK] = x_strdup(i == rep->best ? "*" : !pc->feasible ? "x" : "");
     row[COL_NAME] = x_strdup(cluster_name(pc));
     row[COL_GROUPS] = cell_groups(pc->cl);
     row[COL_MEAN] = cell_ms(r->step_mean_s);
     row[COL_BAND] = report_cell_band(pc);
     row[COL_P95] = cell_ms(r->step_p95_s);
-    row[COL_COMPUTE] = cell_ms(r->compute_s);
-    row[COL_STALL] = cell_ms(r->data_stall_s);
-    row[COL_COMM] = cell_ms(r->exposed_comm_s);
-    row[COL_OPT] = cell_ms(r->optimizer_s);
+    for (int p = 0; p < REPORT_NPARTS; p++)
+        row[COL_COMPUTE + p] = cell_ms(part[p]);
     row[COL_GPU] = cell_pct(r->util_gpu);
     row[COL_CPU] = cell_pct(r->util_cpu);
     row[COL_NIC] = cell_pct(r->util_nic);
@@ -502,7 +508,7 @@ int report_table(FILE *f, const struct plan_report *rep)
     const struct scenario *sc = rep->sc;
     int n = rep->nclusters;
     char **cells = x_calloc((size_t)(n + 1) * NCOL, sizeof *cells);
-    int show[NCOL], right[NCOL];
+    int show[NCOL], right[NCOL], parts[REPORT_NPARTS];
     struct report_colfmt cf;
     int any_infeasible = 0;
     const char *reco = "none";
@@ -527,6 +533,9 @@ int report_table(FILE *f, const struct plan_report *rep)
     }
     if (!report_has_epochs(rep))
         show[COL_EPOCH] = show[COL_USD_EPOCH] = show[COL_TRAIN] = show[COL_USD_TRAIN] = 0;
+    report_parts_shown(rep->clusters, n, sizeof *rep->clusters, parts);
+    for (int p = 0; p < REPORT_NPARTS; p++)
+        show[COL_COMPUTE + p] = parts[p];
     report_colfmt_of(rep->clusters, n, sizeof *rep->clusters, &cf);
     for (int i = 0; i < n; i++) {
         table_row(rep, i, &cf, &cells[(size_t)(i + 1) * NCOL]);
@@ -539,8 +548,11 @@ int report_table(FILE *f, const struct plan_report *rep)
     if (n == 0)
         fprintf(f, "(no clusters)\n");
 
-    fprintf(f, "\nTimes in ms per step (step: mean, p95: 95th percentile; stall: waiting for input; "
-               "comm: exposed gradient communication; optim: optimizer).\n");
+    fprintf(f, "\nTimes in ms per step (step: mean, p95: 95th percentile; ");
+    report_parts_sum(f, parts);
+    fprintf(f, ").\nParts: ");
+    report_parts_legend(f, parts);
+    fprintf(f, ".\n");
     fprintf(f, "* recommended");
     if (any_infeasible)
         fprintf(f, ", x infeasible");
@@ -664,6 +676,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(t, "compute", r->compute_s);
     report_json_num(t, "data_stall", r->data_stall_s);
     report_json_num(t, "exposed_comm", r->exposed_comm_s);
+    report_json_num(t, "dp_comm", report_parts_dp_comm_s(r));
     report_json_num(t, "comm_interference", r->comm_interference_s);
     report_json_num(t, "tp_comm", r->tp_comm_s);
     report_json_num(t, "pipeline_bubble", r->pp_bubble_s);
@@ -793,7 +806,8 @@ int report_csv(FILE *f, const struct plan_report *rep)
     static const char *head[] = {
         "cluster", "groups", "recommended", "feasible", "step_mean_s", "step_p50_s", "step_p95_s",
         "step_band_lo_s", "step_band_hi_s",
-        "compute_s", "data_stall_s", "exposed_comm_s", "optimizer_s", "util_gpu", "util_cpu",
+        "compute_s", "data_stall_s", "exposed_comm_s", "optimizer_s", "dp_comm_s", "tp_comm_s",
+        "pipeline_bubble_s", "comm_interference_s", "util_gpu", "util_cpu",
         "util_nic", "samples_per_s", "workers", "scaling_efficiency", "price_usd_per_h",
         "cost_per_step_usd", "steps_per_epoch", "epoch_s", "cost_per_epoch_usd",
         "time_to_train_s", "cost_to_train_usd", "bottleneck", "bottleneck_detail",
@@ -822,6 +836,10 @@ int report_csv(FILE *f, const struct plan_report *rep)
         csv_num(f, r->data_stall_s);
         csv_num(f, r->exposed_comm_s);
         csv_num(f, r->optimizer_s);
+        csv_num(f, report_parts_dp_comm_s(r));
+        csv_num(f, r->tp_comm_s);
+        csv_num(f, r->pp_bubble_s);
+        csv_num(f, r->comm_interference_s);
         csv_num(f, r->util_gpu);
         csv_num(f, r->util_cpu);
         csv_num(f, r->util_nic);

@@ -19,13 +19,19 @@
 #include "../base/units.h"
 #include "../base/xmem.h"
 #include "report.h"
+#include "report_parts.h"
 
 /* ---- the table --------------------------------------------------------- */
 
+/* The columns; the step's parts, PH_PARTS on, in enum report_part's order,
+ * as report_parts_shown says. */
 static const char *pick_head[] = {"#", "cluster", "strategy", "bucket MiB", "step ms", "band ms",
-                                  "GPU%", "CPU%", "NIC%", "samples/s", "$/h", "$/step", "to train",
-                                  "$ to train", "bound"};
-enum { PH_N = 15 };
+                                  "compute", "stall", "dp comm", "tp comm", "bubble", "interf",
+                                  "optim", "GPU%", "CPU%", "NIC%", "samples/s", "$/h", "$/step",
+                                  "to train", "$ to train", "bound"};
+enum { PH_PARTS = 6, PH_N = 22 };
+_Static_assert(sizeof pick_head / sizeof pick_head[0] == PH_N, "a heading for each column");
+_Static_assert(PH_N == 15 + REPORT_NPARTS, "a column for each part of the step");
 
 /* "2x g5.12xlarge + 1x c5.18xlarge data spot", from the groups (never cut short). */
 static char *cell_groups(const struct sc_cluster *cl)
@@ -61,22 +67,26 @@ static void pick_row(const char *mark, const struct search_pick *pk,
 {
     const struct plan_cluster *pc = &pk->pc;
     int comm = search_pick_comm(pk);
+    double part[REPORT_NPARTS];
 
+    report_parts_of(&pc->res, part);
     row[0] = x_strdup(mark);
     row[1] = cell_groups(&pk->cl);
     row[2] = x_strdup(comm ? sim_strategy_name(pc->cfg.c.strategy) : "-");
     row[3] = comm ? report_cell_num("%g", pc->cfg.c.bucket_bytes / DT_MIB) : x_strdup("-");
     row[4] = report_cell_num("%.1f", 1e3 * pc->res.step_mean_s);
     row[5] = report_cell_band(pc);
-    row[6] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
-    row[7] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
-    row[8] = report_cell_num("%.0f", 100 * pc->res.util_nic);
-    row[9] = report_cell_num("%.1f", pc->res.samples_per_s);
-    row[10] = report_cell_num("%.3f", pc->price_usd_h);
-    row[11] = report_cell_usd(pc->cost_per_step_usd, cf->usd_step_decimals);
-    row[12] = report_cell_duration(pc->train_s, cf->train);
-    row[13] = report_cell_num("%.2f", pc->cost_to_train_usd);
-    row[14] = x_strdup(plan_bound_name(pc->bound));
+    for (int p = 0; p < REPORT_NPARTS; p++)
+        row[PH_PARTS + p] = report_cell_num("%.1f", 1e3 * part[p]);
+    row[13] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
+    row[14] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
+    row[15] = report_cell_num("%.0f", 100 * pc->res.util_nic);
+    row[16] = report_cell_num("%.1f", pc->res.samples_per_s);
+    row[17] = report_cell_num("%.3f", pc->price_usd_h);
+    row[18] = report_cell_usd(pc->cost_per_step_usd, cf->usd_step_decimals);
+    row[19] = report_cell_duration(pc->train_s, cf->train);
+    row[20] = report_cell_num("%.2f", pc->cost_to_train_usd);
+    row[21] = x_strdup(plan_bound_name(pc->bound));
 }
 
 static void print_picks(FILE *f, const struct search_pick *pk, int n, const char *const *marks,
@@ -84,22 +94,46 @@ static void print_picks(FILE *f, const struct search_pick *pk, int n, const char
 {
     char **cells = x_calloc((size_t)(n + 1) * PH_N, sizeof *cells);
     struct report_colfmt cf;
-    int right[PH_N];
+    int right[PH_N], show[PH_N], parts[REPORT_NPARTS];
 
     report_colfmt_of(n > 0 ? &pk[0].pc : NULL, n, sizeof *pk, &cf);
+    report_parts_shown(n > 0 ? &pk[0].pc : NULL, n, sizeof *pk, parts);
     for (int c = 0; c < PH_N; c++) {
         cells[c] = x_strdup(pick_head[c]);
-        right[c] = c == 0 || (c >= 3 && c <= 13);
+        right[c] = c == 0 || (c >= 3 && c <= 20);
+        show[c] = c < PH_PARTS || c >= PH_PARTS + REPORT_NPARTS || parts[c - PH_PARTS];
     }
     for (int i = 0; i < n; i++) {
         char num[16];
         snprintf(num, sizeof num, "%d", i + 1);
         pick_row(numbered ? num : marks[i], &pk[i], &cf, &cells[(size_t)(i + 1) * PH_N]);
     }
-    report_grid_print(f, cells, n + 1, PH_N, right, NULL);
+    report_grid_print(f, cells, n + 1, PH_N, right, show);
     for (size_t i = 0; i < (size_t)(n + 1) * PH_N; i++)
         x_free(cells[i]);
     x_free(cells);
+}
+
+/* The legend of the step's parts any of the three tables shows. */
+static void parts_legend(FILE *f, const struct search_result *r)
+{
+    int show[REPORT_NPARTS], some[REPORT_NPARTS];
+
+    report_parts_shown(&r->top[0].pc, r->ntop, sizeof *r->top, show);
+    report_parts_shown(r->nfront > 0 ? &r->front[0].pc : NULL, r->nfront, sizeof *r->front, some);
+    for (int p = 0; p < REPORT_NPARTS; p++)
+        show[p] |= some[p];
+    for (int k = 0; k < SEARCH_NKINDS; k++)
+        if (r->kinds[k].index >= 0) {
+            report_parts_shown(&r->kinds[k].pc, 1, sizeof r->kinds[k], some);
+            for (int p = 0; p < REPORT_NPARTS; p++)
+                show[p] |= some[p];
+        }
+    fprintf(f, "Times in ms per step (");
+    report_parts_sum(f, show);
+    fprintf(f, ").\nParts: ");
+    report_parts_legend(f, show);
+    fprintf(f, ".\n");
 }
 
 static int write_table(FILE *f, const struct search_result *r, const struct search_list *l)
@@ -199,6 +233,7 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
                        : " (first: the fastest of those that tie within the model's error)")
                 : "");
     print_picks(f, r->top, r->ntop, NULL, 1);
+    parts_legend(f, r);
     report_precision_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
     report_collective_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
     report_layout_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
@@ -243,7 +278,11 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     report_json_num(o, "compute_s", pc->res.compute_s);
     report_json_num(o, "data_stall_s", pc->res.data_stall_s);
     report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);
+    report_json_num(o, "dp_comm_s", report_parts_dp_comm_s(&pc->res));
+    report_json_num(o, "tp_comm_s", pc->res.tp_comm_s);
+    report_json_num(o, "pipeline_bubble_s", pc->res.pp_bubble_s);
     report_json_num(o, "comm_interference_s", pc->res.comm_interference_s);
+    report_json_num(o, "optimizer_s", pc->res.optimizer_s);
     report_json_num(o, "workers", pc->res.workers);
     report_json_num(o, "samples_per_s", pc->res.samples_per_s);
     report_json_num(o, "util_gpu", pc->res.util_gpu);

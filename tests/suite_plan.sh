@@ -133,9 +133,9 @@ same=$(perl -MJSON::PP -MText::ParseWords -e '
     for my $i (0 .. $#l) {
         my @f = parse_line(",", 0, $l[$i]);
         my $k = $r->{top}[$i];
-        $bad++ unless @f == 37 && index($f[0], $k->{name}) == 0 && $f[4] == $k->{step_s}
-            && $f[20] == $k->{cost_per_step_usd} && $f[2] eq ($i == 0 ? "yes" : "no")
-            && $f[26] eq $k->{bound};
+        $bad++ unless @f == 41 && index($f[0], $k->{name}) == 0 && $f[4] == $k->{step_s}
+            && $f[24] == $k->{cost_per_step_usd} && $f[2] eq ($i == 0 ? "yes" : "no")
+            && $f[30] eq $k->{bound};
     }
     print $bad;' "$out/o.json" "$out/o.csv" 2>&1)
 if [ "$same" = 0 ]; then

@@ -29,7 +29,7 @@ check "--csv: the header starts with cluster,groups,recommended,feasible,step_me
     sh -c "head -n 1 '$tmp/c.csv' | grep -q '^cluster,groups,recommended,feasible,step_mean_s,'"
 fields=$(perl -MText::ParseWords -ne 'chomp; my @f = parse_line(",", 0, $_); print scalar(@f), "\n"' \
     "$tmp/c.csv" | sort -u | tr '\n' ' ')
-check "--csv: every line has 37 fields (${fields})" [ "$fields" = "37 " ]
+check "--csv: every line has 41 fields (${fields})" [ "$fields" = "41 " ]
 "$DT" -q --json "$SC" > "$tmp/r.json"
 same=$(perl -MJSON::PP -MText::ParseWords -e '
     local $/; open my $j, "<", $ARGV[0] or die; my $r = decode_json(<$j>); close $j;
@@ -39,7 +39,7 @@ same=$(perl -MJSON::PP -MText::ParseWords -e '
         my @f = parse_line(",", 0, $l[$i]);
         my $k = $r->{clusters}[$i];
         $bad++ unless $f[0] eq $k->{name} && $f[4] == $k->{step_time_s}{mean}
-            && $f[20] == $k->{cost_per_step_usd} && $f[26] eq $k->{bottleneck};
+            && $f[24] == $k->{cost_per_step_usd} && $f[30] eq $k->{bottleneck};
     }
     print $bad;' "$tmp/r.json" "$tmp/c.csv" 2>&1)
 check "--csv agrees with --json on names, step times, costs and bottlenecks" [ "$same" = 0 ]

@@ -88,7 +88,8 @@ static void fixture(void)
     b->res.compute_s = 0.08;
     b->res.data_stall_s = 0;
     b->res.exposed_comm_s = 0.004;
-    b->res.optimizer_s = 0.001;
+    b->res.comm_interference_s = 0.001;
+    b->res.optimizer_s = 0.001;               /* 80 + 0 + 4 + 1 + 1 = 86 ms, the step */
     b->res.util_gpu = 0.93;
     b->res.util_cpu = 0.8;
     b->res.util_nic = 0.3;
@@ -403,6 +404,48 @@ static void a_64_bit_seed_is_written_exactly(void)
     free(text);
 }
 
+/* The step's parts as the table and the JSON split them: dp comm is
+ * exposed_comm less tp_comm; the tp comm and bubble columns appear only when
+ * some cluster has them, the JSON fields always; the legend sums the shown
+ * columns.  hetero: 75 + 0 + (4 - 2) + 2 + 5 + 1 + 1 = 86 ms. */
+static void parts_split_the_step_and_add_up(void)
+{
+    fixture();
+    char *plain = capture(0);
+    T_CHECK(plain && strstr(plain, "  compute  stall  dp comm  interf  optim  "),
+            "without tensor or pipeline parallelism: compute, stall, dp comm, interf, optim");
+    T_CHECK(plain && !strstr(plain, "tp comm") && !strstr(plain, "bubble"),
+            "no tp comm or bubble column when no cluster has them");
+    T_CHECK(plain && strstr(plain, "; compute + stall + dp comm + interf + optim = step).\n"),
+            "the legend sums the shown columns");
+    T_CHECK(plain && !strstr(plain, "exposed gradient"), "the legend no longer says exposed gradient");
+    free(plain);
+
+    pcs[1].res.compute_s = 0.075;
+    pcs[1].res.tp_comm_s = 0.002;
+    pcs[1].res.pp_bubble_s = 0.005;
+    char *text = capture(0);
+    T_CHECK(text && strstr(text, "  compute  stall  dp comm  tp comm  bubble  interf  optim  "),
+            "tp comm and bubble columns once a cluster has them");
+    T_CHECK(text && strstr(text, "  75.0    0.0      2.0      2.0     5.0     1.0    1.0  "),
+            "hetero's parts: 75.0, 0.0, 2.0, 2.0, 5.0, 1.0, 1.0");
+    T_CHECK(text && strstr(text, "compute + stall + dp comm + tp comm + bubble + interf + optim = step"),
+            "the legend sums every part");
+    free(text);
+
+    text = capture(1);
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    const cJSON *b = cJSON_GetArrayItem(get(root, "clusters"), 1);
+    const cJSON *t = get(b, "breakdown_s");
+    check_num(t, "exposed_comm", 0.004, "breakdown_s");
+    check_num(t, "dp_comm", 0.002, "breakdown_s");
+    check_num(t, "tp_comm", 0.002, "breakdown_s");
+    check_num(t, "pipeline_bubble", 0.005, "breakdown_s");
+    check_num(t, "comm_interference", 0.001, "breakdown_s");
+    cJSON_Delete(root);
+    free(text);
+}
+
 int main(void)
 {
     T_RUN(json_has_every_required_field_with_its_value);
@@ -415,5 +458,6 @@ int main(void)
     T_RUN(no_recommendation_is_null_in_json_and_none_in_the_table);
     T_RUN(solved_value_is_printed_before_the_table);
     T_RUN(a_64_bit_seed_is_written_exactly);
+    T_RUN(parts_split_the_step_and_add_up);
     return T_DONE();
 }

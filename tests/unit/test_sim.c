@@ -687,6 +687,65 @@ static void collectives_in_flight_slow_backward(void)
     T_CHECK(sim_run(&c, &r, &e) != 0, "a negative slowdown is refused: %s", e.msg);
 }
 
+/* |step - parts| over r's mean step: the parts of cli/report_parts.h,
+ * compute + stall + exposed comm (data- and tensor-parallel) + bubble +
+ * interference + optimizer. */
+static double parts_off(const struct sim_result *r)
+{
+    double sum = r->compute_s + r->data_stall_s + r->exposed_comm_s + r->pp_bubble_s +
+                 r->comm_interference_s + r->optimizer_s;
+    return r->step_mean_s > 0 ? fabs(r->step_mean_s - sum) / r->step_mean_s : INFINITY;
+}
+
+/* The simulator splits each step of its slowest worker into the parts with
+ * nothing left over, so they add up to the mean step to rounding (1e-9 of
+ * it): an input-bound step, jittered ranks of two speeds after a warm-up,
+ * collectives that slow backward, synchronous and asynchronous parameter
+ * servers. */
+static void the_parts_add_up_to_the_step(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    struct dt_err e;
+
+    pipeline(&c, 0);
+    c.jitter_cv = 0.2;
+    T_CHECK(sim_run(&c, &r, &e) == 0 && r.data_stall_s > 0 && parts_off(&r) < 1e-9,
+            "input-bound, jittered: off by %.3g of the step", parts_off(&r));
+
+    comm_only(&c, SIM_RING, 2, 4, 4e8);
+    c.c.bucket_bytes = 5e7;
+    c.c.overlap = 1;
+    c.groups[0].fwd_s = 0.05;
+    c.groups[0].bwd_s = 0.1;
+    c.groups[0].opt_s = 0.01;
+    c.groups[0].comm_slowdown = 1.3;
+    c.ngroups = 2;
+    c.groups[1] = c.groups[0];
+    c.groups[1].fwd_s = 0.07;
+    c.groups[1].bwd_s = 0.12;
+    c.groups[1].opt_s = 0.02;
+    c.jitter_cv = 0.3;
+    c.steps = 12;
+    c.warmup = 3;
+    T_CHECK(sim_run(&c, &r, &e) == 0 && r.comm_interference_s > 0 && parts_off(&r) < 1e-9,
+            "ring over two groups of other speeds, jittered, slowed: off by %.3g", parts_off(&r));
+
+    comm_only_ps(&c, SIM_PS_SYNC, 4, 2, 4e8);
+    c.c.bucket_bytes = 5e7;
+    c.groups[0].fwd_s = 0.05;
+    c.groups[0].bwd_s = 0.1;
+    c.groups[0].opt_s = 0.01;
+    c.jitter_cv = 0.3;
+    c.steps = 12;
+    c.warmup = 3;
+    T_CHECK(sim_run(&c, &r, &e) == 0 && r.exposed_comm_s > 0 && parts_off(&r) < 1e-9,
+            "synchronous parameter servers, jittered: off by %.3g", parts_off(&r));
+    c.c.strategy = SIM_PS_ASYNC;
+    T_CHECK(sim_run(&c, &r, &e) == 0 && parts_off(&r) < 1e-9,
+            "asynchronous parameter servers, jittered: off by %.3g", parts_off(&r));
+}
+
 int main(void)
 {
     T_RUN(events_pop_in_time_order_and_ties_in_push_order);
@@ -715,5 +774,6 @@ int main(void)
     T_RUN(identical_ranks_cost_the_same_to_simulate);
     T_RUN(same_seed_same_result_other_seed_other_jitter);
     T_RUN(bad_configs_are_rejected);
+    T_RUN(the_parts_add_up_to_the_step);
     return T_DONE();
 }
