@@ -194,7 +194,7 @@ static void whatif_words(const struct whatif *w, char *out, size_t cap)
  * the bus bandwidth they reach.  0 when the strategy is not NCCL's choice
  * (the generic words follow).
  */
-static int latency_words(struct plan_cluster *pc, double link, const char *what, double busy)
+static int latency_words(struct plan_cluster *pc, double link, const char *use)
 {
     struct sim_coll_choice c[PLAN_MAX_COLLECTIVES];
     int n = sim_collectives(&pc->cfg, c, PLAN_MAX_COLLECTIVES), k = 0;
@@ -209,13 +209,13 @@ static int latency_words(struct plan_cluster *pc, double link, const char *what,
              "collective-latency-bound: %.1f ms of each %.1f ms step is exposed communication "
              "while the busiest link is %.0f%% busy: NCCL runs the longest collective (%.3g MiB "
              "%s) as %s/%s over %d channel%s at %.3g GB/s bus bandwidth, held by per-message "
-             "latency and the channels' rate, not the link's; %s cut it; %.60s busy %.0f%%",
+             "latency and the channels' rate, not the link's; %s cut it; %s",
              1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 100 * link, c[k].bytes / DT_MIB,
              c[k].collective, c[k].algorithm, c[k].protocol, c[k].channels,
              c[k].channels == 1 ? "" : "s", c[k].busbw_Bps / 1e9,
              sim_bucket_count(&pc->cfg.c, pc->cfg.w.grad_bytes) > 1
                  ? "larger buckets or fewer ranks" : "fewer ranks or more samples a step",
-             what, 100 * busy);
+             use);
     return 1;
 }
 
@@ -230,7 +230,7 @@ static void words(struct plan_cluster *pc, enum plan_bound b)
     double need = vcpu_needed_per_worker(&pc->cfg), link = busiest_link(pc);
     int nodes = cluster_train_nodes(pc->cl), k = (int)lround(r->workers), nb;
     int tp = comm_is_tp(pc);
-    char what[96], cyc[64] = "";
+    char what[96], use[192], cyc[64] = "";
     size_t cap = sizeof pc->bound_text;
     char *t = pc->bound_text;
 
@@ -238,6 +238,18 @@ static void words(struct plan_cluster *pc, enum plan_bound b)
         snprintf(what, sizeof what, "%d %s", tg->count * in->gpu_count, in->gpu_model);
     else
         snprintf(what, sizeof what, "%d x %d vCPU", tg->count, in->vcpus);
+    /* GPUs are busy while they compute; CPU train nodes compute on some of
+     * their vCPUs (the CPU% column counts them all), so the share of the
+     * step is said instead */
+    if (in->gpu_count > 0)
+        snprintf(use, sizeof use, "%s busy %.0f%%", what, 100 * busy);
+    else
+        snprintf(use, sizeof use, "%s computing %.0f%% of the step", what, 100 * busy);
+    if (b == PLAN_BOUND_COMPUTE && r->optimizer_s > 0.05 * r->step_mean_s) {
+        size_t n = strlen(use);
+        snprintf(use + n, sizeof use - n, ", and %.0f%% in the optimizer",
+                 100 * r->optimizer_s / r->step_mean_s);
+    }
     input_resource(pc, &worst);
     if (pc->cfg.c.cycle_s > 0)
         snprintf(cyc, sizeof cyc, ", started on the ticks of a %.3g ms background cycle",
@@ -245,65 +257,62 @@ static void words(struct plan_cluster *pc, enum plan_bound b)
     switch (b) {
     case PLAN_BOUND_INPUT_NET:
         snprintf(t, cap, "input-network-bound: sending preprocessed batches keeps a NIC %.0f%% "
-                 "busy; %s busy %.0f%%", 100 * worst, what, 100 * busy);
+                 "busy; %s", 100 * worst, use);
         break;
     case PLAN_BOUND_PCIE:
-        snprintf(t, cap, "PCIe-bound: host-to-device copies keep PCIe %.0f%% busy; %s busy %.0f%%",
-                 100 * worst, what, 100 * busy);
+        snprintf(t, cap, "PCIe-bound: host-to-device copies keep PCIe %.0f%% busy; %s",
+                 100 * worst, use);
         break;
     case PLAN_BOUND_INPUT:
         snprintf(t, cap, "input-bound: each batch's preprocessing is waited for (%d loader "
                  "worker%s, prefetch %d) though the pipeline needs about %.1f of the %.1f vCPU a "
-                 "worker has; more loader workers or prefetch hide it; %s busy %.0f%%",
+                 "worker has; more loader workers or prefetch hide it; %s",
                  pc->cfg.w.loader_workers, pc->cfg.w.loader_workers == 1 ? "" : "s",
-                 pc->cfg.w.prefetch, need, v / r->workers, what, 100 * busy);
+                 pc->cfg.w.prefetch, need, v / r->workers, use);
         break;
     case PLAN_BOUND_CPU:
-        snprintf(t, cap, "CPU-bound: %.0f vCPU (%.1f per worker) keep %s busy %.0f%%; the input "
-                 "pipeline needs about %.1f vCPU per worker", v, v / r->workers, what,
-                 100 * busy, need);
+        snprintf(t, cap, "CPU-bound: %.0f vCPU (%.1f per worker) keep %s; the input "
+                 "pipeline needs about %.1f vCPU per worker", v, v / r->workers, use, need);
         break;
     case PLAN_BOUND_CYCLE:
         snprintf(t, cap, "cycle-bound: %.1f ms of each %.1f ms step waits for the next tick of "
                  "the %.3g ms background cycle (HOROVOD_CYCLE_TIME) that starts the all-reduces "
-                 "(busiest link %.0f%%); a shorter cycle cuts it; %.60s busy %.0f%%",
+                 "(busiest link %.0f%%); a shorter cycle cuts it; %s",
                  1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 1e3 * pc->cfg.c.cycle_s,
-                 100 * link, what, 100 * busy);
+                 100 * link, use);
         break;
     case PLAN_BOUND_LATENCY:
-        if (latency_words(pc, link, what, busy))
+        if (latency_words(pc, link, use))
             break;
         nb = sim_bucket_count(&pc->cfg.c, pc->cfg.w.grad_bytes);
         snprintf(t, cap, "latency-bound: %.1f ms of each %.1f ms step is exposed gradient "
                  "communication while the busiest link is %.0f%% busy: the per-message latency "
-                 "of %d all-reduce%s over %d ranks (%s), not bandwidth; %s cut it; %.60s busy "
-                 "%.0f%%", 1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 100 * link, nb,
+                 "of %d all-reduce%s over %d ranks (%s), not bandwidth; %s cut it; %s",
+                 1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, 100 * link, nb,
                  nb == 1 ? "" : "s", k, nodes > 1 ? "across nodes" : "inside the node",
                  nb > 1 ? "larger buckets or fewer ranks" : "fewer ranks or more samples a step",
-                 what, 100 * busy);
+                 use);
         break;
     case PLAN_BOUND_NETWORK:
     case PLAN_BOUND_GPU_LINK:
         if (tp) {
             snprintf(t, cap, "%s-bound: %.1f ms of each %.1f ms step is tensor-parallel "
-                     "communication (tp %d over %s); %.60s busy %.0f%%",
+                     "communication (tp %d over %s); %s",
                      b == PLAN_BOUND_NETWORK ? "network" : "GPU-link", 1e3 * r->tp_comm_s,
                      1e3 * r->step_mean_s, pc->cfg.c.tp,
-                     pc->cfg.c.tp > in->gpu_count ? "the NICs" : "the GPUs' links", what,
-                     100 * busy);
+                     pc->cfg.c.tp > in->gpu_count ? "the NICs" : "the GPUs' links", use);
             break;
         }
         /* fall through */
     case PLAN_BOUND_PS:
         snprintf(t, cap, "%s-bound: %.1f ms of each %.1f ms step is exposed gradient "
-                 "communication%.63s (busiest NIC %.0f%%); %.60s busy %.0f%%",
+                 "communication%.63s (busiest NIC %.0f%%); %s",
                  b == PLAN_BOUND_PS ? "parameter-server" : b == PLAN_BOUND_NETWORK ? "network"
                                                                                  : "GPU-link",
-                 1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, cyc, 100 * r->util_nic, what,
-                 100 * busy);
+                 1e3 * r->exposed_comm_s, 1e3 * r->step_mean_s, cyc, 100 * r->util_nic, use);
         break;
     default:
-        snprintf(t, cap, "compute-bound: %s busy %.0f%%", what, 100 * busy);
+        snprintf(t, cap, "compute-bound: %s", use);
         break;
     }
 }

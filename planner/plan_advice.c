@@ -84,10 +84,10 @@ enum plan_action plan_advice_action(const struct sc_cluster *cur, const struct s
         return PLAN_CPU_ONLY;
     if (cluster_has_role(best, SIM_DATA) && !cluster_has_role(cur, SIM_DATA))
         return PLAN_HETEROGENEOUS;
-    if (cluster_train_nodes(best) > cluster_train_nodes(cur))
-        return PLAN_SCALE_OUT;
-    if (bt->inst == ct->inst)
-        return PLAN_SCALE_IN;       /* fewer of the same nodes */
+    if (bt->inst == ct->inst)       /* more or fewer of the same nodes */
+        return cluster_train_nodes(best) > cluster_train_nodes(cur) ? PLAN_SCALE_OUT
+                                                                    : PLAN_SCALE_IN;
+    /* another type, whatever the count: the type is the move */
     return larger_node(bt->inst, ct->inst) ? PLAN_SCALE_UP : PLAN_CHANGE_TYPE;
 }
 
@@ -244,10 +244,10 @@ static void add_change(struct text *t, const struct plan_cluster *cur,
 /* The change of a cost from was to now in percent; a free cluster (no
  * price: hardware already paid for) is said to be free, not a percentage
  * of nothing. */
-static void add_cost_change(struct text *t, double was, double now)
+static void add_cost_change(struct text *t, double was, double now, int per_sample)
 {
     if (was > 0)
-        add(t, " (%+.0f%%)", 100 * (now / was - 1));
+        add(t, " (%+.0f%%%s)", 100 * (now / was - 1), per_sample ? " per sample" : "");
     else if (now > 0)
         add(t, " (the current one is free)");
     else
@@ -302,7 +302,15 @@ static void add_layouts(struct text *t, const struct plan_cluster *best,
     add_layout(t, best);
     add(t, "; ");
     add_layout(t, other);
-    add(t, ", and its step is %.2f x as long.", other->res.step_mean_s / best->res.step_mean_s);
+    {
+        double x = other->res.step_mean_s / best->res.step_mean_s;
+        if (x >= 1.005)
+            add(t, ", and its step is %.2f x as long.", x);
+        else if (x <= 1 / 1.005)
+            add(t, ", and the recommended step is %.2f x as long as its.", 1 / x);
+        else
+            add(t, ", and its step is as long within 0.5%%.");
+    }
 }
 
 /* Whether the feasible clusters of rep process different global batches:
@@ -462,7 +470,14 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
     if (rep->best != 0) {
         add(&t, " %s: ", best->cl->name);
         add_change(&t, cur, best);
-        add_cost_change(&t, cur->cost_per_step_usd, best->cost_per_step_usd);
+        /* the clusters' global batches differ: the change per sample, as
+         * they are ranked */
+        if (per)
+            add_cost_change(&t, cur->cost_per_step_usd / (cur->res.workers * cur->cfg.w.batch),
+                            best->cost_per_step_usd / (best->res.workers * best->cfg.w.batch),
+                            1);
+        else
+            add_cost_change(&t, cur->cost_per_step_usd, best->cost_per_step_usd, 0);
         add_train(&t, cur, best);
         add(&t, "; it is %s.", best->bound_text);
     } else {

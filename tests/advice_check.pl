@@ -28,6 +28,7 @@ sub row {
     $r{train_s} = $c->{time_to_train_s} // $c->{train_s};
     $r{cost_train} = $c->{cost_to_train_usd};
     $r{samples_s} = $c->{samples_per_s};
+    $r{batch} = $c->{global_batch};
     $r{train_nodes} = 0;
     for my $g (@{$c->{groups}}) {
         next unless $g->{role} eq 'train';
@@ -79,6 +80,15 @@ for my $file (@ARGV) {
         bad("change", "$tag: '$&' against steps $cur->{step} and $best->{step} s")
             unless near($1, 1e3 * $cur->{step}, 1e-5, 0.06) && near($2, 1e3 * $best->{step}, 1e-5, 0.06)
             && near($3, $cur->{cost_step}, 0.006, 0) && near($4, $best->{cost_step}, 0.006, 0);
+        if ($why =~ /per step \(([+-]\d+)%( per sample)?\)/) {
+            my ($pct, $per) = ($1, $2);
+            my ($a, $b) = ($cur->{cost_step}, $best->{cost_step});
+            ($a, $b) = ($a / $cur->{batch}, $b / $best->{batch}) if $per;
+            bad("change", "$tag: '$&' against " . (100 * ($b / $a - 1)) . "%")
+                unless $a > 0 && near($pct, 100 * ($b / $a - 1), 0, 0.51);
+            bad("change", "$tag: a per-step change where the batches differ")
+                if !$per && $cur->{batch} && $best->{batch} && $cur->{batch} != $best->{batch};
+        }
     }
     if ($why =~ /It does better on (\S+) than the best of the (\d+) candidates searched, (.+?) \(step ([\d.]+) ms against ([\d.]+) ms/) {
         my ($top, $a, $b) = ($3, $4, $5);
@@ -121,11 +131,14 @@ for my $file (@ARGV) {
     } elsif ($rec->{tie}) {
         bad("tie", "$tag: the JSON has a tie, the reason none");
     }
-    if ($why =~ /and its step is ([\d.]+) x as long/) {
-        my $x = $1;
+    if ($why =~ /and (its|the recommended) step is (?:([\d.]+) x as long|as long within 0.5%)/) {
+        my ($whose, $x) = ($1, $2);
         $seen{layout}++;
-        bad("layout", "$tag: 'its step is $x x as long' matches no cluster of the table")
-            unless grep { near($x, $_->{step} / $best->{step}, 0, 0.006) } (@tab, $cur);
+        my @r = map { $_->{step} / $best->{step} } grep { $_ != $best } (@tab, $cur);
+        @r = map { 1 / $_ } @r if $whose eq 'the recommended';
+        bad("layout", "$tag: '$&' matches no cluster of the table")
+            unless grep { defined $x ? near($x, $_, 0, 0.006) && $_ >= 1.0049
+                                     : abs($_ - 1) <= 0.0051 } @r;
     }
     if ($why =~ /Check utilisation before scaling: on (.+?) (?:GPU (\d+)%, )?CPU (\d+)%, busiest NIC (\d+)%/) {
         my ($n, $g, $c, $nic) = ($1, $2, $3, $4);

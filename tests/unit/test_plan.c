@@ -265,6 +265,13 @@ static void actions_match_their_words(void)
             "scale_up");
     b = one("c5.18xlarge", 1);
     T_CHECK(plan_advice_action(&a, &b, 0) == PLAN_CPU_ONLY, "GPUs -> CPU nodes: cpu_only");
+    a = one("p4d.24xlarge", 8);
+    b = one("p5.48xlarge", 64);
+    T_CHECK(plan_advice_action(&a, &b, 0) == PLAN_SCALE_UP,
+            "8 p4d -> 64 p5 (another, larger type and more nodes): scale_up, not scale_out");
+    b = one("g5.12xlarge", 16);
+    T_CHECK(plan_advice_action(&a, &b, 0) == PLAN_CHANGE_TYPE,
+            "8 p4d -> 16 g5.12xlarge (more nodes of a smaller type): change_type");
     T_CHECK(!strcmp(plan_action_name(PLAN_NONE), "none") &&
             !strcmp(plan_action_name(PLAN_CHANGE_TYPE), "change_type"), "the names");
 }
