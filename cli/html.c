@@ -6,18 +6,21 @@
  * counts spanning 8x or more.  Every chart has axis titles with
  * units, a legend, and a <title> tooltip on each mark.  Text sizes are
  * 12 px and up.  Layout is computed from the data only; coordinates are
- * written with two decimals, so the output is deterministic.
- * Cost: O(clusters^2) for the Pareto front, O(clusters) otherwise.
+ * written with two decimals, so the output is deterministic.  The page
+ * reads at 1,400 px: times in seconds once a step reaches 10 s, dollars on
+ * cost axes, point names placed clear of each other and of the points, and
+ * the cluster table (html_table.c) one short line a cluster.
+ * Cost: O(clusters^2) for the Pareto front and for placing its names,
+ * O(clusters) otherwise.
  */
 #include "html.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "html_svg.h"
+#include "html_table.h"
 #include "report.h"
-#include "../base/numfmt.h"
 
 static const char *cname(const struct plan_cluster *pc)
 {
@@ -78,6 +81,9 @@ static void chart_breakdown(FILE *f, const struct plan_report *rep)
 {
     int n = rep->nclusters, show[NSEG] = {1, 1, 1, 1, 0};
     double label_w = 80, max_ms = 0, W = 960, L, R = 110, T = 16, bar = 24, gap = 12, H, plot_h;
+    double to_unit = 1;     /* from ms to the axis's unit */
+    const char *unit = "ms";
+    char title[48];
     struct axis ax;
 
     for (int i = 0; i < n; i++) {
@@ -95,17 +101,23 @@ static void chart_breakdown(FILE *f, const struct plan_report *rep)
         if (w > label_w)
             label_w = w;
     }
-    if (label_w > 300)
-        label_w = 300;
+    if (label_w > 330)
+        label_w = 330;
+    /* seconds once a step reaches 10 s: "122.7 s", not "122727.9 ms" */
+    if (max_ms >= 1e4) {
+        to_unit = 1e-3;
+        unit = "s";
+    }
     L = label_w + 20;
     plot_h = n * (bar + gap) + gap;
     H = T + plot_h + 50 + 24 * 3;
-    axis_linear(&ax, max_ms, L, W - R);
+    axis_linear(&ax, max_ms * to_unit, L, W - R);
 
     fprintf(f, "<svg id=\"chart-breakdown\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
                "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Step time breakdown per cluster\">\n",
             W, H, W, H);
-    axis_x(f, &ax, T + plot_h, T, "time per training step (ms)");
+    snprintf(title, sizeof title, "time per training step (%s)", unit);
+    axis_x(f, &ax, T + plot_h, T, title);
     for (int i = 0; i < n; i++) {
         const struct plan_cluster *pc = &rep->clusters[i];
         double v[NSEG], x = ax.p0, y = T + gap + i * (bar + gap);
@@ -129,17 +141,17 @@ static void chart_breakdown(FILE *f, const struct plan_report *rep)
             double w;
             if (!show[s] || v[s] <= 0)
                 continue;
-            w = (v[s] * 1e3) / (ax.hi - ax.lo) * (ax.p1 - ax.p0);
+            w = (v[s] * 1e3 * to_unit) / (ax.hi - ax.lo) * (ax.p1 - ax.p0);
             fprintf(f, "<rect class=\"bar seg-%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.0f\" "
                        "fill=\"%s\"><title>", seg_class[s], x, y, w, bar, seg_color[s]);
             html_escape(f, name);
-            fprintf(f, ": %s %.1f ms</title></rect>\n", seg_name[s], v[s] * 1e3);
+            fprintf(f, ": %s %.1f %s</title></rect>\n", seg_name[s], v[s] * 1e3 * to_unit, unit);
             x += w;
         }
         if (isfinite(pc->res.step_mean_s)) {
-            double xs = axis_px(&ax, pc->res.step_mean_s * 1e3);
-            fprintf(f, "<text class=\"bar-total\" x=\"%.2f\" y=\"%.2f\">%.1f ms</text>\n",
-                    (xs > x ? xs : x) + 6, y + bar / 2 + 4, pc->res.step_mean_s * 1e3);
+            double xs = axis_px(&ax, pc->res.step_mean_s * 1e3 * to_unit);
+            fprintf(f, "<text class=\"bar-total\" x=\"%.2f\" y=\"%.2f\">%.1f %s</text>\n",
+                    (xs > x ? xs : x) + 6, y + bar / 2 + 4, pc->res.step_mean_s * 1e3 * to_unit, unit);
         }
         fprintf(f, "</g>\n");
     }
@@ -219,37 +231,64 @@ int html_pareto(const struct plan_report *rep, int *on_front)
     return n;
 }
 
-/* A point's name: the box it takes on the chart. */
-struct name_box {
-    double x, y, w;
+/* A box a point's name or marker takes on the chart: pixels, y down. */
+struct box {
+    double x0, y0, x1, y1;
 };
 
-/* Open the <text> of a point's name (at x, y) in the first place around it
- * where it overlaps no name already placed (right above, right below, left
- * above, left below), and add its box to lab; 0, writing nothing, when
- * every place is taken. */
-static int place_name(FILE *f, double x, double y, const char *name, struct name_box *lab,
-                      int *nlab)
-{
-    static const double dx[4] = {13, 13, -13, -13}, dy[4] = {-8, 18, -8, 18};
-    double w = text_px(name);
+/* Where names may go: inside the plot (so a name is never cut at the edge
+ * of the chart nor written over tick labels or axis titles), clear of every
+ * marker and of every name already placed. */
+struct placer {
+    struct box plot;        /* names stay inside */
+    struct box *mark;       /* the point markers (circle, ring or cross) */
+    int nmark;
+    struct box *lab;        /* names placed so far */
+    int nlab;
+};
 
-    for (int k = 0; k < 4; k++) {
-        double bx = dx[k] > 0 ? x + dx[k] : x + dx[k] - w, by = y + dy[k] - 12;
-        int clash = 0;
-        for (int q = 0; q < *nlab && !clash; q++)
-            clash = bx < lab[q].x + lab[q].w && lab[q].x < bx + w && by < lab[q].y + 14 &&
-                    lab[q].y < by + 14;
+static int box_meets(const struct box *a, const struct box *b)
+{
+    return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+/* The places around a point a text may take, in order of preference:
+ * right above, right below, left above, left below, right, left, above,
+ * below, then the four corners a line further out; offsets of the text's
+ * anchor from the point. */
+#define NPLACE 12
+static const double place_dx[NPLACE] = {13, 13, -13, -13, 15, -15, 0, 0, 13, 13, -13, -13};
+static const double place_dy[NPLACE] = {-9, 19, -9, 19, 5, 5, -15, 25, -24, 34, -24, 34};
+
+/* The first place for a text w px wide around the point (x, y) (12 px
+ * text: 13 px above its baseline, 4 below) that stays inside the plot and
+ * meets no marker and no text placed; its box is added.  -1 when every
+ * place is taken.  O(places x (markers + texts)). */
+static int place_text(struct placer *p, double x, double y, double w)
+{
+    const double *dx = place_dx, *dy = place_dy;
+
+    for (int k = 0; k < NPLACE; k++) {
+        double bx = dx[k] > 0 ? x + dx[k] : dx[k] < 0 ? x + dx[k] - w : x - w / 2;
+        struct box b = {bx - 1, y + dy[k] - 13, bx + w + 1, y + dy[k] + 4};
+        int clash = b.x0 < p->plot.x0 || b.x1 > p->plot.x1 || b.y0 < p->plot.y0 || b.y1 > p->plot.y1;
+        for (int q = 0; q < p->nmark && !clash; q++)
+            clash = box_meets(&b, &p->mark[q]);
+        for (int q = 0; q < p->nlab && !clash; q++)
+            clash = box_meets(&b, &p->lab[q]);
         if (clash)
             continue;
-        lab[*nlab].x = bx;
-        lab[*nlab].y = by;
-        lab[(*nlab)++].w = w;
-        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\">", x + dx[k], y + dy[k],
-                dx[k] > 0 ? "start" : "end");
-        return 1;
+        p->lab[p->nlab++] = b;
+        return k;
     }
-    return 0;
+    return -1;
+}
+
+/* The opening tag of a text at place k around the point (x, y). */
+static void text_at(FILE *f, double x, double y, int k, const char *cls)
+{
+    fprintf(f, "<text%s x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\">", cls, x + place_dx[k],
+            y + place_dy[k], place_dx[k] > 0 ? "start" : place_dx[k] < 0 ? "end" : "middle");
 }
 
 static void chart_pareto(FILE *f, const struct plan_report *rep)
@@ -259,8 +298,10 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
     int nf, skipped = 0, any_infeasible = 0;
     struct axis ax, ay;
 
-    struct name_box *lab = x_calloc((size_t)(n ? n : 1), sizeof *lab);
-    int nlab = 0, nnum = 0, *numbered = x_calloc((size_t)(n ? n : 1), sizeof *numbered);
+    double xs = 1;          /* from pt_x's unit (ms, h) to the axis's */
+    const char *x_title;
+    struct placer pl = {{0, 0, 0, 0}, NULL, 0, NULL, 0};
+    int nnum = 0, *numbered = x_calloc((size_t)(n ? n : 1), sizeof *numbered), *place;
 
     int t = train_axes(rep);
 
@@ -278,13 +319,60 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
         if (pt_y(pc, t) > max_y)
             max_y = pt_y(pc, t);
     }
-    axis_linear(&ax, max_x * 1.08, L, W - R);
+    /* seconds once a step reaches 10 s, days once training takes 1,000 h */
+    if (t)
+        xs = max_x >= 1000 ? 1 / 24.0 : 1;
+    else
+        xs = max_x >= 1e4 ? 1e-3 : 1;
+    x_title = t ? (xs < 1 ? "time to train (days)" : "time to train (h)")
+                : (xs < 1 ? "step time (s)" : "step time (ms)");
+    axis_linear(&ax, max_x * xs * 1.08, L, W - R);
     axis_linear(&ay, max_y * 1.08, H - B, T);
+    ay.money = 1;
+
+    /* every marker first, so that no name is written over a later one */
+    pl.plot = (struct box){L + 2, 0, W - 2, H - B - 2};
+    pl.mark = x_calloc((size_t)(n ? n : 1), sizeof *pl.mark);
+    pl.lab = x_calloc((size_t)(2 * n + 1), sizeof *pl.lab);
+    for (int i = 0; i < n; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        double x, y, r = i == rep->best ? 12 : 7;
+        if (!point_ok(pc, t))
+            continue;
+        x = axis_px(&ax, pt_x(pc, t) * xs);
+        y = axis_px(&ay, pt_y(pc, t));
+        pl.mark[pl.nmark++] = (struct box){x - r, y - r, x + r, y + r};
+    }
+    /* names: the recommended cluster's first, then the front's, then the
+     * rest; a point with no free place gets a number, placed the same way
+     * once every name is (its name goes in the list under the chart) */
+    place = x_calloc((size_t)(n ? n : 1), sizeof *place);
+    for (int i = 0; i < n; i++)
+        place[i] = -2;
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < n; i++) {
+            const struct plan_cluster *pc = &rep->clusters[i];
+            if (!point_ok(pc, t) || (pass == 0) != (i == rep->best) ||
+                (pass == 1 && !front[i]) || (pass == 2 && front[i]))
+                continue;
+            place[i] = place_text(&pl, axis_px(&ax, pt_x(pc, t) * xs), axis_px(&ay, pt_y(pc, t)),
+                                  text_px(cname(pc)));
+        }
+    for (int i = 0; i < n; i++)
+        if (place[i] == -1) {
+            const struct plan_cluster *pc = &rep->clusters[i];
+            char num[16];
+            numbered[nnum++] = i;
+            snprintf(num, sizeof num, "%d", nnum);
+            place[i] = place_text(&pl, axis_px(&ax, pt_x(pc, t) * xs), axis_px(&ay, pt_y(pc, t)),
+                                  text_px(num));
+            place[i] = -3 - (place[i] < 0 ? 0 : place[i]);  /* numbered, at place -3 - k */
+        }
 
     fprintf(f, "<svg id=\"chart-pareto\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
                "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"%s\">\n",
             W, H, W, H, t ? "Cost to train against time to train" : "Cost per step against step time");
-    axis_x(f, &ax, H - B, T, t ? "time to train (h)" : "step time (ms)");
+    axis_x(f, &ax, H - B, T, x_title);
     axis_y(f, &ay, L, W - R, t ? "cost to train (USD)" : "cost per step (USD)");
 
     /* The front, joined in order of step time. */
@@ -304,7 +392,7 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
                    "stroke-dasharray=\"6 4\" points=\"");
         for (int k = 0; k < nf; k++) {
             const struct plan_cluster *pc = &rep->clusters[order[k]];
-            fprintf(f, "%s%.2f,%.2f", k ? " " : "", axis_px(&ax, pt_x(pc, t)),
+            fprintf(f, "%s%.2f,%.2f", k ? " " : "", axis_px(&ax, pt_x(pc, t) * xs),
                     axis_px(&ay, pt_y(pc, t)));
         }
         fprintf(f, "\"/>\n");
@@ -314,7 +402,7 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
         double x, y;
         if (!point_ok(pc, t))
             continue;
-        x = axis_px(&ax, pt_x(pc, t));
+        x = axis_px(&ax, pt_x(pc, t) * xs);
         y = axis_px(&ay, pt_y(pc, t));
         fprintf(f, "<g class=\"point%s%s%s\"><title>", front[i] ? " front" : "",
                 !pc->feasible ? " infeasible" : "", i == rep->best ? " best" : "");
@@ -335,15 +423,16 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
         if (i == rep->best)
             fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"11\" fill=\"none\" stroke=\"#333\" "
                        "stroke-width=\"2\"/>\n", x, y);
-        if (place_name(f, x, y, cname(pc), lab, &nlab)) {
+        if (place[i] >= 0) {
+            text_at(f, x, y, place[i], "");
             html_escape(f, cname(pc));
             fprintf(f, "</text></g>\n");
         } else {
-            /* no place free: the point gets a number, its name goes in the
-             * list under the chart */
-            numbered[nnum++] = i;
-            fprintf(f, "<text class=\"point-number\" x=\"%.2f\" y=\"%.2f\" "
-                    "text-anchor=\"start\">%d</text></g>\n", x + 8, y - 8, nnum);
+            int k = 0;
+            while (numbered[k] != i)
+                k++;
+            text_at(f, x, y, -3 - place[i], " class=\"point-number\"");
+            fprintf(f, "%d</text></g>\n", k + 1);
         }
     }
     {
@@ -380,7 +469,9 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
                 skipped > 1 ? "s" : "");
     x_free(order);
     x_free(front);
-    x_free(lab);
+    x_free(pl.mark);
+    x_free(pl.lab);
+    x_free(place);
     x_free(numbered);
 }
 
@@ -461,6 +552,34 @@ static int scaling_series(const struct plan_report *rep, struct series *s, int m
     return ns;
 }
 
+/* A series' line through its points.  Between two sizes the value is
+ * taken linear in the number of workers, as the ideal line is; on a log
+ * axis that is a curve, drawn through 16 samples a segment spaced evenly on
+ * the axis, so that the line and the ideal read alike between the points
+ * (a straight segment would be a different, geometric interpolation). */
+static void series_line(FILE *f, const struct plan_report *rep, const struct series *s,
+                        const struct axis *ax, const struct axis *ay, int eff, const char *col)
+{
+    int parts = ax->log2 ? 16 : 1;
+
+    fprintf(f, "<polyline class=\"measured\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+               "points=\"", col);
+    for (int a = 0; a < s->n; a++) {
+        const struct plan_cluster *pc = &rep->clusters[s->idx[a]];
+        double w1 = pc->res.workers, v1 = eff ? 100 * pc->scaling_eff : pc->res.samples_per_s;
+        if (a > 0) {
+            const struct plan_cluster *p0 = &rep->clusters[s->idx[a - 1]];
+            double w0 = p0->res.workers, v0 = eff ? 100 * p0->scaling_eff : p0->res.samples_per_s;
+            for (int q = 1; q < parts; q++) {
+                double w = w0 * pow(w1 / w0, (double)q / parts);
+                fprintf(f, " %.2f,%.2f", axis_px(ax, w), axis_px(ay, v0 + (v1 - v0) * (w - w0) / (w1 - w0)));
+            }
+        }
+        fprintf(f, "%s%.2f,%.2f", a ? " " : "", axis_px(ax, w1), axis_px(ay, v1));
+    }
+    fprintf(f, "\"/>\n");
+}
+
 static void chart_scaling_one(FILE *f, const struct plan_report *rep, const struct series *s, int ns,
                               int eff, int gpus)
 {
@@ -488,14 +607,7 @@ static void chart_scaling_one(FILE *f, const struct plan_report *rep, const stru
     if (eff && ymax < 100)
         ymax = 100;
     if (wmin > 0 && wmax / wmin >= 8) {
-        ax.log2 = 1;
-        ax.lo = pow(2, floor(log2(wmin)));
-        ax.hi = pow(2, ceil(log2(wmax)));
-        if (ax.hi <= ax.lo)
-            ax.hi = ax.lo * 2;
-        ax.p0 = L;
-        ax.p1 = W - R;
-        ax.step = 0;
+        axis_log2(&ax, wmin, wmax, L, W - R);
     } else {
         axis_linear(&ax, wmax * 1.05, L, W - R);
     }
@@ -526,13 +638,7 @@ static void chart_scaling_one(FILE *f, const struct plan_report *rep, const stru
             }
             fprintf(f, "\"/>\n");
         }
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" points=\"", col);
-        for (int a = 0; a < s[k].n; a++) {
-            const struct plan_cluster *pc = &rep->clusters[s[k].idx[a]];
-            fprintf(f, "%s%.2f,%.2f", a ? " " : "", axis_px(&ax, pc->res.workers),
-                    axis_px(&ay, eff ? 100 * pc->scaling_eff : pc->res.samples_per_s));
-        }
-        fprintf(f, "\"/>\n");
+        series_line(f, rep, &s[k], &ax, &ay, eff, col);
         for (int a = 0; a < s[k].n; a++) {
             const struct plan_cluster *pc = &rep->clusters[s[k].idx[a]];
             fprintf(f, "<circle class=\"point\" cx=\"%.2f\" cy=\"%.2f\" r=\"5\" fill=\"%s\"><title>",
@@ -585,108 +691,23 @@ static void chart_scaling(FILE *f, const struct plan_report *rep)
 
 /* ---- page ----------------------------------------------------------------- */
 
-static void cell_group_list(FILE *f, const struct sc_cluster *cl)
-{
-    for (int g = 0; cl && g < cl->ngroups; g++) {
-        const struct sc_group *sg = &cl->groups[g];
-        fprintf(f, "%s%dx ", g ? " + " : "", sg->count);
-        html_escape(f, sg->inst ? sg->inst->name : "?");
-        if (sg->role != SIM_TRAIN || sg->spot) {
-            fprintf(f, " (");
-            if (sg->role != SIM_TRAIN)
-                html_escape(f, sim_role_name(sg->role));
-            fprintf(f, "%s%s)", sg->role != SIM_TRAIN && sg->spot ? ", " : "", sg->spot ? "spot" : "");
-        }
-    }
-}
-
-static void td_num(FILE *f, const char *fmt, double v)
-{
-    fprintf(f, "<td class=\"num\">");
-    if (isfinite(v))
-        fprintf(f, fmt, v);
-    else
-        fprintf(f, "&ndash;");
-    fprintf(f, "</td>");
-}
-
-static void cluster_table(FILE *f, const struct plan_report *rep)
-{
-    int train = 0;
-    enum numfmt_dur train_style;
-    double longest = 0;
-    char dur[32];
-
-    for (int i = 0; i < rep->nclusters; i++)
-        train |= isfinite(rep->clusters[i].train_s);
-    fprintf(f, "<table id=\"cluster-table\">\n<thead><tr><th></th><th>cluster</th><th>groups</th>"
-               "<th>step (ms)</th><th>band (ms)</th><th>p95 (ms)</th><th>compute (ms)</th>"
-               "<th>stall (ms)</th>"
-               "<th>comm (ms)</th><th>optimizer (ms)</th><th>samples/s</th><th>$/h</th>"
-               "<th>$/step</th>%s<th>bottleneck</th></tr></thead>\n<tbody>\n",
-            train ? "<th>to train</th><th>$ to train</th>" : "");
-    /* one style for the column, its longest value's ("5h07m", "2.3 d") */
-    for (int i = 0; i < rep->nclusters; i++)
-        if (isfinite(rep->clusters[i].train_s) && rep->clusters[i].train_s > longest)
-            longest = rep->clusters[i].train_s;
-    train_style = numfmt_dur_style(longest);
-    for (int i = 0; i < rep->nclusters; i++) {
-        const struct plan_cluster *pc = &rep->clusters[i];
-        const struct sim_result *r = &pc->res;
-        fprintf(f, "<tr%s><td>%s</td><td>", i == rep->best ? " class=\"best\"" : "",
-                i == rep->best ? "&#9733;" : !pc->feasible ? "&#10007;" : "");
-        html_escape(f, cname(pc));
-        fprintf(f, "</td><td>");
-        cell_group_list(f, pc->cl);
-        fprintf(f, "</td>");
-        td_num(f, "%.1f", r->step_mean_s * 1e3);
-        if (isfinite(pc->band_lo_s) && isfinite(pc->band_hi_s) && pc->band_hi_s > 0)
-            fprintf(f, "<td class=\"num\">%.1f&ndash;%.1f</td>", pc->band_lo_s * 1e3,
-                    pc->band_hi_s * 1e3);
-        else
-            fprintf(f, "<td class=\"num\">&ndash;</td>");
-        td_num(f, "%.1f", r->step_p95_s * 1e3);
-        td_num(f, "%.1f", r->compute_s * 1e3);
-        td_num(f, "%.1f", r->data_stall_s * 1e3);
-        td_num(f, "%.1f", r->exposed_comm_s * 1e3);
-        td_num(f, "%.1f", r->optimizer_s * 1e3);
-        td_num(f, "%.1f", r->samples_per_s);
-        td_num(f, "%.3f", pc->price_usd_h);
-        td_num(f, "%.6f", pc->cost_per_step_usd);
-        if (train) {
-            numfmt_duration(dur, sizeof dur, pc->train_s, train_style);
-            fprintf(f, "<td class=\"num\">%s</td>", strcmp(dur, "-") ? dur : "&ndash;");
-            td_num(f, "%.2f", pc->cost_to_train_usd);
-        }
-        fprintf(f, "<td>");
-        html_escape(f, pc->bound_text);
-        if (!pc->feasible) {
-            fprintf(f, "<br>infeasible: ");
-            html_escape(f, pc->infeasible_why);
-        }
-        if (pc->layout_why[0]) {
-            fprintf(f, "<br>layout: ");
-            html_escape(f, pc->layout_why);
-        }
-        fprintf(f, "</td></tr>\n");
-    }
-    fprintf(f, "</tbody>\n</table>\n<p class=\"note\">&#9733; recommended, &#10007; infeasible "
-               "(misses the deadline or budget). Times are means over the measured steps; the band is where the "
-               "real step time is expected to lie, from the validated error of its parts.</p>\n");
-}
-
+/* 1,320 px of content: the cluster table of an LLM search fits a 1,400 px
+ * window; the box around it scrolls sideways in a narrower one. */
 static const char style[] =
     "body{font-family:'DejaVu Sans',Arial,Helvetica,sans-serif;color:#222;background:#fff;"
-    "margin:24px auto;max-width:1000px;padding:0 16px;line-height:1.4}\n"
+    "margin:24px auto;max-width:1320px;padding:0 16px;line-height:1.4}\n"
     "h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ccc}\n"
     ".meta{color:#555;margin:0 0 8px}.note{color:#555;font-size:13px}\n"
     "#recommendation p{font-size:15px;background:#f4f7fb;border-left:4px solid #4e79a7;padding:8px 12px}\n"
     "svg.chart{display:block;max-width:100%;height:auto;margin:8px 0}\n"
     "svg.chart text{font-size:12px;fill:#222}svg.chart .axis-title{font-size:13px;font-weight:bold}\n"
     "svg.chart .cluster-label.best{font-weight:bold}\n"
+    ".table-box{max-width:100%;overflow-x:auto}\n"
     "table{border-collapse:collapse;font-size:12px;width:100%}\n"
     "th,td{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}\n"
-    "td.num{text-align:right;white-space:nowrap}tr.best td{background:#fdf6e3;font-weight:bold}\n";
+    "td.num,td.kind{white-space:nowrap}td.num{text-align:right}\n"
+    "tr.cluster td{border-bottom:none}tr.why td{color:#555;padding-top:0}tr.why summary{cursor:pointer}\n"
+    "tr.best td{background:#fdf6e3}tr.cluster.best td{font-weight:bold}\n";
 
 int html_write(FILE *f, const struct plan_report *rep)
 {
@@ -765,7 +786,7 @@ int html_write(FILE *f, const struct plan_report *rep)
     fprintf(f, "</section>\n");
 
     fprintf(f, "<section id=\"clusters\">\n<h2>Clusters</h2>\n");
-    cluster_table(f, rep);
+    html_table_clusters(f, rep);
     fprintf(f, "</section>\n<p class=\"note\">Written by dtplan from a simulation; the same scenario, "
                "catalog and seed give the same file.</p>\n</body>\n</html>\n");
     return ferror(f) ? -1 : 0;

@@ -1,5 +1,6 @@
 # html_check.sh - shell helpers shared by the suites that check an HTML
-# report (tests/suite_html.sh, tests/suite_plan.sh); sourced, not run.
+# report (tests/suite_html.sh, tests/suite_plan.sh, tests/suite_html_llm.sh);
+# sourced, not run.
 # Before sourcing set html_tag (the word after "ok - ", e.g. "html") and tmp
 # (a scratch directory the caller removes).
 #
@@ -8,7 +9,12 @@
 #   html_find_chrome      sets CHROME to Debian's chromium, or "" when missing
 #   html_render URL DOM PNG
 #                         headless render: the DOM to DOM, a 1100 x 2600
-#                         screenshot to PNG (each left out when it fails)
+#                         screenshot to PNG (each left out when it fails);
+#                         HTML_WINDOW=W,H for another window
+#   html_render_dom URL DOM, html_render_png URL PNG: one of the two
+#   html_render_both URL DOM PNG
+#                         the two from one start of the browser (a second
+#                         start for the PNG where that leaves it out)
 #   html_png_checks PNG   the screenshot decodes at 1100 x 2600, is not blank,
 #                         and shows the compute bars (#4e79a7) and the
 #                         communication bars and Pareto front (#e15759)
@@ -29,15 +35,31 @@ html_find_chrome() {
 run_chrome() {
     prof=$(mktemp -d "$tmp/profile.XXXXXX")
     timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --no-first-run --user-data-dir="$prof" --hide-scrollbars --window-size=1100,2600 "$@"
+        --no-first-run --user-data-dir="$prof" --hide-scrollbars --window-size="${HTML_WINDOW:-1100,2600}" "$@"
+}
+
+html_render_dom() {
+    rm -f "$2"
+    run_chrome --dump-dom "$1" > "$2" 2> "$tmp/chrome-dom.log"
+    [ -s "$2" ] || rm -f "$2"
+}
+
+html_render_png() {
+    rm -f "$2" "$tmp/shot.png"
+    (cd "$tmp" && run_chrome --screenshot="$tmp/shot.png" "$1") > "$tmp/chrome-shot.log" 2>&1
+    [ -s "$tmp/shot.png" ] && cp "$tmp/shot.png" "$2"
+}
+
+html_render_both() {
+    rm -f "$2" "$3" "$tmp/shot.png"
+    (cd "$tmp" && run_chrome --dump-dom --screenshot="$tmp/shot.png" "$1") > "$2" 2> "$tmp/chrome-dom.log"
+    [ -s "$2" ] || rm -f "$2"
+    if [ -s "$tmp/shot.png" ]; then cp "$tmp/shot.png" "$3"; else html_render_png "$1" "$3"; fi
 }
 
 html_render() {
-    rm -f "$2" "$3" "$tmp/shot.png"
-    run_chrome --dump-dom "$1" > "$2" 2> "$tmp/chrome-dom.log"
-    [ -s "$2" ] || rm -f "$2"
-    (cd "$tmp" && run_chrome --screenshot="$tmp/shot.png" "$1") > "$tmp/chrome-shot.log" 2>&1
-    [ -s "$tmp/shot.png" ] && cp "$tmp/shot.png" "$3"
+    html_render_dom "$1" "$2"
+    html_render_png "$1" "$3"
 }
 
 html_png_checks() {

@@ -36,13 +36,32 @@ my $bpp = $ctype == 6 ? 4 : 3;
 my $stride = $w * $bpp;
 length($raw) == $h * ($stride + 1) or die "png_check: $file: image data has the wrong size\n";
 
-my (%count, @prev);
-my ($nonwhite, %want) = (0);
-$want{lc $_} = 0 for @want;
+# Rows are counted as strings of 3-byte pixels; a row the same as the one
+# above (most of a screenshot is blank page) adds that row's counts again
+# without being split up; an "up" row adds only its non-zero bytes to the
+# row above, and one of zeros (the pixels of the row above) is not even
+# unfiltered.
+my (%count, %rowcount, @prev);
+my ($nonwhite, $prevrow, $zeros) = (0, '', "\0" x $stride);
 @prev = (0) x $stride;
 for my $y (0 .. $h - 1) {
     my $filter = ord substr($raw, $y * ($stride + 1), 1);
-    my @cur = unpack 'C*', substr($raw, $y * ($stride + 1) + 1, $stride);
+    my $line = substr($raw, $y * ($stride + 1) + 1, $stride);
+    if ($y > 0 && $filter == 2 && $line eq $zeros) {
+        $count{$_} += $rowcount{$_} for keys %rowcount;
+        next;
+    }
+    my @cur;
+    if ($filter == 2) {     # up: only the bytes that differ from the row above
+        @cur = @prev;
+        while ($line =~ /[^\0]/g) {
+            my $i = pos($line) - 1;
+            $cur[$i] = ($cur[$i] + ord substr($line, $i, 1)) & 255;
+        }
+        $filter = 0;
+    } else {
+        @cur = unpack 'C*', $line;
+    }
     if ($filter == 1) {
         $cur[$_] = ($cur[$_] + $cur[$_ - $bpp]) & 255 for $bpp .. $stride - 1;
     } elsif ($filter == 2) {
@@ -64,12 +83,16 @@ for my $y (0 .. $h - 1) {
     } elsif ($filter != 0) {
         die "png_check: $file: unknown filter $filter\n";
     }
-    for (my $i = 0; $i < $stride; $i += $bpp) {
-        my $rgb = sprintf '%02x%02x%02x', $cur[$i], $cur[$i + 1], $cur[$i + 2];
-        $count{$rgb}++;
+    my $row = pack 'C*', @cur;
+    if ($row ne $prevrow) {
+        %rowcount = ();
+        $rowcount{$_}++ for unpack($bpp == 4 ? '(a3x)*' : '(a3)*', $row);
+        $prevrow = $row;
     }
+    $count{$_} += $rowcount{$_} for keys %rowcount;
     @prev = @cur;
 }
+%count = map { (unpack('H6', $_) => $count{$_}) } keys %count;
 $nonwhite = $w * $h - ($count{'ffffff'} // 0);
 printf "w=%d h=%d colours=%d nonwhite=%.4f", $w, $h, scalar(keys %count), $nonwhite / ($w * $h);
 printf " %s=%d", $_, $count{$_} // 0 for map { lc } @want;

@@ -32,6 +32,57 @@ static void text_is_escaped(void)
     free(e);
 }
 
+static void thousands_are_separated(void)
+{
+    static const char *const in[] = {"0", "999", "1000", "2931941", "-1234567.89", "12345.5", "0.000123"};
+    static const char *const want[] = {"0", "999", "1,000", "2,931,941", "-1,234,567.89", "12,345.5",
+                                       "0.000123"};
+    char out[64];
+
+    for (int k = 0; k < 7; k++) {
+        html_group_digits(out, sizeof out, in[k]);
+        T_CHECK(!strcmp(out, want[k]), "%s is written %s (got %s)", in[k], want[k], out);
+    }
+    html_group_digits(out, 6, "2931941");
+    T_CHECK(strlen(out) <= 5, "a short buffer is never overrun (%s)", out);
+}
+
+static char *axis_text(const struct axis *a)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    axis_y(f, a, 100, 900, "t");
+    fclose(f);
+    return buf;
+}
+
+static void a_money_axis_says_dollars_in_k_and_m(void)
+{
+    struct axis a;
+    char *s;
+
+    /* max 3.6M: ticks of 1M up to 4M, written $1M ... $4M, and $0 */
+    axis_linear(&a, 3.6e6, 400, 20);
+    a.money = 1;
+    s = axis_text(&a);
+    T_CHECK(s && strstr(s, ">$4M</text>") && strstr(s, ">$1M</text>") && strstr(s, ">$0</text>"),
+            "a cost axis to $4M says $1M to $4M");
+    free(s);
+    /* max 4,500: ticks of 1,000 up to 5,000, below 10,000 in full with commas */
+    axis_linear(&a, 4500, 400, 20);
+    a.money = 1;
+    s = axis_text(&a);
+    T_CHECK(s && strstr(s, ">$5,000</text>") && !strstr(s, ">5000<"), "$5,000 below 10,000");
+    free(s);
+    a.money = 0;
+    s = axis_text(&a);
+    T_CHECK(s && strstr(s, ">5000</text>") && !strchr(s, '$'), "a count axis has no $ and no commas");
+    free(s);
+}
+
 /* Five clusters: (step s, cost $): A (1, 4), B (2, 2), C (3, 3) dominated by
  * B, D (4, 1), E (0.5, 0.5) infeasible.  Front of the feasible: A, B, D. */
 static struct cat_instance i1, i2;
@@ -169,6 +220,8 @@ static void the_page_has_every_chart_and_escapes_the_scenario(void)
 int main(void)
 {
     T_RUN(text_is_escaped);
+    T_RUN(thousands_are_separated);
+    T_RUN(a_money_axis_says_dollars_in_k_and_m);
     T_RUN(the_pareto_front_holds_the_undominated_feasible_clusters);
     T_RUN(the_page_has_every_chart_and_escapes_the_scenario);
     return T_DONE();
