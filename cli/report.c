@@ -120,6 +120,14 @@ static const struct plan_cluster *nth(const struct plan_cluster *pc, size_t stri
     return (const struct plan_cluster *)((const char *)pc + (size_t)i * stride);
 }
 
+void report_batch_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride)
+{
+    for (int i = 0; i < n; i++)
+        if (nth(pc, stride, i)->batch_note[0])
+            fprintf(f, "Batch: %s: %s\n", nth(pc, stride, i)->cl->name,
+                    nth(pc, stride, i)->batch_note);
+}
+
 void report_precision_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride)
 {
     for (int i = 0; i < n; i++) {
@@ -222,6 +230,10 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);
     report_json_num(o, "mfu", pc->mfu);
     cJSON_AddNumberToObject(o, "grad_accum", pc->grad_accum);
+    if (pc->batch_note[0])
+        cJSON_AddStringToObject(o, "batch_note", pc->batch_note);
+    else
+        cJSON_AddNullToObject(o, "batch_note");
     report_json_num(o, "global_batch", pc->global_batch);
     m = cJSON_AddObjectToObject(o, "parallel");
     cJSON_AddNumberToObject(m, "tp", pc->cfg.c.tp > 1 ? pc->cfg.c.tp : 1);
@@ -568,6 +580,7 @@ int report_table(FILE *f, const struct plan_report *rep)
             fprintf(f, "Assumed: %s: %s\n", cluster_name(&rep->clusters[i]),
                     rep->clusters[i].assumed[k]);
     report_precision_notes(f, rep->clusters, n, sizeof *rep->clusters);
+    report_batch_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_collective_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_layout_notes(f, rep->clusters, n, sizeof *rep->clusters);
     table_measured(f, rep);

@@ -96,12 +96,16 @@ void report_json_collectives(struct cJSON *o, const struct plan_cluster *pc);
  * collectives), the "memory_gib" object (weights, gradients, optimizer,
  * activations, buffers, total, capacity: per GPU or CPU worker, GiB;
  * activations null when unknown), "tokens_per_s" and "mfu" (null when
- * unknown), "grad_accum" and "global_batch" (samples per optimizer step). */
+ * unknown), "grad_accum" and "global_batch" (samples per optimizer step),
+ * "batch_note" (null unless global_batch differs from the scenario's). */
 void report_json_cluster_model(struct cJSON *o, const struct plan_cluster *pc);
 /* Each distinct precision note (plan_cluster.compute_note) of n clusters,
  * once, as "Precision: ..." lines; the clusters lie stride bytes apart from
  * pc (a report's clusters, or the pc members of the search's picks). */
 void report_precision_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride);
+/* "Batch: CLUSTER: ..." for each cluster whose samples a step differ from
+ * the scenario's global batch (plan_cluster.batch_note); as above. */
+void report_batch_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride);
 
 /* "lo-hi" in ms of pc's step-time band (heap), and the band as a JSON pair. */
 char *report_cell_band(const struct plan_cluster *pc);

@@ -235,6 +235,7 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     print_picks(f, r->top, r->ntop, NULL, 1);
     parts_legend(f, r);
     report_precision_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
+    report_batch_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
     report_collective_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
     report_layout_notes(f, &r->top[0].pc, r->ntop, sizeof *r->top);
     fprintf(f, "\nPareto front (%s against %s; none is both faster and cheaper):\n",

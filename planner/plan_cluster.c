@@ -176,6 +176,14 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
     pc->mfu = peak > 0 && fwd > 0 ? pc->res.samples_per_s * 3 * fwd / peak : NAN;
     pc->grad_accum = resolve_accum(sc, (int)replicas);
     pc->global_batch = pc->cfg.w.batch * pc->res.workers;
+    pc->batch_note[0] = '\0';
+    if (sc->workload.global_batch > 0 && fabs(pc->global_batch - sc->workload.global_batch) >= 0.5)
+        snprintf(pc->batch_note, sizeof pc->batch_note,
+                 "runs %.0f samples a step (%.0f replicas x %d micro-batches of %d), not the "
+                 "global_batch of %d: the nearest whole number of micro-batches a replica (%+.1f%%)",
+                 pc->global_batch, replicas, pc->grad_accum, sc->parallel.micro_batch,
+                 sc->workload.global_batch,
+                 100 * (pc->global_batch / sc->workload.global_batch - 1));
     if (pc->feasible && sc->workload.global_batch > 0 &&
         (double)sc->parallel.micro_batch * replicas > sc->workload.global_batch) {
         pc->feasible = 0;

@@ -118,6 +118,8 @@ struct plan_cluster {
                                      validated error of the parts (docs/model.md) */
     char compute_note[128];       /* how the precision runs on the train GPU when it is not
                                      as asked ("V100 has no bf16: runs fp16"), else "" */
+    char batch_note[192];         /* when the samples a step differ from workload.global_batch
+                                     (whole micro-batches a replica): by how much; else "" */
     enum sc_sharding sharding;    /* the stage simulated */
     int batch_per_gpu;            /* the micro-batch simulated */
     enum sc_recompute recompute;  /* the activation recompute simulated */

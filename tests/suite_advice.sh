@@ -20,7 +20,8 @@ for f in scenarios/*.yaml scenarios/seeds/*.yaml tests/data/*.yaml tests/data/re
 done
 for f in scenarios/*.yaml tests/data/plan/*.yaml; do
     n=$((n + 1))
-    "$DT" plan -q --json "$f" > "$tmp/p$n.json" 2> "$tmp/err" || rm -f "$tmp/p$n.json"
+    "$DT" plan -q --json "$f" > "$tmp/p-$(basename "$f" .yaml).json" 2> "$tmp/err" ||
+        rm -f "$tmp/p-$(basename "$f" .yaml).json"
 done
 got=$(ls "$tmp"/*.json | wc -l | tr -d ' ')
 if [ "$got" -ge 30 ]; then
@@ -29,3 +30,34 @@ else
     echo "FAIL - advice: only $got of $n scenarios planned"
 fi
 perl tests/advice_check.pl "$tmp"/*.json
+
+# ---- the shipped LLM plans make sense (issue 35) ------------------------------
+for f in scenarios/llm-*.yaml; do
+    name=$(basename "$f" .yaml)
+    gb=$(sed -n 's/^ *global_batch: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
+    "$DT" plan -q "$f" > "$tmp/$name.txt" 2> "$tmp/err"
+    perl -MJSON::PP -e '
+        my ($file, $txt, $gb, $name) = @ARGV;
+        local $/; open my $fh, "<", $file or die; my $d = decode_json(<$fh>);
+        open my $th, "<", $txt or die; my $text = <$th>;
+        my $rec = $d->{recommendation}{cluster} // "";
+        my ($r) = grep { $_->{name} eq $rec } @{$d->{top}}, $d->{current};
+        my $ok = sub { print(($_[0] ? "ok" : "FAIL") . " - advice: $name: $_[1]\n") };
+        $ok->($r && $r->{util_gpu} > 0, "the recommendation, $rec, trains on GPUs");
+        $ok->($r && $r->{memory_gib}{total} <= $r->{memory_gib}{capacity},
+              "and fits in memory ($r->{memory_gib}{total} of $r->{memory_gib}{capacity} GiB)");
+        my $cur = $d->{current};
+        $ok->(!$cur->{feasible} || $d->{objective} eq "step_time"
+              || $r->{cost_to_train_usd} <= $cur->{cost_to_train_usd} * (1 + 1e-6),
+              "and costs no more to train than the current choice");
+        exit 0 unless $gb;
+        my ($bad, $said) = (0, 0);
+        for my $p (@{$d->{top}}) {
+            my $differs = abs($p->{global_batch} - $gb) >= 0.5;
+            $bad++ if $differs != defined $p->{batch_note};
+            $bad++ if $differs && index($text, "Batch: $p->{name}: runs $p->{global_batch} samples") < 0;
+            $said++ if $differs;
+        }
+        $ok->($bad == 0, "each of the $said candidates whose global batch is not $gb says so, in the JSON and the text, and no other");
+    ' "$tmp/p-$name.json" "$tmp/$name.txt" "$gb" "$name"
+done
