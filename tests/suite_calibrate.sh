@@ -475,4 +475,27 @@ check "its last line says how to resume" \
 DTPLAN_CALIBRATE_KILL_AFTER=1 "$DT" calibrate --cpu --resume -o "$tmp/i.json" > /dev/null 2> "$tmp/ierr2"
 check "and the same command with --resume continues from it" \
     grep -q "^dtplan calibrate: --resume: continuing from $tmp/i.json.partial" "$tmp/ierr2"
+# ---- the GPU measurements kept in results/ -----------------------------------
+# The H200 profile measured on a lent GPU machine is a valid profile: a
+# scenario naming it carries its bf16 GEMM rate (the best of the sweep,
+# 866 TFLOP/s) into p5en.48xlarge's compute.
+sed -e 's|^clusters:|profile: '"$PWD"'/results/gpu-profiles/p5en-h200-gpu.json\nclusters:|' \
+    scenarios/llm-70b-3d.yaml > "$tmp/h200.yaml"
+"$DT" -q --json "$tmp/h200.yaml" > "$tmp/h200.json" 2> "$tmp/err"
+check "the H200 profile in results/ loads, and carries its bf16 GEMM rate (866 TFLOP/s)" \
+    [ "$(json "$tmp/h200.json" 'join ",", map { sprintf "%s:%.0f", $_->{what}, $_->{value} } grep { $_->{what} =~ /gemm/ } map { @{$_->{measured} // []} } @{$d->{clusters}}')" = \
+      "gemm_bf16_tflops:866,gemm_bf16_tflops:866" ]
+# Without PyTorch (or a GPU) the fp8 measurement says it skipped, and succeeds.
+if command -v python3 > /dev/null 2>&1; then
+    out=$(python3 calibrate/fp8_gemm.py --quick 2>&1)
+    rc=$?
+    if python3 -c 'import torch; assert torch.cuda.is_available()' 2> /dev/null; then
+        check "fp8_gemm.py measures on this GPU" sh -c 'echo "$1" | grep -q fp8_tflops' _ "$out"
+    else
+        check "fp8_gemm.py without PyTorch or a GPU prints a skip and exits 0 ($out)" \
+            sh -c '[ "$1" -eq 0 ] && echo "$2" | grep -q "\"skipped\""' _ "$rc" "$out"
+    fi
+else
+    echo "skip - calibrate: no python3 to run calibrate/fp8_gemm.py"
+fi
 exit 0
