@@ -100,8 +100,8 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
     /* rank 0 shows its part's progress, as the whole's (the parts are even) */
     progress_start(&prog, o->cmd, rank == 0 && !o->quiet ? stderr : NULL);
     evaluated = search_eval(sc, &l, rank, size, ev, &pg, &e) == 0;
-    progress_end(&prog, l.n);
     if (!evaluated) {
+        progress_end(&prog, l.n);
         fprintf(stderr, "%s: %s\n", o->cmd, e.msg);
         goto free_list;
     }
@@ -118,10 +118,14 @@ int plan_cmd_search(const struct scenario *sc0, const struct plan_cmd_opts *o)
     }
     sopts.trace = o->trace != NULL;
     sopts.trace_max_records = CHROME_TRACE_MAX_RECORDS;
+    sopts.finishing = progress_finishing;
+    sopts.arg = &prog;
     if (search_finish(sc, &l, ev, &sopts, &r, &e) != 0) {
+        progress_end(&prog, l.n);
         fprintf(stderr, "%s: %s\n", o->cmd, e.msg);
         goto free_list;
     }
+    progress_end(&prog, l.n);
     rc = write_outputs(&r, &l, o);
     search_result_free(&r);
 free_list:

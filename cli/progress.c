@@ -30,6 +30,7 @@ void progress_start(struct progress *p, const char *cmd, FILE *f)
     p->t0 = p->last = now_s();
     p->tenth = 0;
     p->shown = 0;
+    p->phase = NULL;
     p->after = PROGRESS_AFTER_S;
     /* DTPLAN_PROGRESS_AFTER=S: from S seconds on instead (0: always, as the
      * tests use it) */
@@ -75,6 +76,33 @@ void progress_search(void *arg, int done, int total, int feasible, const struct 
         p->tenth = tenth;
         line(p, done, total, feasible, best, t);
     }
+}
+
+void progress_finishing(void *arg, const char *phase, int done, int total)
+{
+    struct progress *p = arg;
+    double t;
+    int tenth;
+
+    if (!p->f)
+        return;
+    t = now_s();
+    if (t - p->t0 < p->after)
+        return;
+    if (phase != p->phase) {    /* a new phase counts its tenths afresh */
+        p->phase = phase;
+        p->tenth = 0;
+    }
+    tenth = total > 0 ? 10 * done / total : 10;
+    if (p->tty ? !(t - p->last >= PROGRESS_EVERY_S || done == total) : tenth <= p->tenth)
+        return;
+    p->tenth = tenth;
+    fprintf(p->f, "%s%s: finishing: %s, %d of %d at full settings, in %.0f s",
+            p->tty ? "\r" : "", p->cmd, phase, done, total, t - p->t0);
+    fprintf(p->f, p->tty ? "\033[K" : "\n");
+    fflush(p->f);
+    p->shown = 1;
+    p->last = t;
 }
 
 void progress_end(struct progress *p, int total)

@@ -769,6 +769,13 @@ static int none_feasible(const struct scenario *sc, const struct search_list *l,
     return 0;
 }
 
+/* A pick of a phase of search_finish done: say so when asked to. */
+static void finishing(const struct search_opts *o, const char *phase, int done, int total)
+{
+    if (o && o->finishing)
+        o->finishing(o->arg, phase, done, total);
+}
+
 int search_finish(const struct scenario *sc, const struct search_list *l,
                   const struct search_eval *ev, const struct search_opts *o,
                   struct search_result *r, struct dt_err *e)
@@ -834,11 +841,13 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
         }
         r->ntop = nsel;
         r->top = x_calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *r->top);
-        for (int i = 0; i < r->ntop; i++)
+        for (int i = 0; i < r->ntop; i++) {
             if (pick_run(sc, l, sel[i], NULL, &r->top[i], e) != 0) {
                 x_free(sel);
                 goto out;
             }
+            finishing(o, "the top", i + 1, r->ntop);
+        }
         x_free(sel);
     }
     sort_picks(sc, r->top, r->ntop);
@@ -856,6 +865,7 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
     for (int i = 0; i < nfr; i++) {
         if (pick_run(sc, l, fr[i], NULL, &r->front[i], e) != 0)
             goto out;
+        finishing(o, "the Pareto front", i + 1, nfr);
         r->nfront++;
         pick_fix(&r->front[i]);
     }

@@ -152,6 +152,11 @@ struct search_result {
 struct search_opts {
     int trace;                  /* 1: record the recommended cluster's steps (report.traces[0]) */
     size_t trace_max_records;   /* 0 = no cap */
+    /* Called, when not NULL, after each pick search_finish runs again at
+     * full settings: what the phase is ("the top 10"), picks done and the
+     * phase's total. */
+    void (*finishing)(void *arg, const char *phase, int done, int total);
+    void *arg;
 };
 
 

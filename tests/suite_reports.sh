@@ -159,8 +159,12 @@ P=tests/data/plan/enumerate-small.yaml
 DTPLAN_PROGRESS_AFTER=0 "$DT" plan "$P" > "$tmp/p1.txt" 2> "$tmp/p1.err"
 "$DT" plan -q "$P" > "$tmp/p2.txt" 2> /dev/null
 n=$(grep -c '^dtplan plan: [0-9]* of [0-9]* candidates ([0-9]*%) in [0-9]* s, [0-9]* feasible' "$tmp/p1.err")
-check "progress: 1 to 10 lines into a file ($n), the last at 100%" \
-    sh -c "[ $n -ge 1 ] && [ $n -le 10 ] && tail -n 1 '$tmp/p1.err' | grep -q '(100%)'"
+check "progress: 1 to 10 lines into a file ($n), the last of the sweep at 100%" \
+    sh -c "[ $n -ge 1 ] && [ $n -le 10 ] && grep 'candidates (' '$tmp/p1.err' | tail -n 1 | grep -q '(100%)'"
+# then the picks run again at full settings, phase by phase, each ending at its total
+f=$(grep -c '^dtplan plan: finishing: the top, [0-9]* of [0-9]* at full settings, in [0-9]* s$' "$tmp/p1.err")
+check "progress: the finishing phase too, 1 to 10 lines for the top ($f), the last at its total" \
+    sh -c "[ $f -ge 1 ] && [ $f -le 10 ] && grep 'finishing: the top' '$tmp/p1.err' | tail -n 1 | grep -q ' \\([0-9]*\\) of \\1 at'"
 check "progress: stdout is the same with it" cmp -s "$tmp/p1.txt" "$tmp/p2.txt"
 DTPLAN_PROGRESS_AFTER=0 "$DT" plan -q "$P" > /dev/null 2> "$tmp/p3.err"
 check "progress: nothing under -q" [ ! -s "$tmp/p3.err" ]
