@@ -42,13 +42,34 @@ void progress_start(struct progress *p, const char *cmd, FILE *f)
     }
 }
 
-static void line(struct progress *p, int done, int total, int feasible,
-                 const struct search_eval *best, double t)
+/*
+ * Whether a line is due at done of total, at *t: not before p->after; on a
+ * terminal at most every PROGRESS_EVERY_S and at the end; else at each new
+ * tenth of phase (a new phase counts its tenths afresh).
+ */
+static int due(struct progress *p, const char *phase, int done, int total, double *t)
 {
-    fprintf(p->f, "%s%s: %d of %d candidates (%d%%) in %.0f s, %d feasible", p->tty ? "\r" : "",
-            p->cmd, done, total, total > 0 ? 100 * done / total : 100, t - p->t0, feasible);
-    if (best)
-        fprintf(p->f, "; best so far %.4g s a step at $%.2f/h", best->step_s, best->price_usd_h);
+    int tenth;
+
+    if (!p->f)
+        return 0;
+    *t = now_s();
+    if (*t - p->t0 < p->after)
+        return 0;
+    if (phase != p->phase) {
+        p->phase = phase;
+        p->tenth = 0;
+    }
+    tenth = total > 0 ? 10 * done / total : 10;
+    if (p->tty ? !(*t - p->last >= PROGRESS_EVERY_S || done == total) : tenth <= p->tenth)
+        return 0;
+    p->tenth = tenth;
+    return 1;
+}
+
+/* The line's end: rewritten in place on a terminal, else a line of its own. */
+static void line_end(struct progress *p, double t)
+{
     fprintf(p->f, p->tty ? "\033[K" : "\n");
     fflush(p->f);
     p->shown = 1;
@@ -59,50 +80,26 @@ void progress_search(void *arg, int done, int total, int feasible, const struct 
 {
     struct progress *p = arg;
     double t;
-    int tenth;
 
-    if (!p->f)
+    if (!due(p, NULL, done, total, &t))
         return;
-    t = now_s();
-    if (t - p->t0 < p->after)
-        return;
-    if (p->tty) {
-        if (t - p->last >= PROGRESS_EVERY_S || done == total)
-            line(p, done, total, feasible, best, t);
-        return;
-    }
-    tenth = total > 0 ? 10 * done / total : 10;
-    if (tenth > p->tenth) {
-        p->tenth = tenth;
-        line(p, done, total, feasible, best, t);
-    }
+    fprintf(p->f, "%s%s: %d of %d candidates (%d%%) in %.0f s, %d feasible", p->tty ? "\r" : "",
+            p->cmd, done, total, total > 0 ? 100 * done / total : 100, t - p->t0, feasible);
+    if (best)
+        fprintf(p->f, "; best so far %.4g s a step at $%.2f/h", best->step_s, best->price_usd_h);
+    line_end(p, t);
 }
 
 void progress_finishing(void *arg, const char *phase, int done, int total)
 {
     struct progress *p = arg;
     double t;
-    int tenth;
 
-    if (!p->f)
+    if (!due(p, phase, done, total, &t))
         return;
-    t = now_s();
-    if (t - p->t0 < p->after)
-        return;
-    if (phase != p->phase) {    /* a new phase counts its tenths afresh */
-        p->phase = phase;
-        p->tenth = 0;
-    }
-    tenth = total > 0 ? 10 * done / total : 10;
-    if (p->tty ? !(t - p->last >= PROGRESS_EVERY_S || done == total) : tenth <= p->tenth)
-        return;
-    p->tenth = tenth;
     fprintf(p->f, "%s%s: finishing: %s, %d of %d at full settings, in %.0f s",
             p->tty ? "\r" : "", p->cmd, phase, done, total, t - p->t0);
-    fprintf(p->f, p->tty ? "\033[K" : "\n");
-    fflush(p->f);
-    p->shown = 1;
-    p->last = t;
+    line_end(p, t);
 }
 
 void progress_end(struct progress *p, int total)

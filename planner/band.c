@@ -63,71 +63,51 @@ void plan_errors_of(const struct scenario *sc, const struct plan_cluster *pc,
 }
 
 /*
- * First order in each part's error, by what bounds the step: an
- * input-bound step moves with the input pipeline alone; a communication-
- * bound one with compute and with the rest (communication); otherwise each
- * part of the breakdown with its own error.
+ * The times of pc's step that move with each part's error, by what bounds
+ * the step: t[0] with compute, t[1] with communication (and what waits on
+ * it), t[2] with the input pipeline.  An input-bound step moves with the
+ * input pipeline alone; a communication-bound one with its compute and with
+ * the rest; otherwise each part of the breakdown with its own error.
  */
-void plan_band_set(const struct scenario *sc, struct plan_cluster *pc)
-{
-    const struct sim_result *r = &pc->res;
-    struct plan_errors pe;
-    double step = r->step_mean_s, d;
-
-    plan_errors_of(sc, pc, &pe);
-    switch (pc->bound) {
-    case PLAN_BOUND_CPU:
-    case PLAN_BOUND_INPUT:
-    case PLAN_BOUND_INPUT_NET:
-        d = pe.input * step;
-        break;
-    case PLAN_BOUND_NETWORK:
-    case PLAN_BOUND_GPU_LINK:
-    case PLAN_BOUND_PS:
-    case PLAN_BOUND_LATENCY:
-    case PLAN_BOUND_CYCLE:
-        d = pe.compute * r->compute_s + pe.comm * fmax(0, step - r->compute_s);
-        break;
-    default:
-        d = pe.compute * (r->compute_s + r->optimizer_s) + pe.comm * r->exposed_comm_s +
-            pe.input * r->data_stall_s;
-        break;
-    }
-    pc->band_lo_s = fmax(0, step - d);
-    pc->band_hi_s = step + d;
-}
-
-/*
- * The shares of pc's step that move with each part's error, as
- * plan_band_set() splits them by bound: s[0] compute, s[1] communication
- * (and what waits on it), s[2] the input pipeline.
- */
-static void shares_of(const struct plan_cluster *pc, double s[3])
+static void parts_of(const struct plan_cluster *pc, double t[3])
 {
     const struct sim_result *r = &pc->res;
     double step = r->step_mean_s;
 
-    s[0] = s[1] = s[2] = 0;
+    t[0] = t[1] = t[2] = 0;
     switch (pc->bound) {
     case PLAN_BOUND_CPU:
     case PLAN_BOUND_INPUT:
     case PLAN_BOUND_INPUT_NET:
-        s[2] = 1;
+        t[2] = step;
         break;
     case PLAN_BOUND_NETWORK:
     case PLAN_BOUND_GPU_LINK:
     case PLAN_BOUND_PS:
     case PLAN_BOUND_LATENCY:
     case PLAN_BOUND_CYCLE:
-        s[0] = r->compute_s / step;
-        s[1] = fmax(0, step - r->compute_s) / step;
+        t[0] = r->compute_s;
+        t[1] = fmax(0, step - r->compute_s);
         break;
     default:
-        s[0] = (r->compute_s + r->optimizer_s) / step;
-        s[1] = r->exposed_comm_s / step;
-        s[2] = r->data_stall_s / step;
+        t[0] = r->compute_s + r->optimizer_s;
+        t[1] = r->exposed_comm_s;
+        t[2] = r->data_stall_s;
         break;
     }
+}
+
+/* First order in each part's error (parts_of). */
+void plan_band_set(const struct scenario *sc, struct plan_cluster *pc)
+{
+    struct plan_errors pe;
+    double step = pc->res.step_mean_s, t[3], d;
+
+    plan_errors_of(sc, pc, &pe);
+    parts_of(pc, t);
+    d = pe.compute * t[0] + pe.comm * t[1] + pe.input * t[2];
+    pc->band_lo_s = fmax(0, step - d);
+    pc->band_hi_s = step + d;
 }
 
 /* The instance type of cl's data nodes, NULL when it has none. */
@@ -169,8 +149,12 @@ double plan_band_pair_error(const struct scenario *sc, const struct plan_cluster
 
     plan_errors_of(sc, a, &ea);
     plan_errors_of(sc, b, &eb);
-    shares_of(a, sa);
-    shares_of(b, sb);
+    parts_of(a, sa);
+    parts_of(b, sb);
+    for (int k = 0; k < 3; k++) {   /* shares of each step */
+        sa[k] /= a->res.step_mean_s;
+        sb[k] /= b->res.step_mean_s;
+    }
     shared_parts(sc, a, b, same);
     va[0] = ea.compute, va[1] = ea.comm, va[2] = ea.input;
     vb[0] = eb.compute, vb[1] = eb.comm, vb[2] = eb.input;
