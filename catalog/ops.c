@@ -200,6 +200,15 @@ static void vgg16(struct ops_model *o)
     fc(o, 4096, 1000, 0);
 }
 
+/* A block's linear layer that fp8 runs (ops_item.fp8); fused 1 when the
+ * kernel before it casts its input (Transformer Engine's LayerNormLinear
+ * and LayerNormMLP fuse the cast into the norm and the activation). */
+static void fp8_of(struct ops_item *it, int fused)
+{
+    it->fp8 = 1;
+    it->cast_fused = fused;
+}
+
 /* One of fused attention's two products, heads of width d. */
 static void flash_of(struct ops_item *it, const struct cat_model *m, int flash, double d)
 {
@@ -230,7 +239,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
 
     mem(o, OPS_EMBED, 1, s * h);
     amp_fp32(o, mem(o, OPS_LNORM, l, rep), l, rep);
-    gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h);
+    fp8_of(gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h), 1);
     first = o->n;
     it = gemm(o, OPS_ATTN, l, s, s, d);             /* scores QK^T */
     it->nb = a;
@@ -250,12 +259,12 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     flash_of(it, m, flash, d);
     for (int i = first; i < o->n; i++)
         o->v[i].attn_core = 1;
-    gemm(o, OPS_LINEAR, l, s, h, h / t);
+    fp8_of(gemm(o, OPS_LINEAR, l, s, h, h / t), 0);
     dropout_add(o, l, rep, drop);
     amp_fp32(o, mem(o, OPS_LNORM, l, rep), l, rep);
-    gemm(o, OPS_LINEAR, l, s, (m->gated_ffn ? 2 * f : f) / t, h);
+    fp8_of(gemm(o, OPS_LINEAR, l, s, (m->gated_ffn ? 2 * f : f) / t, h), 1);
     mem(o, OPS_ACT, l, s * f / t * (m->gated_ffn ? 1.5 : 1));
-    gemm(o, OPS_LINEAR, l, s, h, f / t);
+    fp8_of(gemm(o, OPS_LINEAR, l, s, h, f / t), 1);
     dropout_add(o, l, rep, drop);
     amp_fp32(o, mem(o, OPS_LNORM, 1, rep), 1, rep);
     if (m->lm_head) {

@@ -53,6 +53,12 @@ struct ops_item {
     int amp_only;
     int attn_core;      /* part of a transformer's attention core (QK^T, its scaling,
                            softmax and dropout, AV): what selective recompute redoes */
+    /* fp8 (Transformer Engine): fp8 1 for a transformer block's four linear
+     * layers, the GEMMs fp8 runs (the output projection over the vocabulary
+     * stays 16-bit); cast_fused 1 where the kernel before it (a layer norm,
+     * an activation) writes its input in fp8, 0 where a cast of its own
+     * does (the attention's output projection). */
+    int fp8, cast_fused;
 };
 
 struct ops_model {

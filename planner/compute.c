@@ -33,6 +33,17 @@ static const double kind_bw[OPS_NKIND] = {
     [OPS_BNORM] = 1.0, [OPS_LNORM] = 0.55, [OPS_ACT] = 0.87, [OPS_ADD] = 0.87,
     [OPS_POOL] = 0.87, [OPS_SOFTMAX] = 0.63, [OPS_DROPOUT] = 0.87, [OPS_EMBED] = 0.87};
 
+/*
+ * What an fp8 GEMM reaches of the fp8 peak, over what a 16-bit one reaches
+ * of the 16-bit peak (mm_eff): 0.885, the medians measured on an H200 over
+ * a transformer layer's 16 products at 8,192 tokens, fp8 (e4m3, per-tensor
+ * scales, bf16 out) 0.669 of 1,978.9 TFLOP/s against bf16 0.756 of 989.4
+ * (results/gpu-profiles/h200-fp8-gemm.json, calibrate/fp8_gemm.py;
+ * docs/calibrate.md "fp8 matrix products").  Applied to every GPU with an
+ * fp8 peak.
+ */
+#define FP8_GEMM_SHARE 0.885
+
 /* GEMM tile edge and the shortest reduction worth a split across SMs. */
 #define TILE 128
 #define SPLIT_K_MIN 512
@@ -71,7 +82,7 @@ int compute_plan_of(const struct cat_gpu *g, enum cat_prec want, int strict,
         break;
     case CAT_FP8:
         h = half_of(g, CAT_BF16);
-        p->conv = p->attn = h;
+        p->conv = p->attn = p->half = h;
         p->linear = has(g, CAT_FP8) ? CAT_FP8 : h;
         if (!has(g, CAT_FP8))
             snprintf(p->note, sizeof p->note, "%s has no fp8: runs %s", g->name,
@@ -87,6 +98,8 @@ int compute_plan_of(const struct cat_gpu *g, enum cat_prec want, int strict,
             p->act_bytes = 4;
         break;
     }
+    if (want != CAT_FP8)
+        p->half = p->linear;
     return has(g, p->conv) && has(g, p->linear) && has(g, p->attn) ? 0 : -1;
 }
 
@@ -99,7 +112,9 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
     memset(r, 0, sizeof *r);
     r->assumed = !(g->mm_eff > 0) || !(g->mem_eff > 0);
     for (int f = 0; f < CAT_NPREC; f++) {
-        double eff = f == CAT_FP32 && g->fp32_eff > 0 ? g->fp32_eff : mm;
+        double eff = f == CAT_FP32 && g->fp32_eff > 0 ? g->fp32_eff
+                     : f == CAT_FP8                     ? mm * FP8_GEMM_SHARE
+                                                        : mm;
         r->flops[f] = has(g, (enum cat_prec)f) ? g->peak_tflops[f] * 1e12 * eff : NAN;
         if (profile_tflops && profile_tflops[f] > 0) {
             r->flops[f] = profile_tflops[f] * 1e12;
@@ -150,9 +165,39 @@ static double gemm_s(double m, double n, double k, double nb, double a_el, enum 
     return fmax(flops / (r->flops[f] * use), bytes / r->mem_Bps) + KERNEL_S;
 }
 
-static enum cat_prec format_of(const struct compute_plan *p, enum ops_kind k)
+/* The format item it runs in: fp8 only for the GEMMs fp8 takes. */
+static enum cat_prec format_of(const struct compute_plan *p, const struct ops_item *it)
 {
-    return k == OPS_CONV ? p->conv : k == OPS_ATTN ? p->attn : p->linear;
+    if (it->kind == OPS_CONV)
+        return p->conv;
+    if (it->kind == OPS_ATTN)
+        return p->attn;
+    return p->linear == CAT_FP8 && !it->fp8 ? p->half : p->linear;
+}
+
+/*
+ * The casts an fp8 GEMM adds at `batch` samples, as Transformer Engine runs
+ * them (docs/model.md "fp8"), memory-bound at the element-wise rate:
+ * forward, its input's fp8 copy and the transposed copy the weight gradient
+ * reads (a cast-transpose kernel reading 2 bytes and writing 1 + 1 an
+ * element; where the norm or the activation before it writes fp8 itself,
+ * the transpose alone, 1 + 1); backward, the output gradient's
+ * cast-transpose (2 + 1 + 1).  Current scaling reads each tensor once more
+ * for its amax before casting, in a kernel of its own.  Delayed scaling's
+ * amax history update is one kernel a step for all tensors, and the
+ * weights' casts one a step (cached over micro-batches): both left out.
+ */
+static void fp8_casts(const struct ops_item *it, const struct compute_plan *p,
+                      const struct compute_rates *r, double batch, double *fwd, double *bwd,
+                      double *kernels)
+{
+    double bw = r->mem_Bps * kind_bw[OPS_ACT], x = it->m * it->k * batch;
+    double y = it->m * it->n * batch;
+    int cur = p->fp8_recipe == SC_FP8_CURRENT;
+
+    *fwd = ((it->cast_fused ? 2 : 4) + 2 * cur) * x / bw + (1 + cur) * KERNEL_S;
+    *bwd = (4 + 2 * cur) * y / bw + (1 + cur) * KERNEL_S;
+    *kernels = 2 * (1 + cur);
 }
 
 /*
@@ -231,11 +276,25 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
         double fwd, bwd;
 
         if (ops_is_matrix(it->kind)) {
-            enum cat_prec f = format_of(p, it->kind);
+            enum cat_prec f = format_of(p, it);
             if (!(r->flops[f] > 0))
                 return -1;
             matrix_s(it, f, p->transpose && f != CAT_FP32, r, batch, &fwd, &bwd);
             t->kernels += it->count * (it->no_dgrad ? 2 : 3);
+            if (f == CAT_FP8) {
+                /* the casts; the first and the last fp8_bf16_layers layers
+                 * in 16 bits instead */
+                double cf, cb, ck, hf, hb, n16 = fmin(it->count, 2.0 * p->fp8_bf16_layers);
+                fp8_casts(it, p, r, batch, &cf, &cb, &ck);
+                t->kernels += (it->count - n16) * ck;
+                fwd += cf;
+                bwd += cb;
+                if (n16 > 0 && r->flops[p->half] > 0) {
+                    matrix_s(it, p->half, 0, r, batch, &hf, &hb);
+                    fwd = ((it->count - n16) * fwd + n16 * hf) / it->count;
+                    bwd = ((it->count - n16) * bwd + n16 * hb) / it->count;
+                }
+            }
         } else {
             int amp = p->act_bytes == 2;
             double b = (amp && it->amp_bytes > 0 ? it->amp_bytes : p->act_bytes) * batch /
@@ -255,6 +314,22 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
     return 0;
 }
 
+/* The fp8 recipe of sc on g into p: MXFP8 needs Blackwell's block-scaled
+ * tensor cores (compute capability 10.0 and later); elsewhere it falls
+ * back to delayed scaling, with a note. */
+static void fp8_recipe_of(const struct scenario *sc, const struct cat_gpu *g,
+                          struct compute_plan *p)
+{
+    p->fp8_recipe = sc->workload.fp8_recipe;
+    p->fp8_bf16_layers = sc->workload.fp8_bf16_layers;
+    if (p->linear == CAT_FP8 && p->fp8_recipe == SC_FP8_MXFP8 && g->cc > 0 && g->cc < 100) {
+        size_t n = strlen(p->note);
+        p->fp8_recipe = SC_FP8_DELAYED;
+        snprintf(p->note + n, sizeof p->note - n, "%s%s has no MXFP8 (Blackwell and later): "
+                 "delayed scaling", n ? "; " : "", g->name);
+    }
+}
+
 int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
                    const double *profile_tflops, double batch, struct compute_plan *p,
                    struct compute_time *t)
@@ -270,6 +345,7 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     if (!sc->workload.precision_auto) {
         if (compute_plan_of(g, sc->workload.precision, sc->workload.precision_strict, p) == 0) {
             p->transpose = !sc->workload.channels_last;
+            fp8_recipe_of(sc, g, p);
             rc = compute_time_of(&o, p, &r, batch, t);
         }
     } else {
@@ -280,6 +356,7 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
             if (compute_plan_of(g, tries[i], 0, &q) != 0 || q.note[0])
                 continue;
             q.transpose = !sc->workload.channels_last;
+            fp8_recipe_of(sc, g, &q);
             if (compute_time_of(&o, &q, &r, batch, &u) != 0)
                 continue;
             if (rc != 0 || u.fwd_s + u.bwd_s < t->fwd_s + t->bwd_s) {

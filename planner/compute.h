@@ -27,6 +27,10 @@
  * the format of each kind of matrix work and the bytes of an activation. */
 struct compute_plan {
     enum cat_prec conv, linear, attn;
+    enum cat_prec half;      /* the 16-bit format of what fp8 leaves in 16 bits (the
+                                vocabulary's projection, workload.fp8_bf16_layers) */
+    int fp8_recipe;          /* enum sc_fp8_recipe: the casts' costs (compute_time_of) */
+    int fp8_bf16_layers;     /* the first and the last this many layers in 16 bits */
     int act_bytes;
     int transpose;           /* 1: NCHW convolutions on tensor cores, transposed to NHWC
                                 and back around each (workload.memory_format) */

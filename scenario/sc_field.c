@@ -61,6 +61,10 @@ const struct sc_field sc_fields[] = {
         1000, "bytes per parameter in [0, 1000]"),
     ENUM("workload.amp", WL, OFF(sc_workload, amp_pure), 0, scenario_amp_name),
     ENUM("workload.kernels", WL, OFF(sc_workload, kernels_fused), 0, scenario_kernels_name),
+    ENUM("workload.fp8_recipe", WL, OFF(sc_workload, fp8_recipe), SC_FP8_DELAYED,
+         scenario_fp8_recipe_name),
+    INT("workload.fp8_bf16_layers", WL, OFF(sc_workload, fp8_bf16_layers), 0, 0, 100000,
+        "an integer from 0 to 100000"),
 
     REF("workload.measured_compute.gpu", WL, "a GPU of the catalog",
         SC_FIELD_REQUIRED | SC_FIELD_CODE),

@@ -44,6 +44,12 @@ enum sc_sharding { SC_SHARD_NONE = 0, SC_SHARD_ZERO1, SC_SHARD_ZERO2, SC_SHARD_Z
 enum sc_recompute { SC_RECOMPUTE_NONE = 0, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_FULL,
                    SC_RECOMPUTE_AUTO /* the loader's only: recompute_auto */ };
 
+/* How fp8 is scaled (workload.fp8_recipe; docs/model.md "fp8"): Transformer
+ * Engine's delayed scaling (a history of amax values), current scaling
+ * (each tensor's amax taken before its cast), or MXFP8 blocks of 32 with
+ * their own scales (Blackwell). */
+enum sc_fp8_recipe { SC_FP8_DELAYED = 0, SC_FP8_CURRENT, SC_FP8_MXFP8 };
+
 #define SC_PLAN_MAX_NAMES 64
 #define SC_PLAN_MAX_REGIONS 16
 #define SC_PLAN_MAX_BUCKETS 8
@@ -133,6 +139,9 @@ struct sc_workload {
     int amp_pure;                      /* workload.amp: pure (16-bit activations throughout);
                                           0 autocast */
     int kernels_fused;                 /* workload.kernels: fused (Megatron-LM's); 0 eager */
+    int fp8_recipe;                    /* workload.fp8_recipe: enum sc_fp8_recipe */
+    int fp8_bf16_layers;               /* workload.fp8_bf16_layers: the first and the last
+                                          this many layers run their GEMMs in 16 bits */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     int global_batch;                  /* samples (sequences) per optimizer step over all
                                           workers; 0: not given (grad_accum holds) */
@@ -331,6 +340,7 @@ const char *scenario_pp_order_name(int i);        /* tp-dp-pp, tp-pp-dp (SIM_ORD
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 const char *scenario_amp_name(int i);             /* autocast, pure */
 const char *scenario_kernels_name(int i);         /* eager, fused */
+const char *scenario_fp8_recipe_name(int i);      /* delayed, current, mxfp8 */
 /* The OPS_* style bits (catalog/ops.h) of sc's workload.amp and kernels. */
 int scenario_ops_style(const struct scenario *sc);
 int scenario_grad_prec_parse(const char *s);
