@@ -707,6 +707,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     }
     cfg->w.local_with_data_nodes = sc->input.local_with_data_nodes;
     cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
+    cfg->w.step_overhead_s = sc->workload.step_overhead_s;
 
     resolve_comm(sc, cl, &comm, cfg);
     resolve_shard(sc, k, cfg);

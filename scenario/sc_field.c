@@ -65,6 +65,8 @@ const struct sc_field sc_fields[] = {
          scenario_fp8_recipe_name),
     INT("workload.fp8_bf16_layers", WL, OFF(sc_workload, fp8_bf16_layers), 0, 0, 100000,
         "an integer from 0 to 100000"),
+    NUM("workload.step_overhead_s", WL, OFF(sc_workload, step_overhead_s), 0, 0, 0, 3600,
+        "seconds in [0, 3600]"),
 
     REF("workload.measured_compute.gpu", WL, "a GPU of the catalog",
         SC_FIELD_REQUIRED | SC_FIELD_CODE),

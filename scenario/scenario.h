@@ -142,6 +142,8 @@ struct sc_workload {
     int fp8_recipe;                    /* workload.fp8_recipe: enum sc_fp8_recipe */
     int fp8_bf16_layers;               /* workload.fp8_bf16_layers: the first and the last
                                           this many layers run their GEMMs in 16 bits */
+    double step_overhead_s;            /* workload.step_overhead_s: fixed seconds a step beyond
+                                          the kernels (sim_workload.step_overhead_s); 0 none */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     int global_batch;                  /* samples (sequences) per optimizer step over all
                                           workers; 0: not given (grad_accum holds) */

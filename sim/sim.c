@@ -455,15 +455,16 @@ void sim_worker_start_opt(struct sim *s, int wi)
 {
     struct worker *w = &s->w[wi];
     const struct sim_group *g = &s->cfg->groups[w->g];
+    double opt = g->opt_s + s->cfg->w.step_overhead_s;
 
     assert(w->state == W_WAIT_COMM);
     if (measured(s, w->step)) {
         w->exposed += s->now - w->t_bwd_end;
-        w->opt += g->opt_s;
+        w->opt += opt;
     }
     w->state = W_OPT;
     tr_worker(s, wi, SIM_ACT_WAIT_COMM, SIM_ACT_OPT);
-    evq_push(&s->q, s->now + g->opt_s, EV_OPT_DONE, wi, 0, 0);
+    evq_push(&s->q, s->now + opt, EV_OPT_DONE, wi, 0, 0);
 }
 
 void sim_window_snapshot(struct sim *s, double **dst)

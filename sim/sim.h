@@ -78,6 +78,9 @@ struct sim_workload {
     double send_cpu_s_per_byte; /* data service: reference-core s per byte to serialize a batch */
     double recv_cpu_s_per_byte; /* data service: reference-core s per byte to receive it on the train node */
     double ps_reduce_s_per_byte;/* PS summation cost, core-seconds per byte received */
+    double step_overhead_s;     /* fixed time a step, s, taken with the optimizer's update:
+                                   what a framework spends a step beyond the kernels it
+                                   times (the loss and norm syncs, the scheduler, logging) */
 };
 
 /* Sharded data parallelism (ZeRO, Rajbhandari et al. 2020; PyTorch FSDP),

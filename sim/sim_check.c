@@ -69,7 +69,8 @@ int sim_check(const struct sim_config *cfg, struct dt_err *e)
                        "with ps_sync and dedicated servers", cfg->c.ps_first_pull);
     if (!(cfg->w.batch > 0) || sim_bad_num(cfg->w.grad_bytes) || sim_bad_num(cfg->w.cpu_s_per_sample) ||
         sim_bad_num(cfg->w.prep_bytes) || sim_bad_num(cfg->w.ps_reduce_s_per_byte) ||
-        sim_bad_num(cfg->w.send_cpu_s_per_byte) || sim_bad_num(cfg->w.recv_cpu_s_per_byte))
+        sim_bad_num(cfg->w.send_cpu_s_per_byte) || sim_bad_num(cfg->w.recv_cpu_s_per_byte) ||
+        sim_bad_num(cfg->w.step_overhead_s))
         return dt_errf(e, "sim: workload has a non-positive, infinite or unknown number");
     if (cfg->w.loader_workers < 1 || cfg->w.prefetch < 0)
         return dt_errf(e, "sim: loader workers %d (expected >= 1), prefetch %d (expected >= 0)",

@@ -335,6 +335,21 @@ check "a GPU link the catalog does not give is named as assumed (PCIe, its rate)
 "$DT" -q --json "$tmp/as.yaml" > "$tmp/as.json"
 check "--json: clusters[].assumptions[] holds them" \
     [ "$(grep -c 'intra_node_link unknown in the catalog' "$tmp/as.json")" = 1 -a "$(grep -c '"assumptions":' "$tmp/as.json")" = 1 ]
+# ---- a fixed time a step (workload.step_overhead_s) ---------------------------
+printf 'name: so\nworkload: {model: resnet50, batch_per_gpu: 64, precision: fp16%s}\ninput: {cpu_s_per_sample: 0}\nclusters:\n  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n' \
+    ', step_overhead_s: 0.05' > "$tmp/so1.yaml"
+printf 'name: so\nworkload: {model: resnet50, batch_per_gpu: 64, precision: fp16%s}\ninput: {cpu_s_per_sample: 0}\nclusters:\n  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n' \
+    '' > "$tmp/so0.yaml"
+"$DT" -q --json "$tmp/so1.yaml" > "$tmp/so1.json" 2>&1
+"$DT" -q --json "$tmp/so0.yaml" > "$tmp/so0.json" 2>&1
+check "step_overhead_s 0.05 adds 50 ms to the step and to the optimizer's part, nothing else" \
+    perl -MJSON::PP -e '
+        sub rd { local $/; open my $f, "<", $_[0] or die; decode_json(<$f>)->{clusters}[0] }
+        my ($a, $b) = (rd($ARGV[0]), rd($ARGV[1]));
+        my $d = $a->{step_time_s}{mean} - $b->{step_time_s}{mean};
+        my $o = $a->{breakdown_s}{optimizer} - $b->{breakdown_s}{optimizer};
+        exit !(abs($d - 0.05) < 1e-5 && abs($o - 0.05) < 1e-5 &&
+               abs($a->{breakdown_s}{compute} - $b->{breakdown_s}{compute}) < 1e-9)' "$tmp/so1.json" "$tmp/so0.json"
 # ---- bottleneck labels that agree with the numbers ------------------------------
 "$DT" -q --json tests/data/bound/latency.yaml > "$tmp/lat.json"
 check "exposed communication over idle links under NCCL's choice is collective-latency-bound, naming the algorithm and channels, not network-bound" \
