@@ -219,3 +219,9 @@ test: $(VALIDATE_BIN)
 validate: all $(VALIDATE_BIN)
 	@BUILD=$(BUILD) perl validate/validate.pl
 .PHONY: validate
+
+# dtplan against published LLM training runs (validate/published/llm_runs.csv):
+# one line a case, catalog alone and carried from each group's first row.
+validate-llm: all
+	@BUILD=$(BUILD) perl validate/llm_runs.pl
+.PHONY: validate-llm

@@ -29,9 +29,9 @@ export BUILD
 # Seconds on the 2-core machine, two at a time (make test): suite_validate 84
 # (its emulated links set the pace), suite_plan 19, suite_parts 15, suite_advice 15,
 # suite_html_llm 14, suite_html 8, test_fuzz 7 (minutes under make check's sanitizers
-# and full count), suite_calibrate 6, suite_golden 6, suite_outputs 3, suite_bound 2,
-# suite_fuzz 2; the rest 2 or less.
-SLOW="suite_validate test_fuzz suite_plan suite_parts suite_advice suite_html_llm suite_html suite_calibrate suite_golden suite_outputs suite_bound suite_fuzz"
+# and full count), suite_calibrate 6, suite_llm_runs 6, suite_golden 6, suite_outputs 3,
+# suite_bound 2, suite_fuzz 2; the rest 2 or less.
+SLOW="suite_validate test_fuzz suite_plan suite_parts suite_advice suite_html_llm suite_html suite_calibrate suite_llm_runs suite_golden suite_outputs suite_bound suite_fuzz"
 
 # One job: NAME's log to $DT_TEST_OUT/NAME.log, its seconds to NAME.time.
 run_job() {

@@ -1,0 +1,218 @@
+#!/usr/bin/perl
+# llm_runs.pl - dtplan against published LLM training runs
+# (validate/published/llm_runs.csv, sources in llm_runs_sources.md).
+#
+# Each row with a scenario is simulated (build/dtplan --json -q) and the
+# predicted step turned into the row's published metric:
+#   tokens_per_s_per_gpu   global_batch x seq_len / step / GPUs, the count
+#                          Megatron-Bridge, NeMo and torchtitan publish
+#                          (tokens of the global batch over the step, a GPU);
+#   tflops_per_gpu_mfu     dtplan's model FLOPs utilisation times the GPU's
+#                          dense bf16 peak (catalog/gpus.csv): the Llama 3
+#                          paper's Table 4 "TFLOPs/GPU" is BF16 MFU times the
+#                          H100's peak (validate/published/megatron_sources.md).
+# Rows with a known gap (context parallelism, ...) have no scenario and are
+# listed, not predicted.
+#
+# Two modes, side by side:
+#   catalog  the scenario as written: compute from the catalog alone;
+#   carried  for each group of rows (source, model, precision, sequence
+#            length: a measured step is taken at the workload's) the first row
+#            with a scenario is the input: its published figure is turned
+#            into a workload.measured_compute (one micro-batch's step on one
+#            GPU of its type, found by the secant method so that dtplan
+#            reproduces the row), which the group's other rows then carry
+#            (the way validate/megatron.pl carries the 1.7B row).
+#
+#   perl validate/llm_runs.pl            one line a case, then the summaries
+#   perl validate/llm_runs.pl --check    "ok - " / "FAIL - " lines: every
+#       scenario loads and predicts (no accuracy gate), the MAPEs as "# "
+#       lines (tests/suite_llm_runs.sh)
+# BUILD picks the build tree (default build).  Cost: one dtplan run a case
+# in catalog mode, and up to 12 a group for the carried input's fit.
+use strict;
+use warnings;
+use FindBin;
+use File::Temp qw(tempdir);
+
+my $root = "$FindBin::Bin/..";
+my $build = $ENV{BUILD} // 'build';
+my $dtplan = "$build/dtplan";
+$dtplan = "$root/$dtplan" unless $dtplan =~ m{^/};
+require "$root/validate/cases.pl";
+my $check = grep { $_ eq '--check' } @ARGV;
+
+# dense bf16 peak a GPU, teraFLOP/s (catalog/gpus.csv)
+my %bf16_peak = map { $_->{name} => $_->{bf16_tflops} } read_cases("$root/catalog/gpus.csv");
+
+# The JSON report's first cluster for a scenario file, or undef.
+sub run_scenario {
+    my ($path) = @_;
+    my $j = dtplan_json($dtplan, '--json', '-q', $path);
+    return $j && $j->{clusters} && @{$j->{clusters}} ? $j->{clusters}[0] : undef;
+}
+
+# The published metric a cluster's prediction gives for a row; undef without a step.
+sub predict {
+    my ($c, $cl) = @_;
+    return undef unless $cl && $cl->{step_time_s};
+    my $step = ref $cl->{step_time_s} ? $cl->{step_time_s}{mean} : $cl->{step_time_s};
+    return undef unless $step && $step > 0;
+    return $cl->{mfu} * $bf16_peak{$c->{gpu}} if $c->{metric} eq 'tflops_per_gpu_mfu';
+    return $c->{global_batch} * $c->{seq_len} / $step / $c->{gpus};
+}
+
+# The scenario's text with a measured_compute line put first under workload:.
+sub with_measured {
+    my ($text, $mc) = @_;
+    $text =~ s/^workload:\n/workload:\n  measured_compute: $mc\n/m or return undef;
+    return $text;
+}
+
+my $tmp = tempdir('llm_runs.XXXXXX', DIR => $ENV{DT_TEST_OUT} // '/tmp', CLEANUP => 1);
+my $nfile = 0;
+
+# The prediction of a row's scenario with the measured_compute mapping $mc.
+sub predict_measured {
+    my ($c, $mc) = @_;
+    open my $in, '<', "$root/$c->{scenario}" or return undef;
+    my $text = with_measured(do { local $/; <$in> }, $mc);
+    close $in;
+    return undef unless defined $text;
+    my $f = "$tmp/s" . $nfile++ . '.yaml';
+    open my $out, '>', $f or die "llm_runs.pl: $f: $!\n";
+    print $out $text;
+    close $out;
+    return predict($c, run_scenario($f));
+}
+
+sub mc_map {
+    my ($c, $s) = @_;
+    return sprintf('{gpu: %s, step_s: %.6g, batch: %d, recompute: %s}',
+                   $c->{gpu}, $s, $c->{micro_batch}, $c->{recompute});
+}
+
+# The measured step (s) that makes dtplan reproduce the input row, or undef:
+# with f(x) = log(predicted / published) at step_s = x (falling as x grows,
+# flat where communication hides the compute), x is bracketed by factors of
+# 4 from 1 s, then found by false position on log x (the Illinois variant:
+# a few dtplan runs where the step is near linear in x).
+sub fit_measured {
+    my ($c) = @_;
+    my $f = sub { my $p = predict_measured($c, mc_map($c, exp $_[0]));
+                  return defined $p && $p > 0 ? log($p / $c->{published}) : undef; };
+    my ($a, $fa) = (0, undef);
+    $fa = $f->($a);
+    return undef unless defined $fa;
+    my $dir = $fa > 0 ? log(4) : -log(4);
+    my ($b, $fb) = ($a, $fa);
+    for (1 .. 12) {
+        ($a, $fa) = ($b, $fb);
+        $b += $dir;
+        $fb = $f->($b);
+        return undef unless defined $fb;
+        last if ($fa > 0) != ($fb > 0);
+    }
+    return undef if ($fa > 0) == ($fb > 0);
+    my $side = 0;
+    for (1 .. 40) {
+        my $x = ($a * $fb - $b * $fa) / ($fb - $fa);
+        my $fx = $f->($x);
+        return undef unless defined $fx;
+        return exp $x if abs($fx) < 1e-4;
+        if (($fx > 0) == ($fb > 0)) {
+            ($b, $fb) = ($x, $fx);
+            $fa /= 2 if $side == -1;
+            $side = -1;
+        } else {
+            ($a, $fa) = ($x, $fx);
+            $fb /= 2 if $side == 1;
+            $side = 1;
+        }
+        return exp $x if abs($b - $a) < 1e-6;
+    }
+    return undef;
+}
+
+my @cases = read_cases("$root/validate/published/llm_runs.csv");
+my (%input_of, %input_case, %fit);
+for my $c (@cases) {
+    next unless $c->{scenario};
+    $c->{key} = join '/', @$c{qw(group model precision seq_len)};
+    $c->{cl} = run_scenario("$root/$c->{scenario}");
+    $c->{pred} = predict($c, $c->{cl});
+    $c->{err} = 100 * ($c->{pred} / $c->{published} - 1) if defined $c->{pred};
+    if (!exists $input_of{$c->{key}}) {
+        $input_of{$c->{key}} = $c->{case};
+        $input_case{$c->{key}} = $c;
+        $c->{role} = 'input';
+        $fit{$c->{key}} = fit_measured($c);
+        next;
+    }
+    $c->{role} = 'carried';
+    my $s = $fit{$c->{key}};
+    next unless defined $s;
+    $c->{cpred} = predict_measured($c, mc_map($input_case{$c->{key}}, $s));
+    $c->{cerr} = 100 * ($c->{cpred} / $c->{published} - 1) if defined $c->{cpred};
+}
+
+# MAPE and the largest |error| of a list of errors, as text.
+sub summary {
+    my (@e) = @_;
+    return 'no cases' unless @e;
+    my ($sum, $max) = (0, 0);
+    for (@e) { $sum += abs; $max = abs if abs > $max; }
+    return sprintf('%d cases, MAPE %.1f%%, max |error| %.1f%%', scalar @e, $sum / @e, $max);
+}
+
+my @pred = grep { $_->{scenario} } @cases;
+if ($check) {
+    for my $c (@pred) {
+        my $ok = defined $c->{pred} && $c->{pred} > 0;
+        printf "%s - llm runs: %s loads and predicts%s\n", $ok ? 'ok' : 'FAIL', $c->{case},
+            $ok ? sprintf(' (%.4g %s, published %s)', $c->{pred}, $c->{unit}, $c->{published}) : '';
+    }
+    my @in = grep { $_->{role} eq 'input' } @pred;
+    my $nfit = grep { defined $fit{$_->{key}} } @in;
+    printf "%s - llm runs: carried mode fits %d of %d group inputs\n",
+        $nfit == @in ? 'ok' : 'FAIL', $nfit, scalar @in;
+    printf "# llm runs, catalog alone: %s\n", summary(map { $_->{err} } grep { defined $_->{err} } @pred);
+    printf "# llm runs, carried from a first row: %s (inputs excluded)\n",
+        summary(map { $_->{cerr} } grep { defined $_->{cerr} } @pred);
+    exit 0;
+}
+
+for my $c (@cases) {
+    if (!$c->{scenario}) {
+        printf "%s: not predicted, published %s %s [known gap: %s]\n", $c->{case}, $c->{published},
+            $c->{unit}, $c->{known_gap};
+        next;
+    }
+    my $line = defined $c->{pred}
+        ? sprintf('%s: predicted %.4g, published %s %s, error %+.1f%%', $c->{case}, $c->{pred},
+                  $c->{published}, $c->{unit}, $c->{err})
+        : "$c->{case}: no prediction";
+    $line .= $c->{role} eq 'input'
+        ? (defined $fit{$c->{key}} ? sprintf(' | carried: input (measured step %.4g s)', $fit{$c->{key}})
+                                   : ' | carried: input, fit failed')
+        : defined $c->{cerr} ? sprintf(' | carried: predicted %.4g, error %+.1f%% (from %s)',
+                                       $c->{cpred}, $c->{cerr}, $input_of{$c->{key}})
+        : ' | carried: no prediction';
+    $line .= " (dtplan: infeasible)" if $c->{cl} && !$c->{cl}{feasible};
+    print "$line\n";
+}
+my @ok = grep { defined $_->{err} } @pred;
+my @cok = grep { defined $_->{cerr} } @pred;
+print "\n";
+printf "# catalog alone, all: %s\n", summary(map { $_->{err} } @ok);
+printf "# carried, all (inputs excluded): %s\n", summary(map { $_->{cerr} } @cok);
+for my $by (qw(precision gpu group)) {
+    my %v = map { $_->{$by} => 1 } @ok;
+    for my $v (sort keys %v) {
+        printf "# catalog alone, %s %s: %s; carried: %s\n", $by, $v,
+            summary(map { $_->{err} } grep { $_->{$by} eq $v } @ok),
+            summary(map { $_->{cerr} } grep { $_->{$by} eq $v } @cok);
+    }
+}
+my @gap = grep { !$_->{scenario} } @cases;
+printf "# not predicted (known gaps): %d rows\n", scalar @gap;
