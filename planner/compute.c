@@ -270,6 +270,8 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
 int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
                     const struct compute_rates *r, double batch, struct compute_time *t)
 {
+    int block = 0;
+
     memset(t, 0, sizeof *t);
     for (int i = 0; i < o->n; i++) {
         const struct ops_item *it = &o->v[i];
@@ -305,6 +307,8 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
             bwd = it->elems_bwd * b + KERNEL_S;
             t->kernels += it->count * 2;
         }
+        if (it->fp8 && block < 4)
+            t->block_fwd_s[block++] = fwd;
         t->fwd_s += it->count * fwd;
         t->bwd_s += it->count * bwd;
         if (it->attn_core)

@@ -67,6 +67,8 @@ struct compute_time {
     double kind_s[OPS_NKIND];        /* forward plus backward by kind */
     double core_fwd_s;               /* forward of the attention core (ops_item.attn_core) */
     double kernels;                  /* kernels launched per pass */
+    double block_fwd_s[4];           /* one layer's forward in each of a transformer block's
+                                        four products (ops_item.fp8), in the model's order */
 };
 
 /* Time of o on a GPU with rates r at plan p, `batch` samples at once.

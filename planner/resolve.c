@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "resolve.h"
+#include "cluster.h"
 #include "compute.h"
 #include "../catalog/shape.h"
 #include "../sim/nccl.h"
@@ -595,7 +596,28 @@ int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 /* Tensor parallelism (sim/tp.c): each GPU computes a tp-th of a replica's
  * micro-batch work and holds a tp-th of its weights; a layer's activation
  * all-reduce moves s b h values at the activations' width. */
-static void resolve_tp(const struct scenario *sc, struct sim_config *cfg)
+/* tp_overlap: of a layer's forward on the first train group's GPU, the
+ * shares of its four products, each the compute its collective hides under
+ * (sim.h tp_gemm_share); left 0 (the whole layer) for a model without a
+ * shape or a GPU the compute model cannot time. */
+static void tp_shares(const struct scenario *sc, const struct sc_cluster *cl,
+                      struct sim_config *cfg)
+{
+    const struct cat_model *m = sc->workload.model;
+    const struct sc_group *tg = cluster_first_train(cl);
+    struct compute_plan p;
+    struct compute_time t;
+
+    if (!shape_known(m) || !tg || !tg->inst->gpu ||
+        compute_on_gpu(sc, tg->inst->gpu, NULL, sc->parallel.micro_batch, &p, &t) != 0 ||
+        !(t.fwd_s > 0))
+        return;
+    for (int k = 0; k < 4; k++)
+        cfg->c.tp_gemm_share[k] = fmin(1, t.block_fwd_s[k] * m->layers / t.fwd_s);
+}
+
+static void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl,
+                       struct sim_config *cfg)
 {
     const struct cat_model *m = sc->workload.model;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
@@ -607,6 +629,8 @@ static void resolve_tp(const struct scenario *sc, struct sim_config *cfg)
     cfg->c.tp_recompute = sc->parallel.recompute == SC_RECOMPUTE_FULL;
     if (tp == 1)
         return;
+    if (sc->parallel.tp_overlap)
+        tp_shares(sc, cl, cfg);
     cfg->c.tp_bytes = (sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len) * (double)sc->parallel.micro_batch *
                       m->hidden * width;
     cfg->w.batch /= tp;     /* a replica's samples, over its tp GPUs */
@@ -711,7 +735,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 
     resolve_comm(sc, cl, &comm, cfg);
     resolve_shard(sc, k, cfg);
-    resolve_tp(sc, cfg);
+    resolve_tp(sc, cl, cfg);
     resolve_pp(sc, cl, k, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     resolve_interference(sc, cl, cfg);

@@ -118,6 +118,11 @@ struct sim_comm {
                                    GEMMs, Megatron's --tp-comm-overlap): the layer ends when
                                    both have, and computes slower (comm_slowdown) meanwhile;
                                    0: after it, waited for */
+    double tp_gemm_share[4];    /* tp_overlap: of a layer's compute, the shares of the four
+                                   products next to its collectives (the Q, K, V projection,
+                                   the attention's output projection, the two feed-forward
+                                   products), each the only compute its collective hides
+                                   under; all 0: the whole layer's */
     /* Pipeline parallelism (sim/pp.c): pp > 1 stages, each a block of tp x dp ranks in
      * Megatron's order (tp innermost, then dp, then pp); one train group.  units are the
      * model's layers, micro_batches the micro-batches a pipeline runs a step. */

@@ -13,8 +13,10 @@
  * done, Megatron's --tp-comm-overlap) they start with the layer's compute
  * and run beside it, slowing it by the group's comm_slowdown as the
  * reductions of shard.c do; the layer ends when both have, and only what
- * the collectives take past the compute is waited for.  The pipeline of
- * the split (its first and last pieces) is not modelled.  A
+ * the collectives take past the compute is waited for, and at least what
+ * the products next to them cannot hide (tp_hold: each collective hides
+ * under its own product alone, and its split's first or last piece
+ * stays exposed), when the planner gives the products' shares.  A
  * tensor-parallel group is tp GPUs of a node (its GPU links), or tp / ppn
  * whole nodes (their NICs too).
  *
@@ -42,7 +44,8 @@ int sim_tp_fits(int gpus, int count, int tp)
     return gpus > 0 && (gpus % tp == 0 || (tp % gpus == 0 && count % (tp / gpus) == 0));
 }
 
-enum { TP_EV_LAT };   /* a phase's latency ends */
+enum { TP_EV_LAT, TP_EV_HOLD };   /* a phase's latency ends; an overlapped use's exposed
+                                      minimum ends */
 
 /* A worker's collectives after (or beside) its use in progress. */
 struct tp_worker {
@@ -53,12 +56,18 @@ struct tp_worker {
                                     collectives still run */
     int round, rounds;           /* the collectives' pass; passes after this use (2 after a
                                     backward that recomputes its forward) */
+    double hold;                 /* tp_overlap: what stays exposed of the use's collectives
+                                    however long its compute (tp_hold) */
+    double until;                /* tp_overlap: the use ends no sooner, once its compute has */
 };
 
 struct tp {
     int id;                      /* in the table of dimensions */
     struct coll_seq coll[SIM_MAX_GROUPS]; /* per train group: a layer's collectives after
                                     its forward or backward */
+    double alone[SIM_MAX_GROUPS][4]; /* tp_overlap: each of those collectives' time alone,
+                                    in the order of the products they sit next to */
+    int nalone;                  /* 4 (sequence parallel), 2 (all-reduces), 0 (not split) */
     struct tp_worker w[SIM_MAX_GROUPS];
 };
 
@@ -95,6 +104,66 @@ static void tp_ctx(const struct coll_ctx *all, int i, int tp, struct coll_ctx *g
     g->tg[0].wpn = tp <= wpn ? tp : wpn;
 }
 
+static int split(const struct sim_comm *c)
+{
+    return c->tp_gemm_share[0] + c->tp_gemm_share[1] + c->tp_gemm_share[2] +
+               c->tp_gemm_share[3] > 0;
+}
+
+/* The shares of the products each collective of a layer sits next to:
+ * under sequence parallelism the all-gathers before the Q, K, V projection
+ * and the first feed-forward product, the reduce-scatters after the
+ * output projection and the second; else the two all-reduces after the
+ * output projection and the second feed-forward product. */
+static double share_of(const struct sim_comm *c, int k)
+{
+    static const int sp[4] = {0, 1, 2, 3}, ar[2] = {1, 3};
+
+    return c->tp_gemm_share[c->tp_sp ? sp[k] : ar[k]];
+}
+
+/* tp_overlap: train group i's collectives alone, in t->alone. */
+static void alone_of(struct sim *s, struct tp *t, int i, const struct nccl_shape *tpg)
+{
+    const struct sim_config *cfg = s->cfg;
+    const struct sim_group *g = &cfg->groups[s->w[i].g];
+    int tp = cfg->c.tp, tn = tp <= g->gpus ? 1 : tp / g->gpus, tw = tp <= g->gpus ? tp : g->gpus;
+
+    if (!split(&cfg->c))
+        return;
+    if (cfg->c.tp_sp) {
+        double ag = coll_alone_s(cfg, g, tpg, tn, tw, NCCL_ALLGATHER, cfg->c.tp_bytes);
+        double rs = coll_alone_s(cfg, g, tpg, tn, tw, NCCL_REDUCESCATTER, cfg->c.tp_bytes);
+        t->alone[i][0] = t->alone[i][2] = ag;
+        t->alone[i][1] = t->alone[i][3] = rs;
+        t->nalone = 4;
+    } else {
+        t->alone[i][0] = t->alone[i][1] =
+            coll_alone_s(cfg, g, tpg, tn, tw, NCCL_ALLREDUCE, cfg->c.tp_bytes);
+        t->nalone = 2;
+    }
+}
+
+/*
+ * What stays exposed of a layer's overlapped collectives (tp_overlap) whose
+ * compute takes comp: each collective hides only under the product next to
+ * it (its share of comp), split in tp pieces, so that the first piece of an
+ * all-gather (before the product's first piece can start) or the last of a
+ * reduce-scatter (after the product's last) is always exposed, and what
+ * takes longer than its product too: the sum over them of
+ * max(c / tp, c - share x comp), times the passes (a recomputing backward
+ * runs its forward's collectives too, beside its share of the compute).
+ */
+static double tp_hold(const struct sim_comm *c, const double *alone, int n, double comp,
+                      int rounds)
+{
+    double h = 0;
+
+    for (int k = 0; k < n; k++)
+        h += fmax(alone[k] / c->tp, alone[k] - share_of(c, k) * comp / rounds);
+    return rounds * h;
+}
+
 static void *tp_build(struct sim *s, int id)
 {
     const struct sim_comm *cm = &s->cfg->c;
@@ -118,6 +187,8 @@ static void *tp_build(struct sim *s, int id)
     }
     for (int i = 0; i < all->ntg; i++) {
         struct coll_ctx g;
+        if (cm->tp_overlap)
+            alone_of(s, t, i, have ? &tpg : NULL);
         tp_ctx(all, i, cm->tp, &g);
         /* two of them: all-reduces, or each a reduce-scatter and an all-gather */
         for (int k = 0; k < 2; k++)
@@ -134,6 +205,7 @@ static void tp_free(void *st)
 }
 
 static void phase_done(struct sim *s, struct tp *t, int wi, int p);
+static void finish(struct sim *s, struct tp *t, int wi);
 
 static void phase_flow(struct sim *s, struct tp *t, int wi, int p)
 {
@@ -185,6 +257,11 @@ static int tp_use_begin(struct sim *s, void *st, int wi, int bwd, double dilatio
     t->w[wi].wait = 0;
     sim_comm(s, +1);
     start(s, t, wi, bwd, dilation);
+    /* the use's compute (bwd_total, dilated as its collectives are) */
+    t->w[wi].hold = t->nalone && dilation > 0
+                        ? tp_hold(&s->cfg->c, t->alone[s->w[wi].tg], t->nalone,
+                                  s->w[wi].bwd_total / dilation, t->w[wi].rounds) * dilation
+                        : 0;
     return 1;
 }
 
@@ -198,10 +275,13 @@ static int tp_use_end(struct sim *s, void *st, int wi, int bwd, double dilation)
     if (t->coll[s->w[wi].tg].nph == 0)
         return 0;
     if (s->cfg->c.tp_overlap) {
-        if (tw->ph < 0)
-            return 0;       /* the collectives ended within the compute */
-        tw->wait = 1;       /* the rest is waited for */
         tw->t0 = s->now;
+        tw->until = s->now + tw->hold;
+        if (tw->ph < 0 && !(tw->hold > 0))
+            return 0;       /* the collectives ended within the compute */
+        tw->wait = 1;       /* the rest is waited for, at least the hold */
+        if (tw->ph < 0)
+            sim_dim_push(s, t->id, TP_EV_HOLD, tw->until, wi, 0, 0);
         return 1;
     }
     start(s, t, wi, bwd, dilation);
@@ -230,7 +310,20 @@ static void phase_done(struct sim *s, struct tp *t, int wi, int p)
         sim_comm(s, -1);
         if (!tw->wait)
             return;         /* the compute goes on; its end finishes the use */
+        if (tw->until > s->now) {
+            sim_dim_push(s, t->id, TP_EV_HOLD, tw->until, wi, 0, 0);
+            return;
+        }
     }
+    finish(s, t, wi);
+}
+
+/* The use's collectives are done and waited for: the layer goes on. */
+static void finish(struct sim *s, struct tp *t, int wi)
+{
+    struct worker *w = &s->w[wi];
+    struct tp_worker *tw = &t->w[wi];
+
     if (sim_measured(s, w->step)) {
         w->exposed += s->now - tw->t0;
         tw->exp += s->now - tw->t0;
@@ -240,9 +333,11 @@ static void phase_done(struct sim *s, struct tp *t, int wi, int p)
 
 static void tp_event(struct sim *s, void *st, int kind, int a, int b, int c)
 {
-    (void)kind;
     (void)c;
-    phase_flow(s, st, a, b);
+    if (kind == TP_EV_HOLD)
+        finish(s, st, a);
+    else
+        phase_flow(s, st, a, b);
 }
 
 static void tp_flow_done(struct sim *s, void *st, int a, int b, int c)
@@ -268,6 +363,10 @@ static int tp_check(const struct sim_config *cfg, struct dt_err *e)
         return dt_errf(e, "sim: tensor parallelism %d, expected >= 1 (0: none)", c->tp);
     if (c->tp <= 1)
         return 0;
+    for (int k = 0; k < 4; k++)
+        if (!(c->tp_gemm_share[k] >= 0 && c->tp_gemm_share[k] <= 1))
+            return dt_errf(e, "sim: tensor-parallel product share %g, expected a fraction in "
+                           "[0, 1]", c->tp_gemm_share[k]);
     if (sim_is_ps(c->strategy) || !isfinite(c->tp_bytes) || c->tp_bytes < 0)
         return dt_errf(e, "sim: tensor parallelism %d with strategy %s and %g bytes a layer; "
                        "expected an all-reduce strategy and finite bytes", c->tp,
@@ -360,10 +459,18 @@ static void tp_stage_layer(const struct sim_config *cfg, const struct sim_group 
 static double tp_op_time(const struct sim_config *cfg, double comp, double comm)
 {
     double slow = cfg->groups[0].comm_slowdown > 1 ? cfg->groups[0].comm_slowdown : 1;
+    double alone[4], held;
+    int n = cfg->c.tp_sp ? 4 : 2;
 
     if (!cfg->c.tp_overlap || !(comm > 0))
         return comp + comm;
-    return comp * slow > comm ? comm + comp - comm / slow : comm;
+    if (!split(&cfg->c))
+        return comp * slow > comm ? comm + comp - comm / slow : comm;
+    /* the op's collectives alike, each next to its product */
+    for (int k = 0; k < n; k++)
+        alone[k] = comm / n;
+    held = fmin(comm, tp_hold(&cfg->c, alone, n, comp, 1));
+    return comp + (comm - held) * (1 - 1 / slow) + held;
 }
 
 const struct sim_dim_ops sim_dim_tp = {

@@ -350,6 +350,18 @@ check "step_overhead_s 0.05 adds 50 ms to the step and to the optimizer's part, 
         my $o = $a->{breakdown_s}{optimizer} - $b->{breakdown_s}{optimizer};
         exit !(abs($d - 0.05) < 1e-5 && abs($o - 0.05) < 1e-5 &&
                abs($a->{breakdown_s}{compute} - $b->{breakdown_s}{compute}) < 1e-9)' "$tmp/so1.json" "$tmp/so0.json"
+# ---- tp_overlap hides each collective under its own product only ------------
+"$DT" -q --json validate/published/llm_runs/tt-asynctp-h100-llama3-70b-vanilla-bf16.yaml > "$tmp/tpv.json" 2>&1
+"$DT" -q --json validate/published/llm_runs/tt-asynctp-h100-llama3-70b-async-bf16.yaml > "$tmp/tpa.json" 2>&1
+check "tp_overlap: faster, but at least one piece in tp of each collective stays exposed (issue 36)" \
+    perl -MJSON::PP -e '
+        sub rd { local $/; open my $f, "<", $_[0] or die; decode_json(<$f>)->{clusters}[0] }
+        my ($v, $a) = (rd($ARGV[0]), rd($ARGV[1]));
+        my ($tv, $ta) = ($v->{breakdown_s}{tp_comm}, $a->{breakdown_s}{tp_comm});
+        printf "# vanilla %.2f s (tp %.2f), overlapped %.2f s (tp %.2f)\n",
+            $v->{step_time_s}{mean}, $tv, $a->{step_time_s}{mean}, $ta;
+        exit !($a->{step_time_s}{mean} < $v->{step_time_s}{mean} && $ta >= $tv / 8 * 0.999 &&
+               $ta < $tv)' "$tmp/tpv.json" "$tmp/tpa.json"
 # ---- bottleneck labels that agree with the numbers ------------------------------
 "$DT" -q --json tests/data/bound/latency.yaml > "$tmp/lat.json"
 check "exposed communication over idle links under NCCL's choice is collective-latency-bound, naming the algorithm and channels, not network-bound" \

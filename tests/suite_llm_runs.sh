@@ -18,4 +18,4 @@ for f in validate/published/llm_runs/*.yaml; do
     grep -q ",$f," validate/published/llm_runs.csv || echo "FAIL - llm runs: $f is not in llm_runs.csv"
 done
 echo "# llm runs: $((n - 1)) rows in validate/published/llm_runs.csv"
-perl validate/fp8_pairs.pl || echo "FAIL - llm runs: validate/fp8_pairs.pl exited with status $?"
+perl validate/llm_pairs.pl || echo "FAIL - llm runs: validate/llm_pairs.pl exited with status $?"

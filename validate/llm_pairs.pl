@@ -1,9 +1,10 @@
 #!/usr/bin/perl
-# fp8_pairs.pl - fp8 against bf16 on the same model and layout: the ratio
-# of fp8's published throughput to bf16's, against dtplan's ratio of the two
-# predictions from the catalog alone (validate/published/fp8_pairs.csv; the
-# runs are rows of llm_runs.csv, their sources there).  Issue 36's target:
-# each pair within 0.07.
+# llm_pairs.pl - one change on the same model and layout: the ratio of the
+# published throughput with the change to without it, against dtplan's
+# ratio of the two predictions from the catalog alone
+# (validate/published/llm_pairs.csv; the runs are rows of llm_runs.csv,
+# their sources there).  Changes: fp8 against bf16 (issue 36's target: each
+# pair within 0.07), tp_overlap (async tensor parallelism) against none.
 #
 # One line a pair: "ok - " within 0.07, "xfail - " outside it for a pair
 # with a known gap (its reason in the CSV), "FAIL - " otherwise; then a "# "
@@ -31,21 +32,21 @@ sub tokens {
     return $step > 0 ? $r->{global_batch} * $r->{seq_len} / $step / $r->{gpus} : undef;
 }
 
-for my $p (read_cases("$root/validate/published/fp8_pairs.csv")) {
-    my ($b, $f) = ($run{$p->{bf16_case}}, $run{$p->{fp8_case}});
+for my $p (read_cases("$root/validate/published/llm_pairs.csv")) {
+    my ($b, $f) = ($run{$p->{base_case}}, $run{$p->{case}});
     if (!$b || !$f) {
-        print "FAIL - fp8 pair $p->{pair}: a run is not in llm_runs.csv\n";
+        print "FAIL - pair $p->{pair}: a run is not in llm_runs.csv\n";
         next;
     }
     my ($tb, $tf) = (tokens($b), tokens($f));
     if (!$tb || !$tf) {
-        print "FAIL - fp8 pair $p->{pair}: dtplan predicted no step\n";
+        print "FAIL - pair $p->{pair}: dtplan predicted no step\n";
         next;
     }
     my ($pub, $pred) = ($f->{published} / $b->{published}, $tf / $tb);
     my $d = $pred - $pub;
-    my $what = sprintf "fp8 pair %s: fp8 %.3fx bf16 predicted, %.3fx published (%+.3f)", $p->{pair},
-        $pred, $pub, $d;
+    my $what = sprintf "%s pair %s: %.3fx predicted, %.3fx published (%+.3f)", $p->{change},
+        $p->{pair}, $pred, $pub, $d;
     $n++;
     $sum += abs $d;
     if (abs $d <= 0.07) {
@@ -56,4 +57,4 @@ for my $p (read_cases("$root/validate/published/fp8_pairs.csv")) {
         print "FAIL - $what, over 0.07\n";
     }
 }
-printf "# fp8 pairs: %d, mean |predicted - published| ratio %.3f\n", $n, $n ? $sum / $n : 0;
+printf "# pairs: %d, mean |predicted - published| ratio %.3f\n", $n, $n ? $sum / $n : 0;
