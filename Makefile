@@ -62,12 +62,12 @@ cli_LIBS       := $(LDLIBS)
 # The layer of each test and benchmark program (default: the front end,
 # which links everything).  A test of a layer links without those above it.
 # predict (tests/netns) uses the simulator and cJSON: scenario is the lowest
-# layer that links both.
+# layer that links both.  test_pp also runs a scenario through the planner
+# and the catalog (issue 36's): the front end's, like test_resolve.
 LAYER_test_sim        := sim
 LAYER_test_nccl       := sim
 LAYER_test_shard      := sim
 LAYER_test_tp         := sim
-LAYER_test_pp         := sim
 LAYER_bench_sim       := sim
 LAYER_bench_trace     := sim
 LAYER_predict         := scenario

@@ -71,27 +71,48 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
     return 1;
 }
 
-/* Of a micro-batch's forward and backward on instance in, the share of
- * the embedding, final norm, output layer and loss: the model without its
- * layers over the whole. */
-static double head_share(const struct scenario *sc, const struct cat_instance *in)
+/* One pass of sc's model cut to `layers` layers on in's GPU, fwd + bwd
+ * seconds, recompute as rec; -1 when the GPU has no rate for it. */
+static double pass_s(const struct scenario *sc, const struct cat_instance *in, int layers,
+                     enum sc_recompute rec)
 {
     struct scenario *x = x_malloc(sizeof *x);
-    struct cat_model bare = *sc->workload.model;
+    struct cat_model cut = *sc->workload.model;
     struct compute_plan p;
-    struct compute_time all, head;
-    double share = 0;
+    struct compute_time t;
+    double s = -1;
 
     *x = *sc;
-    x->parallel.recompute = SC_RECOMPUTE_NONE;       /* the output layer is not recomputed */
-    bare.layers = 0;
-    if (in->gpu && compute_on_gpu(x, in->gpu, NULL, sc->parallel.micro_batch, &p, &all) == 0) {
-        x->workload.model = &bare;
-        if (compute_on_gpu(x, in->gpu, NULL, sc->parallel.micro_batch, &p, &head) == 0 &&
-            all.fwd_s + all.bwd_s > 0)
-            share = (head.fwd_s + head.bwd_s) / (all.fwd_s + all.bwd_s);
-    }
+    x->parallel.recompute = rec;
+    cut.layers = layers;
+    x->workload.model = &cut;
+    if (compute_on_gpu(x, in->gpu, NULL, sc->parallel.micro_batch, &p, &t) == 0)
+        s = t.fwd_s + t.bwd_s;
     x_free(x);
+    return s;
+}
+
+/*
+ * Of a micro-batch's forward and backward on instance in, the share of the
+ * embedding, final norm, output layer and loss: the model's operations are
+ * a layer's repeated and these once (catalog/ops.c), so a model of one
+ * layer less a layer's time, 2 T(1) - T(2), is theirs (never recomputed),
+ * over the whole model's T(L) at sc's recompute, both at sc's tensor
+ * parallelism and precision.  A model of no layers is not the head: it is
+ * no longer a shape, and compute.c would cost it as the catalog's whole-
+ * model FLOPs (issue 36).
+ */
+static double head_share(const struct scenario *sc, const struct cat_instance *in)
+{
+    double one, two, all, share = 0;
+
+    if (!in->gpu)
+        return 0;
+    one = pass_s(sc, in, 1, SC_RECOMPUTE_NONE);
+    two = pass_s(sc, in, 2, SC_RECOMPUTE_NONE);
+    all = pass_s(sc, in, sc->workload.model->layers, sc->parallel.recompute);
+    if (one > 0 && two > 0 && all > 0)
+        share = (2 * one - two) / all;
     return share > 0 && share < 1 ? share : 0;
 }
 

@@ -11,7 +11,8 @@
  * at a time through each chunk).  The forward of chunk c on micro-batch j
  * waits for that of chunk c - 1, then its activations' trip between the
  * stages (s b h at 16 bits a micro-batch over tp: each tensor-parallel rank
- * sends its share); the backward of chunk c waits for that of c + 1 and
+ * sends its share, over the GPU link or the NICs as that boundary's two
+ * stages sit: trip_s); the backward of chunk c waits for that of c + 1 and
  * the gradient's trip back.  An operation costs its layers' compute, the
  * tensor-parallel collectives each layer waits for (tp.c's, alone on the
  * tensor-parallel group's links), and on the last chunk the output layer
@@ -123,10 +124,12 @@ struct pp_stage {
     double grad_bytes;          /* its gradients, a rank's */
 };
 
-/* Run the schedule of cfg into st (pp of them); -1 on a deadlock, which a
+/* Run the schedule of cfg into st (pp of them), p2p[s] a trip between
+ * stages s and (s + 1) mod pp either way; -1 on a deadlock, which a
  * well-formed schedule never has. */
 static int schedule(const struct sim_config *cfg, const double *fwd, const double *bwd,
-                    const double *tpf, const double *tpb, double p2p, struct pp_stage *st)
+                    const double *tpf, const double *tpb, const double *p2p,
+                    struct pp_stage *st)
 {
     const struct sim_comm *c = &cfg->c;
     int pp = c->pp, v = c->pp_interleave > 1 ? c->pp_interleave : 1, m = c->micro_batches;
@@ -159,8 +162,9 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
                 dep = n * m + (vs + 1) * m + o->mb;
             if (dep >= 0 && done[dep] < 0)
                 break;      /* its input has not been computed */
+            /* the trip over the boundary between the two chunks' stages */
             if (dep >= 0)
-                ready = done[dep] + p2p;
+                ready = done[dep] + p2p[o->bwd ? s : (vs - 1) % pp];
             dur = op_dur(cfg, o->bwd ? bwd[vs] : fwd[vs], o->bwd ? tpb[vs] : tpf[vs]);
             if (ready < freeat[s])
                 ready = freeat[s];
@@ -233,12 +237,40 @@ static void dp_group(const struct sim_config *cfg, const struct sim_group *g, in
     }
 }
 
+/*
+ * A micro-batch's activations from stage s to stage (s + 1) mod pp (the
+ * wrap from the last stage to the first carries an interleaved schedule's
+ * next chunk), or its gradient back.  Stage s's ranks start at GPU s tp dp
+ * in Megatron's order, s tp in tp-pp-dp's (a replica's stages together,
+ * the replicas after), and its rank i sends to the next stage's rank i: a
+ * boundary whose two stages start on one node stays on the GPU link, one
+ * at a node's edge (or between stages of whole nodes, or the wrap when the
+ * pipeline spans nodes) crosses the NICs, every GPU of the node sending at
+ * once in Megatron's order, the boundary's tp GPUs in tp-pp-dp's (all the
+ * node's when tp spans nodes itself).
+ */
+static double trip_s(const struct sim_config *cfg, const struct sim_group *g, int s)
+{
+    const struct sim_comm *c = &cfg->c;
+    long tp = c->tp > 1 ? c->tp : 1, stride = (long)g->gpus * g->count / c->pp;
+    double bytes = c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes : 0;
+    int senders;
+
+    if (c->pp_order == SIM_ORDER_TP_PP_DP)
+        stride = tp;
+    if (s * stride / g->gpus == (s + 1) % c->pp * stride / g->gpus)
+        return g->intra_alpha_s + bytes / g->intra_Bps;
+    senders = c->pp_order == SIM_ORDER_TP_PP_DP && tp < g->gpus ? (int)tp : g->gpus;
+    return g->net_alpha_s + bytes / (g->nic_Bps / senders);
+}
+
 /* What the step run as the stage's config leaves out (pp_restore). */
 struct pp_plan {
     int stage;                 /* the stage simulated */
     double end_s;              /* its last backward's end in the schedule */
     double busy_s, tp_s;       /* its compute, tensor-parallel collectives included; theirs */
-    double p2p_s;              /* a micro-batch's activations from stage to stage */
+    double p2p_s;              /* a micro-batch's activations from stage to stage, the
+                                  slowest boundary's */
     double gpus;               /* GPUs of the train group */
 };
 
@@ -258,14 +290,13 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     double *fwd = x_calloc((size_t)n * 4, sizeof *fwd), *bwd = fwd + n, *tpf = fwd + 2 * n,
            *tpb = fwd + 3 * n;
     struct pp_stage *st = x_calloc((size_t)pp, sizeof *st);
-    double L = c->units, lf, lb, hf, hb, cf = 0, cb = 0, p2p, gall, glay, worst = -1;
-    long blk;
+    double L = c->units, lf, lb, hf, hb, cf = 0, cb = 0, gall, glay, worst = -1;
+    double *p2p = x_calloc((size_t)pp, sizeof *p2p);
     int rc = 0, have;
 
     while (cfg->groups[gi].role != SIM_TRAIN)
         gi++;
     g = &cfg->groups[gi];
-    blk = (long)g->gpus * g->count / pp;
     dp_group(cfg, g, &nodes, &wpn, &share);
     have = sim_nccl_shape(cfg, &all) == 0;
     /* a layer's compute a micro-batch, and the rest (the last chunk's) */
@@ -279,17 +310,9 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     for (int d = 0; sim_dims[d]; d++)
         if (sim_dims[d]->stage_layer)
             sim_dims[d]->stage_layer(cfg, g, have ? &all : NULL, &cf, &cb);
-    /* a micro-batch's activations to the next stage: every GPU of a node
-     * sends at once, so each has its node's NICs' share */
-    if (c->pp_order == SIM_ORDER_TP_PP_DP ? (long)tp * pp <= g->gpus : blk < g->gpus) {
-        p2p = g->intra_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / g->intra_Bps : 0);
-    } else {
-        /* across NICs; in tp, pp, dp order a replica spans nodes and the
-         * stage boundaries at a node's edge have its tp GPUs sending at once
-         * (all of the node's when tp spans nodes itself) */
-        int senders = c->pp_order == SIM_ORDER_TP_PP_DP && tp < g->gpus ? tp : g->gpus;
-        p2p = g->net_alpha_s + (c->pp_p2p_bytes > 0 ? c->pp_p2p_bytes / (g->nic_Bps / senders) : 0);
-    }
+    /* a micro-batch's activations to the next stage, boundary by boundary */
+    for (int s = 0; s < pp; s++)
+        p2p[s] = trip_s(cfg, g, s);
     sim_pp_layers(c->units, pp, v, lay);
     for (int i = 0; i < n; i++) {
         fwd[i] = lay[i] * lf + (i == n - 1 ? hf : 0);
@@ -340,10 +363,13 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     plan->end_s = st[rep].last1;
     plan->busy_s = st[rep].busy;
     plan->tp_s = st[rep].tp;
-    plan->p2p_s = p2p;
+    plan->p2p_s = 0;
+    for (int s = 0; s < pp; s++)
+        plan->p2p_s = fmax(plan->p2p_s, p2p[s]);
     plan->gpus = (double)g->gpus * g->count;
 out:
     x_free(lay);
+    x_free(p2p);
     x_free(fwd);
     x_free(st);
     return rc;

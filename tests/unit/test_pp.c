@@ -4,13 +4,20 @@
  * interleaved schedule's (pp - 1) / v, the activations' trips, the last
  * chunk's output layer, the layers' split (Llama 3's), the data-parallel
  * reduction of one stage's gradients over its replicas, the fits rule, a
- * cost flat in the replicas, and bad configs.
+ * cost flat in the replicas, and bad configs; then issue 36's scenario
+ * through the planner (planner/resolve_pp.c): Llama 2 13B on 2 p5 nodes,
+ * tp 1 and 2, pp 4, 1 to 10 chunks a stage.
  */
 #include "t.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../../catalog/catalog.h"
+#include "../../cli/ld_scenario.h"
+#include "../../planner/planner.h"
 #include "../../sim/sim.h"
 #include "t_sim.h"
 
@@ -223,13 +230,138 @@ static void fits_and_bad(void)
     T_CHECK(run(&c, &r) != 0, "a head share over 1: refused");
 }
 
+/* ---- issue 36: the tp 1 pipeline, through the planner ------------------ */
+
+static struct catalog cat;
+
+/* Issue 36's scenario at tensor parallelism tp and v chunks a stage,
+ * resolved into *cfg and run into *r; 0, or -1 with a failed check. */
+static int issue36(int tp, int v, struct sim_config *cfg, struct sim_result *r)
+{
+    char path[] = "/tmp/dtplan-test-pp.XXXXXX";
+    int fd = mkstemp(path), rc = -1;
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    struct scenario sc;
+    struct dt_err e;
+
+    if (!f) {
+        T_CHECK(0, "a temporary scenario can be written");
+        return -1;
+    }
+    fprintf(f, "name: issue36\n"
+            "workload: {model: llama2-13b, precision: fp8, seq_len: 4096, global_batch: 128, "
+            "batch_per_gpu: 1}\n"
+            "input: {cpu_s_per_sample: 0, dataset_samples: 1000000, epochs: 1}\n"
+            "gradients: {sharding: zero1, precision: fp32}\n"
+            "parallel: {tp: %d, pp: 4, interleave: %d}\n"
+            "clusters:\n"
+            "  - {name: 2x-p5, groups: [{role: train, instance: p5.48xlarge, count: 2}]}\n"
+            "simulation: {seed: 1, steps: 2, warmup: 1, jitter_cv: 0}\n", tp, v);
+    fclose(f);
+    if (ld_scenario_load(&sc, path, &cat, &e)) {
+        T_CHECK(0, "issue 36's scenario loads: %s", e.msg);
+        unlink(path);
+        return -1;
+    }
+    unlink(path);
+    if (plan_resolve(&sc, &sc.clusters[0], cfg, &e))
+        T_CHECK(0, "tp %d, pp 4, interleave %d resolves: %s", tp, v, e.msg);
+    else if (run(cfg, r))
+        T_CHECK(0, "tp %d, pp 4, interleave %d runs", tp, v);
+    else
+        rc = 0;
+    scenario_free(&sc);
+    return rc;
+}
+
+/*
+ * Every stage holds 10 of the 40 layers; the last one also the output
+ * layer and the loss, h of a micro-batch's pass T = (fwd + bwd) / m (the
+ * compute model's, at tp).  A stage's micro-batch is then
+ *   t = T (1 - h) / pp + its layers' tensor-parallel collectives,
+ * the last stage's t + T h, and the pipeline takes the slowest stage's m
+ * micro-batches plus the fill and drain, (pp - 1) / v of t (Narayanan et
+ * al. 2021, section 2.2.2), plus the first micro-batch's trips through the
+ * pp v chunks and back: each boundary v times a way, the wrap from the
+ * last stage to the first v - 1 times.  A stage is tp x dp = 4 GPUs in
+ * Megatron's order, so stages 0 and 1 share the first node, 2 and 3 the
+ * second: boundaries 0-1 and 2-3 are on the GPU link, 1-2 and the wrap on
+ * the NICs (every GPU of the node sending at once).  The head is the output
+ * layer of 32,000 x 5,120 and the loss, about half a layer's work at any
+ * tp (issue 36: the model without layers was costed as the whole model's
+ * catalog FLOPs, 69% of the pass at tp 1, and 1.4 times it, so none, at
+ * tp 2; the bubble was then 8 s and flat in v).
+ */
+static void tp1_bubble_follows_pp_minus_1_over_v(void)
+{
+    static const int vs[] = {1, 2, 5, 10};
+    double bubble[2][4], share[2] = {0, 0}, norm[2][4], work[2] = {0, 0};
+
+    for (int ti = 0; ti < 2; ti++)
+        for (int i = 0; i < 4; i++) {
+            struct sim_config c;
+            struct sim_result r;
+            const struct sim_group *g = &c.groups[0];
+            int tp = ti + 1, v = vs[i], pp = 4, m;
+            double T, h, t, head, over, link, nic, trips, want;
+
+            if (issue36(tp, v, &c, &r))
+                return;
+            m = c.c.micro_batches;
+            h = share[ti] = c.c.pp_head_frac;
+            T = (g->fwd_s + g->bwd_s) / m;
+            t = T * (1 - h) / pp + r.tp_comm_s / m;
+            head = T * h;
+            work[ti] = (T * (1 - h) / pp) * tp;
+            link = g->intra_alpha_s + c.c.pp_p2p_bytes / g->intra_Bps;
+            nic = g->net_alpha_s + c.c.pp_p2p_bytes / (g->nic_Bps / g->gpus);
+            trips = 2 * (v * (2 * link + nic) + (v - 1) * nic);
+            /* the simulated stage's schedule (its compute, collectives and
+             * waits) beyond the slowest stage's work */
+            over = r.compute_s + r.tp_comm_s + r.pp_bubble_s - m * (t + head);
+            want = (pp - 1.0) / v * t + trips;
+            bubble[ti][i] = r.pp_bubble_s;
+            norm[ti][i] = (over - trips) / t;
+            T_NEAR(over, want, 0.25 * want,
+                   "tp %d, pp 4, interleave %2d, %d micro-batches: the pipeline takes %.4f s "
+                   "beyond the slowest stage's micro-batches: (pp - 1) / v = %.2f of a stage's "
+                   "%.4f s plus %.4f s of trips is %.4f s (bubble %.4f s, compute %.3f s)",
+                   tp, v, m, over, (pp - 1.0) / v, t, trips, want, r.pp_bubble_s, r.compute_s);
+        }
+    for (int ti = 0; ti < 2; ti++) {
+        T_CHECK(share[ti] > 0.005 && share[ti] < 0.05,
+                "tp %d: the output layer and loss are %.2f%% of a micro-batch's pass, about "
+                "half a layer's of 40", ti + 1, 100 * share[ti]);
+        T_CHECK(bubble[ti][0] > bubble[ti][1] && bubble[ti][1] > bubble[ti][2] &&
+                    bubble[ti][2] > bubble[ti][3],
+                "tp %d: the bubble falls with the chunks: %.4f, %.4f, %.4f, %.4f s at 1, 2, 5, "
+                "10", ti + 1, bubble[ti][0], bubble[ti][1], bubble[ti][2], bubble[ti][3]);
+    }
+    T_NEAR(share[0], share[1], 0.25 * share[1], "the head's share at tp 1 (%.4f) as at tp 2 "
+           "(%.4f): tp divides the head as it does the layers", share[0], share[1]);
+    T_NEAR(work[0], work[1], 0.25 * work[1], "a stage's layers compute %.4f s a micro-batch at "
+           "tp 1, %.4f s over both GPUs at tp 2", work[0], work[1]);
+    for (int i = 0; i < 4; i++)
+        T_NEAR(norm[0][i], norm[1][i], 0.25 * norm[1][i],
+               "interleave %2d: the fill and drain are %.3f stage times at tp 1, %.3f at tp 2 "
+               "((pp - 1) / v = %.2f)", vs[i], norm[0][i], norm[1][i], 3.0 / vs[i]);
+}
+
 int main(void)
 {
+    struct dt_err e;
+
     T_RUN(bubbles);
     T_RUN(trips_and_output_layer);
     T_RUN(placement_orders);
     T_RUN(layer_split);
     T_RUN(replicas);
     T_RUN(fits_and_bad);
+    if (catalog_load(&cat, "catalog", &e)) {
+        printf("FAIL - catalog loads: %s\n", e.msg);
+        return 1;
+    }
+    T_RUN(tp1_bubble_follows_pp_minus_1_over_v);
+    catalog_free(&cat);
     return T_DONE();
 }
