@@ -20,21 +20,25 @@
  *     output projection's input 2 s h, dropout mask d s h;
  *     scores: softmax 2 a s^2, dropout mask d a s^2, its output d 2 a s^2
  *   feed-forward: input 2 s h, dropout mask d s h, the first projection's
- *     output and the activation's output 2 s f each (gated: the gate's and
- *     the product too, 8 s f in all)
+ *     output and the activation's output 2 s f each; gated (SwiGLU) and
+ *     eager, silu(x1) * x2 keeps the first projection's two halves 4 s f,
+ *     the SiLU's output 2 s f and the product 2 s f, 8 s f; with fused
+ *     kernels (workload.kernels: fused) 6 s f: Megatron-Core's fused
+ *     bias-SwiGLU (megatron/core/fusions/fused_bias_swiglu.py,
+ *     SwiGLUFunction) saves only its input and redoes the SiLU in backward
  * which at GPT-3's (kv = h, f = 4h, dropout) is s h (34 + 5 a s / h).
  * Not divided by tensor parallelism: the layer norms' inputs, the inputs of
  * the QKV and first feed-forward projections and the dropout masks after
  * them (10 s h); sequence parallelism divides those too.
  */
-double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash,
+double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int fused,
                         enum sc_recompute rc)
 {
     double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = m->dropout > 0;
     double kv = h * m->kv_heads / m->heads, t = tp > 1 ? tp : 1;
     double kept = 4 * h + 2 * h + 2 * h + 2 * d * h;              /* not split by tp */
     double split = 2 * h + 2 * kv + 2 * kv + 2 * h               /* Q, K; V; proj input */
-                   + (m->gated_ffn ? 8 : 4) * f;                  /* feed-forward */
+                   + (m->gated_ffn ? (fused ? 6 : 8) : 4) * f;    /* feed-forward */
     double scores = (2 + 3 * d) * a * s;                          /* per token */
 
     if (rc == SC_RECOMPUTE_FULL)
@@ -44,13 +48,24 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int
     return s * ((sp ? kept / t : kept) + (split + scores) / t);
 }
 
-/* Model-state bytes per parameter: weights, gradients, optimizer (Adam). */
-static void state_bytes(const struct scenario *sc, double *w, double *g, double *o)
+/* Model-state bytes per parameter: weights, gradients, optimizer (Adam).
+ * In mixed precision the gradients are held at gradients.precision, the
+ * width they are accumulated and reduced in: Megatron's main_grad buffer is
+ * fp32 under grad_reduce_in_fp32 (bf16 parameters with fp32 gradients: 18
+ * bytes a parameter, 6 + 12/d with the distributed optimizer over d ranks,
+ * Megatron-LM's distributed-optimizer table), 16 bits when the recipe
+ * reduces in bf16 (ZeRO's fp16 accounting, 2 + 2 + 12).  With the weights
+ * sharded too (zero3, hsdp) the sharded fp32 parameters are the master
+ * weights and the fp32 gradient shard is 4 of the 16 bytes a parameter
+ * over the ranks that PyTorch FSDP keeps (4 + 4 + 8), which 2 + 2 + 12
+ * already totals. */
+static void state_bytes(const struct scenario *sc, enum sc_sharding sharding, double *w, double *g,
+                        double *o)
 {
     int wide = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 || sc->workload.precision_strict;
 
     *w = wide ? 4 : 2;
-    *g = wide ? 4 : 2;
+    *g = wide || (sc->gradients.precision == CAT_FP32 && sharding < SC_SHARD_ZERO3) ? 4 : 2;
     *o = wide ? 8 : 12;     /* moments; in mixed precision also the fp32 master weights */
     if (!isnan(sc->workload.optimizer_state_bytes))
         *o = sc->workload.optimizer_state_bytes;   /* another optimizer (workload.optimizer_state_bytes) */
@@ -102,13 +117,14 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                                    : in->mem_gib;
     double params = m->params, layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
 
-    state_bytes(sc, &w, &g, &o);
+    state_bytes(sc, sharding, &w, &g, &o);
     if (sc->parallel.pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
         double p0, l0, p1, l1, s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
         int mb = ranks / mp > 0 ? resolve_accum(sc, ranks / mp) : 1;
         double per_layer = memory_layer_act(m, s, tp, sc->parallel.sequence_parallel,
-                                            !sc->workload.attention_unfused, sc->parallel.recompute) * b * width;
+                                            !sc->workload.attention_unfused, sc->workload.kernels_fused,
+                                            sc->parallel.recompute) * b * width;
         stage_of(sc, mb, 1, &p0, &l0);
         stage_of(sc, mb, 0, &p1, &l1);
         if (p0 * (w + g + o) + l0 * per_layer >=
@@ -140,6 +156,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         u->activations = b * width * (layer_mb * memory_layer_act(m, s, tp,
                                                                   sc->parallel.sequence_parallel,
                                                                   !sc->workload.attention_unfused,
+                                                                  sc->workload.kernels_fused,
                                                                   sc->parallel.recompute) +
                                       logits * 4.0 * s * m->vocab / tp);
     } else {

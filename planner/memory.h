@@ -4,13 +4,17 @@
  *
  * Model state: weights, gradients and optimizer state, 16 bytes per
  * parameter for Adam in mixed precision or in fp32 (Rajbhandari et al. 2020,
- * "ZeRO", section 3.1: 2 + 2 + 12, or 4 + 4 + 8), divided by the data-
- * parallel ranks as the sharding stage shares it (their table 1).
+ * "ZeRO", section 3.1: 2 + 2 + 12, or 4 + 4 + 8), the gradients at
+ * gradients.precision's width (fp32: 2 + 4 + 12, Megatron-LM's main_grad;
+ * not with the weights sharded, where FSDP's 4 + 4 + 8 totals the same 16),
+ * divided by the data-parallel ranks as the sharding stage shares it
+ * (their table 1).
  * Activations: a transformer given by its shape keeps s b h (34 + 5 a s / h)
  * bytes per layer at 16 bits without recompute (Korthikanti et al. 2022,
  * arXiv:2205.05198, eq. 2), less the 5 a s / h of the attention scores when
  * attention is fused (flash) or recomputed (selective), 2 s b h with full
- * recompute (the layer's input alone), plus the output layer's 4 s b v
+ * recompute (the layer's input alone; a gated feed-forward keeps 8 s b f,
+ * 6 s b f with Megatron-Core's fused SwiGLU), plus the output layer's 4 s b v
  * (fp32 logits of the loss); tensor parallelism divides the 24 of the 34
  * that are split across ranks, and sequence parallelism the other 10.
  * Other models: catalog act_mib_per_sample per sample at 16 bits.
@@ -35,8 +39,9 @@ struct mem_use {
 
 /* Activation bytes of one layer of shaped transformer m, per sample of s
  * tokens, with tp-way tensor parallelism (sp: sequence parallel too),
- * `flash` attention and `rc` recompute; 16-bit activations. */
-double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash,
+ * `flash` attention, `fused` kernels (Megatron's: a gated feed-forward's
+ * fused SwiGLU) and `rc` recompute; 16-bit activations. */
+double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int fused,
                         enum sc_recompute rc);
 
 /* What one worker of instance `in` holds with sc's workload over `ranks`

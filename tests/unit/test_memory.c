@@ -31,6 +31,7 @@ static void fixture(struct cat_model *m, struct cat_gpu *g, struct cat_instance 
     scenario_defaults(sc, "zero");
     sc->workload.model = m;
     sc->workload.precision = CAT_FP16;
+    sc->gradients.precision = CAT_FP16;   /* ZeRO's accounting: fp16 gradients */
 }
 
 static void zero_stages_divide_the_model_state(void)
@@ -58,10 +59,16 @@ static void zero_stages_divide_the_model_state(void)
     memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
     T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 15, 1e-9,
            "hsdp: stage 3 within a node of 8: 120 / 8 GB");
-    /* 7.5B fp32 gradients (the default) in 25 MiB units: 30e9 / 26214400 ->
-     * 1145 units; two gathered (2 bytes a parameter each) and one unit's
-     * gradients (4) */
+    /* 7.5B fp32 gradients (the scenario default) in 25 MiB units: 30e9 /
+     * 26214400 -> 1145 units; two gathered (2 bytes a parameter each) and
+     * one unit's gradients (4); the state as FSDP keeps it, 4 + 4 + 8 over
+     * the ranks, still 15 GB */
+    sc.gradients.precision = CAT_FP32;
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
     T_NEAR(u.buffers, 7.5e9 / 1145 * 8, 1e-3, "hsdp: two units gathered and one unit's gradients");
+    T_NEAR((u.weights + u.gradients + u.optimizer) / 1e9, 15, 1e-9,
+           "hsdp, fp32 gradients: still 16 bytes a parameter over a node's 8");
+    sc.gradients.precision = CAT_FP16;
     sc.parallel.sharding = SC_SHARD_ZERO2;
     memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
     T_NEAR(u.buffers, 2 * 25 * 1048576.0, 0, "zero2: two 25 MiB gradient buckets");
@@ -71,6 +78,20 @@ static void zero_stages_divide_the_model_state(void)
     memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
     T_CHECK(u.weights == 4 * 7.5e9 && u.gradients == 4 * 7.5e9 && u.optimizer == 8 * 7.5e9,
             "fp32 Adam: 4 + 4 + 8 bytes a parameter");
+    /* Megatron-LM's distributed-optimizer table: bf16 parameters with fp32
+     * gradients (its main_grad buffer) hold 18 bytes a parameter, 6 + 12/d
+     * with the distributed optimizer (zero1) */
+    sc.workload.precision = CAT_BF16;
+    sc.gradients.precision = CAT_FP32;
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
+    T_NEAR(u.weights + u.gradients + u.optimizer, 18 * 7.5e9, 1e-12,
+           "bf16 with fp32 gradients: 2 + 4 + 12 bytes a parameter");
+    sc.parallel.sharding = SC_SHARD_ZERO1;
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
+    T_NEAR(u.weights + u.gradients + u.optimizer, (6 + 12.0 / 64) * 7.5e9, 1e-12,
+           "and the distributed optimizer over 64: 6 + 12/64 bytes a parameter");
+    sc.parallel.sharding = SC_SHARD_NONE;
+    sc.gradients.precision = CAT_FP16;
     sc.workload.precision = CAT_FP16;
     sc.workload.optimizer_state_bytes = 8;   /* SGD with momentum: fp32 master weights and momentum */
     sc.parallel.sharding = SC_SHARD_ZERO1;
@@ -150,20 +171,20 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     m.kv_heads = 96;
     m.ffn_hidden = 4 * 12288;
     m.dropout = 0.1;
-    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, SC_RECOMPUTE_NONE), s * h * (34 + 5 * a * s / h), 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, 0, SC_RECOMPUTE_NONE), s * h * (34 + 5 * a * s / h), 1e-12,
            "no parallelism: s b h (34 + 5 a s / h)");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, 0, SC_RECOMPUTE_NONE),
            s * h * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12,
            "tensor parallel 8: s b h (10 + 24/t + 5 a s / (h t))");
-    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, SC_RECOMPUTE_NONE), s * h / t * (34 + 5 * a * s / h),
+    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, 0, SC_RECOMPUTE_NONE), s * h / t * (34 + 5 * a * s / h),
            1e-12, "and sequence parallel: s b h / t (34 + 5 a s / h)");
-    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, SC_RECOMPUTE_SELECTIVE), s * h / t * 34, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, 0, SC_RECOMPUTE_SELECTIVE), s * h / t * 34, 1e-12,
            "selective recompute: s b h 34 / t");
-    T_NEAR(memory_layer_act(&m, s, 1, 0, 1, SC_RECOMPUTE_NONE), s * h * 34, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 1, 0, SC_RECOMPUTE_NONE), s * h * 34, 1e-12,
            "fused (flash) attention keeps no scores");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h, 1e-12,
            "full recompute: the layer's input, 2 s b h");
-    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, SC_RECOMPUTE_FULL), 2 * s * h / t, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h / t, 1e-12,
            "full recompute, sequence parallel: 2 s b h / t");
     m.dropout = 0;
     m.gated_ffn = 1;
@@ -171,10 +192,17 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     m.hidden = 4096;
     m.heads = 32;
     m.kv_heads = 8;
-    /* Llama-3 8B: kept 8h, split 2h + 4 kv + 2h + 8f, scores 2 a s (no dropout) */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, SC_RECOMPUTE_NONE),
+    /* Llama-3 8B: kept 8h, split 2h + 4 kv + 2h + 8f (eager SwiGLU: both
+     * halves 4f, the SiLU's output 2f, the product 2f), scores 2 a s (no
+     * dropout) */
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 0, SC_RECOMPUTE_NONE),
            8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 8 * 14336 + 2 * 32 * 8192.0), 1e-12,
            "gated, grouped-query, no dropout: the generalised terms");
+    /* fused kernels: Megatron-Core's bias-SwiGLU keeps its input (4f) and
+     * its output is the next projection's input (2f): 6f */
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, SC_RECOMPUTE_NONE),
+           8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 6 * 14336 + 2 * 32 * 8192.0), 1e-12,
+           "fused SwiGLU keeps 6 s f, not 8");
 }
 
 /* Pipeline stages (planner/memory.c stage_of): the first stage's weights
@@ -205,7 +233,7 @@ static void pipeline_stages_keep_their_micro_batches(void)
     sc.workload.global_batch = 64;   /* 64 micro-batches a replica on one replica */
     sc.parallel.tp = 1;
     sc.parallel.pp = 4;
-    act = memory_layer_act(&m, s, 1, 0, 1, SC_RECOMPUTE_NONE);
+    act = memory_layer_act(&m, s, 1, 0, 1, 0, SC_RECOMPUTE_NONE);
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u);
     T_NEAR(u.weights, (12.0 * 4096 * 4096 * 8 + table) * 2, 1e-12,
            "pp 4: the first stage holds 8 layers and the embedding, 2 bytes a parameter");
