@@ -229,6 +229,51 @@ static void a_tie_never_costs_more_than_two_percent(void)
             "the current choice (%d ties)", bad, ties);
 }
 
+/* A transformer's band from the catalog alone rests on the published LLM
+ * runs' error for its GPU generation and precision (planner/band.c):
+ * Hopper bf16 22.0%, Hopper fp8 14.5%; a convolutional network keeps the
+ * compute cases' 20.1%. */
+static void llm_bands_follow_generation_and_precision(void)
+{
+    struct scenario sc;
+    struct sc_cluster cl[2];
+    struct plan_report rep;
+    struct dt_err e;
+    struct plan_errors pe;
+
+    build(&sc, cl);
+    cl[0].groups[0].inst = catalog_find_instance(&cat, "p5.48xlarge");
+    cl[1].groups[0].inst = catalog_find_instance(&cat, "p4d.24xlarge");
+    if (plan_run(&sc, NULL, &rep, &e) == 0) {
+        plan_errors_of(&sc, &rep.clusters[0], &pe);
+        T_NEAR(pe.compute, 0.201, 1e-9, "ResNet-50 on an H100: the compute cases' error (%.3f)",
+               pe.compute);
+        plan_report_free(&rep);
+    }
+    sc.workload.model = catalog_find_model(&cat, "llama3-8b");
+    sc.parallel.micro_batch = 1;
+    sc.input.cpu_s_per_sample = 0;
+    sc.input.prep_bytes = 0;
+    scenario_prec_set(&sc, CAT_BF16);
+    if (plan_run(&sc, NULL, &rep, &e) == 0) {
+        plan_errors_of(&sc, &rep.clusters[0], &pe);
+        T_NEAR(pe.compute, 0.220, 1e-9, "Llama 3 8B in bf16 on an H100: 22.0%% (%.3f)", pe.compute);
+        plan_errors_of(&sc, &rep.clusters[1], &pe);
+        T_NEAR(pe.compute, 0.093, 1e-9, "on an A100: 9.3%% (%.3f)", pe.compute);
+        plan_report_free(&rep);
+    } else {
+        T_CHECK(0, "plan_run: %s", e.msg);
+    }
+    scenario_prec_set(&sc, CAT_FP8);
+    if (plan_run(&sc, NULL, &rep, &e) == 0) {
+        plan_errors_of(&sc, &rep.clusters[0], &pe);
+        T_NEAR(pe.compute, 0.145, 1e-9, "in fp8 on an H100: 14.5%%, its own (%.3f)", pe.compute);
+        plan_report_free(&rep);
+    } else {
+        T_CHECK(0, "plan_run: %s", e.msg);
+    }
+}
+
 /* A one-group train cluster of `count` x `type`. */
 static struct sc_cluster one(const char *type, int count)
 {
@@ -290,6 +335,7 @@ int main(void)
     T_RUN(a_tie_is_called_within_the_uncorrelated_error_only);
     T_RUN(a_tie_never_costs_more_than_two_percent);
     T_RUN(actions_match_their_words);
+    T_RUN(llm_bands_follow_generation_and_precision);
     catalog_free(&cat);
     return T_DONE();
 }
