@@ -154,10 +154,15 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
     else
         fprintf(f, "Seed: %lu (each candidate: %d measured steps after %d warm-up)\n", sc->simulation.seed,
                 sc->simulation.steps, sc->simulation.warmup);
-    char tp_note[96] = "";
+    char tp_note[192] = "";
     if (l->pruned_tp)
         snprintf(tp_note, sizeof tp_note, ", %ld where parallel.tp %d does not fit a node",
                  l->pruned_tp, sc->parallel.tp);
+    if (l->pruned_pp) {
+        size_t n = strlen(tp_note);
+        snprintf(tp_note + n, sizeof tp_note - n, ", %ld that cannot place parallel.pp %d x tp %d",
+                 l->pruned_pp, sc->parallel.pp, sc->parallel.tp > 1 ? sc->parallel.tp : 1);
+    }
     fprintf(f, "Searched: %ld candidates over %d instance types, %ld feasible; pruned before "
             "simulating: %ld do not fit in memory, %ld over the budget, %ld over the data "
             "channels, %ld over max_gpus%s\n", r->candidates, l->ntrain_types, r->feasible,
@@ -328,6 +333,7 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
     cJSON_AddNumberToObject(s, "pruned_channels", (double)l->pruned_channels);
     cJSON_AddNumberToObject(s, "pruned_gpus", (double)l->pruned_gpus);
     cJSON_AddNumberToObject(s, "pruned_tp", (double)l->pruned_tp);
+    cJSON_AddNumberToObject(s, "pruned_pp", (double)l->pruned_pp);
     {
         cJSON *inf = cJSON_AddObjectToObject(s, "infeasible");
         for (int k = PLAN_OK + 1; k < PLAN_INF_N; k++)

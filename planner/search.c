@@ -29,6 +29,7 @@
 
 #include "cluster.h"
 #include "plan_int.h"
+#include "resolve.h"
 
 /* ---- names ------------------------------------------------------------- */
 
@@ -99,6 +100,19 @@ static void push(struct search_list *l, const struct search_cand *c)
 }
 
 
+/* Whether nodes x ti place the scenario's fixed pipeline (resolve_pp_fits). */
+static int pp_places(const struct scenario *sc, const struct cat_instance *ti, int nodes)
+{
+    struct sc_cluster cl;
+    char why[256];
+
+    memset(&cl, 0, sizeof cl);
+    cl.gradients.strategy = -1;
+    cl.ngroups = 1;
+    cl.groups[0] = (struct sc_group){SIM_TRAIN, ti, nodes, 0};
+    return resolve_pp_fits(sc, &cl, why, sizeof why);
+}
+
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e)
 {
     const struct catalog *cat = sc->catalog;
@@ -158,6 +172,10 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             if (!sim_tp_fits(wpn, nodes, sc->parallel.tp)) {
                 l->pruned_tp++;
                 continue;   /* more nodes may span whole tensor-parallel groups */
+            }
+            if (!sc->parallel.pp_auto && sc->parallel.pp > 1 && !pp_places(sc, ti, nodes)) {
+                l->pruned_pp++;
+                continue;   /* more nodes may hold the stages */
             }
             if (p->max_gpus > 0 && ti->gpu_count > 0 && workers > p->max_gpus) {
                 l->pruned_gpus++;

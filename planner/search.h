@@ -73,6 +73,8 @@ struct search_list {
     long pruned_channels;   /* more workers than data channels allowed */
     long pruned_gpus;       /* more GPUs than plan.max_gpus */
     long pruned_tp;         /* parallel.tp neither divides a node's GPUs nor spans whole nodes */
+    long pruned_pp;         /* a fixed parallel.pp x tp that the nodes cannot place
+                               (resolve_pp_fits) */
     int memory_unknown;     /* 1: activation memory of the model unknown, not pruned on it */
     double memory_bytes;    /* GPU memory a worker needs, as pruned on (search_memory_bytes);
                                NAN when memory_unknown */

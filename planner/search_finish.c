@@ -281,13 +281,14 @@ static void pruned_words(const struct search_list *l, char *buf, size_t cap)
 {
     size_t n = 0;
     const long cnt[] = {l->pruned_memory, l->pruned_budget, l->pruned_channels, l->pruned_gpus,
-                        l->pruned_tp};
+                        l->pruned_tp, l->pruned_pp};
     static const char *words[] = {"do not fit in memory", "over the budget",
                                   "over the data channels", "over plan.max_gpus",
-                                  "where parallel.tp does not fit a node"};
+                                  "where parallel.tp does not fit a node",
+                                  "that cannot place parallel.pp x tp (more or larger nodes)"};
 
     buf[0] = '\0';
-    for (int k = 0; k < 5 && n < cap; k++)
+    for (int k = 0; k < 6 && n < cap; k++)
         if (cnt[k] > 0)
             n += (size_t)snprintf(buf + n, cap - n, "%s%ld %s", n ? ", " : "", cnt[k], words[k]);
 }

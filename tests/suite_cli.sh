@@ -362,6 +362,11 @@ check "tp_overlap: faster, but at least one piece in tp of each collective stays
             $v->{step_time_s}{mean}, $tv, $a->{step_time_s}{mean}, $ta;
         exit !($a->{step_time_s}{mean} < $v->{step_time_s}{mean} && $ta >= $tv / 8 * 0.999 &&
                $ta < $tv)' "$tmp/tpv.json" "$tmp/tpa.json"
+# ---- a search with a fixed pipeline leaves out what cannot place it ---------
+"$DT" plan -q --json validate/published/memory/recipe-nemotron4-340b.yaml > "$tmp/pp.json" 2> "$tmp/pp.err"
+rc=$?
+check "plan with a fixed tp 8 x pp 8: candidates that cannot place it are pruned and counted, not an error (exit $rc)" \
+    sh -c '[ "$1" -eq 0 ] && [ ! -s "$2" ] && grep -q "\"pruned_pp\":	[1-9]" "$3"' _ "$rc" "$tmp/pp.err" "$tmp/pp.json"
 # ---- bottleneck labels that agree with the numbers ------------------------------
 "$DT" -q --json tests/data/bound/latency.yaml > "$tmp/lat.json"
 check "exposed communication over idle links under NCCL's choice is collective-latency-bound, naming the algorithm and channels, not network-bound" \
