@@ -485,6 +485,22 @@ sed -e 's|^clusters:|profile: '"$PWD"'/results/gpu-profiles/p5en-h200-gpu.json\n
 check "the H200 profile in results/ loads, and carries its bf16 GEMM rate (866 TFLOP/s)" \
     [ "$(json "$tmp/h200.json" 'join ",", map { sprintf "%s:%.0f", $_->{what}, $_->{value} } grep { $_->{what} =~ /gemm/ } map { @{$_->{measured} // []} } @{$d->{clusters}}')" = \
       "gemm_bf16_tflops:866,gemm_bf16_tflops:866" ]
+# The Llama 3 8B passes measured on that H200 (validate/hf_llama_pass.py), against dtplan's
+# compute model from the catalog alone: within the band it states for a transformer on Hopper
+# in 16 bits (22.0%, planner/band.c).
+while read -r line; do
+    seq=$(echo "$line" | sed -n 's/.*"seq": \([0-9]*\).*/\1/p')
+    b=$(echo "$line" | sed -n 's/.*"batch": \([0-9]*\).*/\1/p')
+    l=$(echo "$line" | sed -n 's/.*"layers": \([0-9]*\).*/\1/p')
+    t=$(echo "$line" | sed -n 's/.*"pass_s": \([0-9.]*\).*/\1/p')
+    [ "$l" = 32 ] || continue
+    p=$("$DT" compute --model llama3-8b --gpu H200 --precision bf16 --batch "$b" --seq "$seq" \
+        --amp pure --kernels eager --json | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+        printf "%.6f", $d->[0]{fwd_s} + $d->[0]{bwd_s}')
+    e=$(echo "$p $t" | awk '{printf "%.1f", 100 * ($1 / $2 - 1)}')
+    check "Llama 3 8B pass on an H200 at $b x $seq tokens: measured $t s, dtplan $e% off, within its 22% band" \
+        awk -v e="$e" 'BEGIN { exit !(e >= -22 && e <= 22) }'
+done < results/gpu-profiles/h200-llama3-8b-pass.jsonl
 # Without PyTorch (or a GPU) the fp8 measurement says it skipped, and succeeds.
 if command -v python3 > /dev/null 2>&1; then
     out=$(python3 calibrate/fp8_gemm.py --quick 2>&1)
