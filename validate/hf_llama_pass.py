@@ -13,7 +13,12 @@ one JSON object; {"skipped": WHY} and exit 0 without PyTorch, transformers
 or a GPU.
 """
 import json
+import os
 import sys
+
+# the timing loop of the calibration's fp8 measurement: warm-up, then CUDA events
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "calibrate"))
+from fp8_gemm import timed  # noqa: E402
 
 
 def arg(name, default):
@@ -47,16 +52,7 @@ def main():
         for p in model.parameters():
             p.grad = None
 
-    for _ in range(3):
-        step()
-    torch.cuda.synchronize()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    a.record()
-    for _ in range(iters):
-        step()
-    b.record()
-    torch.cuda.synchronize()
-    t = a.elapsed_time(b) / 1e3 / iters
+    t = timed(torch, step, iters)
     params = sum(p.numel() for p in model.parameters())
     print(json.dumps({"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
                       "layers": layers, "seq": seq, "batch": batch, "iters": iters,
