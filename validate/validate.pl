@@ -270,9 +270,9 @@ sub net_profile {
     }
     my ($j, $tr) = (undef, $c->{workload} eq 'ddp' ? 'cmd' : 'mpi');
     # A fit the calibration marks poor (a noisy run on the emulated link, as
-    # when the machine is busy with other tests) is measured up to twice more
+    # when the machine is busy with other tests) is measured up to four times more
     # before the nominal rate is given up.
-    for my $attempt (1 .. 3) {
+    for my $attempt (1 .. 5) {
         if ($c->{workload} eq 'ddp') {
             my $cmd = join(' ', @MPI, '-np', 2, @h, $python, $ddp, '--measure-allreduce',
                            '$(awk "BEGIN{print $DTPLAN_BYTES/1e6}")', '--steps', '$DTPLAN_ITERS', '--warmup', 1,
