@@ -356,11 +356,22 @@ static void ranked_by(const struct scenario *sc, struct plan_report *rep, int di
  * than the current choice (clusters[0]), the one the second criterion
  * prefers.  Fills rep->tie.
  */
+/* Whether clusters[i] ties with clusters[first], the objective's best, and
+ * does no worse on the objective than the current choice (clusters[0]). */
+static int ties_with(const struct scenario *sc, const struct plan_report *rep, int per, int first,
+                     int i)
+{
+    const struct plan_cluster *c = rep->clusters;
+    double cur = c[0].feasible ? cluster_objective(sc, &c[0], per) : INFINITY;
+
+    return i != first && c[i].feasible && plan_band_tie(sc, &c[first], &c[i], per, NULL) &&
+           cluster_objective(sc, &c[i], per) <= cur;
+}
+
 static int tie_break(const struct scenario *sc, struct plan_report *rep, int per)
 {
     struct plan_tie_report *tr = &rep->tie;
     const struct plan_cluster *c = rep->clusters;
-    double cur = c[0].feasible ? cluster_objective(sc, &c[0], per) : INFINITY;
     int first = -1, pick;
 
     memset(tr, 0, sizeof *tr);
@@ -371,8 +382,7 @@ static int tie_break(const struct scenario *sc, struct plan_report *rep, int per
             first = i;
     pick = first;
     for (int i = 0; first >= 0 && i < rep->nclusters; i++) {
-        if (i == first || !c[i].feasible || !plan_band_tie(sc, &c[first], &c[i], per, NULL) ||
-            cluster_objective(sc, &c[i], per) > cur)
+        if (!ties_with(sc, rep, per, first, i))
             continue;
         if (tr->n++ == 0 || cluster_objective(sc, &c[i], per) <
                                 cluster_objective(sc, &c[tr->other], per))
@@ -423,17 +433,12 @@ static void add_ties(struct text *t, const struct scenario *sc, const struct pla
     char names[512], buf[1024];
     struct text n = {names, sizeof names};
     int k = 0, first = rep->tie.first;
-    double cur = rep->clusters[0].feasible ? cluster_objective(sc, &rep->clusters[0], per)
-                                           : INFINITY;
 
     if (rep->tie.n <= 0)
         return;
     names[0] = '\0';
     for (int i = 0; i < rep->nclusters; i++)
-        if (i != rep->best && rep->clusters[i].feasible &&
-            (i == first || (plan_band_tie(sc, &rep->clusters[first], &rep->clusters[i], per,
-                                          NULL) &&
-                            cluster_objective(sc, &rep->clusters[i], per) <= cur)))
+        if (i != rep->best && (i == first || ties_with(sc, rep, per, first, i)))
             add(&n, "%s%s", k++ ? ", " : "", rep->clusters[i].cl->name);
     plan_add_tie(buf, sizeof buf, sc, &rep->tie, names,
                  first != rep->best ? rep->clusters[first].cl->name : NULL);

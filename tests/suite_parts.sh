@@ -123,6 +123,19 @@ table_sums() {
         print "$n $bad $shown $what\n";' "$1" 2>&1
 }
 
+# The CSV and the table of NAME in FILE.csv and FILE.txt add up; WHAT names
+# the table's rows ("rows", "tables' rows").
+check_csv() {
+    set -- "$1" $(csv_sums "$2")
+    b=$1 n=$2 bad=$3; shift 3
+    check "$b --csv: the parts of each of its $n lines add up to step_mean_s $*" [ "$n" -gt 0 -a "$bad" = 0 ]
+}
+check_table() {
+    set -- "$1" "$3" $(table_sums "$2")
+    b=$1 what=$2 n=$3 bad=$4 shown=$5; shift 5
+    check "$b $what: the columns $shown of each of its $n rows add up to step ms $*" [ "$n" -gt 0 -a "$bad" = 0 ]
+}
+
 # ---- dtplan SCENARIO: the listed clusters -----------------------------------
 # llm-70b-3d: tensor and pipeline parallelism; llm-8b-fsdp: sharded; s1:
 # input-bound; deepfm-ps-sync: parameter servers and a CPU cluster.
@@ -137,13 +150,9 @@ for sc in scenarios/llm-70b-3d.yaml scenarios/llm-8b-fsdp.yaml \
         check "$b --json: tensor-parallel and bubble parts are there to add ($tp and $bub clusters)" \
             [ "$tp" -gt 0 -a "$bub" -gt 0 ]
     "$DT" -q --csv "$sc" > "$tmp/$b.csv" 2> "$tmp/err"
-    set -- $(csv_sums "$tmp/$b.csv")
-    n=$1 bad=$2; shift 2
-    check "$b --csv: the parts of each of its $n lines add up to step_mean_s $*" [ "$n" -gt 0 -a "$bad" = 0 ]
+    check_csv "$b" "$tmp/$b.csv"
     "$DT" -q "$sc" > "$tmp/$b.txt" 2> "$tmp/err"
-    set -- $(table_sums "$tmp/$b.txt")
-    n=$1 bad=$2 shown=$3; shift 3
-    check "$b table: the columns $shown of each of its $n rows add up to step ms $*" [ "$n" -gt 0 -a "$bad" = 0 ]
+    check_table "$b" "$tmp/$b.txt" table
 done
 check "llm-70b-3d table: tp comm and bubble columns shown (some cluster has them)" \
     sh -c "grep '  step ms  ' '$tmp/llm-70b-3d.txt' | grep -q ' tp comm .* bubble '"
@@ -166,14 +175,10 @@ for sc in scenarios/llm-70b-3d.yaml scenarios/llm-8b-fsdp.yaml tests/data/plan/c
             [ "$tp" -gt 0 -a "$bub" -gt 0 ]
     if [ "$b" != plan-llm-70b-3d ]; then     # its search takes seconds: JSON and table only
         "$DT" plan -q --csv "$sc" > "$tmp/$b.csv" 2> "$tmp/err"
-        set -- $(csv_sums "$tmp/$b.csv")
-        n=$1 bad=$2; shift 2
-        check "$b --csv: the parts of each of its $n lines add up to step_mean_s $*" [ "$n" -gt 0 -a "$bad" = 0 ]
+        check_csv "$b" "$tmp/$b.csv"
     fi
     "$DT" plan -q "$sc" > "$tmp/$b.txt" 2> "$tmp/err"
-    set -- $(table_sums "$tmp/$b.txt")
-    n=$1 bad=$2 shown=$3; shift 3
-    check "$b tables: the columns $shown of each of its $n rows add up to step ms $*" [ "$n" -gt 0 -a "$bad" = 0 ]
+    check_table "$b" "$tmp/$b.txt" tables
 done
 check "plan-cpu-bound-vision: the input stall is there to add" \
     sh -c "grep -q '\"data_stall_s\":	0\.[0-9]*[1-9]' '$tmp/plan-cpu-bound-vision.json'"
