@@ -74,13 +74,15 @@ static struct ops_item *mem(struct ops_model *o, enum ops_kind kind, double coun
 static void amp_fp32(struct ops_model *o, struct ops_item *it, double count, double e)
 {
     struct ops_item *cast;
+    double redo = it->op_sac;
 
     if (o->style & OPS_PURE)
         return;     /* 16-bit in and out, fp32 inside the kernel only */
     it->amp_bytes = 3;
-    cast = mem(o, OPS_ACT, count, e);
+    cast = mem(o, OPS_ACT, count, e);   /* it may move: not used below */
     cast->amp_only = 1;
     cast->amp_bytes = 3;
+    cast->op_sac = redo;
 }
 
 /*
@@ -238,8 +240,12 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     int first;
 
     mem(o, OPS_EMBED, 1, s * h);
-    amp_fp32(o, mem(o, OPS_LNORM, l, rep), l, rep);
-    fp8_of(gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h), 1);
+    it = mem(o, OPS_LNORM, l, rep);
+    it->op_sac = 1;
+    amp_fp32(o, it, l, rep);
+    it = gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h);
+    fp8_of(it, 1);
+    it->op_sac = kv / (h + 2 * kv);                 /* K, the second of Q, K, V */
     first = o->n;
     it = gemm(o, OPS_ATTN, l, s, s, d);             /* scores QK^T */
     it->nb = a;
@@ -259,12 +265,21 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     flash_of(it, m, flash, d);
     for (int i = first; i < o->n; i++)
         o->v[i].attn_core = 1;
-    fp8_of(gemm(o, OPS_LINEAR, l, s, h, h / t), 0);
+    it = gemm(o, OPS_LINEAR, l, s, h, h / t);       /* the fourth product */
+    fp8_of(it, 0);
+    it->op_sac = 1;
     dropout_add(o, l, rep, drop);
-    amp_fp32(o, mem(o, OPS_LNORM, l, rep), l, rep);
-    fp8_of(gemm(o, OPS_LINEAR, l, s, (m->gated_ffn ? 2 * f : f) / t, h), 1);
-    mem(o, OPS_ACT, l, s * f / t * (m->gated_ffn ? 1.5 : 1));
-    fp8_of(gemm(o, OPS_LINEAR, l, s, h, f / t), 1);
+    it = mem(o, OPS_LNORM, l, rep);
+    it->op_sac = 1;
+    amp_fp32(o, it, l, rep);
+    it = gemm(o, OPS_LINEAR, l, s, (m->gated_ffn ? 2 * f : f) / t, h);
+    fp8_of(it, 1);
+    it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
+    it = mem(o, OPS_ACT, l, s * f / t * (m->gated_ffn ? 1.5 : 1));
+    it->op_sac = 1;
+    it = gemm(o, OPS_LINEAR, l, s, h, f / t);
+    fp8_of(it, 1);
+    it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
     dropout_add(o, l, rep, drop);
     amp_fp32(o, mem(o, OPS_LNORM, 1, rep), 1, rep);
     if (m->lm_head) {

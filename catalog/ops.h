@@ -59,6 +59,15 @@ struct ops_item {
      * an activation) writes its input in fp8, 0 where a cast of its own
      * does (the attention's output projection). */
     int fp8, cast_fused;
+    /* Per-operator selective recompute (workload.recompute: selective_op):
+     * the share of this item's forward that backward runs again.  torchtitan
+     * saves the output of every odd matrix product of a block, counting
+     * Q, K and V apart, and of attention, and redoes the rest: K, the output
+     * projection and the second feed-forward product (gated: its second
+     * half; torchtitan's llama runs w1, w3 then w2), with the block's norms
+     * and activation (pytorch/torchtitan@9dec370, torchtitan/parallelisms/
+     * parallelize_llama.py, _apply_ac_to_transformer_block). */
+    double op_sac;
 };
 
 struct ops_model {

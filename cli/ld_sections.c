@@ -42,8 +42,8 @@ static int measured_compute_code(struct ld *ld, const struct sc_field *f, yaml_n
             return -1;
         if (rc == SC_RECOMPUTE_AUTO)
             return ld_fail(ld, v->start_mark, "workload.measured_compute.recompute",
-                           "expected one of none, selective, full (what the measured run "
-                           "recomputed), found \"auto\"");
+                           "expected one of none, selective, full, selective_op (what the "
+                           "measured run recomputed), found \"auto\"");
         sc->workload.measured_recompute = (enum sc_recompute)rc;
     }
     return 0;

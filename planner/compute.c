@@ -313,6 +313,7 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
         t->bwd_s += it->count * bwd;
         if (it->attn_core)
             t->core_fwd_s += it->count * fwd;
+        t->op_sac_s += it->count * it->op_sac * fwd;
         t->kind_s[it->kind] += it->count * (fwd + bwd);
     }
     return 0;
@@ -381,9 +382,12 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
                  "only): attention as two GEMMs", n ? "; " : "", g->name);
     }
     /* activation recompute (workload.recompute): full redoes the forward in
-     * backward, selective the attention core (already redone when fused) */
+     * backward, selective the attention core (already redone when fused),
+     * selective_op what ops_item.op_sac marks */
     if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_FULL)
         t->bwd_s += t->fwd_s;
+    else if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_OP)
+        t->bwd_s += t->op_sac_s;
     else if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_SELECTIVE && sc->workload.attention_unfused)
         t->bwd_s += t->core_fwd_s;
     return rc;

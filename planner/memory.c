@@ -30,6 +30,12 @@
  * Not divided by tensor parallelism: the layer norms' inputs, the inputs of
  * the QKV and first feed-forward projections and the dropout masks after
  * them (10 s h); sequence parallelism divides those too.
+ * Per-operator recompute (selective_op, ops.h) keeps the outputs of the
+ * products it does not redo and of attention: the block's input 2 s h
+ * (divided under sequence parallelism), Q 2 s h, V 2 s kv, attention's
+ * output 2 s h and the first feed-forward product 2 s f, split by tp;
+ * gated, also the last product's 2 s h, whole (partial sums under tp; its
+ * reduce-scatter's output 2 s h / t besides).
  */
 double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int fused,
                         enum sc_recompute rc)
@@ -43,6 +49,9 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int
 
     if (rc == SC_RECOMPUTE_FULL)
         return 2 * s * h / (sp ? t : 1);
+    if (rc == SC_RECOMPUTE_OP)
+        return s * (2 * h / (sp ? t : 1) + (m->gated_ffn ? 2 * h : 0) +
+                    (2 * h + 2 * kv + 2 * h + 2 * f + (m->gated_ffn && t > 1 ? 2 * h : 0)) / t);
     if (flash || rc == SC_RECOMPUTE_SELECTIVE)
         scores = 0;
     return s * ((sp ? kept / t : kept) + (split + scores) / t);

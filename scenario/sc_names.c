@@ -40,7 +40,8 @@ static const char *const fp8_recipes[] = { "delayed", "current", "mxfp8", NULL }
  * PyTorch FSDP's FULL_SHARD runs it) */
 static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
                                          NULL };
-static const char *const recomputes[] = { "none", "selective", "full", "auto", NULL };
+static const char *const recomputes[] = { "none", "selective", "full", "auto", "selective_op",
+                                          NULL };
 /* in SIM_ORDER_* order */
 static const char *const pp_orders[] = { "tp-dp-pp", "tp-pp-dp", NULL };
 

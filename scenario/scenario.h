@@ -40,9 +40,13 @@ enum sc_sharding { SC_SHARD_NONE = 0, SC_SHARD_ZERO1, SC_SHARD_ZERO2, SC_SHARD_Z
                    SC_SHARD_HSDP, SC_SHARD_AUTO /* the loader's only: sharding_auto */ };
 
 /* Activation recompute (workload.recompute; Korthikanti et al. 2022):
- * selective redoes the attention core in backward, full the whole forward. */
+ * selective redoes the attention core in backward, full the whole forward;
+ * selective_op is PyTorch's per-operator selective checkpointing as
+ * torchtitan applies it (every second matrix product of a block and the
+ * norms and activations around them redone; attention saved). */
 enum sc_recompute { SC_RECOMPUTE_NONE = 0, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_FULL,
-                   SC_RECOMPUTE_AUTO /* the loader's only: recompute_auto */ };
+                   SC_RECOMPUTE_AUTO /* the loader's only: recompute_auto */,
+                   SC_RECOMPUTE_OP };
 
 /* How fp8 is scaled (workload.fp8_recipe; docs/model.md "fp8"): Transformer
  * Engine's delayed scaling (a history of amax values), current scaling

@@ -229,7 +229,7 @@ check "measured_compute.recompute: full recompute costs a forward more than the 
     'BEGIN { exit !(nn > 0.499 && nn < 0.501 && ff > 0.499 && ff < 0.501 && fn > 1.25 * nn && fn < 1.45 * nn && nf < nn / 1.25 && nf > nn / 1.45) }'
 mc none auto > /dev/null
 check "measured_compute.recompute: auto is refused at its field" \
-    grep -q 'workload.measured_compute.recompute: expected one of none, selective, full (what the measured run recomputed), found "auto"' "$tmp/err"
+    grep -q 'workload.measured_compute.recompute: expected one of none, selective, full, selective_op (what the measured run recomputed), found "auto"' "$tmp/err"
 
 # ---- dtplan compute ---------------------------------------------------------------
 "$DT" compute --model resnet50 --batch 64 --precision bf16 --gpu V100,A100 > "$tmp/c.txt" 2> "$tmp/err"

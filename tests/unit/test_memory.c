@@ -198,6 +198,14 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 0, SC_RECOMPUTE_NONE),
            8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 8 * 14336 + 2 * 32 * 8192.0), 1e-12,
            "gated, grouped-query, no dropout: the generalised terms");
+    /* per-operator recompute keeps the input, Q, V, attention's output,
+     * w1's and w2's outputs: 2 (h + h + kv + h + f + h) a token at tp 1 */
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, SC_RECOMPUTE_OP),
+           8192 * 2 * (4 * 4096 + 1024 + 14336.0), 1e-12,
+           "selective_op: the outputs of the products it keeps");
+    T_NEAR(memory_layer_act(&m, 8192, 8, 1, 1, 0, SC_RECOMPUTE_OP),
+           8192 * (2 * 4096 / 8.0 + 2 * 4096 + (4 * 4096 + 2 * 1024 + 2 * 14336 + 2 * 4096) / 8.0),
+           1e-12, "selective_op, tp 8 with sequence parallelism: split but for w2's partial sums");
     /* fused kernels: Megatron-Core's bias-SwiGLU keeps its input (4f) and
      * its output is the next projection's input (2f): 6f */
     T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, SC_RECOMPUTE_NONE),
