@@ -570,7 +570,8 @@ static const char *const shape_cols[] = {"layers", "hidden", "heads", "kv_heads"
  * (a row is read without a workload, so it gives its seq_len); then params and
  * fwd_gflops from it where the row leaves them empty.  col[NSHAPE],
  * col[NSHAPE + 1] and col[NSHAPE + 2] are the lm_head, dropout and causal
- * columns (lm_head and causal 1 when empty). */
+ * columns (lm_head and causal 1 when empty), col[NSHAPE + 3] and
+ * col[NSHAPE + 4] rms_norm and rotary (0 when empty). */
 static int get_shape(struct cat_model *m, const struct table *t, const struct csv_row *r,
                      const int *col, struct dt_err *e)
 {
@@ -599,6 +600,12 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
     if (col[NSHAPE + 2] >= 0 && get_opt_num(&v, t, r, col[NSHAPE + 2], e))
         return -1;
     m->causal = isnan(v) ? 1 : (int)v;
+    for (int k = 0; k < 2; k++) {
+        v = NAN;
+        if (col[NSHAPE + 3 + k] >= 0 && get_opt_num(&v, t, r, col[NSHAPE + 3 + k], e))
+            return -1;
+        *(k ? &m->rotary : &m->rms_norm) = isnan(v) ? 0 : (int)v;
+    }
     if (!shape_known(m))
         return 0;
     shape_defaults(m);      /* kv_heads: heads when the cell is empty */
@@ -643,7 +650,7 @@ static int get_arch(struct cat_model *m, const struct table *t, const struct csv
 static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
-    int r, rc = -1, *lines, act_col, arch_col, scol[NSHAPE + 3];
+    int r, rc = -1, *lines, act_col, arch_col, scol[NSHAPE + 5];
 
     if (table_open(&t, dir, "models.csv", model_cols, M_N, e) != 0)
         return -1;
@@ -653,6 +660,8 @@ static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
     scol[NSHAPE] = optional_col(&t, "lm_head");
     scol[NSHAPE + 1] = optional_col(&t, "dropout");
     scol[NSHAPE + 2] = optional_col(&t, "causal");
+    scol[NSHAPE + 3] = optional_col(&t, "rms_norm");
+    scol[NSHAPE + 4] = optional_col(&t, "rotary");
     arch_col = optional_col(&t, "arch");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->models = x_calloc((size_t)t.csv.nrows, sizeof *cat->models);

@@ -123,6 +123,8 @@ struct cat_model {
     int causal;                 /* 1: attention under a causal mask (a decoder: GPT, Llama);
                                    0: bidirectional (BERT).  A shaped model is causal unless
                                    told (optional column causal) */
+    int rms_norm;               /* 1: RMS norm (Llama), 0: layer norm (optional column) */
+    int rotary;                 /* 1: rotary position embedding on Q and K (optional column) */
     /* The layers of a network the catalog can lay out (catalog/ops.h), e.g.
      * "resnet50"; "" when the model is given by its FLOPs alone. */
     char arch[24];

@@ -37,6 +37,8 @@ static const struct cat_field table[] = {
     {"lm_head", "lm_head", 1, 0, 1, 0, "0 or 1"},
     {"dropout", "dropout", 0, 0, 1, 0, "a probability in [0, 1]"},
     {"causal", "causal", 1, 0, 1, 0, "0 or 1"},
+    {"rms_norm", "rms_norm", 1, 0, 1, 0, "0 or 1"},
+    {"rotary", "rotary", 1, 0, 1, 0, "0 or 1"},
     /* what a GPU delivers (gpus.csv); an empty peak is unknown, 0 is refused:
      * the simulator divides by every one of these */
     {"fp32_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},

@@ -34,6 +34,26 @@ static const double triton_tflops[2][2][NSEQ] = {
     {{78, 85, 90, 93, 95, 95}, {50, 61, 68, 74, 78, 80}},
 };
 
+/*
+ * cuDNN's fused attention against FlashAttention-2, forward plus backward
+ * TFLOP/s on the same GPU and harness: PyTorch 2.11's
+ * scaled_dot_product_attention (cuDNN 9.19) under its cuDNN and its
+ * FlashAttention-2 backends, bf16, FlashAttention-2's benchmark shapes
+ * (16k tokens, hidden 2048), counted as flash.h counts them, on an H200
+ * SXM (validate/attn_bench.py; results/gpu-profiles/h200-attention.jsonl,
+ * 2026-11-26).  [head dim 64, 128][no mask, causal][sequence].  The same
+ * run's FlashAttention-2 is within 5% of the published H100 bars from 4k
+ * tokens up (hd 128, causal: 284 and 311 against 308 and 328).
+ */
+static const double cudnn_tflops[2][2][NSEQ] = {
+    {{277, 357, 410, 447, 450, 443}, {152, 242, 319, 379, 427, 437}},
+    {{286, 427, 529, 558, 589, 554}, {177, 291, 385, 480, 531, 548}},
+};
+static const double cudnn_fa2_tflops[2][2][NSEQ] = {
+    {{181, 220, 252, 272, 282, 291}, {107, 157, 205, 239, 259, 276}},
+    {{189, 238, 276, 299, 309, 316}, {119, 173, 219, 259, 284, 311}},
+};
+
 /* The 16-bit GEMM rate the catalog gives the two GPUs (gpus.csv: the
  * dense peak times mm_eff): A100 SXM 312 x 0.786, H100 SXM 719.7. */
 static const double gemm_tflops[2] = {245.2, 719.7};
@@ -70,9 +90,15 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq)
     if (cc < 80)
         return NAN;
     fa2 = at_dim(tflops[g][0][c], tflops[g][1][c], head_dim, seq) / gemm_tflops[g];
+    if (impl == FLASH_CUDNN)
+        return cudnn_measured(cc) ? fa2 * at_dim(cudnn_tflops[0][c], cudnn_tflops[1][c], head_dim, seq) /
+                                        at_dim(cudnn_fa2_tflops[0][c], cudnn_fa2_tflops[1][c], head_dim, seq)
+                                  : fa2;
     if (impl != FLASH_TRITON)
         return fa2;
     /* Triton's share of FlashAttention-2 on the A100, carried to the GPU */
     return fa2 * at_dim(triton_tflops[0][c], triton_tflops[1][c], head_dim, seq) /
            at_dim(tflops[0][0][c], tflops[0][1][c], head_dim, seq);
 }
+
+int cudnn_measured(int cc) { return cc >= 90 && cc < 100; }

@@ -15,10 +15,13 @@
 #ifndef DT_FLASH_H
 #define DT_FLASH_H
 
-/* The kernels (workload.attention): FlashAttention-2, and the Triton
- * kernel of the same project (flash_attn_triton.py). */
+/* The kernels (workload.attention): FlashAttention-2, the Triton kernel of
+ * the same project (flash_attn_triton.py), and cuDNN's fused attention
+ * (what Transformer Engine prefers on Hopper and later, and what PyTorch's
+ * scaled_dot_product_attention runs there by default). */
 #define FLASH_FA2 1
 #define FLASH_TRITON 2
+#define FLASH_CUDNN 3
 
 /*
  * What kernel impl's forward plus backward reaches on a GPU of
@@ -30,8 +33,16 @@
  * lengths between 512 and 16384 on a log scale, and both are held at the
  * ends outside.  NAN before Ampere, where FlashAttention-2 does not run.
  * The Triton kernel is measured on the A100 alone: elsewhere it keeps its
- * A100 share of FlashAttention-2's rate (an assumption).
+ * A100 share of FlashAttention-2's rate (an assumption).  cuDNN's is its
+ * measured ratio to FlashAttention-2 on one Hopper GPU under the same
+ * harness (results/gpu-profiles/h200-attention.jsonl), times the
+ * published FlashAttention-2 share; before Hopper (no wgmma kernels
+ * measured) it is FlashAttention-2's share (cudnn_measured() says which).
  */
 double flash_share(int impl, int cc, double head_dim, int causal, double seq);
+
+/* 1 where flash_share's FLASH_CUDNN rate rests on a cuDNN measurement
+ * (Hopper), 0 where it takes FlashAttention-2's. */
+int cudnn_measured(int cc);
 
 #endif

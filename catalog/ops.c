@@ -24,8 +24,35 @@
  *   embedding: a gather (2); backward scatters into the table (3).
  * Pooling gives its own counts (input and output differ in size).
  */
-static const double pass_fwd[OPS_NKIND] = {0, 0, 0, 3, 2, 2, 3, 0, 2, 2.5, 2};
-static const double pass_bwd[OPS_NKIND] = {0, 0, 0, 5, 3, 3, 3, 0, 3, 2.5, 3};
+static const double pass_fwd[OPS_NKIND] = {0, 0, 0, 3, 2, 2, 3, 0, 2, 2.5, 2, 2};
+static const double pass_bwd[OPS_NKIND] = {0, 0, 0, 5, 3, 3, 3, 0, 3, 2.5, 3, 2};
+
+/*
+ * Eager PyTorch's memory-bound kernels of a Llama block, measured
+ * (validate/eager_ops.py on an H200, PyTorch 2.11, 8,192 tokens of
+ * Llama 3 8B's widths; results/gpu-profiles/h200-eager-ops.jsonl,
+ * 2026-11-26) and given here as the elements per element of the tensor
+ * that take the measured time at the catalog's H200 rate for the kind
+ * (4,800 GB/s x mem_eff 0.736 x kind_bw), so that other GPUs scale by
+ * their own bandwidth; the gradient fill of the harness taken off the
+ * backward.  Fused (workload.kernels: fused) the same work is one kernel
+ * each: pass_fwd and pass_bwd.
+ *   RMS norm as Hugging Face's and torchtitan's Llama write it (an fp32
+ *     upcast, the mean of squares, rsqrt, two products, the cast back):
+ *     0.439 ms forward and 0.985 ms backward over 8192 x 4096, 12.7 and
+ *     28.1 elements (a layer norm's one kernel: 2 and 3);
+ *   rotary embedding of Q and K by rotate_half (slices, a negation, a
+ *     concatenation, two products and a sum each): 0.463 and 0.581 ms
+ *     over 8192 x (4096 + 1024), 17.0 and 20.6;
+ *   SwiGLU's silu(x1) * x3 as two kernels and their backward: 0.284 and
+ *     0.565 ms over 8192 x 14336, 3.7 and 6.6 (fused: 3 and 4.5).
+ */
+#define EAGER_RMS_FWD 12.7
+#define EAGER_RMS_BWD 28.1
+#define EAGER_ROPE_FWD 17.0
+#define EAGER_ROPE_BWD 20.6
+#define EAGER_SWIGLU_FWD 3.7
+#define EAGER_SWIGLU_BWD 6.6
 
 static struct ops_item *push(struct ops_model *o, enum ops_kind kind, double count)
 {
@@ -219,6 +246,24 @@ static void flash_of(struct ops_item *it, const struct cat_model *m, int flash, 
     it->head_dim = d;
 }
 
+/* A block's norm over e elements, `count` of them, redone (op_sac) under
+ * per-operator recompute: an eager RMS norm as its measured chain of
+ * kernels (its fp32 upcast counted in it), otherwise one kernel, fp32
+ * inside under autocast. */
+static void norm(struct ops_model *o, const struct cat_model *m, double count, double e,
+                 double redo)
+{
+    struct ops_item *it = mem(o, OPS_LNORM, count, e);
+
+    it->op_sac = redo;
+    if (m->rms_norm && !(o->style & OPS_FUSED)) {
+        it->elems_fwd = EAGER_RMS_FWD * e;
+        it->elems_bwd = EAGER_RMS_BWD * e;
+        return;
+    }
+    amp_fp32(o, it, count, e);
+}
+
 /*
  * A transformer of shape m over s tokens, block by block: norm, the Q, K,
  * V projections, attention, the output projection, (dropout,) residual
@@ -226,7 +271,8 @@ static void flash_of(struct ops_item *it, const struct cat_model *m, int flash, 
  * Attention held in memory is QK^T and AV as batched GEMMs (one per head)
  * around the scale-mask-softmax and dropout of heads x s x s scores; fused
  * (flash), it is the two products with nothing of size s x s in memory and
- * the scores recomputed in backward.  Then the final norm and, for a
+ * the scores recomputed in backward.  A rotary model rotates Q and K
+ * after their projection.  Then the final norm and, for a
  * language model, the output projection and its softmax cross-entropy
  * over the vocabulary.
  */
@@ -239,13 +285,21 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     struct ops_item *it;
     int first;
 
+    int eager = !(o->style & OPS_FUSED);
+
     mem(o, OPS_EMBED, 1, s * h);
-    it = mem(o, OPS_LNORM, l, rep);
-    it->op_sac = 1;
-    amp_fp32(o, it, l, rep);
+    norm(o, m, l, rep, 1);
     it = gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h);
     fp8_of(it, 1);
     it->op_sac = kv / (h + 2 * kv);                 /* K, the second of Q, K, V */
+    if (m->rotary) {
+        it = mem(o, OPS_ROPE, l, s * (h + kv) / t);
+        if (eager) {
+            it->elems_fwd = EAGER_ROPE_FWD * s * (h + kv) / t;
+            it->elems_bwd = EAGER_ROPE_BWD * s * (h + kv) / t;
+        }
+        it->op_sac = 1;
+    }
     first = o->n;
     it = gemm(o, OPS_ATTN, l, s, s, d);             /* scores QK^T */
     it->nb = a;
@@ -269,19 +323,21 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     fp8_of(it, 0);
     it->op_sac = 1;
     dropout_add(o, l, rep, drop);
-    it = mem(o, OPS_LNORM, l, rep);
-    it->op_sac = 1;
-    amp_fp32(o, it, l, rep);
+    norm(o, m, l, rep, 1);
     it = gemm(o, OPS_LINEAR, l, s, (m->gated_ffn ? 2 * f : f) / t, h);
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
     it = mem(o, OPS_ACT, l, s * f / t * (m->gated_ffn ? 1.5 : 1));
+    if (m->gated_ffn && eager) {
+        it->elems_fwd = EAGER_SWIGLU_FWD * s * f / t;
+        it->elems_bwd = EAGER_SWIGLU_BWD * s * f / t;
+    }
     it->op_sac = 1;
     it = gemm(o, OPS_LINEAR, l, s, h, f / t);
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
     dropout_add(o, l, rep, drop);
-    amp_fp32(o, mem(o, OPS_LNORM, 1, rep), 1, rep);
+    norm(o, m, 1, rep, 0);
     if (m->lm_head) {
         gemm(o, OPS_LINEAR, 1, s, m->vocab / t, h);
         mem(o, OPS_SOFTMAX, 1, s * m->vocab / t)->amp_bytes = 3;   /* the loss, in fp32 */
@@ -346,6 +402,6 @@ int ops_is_matrix(int kind)
 
 static const char *const kinds[OPS_NKIND + 1] = {
     "conv", "linear", "attention", "batch_norm", "layer_norm", "activation", "residual_add",
-    "pooling", "softmax", "dropout", "embedding", NULL};
+    "pooling", "softmax", "dropout", "embedding", "rotary", NULL};
 
 const char *ops_kind_name(int kind) { return NAMES_AT(kinds, kind); }

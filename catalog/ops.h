@@ -23,6 +23,7 @@
 enum ops_kind {
     OPS_CONV, OPS_LINEAR, OPS_ATTN,                 /* matrix work */
     OPS_BNORM, OPS_LNORM, OPS_ACT, OPS_ADD, OPS_POOL, OPS_SOFTMAX, OPS_DROPOUT, OPS_EMBED,
+    OPS_ROPE,                                       /* rotary embedding of Q and K */
     OPS_NKIND
 };
 

@@ -28,7 +28,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " CMD " --model NAME [--gpu A,B,...] [--precision P] [--batch N]\n"
-            "                      [--seq N] [--attention flash|unfused|flash_triton]\n"
+            "                      [--seq N] [--attention flash|unfused|flash_triton|cudnn]\n"
             "                      [--memory-format nchw|nhwc]\n"
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--measured GPU:SECONDS[:BATCH]] [--catalog DIR] [--json]\n"
@@ -44,7 +44,8 @@ static void usage(FILE *f)
             "Megatron-LM) where autocast, the default, runs softmax and layer norm in fp32;\n"
             "--kernels fused takes Megatron-LM's fused softmax and dropout-add kernels.\n"
             "--attention flash (the default) is FlashAttention-2 at its published rate,\n"
-            "flash_triton flash-attn's Triton kernel, unfused matmul-softmax-dropout.\n"
+            "flash_triton flash-attn's Triton kernel, cudnn cuDNN's fused attention\n"
+            "(Transformer Engine's on Hopper and later), unfused matmul-softmax-dropout.\n"
             "-o FILE writes the table or JSON to FILE (all or nothing) instead of standard\n"
             "output.  Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
@@ -187,7 +188,8 @@ static int compute_cmd_write(FILE *f, const void *ctx, struct dt_err *e)
         fprintf(f, "%s, batch %d, %s%s", sc->workload.model->name, sc->parallel.micro_batch,
                scenario_prec_name(scenario_prec_index(sc)),
                sc->workload.attention_unfused ? ", attention unfused"
-               : sc->workload.attention_triton ? ", attention flash_triton" : "");
+               : sc->workload.attention_triton ? ", attention flash_triton"
+               : sc->workload.attention_cudnn ? ", attention cudnn" : "");
         if (sc->workload.amp_pure || sc->workload.kernels_fused)
             fprintf(f, ", %s activations, %s kernels", sc->workload.amp_pure ? "16-bit" : "autocast",
                    sc->workload.kernels_fused ? "fused" : "eager");
@@ -227,7 +229,7 @@ int compute_cmd_main(int argc, char **argv)
          cli_take_str, &gpus, NULL},
         {"--precision", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
          "one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto", cli_take_name, &prec_arg, NULL},
-        {"--attention", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of flash, unfused, flash_triton",
+        {"--attention", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of flash, unfused, flash_triton, cudnn",
          cli_take_name, &att_arg, NULL},
         {"--memory-format", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of nchw, nhwc",
          cli_take_name, &fmt_arg, NULL},
@@ -291,6 +293,7 @@ int compute_cmd_main(int argc, char **argv)
     sc.workload.seq_len = (int)seq;
     sc.workload.attention_unfused = att == 1;
     sc.workload.attention_triton = att == 2;
+    sc.workload.attention_cudnn = att == 3;
     sc.workload.channels_last = fmt == 1;
     sc.workload.amp_pure = amp == 1;
     sc.workload.kernels_fused = kern == 1;

@@ -337,7 +337,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         "name", "family", "params", "fwd_gflops", "input", "sparse_params",
         "sparse_bytes_per_sample", "source", "layers", "hidden", "heads", "kv_heads",
         "ffn_hidden", "vocab", "gated_ffn", "tied_embeddings", "seq_len", "lm_head", "dropout",
-        "causal", NULL
+        "causal", "rms_norm", "rotary", NULL
     };
     const struct key_spec size[] = {
         ld_field_spec("params", 0, offsetof(struct cat_model, params)),
@@ -357,6 +357,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         {"lm_head", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, lm_head)},
         ld_field_spec("dropout", 0, offsetof(struct cat_model, dropout)),
         {"causal", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, causal)},
+        {"rms_norm", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, rms_norm)},
+        {"rotary", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, rotary)},
     };
     char f[FIELD_LEN];
     yaml_node_t *v;

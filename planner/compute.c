@@ -31,7 +31,8 @@
  */
 static const double kind_bw[OPS_NKIND] = {
     [OPS_BNORM] = 1.0, [OPS_LNORM] = 0.55, [OPS_ACT] = 0.87, [OPS_ADD] = 0.87,
-    [OPS_POOL] = 0.87, [OPS_SOFTMAX] = 0.63, [OPS_DROPOUT] = 0.87, [OPS_EMBED] = 0.87};
+    [OPS_POOL] = 0.87, [OPS_SOFTMAX] = 0.63, [OPS_DROPOUT] = 0.87, [OPS_EMBED] = 0.87,
+    [OPS_ROPE] = 0.87};
 
 /*
  * What an fp8 GEMM reaches of the fp8 peak, over what a 16-bit one reaches
@@ -342,7 +343,9 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     static const enum cat_prec tries[] = {CAT_FP8, CAT_BF16, CAT_FP16, CAT_TF32, CAT_FP32};
     struct compute_rates r;
     struct ops_model o;
-    int rc = -1, flash = sc->workload.attention_unfused ? 0 : sc->workload.attention_triton ? FLASH_TRITON : FLASH_FA2;
+    int rc = -1, flash = sc->workload.attention_unfused ? 0
+                       : sc->workload.attention_triton ? FLASH_TRITON
+                       : sc->workload.attention_cudnn ? FLASH_CUDNN : FLASH_FA2;
 
     ops_build(sc->workload.model, sc->workload.seq_len, flash, sc->parallel.tp, sc->parallel.sequence_parallel, scenario_ops_style(sc),
               &o);
@@ -380,6 +383,11 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
         size_t n = strlen(p->note);
         snprintf(p->note + n, sizeof p->note - n, "%s%s: no FlashAttention rate (Ampere and later "
                  "only): attention as two GEMMs", n ? "; " : "", g->name);
+    } else if (rc == 0 && flash == FLASH_CUDNN && shape_known(sc->workload.model) &&
+               !cudnn_measured(g->cc)) {
+        size_t n = strlen(p->note);
+        snprintf(p->note + n, sizeof p->note - n, "%s%s: cuDNN attention measured on Hopper only: "
+                 "FlashAttention-2's rate", n ? "; " : "", g->name);
     }
     /* activation recompute (workload.recompute): full redoes the forward in
      * backward, selective the attention core (already redone when fused),

@@ -139,6 +139,7 @@ struct sc_workload {
     int precision_auto;                /* auto: the fastest format each GPU has */
     int attention_unfused;             /* workload.attention: unfused (scores held in memory) */
     int attention_triton;              /* workload.attention: flash_triton (the Triton kernel) */
+    int attention_cudnn;               /* workload.attention: cudnn (cuDNN's fused attention) */
     int channels_last;                 /* workload.memory_format: nhwc (channels_last); 0 nchw */
     int amp_pure;                      /* workload.amp: pure (16-bit activations throughout);
                                           0 autocast */

@@ -104,7 +104,7 @@ for my $file (@ARGV) {
         bad("bound", "$tag: the reason does not give the recommended cluster's bound, "
             . "'$best->{bound}'");
     }
-    if ($why =~ /It ties on (\S+) with (.+?) \((?:(\S+) is ([\d.]+)% lower|the closest ([\d.]+)% higher), within the ([\d.]+)%/) {
+    if ($why =~ /It ties on (\S+) with (.+?) \((?:(.+?) is ([\d.]+)% lower|the closest ([\d.]+)% higher), within the ([\d.]+)%/) {
         my ($names, $first, $gap, $err) = ($2, $3, $4 // $5, $6);
         my $t = $rec->{tie};
         $seen{tie}++;

@@ -137,9 +137,15 @@ check_table() {
 }
 
 # ---- dtplan SCENARIO: the listed clusters -----------------------------------
-# llm-70b-3d: tensor and pipeline parallelism; llm-8b-fsdp: sharded; s1:
-# input-bound; deepfm-ps-sync: parameter servers and a CPU cluster.
-for sc in scenarios/llm-70b-3d.yaml scenarios/llm-8b-fsdp.yaml \
+# llm-70b-3d: tensor and pipeline parallelism (the shipped scenario with its
+# layout fixed at tp 4 x pp 4, so that every cluster has both parts whatever
+# the search would pick); llm-8b-fsdp: sharded; s1: input-bound;
+# deepfm-ps-sync: parameter servers and a CPU cluster.
+sed -e 's/^parallel: {tp: auto, pp: auto}$/parallel: {tp: 4, pp: 4}/' \
+    -e 's/^  sharding: auto$/  sharding: zero1/' -e 's/^  recompute: auto$/  recompute: selective/' \
+    scenarios/llm-70b-3d.yaml > "$tmp/llm-70b-3d.yaml"
+check "the fixed 3D layout is in the copy" grep -q '^parallel: {tp: 4, pp: 4}$' "$tmp/llm-70b-3d.yaml"
+for sc in "$tmp/llm-70b-3d.yaml" scenarios/llm-8b-fsdp.yaml \
           scenarios/seeds/s1-hetero-tfdata-resnet50.yaml tests/data/deepfm-ps-sync.yaml; do
     b=$(basename "$sc" .yaml)
     "$DT" -q --json "$sc" > "$tmp/$b.json" 2> "$tmp/err"
@@ -164,7 +170,7 @@ check "the legend no longer calls the communication column gradient communicatio
     sh -c "! grep -q 'exposed gradient communication' '$tmp/llm-70b-3d.txt'"
 
 # ---- dtplan plan SCENARIO: the catalog search -------------------------------
-for sc in scenarios/llm-70b-3d.yaml scenarios/llm-8b-fsdp.yaml tests/data/plan/cpu-bound-vision.yaml; do
+for sc in "$tmp/llm-70b-3d.yaml" scenarios/llm-8b-fsdp.yaml tests/data/plan/cpu-bound-vision.yaml; do
     b=plan-$(basename "$sc" .yaml)
     "$DT" plan -q --json "$sc" > "$tmp/$b.json" 2> "$tmp/err"
     set -- $(json_sums "$tmp/$b.json")
