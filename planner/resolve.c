@@ -626,7 +626,9 @@ static void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->c.tp = tp;
     cfg->c.tp_sp = sc->parallel.sequence_parallel;
     cfg->c.tp_overlap = sc->parallel.tp_overlap;
-    cfg->c.tp_recompute = sc->parallel.recompute == SC_RECOMPUTE_FULL;
+    cfg->c.tp_recompute = sc->parallel.recompute == SC_RECOMPUTE_FULL ? SIM_TP_REDO_ALL
+                          : sc->parallel.recompute == SC_RECOMPUTE_OP ? SIM_TP_REDO_GATHERS
+                          : SIM_TP_REDO_NONE;
     if (tp == 1)
         return;
     if (sc->parallel.tp_overlap)

@@ -95,6 +95,9 @@ struct sim_workload {
  * again before each backward and each micro-batch's forward.  HYBRID (FSDP
  * HYBRID_SHARD): FULL within a node, and each reduced shard all-reduced
  * across the nodes. */
+/* sim_comm.tp_recompute */
+enum { SIM_TP_REDO_NONE = 0, SIM_TP_REDO_ALL, SIM_TP_REDO_GATHERS };
+
 enum sim_shard { SIM_SHARD_NONE = 0, SIM_SHARD_OPT, SIM_SHARD_OPT_GRAD, SIM_SHARD_FULL,
                  SIM_SHARD_HYBRID };
 
@@ -112,8 +115,11 @@ struct sim_comm {
                                    and two after its backward, the layer waiting for them */
     int tp_sp;                  /* 1: sequence parallel: each all-reduce runs as a reduce-
                                    scatter and an all-gather of the same bytes */
-    int tp_recompute;           /* 1: the backward redoes the forward (full recompute), its
-                                   collectives too: twice the set after a backward */
+    int tp_recompute;           /* SIM_TP_REDO_*: what a recomputing backward runs again of
+                                   its forward's collectives after its own: all of them
+                                   (full recompute), the all-gathers (per-operator
+                                   recompute, which saves reduce-scatters' outputs and
+                                   not all-gathers'; unsplit, the projection's all-reduce) */
     int tp_overlap;             /* 1: a layer's collectives run beside its compute (split
                                    GEMMs, Megatron's --tp-comm-overlap): the layer ends when
                                    both have, and computes slower (comm_slowdown) meanwhile;

@@ -65,6 +65,9 @@ struct tp {
     int id;                      /* in the table of dimensions */
     struct coll_seq coll[SIM_MAX_GROUPS]; /* per train group: a layer's collectives after
                                     its forward or backward */
+    struct coll_seq redo[SIM_MAX_GROUPS]; /* SIM_TP_REDO_GATHERS: what the recomputing
+                                    backward runs again (the all-gathers; unsplit, the
+                                    output projection's all-reduce) */
     double alone[SIM_MAX_GROUPS][4]; /* tp_overlap: each of those collectives' time alone,
                                     in the order of the products they sit next to */
     int nalone;                  /* 4 (sequence parallel), 2 (all-reduces), 0 (not split) */
@@ -191,12 +194,25 @@ static void *tp_build(struct sim *s, int id)
             alone_of(s, t, i, have ? &tpg : NULL);
         tp_ctx(all, i, cm->tp, &g);
         /* two of them: all-reduces, or each a reduce-scatter and an all-gather */
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2; k++) {
             for (int j = 0; j < (cm->tp_sp ? 2 : 1); j++)
                 coll_seq_add(&t->coll[i], &g, cm->strategy, kinds[j], have ? &tpg : NULL,
                              cm->tp_bytes, 1);
+            if (cm->tp_recompute == SIM_TP_REDO_GATHERS && (cm->tp_sp || k == 0))
+                coll_seq_add(&t->redo[i], &g, cm->strategy, kinds[cm->tp_sp ? 1 : 0],
+                             have ? &tpg : NULL, cm->tp_bytes, 1);
+        }
     }
     return t;
+}
+
+/* The collectives worker wi runs in its current pass. */
+static const struct coll_seq *seq_of(const struct sim *s, const struct tp *t, int wi)
+{
+    int g = s->w[wi].tg;
+
+    return t->w[wi].round > 0 && s->cfg->c.tp_recompute == SIM_TP_REDO_GATHERS ? &t->redo[g]
+                                                                               : &t->coll[g];
 }
 
 static void tp_free(void *st)
@@ -210,7 +226,7 @@ static void finish(struct sim *s, struct tp *t, int wi);
 static void phase_flow(struct sim *s, struct tp *t, int wi, int p)
 {
     const struct tp_worker *tw = &t->w[wi];
-    const struct coll_phase *ph = &t->coll[s->w[wi].tg].ph[p];
+    const struct coll_phase *ph = &seq_of(s, t, wi)->ph[p];
 
     if (s->cfg->trace && ph->amount > 0)
         sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SIM_LANE_TP, wi, p, -1,
@@ -224,7 +240,7 @@ static void phase_flow(struct sim *s, struct tp *t, int wi, int p)
 static void phase_start(struct sim *s, struct tp *t, int wi, int p)
 {
     struct tp_worker *tw = &t->w[wi];
-    const struct coll_phase *ph = &t->coll[s->w[wi].tg].ph[p];
+    const struct coll_phase *ph = &seq_of(s, t, wi)->ph[p];
 
     tw->ph = p;
     if (s->cfg->trace)
@@ -243,7 +259,7 @@ static void start(struct sim *s, struct tp *t, int wi, int bwd, double dilation)
     tw->f = dilation;
     tw->t0 = s->now;
     tw->round = 0;
-    tw->rounds = bwd && s->cfg->c.tp_recompute ? 2 : 1;
+    tw->rounds = bwd && s->cfg->c.tp_recompute != SIM_TP_REDO_NONE ? 2 : 1;
     phase_start(s, t, wi, 0);
 }
 
@@ -290,18 +306,17 @@ static int tp_use_end(struct sim *s, void *st, int wi, int bwd, double dilation)
 
 static void phase_done(struct sim *s, struct tp *t, int wi, int p)
 {
-    struct worker *w = &s->w[wi];
     struct tp_worker *tw = &t->w[wi];
 
     if (s->cfg->trace) {
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SIM_LANE_TP, wi, p);
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD, SIM_LANE_TP, wi, p);
     }
-    if (p + 1 < t->coll[w->tg].nph) {
+    if (p + 1 < seq_of(s, t, wi)->nph) {
         phase_start(s, t, wi, p + 1);
         return;
     }
-    if (++tw->round < tw->rounds) {
+    if (++tw->round < tw->rounds && seq_of(s, t, wi)->nph > 0) {
         phase_start(s, t, wi, 0);
         return;
     }
@@ -445,13 +460,18 @@ static void tp_stage_layer(const struct sim_config *cfg, const struct sim_group 
         sim_tp_shapes(all, tp, &tpg, &dpg, &share);
     tn = tp <= g->gpus ? 1 : tp / g->gpus;
     tw = tp <= g->gpus ? tp : g->gpus;
-    if (c->tp_sp)
-        t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_REDUCESCATTER, c->tp_bytes) +
-             coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLGATHER, c->tp_bytes);
-    else
+    double ag = 0;
+
+    if (c->tp_sp) {
+        ag = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLGATHER, c->tp_bytes);
+        t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_REDUCESCATTER, c->tp_bytes) + ag;
+    } else {
         t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLREDUCE, c->tp_bytes);
+    }
     *fwd_s += 2 * t1;
-    *bwd_s += 2 * t1 * (c->tp_recompute ? 2 : 1);
+    *bwd_s += 2 * t1 + (c->tp_recompute == SIM_TP_REDO_ALL ? 2 * t1
+                        : c->tp_recompute == SIM_TP_REDO_GATHERS ? (c->tp_sp ? 2 * ag : t1)
+                        : 0);
 }
 
 /* tp_overlap: the collectives beside the compute, which runs slower by the

@@ -54,14 +54,21 @@ static void layers_wait_for_their_all_reduces(void)
     T_NEAR(r.tp_comm_s, all, 1e-9, "tp 4: the layers wait %.6f s a step", all);
     T_NEAR(r.exposed_comm_s, all, 1e-9, "and nothing else is exposed (one replica)");
     T_NEAR(r.step_mean_s, 0.3 + 0.6 + 0.01 + all, 1e-9, "step: compute, optimizer, the waits");
-    c.c.tp_recompute = 1;
+    c.c.tp_recompute = SIM_TP_REDO_ALL;
     if (run(&c, &r)) {
         T_CHECK(0, "tp 4 with recompute runs");
         return;
     }
     T_NEAR(r.tp_comm_s, L * 2 * ar + L * 4 * ar, 1e-9,
            "full recompute: the backward redoes the forward's two");
-    c.c.tp_recompute = 0;
+    c.c.tp_recompute = SIM_TP_REDO_GATHERS;
+    if (run(&c, &r)) {
+        T_CHECK(0, "tp 4 with per-operator recompute runs");
+        return;
+    }
+    T_NEAR(r.tp_comm_s, L * 2 * ar + L * 3 * ar, 1e-9,
+           "per-operator recompute, unsplit: the backward redoes the projection's all-reduce");
+    c.c.tp_recompute = SIM_TP_REDO_NONE;
     c.c.tp_sp = 1;
     if (run(&c, &r)) {
         T_CHECK(0, "tp 4 sequence parallel runs");
@@ -69,6 +76,13 @@ static void layers_wait_for_their_all_reduces(void)
     }
     /* a reduce-scatter and an all-gather: each half a ring all-reduce */
     T_NEAR(r.tp_comm_s, all, 1e-9, "sequence parallel: the same volume and time on a ring");
+    c.c.tp_recompute = SIM_TP_REDO_GATHERS;
+    if (run(&c, &r)) {
+        T_CHECK(0, "tp 4 sequence parallel with per-operator recompute runs");
+        return;
+    }
+    T_NEAR(r.tp_comm_s, all + L * 2 * (ar / 2), 1e-9,
+           "sequence parallel, per-operator recompute: the backward redoes the two all-gathers");
 }
 
 /* tp_overlap: a layer's collectives run beside its compute.  Shorter than
