@@ -24,8 +24,8 @@
  *   embedding: a gather (2); backward scatters into the table (3).
  * Pooling gives its own counts (input and output differ in size).
  */
-static const double pass_fwd[OPS_NKIND] = {0, 0, 0, 3, 2, 2, 3, 0, 2, 2.5, 2, 2};
-static const double pass_bwd[OPS_NKIND] = {0, 0, 0, 5, 3, 3, 3, 0, 3, 2.5, 3, 2};
+static const double pass_fwd[OPS_NKIND] = {0, 0, 0, 3, 2, 2, 3, 0, 2, 2.5, 2, 2, 2};
+static const double pass_bwd[OPS_NKIND] = {0, 0, 0, 5, 3, 3, 3, 0, 3, 2.5, 3, 2, 2};
 
 /*
  * Eager PyTorch's memory-bound kernels of a Llama block, measured
@@ -292,6 +292,14 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     it = gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h);
     fp8_of(it, 1);
     it->op_sac = kv / (h + 2 * kv);                 /* K, the second of Q, K, V */
+    if (sp > 1 && (o->style & OPS_BSH)) {
+        /* a layer's four collectives a pass (two all-gathers, two
+         * reduce-scatters; backward the same four), each copying the whole
+         * s x h activation once (read and write: pass 2); per-operator
+         * recompute redoes the all-gathers, half of them */
+        it = mem(o, OPS_COPY, 4 * l, s * h);
+        it->op_sac = 0.5;
+    }
     if (m->rotary) {
         it = mem(o, OPS_ROPE, l, s * (h + kv) / t);
         if (eager) {
@@ -402,6 +410,6 @@ int ops_is_matrix(int kind)
 
 static const char *const kinds[OPS_NKIND + 1] = {
     "conv", "linear", "attention", "batch_norm", "layer_norm", "activation", "residual_add",
-    "pooling", "softmax", "dropout", "embedding", "rotary", NULL};
+    "pooling", "softmax", "dropout", "embedding", "rotary", "layout_copy", NULL};
 
 const char *ops_kind_name(int kind) { return NAMES_AT(kinds, kind); }

@@ -24,6 +24,8 @@ enum ops_kind {
     OPS_CONV, OPS_LINEAR, OPS_ATTN,                 /* matrix work */
     OPS_BNORM, OPS_LNORM, OPS_ACT, OPS_ADD, OPS_POOL, OPS_SOFTMAX, OPS_DROPOUT, OPS_EMBED,
     OPS_ROPE,                                       /* rotary embedding of Q and K */
+    OPS_COPY,                                       /* OPS_BSH's copies around the
+                                                       tensor-parallel collectives */
     OPS_NKIND
 };
 
@@ -88,6 +90,15 @@ struct ops_model {
  */
 #define OPS_PURE 1
 #define OPS_FUSED 2
+/* OPS_BSH: the activations are batch first (b x s x h) under sequence
+ * parallelism, as PyTorch's DTensor SequenceParallel shards them
+ * (torchtitan): a sequence shard is not contiguous, so each all-gather
+ * copies its gathered tensor into place after the collective and each
+ * reduce-scatter its input before it (torch.distributed.
+ * _functional_collectives: all_gather_tensor and reduce_scatter_tensor
+ * with a gather or scatter dimension other than 0: torch.cat of
+ * torch.chunk).  Megatron-LM's s x b x h needs no copy. */
+#define OPS_BSH 4
 
 /* Lay out model m, a sample being seq tokens for a shaped model (0: its
  * seq_len); flash: attention as one fused kernel (FlashAttention) rather

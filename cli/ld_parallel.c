@@ -16,7 +16,7 @@
 
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
-    int tp, pp, interleave, mb, sp, ov, order; /* sp, ov, order -1 absent */
+    int tp, pp, interleave, mb, sp, ov, order, layout; /* sp, ov, order, layout -1 absent */
     yaml_node_t *tp_node, *pp_node;
 };
 
@@ -55,7 +55,7 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     yaml_node_t *v;
 
     memset(p, 0, sizeof *p);
-    p->sp = p->ov = p->order = -1;
+    p->sp = p->ov = p->order = p->layout = -1;
     ld_field_keys("parallel", !top, keys, LD_MAX_KEYS);
     if (ld_map(ld, m, path, keys) ||
         int_or_auto(ld, m, path, "tp", &p->tp, &p->tp_node) ||
@@ -72,6 +72,10 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     ld_path_key(f, sizeof f, path, "order");
     if (top && (v = ld_get(ld, m, "order", NULL)) &&
         ld_enum(ld, v, f, scenario_pp_order_name, &p->order))
+        return -1;
+    ld_path_key(f, sizeof f, path, "tp_layout");
+    if (top && (v = ld_get(ld, m, "tp_layout", NULL)) &&
+        ld_enum(ld, v, f, scenario_tp_layout_name, &p->layout))
         return -1;
     return 0;
 }
@@ -145,6 +149,8 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
         sc->parallel.tp_overlap = p.ov;
     if (p.order >= 0)
         sc->parallel.order = p.order;
+    if (p.layout >= 0)
+        sc->parallel.tp_layout = p.layout;
     if (micro_batch(ld, m, p.mb))
         return -1;
     if ((sc->parallel.tp > 1 || sc->parallel.tp_auto || sc->parallel.pp > 1 || sc->parallel.pp_auto) && sim_is_ps(sc->gradients.strategy))

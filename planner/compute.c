@@ -32,7 +32,7 @@
 static const double kind_bw[OPS_NKIND] = {
     [OPS_BNORM] = 1.0, [OPS_LNORM] = 0.55, [OPS_ACT] = 0.87, [OPS_ADD] = 0.87,
     [OPS_POOL] = 0.87, [OPS_SOFTMAX] = 0.63, [OPS_DROPOUT] = 0.87, [OPS_EMBED] = 0.87,
-    [OPS_ROPE] = 0.87};
+    [OPS_ROPE] = 0.87, [OPS_COPY] = 0.87};
 
 /*
  * What an fp8 GEMM reaches of the fp8 peak, over what a 16-bit one reaches

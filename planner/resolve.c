@@ -635,6 +635,18 @@ static void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl,
         tp_shares(sc, cl, cfg);
     cfg->c.tp_bytes = (sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len) * (double)sc->parallel.micro_batch *
                       m->hidden * width;
+    {
+        /* fp8 with sequence parallelism gathers the QKV and first
+         * feed-forward inputs in fp8, a byte an element: Transformer
+         * Engine casts in the norm before its all-gather, torchao's
+         * PrepareFloat8ModuleInput before DTensor's */
+        const struct sc_group *tg = cluster_first_train(cl);
+        struct compute_plan p;
+        if (sc->parallel.sequence_parallel && tg && tg->inst->gpu &&
+            compute_plan_of(tg->inst->gpu, sc->workload.precision, sc->workload.precision_strict,
+                            &p) == 0 && p.linear == CAT_FP8)
+            cfg->c.tp_gather_bytes = cfg->c.tp_bytes / width;
+    }
     cfg->w.batch /= tp;     /* a replica's samples, over its tp GPUs */
     for (int i = 0; i < cfg->ngroups; i++)
         if (cfg->groups[i].role == SIM_TRAIN)

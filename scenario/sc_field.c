@@ -148,6 +148,8 @@ const struct sc_field sc_fields[] = {
      "true or false", NULL, SC_FIELD_CODE},
     {"parallel.order", PA, SC_FIELD_ENUM, OFF(sc_parallel, order), 0, 0, 0, 0, 1, NULL,
      scenario_pp_order_name, SC_FIELD_CODE},
+    {"parallel.tp_layout", PA, SC_FIELD_ENUM, OFF(sc_parallel, tp_layout), SC_TP_LAYOUT_SBH, 0,
+     0, 0, 1, NULL, scenario_tp_layout_name, SC_FIELD_CODE},
 
     /* ---- fabric, objective, simulation ---- */
     NUM("fabric.oversubscription", SC_SEC_FABRIC, OFF(sc_fabric, oversubscription), 1, 1, 0, 1000,

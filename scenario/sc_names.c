@@ -44,12 +44,14 @@ static const char *const recomputes[] = { "none", "selective", "full", "auto", "
                                           NULL };
 /* in SIM_ORDER_* order */
 static const char *const pp_orders[] = { "tp-dp-pp", "tp-pp-dp", NULL };
+static const char *const tp_layouts[] = { "sbh", "bsh", NULL };
 
 const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }
 const char *scenario_attention_name(int i) { return NAMES_AT(attentions, i); }
 const char *scenario_sharding_name(int i) { return NAMES_AT(shardings, i); }
 const char *scenario_recompute_name(int i) { return NAMES_AT(recomputes, i); }
 const char *scenario_pp_order_name(int i) { return NAMES_AT(pp_orders, i); }
+const char *scenario_tp_layout_name(int i) { return NAMES_AT(tp_layouts, i); }
 const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats, i); }
 const char *scenario_amp_name(int i) { return NAMES_AT(amps, i); }
 const char *scenario_kernels_name(int i) { return NAMES_AT(kernelss, i); }
@@ -57,7 +59,8 @@ const char *scenario_fp8_recipe_name(int i) { return NAMES_AT(fp8_recipes, i); }
 
 int scenario_ops_style(const struct scenario *sc)
 {
-    return (sc->workload.amp_pure ? OPS_PURE : 0) | (sc->workload.kernels_fused ? OPS_FUSED : 0);
+    return (sc->workload.amp_pure ? OPS_PURE : 0) | (sc->workload.kernels_fused ? OPS_FUSED : 0) |
+           (sc->parallel.tp_layout == SC_TP_LAYOUT_BSH ? OPS_BSH : 0);
 }
 
 void scenario_prec_set(struct scenario *sc, int i)

@@ -48,6 +48,12 @@ enum sc_recompute { SC_RECOMPUTE_NONE = 0, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_
                    SC_RECOMPUTE_AUTO /* the loader's only: recompute_auto */,
                    SC_RECOMPUTE_OP };
 
+/* The activations' layout the tensor-parallel collectives see (parallel.
+ * tp_layout): sequence first (Megatron-LM's s x b x h: a sequence shard is
+ * contiguous) or batch first (PyTorch DTensor's SequenceParallel on
+ * b x s x h, torchtitan: each collective copies its whole tensor once). */
+enum { SC_TP_LAYOUT_SBH = 0, SC_TP_LAYOUT_BSH };
+
 /* How fp8 is scaled (workload.fp8_recipe; docs/model.md "fp8"): Transformer
  * Engine's delayed scaling (a history of amax values), current scaling
  * (each tensor's amax taken before its cast), or MXFP8 blocks of 32 with
@@ -236,6 +242,9 @@ struct sc_parallel {
     int sequence_parallel;             /* parallel.sequence_parallel (default 0) */
     int tp_overlap;                    /* parallel.tp_overlap (default 0): the tensor-parallel
                                           collectives beside the layers' compute */
+    int tp_layout;                     /* parallel.tp_layout: SC_TP_LAYOUT_SBH (default) or
+                                          _BSH, the activations' layout under sequence
+                                          parallelism (docs/model.md "Tensor parallelism") */
     int order;                         /* parallel.order: SIM_ORDER_TP_DP_PP (default) or
                                           SIM_ORDER_TP_PP_DP */
     int pp;                            /* parallel.pp: pipeline stages (default 1), Megatron's
@@ -344,6 +353,7 @@ const char *scenario_attention_name(int i);       /* flash, unfused, flash_trito
 const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, fsdp, hsdp, auto */
 const char *scenario_recompute_name(int i);       /* none, selective, full, auto */
 const char *scenario_pp_order_name(int i);        /* tp-dp-pp, tp-pp-dp (SIM_ORDER_*) */
+const char *scenario_tp_layout_name(int i);       /* sbh, bsh (SC_TP_LAYOUT_*) */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 const char *scenario_amp_name(int i);             /* autocast, pure */
 const char *scenario_kernels_name(int i);         /* eager, fused */

@@ -347,6 +347,7 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     out->c.pp = 0;
     out->c.tp = 0;
     out->c.tp_bytes = 0;
+    out->c.tp_gather_bytes = 0;
     out->c.tp_sp = 0;
     out->c.tp_recompute = 0;
     out->c.shard = SIM_SHARD_NONE;

@@ -110,6 +110,9 @@ struct sim_comm {
     int tp;                     /* tensor-parallel ranks (Megatron style), >= 1; they divide
                                    a node's GPUs or are whole nodes (sim/tp.c).  Data
                                    parallelism runs over the ranks / tp at one position */
+    double tp_gather_bytes;     /* sequence parallel: the forward's all-gathers' bytes where
+                                   they move fp8 (a byte an element: Transformer Engine's
+                                   and torchao's fp8 all-gather); 0: tp_bytes */
     double tp_bytes;            /* tp > 1: one layer's activation all-reduce, s b h at 16
                                    bits, bytes a micro-batch; two after each layer's forward
                                    and two after its backward, the layer waiting for them */

@@ -56,6 +56,7 @@ struct tp_worker {
                                     collectives still run */
     int round, rounds;           /* the collectives' pass; passes after this use (2 after a
                                     backward that recomputes its forward) */
+    int bwd;                     /* the use is a backward */
     double hold;                 /* tp_overlap: what stays exposed of the use's collectives
                                     however long its compute (tp_hold) */
     double until;                /* tp_overlap: the use ends no sooner, once its compute has */
@@ -64,7 +65,9 @@ struct tp_worker {
 struct tp {
     int id;                      /* in the table of dimensions */
     struct coll_seq coll[SIM_MAX_GROUPS]; /* per train group: a layer's collectives after
-                                    its forward or backward */
+                                    its forward */
+    struct coll_seq bcoll[SIM_MAX_GROUPS]; /* and after its backward (the same, but for the
+                                    forward's fp8 all-gathers, sim_comm.tp_gather_bytes) */
     struct coll_seq redo[SIM_MAX_GROUPS]; /* SIM_TP_REDO_GATHERS: what the recomputing
                                     backward runs again (the all-gathers; unsplit, the
                                     output projection's all-reduce) */
@@ -126,6 +129,13 @@ static double share_of(const struct sim_comm *c, int k)
 }
 
 /* tp_overlap: train group i's collectives alone, in t->alone. */
+/* The forward all-gathers' bytes under sequence parallelism: fp8 ones a
+ * byte an element (sim_comm.tp_gather_bytes), else tp_bytes. */
+static double gather_bytes(const struct sim_comm *c)
+{
+    return c->tp_gather_bytes > 0 ? c->tp_gather_bytes : c->tp_bytes;
+}
+
 static void alone_of(struct sim *s, struct tp *t, int i, const struct nccl_shape *tpg)
 {
     const struct sim_config *cfg = s->cfg;
@@ -135,7 +145,7 @@ static void alone_of(struct sim *s, struct tp *t, int i, const struct nccl_shape
     if (!split(&cfg->c))
         return;
     if (cfg->c.tp_sp) {
-        double ag = coll_alone_s(cfg, g, tpg, tn, tw, NCCL_ALLGATHER, cfg->c.tp_bytes);
+        double ag = coll_alone_s(cfg, g, tpg, tn, tw, NCCL_ALLGATHER, gather_bytes(&cfg->c));
         double rs = coll_alone_s(cfg, g, tpg, tn, tw, NCCL_REDUCESCATTER, cfg->c.tp_bytes);
         t->alone[i][0] = t->alone[i][2] = ag;
         t->alone[i][1] = t->alone[i][3] = rs;
@@ -195,24 +205,32 @@ static void *tp_build(struct sim *s, int id)
         tp_ctx(all, i, cm->tp, &g);
         /* two of them: all-reduces, or each a reduce-scatter and an all-gather */
         for (int k = 0; k < 2; k++) {
-            for (int j = 0; j < (cm->tp_sp ? 2 : 1); j++)
+            for (int j = 0; j < (cm->tp_sp ? 2 : 1); j++) {
+                int gather = cm->tp_sp && j == 1;
                 coll_seq_add(&t->coll[i], &g, cm->strategy, kinds[j], have ? &tpg : NULL,
+                             gather ? gather_bytes(cm) : cm->tp_bytes, 1);
+                coll_seq_add(&t->bcoll[i], &g, cm->strategy, kinds[j], have ? &tpg : NULL,
                              cm->tp_bytes, 1);
+            }
             if (cm->tp_recompute == SIM_TP_REDO_GATHERS && (cm->tp_sp || k == 0))
                 coll_seq_add(&t->redo[i], &g, cm->strategy, kinds[cm->tp_sp ? 1 : 0],
-                             have ? &tpg : NULL, cm->tp_bytes, 1);
+                             have ? &tpg : NULL, cm->tp_sp ? gather_bytes(cm) : cm->tp_bytes, 1);
         }
     }
     return t;
 }
 
-/* The collectives worker wi runs in its current pass. */
+/* The collectives worker wi runs in its current pass: a forward's, a
+ * backward's, then what a recomputing backward runs again (its forward's
+ * all, or their all-gathers). */
 static const struct coll_seq *seq_of(const struct sim *s, const struct tp *t, int wi)
 {
+    const struct tp_worker *tw = &t->w[wi];
     int g = s->w[wi].tg;
 
-    return t->w[wi].round > 0 && s->cfg->c.tp_recompute == SIM_TP_REDO_GATHERS ? &t->redo[g]
-                                                                               : &t->coll[g];
+    if (tw->round > 0)
+        return s->cfg->c.tp_recompute == SIM_TP_REDO_GATHERS ? &t->redo[g] : &t->coll[g];
+    return tw->bwd ? &t->bcoll[g] : &t->coll[g];
 }
 
 static void tp_free(void *st)
@@ -259,6 +277,7 @@ static void start(struct sim *s, struct tp *t, int wi, int bwd, double dilation)
     tw->f = dilation;
     tw->t0 = s->now;
     tw->round = 0;
+    tw->bwd = bwd;
     tw->rounds = bwd && s->cfg->c.tp_recompute != SIM_TP_REDO_NONE ? 2 : 1;
     phase_start(s, t, wi, 0);
 }
@@ -460,17 +479,19 @@ static void tp_stage_layer(const struct sim_config *cfg, const struct sim_group 
         sim_tp_shapes(all, tp, &tpg, &dpg, &share);
     tn = tp <= g->gpus ? 1 : tp / g->gpus;
     tw = tp <= g->gpus ? tp : g->gpus;
-    double ag = 0;
+    double ag = 0, t0;
 
     if (c->tp_sp) {
-        ag = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLGATHER, c->tp_bytes);
-        t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_REDUCESCATTER, c->tp_bytes) + ag;
+        double rs = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_REDUCESCATTER, c->tp_bytes);
+        ag = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLGATHER, gather_bytes(c));
+        t0 = rs + ag;       /* a forward's pair */
+        t1 = rs + coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLGATHER, c->tp_bytes);
     } else {
-        t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLREDUCE, c->tp_bytes);
+        t0 = t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLREDUCE, c->tp_bytes);
     }
-    *fwd_s += 2 * t1;
-    *bwd_s += 2 * t1 + (c->tp_recompute == SIM_TP_REDO_ALL ? 2 * t1
-                        : c->tp_recompute == SIM_TP_REDO_GATHERS ? (c->tp_sp ? 2 * ag : t1)
+    *fwd_s += 2 * t0;
+    *bwd_s += 2 * t1 + (c->tp_recompute == SIM_TP_REDO_ALL ? 2 * t0
+                        : c->tp_recompute == SIM_TP_REDO_GATHERS ? (c->tp_sp ? 2 * ag : t0)
                         : 0);
 }
 
