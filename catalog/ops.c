@@ -145,6 +145,7 @@ static int conv_bn(struct ops_model *o, int cin, int hin, int r, int st, int cou
 
     it->a_elems = (double)cin * hin * hin;
     it->no_dgrad = o->n == 1;
+    o->tensors += 3;            /* the kernel (no bias), the norm's scale and shift */
     mem(o, OPS_BNORM, 1, out);
     if (relu)
         mem(o, OPS_ACT, 1, out);
@@ -164,6 +165,7 @@ static void pool(struct ops_model *o, double ein, double eout)
 static void fc(struct ops_model *o, int in, int out, int relu_dropout)
 {
     gemm(o, OPS_LINEAR, 1, 1, out, in);
+    o->tensors += 2;
     if (relu_dropout) {
         mem(o, OPS_ACT, 1, out);
         mem(o, OPS_DROPOUT, 1, out);
@@ -221,6 +223,7 @@ static void vgg16(struct ops_model *o)
         struct ops_item *it = gemm(o, OPS_CONV, 1, (double)h * h, cfg[i], cin * 9.0);
         it->a_elems = (double)cin * h * h;
         it->no_dgrad = cin == 3;
+        o->tensors += 2;
         mem(o, OPS_ACT, 1, (double)cfg[i] * h * h);
         cin = cfg[i];
     }
@@ -287,6 +290,14 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
 
     int eager = !(o->style & OPS_FUSED);
 
+    /* parameter tensors: Q, K, V and the output projection as four
+     * modules, two or three feed-forward ones, with biases but on an
+     * RMS-norm (Llama-style) model, two norms of two tensors (one, RMS);
+     * the token embedding, a learned position one unless rotary, the final
+     * norm, an untied output projection or a task head's weight and bias */
+    o->tensors = l * ((4 + (m->gated_ffn ? 3 : 2)) * (m->rms_norm ? 1 : 2) + 2 * (m->rms_norm ? 1 : 2)) +
+                 1 + (m->rotary ? 0 : 1) + (m->rms_norm ? 1 : 2) +
+                 (m->lm_head ? (m->tied_embeddings ? 0 : 1) : 2);
     mem(o, OPS_EMBED, 1, s * h);
     norm(o, m, l, rep, 1);
     it = gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h);

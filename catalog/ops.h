@@ -77,6 +77,9 @@ struct ops_model {
     struct ops_item *v;
     int n, cap;
     int style;          /* OPS_PURE, OPS_FUSED bits it was laid out with */
+    double tensors;     /* parameter tensors, as PyTorch modules hold them (a weight
+                           and its bias two; 0 for a model known by FLOPs only): what
+                           an optimizer's loop walks (planner/resolve.c) */
 };
 
 /*

@@ -450,9 +450,19 @@ static int v_root(struct vctx *c, const cJSON *root)
         return -1;
     if (gpu) {
         vpush_key(c, "gpu");
+        const cJSON *launch;
         if (varr(c, gpu, "gemm", 0, &arr) || vitems(c, "gemm", arr, v_gemm) ||
-            vobj(c, gpu, "bandwidth", 0, &arr))
+            vobj(c, gpu, "bandwidth", 0, &arr) || vobj(c, gpu, "launch", 0, &launch))
             return -1;
+        if (launch) {
+            vpush_key(c, "launch");
+            if (vnum(c, launch, "kernel_s", PROFILE_MIN_TIME_S, 1e-2, 1, 0,
+                     "seconds a launch in [1e-12, 0.01]") ||
+                vnum(c, launch, "sync_s", PROFILE_MIN_TIME_S, 1, 0, 0,
+                     "seconds a synchronisation in [1e-12, 1]"))
+                return -1;
+            vpop(c);
+        }
         vpop(c);
     }
     if (varr(c, root, "collectives", 0, &arr))
@@ -788,6 +798,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
     }
 
     m->comm_slowdown = NAN;
+    m->launch_s = num_or_nan(get(get(root, "gpu"), "launch"), "kernel_s");
     arr = get(get(root, "gpu"), "gemm");
     cJSON_ArrayForEach(it, arr) {
         int p = catalog_prec_parse(get(it, "precision")->valuestring);

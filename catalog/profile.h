@@ -84,6 +84,8 @@ struct prof_measured {
     double ps_first_pull_frac; /* of a pull to several workers, when the first
                                   ends (pull_overlap); NAN if not measured */
     struct prof_curve net_curve, ps_curve; /* their points; npts 0 if none */
+    double launch_s;           /* gpu.launch.kernel_s: the host's time to launch an empty
+                                  kernel, back to back; NAN if not measured */
     double intra_alpha_s;      /* per-hop latency between GPUs of one host, s */
     double intra_Bps;          /* bus bandwidth between GPUs of one host, bytes/s */
     char intra_from[64];

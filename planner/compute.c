@@ -274,6 +274,7 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
     int block = 0;
 
     memset(t, 0, sizeof *t);
+    t->tensors = o->tensors;
     for (int i = 0; i < o->n; i++) {
         const struct ops_item *it = &o->v[i];
         double fwd, bwd;

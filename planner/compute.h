@@ -68,6 +68,7 @@ struct compute_time {
     double core_fwd_s;               /* forward of the attention core (ops_item.attn_core) */
     double op_sac_s;                 /* forward that per-operator recompute redoes
                                         (ops_item.op_sac) */
+    double tensors;                  /* the model's parameter tensors (ops_model.tensors) */
     double kernels;                  /* kernels launched per pass */
     double block_fwd_s[4];           /* one layer's forward in each of a transformer block's
                                         four products (ops_item.fp8), in the model's order */

@@ -750,6 +750,9 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     resolve_comm(sc, cl, &comm, cfg);
     resolve_shard(sc, k, cfg);
     resolve_tp(sc, cl, cfg);
+    for (int i = 0; i < cl->ngroups; i++)   /* after tp: every rank walks every tensor */
+        if (cfg->groups[i].role == SIM_TRAIN)
+            cfg->groups[i].opt_s += resolve_opt_loop_s(sc, cl->groups[i].inst);
     resolve_pp(sc, cl, k, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     resolve_interference(sc, cl, cfg);

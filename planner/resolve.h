@@ -63,6 +63,12 @@ void resolve_interference(const struct scenario *sc, const struct sc_cluster *cl
 const struct prof_measured *resolve_profile_cpu_of(const struct scenario *sc,
                                                    const struct cat_instance *in, int *shared);
 
+/* Seconds an optimizer step on a GPU of `in` spends beyond its update's
+ * memory traffic, walking the model's parameter tensors as
+ * workload.optimizer_loop says (resolve_opt.c); 0 on a CPU node or for a
+ * model without its operations laid out. */
+double resolve_opt_loop_s(const struct scenario *sc, const struct cat_instance *in);
+
 /* The calibration profile measured on instance type `in`, or NULL
  * (resolve_profile.c). */
 const struct prof_measured *resolve_profile_of(const struct scenario *sc,

@@ -63,6 +63,8 @@ const struct sc_field sc_fields[] = {
     ENUM("workload.kernels", WL, OFF(sc_workload, kernels_fused), 0, scenario_kernels_name),
     ENUM("workload.fp8_recipe", WL, OFF(sc_workload, fp8_recipe), SC_FP8_DELAYED,
          scenario_fp8_recipe_name),
+    ENUM("workload.optimizer_loop", WL, OFF(sc_workload, optimizer_loop), SC_OPT_FUSED,
+         scenario_opt_loop_name),
     INT("workload.fp8_bf16_layers", WL, OFF(sc_workload, fp8_bf16_layers), 0, 0, 100000,
         "an integer from 0 to 100000"),
     NUM("workload.step_overhead_s", WL, OFF(sc_workload, step_overhead_s), 0, 0, 0, 3600,

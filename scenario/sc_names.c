@@ -36,6 +36,7 @@ static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
 static const char *const amps[] = { "autocast", "pure", NULL };
 static const char *const kernelss[] = { "eager", "fused", NULL };
 static const char *const fp8_recipes[] = { "delayed", "current", "mxfp8", NULL };
+static const char *const opt_loops[] = { "fused", "foreach", "per_tensor", NULL };
 /* the stages a scenario may ask for (enum sc_sharding; fsdp is zero3 as
  * PyTorch FSDP's FULL_SHARD runs it) */
 static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
@@ -56,6 +57,7 @@ const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats,
 const char *scenario_amp_name(int i) { return NAMES_AT(amps, i); }
 const char *scenario_kernels_name(int i) { return NAMES_AT(kernelss, i); }
 const char *scenario_fp8_recipe_name(int i) { return NAMES_AT(fp8_recipes, i); }
+const char *scenario_opt_loop_name(int i) { return NAMES_AT(opt_loops, i); }
 
 int scenario_ops_style(const struct scenario *sc)
 {

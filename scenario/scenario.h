@@ -54,6 +54,13 @@ enum sc_recompute { SC_RECOMPUTE_NONE = 0, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_
  * b x s x h, torchtitan: each collective copies its whole tensor once). */
 enum { SC_TP_LAYOUT_SBH = 0, SC_TP_LAYOUT_BSH };
 
+/* How the optimizer walks the parameter tensors (workload.optimizer_loop;
+ * docs/model.md "The optimizer"): one fused kernel over all (Megatron-
+ * Core, DeepSpeed, apex FusedAdam, torch AdamW(fused=True), torchtitan),
+ * PyTorch's foreach kernels (AdamW's default on a GPU), or a Python loop of
+ * small kernels a tensor (BertAdam, early PyTorch optimizers). */
+enum sc_opt_loop { SC_OPT_FUSED = 0, SC_OPT_FOREACH, SC_OPT_PER_TENSOR };
+
 /* How fp8 is scaled (workload.fp8_recipe; docs/model.md "fp8"): Transformer
  * Engine's delayed scaling (a history of amax values), current scaling
  * (each tensor's amax taken before its cast), or MXFP8 blocks of 32 with
@@ -151,6 +158,7 @@ struct sc_workload {
                                           0 autocast */
     int kernels_fused;                 /* workload.kernels: fused (Megatron-LM's); 0 eager */
     int fp8_recipe;                    /* workload.fp8_recipe: enum sc_fp8_recipe */
+    int optimizer_loop;                /* workload.optimizer_loop: enum sc_opt_loop */
     int fp8_bf16_layers;               /* workload.fp8_bf16_layers: the first and the last
                                           this many layers run their GEMMs in 16 bits */
     double step_overhead_s;            /* workload.step_overhead_s: fixed seconds a step beyond
@@ -358,6 +366,7 @@ const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 const char *scenario_amp_name(int i);             /* autocast, pure */
 const char *scenario_kernels_name(int i);         /* eager, fused */
 const char *scenario_fp8_recipe_name(int i);      /* delayed, current, mxfp8 */
+const char *scenario_opt_loop_name(int i);        /* fused, foreach, per_tensor */
 /* The OPS_* style bits (catalog/ops.h) of sc's workload.amp and kernels. */
 int scenario_ops_style(const struct scenario *sc);
 int scenario_grad_prec_parse(const char *s);

@@ -2,9 +2,10 @@
  * gpu.cu - the GPU part of "dtplan calibrate": a cuBLAS GEMM sweep over
  * square sizes and four precisions (fp32, tf32, fp16, bf16; fp32
  * accumulation) giving achieved TFLOP/s (2 n^3 flops per GEMM), the
- * device-to-device copy rate, and pinned host-to-device and device-to-host
- * rates, on the first visible device of rank 0.  Fills gpu.model, driver,
- * cuda, gemm[] and bandwidth.  Times come from CUDA events around
+ * device-to-device copy rate, pinned host-to-device and device-to-host
+ * rates, and the host's cost to launch an empty kernel and to synchronise
+ * with one, on the first visible device of rank 0.  Fills gpu.model,
+ * driver, cuda, gemm[], bandwidth and launch.  Times come from CUDA events around
  * back-to-back repetitions after warm-up, as nccl-tests times collectives.
  * Without a device: CALIB_SKIPPED with one line.
  */
@@ -14,6 +15,17 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+
+/* Does nothing: what a launch costs the host (gpu.launch). */
+__global__ static void gpu_empty(void) {}
+
+static double wall_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 struct gpu_prec {
     const char *name;
@@ -92,7 +104,7 @@ extern "C" int dtgpu_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t 
     cudaMemset(C, 0, max_n * max_n * 4);
 
     gemm = cJSON_AddArrayToObject(gpu, "gemm");
-    total = 4.0 * 6 + 3;
+    total = 4.0 * 6 + 4;
     for (size_t p = 0; p < sizeof gpu_precs / sizeof gpu_precs[0]; p++) {
         const struct gpu_prec *pr = &gpu_precs[p];
         for (size_t n = 256; n <= max_n; n *= 2) {
@@ -155,6 +167,32 @@ extern "C" int dtgpu_gpu_run(struct calib_ctx *c, cJSON *gpu, char *msg, size_t 
         t = gpu_time([&]() { cudaMemcpyAsync(host, A, bw_bytes, cudaMemcpyDeviceToHost); }, 2, 10);
         cJSON_AddNumberToObject(bw, "d2h_GBps", bw_bytes / t / 1e9);
         GPU_TRY(cudaGetLastError() == cudaSuccess, "copy", cudaGetErrorString(cudaGetLastError()));
+    }
+    {
+        /* launches back to back, the host's clock around them (an empty
+         * kernel runs shorter than its launch: the host sets the pace), and
+         * a launch followed by a synchronisation, as a training loop's
+         * loss.item() waits at the end of each step */
+        cJSON *ln = cJSON_AddObjectToObject(gpu, "launch");
+        int n = c->quick ? 2000 : 20000, ns = c->quick ? 200 : 2000;
+        double t0;
+
+        c->progress(c->progress_arg, "gpu kernel launches", (done + 3) / total);
+        for (int i = 0; i < 100; i++)
+            gpu_empty<<<1, 1>>>();
+        cudaDeviceSynchronize();
+        t0 = wall_s();
+        for (int i = 0; i < n; i++)
+            gpu_empty<<<1, 1>>>();
+        cudaDeviceSynchronize();
+        cJSON_AddNumberToObject(ln, "kernel_s", (wall_s() - t0) / n);
+        t0 = wall_s();
+        for (int i = 0; i < ns; i++) {
+            gpu_empty<<<1, 1>>>();
+            cudaDeviceSynchronize();
+        }
+        cJSON_AddNumberToObject(ln, "sync_s", (wall_s() - t0) / ns);
+        GPU_TRY(cudaGetLastError() == cudaSuccess, "launch", cudaGetErrorString(cudaGetLastError()));
     }
     c->progress(c->progress_arg, "gpu done", 1);
 out:

@@ -268,6 +268,30 @@ static void comm_slowdown_is_read_from_the_all_reduce(void)
             "0 refused: %s", e.msg);
 }
 
+/* gpu.launch.kernel_s, the host's launch of an empty kernel, is read; a
+ * launch time out of range is refused, naming the field. */
+static void the_launch_time_is_read_from_the_gpu(void)
+{
+    static const char good[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\",\n"
+        " \"gpu\": {\"gemm\": [], \"launch\": {\"kernel_s\": 4.7e-6, \"sync_s\": 1e-5}}}\n";
+    static const char bad[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\",\n"
+        " \"gpu\": {\"gemm\": [], \"launch\": {\"kernel_s\": 0.5}}}\n";
+    struct prof_measured m;
+    cJSON *root = NULL;
+    struct dt_err e;
+
+    if (summarize_text(good, "a launch time is valid", &m))
+        return;
+    T_NEAR(m.launch_s, 4.7e-6, 0, "4.7 us a launch");
+    summarize_text("{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\"}", "no gpu", &m);
+    T_CHECK(isnan(m.launch_s), "not measured: NAN");
+    T_CHECK(profile_parse("mem.json", bad, strlen(bad), &root, &e) == -1 &&
+                strstr(e.msg, "gpu.launch.kernel_s: expected seconds a launch in [1e-12, 0.01]"),
+            "half a second refused: %s", e.msg);
+}
+
 static void text_that_is_not_a_profile_is_refused(void)
 {
     static const char *const texts[] = {"[1, 2]", "{\"schema_version\": \"1\", \"host\": \"h\"}",
@@ -393,6 +417,7 @@ int main(void)
     T_RUN(push_pull_sets_the_ps_link_and_a_cmd_collective_wins);
     T_RUN(pull_overlap_is_read_from_the_push_pull);
     T_RUN(comm_slowdown_is_read_from_the_all_reduce);
+    T_RUN(the_launch_time_is_read_from_the_gpu);
     T_RUN(the_link_is_read_at_the_message_size);
     T_RUN(bad_profiles_give_one_line_with_file_line_and_column);
     T_RUN(text_that_is_not_a_profile_is_refused);

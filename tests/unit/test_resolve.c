@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "../../catalog/ops.h"
 #include "../../catalog/profile.h"
 #include "../../catalog/catalog.h"
 #include "../../cli/ld_scenario.h"
@@ -259,6 +260,52 @@ static void gpu_clusters_run_auto_and_lose_sms_to_it(void)
     scenario_free(&sc);
 }
 
+/* workload.optimizer_loop: the optimizer's walk over the parameter tensors
+ * costs each tensor what validate/step_overhead.py measured (fused 6.5 us,
+ * foreach 19.8, per_tensor 310.7), scaled by a profile's launch time. */
+static void optimizer_loops_cost_their_tensors(void)
+{
+    static const char *const loops[] = {"fused", "foreach", "per_tensor"};
+    static const double per[] = {6.5e-6, 19.8e-6, 310.7e-6};
+    const struct cat_model *bert = catalog_find_model(&cat, "bert-large-squad");
+    const struct cat_instance *p3 = catalog_find_instance(&cat, "p3.2xlarge");
+    struct ops_model o;
+    double tensors, base = NAN;
+
+    ops_build(bert, 0, 0, 1, 0, 0, &o);
+    tensors = o.tensors;
+    ops_free(&o);
+    /* 24 layers of 16 (four attention and two feed-forward modules with
+     * biases, two layer norms), embeddings, the last norm and the head */
+    T_CHECK(tensors >= 385 && tensors <= 395, "BERT-large SQuAD: %g parameter tensors (393 as "
+            "PyTorch holds it)", tensors);
+    for (int i = 0; i < 3; i++) {
+        struct scenario sc;
+        struct sim_config cfg;
+        struct dt_err e;
+        char text[400];
+        double extra;
+
+        snprintf(text, sizeof text,
+                 "workload: {model: bert-large-squad, batch_per_gpu: 8, precision: fp32, "
+                 "optimizer_loop: %s}\n"
+                 "input: {cpu_s_per_sample: 0}\n"
+                 "clusters:\n  - {name: v, groups: [{role: train, instance: p3.2xlarge}]}\n",
+                 loops[i]);
+        if (load_text(&sc, text, &e) || plan_resolve(&sc, &sc.clusters[0], &cfg, &e)) {
+            T_CHECK(0, "optimizer_loop %s resolves: %s", loops[i], e.msg);
+            return;
+        }
+        extra = resolve_opt_loop_s(&sc, p3);
+        T_NEAR(extra, tensors * per[i], 1e-9, "%s: %.1f ms a step beyond the update's bytes",
+               loops[i], 1e3 * extra);
+        if (i == 0)
+            base = cfg.groups[0].opt_s - extra;
+        T_NEAR(cfg.groups[0].opt_s, base + extra, 1e-9, "%s: in the optimizer's time", loops[i]);
+        scenario_free(&sc);
+    }
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -272,6 +319,7 @@ int main(void)
     T_RUN(in_turn_servers_apply_to_sync_dedicated_only);
     T_RUN(vcpu_speed_follows_the_all_core_clock);
     T_RUN(gpu_clusters_run_auto_and_lose_sms_to_it);
+    T_RUN(optimizer_loops_cost_their_tensors);
     catalog_free(&cat);
     return T_DONE();
 }

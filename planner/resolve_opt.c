@@ -1,0 +1,48 @@
+/*
+ * resolve_opt.c - what an optimizer step costs beyond its arithmetic: the
+ * loop over the parameter tensors (workload.optimizer_loop; docs/model.md
+ * "The optimizer").  O(the model's operations).
+ */
+#include <math.h>
+
+#include "../catalog/ops.h"
+#include "resolve.h"
+
+/*
+ * Seconds a parameter tensor, beyond the update's memory traffic, by
+ * workload.optimizer_loop: measured on BERT-large's 393 tensors
+ * (validate/step_overhead.py on a lent H200, PyTorch 2.11; results/
+ * gpu-profiles/h200-step-overhead.jsonl, 2026-11-26): a step less the
+ * update's 28 bytes a parameter at the measured copy rate, over the
+ * tensors.  fused, torch.optim.AdamW(fused=True) after a foreach norm
+ * clip: 5.1 ms a step, 6.5 us a tensor; foreach, AdamW's default: 10.3 ms,
+ * 19.8 us; per_tensor, a Python loop of torch ops a tensor after a
+ * per-tensor clip, as BertAdam runs: 124.6 ms, 310.7 us.
+ */
+static const double per_tensor_s[] = {6.5e-6, 19.8e-6, 310.7e-6};
+
+/*
+ * An H200 host's launch of an empty kernel, back to back, as `dtplan
+ * calibrate --gpu` measures it (gpu.launch.kernel_s; results/gpu-profiles/
+ * p5en-h200-gpu.json, the same kind of loan): a profile's own measurement
+ * scales the figures above, the launches being what the loop waits on.
+ */
+#define LAUNCH_REF_S 4.72e-6
+
+double resolve_opt_loop_s(const struct scenario *sc, const struct cat_instance *in)
+{
+    const struct cat_model *m = sc->workload.model;
+    const struct prof_measured *p = resolve_profile_of(sc, in);
+    struct ops_model o;
+    double tensors, scale = 1;
+    int impl = sc->workload.optimizer_loop;
+
+    if (!m || in->gpu_count <= 0 || impl < 0 || impl > SC_OPT_PER_TENSOR)
+        return 0;
+    ops_build(m, sc->workload.seq_len, 1, 1, 0, 0, &o);
+    tensors = o.tensors;
+    ops_free(&o);
+    if (p && p->launch_s > 0)
+        scale = p->launch_s / LAUNCH_REF_S;
+    return tensors * per_tensor_s[impl] * scale;
+}
