@@ -13,6 +13,7 @@
 #include "../catalog/ops.h"
 #include "../catalog/shape.h"
 #include "../planner/compute.h"
+#include "../planner/resolve.h"
 #include "../scenario/scenario.h"
 
 #include <cJSON.h>
@@ -31,6 +32,7 @@ static void usage(FILE *f)
             "                      [--seq N] [--attention flash|unfused|flash_triton|cudnn]\n"
             "                      [--memory-format nchw|nhwc]\n"
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
+            "                      [--optimizer fused|foreach|per_tensor]\n"
             "                      [--measured GPU:SECONDS[:BATCH]] [--catalog DIR] [--json]\n"
             "                      [-o FILE]\n"
             "\n"
@@ -46,17 +48,20 @@ static void usage(FILE *f)
             "--attention flash (the default) is FlashAttention-2 at its published rate,\n"
             "flash_triton flash-attn's Triton kernel, cudnn cuDNN's fused attention\n"
             "(Transformer Engine's on Hopper and later), unfused matmul-softmax-dropout.\n"
+            "--optimizer adds one optimizer step a pass (a training step without\n"
+            "accumulation): the update's bytes over memory bandwidth and the walk over the\n"
+            "parameter tensors as that loop runs (docs/model.md, step semantics).\n"
             "-o FILE writes the table or JSON to FILE (all or nothing) instead of standard\n"
             "output.  Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
 
-/* One row: the model on GPU g. */
+/* One row: the model on GPU g, with an optimizer step a pass (opt). */
 static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, double scale,
-                int json, cJSON *arr)
+                int opt, int json, cJSON *arr)
 {
     struct compute_plan p;
     struct compute_time t;
-    double pass;
+    double pass, step, opt_s;
     int assumed;
 
     if (compute_on_gpu(sc, g, NULL, sc->parallel.micro_batch, &p, &t) != 0) {
@@ -72,6 +77,8 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         return;
     }
     pass = t.fwd_s + t.bwd_s;      /* the shares by kind are the model's */
+    opt_s = opt ? resolve_opt_step_s(sc, g) : 0;
+    step = pass * scale + opt_s;
     assumed = !(g->mm_eff > 0) || !(g->mem_eff > 0);
     if (json) {
         cJSON *o = cJSON_CreateObject(), *k = cJSON_CreateObject();
@@ -81,7 +88,9 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         cJSON_AddStringToObject(o, "attention_format", catalog_prec_name(p.attn));
         cJSON_AddNumberToObject(o, "fwd_s", t.fwd_s * scale);
         cJSON_AddNumberToObject(o, "bwd_s", t.bwd_s * scale);
-        cJSON_AddNumberToObject(o, "samples_per_s", sc->parallel.micro_batch / (pass * scale));
+        if (opt)
+            cJSON_AddNumberToObject(o, "optimizer_s", opt_s);
+        cJSON_AddNumberToObject(o, "samples_per_s", sc->parallel.micro_batch / step);
         cJSON_AddNumberToObject(o, "kernels", t.kernels);
         for (int i = 0; i < OPS_NKIND; i++)
             if (t.kind_s[i] > 0)
@@ -93,7 +102,7 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         return;
     }
     fprintf(f, "%-16s %6s/%-6s %10.2f %12.1f   ", g->name, catalog_prec_name(p.conv),
-           catalog_prec_name(p.linear), pass * scale * 1e3, sc->parallel.micro_batch / (pass * scale));
+           catalog_prec_name(p.linear), step * 1e3, sc->parallel.micro_batch / step);
     for (int i = 0, n = 0; i < OPS_NKIND; i++)
         if (t.kind_s[i] / pass >= 0.05)
             fprintf(f, "%s%s %.0f%%", n++ ? ", " : "", ops_kind_name(i), 100 * t.kind_s[i] / pass);
@@ -133,6 +142,7 @@ struct compute_rows {
     const struct cat_gpu **gpus;
     int n;
     double scale;           /* measured / modelled pass; 1 with no --measured */
+    int opt;                /* --optimizer given: a step a pass */
     int json;
 };
 
@@ -196,11 +206,13 @@ static int compute_cmd_write(FILE *f, const void *ctx, struct dt_err *e)
         if (sc->workload.measured_gpu)
             fprintf(f, ", carried from %g s at batch %d on %s (x%.3g the model)",
                    sc->workload.measured_compute_s, sc->workload.measured_batch, sc->workload.measured_gpu->name, r->scale);
-        fprintf(f, "\n%-16s %13s %10s %12s   %s\n", "GPU", "conv/linear", "pass ms", "samples/s",
-               "time by kind");
+        if (r->opt)
+            fprintf(f, ", optimizer %s", scenario_opt_loop_name(sc->workload.optimizer_loop));
+        fprintf(f, "\n%-16s %13s %10s %12s   %s\n", "GPU", "conv/linear", r->opt ? "step ms" : "pass ms",
+               "samples/s", "time by kind");
     }
     for (int i = 0; i < r->n; i++)
-        row(f, sc, r->gpus[i], r->scale, r->json, arr);
+        row(f, sc, r->gpus[i], r->scale, r->opt, r->json, arr);
     if (r->json) {
         char *txt = cJSON_Print(arr);
         fprintf(f, "%s\n", txt);
@@ -214,7 +226,7 @@ int compute_cmd_main(int argc, char **argv)
 {
     const char *model = NULL, *gpus = NULL, *catarg = NULL, *measured = NULL, *output = NULL;
     int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0, amp = 0;
-    int kern = 0;
+    int kern = 0, optl = -1;
     int rc = CLI_EXIT_INPUT;
     unsigned long long batch = 32, seq = 0;
     struct cli_name_arg prec_arg = {scenario_prec_name, &prec};
@@ -222,6 +234,7 @@ int compute_cmd_main(int argc, char **argv)
     struct cli_name_arg fmt_arg = {scenario_memory_format_name, &fmt};
     struct cli_name_arg amp_arg = {scenario_amp_name, &amp};
     struct cli_name_arg kern_arg = {scenario_kernels_name, &kern};
+    struct cli_name_arg opt_arg = {scenario_opt_loop_name, &optl};
     const struct args_opt opts[] = {
         {"--model", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a model of the catalog", cli_take_str,
          &model, NULL},
@@ -237,6 +250,8 @@ int compute_cmd_main(int argc, char **argv)
          cli_take_name, &amp_arg, NULL},
         {"--kernels", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of eager, fused",
          cli_take_name, &kern_arg, NULL},
+        {"--optimizer", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of fused, foreach, per_tensor",
+         cli_take_name, &opt_arg, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},
@@ -297,6 +312,8 @@ int compute_cmd_main(int argc, char **argv)
     sc.workload.channels_last = fmt == 1;
     sc.workload.amp_pure = amp == 1;
     sc.workload.kernels_fused = kern == 1;
+    sc.workload.optimizer_loop = optl >= 0 ? optl : SC_OPT_FUSED;
+    rows.opt = optl >= 0;
     scenario_prec_set(&sc, prec);
     rows.json = json;
     if ((rc = compute_cmd_rows(&sc, &cat, gpus, &rows)) == CLI_EXIT_OK)

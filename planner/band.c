@@ -12,9 +12,9 @@
 
 /*
  * The validated relative errors (mean absolute error) of each part:
- *   compute from the catalog alone: 20.1%, 58 published cases (54 on one GPU)
+ *   compute from the catalog alone: 14.7%, 58 published cases (54 on one GPU)
  *     (validate/published/compute_cases.csv, validate/compute.pl);
- *   compute carried from a measurement on another GPU: 12.2%, the same cases
+ *   compute carried from a measurement on another GPU: 10.5%, the same cases
  *     carried from an A100 80GB;
  *   anything measured or calibrated on the machine itself: 4.8%, the MAPE of
  *     the real-run validation loop with calibrated network and CPU
@@ -23,7 +23,7 @@
  *     on 2 to 4 p4d.24xlarge (validate/published.pl);
  *   an input pipeline from catalog clocks: 15.6%, seed cases S1, S2 and S4.
  */
-#define ERR_COMPUTE_CATALOG 0.201
+#define ERR_COMPUTE_CATALOG 0.147
 /*
  * Transformers given by their shape, from the catalog alone: the mean
  * absolute error of the published LLM training runs (validate/llm_runs.pl,
@@ -39,7 +39,7 @@ static const struct {
 } llm_err[] = {
     {90, 99, 0, 0.085}, {90, 99, 1, 0.089}, {80, 89, 0, 0.018}, {100, 199, 1, 0.096},
 };
-#define ERR_COMPUTE_CARRIED 0.122
+#define ERR_COMPUTE_CARRIED 0.105
 #define ERR_MEASURED 0.048
 #define ERR_COMM_NOMINAL 0.303
 #define ERR_INPUT_NOMINAL 0.156

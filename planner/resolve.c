@@ -41,7 +41,7 @@
 #define ALPHA_RDMA 14e-6
 #define ALPHA_TCP 50e-6
 #define DEFAULT_MFU 0.35
-#define DEFAULT_OPT_BYTES 16.0
+#define DEFAULT_OPT_BYTES RESOLVE_OPT_BYTES
 /* Parameter-server summation, fp32 adds streaming from memory: 4 GB/s per core. */
 #define PS_REDUCE_S_PER_BYTE 0.25e-9
 

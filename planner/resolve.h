@@ -69,6 +69,15 @@ const struct prof_measured *resolve_profile_cpu_of(const struct scenario *sc,
  * model without its operations laid out. */
 double resolve_opt_loop_s(const struct scenario *sc, const struct cat_instance *in);
 
+/* The optimizer bytes a parameter when workload.optimizer_bytes_per_param
+ * is not given: fp32 weight, gradient and two Adam moments (assumed). */
+#define RESOLVE_OPT_BYTES 16.0
+
+/* One optimizer step of the whole model on one GPU g, as the simulator
+ * charges it: the update's bytes over g's memory bandwidth and the walk
+ * above at the reference launch time (dtplan compute --optimizer). */
+double resolve_opt_step_s(const struct scenario *sc, const struct cat_gpu *g);
+
 /* The calibration profile measured on instance type `in`, or NULL
  * (resolve_profile.c). */
 const struct prof_measured *resolve_profile_of(const struct scenario *sc,

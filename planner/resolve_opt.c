@@ -29,20 +29,38 @@ static const double per_tensor_s[] = {6.5e-6, 19.8e-6, 310.7e-6};
  */
 #define LAUNCH_REF_S 4.72e-6
 
-double resolve_opt_loop_s(const struct scenario *sc, const struct cat_instance *in)
+/* The walk's seconds at a launch time launch_s (NAN: the reference's). */
+static double walk_s(const struct scenario *sc, double launch_s)
 {
     const struct cat_model *m = sc->workload.model;
-    const struct prof_measured *p = resolve_profile_of(sc, in);
     struct ops_model o;
-    double tensors, scale = 1;
+    double tensors;
     int impl = sc->workload.optimizer_loop;
 
-    if (!m || in->gpu_count <= 0 || impl < 0 || impl > SC_OPT_PER_TENSOR)
+    if (!m || impl < 0 || impl > SC_OPT_PER_TENSOR)
         return 0;
     ops_build(m, sc->workload.seq_len, 1, 1, 0, 0, &o);
     tensors = o.tensors;
     ops_free(&o);
-    if (p && p->launch_s > 0)
-        scale = p->launch_s / LAUNCH_REF_S;
-    return tensors * per_tensor_s[impl] * scale;
+    return tensors * per_tensor_s[impl] * (launch_s > 0 ? launch_s / LAUNCH_REF_S : 1);
+}
+
+double resolve_opt_loop_s(const struct scenario *sc, const struct cat_instance *in)
+{
+    const struct prof_measured *p = resolve_profile_of(sc, in);
+
+    if (in->gpu_count <= 0)
+        return 0;
+    return walk_s(sc, p ? p->launch_s : NAN);
+}
+
+double resolve_opt_step_s(const struct scenario *sc, const struct cat_gpu *g)
+{
+    const struct cat_model *m = sc->workload.model;
+    double bytes = isnan(sc->workload.optimizer_bytes_per_param) ? RESOLVE_OPT_BYTES
+                                                                 : sc->workload.optimizer_bytes_per_param;
+
+    if (!m || !(g->mem_bw_gbs > 0) || !(m->params > 0))
+        return walk_s(sc, NAN);
+    return m->params * bytes / (g->mem_bw_gbs * 1e9) + walk_s(sc, NAN);
 }

@@ -33,7 +33,7 @@ sub compute_cases {
             my @cmd = ("$build/dtplan", 'compute', '--json', '--model', $c{model}, '--gpu', $c{gpu},
                        '--precision', $c{precision}, '--batch', $c{batch});
             push @cmd, '--seq', $c{seq} if $c{seq} ne '';
-            for my $k (qw(attention memory_format amp)) {
+            for my $k (qw(attention memory_format amp optimizer)) {
                 (my $flag = "--$k") =~ tr/_/-/;
                 push @cmd, $flag, $c{$k} if $c{$k} ne '';
             }
