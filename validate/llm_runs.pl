@@ -172,6 +172,19 @@ if ($check) {
         printf "%s - llm runs: %s loads and predicts%s\n", $ok ? 'ok' : 'FAIL', $c->{case},
             $ok ? sprintf(' (%.4g %s, published %s)', $c->{pred}, $c->{unit}, $c->{published}) : '';
     }
+    # Issue 36's per-case target: within 20% from the catalog alone, or a
+    # known_gap that says why not (xfail); a marked case back within 20%
+    # loses its mark.
+    for my $c (grep { defined $_->{err} } @pred) {
+        my $in = abs($c->{err}) <= 20;
+        my $what = sprintf('llm runs: %s from the catalog alone %+.1f%%', $c->{case}, $c->{err});
+        if ($c->{known_gap} ne '') {
+            print $in ? "FAIL - $what: within 20%, take the known-gap mark off\n"
+                      : "xfail - $what [known gap: $c->{known_gap}]\n";
+        } else {
+            printf "%s - %s%s\n", $in ? 'ok' : 'FAIL', $what, $in ? ', within 20%' : ', past 20%';
+        }
+    }
     my @in = grep { $_->{role} eq 'input' } @pred;
     my $nfit = grep { defined $fit{$_->{key}} } @in;
     printf "%s - llm runs: carried mode fits %d of %d group inputs\n",
@@ -210,6 +223,7 @@ for my $c (@cases) {
                                        $c->{cpred}, $c->{cerr}, $input_of{$c->{key}})
         : ' | carried: no prediction';
     $line .= " (dtplan: infeasible)" if $c->{cl} && !$c->{cl}{feasible};
+    $line .= " [known gap: $c->{known_gap}]" if $c->{known_gap} ne '';
     print "$line\n";
 }
 my @ok = grep { defined $_->{err} } @pred;
