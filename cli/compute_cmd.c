@@ -33,6 +33,7 @@ static void usage(FILE *f)
             "                      [--memory-format nchw|nhwc]\n"
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--optimizer fused|foreach|per_tensor]\n"
+            "                      [--fp8-recipe delayed|current|mxfp8]\n"
             "                      [--measured GPU:SECONDS[:BATCH]] [--catalog DIR] [--json]\n"
             "                      [-o FILE]\n"
             "\n"
@@ -51,6 +52,8 @@ static void usage(FILE *f)
             "--optimizer adds one optimizer step a pass (a training step without\n"
             "accumulation): the update's bytes over memory bandwidth and the walk over the\n"
             "parameter tensors as that loop runs (docs/model.md, step semantics).\n"
+            "--fp8-recipe scales fp8 as Transformer Engine's recipe of that name (default\n"
+            "delayed; docs/model.md \"fp8 as Transformer Engine runs it\").\n"
             "-o FILE writes the table or JSON to FILE (all or nothing) instead of standard\n"
             "output.  Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
@@ -226,7 +229,7 @@ int compute_cmd_main(int argc, char **argv)
 {
     const char *model = NULL, *gpus = NULL, *catarg = NULL, *measured = NULL, *output = NULL;
     int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0, amp = 0;
-    int kern = 0, optl = -1;
+    int kern = 0, optl = -1, recipe = SC_FP8_DELAYED;
     int rc = CLI_EXIT_INPUT;
     unsigned long long batch = 32, seq = 0;
     struct cli_name_arg prec_arg = {scenario_prec_name, &prec};
@@ -235,6 +238,7 @@ int compute_cmd_main(int argc, char **argv)
     struct cli_name_arg amp_arg = {scenario_amp_name, &amp};
     struct cli_name_arg kern_arg = {scenario_kernels_name, &kern};
     struct cli_name_arg opt_arg = {scenario_opt_loop_name, &optl};
+    struct cli_name_arg recipe_arg = {scenario_fp8_recipe_name, &recipe};
     const struct args_opt opts[] = {
         {"--model", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a model of the catalog", cli_take_str,
          &model, NULL},
@@ -252,6 +256,8 @@ int compute_cmd_main(int argc, char **argv)
          cli_take_name, &kern_arg, NULL},
         {"--optimizer", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of fused, foreach, per_tensor",
          cli_take_name, &opt_arg, NULL},
+        {"--fp8-recipe", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of delayed, current, mxfp8",
+         cli_take_name, &recipe_arg, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},
@@ -313,6 +319,7 @@ int compute_cmd_main(int argc, char **argv)
     sc.workload.amp_pure = amp == 1;
     sc.workload.kernels_fused = kern == 1;
     sc.workload.optimizer_loop = optl >= 0 ? optl : SC_OPT_FUSED;
+    sc.workload.fp8_recipe = recipe;
     rows.opt = optl >= 0;
     scenario_prec_set(&sc, prec);
     rows.json = json;

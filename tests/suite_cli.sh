@@ -250,6 +250,19 @@ check "compute: --seq on a model without a shape is refused" \
 "$DT" compute --model resnet50 --precision fp64 > /dev/null 2> "$tmp/err"
 check "compute: a bad precision names the set" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --precision: expected one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto, found "fp64"' ]
+"$DT" compute --model gpt3-1.3b --fp8-recipe blockwise > /dev/null 2> "$tmp/err"
+check "compute: a bad --fp8-recipe names the set" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --fp8-recipe: expected one of delayed, current, mxfp8, found "blockwise"' ]
+"$DT" compute --model gpt3-1.3b --optimizer python > /dev/null 2> "$tmp/err"
+check "compute: a bad --optimizer names the set" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --optimizer: expected one of fused, foreach, per_tensor, found "python"' ]
+"$DT" compute --model bert-large-squad --gpu H100 --precision tf32 --batch 8 --json > "$tmp/p.json"
+"$DT" compute --model bert-large-squad --gpu H100 --precision tf32 --batch 8 --optimizer per_tensor --json > "$tmp/q.json"
+check "compute --optimizer per_tensor: a step a pass, slower than the pass alone, its optimizer_s shown" \
+    perl -MJSON::PP -e 'local $/; open my $a, "<", $ARGV[0]; open my $b, "<", $ARGV[1];
+        my ($p, $q) = (decode_json(<$a>)->[0], decode_json(<$b>)->[0]);
+        exit !($q->{optimizer_s} > 0.1 && $q->{samples_per_s} < $p->{samples_per_s} && !exists $p->{optimizer_s})' \
+        "$tmp/p.json" "$tmp/q.json"
 "$DT" compute --model bert-large-squad --attention unfused --batch 8 --json > "$tmp/a.json"
 "$DT" compute --model bert-large-squad --attention unfused --batch 8 --json > "$tmp/b.json"
 check "compute: byte-identical output for the same input" cmp -s "$tmp/a.json" "$tmp/b.json"

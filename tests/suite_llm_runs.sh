@@ -19,3 +19,5 @@ for f in validate/published/llm_runs/*.yaml; do
 done
 echo "# llm runs: $((n - 1)) rows in validate/published/llm_runs.csv"
 perl validate/llm_pairs.pl || echo "FAIL - llm runs: validate/llm_pairs.pl exited with status $?"
+# Transformer Engine's own fp8:bf16 GEMM ratios, quantization included (fp8_gemm_cases.csv).
+perl validate/fp8_gemm.pl || echo "FAIL - fp8 GEMMs: validate/fp8_gemm.pl exited with status $?"
