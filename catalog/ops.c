@@ -290,14 +290,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
 
     int eager = !(o->style & OPS_FUSED);
 
-    /* parameter tensors: Q, K, V and the output projection as four
-     * modules, two or three feed-forward ones, with biases but on an
-     * RMS-norm (Llama-style) model, two norms of two tensors (one, RMS);
-     * the token embedding, a learned position one unless rotary, the final
-     * norm, an untied output projection or a task head's weight and bias */
-    o->tensors = l * ((4 + (m->gated_ffn ? 3 : 2)) * (m->rms_norm ? 1 : 2) + 2 * (m->rms_norm ? 1 : 2)) +
-                 1 + (m->rotary ? 0 : 1) + (m->rms_norm ? 1 : 2) +
-                 (m->lm_head ? (m->tied_embeddings ? 0 : 1) : 2);
+    o->tensors = ops_tensors(m);
     mem(o, OPS_EMBED, 1, s * h);
     norm(o, m, l, rep, 1);
     it = gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h);
@@ -374,6 +367,34 @@ static const int arch_blocks[][4] = {
 
 const char *ops_arch_name(int i) { return NAMES_AT(archs, i); }
 int ops_arch_known(const char *name) { return names_parse(ops_arch_name, name) >= 0; }
+
+double ops_tensors(const struct cat_model *m)
+{
+    int a = m->arch[0] ? names_parse(ops_arch_name, m->arch) : -1;
+
+    if (a >= 0 && a < 5) {
+        /* the stem, each block's two or three, a projection shortcut on
+         * each stage's first block where its shape changes (every stage
+         * with bottlenecks, the last three without): conv and norm, three
+         * tensors each; and the classifier's two */
+        double convs = 1 + (a >= 2 ? 4 : 3);
+        for (int s = 0; s < 4; s++)
+            convs += arch_blocks[a][s] * (a >= 2 ? 3 : 2);
+        return 3 * convs + 2;
+    }
+    if (a == 5)
+        return 13 * 2 + 3 * 2;              /* VGG-16: 13 convolutions, 3 linear, biased */
+    if (!shape_known(m))
+        return 0;
+    /* Q, K, V and the output projection as four modules, two or three
+     * feed-forward ones, with biases but on an RMS-norm (Llama-style)
+     * model, two norms of two tensors (one, RMS); the token embedding, a
+     * learned position one unless rotary, the final norm, an untied output
+     * projection or a task head's weight and bias */
+    return m->layers * ((4 + (m->gated_ffn ? 3 : 2)) * (m->rms_norm ? 1 : 2) + 2 * (m->rms_norm ? 1 : 2)) +
+           1 + (m->rotary ? 0 : 1) + (m->rms_norm ? 1 : 2) +
+           (m->lm_head ? (m->tied_embeddings ? 0 : 1) : 2);
+}
 
 void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,
                struct ops_model *out)

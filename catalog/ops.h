@@ -103,6 +103,10 @@ struct ops_model {
  * torch.chunk).  Megatron-LM's s x b x h needs no copy. */
 #define OPS_BSH 4
 
+/* Model m's parameter tensors, as ops_build counts them (ops_model.tensors),
+ * without laying it out. */
+double ops_tensors(const struct cat_model *m);
+
 /* Lay out model m, a sample being seq tokens for a shaped model (0: its
  * seq_len); flash: attention as one fused kernel (FlashAttention) rather
  * than two batched GEMMs around a softmax held in memory.  Convolutions

@@ -33,16 +33,11 @@ static const double per_tensor_s[] = {6.5e-6, 19.8e-6, 310.7e-6};
 static double walk_s(const struct scenario *sc, double launch_s)
 {
     const struct cat_model *m = sc->workload.model;
-    struct ops_model o;
-    double tensors;
     int impl = sc->workload.optimizer_loop;
 
     if (!m || impl < 0 || impl > SC_OPT_PER_TENSOR)
         return 0;
-    ops_build(m, sc->workload.seq_len, 1, 1, 0, 0, &o);
-    tensors = o.tensors;
-    ops_free(&o);
-    return tensors * per_tensor_s[impl] * (launch_s > 0 ? launch_s / LAUNCH_REF_S : 1);
+    return ops_tensors(m) * per_tensor_s[impl] * (launch_s > 0 ? launch_s / LAUNCH_REF_S : 1);
 }
 
 double resolve_opt_loop_s(const struct scenario *sc, const struct cat_instance *in)

@@ -442,6 +442,27 @@ static void fused_attention_runs_at_its_published_rate(void)
     scenario_free(&sc);
 }
 
+/* ops_tensors counts what ops_build lays out, for every catalog model;
+ * torchvision's ResNet-50 holds 161 parameter tensors, VGG-16 32. */
+static void tensor_counts_agree_with_the_layout(void)
+{
+    int bad = 0;
+
+    for (int i = 0; i < cat.nmodels; i++) {
+        struct ops_model o;
+        ops_build(&cat.models[i], 0, 1, 1, 0, 0, &o);
+        if (o.tensors != ops_tensors(&cat.models[i])) {
+            T_CHECK(0, "%s: %g laid out, %g counted", cat.models[i].name, o.tensors,
+                    ops_tensors(&cat.models[i]));
+            bad++;
+        }
+        ops_free(&o);
+    }
+    T_CHECK(bad == 0, "ops_tensors agrees with ops_build on all %d models", cat.nmodels);
+    T_NEAR(ops_tensors(catalog_find_model(&cat, "resnet50")), 161, 0, "ResNet-50: 161 tensors");
+    T_NEAR(ops_tensors(catalog_find_model(&cat, "vgg16")), 32, 0, "VGG-16: 32 tensors");
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -455,6 +476,7 @@ int main(void)
     T_RUN(auto_takes_the_fastest_native_format);
     T_RUN(recompute_adds_its_forward_work);
     T_RUN(per_operator_recompute_redoes_every_second_product);
+    T_RUN(tensor_counts_agree_with_the_layout);
     T_RUN(pure_and_fused_cut_memory_work_only);
     T_RUN(the_roofline_has_both_terms);
     T_RUN(a_measured_time_carries_through_the_model);
