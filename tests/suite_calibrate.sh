@@ -487,7 +487,7 @@ check "the H200 profile in results/ loads, and carries its bf16 GEMM rate (859 T
       "gemm_bf16_tflops:859,gemm_bf16_tflops:859" ]
 # The Llama 3 8B passes measured on that H200 (validate/hf_llama_pass.py), against dtplan's
 # compute model from the catalog alone: within the band it states for a transformer on Hopper
-# in 16 bits (8.5%, planner/band.c).  Eager kernels and cuDNN attention, as the pass ran
+# in 16 bits (8.4%, planner/band.c).  Eager kernels and cuDNN attention, as the pass ran
 # (PyTorch 2.11's scaled_dot_product_attention picks cuDNN there: h200-attention.jsonl).
 while read -r line; do
     seq=$(echo "$line" | sed -n 's/.*"seq": \([0-9]*\).*/\1/p')
@@ -499,8 +499,8 @@ while read -r line; do
         --amp pure --kernels eager --attention cudnn --json | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
         printf "%.6f", $d->[0]{fwd_s} + $d->[0]{bwd_s}')
     e=$(echo "$p $t" | awk '{printf "%.1f", 100 * ($1 / $2 - 1)}')
-    check "Llama 3 8B pass on an H200 at $b x $seq tokens: measured $t s, dtplan $e% off, within its 8.5% band" \
-        awk -v e="$e" 'BEGIN { exit !(e >= -8.5 && e <= 8.5) }'
+    check "Llama 3 8B pass on an H200 at $b x $seq tokens: measured $t s, dtplan $e% off, within its 8.4% band" \
+        awk -v e="$e" 'BEGIN { exit !(e >= -8.4 && e <= 8.4) }'
 done < results/gpu-profiles/h200-llama3-8b-pass.jsonl
 # Without PyTorch (or a GPU) the fp8 measurement says it skipped, and succeeds.
 if command -v python3 > /dev/null 2>&1; then

@@ -6,7 +6,11 @@
 # tokens, the linear layers' time in bf16 over their time in fp8 (the
 # recipe's casts included), the output layer's share taken off both (it
 # stays bf16, and the benchmark has none).  Target: within 0.07, as the
-# end-to-end pairs (llm_pairs.pl).  One line a case: "ok - " within,
+# end-to-end pairs (llm_pairs.pl).  Not independent of the model: the
+# recipes' quantization factors of planner/compute.c (recipe_factor) are
+# this table's autocast less pre-quantized times, so these lines check
+# that the model carries them through; the end-to-end Megatron-Bridge rows
+# of llm_runs.csv validate them.  One line a case: "ok - " within,
 # "xfail - " outside with the case's known_gap, "FAIL - " outside without
 # one or within with one; then "# ..." with the mean difference.
 use strict;
