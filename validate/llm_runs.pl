@@ -25,6 +25,9 @@
 #            (the way validate/megatron.pl carries the 1.7B row).
 #
 #   perl validate/llm_runs.pl            one line a case, then the summaries
+#   perl validate/llm_runs.pl --json     one JSON object: each case's two
+#       predictions and errors, and the MAPEs (validate/published.pl puts
+#       them in `make validate`'s report)
 #   perl validate/llm_runs.pl --check    "ok - " / "FAIL - " lines: every
 #       scenario loads and predicts (no accuracy gate), the MAPEs as "# "
 #       lines (tests/suite_llm_runs.sh)
@@ -41,6 +44,7 @@ my $dtplan = "$build/dtplan";
 $dtplan = "$root/$dtplan" unless $dtplan =~ m{^/};
 require "$root/validate/cases.pl";
 my $check = grep { $_ eq '--check' } @ARGV;
+my $json = grep { $_ eq '--json' } @ARGV;
 
 # dense bf16 peak a GPU, teraFLOP/s (catalog/gpus.csv)
 my %bf16_peak = map { $_->{name} => $_->{bf16_tflops} } read_cases("$root/catalog/gpus.csv");
@@ -166,6 +170,28 @@ sub summary {
 }
 
 my @pred = grep { $_->{scenario} } @cases;
+if ($json) {
+    require JSON::PP;
+    my @out;
+    for my $c (@cases) {
+        my %r = (case => $c->{case}, group => $c->{group}, gpu => $c->{gpu}, gpus => $c->{gpus} + 0,
+                 precision => $c->{precision}, source => $c->{source}, unit => $c->{unit},
+                 published => $c->{published} + 0, known_gap => $c->{known_gap},
+                 scenario => $c->{scenario});
+        $r{predicted} = 0 + sprintf('%.4g', $c->{pred}) if defined $c->{pred};
+        $r{error_pct} = 0 + sprintf('%.1f', $c->{err}) if defined $c->{err};
+        $r{role} = $c->{role} if $c->{role};
+        $r{carried_from} = $input_of{$c->{key}} if $c->{role} && $c->{role} eq 'carried';
+        $r{carried_predicted} = 0 + sprintf('%.4g', $c->{cpred}) if defined $c->{cpred};
+        $r{carried_error_pct} = 0 + sprintf('%.1f', $c->{cerr}) if defined $c->{cerr};
+        push @out, \%r;
+    }
+    print JSON::PP->new->canonical->encode({
+        cases => \@out,
+        catalog_alone => summary(map { $_->{err} } grep { defined $_->{err} } @pred),
+        carried => summary(map { $_->{cerr} } grep { defined $_->{cerr} } @pred) }), "\n";
+    exit 0;
+}
 if ($check) {
     for my $c (@pred) {
         my $ok = defined $c->{pred} && $c->{pred} > 0;
