@@ -414,13 +414,15 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
                  "FlashAttention-2's rate", n ? "; " : "", g->name);
     }
     /* activation recompute (workload.recompute): full redoes the forward in
-     * backward, selective the attention core (already redone when fused),
-     * selective_op what ops_item.op_sac marks */
+     * backward, selective the attention core's forward, fused or not
+     * (Megatron-Core checkpoints the core attention module, whose fused
+     * kernel then runs forward again before its own backward), selective_op
+     * what ops_item.op_sac marks */
     if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_FULL)
         t->bwd_s += t->fwd_s;
     else if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_OP)
         t->bwd_s += t->op_sac_s;
-    else if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_SELECTIVE && sc->workload.attention_unfused)
+    else if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_SELECTIVE)
         t->bwd_s += t->core_fwd_s;
     return rc;
 }
