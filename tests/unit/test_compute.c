@@ -132,32 +132,37 @@ static void auto_takes_the_fastest_native_format(void)
     scenario_free(&sc);
 }
 
+/* sc's pass on g at `batch` under recompute rc, into *t. */
+static void timed_under(struct scenario *sc, const struct cat_gpu *g, double batch,
+                        enum sc_recompute rc, struct compute_time *t)
+{
+    struct compute_plan p;
+
+    sc->parallel.recompute = rc;
+    compute_on_gpu(sc, g, NULL, batch, &p, t);
+}
+
 /* workload.recompute: full redoes the forward in backward; selective the
  * attention core's forward, fused or not (a checkpointed core attention
  * module runs its kernel forward again). */
 static void recompute_adds_its_forward_work(void)
 {
     struct scenario sc;
-    struct compute_plan p;
     struct compute_time none, sel, full;
     const struct cat_gpu *h100 = catalog_find_gpu(&cat, "H100");
 
     scn(&sc, "gpt3-1.3b", CAT_BF16);
     sc.workload.attention_unfused = 1;
-    compute_on_gpu(&sc, h100, NULL, 4, &p, &none);
-    sc.parallel.recompute = SC_RECOMPUTE_SELECTIVE;
-    compute_on_gpu(&sc, h100, NULL, 4, &p, &sel);
-    sc.parallel.recompute = SC_RECOMPUTE_FULL;
-    compute_on_gpu(&sc, h100, NULL, 4, &p, &full);
+    timed_under(&sc, h100, 4, SC_RECOMPUTE_NONE, &none);
+    timed_under(&sc, h100, 4, SC_RECOMPUTE_SELECTIVE, &sel);
+    timed_under(&sc, h100, 4, SC_RECOMPUTE_FULL, &full);
     T_CHECK(none.core_fwd_s > 0 && none.core_fwd_s < none.fwd_s, "the attention core is part of the forward");
     T_NEAR(sel.bwd_s, none.bwd_s + none.core_fwd_s, 1e-12, "selective: backward + the core's forward");
     T_NEAR(full.bwd_s, none.bwd_s + none.fwd_s, 1e-12, "full: backward + the forward");
     T_CHECK(full.fwd_s == none.fwd_s, "the forward itself is unchanged");
     sc.workload.attention_unfused = 0;
-    sc.parallel.recompute = SC_RECOMPUTE_NONE;
-    compute_on_gpu(&sc, h100, NULL, 4, &p, &none);
-    sc.parallel.recompute = SC_RECOMPUTE_SELECTIVE;
-    compute_on_gpu(&sc, h100, NULL, 4, &p, &sel);
+    timed_under(&sc, h100, 4, SC_RECOMPUTE_NONE, &none);
+    timed_under(&sc, h100, 4, SC_RECOMPUTE_SELECTIVE, &sel);
     T_NEAR(sel.bwd_s, none.bwd_s + none.core_fwd_s, 1e-12,
            "fused attention: selective runs the fused kernel's forward again (%.1f ms)",
            1e3 * none.core_fwd_s);
@@ -175,7 +180,6 @@ static void recompute_adds_its_forward_work(void)
 static void per_operator_recompute_redoes_every_second_product(void)
 {
     struct scenario sc;
-    struct compute_plan p;
     struct compute_time none, op, full;
     const struct cat_gpu *a100 = catalog_find_gpu(&cat, "A100-80GB");
     double h = 5120, f = 13824, lin;
@@ -183,11 +187,9 @@ static void per_operator_recompute_redoes_every_second_product(void)
     scn(&sc, "llama2-13b", CAT_BF16);
     sc.workload.seq_len = 4096;
     sc.workload.kernels_fused = 1;
-    compute_on_gpu(&sc, a100, NULL, 1, &p, &none);
-    sc.parallel.recompute = SC_RECOMPUTE_OP;
-    compute_on_gpu(&sc, a100, NULL, 1, &p, &op);
-    sc.parallel.recompute = SC_RECOMPUTE_FULL;
-    compute_on_gpu(&sc, a100, NULL, 1, &p, &full);
+    timed_under(&sc, a100, 1, SC_RECOMPUTE_NONE, &none);
+    timed_under(&sc, a100, 1, SC_RECOMPUTE_OP, &op);
+    timed_under(&sc, a100, 1, SC_RECOMPUTE_FULL, &full);
     T_CHECK(op.fwd_s == none.fwd_s, "the forward is unchanged");
     T_CHECK(op.bwd_s > none.bwd_s && op.bwd_s < full.bwd_s, "it costs more than none, less than "
             "full (%g < %g < %g s)", none.bwd_s, op.bwd_s, full.bwd_s);
@@ -197,10 +199,8 @@ static void per_operator_recompute_redoes_every_second_product(void)
             "about 38.8%% of the linear forward, with the norms and activation (%g of %g s)",
             op.op_sac_s, lin);
     sc.workload.kernels_fused = 0;
-    sc.parallel.recompute = SC_RECOMPUTE_NONE;
-    compute_on_gpu(&sc, a100, NULL, 1, &p, &none);
-    sc.parallel.recompute = SC_RECOMPUTE_OP;
-    compute_on_gpu(&sc, a100, NULL, 1, &p, &op);
+    timed_under(&sc, a100, 1, SC_RECOMPUTE_NONE, &none);
+    timed_under(&sc, a100, 1, SC_RECOMPUTE_OP, &op);
     T_CHECK(fabs((none.fwd_s + none.bwd_s) / (op.fwd_s + op.bwd_s) - 1 / 1.119) < 0.03,
             "throughput ratio %.3f against torchtitan's published 0.881",
             (none.fwd_s + none.bwd_s) / (op.fwd_s + op.bwd_s));
