@@ -22,9 +22,17 @@ _dtplan()
                     --precision)
                         COMPREPLY=($(compgen -W "fp32 tf32 fp16 bf16 fp8 fp32_strict auto" -- "$cur")) ;;
                     --attention)
-                        COMPREPLY=($(compgen -W "flash unfused" -- "$cur")) ;;
+                        COMPREPLY=($(compgen -W "flash unfused flash_triton cudnn" -- "$cur")) ;;
                     --memory-format)
                         COMPREPLY=($(compgen -W "nchw nhwc" -- "$cur")) ;;
+                    --amp)
+                        COMPREPLY=($(compgen -W "autocast pure" -- "$cur")) ;;
+                    --kernels)
+                        COMPREPLY=($(compgen -W "eager fused" -- "$cur")) ;;
+                    --optimizer)
+                        COMPREPLY=($(compgen -W "fused foreach per_tensor" -- "$cur")) ;;
+                    --fp8-recipe)
+                        COMPREPLY=($(compgen -W "delayed current mxfp8" -- "$cur")) ;;
                     --catalog)
                         COMPREPLY=($(compgen -d -- "$cur")) ;;
                     -o|--output)
@@ -32,7 +40,8 @@ _dtplan()
                     --model|--gpu|--batch|--seq|--measured) ;;
                     *)
                         COMPREPLY=($(compgen -W "--model --gpu --precision --batch --seq --attention
-                            --memory-format --measured --catalog --json -o --output -h --help" -- "$cur")) ;;
+                            --memory-format --amp --kernels --optimizer --fp8-recipe --measured
+                            --catalog --json -o --output -h --help" -- "$cur")) ;;
                 esac
                 return 0
                 ;;
