@@ -166,6 +166,12 @@ static double gemm_s(double m, double n, double k, double nb, double a_el, enum 
     return fmax(flops / (r->flops[f] * use), bytes / r->mem_Bps) + KERNEL_S;
 }
 
+double compute_gemm_s(const struct compute_rates *r, double m, double n, double k,
+                      enum cat_prec f)
+{
+    return gemm_s(m, n, k, 1, m * k, f, r);
+}
+
 /* The format item it runs in: fp8 only for the GEMMs fp8 takes. */
 static enum cat_prec format_of(const struct compute_plan *p, const struct ops_item *it)
 {

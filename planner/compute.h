@@ -57,6 +57,12 @@ struct compute_rates {
     int measured;            /* 1: GEMM rates from a calibration profile */
 };
 
+/* One m x n x k product in format f at rates r, as the model times each of a
+ * layer's GEMMs (its tiles, waves and bytes; validation against measured
+ * sweeps). */
+double compute_gemm_s(const struct compute_rates *r, double m, double n, double k,
+                      enum cat_prec f);
+
 /* Rates of g; profile_tflops (NULL: none) is a profile's best GEMM TFLOP/s
  * per format, which replaces peak x mm_eff where it is present. */
 void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,

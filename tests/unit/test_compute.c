@@ -8,7 +8,11 @@
 #include "t.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <cJSON.h>
 
 #include "../../catalog/catalog.h"
 #include "../../catalog/flash.h"
@@ -445,6 +449,57 @@ static void fused_attention_runs_at_its_published_rate(void)
     scenario_free(&sc);
 }
 
+/* The model's time for each of the 16 products of a transformer layer that
+ * a lent H200 measured in bf16 and fp8 (results/gpu-profiles/
+ * h200-fp8-gemm.json: Llama 3 8B's and 70B's layer at 8,192 tokens, tp 1
+ * and tp 8; 20 back-to-back calls each, so shorter than sustained): within
+ * 15% in both formats where the reduction is 1,024 deep or more.  The
+ * shallowest (Llama 3 8B's output projection at tp 8, k 512) is marked:
+ * its fp8 product takes 30% longer than the model gives (k 1,024: 9%), the
+ * 16-bit output tile costing as much in fp8 as in bf16, which a roofline of
+ * the larger of compute and bytes leaves out. */
+static void gemm_times_follow_a_measured_sweep(void)
+{
+    const char *path = "results/gpu-profiles/h200-fp8-gemm.json";
+    FILE *f = fopen(path, "rb");
+    static char buf[1 << 16];
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    struct compute_rates r;
+    cJSON *j, *arr = NULL, *it;
+    int shapes = 0;
+
+    if (f)
+        fclose(f);
+    buf[n] = 0;
+    if (!(j = cJSON_Parse(buf))) {
+        T_CHECK(0, "%s parses", path);
+        return;
+    }
+    cJSON_ArrayForEach(it, j)
+        if (cJSON_IsArray(it))
+            arr = it;
+    compute_rates_of(catalog_find_gpu(&cat, "H200"), NULL, &r);
+    cJSON_ArrayForEach(it, arr) {
+        double m = cJSON_GetObjectItem(it, "m")->valuedouble;
+        double nn = cJSON_GetObjectItem(it, "n")->valuedouble;
+        double k = cJSON_GetObjectItem(it, "k")->valuedouble;
+        double eb = compute_gemm_s(&r, m, nn, k, CAT_BF16) / cJSON_GetObjectItem(it, "bf16_s")->valuedouble - 1;
+        double e8 = compute_gemm_s(&r, m, nn, k, CAT_FP8) / cJSON_GetObjectItem(it, "fp8_s")->valuedouble - 1;
+        int within = fabs(eb) <= 0.15 && fabs(e8) <= 0.15;
+
+        shapes++;
+        if (k < 1024)
+            printf("%s - %.0f x %.0f x %.0f: bf16 %+.1f%%, fp8 %+.1f%% [known gap: a shallow "
+                   "reduction's fp8 product, its output tile's cost not in the roofline]\n",
+                   within ? "ok" : "xfail", m, nn, k, 100 * eb, 100 * e8);
+        else
+            T_CHECK(within, "%.0f x %.0f x %.0f: bf16 %+.1f%%, fp8 %+.1f%% of the measured", m,
+                    nn, k, 100 * eb, 100 * e8);
+    }
+    T_CHECK(shapes == 16, "the sweep's 16 products (%d)", shapes);
+    cJSON_Delete(j);
+}
+
 /* ops_tensors counts what ops_build lays out, for every catalog model;
  * torchvision's ResNet-50 holds 161 parameter tensors, VGG-16 32. */
 static void tensor_counts_agree_with_the_layout(void)
@@ -480,6 +535,7 @@ int main(void)
     T_RUN(recompute_adds_its_forward_work);
     T_RUN(per_operator_recompute_redoes_every_second_product);
     T_RUN(tensor_counts_agree_with_the_layout);
+    T_RUN(gemm_times_follow_a_measured_sweep);
     T_RUN(pure_and_fused_cut_memory_work_only);
     T_RUN(the_roofline_has_both_terms);
     T_RUN(a_measured_time_carries_through_the_model);
