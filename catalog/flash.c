@@ -102,3 +102,45 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq)
 }
 
 int cudnn_measured(int cc) { return cc >= 90 && cc < 100; }
+
+/*
+ * Attention dropout's cost in a fused kernel: forward plus backward time
+ * with dropout 0.1 over the time without, measured on the H200 of
+ * cudnn_tflops (validate/attn_bench.py --dropout 0.1 beside a run without,
+ * results/gpu-profiles/h200-attention-dropout.jsonl and -nodrop.jsonl),
+ * [kernel: FlashAttention-2, cuDNN][head dim 64, 128][no mask, causal]
+ * [sequence 1k, 2k, 4k, 8k].  The kernel draws its mask from a random
+ * generator inside; cuDNN's pays far more for it than FlashAttention-2's.
+ */
+#define NDSEQ 4
+static const double dropout_seqs[NDSEQ] = {1024, 2048, 4096, 8192};
+static const double dropout_factor[2][2][2][NDSEQ] = {
+    {{{1.19, 1.21, 1.21, 1.23}, {1.15, 1.19, 1.17, 1.20}},
+     {{1.08, 1.12, 1.11, 1.10}, {1.10, 1.14, 1.15, 1.15}}},
+    {{{1.61, 1.71, 1.71, 1.67}, {1.24, 1.52, 1.64, 1.70}},
+     {{1.49, 1.61, 1.55, 1.44}, {1.25, 1.46, 1.42, 1.46}}},
+};
+
+static double at_dseq(const double *row, double s)
+{
+    int i;
+
+    if (s <= dropout_seqs[0])
+        return row[0];
+    if (s >= dropout_seqs[NDSEQ - 1])
+        return row[NDSEQ - 1];
+    for (i = 1; i < NDSEQ - 1 && s > dropout_seqs[i]; i++)
+        ;
+    return row[i - 1] + log(s / dropout_seqs[i - 1]) / log(dropout_seqs[i] / dropout_seqs[i - 1]) *
+                            (row[i] - row[i - 1]);
+}
+
+double flash_dropout_factor(int impl, int cc, double head_dim, int causal, double seq)
+{
+    int k = impl == FLASH_CUDNN && cudnn_measured(cc) ? 1 : 0, c = causal ? 1 : 0;
+    double x = (head_dim - 64) / 64;
+
+    x = x < 0 ? 0 : x > 1 ? 1 : x;
+    return at_dseq(dropout_factor[k][0][c], seq) +
+           x * (at_dseq(dropout_factor[k][1][c], seq) - at_dseq(dropout_factor[k][0][c], seq));
+}

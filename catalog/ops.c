@@ -247,6 +247,7 @@ static void flash_of(struct ops_item *it, const struct cat_model *m, int flash, 
     it->flash = flash;
     it->causal = flash && m->causal;
     it->head_dim = d;
+    it->dropout = flash && m->dropout > 0;
 }
 
 /* A block's norm over e elements, `count` of them, redone (op_sac) under

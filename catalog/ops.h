@@ -46,6 +46,7 @@ struct ops_item {
      * the masked half). */
     int flash, causal;
     double head_dim;
+    int dropout;        /* fused attention with dropout (catalog/flash.h's factor) */
     /* Memory-bound work: elements read plus written per sample. */
     double elems_fwd, elems_bwd;
     /* Under mixed precision (PyTorch autocast): amp_bytes > 0 is the mean

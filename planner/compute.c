@@ -259,6 +259,8 @@ static int flash_s(const struct ops_item *it, enum cat_prec f, const struct comp
     if (!(share > 0))
         return 0;
     flops = 2 * it->m * it->n * it->k * it->nb * batch * (it->causal ? 0.5 : 1);
+    if (it->dropout)
+        share /= flash_dropout_factor(it->flash, r->cc, it->head_dim, it->causal, it->m);
     *fwd = flops / (r->flops[f] * share) + KERNEL_S;
     *bwd = 2.5 * flops / (r->flops[f] * share) + KERNEL_S;
     return 1;

@@ -11,7 +11,9 @@ counts them (forward 4 s^2 d a head, halved under the mask; backward 2.5
 times forward).  catalog/flash.c's rates come from these lines
 (results/gpu-profiles/); nothing here is read by dtplan at run time.
 
-usage: attn_bench.py [--repeats N] [--seqs 512,1024,...] > out.jsonl
+--dropout P runs each with attention dropout P (GPT-3's 0.1).
+
+usage: attn_bench.py [--repeats N] [--seqs 512,1024,...] [--dropout P] > out.jsonl
 """
 import argparse
 import json
@@ -46,7 +48,7 @@ def timed(fn, repeats):
     return times[len(times) // 2]
 
 
-def case(backend, seq, hdim, causal, repeats):
+def case(backend, seq, hdim, causal, repeats, dropout=0.0):
     batch, heads = 16384 // seq, 2048 // hdim
     shape = (batch, heads, seq, hdim)
     q, k, v = (torch.randn(shape, device="cuda", dtype=torch.bfloat16, requires_grad=True)
@@ -55,7 +57,7 @@ def case(backend, seq, hdim, causal, repeats):
 
     def fwd():
         with sdpa_kernel(BACKENDS[backend]):
-            return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal, dropout_p=dropout)
 
     def fwd_bwd():
         out = fwd()
@@ -64,7 +66,7 @@ def case(backend, seq, hdim, causal, repeats):
 
     flops = 4.0 * seq * seq * hdim * heads * batch * (0.5 if causal else 1.0)
     row = {"backend": backend, "seq": seq, "head_dim": hdim, "causal": causal,
-           "batch": batch, "heads": heads}
+           "batch": batch, "heads": heads, "dropout": dropout}
     try:
         with torch.no_grad():
             t_f = timed(fwd, repeats)
@@ -83,6 +85,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=10)
     ap.add_argument("--seqs", default="512,1024,2048,4096,8192,16384")
+    ap.add_argument("--dropout", type=float, default=0.0)
     args = ap.parse_args()
     if not torch.cuda.is_available():
         print("attn_bench: no CUDA device: nothing measured", file=sys.stderr)
@@ -94,7 +97,8 @@ def main():
         for hdim in (64, 128):
             for causal in (False, True):
                 for backend in BACKENDS:
-                    print(json.dumps(case(backend, seq, hdim, causal, args.repeats)), flush=True)
+                    print(json.dumps(case(backend, seq, hdim, causal, args.repeats, args.dropout)),
+                          flush=True)
     return 0
 
 
