@@ -58,19 +58,26 @@ static const double cudnn_fa2_tflops[2][2][NSEQ] = {
  * dense peak times mm_eff): A100 SXM 312 x 0.786, H100 SXM 719.7. */
 static const double gemm_tflops[2] = {245.2, 719.7};
 
-static double at_seq(const double *row, double s)
+/* row, given at the n sequence lengths xs, at s: on a log scale between
+ * them, held at the ends. */
+static double at_len(const double *xs, int n, const double *row, double s)
 {
     double x;
     int i;
 
-    if (s <= seqs[0])
+    if (s <= xs[0])
         return row[0];
-    if (s >= seqs[NSEQ - 1])
-        return row[NSEQ - 1];
-    for (i = 1; i < NSEQ - 1 && s > seqs[i]; i++)
+    if (s >= xs[n - 1])
+        return row[n - 1];
+    for (i = 1; i < n - 1 && s > xs[i]; i++)
         ;
-    x = log(s / seqs[i - 1]) / log(seqs[i] / seqs[i - 1]);
+    x = log(s / xs[i - 1]) / log(xs[i] / xs[i - 1]);
     return row[i - 1] + x * (row[i] - row[i - 1]);
+}
+
+static double at_seq(const double *row, double s)
+{
+    return at_len(seqs, NSEQ, row, s);
 }
 
 /* Rate at head dimension d between the rows for 64 and 128. */
@@ -123,16 +130,7 @@ static const double dropout_factor[2][2][2][NDSEQ] = {
 
 static double at_dseq(const double *row, double s)
 {
-    int i;
-
-    if (s <= dropout_seqs[0])
-        return row[0];
-    if (s >= dropout_seqs[NDSEQ - 1])
-        return row[NDSEQ - 1];
-    for (i = 1; i < NDSEQ - 1 && s > dropout_seqs[i]; i++)
-        ;
-    return row[i - 1] + log(s / dropout_seqs[i - 1]) / log(dropout_seqs[i] / dropout_seqs[i - 1]) *
-                            (row[i] - row[i - 1]);
+    return at_len(dropout_seqs, NDSEQ, row, s);
 }
 
 double flash_dropout_factor(int impl, int cc, double head_dim, int causal, double seq)
