@@ -198,11 +198,10 @@ static int compute_cmd_write(FILE *f, const void *ctx, struct dt_err *e)
 
     (void)e;
     if (!r->json) {
-        fprintf(f, "%s, batch %d, %s%s", sc->workload.model->name, sc->parallel.micro_batch,
+        fprintf(f, "%s, batch %d, %s%s%s", sc->workload.model->name, sc->parallel.micro_batch,
                scenario_prec_name(scenario_prec_index(sc)),
-               sc->workload.attention_unfused ? ", attention unfused"
-               : sc->workload.attention_triton ? ", attention flash_triton"
-               : sc->workload.attention_cudnn ? ", attention cudnn" : "");
+               sc->workload.attention != SC_ATTN_FLASH ? ", attention " : "",
+               sc->workload.attention != SC_ATTN_FLASH ? scenario_attention_name(sc->workload.attention) : "");
         if (sc->workload.amp_pure || sc->workload.kernels_fused)
             fprintf(f, ", %s activations, %s kernels", sc->workload.amp_pure ? "16-bit" : "autocast",
                    sc->workload.kernels_fused ? "fused" : "eager");
@@ -312,9 +311,7 @@ int compute_cmd_main(int argc, char **argv)
     if (measured && parse_measured(&sc, &cat, measured) != 0)
         goto out;
     sc.workload.seq_len = (int)seq;
-    sc.workload.attention_unfused = att == 1;
-    sc.workload.attention_triton = att == 2;
-    sc.workload.attention_cudnn = att == 3;
+    sc.workload.attention = att;
     sc.workload.channels_last = fmt == 1;
     sc.workload.amp_pure = amp == 1;
     sc.workload.kernels_fused = kern == 1;

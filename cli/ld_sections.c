@@ -148,10 +148,6 @@ static int workload_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v
         return -1;
     if (strcmp(key, "precision") == 0) {
         scenario_prec_set(sc, i);
-    } else if (strcmp(key, "attention") == 0) {
-        sc->workload.attention_unfused = i == 1;
-        sc->workload.attention_triton = i == 2;
-        sc->workload.attention_cudnn = i == 3;
     } else if (strcmp(key, "recompute") == 0) {
         sc->parallel.recompute = (enum sc_recompute)i;
         if (sc->parallel.recompute == SC_RECOMPUTE_AUTO) {

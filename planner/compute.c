@@ -375,9 +375,9 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     static const enum cat_prec tries[] = {CAT_FP8, CAT_BF16, CAT_FP16, CAT_TF32, CAT_FP32};
     struct compute_rates r;
     struct ops_model o;
-    int rc = -1, flash = sc->workload.attention_unfused ? 0
-                       : sc->workload.attention_triton ? FLASH_TRITON
-                       : sc->workload.attention_cudnn ? FLASH_CUDNN : FLASH_FA2;
+    static const int kernel[] = {[SC_ATTN_FLASH] = FLASH_FA2, [SC_ATTN_UNFUSED] = 0,
+                                 [SC_ATTN_FLASH_TRITON] = FLASH_TRITON, [SC_ATTN_CUDNN] = FLASH_CUDNN};
+    int rc = -1, flash = kernel[sc->workload.attention];
 
     ops_build(sc->workload.model, sc->workload.seq_len, flash, sc->parallel.tp, sc->parallel.sequence_parallel, scenario_ops_style(sc),
               &o);

@@ -132,7 +132,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         double p0, l0, p1, l1, s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
         int mb = ranks / mp > 0 ? resolve_accum(sc, ranks / mp) : 1;
         double per_layer = memory_layer_act(m, s, tp, sc->parallel.sequence_parallel,
-                                            !sc->workload.attention_unfused, sc->workload.kernels_fused,
+                                            sc->workload.attention != SC_ATTN_UNFUSED, sc->workload.kernels_fused,
                                             sc->parallel.recompute) * b * width;
         stage_of(sc, mb, 1, &p0, &l0);
         stage_of(sc, mb, 0, &p1, &l1);
@@ -164,7 +164,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
         u->activations = b * width * (layer_mb * memory_layer_act(m, s, tp,
                                                                   sc->parallel.sequence_parallel,
-                                                                  !sc->workload.attention_unfused,
+                                                                  sc->workload.attention != SC_ATTN_UNFUSED,
                                                                   sc->workload.kernels_fused,
                                                                   sc->parallel.recompute) +
                                       logits * 4.0 * s * m->vocab / tp);

@@ -48,6 +48,12 @@ enum sc_recompute { SC_RECOMPUTE_NONE = 0, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_
                    SC_RECOMPUTE_AUTO /* the loader's only: recompute_auto */,
                    SC_RECOMPUTE_OP };
 
+/* How attention runs (workload.attention, in scenario_attention_name's
+ * order): one fused kernel, FlashAttention-2 (flash), Triton's
+ * (flash_triton) or cuDNN's (cudnn); or matmul, softmax and dropout over
+ * scores held in memory (unfused). */
+enum sc_attention { SC_ATTN_FLASH = 0, SC_ATTN_UNFUSED, SC_ATTN_FLASH_TRITON, SC_ATTN_CUDNN };
+
 /* The activations' layout the tensor-parallel collectives see (parallel.
  * tp_layout): sequence first (Megatron-LM's s x b x h: a sequence shard is
  * contiguous) or batch first (PyTorch DTensor's SequenceParallel on
@@ -150,9 +156,7 @@ struct sc_workload {
     enum cat_prec precision;           /* compute precision (workload.precision) */
     int precision_strict;              /* fp32_strict: fp32 without TF32 anywhere */
     int precision_auto;                /* auto: the fastest format each GPU has */
-    int attention_unfused;             /* workload.attention: unfused (scores held in memory) */
-    int attention_triton;              /* workload.attention: flash_triton (the Triton kernel) */
-    int attention_cudnn;               /* workload.attention: cudnn (cuDNN's fused attention) */
+    int attention;                     /* workload.attention: enum sc_attention */
     int channels_last;                 /* workload.memory_format: nhwc (channels_last); 0 nchw */
     int amp_pure;                      /* workload.amp: pure (16-bit activations throughout);
                                           0 autocast */

@@ -156,7 +156,7 @@ static void recompute_adds_its_forward_work(void)
     const struct cat_gpu *h100 = catalog_find_gpu(&cat, "H100");
 
     scn(&sc, "gpt3-1.3b", CAT_BF16);
-    sc.workload.attention_unfused = 1;
+    sc.workload.attention = SC_ATTN_UNFUSED;
     timed_under(&sc, h100, 4, SC_RECOMPUTE_NONE, &none);
     timed_under(&sc, h100, 4, SC_RECOMPUTE_SELECTIVE, &sel);
     timed_under(&sc, h100, 4, SC_RECOMPUTE_FULL, &full);
@@ -164,7 +164,7 @@ static void recompute_adds_its_forward_work(void)
     T_NEAR(sel.bwd_s, none.bwd_s + none.core_fwd_s, 1e-12, "selective: backward + the core's forward");
     T_NEAR(full.bwd_s, none.bwd_s + none.fwd_s, 1e-12, "full: backward + the forward");
     T_CHECK(full.fwd_s == none.fwd_s, "the forward itself is unchanged");
-    sc.workload.attention_unfused = 0;
+    sc.workload.attention = SC_ATTN_FLASH;
     timed_under(&sc, h100, 4, SC_RECOMPUTE_NONE, &none);
     timed_under(&sc, h100, 4, SC_RECOMPUTE_SELECTIVE, &sel);
     T_NEAR(sel.bwd_s, none.bwd_s + none.core_fwd_s, 1e-12,
@@ -224,7 +224,7 @@ static void pure_and_fused_cut_memory_work_only(void)
     double mem_base, mem_pure;
 
     scn(&sc, "bert-large-squad", CAT_FP16);
-    sc.workload.attention_unfused = 1;
+    sc.workload.attention = SC_ATTN_UNFUSED;
     compute_on_gpu(&sc, a100, NULL, 32, &p, &base);
     sc.workload.amp_pure = 1;
     compute_on_gpu(&sc, a100, NULL, 32, &p, &pure);
@@ -420,11 +420,11 @@ static void fused_attention_runs_at_its_published_rate(void)
            0.002, "Ampere's other parts take the A100's figures, interpolated in head dimension and "
            "log sequence");
     T_CHECK(isnan(flash_share(FLASH_FA2, 70, 128, 1, 2048)), "no FlashAttention-2 before Ampere");
-    sc.workload.attention_triton = 1;
+    sc.workload.attention = SC_ATTN_FLASH_TRITON;
     tri = attn_s(&sc, "A100-80GB", b);
     T_NEAR((tri - L * 4 * 3e-6) / (fa2 - L * 4 * 3e-6), 155.0 / 68, 1e-9,
            "the Triton kernel: 68 TFLOP/s where FlashAttention-2 reaches 155");
-    sc.workload.attention_triton = 0;
+    sc.workload.attention = SC_ATTN_FLASH;
     bidir = *sc.workload.model;
     bidir.causal = 0;
     sc.workload.model = &bidir;
