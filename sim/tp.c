@@ -66,8 +66,9 @@ struct tp {
     int id;                      /* in the table of dimensions */
     struct coll_seq coll[SIM_MAX_GROUPS]; /* per train group: a layer's collectives after
                                     its forward */
-    struct coll_seq bcoll[SIM_MAX_GROUPS]; /* and after its backward (the same, but for the
-                                    forward's fp8 all-gathers, sim_comm.tp_gather_bytes) */
+    struct coll_seq bcoll[SIM_MAX_GROUPS]; /* and after its backward, where the forward's
+                                    all-gathers move fp8 (sim_comm.tp_gather_bytes; otherwise
+                                    coll serves both) */
     struct coll_seq redo[SIM_MAX_GROUPS]; /* SIM_TP_REDO_GATHERS: what the recomputing
                                     backward runs again (the all-gathers; unsplit, the
                                     output projection's all-reduce) */
@@ -209,8 +210,9 @@ static void *tp_build(struct sim *s, int id)
                 int gather = cm->tp_sp && j == 1;
                 coll_seq_add(&t->coll[i], &g, cm->strategy, kinds[j], have ? &tpg : NULL,
                              gather ? gather_bytes(cm) : cm->tp_bytes, 1);
-                coll_seq_add(&t->bcoll[i], &g, cm->strategy, kinds[j], have ? &tpg : NULL,
-                             cm->tp_bytes, 1);
+                if (gather_bytes(cm) != cm->tp_bytes)
+                    coll_seq_add(&t->bcoll[i], &g, cm->strategy, kinds[j], have ? &tpg : NULL,
+                                 cm->tp_bytes, 1);
             }
             if (cm->tp_recompute == SIM_TP_REDO_GATHERS && (cm->tp_sp || k == 0))
                 coll_seq_add(&t->redo[i], &g, cm->strategy, kinds[cm->tp_sp ? 1 : 0],
@@ -230,7 +232,7 @@ static const struct coll_seq *seq_of(const struct sim *s, const struct tp *t, in
 
     if (tw->round > 0)
         return s->cfg->c.tp_recompute == SIM_TP_REDO_GATHERS ? &t->redo[g] : &t->coll[g];
-    return tw->bwd ? &t->bcoll[g] : &t->coll[g];
+    return tw->bwd && t->bcoll[g].nph > 0 ? &t->bcoll[g] : &t->coll[g];
 }
 
 static void tp_free(void *st)
