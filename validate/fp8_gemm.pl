@@ -37,10 +37,11 @@ sub linear_ms {
     return 1e3 * ($r->{fwd_s} + $r->{bwd_s}) * ($r->{share_by_kind}{linear} // 0);
 }
 
+my %models = map { $_->{name} => $_ } read_cases("$root/catalog/models.csv");
 my ($n, $sum, $bad) = (0, 0, 0);
 for my $c (read_cases("$root/validate/published/fp8_gemm_cases.csv")) {
     # the output layer's share of the bf16 linear FLOPs, from catalog/models.csv's shape
-    my %m = %{ model_shape($root, $c->{model}) };
+    my %m = %{ $models{$c->{model}} // die "fp8_gemm.pl: no model $c->{model} in catalog/models.csv\n" };
     my $layer = 2 * ($m{hidden} * 3 * $m{hidden} + $m{hidden} ** 2 + 2 * $m{hidden} * $m{ffn_hidden});
     my $head = 2 * $m{hidden} * $m{vocab};
     my ($b16, $f8) = (linear_ms($c, 'bf16'), linear_ms($c, 'fp8'));
@@ -70,11 +71,3 @@ for my $c (read_cases("$root/validate/published/fp8_gemm_cases.csv")) {
 printf "# fp8 GEMMs: %d cases, mean |predicted - published| ratio %.3f\n", $n, $n ? $sum / $n : 0;
 exit($bad ? 1 : 0);
 
-# The shape columns of a catalog model.
-sub model_shape {
-    my ($dir, $name) = @_;
-    for my $r (read_cases("$dir/catalog/models.csv")) {
-        return $r if $r->{name} eq $name;
-    }
-    die "fp8_gemm.pl: no model $name in catalog/models.csv\n";
-}
