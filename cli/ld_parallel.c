@@ -16,7 +16,7 @@
 
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
-    int tp, pp, interleave, mb, sp, ov, order, layout; /* sp, ov, order, layout -1 absent */
+    int tp, pp, interleave, mb, sp, ov, order, layout, split; /* sp ... split -1 absent */
     yaml_node_t *tp_node, *pp_node;
 };
 
@@ -55,7 +55,7 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     yaml_node_t *v;
 
     memset(p, 0, sizeof *p);
-    p->sp = p->ov = p->order = p->layout = -1;
+    p->sp = p->ov = p->order = p->layout = p->split = -1;
     ld_field_keys("parallel", !top, keys, LD_MAX_KEYS);
     if (ld_map(ld, m, path, keys) ||
         int_or_auto(ld, m, path, "tp", &p->tp, &p->tp_node) ||
@@ -76,6 +76,10 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     ld_path_key(f, sizeof f, path, "tp_layout");
     if (top && (v = ld_get(ld, m, "tp_layout", NULL)) &&
         ld_enum(ld, v, f, scenario_tp_layout_name, &p->layout))
+        return -1;
+    ld_path_key(f, sizeof f, path, "pp_split");
+    if (top && (v = ld_get(ld, m, "pp_split", NULL)) &&
+        ld_enum(ld, v, f, scenario_pp_split_name, &p->split))
         return -1;
     return 0;
 }
@@ -151,6 +155,8 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
         sc->parallel.order = p.order;
     if (p.layout >= 0)
         sc->parallel.tp_layout = p.layout;
+    if (p.split >= 0)
+        sc->parallel.pp_split = p.split;
     if (micro_batch(ld, m, p.mb))
         return -1;
     if ((sc->parallel.tp > 1 || sc->parallel.tp_auto || sc->parallel.pp > 1 || sc->parallel.pp_auto) && sim_is_ps(sc->gradients.strategy))

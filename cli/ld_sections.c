@@ -158,6 +158,32 @@ static int workload_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v
     return 0;
 }
 
+/* workload.offload_layers (node v): a shaped model, fewer than its layers,
+ * and no recompute (Megatron-Core refuses offloading with either a
+ * pipeline or recompute; the pipeline is refused where it is set,
+ * resolve_pp_fits). */
+static int ld_offload(struct ld *ld, yaml_node_t *v)
+{
+    const struct scenario *sc = ld->sc;
+    const struct cat_model *md = sc->workload.model;
+
+    if (!shape_known(md))
+        return ld_fail(ld, v->start_mark, "workload.offload_layers",
+                       "expected 0 for model %s, which is not given by its shape (layers, "
+                       "hidden, ...), found %d", md->name, sc->workload.offload_layers);
+    if (sc->workload.offload_layers >= md->layers)
+        return ld_fail(ld, v->start_mark, "workload.offload_layers",
+                       "expected fewer than %s's %d layers (the last layer's activations are "
+                       "used as soon as they are made), found %d", md->name, md->layers,
+                       sc->workload.offload_layers);
+    if (sc->parallel.recompute != SC_RECOMPUTE_NONE)
+        return ld_fail(ld, v->start_mark, "workload.offload_layers",
+                       "expected 0 with workload.recompute %s (offloading keeps what recompute "
+                       "would redo), found %d", scenario_recompute_name(sc->parallel.recompute),
+                       sc->workload.offload_layers);
+    return 0;
+}
+
 int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
     struct scenario *sc = ld->sc;
@@ -177,6 +203,8 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     if ((v = ld_get(ld, m, "measured_compute", &k)) && ld_measured_compute(ld, v, k->start_mark))
         return -1;
     if ((v = ld_get(ld, m, "measured_step", &k)) && ld_measured_step(ld, v, k->start_mark))
+        return -1;
+    if (sc->workload.offload_layers > 0 && ld_offload(ld, ld_get(ld, m, "offload_layers", NULL)))
         return -1;
     if (sc->workload.solve_for == SC_SOLVE_COMPUTE && sc->workload.measured_gpu)
         return ld_fail(ld, ld->solve_node->start_mark, "workload.measured_step.solve_for",

@@ -143,7 +143,9 @@ static int interleave_values(const struct layout_space *s, const int *chosen, in
         out[0] = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1;
         return 1;
     }
-    for (int v = 1; n < max && pp * v <= sc->workload.model->layers; v *= 2)
+    for (int v = 1; n < max && pp * v <= sc->workload.model->layers +
+                                              (sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS ? 2 : 0);
+         v *= 2)
         out[n++] = v;
     return n;
 }
@@ -151,7 +153,8 @@ static int interleave_values(const struct layout_space *s, const int *chosen, in
 static int recompute_values(const struct layout_space *s, const int *chosen, int *out)
 {
     (void)chosen;
-    if (!s->sc->parallel.recompute_auto) {
+    if (!s->sc->parallel.recompute_auto || s->sc->workload.offload_layers > 0) {
+        /* offloading runs without recompute (ld_offload) */
         out[0] = (int)s->sc->parallel.recompute;
         return 1;
     }

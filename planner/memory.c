@@ -36,15 +36,29 @@
  * output 2 s h and the first feed-forward product 2 s f, split by tp;
  * gated, also the last product's 2 s h, whole (partial sums under tp; its
  * reduce-scatter's output 2 s h / t besides).
+ * Transformer Engine's fp8 (MEM_ACT_FP8) keeps what a GEMM's backward
+ * reads of its input as the fp8 copy it cast (one byte an element; its
+ * Linear and LayerNormLinear save the quantized input, the layer norm's
+ * input stays 16-bit): the QKV and first feed-forward projections' inputs
+ * s h each and the last projection's s f.  The output projection's input
+ * is attention's output, 2 s h, which a fused attention kernel keeps for
+ * its own backward: under delayed scaling (MEM_ACT_PROJ_FP8) the
+ * projection keeps an fp8 copy s h besides, under the other recipes
+ * Megatron-Core has it keep and cast again the 16-bit one (save_original_
+ * input; NVIDIA/Megatron-LM@d98e8a6).
  */
-double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int fused,
+double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int flags,
                         enum sc_recompute rc)
 {
     double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = m->dropout > 0;
     double kv = h * m->kv_heads / m->heads, t = tp > 1 ? tp : 1;
-    double kept = 4 * h + 2 * h + 2 * h + 2 * d * h;              /* not split by tp */
-    double split = 2 * h + 2 * kv + 2 * kv + 2 * h               /* Q, K; V; proj input */
-                   + (m->gated_ffn ? (fused ? 6 : 8) : 4) * f;    /* feed-forward */
+    double in = flags & MEM_ACT_FP8 ? 1 : 2;                      /* a GEMM input's bytes */
+    double kept = 4 * h + in * h + in * h + 2 * d * h;            /* not split by tp */
+    double proj = flash ? 2 * h + (flags & MEM_ACT_PROJ_FP8 ? in * h : 0)  /* output projection */
+                        : flags & MEM_ACT_PROJ_FP8 ? in * h : 2 * h;     /* input */
+    double ffn = m->gated_ffn ? (flags & MEM_ACT_FUSED ? 4 : 6) : 2;
+    double split = 2 * h + 2 * kv + 2 * kv + proj                 /* Q, K; V; proj input */
+                   + (ffn + in) * f;                              /* feed-forward */
     double scores = (2 + 3 * d) * a * s;                          /* per token */
 
     if (rc == SC_RECOMPUTE_FULL)
@@ -55,6 +69,14 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int
     if (flash || rc == SC_RECOMPUTE_SELECTIVE)
         scores = 0;
     return s * ((sp ? kept / t : kept) + (split + scores) / t);
+}
+
+int memory_act_flags(const struct scenario *sc)
+{
+    int te = sc->workload.precision == CAT_FP8 && sc->workload.fp8_library == SC_FP8_LIB_TE;
+
+    return (sc->workload.kernels_fused ? MEM_ACT_FUSED : 0) | (te ? MEM_ACT_FP8 : 0) |
+           (te && sc->workload.fp8_recipe == SC_FP8_DELAYED ? MEM_ACT_PROJ_FP8 : 0);
 }
 
 /* Model-state bytes per parameter: weights, gradients, optimizer (Adam).
@@ -99,7 +121,7 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
         *lmb = (double)md->layers / pp * (first ? (m < pp ? m : pp) : 1);
         return;
     }
-    sim_pp_layers(md->layers, pp, v, lay);
+    sim_pp_layers(md->layers, pp, v, sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS, lay);
     for (int c = 0; c < v; c++)
         mine += lay[c * pp + (first ? 0 : pp - 1)];
     *params = inner * mine / md->layers + (first ? embed : out);
@@ -127,12 +149,14 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     double params = m->params, layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
 
     state_bytes(sc, sharding, &w, &g, &o);
+    if (sc->workload.offload_layers > 0 && sc->workload.offload_layers < m->layers)
+        layer_mb = m->layers - sc->workload.offload_layers;   /* the rest in host memory */
     if (sc->parallel.pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
         double p0, l0, p1, l1, s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
         int mb = ranks / mp > 0 ? resolve_accum(sc, ranks / mp) : 1;
         double per_layer = memory_layer_act(m, s, tp, sc->parallel.sequence_parallel,
-                                            sc->workload.attention != SC_ATTN_UNFUSED, sc->workload.kernels_fused,
+                                            sc->workload.attention != SC_ATTN_UNFUSED, memory_act_flags(sc),
                                             sc->parallel.recompute) * b * width;
         stage_of(sc, mb, 1, &p0, &l0);
         stage_of(sc, mb, 0, &p1, &l1);
@@ -165,7 +189,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         u->activations = b * width * (layer_mb * memory_layer_act(m, s, tp,
                                                                   sc->parallel.sequence_parallel,
                                                                   sc->workload.attention != SC_ATTN_UNFUSED,
-                                                                  sc->workload.kernels_fused,
+                                                                  memory_act_flags(sc),
                                                                   sc->parallel.recompute) +
                                       logits * 4.0 * s * m->vocab / tp);
     } else {

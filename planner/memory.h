@@ -37,12 +37,24 @@ struct mem_use {
     enum sc_sharding sharding; /* how the state was divided */
 };
 
+/* memory_layer_act's flags */
+enum {
+    MEM_ACT_FUSED = 1,  /* Megatron's fused kernels: a gated feed-forward's fused SwiGLU */
+    MEM_ACT_FP8 = 2,    /* the GEMMs' inputs kept in fp8 (Transformer Engine's fp8) */
+    MEM_ACT_PROJ_FP8 = 4 /* with MEM_ACT_FP8, the output projection keeps its own fp8 copy
+                            (delayed scaling; Megatron-Core has it keep attention's 16-bit
+                            output under the other recipes) */
+};
+
 /* Activation bytes of one layer of shaped transformer m, per sample of s
  * tokens, with tp-way tensor parallelism (sp: sequence parallel too),
- * `flash` attention, `fused` kernels (Megatron's: a gated feed-forward's
- * fused SwiGLU) and `rc` recompute; 16-bit activations. */
-double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int fused,
+ * `flash` attention, MEM_ACT_* flags and `rc` recompute; 16-bit
+ * activations. */
+double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int flags,
                         enum sc_recompute rc);
+
+/* memory_layer_act's flags for sc's workload. */
+int memory_act_flags(const struct scenario *sc);
 
 /* What one worker of instance `in` holds with sc's workload over `ranks`
  * data-parallel workers of which `local` share a node (hsdp), the model

@@ -31,6 +31,7 @@
 #include "resolve.h"
 #include "cluster.h"
 #include "compute.h"
+#include "offload.h"
 #include "../catalog/shape.h"
 #include "../sim/nccl.h"
 
@@ -492,6 +493,14 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
         return -1;
     g->fwd_s = t * (1 - frac);
     g->bwd_s = t * frac;
+    if (sc->workload.offload_layers > 0 && in->gpu && in->gpu->pcie_gbs_dir > 0) {
+        /* each micro-batch's waits for its offloaded activations */
+        int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1;
+        double wf, wb;
+        offload_of(sc, g->fwd_s / n, g->bwd_s / n, in->gpu->pcie_gbs_dir * 1e9 * PCIE_EFF, &wf, &wb);
+        g->fwd_s += n * wf;
+        g->bwd_s += n * wb;
+    }
     if (in->gpu_count > 0)
         g->opt_s = in->gpu && in->gpu->mem_bw_gbs > 0
                        ? update_bytes / (in->gpu->mem_bw_gbs * 1e9) : 0;

@@ -19,6 +19,7 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 {
     int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
     int v = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1, k = 0;
+    int ends = sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS;
     const struct sc_group *g = NULL;
 
     why[0] = '\0';
@@ -47,6 +48,12 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
                  scenario_sharding_name(sc->parallel.sharding));
         return 0;
     }
+    if (sc->workload.offload_layers > 0) {
+        snprintf(why, len, "parallel.pp %d runs without activation offloading "
+                 "(workload.offload_layers %d): Megatron-Core refuses the two together", pp,
+                 sc->workload.offload_layers);
+        return 0;
+    }
     if (!sim_pp_fits_in(g->inst->gpu_count, g->count, tp, pp, sc->parallel.order)) {
         snprintf(why, len, "parallel.pp %d x tp %d does not fit %d x %s (%d GPUs a node): tp x "
                  "pp must divide the GPUs, and %s fill whole nodes or divide one",
@@ -54,9 +61,10 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
                  sc->parallel.order ? "a replica's tp x pp GPUs (order tp-pp-dp)" : "a stage's GPUs");
         return 0;
     }
-    if (sc->workload.model->layers < pp * v) {
-        snprintf(why, len, "parallel.pp %d x interleave %d is more chunks than %s's %d layers",
-                 pp, v, sc->workload.model->name, sc->workload.model->layers);
+    if (sc->workload.model->layers + (ends ? 2 : 0) < pp * v) {
+        snprintf(why, len, "parallel.pp %d x interleave %d is more chunks than %s's %d layers%s",
+                 pp, v, sc->workload.model->name, sc->workload.model->layers,
+                 ends ? " with the embedding and the loss (parallel.pp_split: embedding_loss)" : "");
         return 0;
     }
     k = g->count * g->inst->gpu_count;
@@ -133,6 +141,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
             in = cl->groups[i].inst;
     cfg->c.pp_interleave = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1;
     cfg->c.pp_order = sc->parallel.order;
+    cfg->c.pp_ends = sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS;
     cfg->c.units = m->layers;
     cfg->c.micro_batches = resolve_accum(sc, k / (tp * pp));
     cfg->c.pp_head_frac = in ? head_share(sc, in) : 0;

@@ -63,8 +63,12 @@ const struct sc_field sc_fields[] = {
     ENUM("workload.kernels", WL, OFF(sc_workload, kernels_fused), 0, scenario_kernels_name),
     ENUM("workload.fp8_recipe", WL, OFF(sc_workload, fp8_recipe), SC_FP8_DELAYED,
          scenario_fp8_recipe_name),
+    ENUM("workload.fp8_library", WL, OFF(sc_workload, fp8_library), SC_FP8_LIB_TE,
+         scenario_fp8_library_name),
     ENUM("workload.optimizer_loop", WL, OFF(sc_workload, optimizer_loop), SC_OPT_FUSED,
          scenario_opt_loop_name),
+    INT("workload.offload_layers", WL, OFF(sc_workload, offload_layers), 0, 0, 100000,
+        "an integer from 0 to 100000"),
     INT("workload.fp8_bf16_layers", WL, OFF(sc_workload, fp8_bf16_layers), 0, 0, 100000,
         "an integer from 0 to 100000"),
     NUM("workload.step_overhead_s", WL, OFF(sc_workload, step_overhead_s), 0, 0, 0, 3600,
@@ -152,6 +156,8 @@ const struct sc_field sc_fields[] = {
      scenario_pp_order_name, SC_FIELD_CODE},
     {"parallel.tp_layout", PA, SC_FIELD_ENUM, OFF(sc_parallel, tp_layout), SC_TP_LAYOUT_SBH, 0,
      0, 0, 1, NULL, scenario_tp_layout_name, SC_FIELD_CODE},
+    {"parallel.pp_split", PA, SC_FIELD_ENUM, OFF(sc_parallel, pp_split), SC_PP_SPLIT_LAYERS, 0,
+     0, 0, 1, NULL, scenario_pp_split_name, SC_FIELD_CODE},
 
     /* ---- fabric, objective, simulation ---- */
     NUM("fabric.oversubscription", SC_SEC_FABRIC, OFF(sc_fabric, oversubscription), 1, 1, 0, 1000,

@@ -36,6 +36,7 @@ static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
 static const char *const amps[] = { "autocast", "pure", NULL };
 static const char *const kernelss[] = { "eager", "fused", NULL };
 static const char *const fp8_recipes[] = { "delayed", "current", "mxfp8", NULL };
+static const char *const fp8_libraries[] = { "transformer_engine", "torchao", NULL };
 static const char *const opt_loops[] = { "fused", "foreach", "per_tensor", NULL };
 /* the stages a scenario may ask for (enum sc_sharding; fsdp is zero3 as
  * PyTorch FSDP's FULL_SHARD runs it) */
@@ -46,6 +47,7 @@ static const char *const recomputes[] = { "none", "selective", "full", "auto", "
 /* in SIM_ORDER_* order */
 static const char *const pp_orders[] = { "tp-dp-pp", "tp-pp-dp", NULL };
 static const char *const tp_layouts[] = { "sbh", "bsh", NULL };
+static const char *const pp_splits[] = { "layers", "embedding_loss", NULL };
 
 const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }
 const char *scenario_attention_name(int i) { return NAMES_AT(attentions, i); }
@@ -53,10 +55,12 @@ const char *scenario_sharding_name(int i) { return NAMES_AT(shardings, i); }
 const char *scenario_recompute_name(int i) { return NAMES_AT(recomputes, i); }
 const char *scenario_pp_order_name(int i) { return NAMES_AT(pp_orders, i); }
 const char *scenario_tp_layout_name(int i) { return NAMES_AT(tp_layouts, i); }
+const char *scenario_pp_split_name(int i) { return NAMES_AT(pp_splits, i); }
 const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats, i); }
 const char *scenario_amp_name(int i) { return NAMES_AT(amps, i); }
 const char *scenario_kernels_name(int i) { return NAMES_AT(kernelss, i); }
 const char *scenario_fp8_recipe_name(int i) { return NAMES_AT(fp8_recipes, i); }
+const char *scenario_fp8_library_name(int i) { return NAMES_AT(fp8_libraries, i); }
 const char *scenario_opt_loop_name(int i) { return NAMES_AT(opt_loops, i); }
 
 int scenario_ops_style(const struct scenario *sc)

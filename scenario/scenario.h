@@ -59,6 +59,12 @@ enum sc_attention { SC_ATTN_FLASH = 0, SC_ATTN_UNFUSED, SC_ATTN_FLASH_TRITON, SC
  * contiguous) or batch first (PyTorch DTensor's SequenceParallel on
  * b x s x h, torchtitan: each collective copies its whole tensor once). */
 enum { SC_TP_LAYOUT_SBH = 0, SC_TP_LAYOUT_BSH };
+/* How a pipeline cuts the model (parallel.pp_split): the transformer layers
+ * alone, or with the embedding and the loss each counted as a layer
+ * (Megatron-Core's account_for_embedding_in_pipeline_split and
+ * account_for_loss_in_pipeline_split; the Llama 3 paper's schedule), so the
+ * first and last chunks can hold no transformer layer. */
+enum { SC_PP_SPLIT_LAYERS = 0, SC_PP_SPLIT_EMBEDDING_LOSS };
 
 /* How the optimizer walks the parameter tensors (workload.optimizer_loop;
  * docs/model.md "The optimizer"): one fused kernel over all (Megatron-
@@ -72,6 +78,12 @@ enum sc_opt_loop { SC_OPT_FUSED = 0, SC_OPT_FOREACH, SC_OPT_PER_TENSOR };
  * (each tensor's amax taken before its cast), or MXFP8 blocks of 32 with
  * their own scales (Blackwell). */
 enum sc_fp8_recipe { SC_FP8_DELAYED = 0, SC_FP8_CURRENT, SC_FP8_MXFP8 };
+
+/* Which library runs fp8 (workload.fp8_library; docs/model.md "Memory"):
+ * Transformer Engine keeps the inputs it quantized for a GEMM's backward
+ * in fp8 (one byte an element), torchao's Float8Linear (torchtitan's)
+ * keeps them in 16 bits and casts them again. */
+enum sc_fp8_library { SC_FP8_LIB_TE = 0, SC_FP8_LIB_TORCHAO };
 
 #define SC_PLAN_MAX_NAMES 64
 #define SC_PLAN_MAX_REGIONS 16
@@ -162,6 +174,10 @@ struct sc_workload {
                                           0 autocast */
     int kernels_fused;                 /* workload.kernels: fused (Megatron-LM's); 0 eager */
     int fp8_recipe;                    /* workload.fp8_recipe: enum sc_fp8_recipe */
+    int fp8_library;                   /* workload.fp8_library: enum sc_fp8_library */
+    int offload_layers;                /* workload.offload_layers: the first this many layers
+                                          keep their activations in host memory (planner/
+                                          offload.h); 0 none */
     int optimizer_loop;                /* workload.optimizer_loop: enum sc_opt_loop */
     int fp8_bf16_layers;               /* workload.fp8_bf16_layers: the first and the last
                                           this many layers run their GEMMs in 16 bits */
@@ -265,6 +281,8 @@ struct sc_parallel {
     int interleave;                    /* parallel.interleave: model chunks a stage (default
                                           1; > 1: interleaved 1F1B) */
     int interleave_set;                /* 1: parallel.interleave given (pp: auto then keeps it) */
+    int pp_split;                      /* parallel.pp_split: SC_PP_SPLIT_LAYERS (default) or
+                                          _EMBEDDING_LOSS */
 };
 
 /* fabric: the network between the nodes. */
@@ -366,10 +384,12 @@ const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, 
 const char *scenario_recompute_name(int i);       /* none, selective, full, auto */
 const char *scenario_pp_order_name(int i);        /* tp-dp-pp, tp-pp-dp (SIM_ORDER_*) */
 const char *scenario_tp_layout_name(int i);       /* sbh, bsh (SC_TP_LAYOUT_*) */
+const char *scenario_pp_split_name(int i);        /* layers, embedding_loss (SC_PP_SPLIT_*) */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 const char *scenario_amp_name(int i);             /* autocast, pure */
 const char *scenario_kernels_name(int i);         /* eager, fused */
 const char *scenario_fp8_recipe_name(int i);      /* delayed, current, mxfp8 */
+const char *scenario_fp8_library_name(int i);     /* transformer_engine, torchao */
 const char *scenario_opt_loop_name(int i);        /* fused, foreach, per_tensor */
 /* The OPS_* style bits (catalog/ops.h) of sc's workload.amp and kernels. */
 int scenario_ops_style(const struct scenario *sc);

@@ -57,15 +57,27 @@ int sim_pp_fits(int gpus, int count, int tp, int pp)
     return sim_pp_fits_in(gpus, count, tp, pp, SIM_ORDER_TP_DP_PP);
 }
 
-void sim_pp_layers(int layers, int pp, int v, int *out)
+void sim_pp_layers(int layers, int pp, int v, int ends, int *out)
 {
-    int n = pp * (v > 1 ? v : 1), base = (layers + n - 1) / n, deficit = base * n - layers;
+    int n = pp * (v > 1 ? v : 1), total = layers + (ends ? 2 : 0);
+    int base = (total + n - 1) / n, deficit = base * n - total, in = ends && n > 2;
 
     for (int i = 0; i < n; i++)
         out[i] = base;
-    /* the last chunk (the output layer's), then the first, then inwards */
-    for (int k = 0; k < deficit; k++)
-        out[k % 2 == 0 ? n - 1 - k / 2 : k / 2]--;
+    /* the last chunk (the output layer's), then the first, then inwards;
+     * with the ends counted, the inner chunks first, the ends after */
+    for (int k = 0; k < deficit; k++) {
+        int j = in && k >= n - 2 ? k - (n - 2) : k, at;
+        if (in && k < n - 2)
+            at = j % 2 == 0 ? n - 2 - j / 2 : 1 + j / 2;
+        else
+            at = j % 2 == 0 ? n - 1 - j / 2 : j / 2;
+        out[at]--;
+    }
+    if (ends) {
+        out[0]--;
+        out[n - 1]--;
+    }
 }
 
 /* ---- the schedule ------------------------------------------------------- */
@@ -313,7 +325,7 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     /* a micro-batch's activations to the next stage, boundary by boundary */
     for (int s = 0; s < pp; s++)
         p2p[s] = trip_s(cfg, g, s);
-    sim_pp_layers(c->units, pp, v, lay);
+    sim_pp_layers(c->units, pp, v, c->pp_ends, lay);
     for (int i = 0; i < n; i++) {
         fwd[i] = lay[i] * lf + (i == n - 1 ? hf : 0);
         bwd[i] = lay[i] * lb + (i == n - 1 ? hb : 0);
@@ -437,7 +449,8 @@ static int pp_collectives(const struct sim_config *cfg, const struct nccl_shape 
 }
 
 /* One train group of GPU nodes and nothing else, its layout in one of the
- * two orders, at least a layer a chunk. */
+ * two orders, at least a layer a chunk (the embedding and the loss counted
+ * as layers with pp_ends). */
 static int pp_check(const struct sim_config *cfg, struct dt_err *e)
 {
     const struct sim_comm *c = &cfg->c;
@@ -465,7 +478,7 @@ static int pp_check(const struct sim_config *cfg, struct dt_err *e)
                        "expected tp x pp to divide the GPUs and %s to be whole nodes or "
                        "part of one", c->pp, c->tp, g->count, g->gpus,
                        c->pp_order ? "a replica" : "a stage");
-    if (c->units < c->pp * v || c->micro_batches < 1 ||
+    if (c->units + (c->pp_ends ? 2 : 0) < c->pp * v || c->micro_batches < 1 ||
         (v > 1 && c->micro_batches % c->pp != 0) ||
         2.0 * c->pp * v * c->micro_batches > 1e7)
         return dt_errf(e, "sim: %d layers over %d stages of %d chunks, %d micro-batches; "

@@ -141,6 +141,8 @@ struct sim_comm {
     int pp_order;               /* rank placement: SIM_ORDER_TP_DP_PP (0, Megatron's: a
                                    stage's tp x dp ranks together) or SIM_ORDER_TP_PP_DP (a
                                    replica's tp x pp ranks together) */
+    int pp_ends;                /* 1: the embedding and the loss each count as a layer when
+                                   the layers are cut into chunks (sim_pp_layers) */
     double pp_head_frac;        /* of a micro-batch's forward and backward, the share outside
                                    the layers (embedding, final norm, output layer and loss):
                                    the last stage runs it */
@@ -294,10 +296,13 @@ int sim_pp_fits(int gpus, int count, int tp, int pp);
  * parallelism, a replica's tp x pp ranks are whole nodes or divide one. */
 int sim_pp_fits_in(int gpus, int count, int tp, int pp, int order);
 
-/* Layers of each of the pp x v model chunks (chunk c of stage s at index
- * c pp + s) into out: as even as can be, the first and last chunks giving
- * up one each first when they do not divide (Llama 3's layout). */
-void sim_pp_layers(int layers, int pp, int v, int *out);
+/* Transformer layers of each of the pp x v model chunks (chunk c of stage s
+ * at index c pp + s) into out: as even as can be, the first and last chunks
+ * giving up one each first when they do not divide.  With ends, the
+ * embedding and the loss take a layer's place in the first and the last
+ * chunk (sim_comm.pp_ends): layers + 2 are cut, the inner chunks giving up
+ * first, and needs layers + 2 >= pp v. */
+void sim_pp_layers(int layers, int pp, int v, int ends, int *out);
 
 /* Data-parallel workers on one node of g: its GPUs, or 1 for a CPU node. */
 static inline int sim_workers_per_node(const struct sim_group *g)

@@ -221,8 +221,8 @@ if ($check) {
     # A guard against regressions, not the target (issue 36: MAPE 10%, none past 20%):
     # the MAPEs as they stood when the model last changed, with a tenth of a point to
     # spare for the last digit.  A change to the model that beats them lowers these.
-    my %guard = (catalog => [7.6, [map { $_->{err} } grep { defined $_->{err} } @pred]],
-                 carried => [5.9, [map { $_->{cerr} } grep { defined $_->{cerr} } @pred]]);
+    my %guard = (catalog => [6.8, [map { $_->{err} } grep { defined $_->{err} } @pred]],
+                 carried => [5.8, [map { $_->{cerr} } grep { defined $_->{cerr} } @pred]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

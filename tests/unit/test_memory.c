@@ -211,6 +211,24 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, SC_RECOMPUTE_NONE),
            8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 6 * 14336 + 2 * 32 * 8192.0), 1e-12,
            "fused SwiGLU keeps 6 s f, not 8");
+    /* Transformer Engine's fp8: the QKV and first feed-forward inputs 1 h
+     * each (the layer norms' inputs stay 4 h), fused attention's output 2 h
+     * (and under delayed scaling the output projection's fp8 copy h), the
+     * last projection's input 1 f: kept 6 h, split 2h + 4 kv + 2 h + 5 f */
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE),
+           8192 * (6 * 4096 + 4 * 4096 + 4 * 1024 + 5 * 14336.0), 1e-12,
+           "fp8 as Transformer Engine keeps it: a byte a GEMM input");
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_PROJ_FP8,
+                            SC_RECOMPUTE_NONE),
+           8192 * (6 * 4096 + 5 * 4096 + 4 * 1024 + 5 * 14336.0), 1e-12,
+           "delayed scaling: the output projection's fp8 copy besides");
+    /* unfused attention: the output projection keeps only its fp8 input;
+     * ungated: the activation's input 2 f and the fp8 output f */
+    m.gated_ffn = 0;
+    T_NEAR(memory_layer_act(&m, 8192, 8, 1, 0, MEM_ACT_FP8 | MEM_ACT_PROJ_FP8, SC_RECOMPUTE_NONE),
+           8192 * ((6 * 4096) / 8.0 + (2 * 4096 + 4 * 1024 + 4096 + 3 * 14336 + 2 * 32 * 8192.0) / 8),
+           1e-12, "fp8, unfused attention, ungated, tp 8 with sequence parallelism");
+    m.gated_ffn = 1;
 }
 
 /* Pipeline stages (planner/memory.c stage_of): the first stage's weights
@@ -257,11 +275,47 @@ static void pipeline_stages_keep_their_micro_batches(void)
            "interleaved, 2 chunks: Korthikanti's 1 + (pp - 1) / (pp v) times 1F1B's");
 }
 
+/* Which library runs fp8 decides what the layers keep: Transformer
+ * Engine's fp8 copies, or torchao's 16-bit inputs (as bf16 keeps them). */
+static void fp8_library_decides_the_saved_inputs(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use te, ao, bf;
+
+    fixture(&m, &g, &in, &sc, 8e9, 80);
+    m.layers = 32;
+    m.hidden = 4096;
+    m.heads = 32;
+    m.kv_heads = 8;
+    m.ffn_hidden = 14336;
+    m.gated_ffn = 1;
+    m.seq_len = 8192;
+    sc.workload.kernels_fused = 1;
+    sc.parallel.micro_batch = 1;
+    sc.workload.precision = CAT_FP8;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &te);
+    sc.workload.fp8_library = SC_FP8_LIB_TORCHAO;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &ao);
+    sc.workload.precision = CAT_BF16;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &bf);
+    T_NEAR(ao.activations, bf.activations, 1e-12, "torchao's fp8 keeps what bf16 keeps");
+    T_NEAR(te.activations, 32 * memory_layer_act(&m, 8192, 1, 0, 1,
+                                                 MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_PROJ_FP8,
+                                                 SC_RECOMPUTE_NONE),
+           1e-12, "Transformer Engine's fp8 keeps its fp8 copies: %.1f against %.1f GiB",
+           te.activations / (1 << 30), bf.activations / (1 << 30));
+    T_CHECK(te.activations < 0.9 * bf.activations, "and that is over 10%% less");
+}
+
 int main(void)
 {
     T_RUN(zero_stages_divide_the_model_state);
     T_RUN(pipeline_stages_keep_their_micro_batches);
     T_RUN(zero_tables_1_and_2);
     T_RUN(transformer_layers_keep_korthikantis_bytes);
+    T_RUN(fp8_library_decides_the_saved_inputs);
     return T_DONE();
 }

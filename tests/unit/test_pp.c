@@ -164,21 +164,43 @@ static void placement_orders(void)
 
 static void layer_split(void)
 {
-    int out[64], sum = 0;
+    int out[256], sum = 0;
 
-    sim_pp_layers(126, 16, 1, out);
+    sim_pp_layers(126, 16, 1, 0, out);
     for (int i = 0; i < 16; i++)
         sum += out[i];
     T_CHECK(out[0] == 7 && out[15] == 7 && out[1] == 8 && out[14] == 8 && sum == 126,
             "Llama 3 405B, 126 layers on 16 stages: 7 on the first and last, 8 between");
-    sim_pp_layers(80, 4, 2, out);
+    sim_pp_layers(80, 4, 2, 0, out);
     T_CHECK(out[0] == 10 && out[7] == 10, "80 layers in 8 chunks: 10 each");
-    sim_pp_layers(70, 12, 1, out);
+    sim_pp_layers(70, 12, 1, 0, out);
     sum = 0;
     for (int i = 0; i < 12; i++)
         sum += out[i];
     T_CHECK(sum == 70 && out[0] == 5 && out[11] == 5 && out[5] == 6,
             "BLOOM, 70 layers on 12 stages: 5, 6 x 10, 5");
+    /* the embedding and the loss as layers: 126 + 2 in 16 x 8 chunks of
+     * one (Llama 3's schedule), the first and last chunk holding none */
+    sim_pp_layers(126, 16, 8, 1, out);
+    sum = 0;
+    for (int i = 0; i < 128; i++)
+        sum += out[i];
+    T_CHECK(out[0] == 0 && out[127] == 0 && out[1] == 1 && out[126] == 1 && sum == 126,
+            "126 layers with the embedding and the loss in 128 chunks: 0, 1 x 126, 0");
+    /* 78 + 2 in 4 x 4 chunks of 5: the ends hold 4 layers and a table */
+    sim_pp_layers(78, 4, 4, 1, out);
+    sum = 0;
+    for (int i = 1; i < 15; i++)
+        sum += out[i] == 5;
+    T_CHECK(sum == 14 && out[0] == 4 && out[15] == 4,
+            "78 layers and the ends in 16 chunks: 4, 5 x 14, 4 (%d, %d of 5, %d)", out[0], sum, out[15]);
+    /* 81 + 2 in 16: 83 = 6 x 16 - 13, the inner chunks give up first */
+    sim_pp_layers(81, 4, 4, 1, out);
+    sum = 0;
+    for (int i = 0; i < 16; i++)
+        sum += out[i];
+    T_CHECK(sum == 81 && out[0] == 5 && out[15] == 5 && out[14] == 5 && out[1] == 5 && out[7] == 6,
+            "81 layers and the ends in 16 chunks: %d in all, ends %d and %d", sum, out[0], out[15]);
 }
 
 static void replicas(void)

@@ -1,0 +1,69 @@
+/*
+ * offload.c - activation offloading to host memory (offload.h).
+ */
+#include "offload.h"
+
+#include <math.h>
+
+#include "../base/xmem.h"
+#include "../catalog/shape.h"
+#include "memory.h"
+#include "resolve.h"
+
+void offload_waits(int layers, int k, double tf, double tb, double copy_s, double *fwd,
+                   double *bwd)
+{
+    double t = 0, side = 0, *done;
+
+    *fwd = *bwd = 0;
+    if (k <= 0 || k >= layers || !(copy_s > 0))
+        return;
+    done = x_malloc((size_t)k * sizeof *done);
+    /* forward: layer j's copy out queues on the side stream as the layer
+     * ends; layer L - k + i waits for layer i's */
+    for (int j = 0; j < layers; j++) {
+        int i = j - (layers - k);
+        if (i >= 0 && done[i] > t) {
+            *fwd += done[i] - t;
+            t = done[i];
+        }
+        t += tf;
+        if (j < k) {
+            side = fmax(side, t) + copy_s;
+            done[j] = side;
+        }
+    }
+    /* backward, last layer first: the end of layer L - k + i's backward
+     * frees the room layer i's copy back needs; layer i waits for it */
+    for (int j = layers - 1; j >= 0; j--) {
+        if (j < k && done[j] > t) {
+            *bwd += done[j] - t;
+            t = done[j];
+        }
+        t += tb;
+        if (j >= layers - k) {
+            side = fmax(side, t) + copy_s;
+            done[j - (layers - k)] = side;
+        }
+    }
+    x_free(done);
+}
+
+void offload_of(const struct scenario *sc, double fwd_s, double bwd_s, double link_Bps,
+                double *fwd, double *bwd)
+{
+    const struct cat_model *m = sc->workload.model;
+    int k = sc->workload.offload_layers, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    double s, width, bytes;
+
+    *fwd = *bwd = 0;
+    if (k <= 0 || !shape_known(m) || m->layers < 2 || !(link_Bps > 0))
+        return;
+    s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
+    width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
+    bytes = sc->parallel.micro_batch * width *
+            memory_layer_act(m, s, tp, sc->parallel.sequence_parallel,
+                             sc->workload.attention != SC_ATTN_UNFUSED, memory_act_flags(sc),
+                             sc->parallel.recompute);
+    offload_waits(m->layers, k, fwd_s / m->layers, bwd_s / m->layers, bytes / link_Bps, fwd, bwd);
+}
