@@ -483,9 +483,36 @@ static int ld_group(struct ld *ld, yaml_node_t *m, const char *path, enum sim_st
     return 0;
 }
 
+/* clusters[].batch_per_gpu and grad_accum (mapping m at path) into c: the
+ * workload's ranges; an accumulation only where the global batch does not
+ * set it. */
+static int ld_cluster_batch(struct ld *ld, yaml_node_t *m, const char *path, struct sc_cluster *c)
+{
+    const struct sc_field *fb = sc_field_find("workload.batch_per_gpu");
+    const struct sc_field *fa = sc_field_find("workload.grad_accum");
+    char f[FIELD_LEN];
+    yaml_node_t *v;
+
+    ld_path_key(f, sizeof f, path, "batch_per_gpu");
+    if ((v = ld_get(ld, m, "batch_per_gpu", NULL)) &&
+        ld_int(ld, v, f, (int)fb->lo, (int)fb->hi, "a positive integer", &c->micro_batch))
+        return -1;
+    ld_path_key(f, sizeof f, path, "grad_accum");
+    if (!(v = ld_get(ld, m, "grad_accum", NULL)))
+        return 0;
+    if (ld_int(ld, v, f, (int)fa->lo, (int)fa->hi, fa->words, &c->grad_accum))
+        return -1;
+    if (ld->sc->workload.global_batch > 0)
+        return ld_fail(ld, v->start_mark, f,
+                       "expected no grad_accum with workload.global_batch (it follows from the "
+                       "workers), found %d", c->grad_accum);
+    return 0;
+}
+
 static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
 {
-    static const char *const keys[] = { "name", "strategy", "groups", "parallel", NULL };
+    static const char *const keys[] = { "name", "strategy", "groups", "parallel", "batch_per_gpu",
+                                        "grad_accum", NULL };
     struct scenario *sc = ld->sc;
     struct sc_cluster *c = &sc->clusters[ci];
     char path[FIELD_LEN], f[FIELD_LEN], gp[FIELD_LEN], sf[FIELD_LEN];
@@ -511,6 +538,8 @@ static int ld_cluster(struct ld *ld, yaml_node_t *m, int ci)
     ld_path_key(f, sizeof f, path, "parallel");
     if ((v = ld_get(ld, m, "parallel", NULL)) &&
         ld_cluster_parallel(ld, v, f, ci))
+        return -1;
+    if (ld_cluster_batch(ld, m, path, c))
         return -1;
     c->gradients.strategy = -1;
     snprintf(sf, sizeof sf, "gradients.strategy");

@@ -395,8 +395,7 @@ double plan_layout_least_memory(const struct scenario *sc, const struct sc_clust
     struct scenario *own = x_malloc(sizeof *own);
 
     memset(&q, 0, sizeof q);
-    *own = *sc;
-    scenario_cluster_parallel(sc, cl, &own->parallel);
+    scenario_for_cluster(sc, cl, own);
     q.sc = own;
     q.t = x_malloc(sizeof *q.t);
     *q.t = *own;
@@ -423,17 +422,15 @@ double plan_layout_least_memory(const struct scenario *sc, const struct sc_clust
 int plan_cluster_eval(const struct scenario *sc, const struct sc_cluster *cl,
                       const struct plan_eval_opts *o, struct plan_cluster *pc, struct dt_err *e)
 {
-    struct sc_parallel par;
-    struct scenario *t;
+    struct scenario *t = x_malloc(sizeof *t);
     int rc;
 
-    /* the cluster's own parallel: section over the scenario's */
-    scenario_cluster_parallel(sc, cl, &par);
-    if (memcmp(&par, &sc->parallel, sizeof par) == 0)
+    /* the cluster's own parallel: section, micro-batch and accumulation
+     * over the scenario's */
+    if (!scenario_for_cluster(sc, cl, t)) {
+        x_free(t);
         return layout_eval(sc, cl, o, pc, e);
-    t = x_malloc(sizeof *t);
-    *t = *sc;
-    t->parallel = par;
+    }
     rc = layout_eval(t, cl, o, pc, e);
     pc->cfg.c.bucket_list = sc->gradients.nbucket_list > 0 ? sc->gradients.bucket_list : NULL;
     x_free(t);

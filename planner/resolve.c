@@ -740,6 +740,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         auto_workers = 1;
 
     cfg->w.batch = (double)sc->parallel.micro_batch * sc->workload.grad_accum;
+    cfg->w.accum = sc->workload.grad_accum;
     cfg->w.grad_bytes = xparams * (sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0);
     cfg->w.cpu_s_per_sample = resolve_cpu_s_per_sample(sc, o);
     cfg->w.prep_bytes = sc->input.prep_bytes;

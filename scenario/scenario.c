@@ -86,6 +86,26 @@ void scenario_cluster_parallel(const struct scenario *sc, const struct sc_cluste
     }
 }
 
+int scenario_for_cluster(const struct scenario *sc, const struct sc_cluster *cl,
+                         struct scenario *out)
+{
+    int own;
+
+    *out = *sc;
+    scenario_cluster_parallel(sc, cl, &out->parallel);
+    own = memcmp(&out->parallel, &sc->parallel, sizeof out->parallel) != 0;
+    if (cl->micro_batch > 0) {
+        out->parallel.micro_batch = cl->micro_batch;
+        out->parallel.micro_batch_auto = 0;
+        own = 1;
+    }
+    if (cl->grad_accum > 0) {
+        out->workload.grad_accum = cl->grad_accum;
+        own = 1;
+    }
+    return own;
+}
+
 void scenario_plan_defaults(struct sc_plan *p)
 {
     memset(p, 0, sizeof *p);

@@ -150,6 +150,8 @@ struct sc_cluster {
     struct sc_group groups[SC_MAX_GROUPS];
     struct sc_cluster_gradients gradients;
     struct sc_cluster_parallel parallel;
+    int micro_batch;                   /* clusters[].batch_per_gpu; 0: the scenario's */
+    int grad_accum;                    /* clusters[].grad_accum; 0: the scenario's */
 };
 
 /* The communication a cluster runs with (scenario_cluster_comm). */
@@ -359,6 +361,13 @@ void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *c
  * section with the cluster's own keys over it, auto flags included. */
 void scenario_cluster_parallel(const struct scenario *sc, const struct sc_cluster *cl,
                                struct sc_parallel *out);
+
+/* The scenario as cluster cl runs it: its parallel section
+ * (scenario_cluster_parallel), micro-batch and accumulation over the
+ * scenario's.  Returns 1 where anything differs from sc, 0 where *out is
+ * sc's copy. */
+int scenario_for_cluster(const struct scenario *sc, const struct sc_cluster *cl,
+                         struct scenario *out);
 
 /* The plan: section's defaults (docs/plan.md), for a search without one. */
 void scenario_plan_defaults(struct sc_plan *p);

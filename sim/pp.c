@@ -363,6 +363,7 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     out->c.tp_sp = 0;
     out->c.tp_recompute = 0;
     out->c.shard = SIM_SHARD_NONE;
+    out->w.accum = 1;           /* the stage's last backward stands for the step's */
     out->groups[gi].count = nodes;
     out->groups[gi].gpus = wpn;
     out->groups[gi].nic_Bps = g->nic_Bps / share;

@@ -293,6 +293,24 @@ int sim_measured(const struct sim *s, int step)
 
 #define measured sim_measured
 
+/* Of a step's backward passes, the share that releases gradients: under
+ * accumulation the first n - 1 micro-batches' gradients stay local (DDP's
+ * no_sync, and every framework that accumulates before reducing) and the
+ * buckets fill during the last micro-batch's backward alone, so the
+ * backward passes before it run with the forward ones (docs/model.md,
+ * "Step semantics"). */
+static double last_bwd_share(const struct sim_config *cfg)
+{
+    return cfg->w.accum > 1 ? 1.0 / cfg->w.accum : 1;
+}
+
+/* The forward phase of a step: its forward passes and the backward passes
+ * that release nothing. */
+static double fwd_phase_s(const struct sim_config *cfg, const struct sim_group *g)
+{
+    return g->fwd_s + g->bwd_s * (1 - last_bwd_share(cfg));
+}
+
 static void worker_start_step(struct sim *s, int wi)
 {
     struct worker *w = &s->w[wi];
@@ -324,7 +342,7 @@ static void worker_try_consume(struct sim *s, int wi)
     }
     w->state = W_FWD;
     w->t_fwd0 = s->now;
-    evq_push(&s->q, s->now + g->fwd_s * w->m, EV_FWD_DONE, wi, 0, 0);
+    evq_push(&s->q, s->now + fwd_phase_s(s->cfg, g) * w->m, EV_FWD_DONE, wi, 0, 0);
 }
 
 double sim_slowdown(const struct sim *s, const struct worker *w)
@@ -398,7 +416,7 @@ static void worker_fwd_done(struct sim *s, int wi)
     struct worker *w = &s->w[wi];
     const struct sim_group *g = &s->cfg->groups[w->g];
     struct chain *c = &s->ch[w->chain];
-    double bwd = g->bwd_s * w->m, cum = 0, total = s->cfg->w.grad_bytes;
+    double bwd = g->bwd_s * last_bwd_share(s->cfg) * w->m, cum = 0, total = s->cfg->w.grad_bytes;
 
     w->state = W_BWD;
     tr_worker(s, wi, SIM_ACT_FWD, SIM_ACT_BWD);
@@ -431,7 +449,8 @@ static void worker_bwd_done(struct sim *s, int wi, int gen)
         if (gen != w->bwd_gen)
             return;
         /* elapsed backward less its work at full speed */
-        lost = fmax(0, (s->now - w->t_fwd0) - s->cfg->groups[w->g].fwd_s * w->m - w->bwd_total);
+        lost = fmax(0, (s->now - w->t_fwd0) - fwd_phase_s(s->cfg, &s->cfg->groups[w->g]) * w->m -
+                       w->bwd_total);
     }
     if (measured(s, w->step)) {
         w->compute += s->now - w->t_fwd0 - lost;

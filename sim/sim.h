@@ -69,6 +69,9 @@ struct sim_group {
 
 struct sim_workload {
     double batch;               /* samples per worker per step (accumulation included) */
+    int accum;                  /* micro-batches a step whose gradients accumulate before
+                                   they are shared (grad_accum); <= 1 none.  Only the last
+                                   one's backward releases buckets (sim.c) */
     double grad_bytes;          /* gradient bytes per worker per step, as sent */
     double cpu_s_per_sample;    /* input pipeline cost on the reference core, s */
     double prep_bytes;          /* bytes per preprocessed sample (H2D, data node -> GPU node) */

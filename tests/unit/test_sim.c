@@ -746,6 +746,34 @@ static void the_parts_add_up_to_the_step(void)
             "asynchronous parameter servers, jittered: off by %.3g", parts_off(&r));
 }
 
+/* Accumulation as DDP runs it (issue 37): the first micro-batches'
+ * gradients stay local (no_sync), and the buckets fill during the last
+ * micro-batch's backward only, so four micro-batches expose as much of
+ * the reduction as one: the step grows by three micro-batches' compute and
+ * nothing else.  Ring over 2 nodes, 100 MB in 25 MB buckets, 20 ms of
+ * backward a micro-batch: each bucket takes 2(a + 12.5 ms). */
+static void accumulation_overlaps_the_last_backward_only(void)
+{
+    struct sim_config c;
+    double S = 100e6, B = 1e9, a = 20e-6, one, four;
+
+    comm_only(&c, SIM_RING, 2, 0, S);
+    c.c.bucket_bytes = 25e6;
+    c.c.overlap = 1;
+    c.groups[0].bwd_s = 0.020;
+    one = step_of(&c);
+    /* buckets out at 5, 10, 15 ms and at the end; one after another */
+    T_NEAR(one, 0.005 + 4 * 2 * (a + 12.5e6 / B), 1e-9,
+           "one micro-batch: the first bucket at 5 ms, then four in a row");
+    c.w.accum = 4;
+    c.w.batch = 4;
+    c.groups[0].bwd_s = 4 * 0.020;
+    four = step_of(&c);
+    T_NEAR(four - one, 3 * 0.020, 1e-9,
+           "four micro-batches: three more backward passes, the same exposed reduction "
+           "(%.4f s against %.4f s)", four, one);
+}
+
 int main(void)
 {
     T_RUN(events_pop_in_time_order_and_ties_in_push_order);
@@ -775,5 +803,6 @@ int main(void)
     T_RUN(same_seed_same_result_other_seed_other_jitter);
     T_RUN(bad_configs_are_rejected);
     T_RUN(the_parts_add_up_to_the_step);
+    T_RUN(accumulation_overlaps_the_last_backward_only);
     return T_DONE();
 }
