@@ -429,11 +429,41 @@ static int get_opt_col(double *out, const struct table *t, const struct csv_row 
     return get_opt_num(out, t, r, k, e);
 }
 
+/* The optional fabric column (field k): a fabric's name (fabric.h), or
+ * empty for what the efa column says ("IB": ib).  A fabric agrees with the
+ * efa column: EFA's with "yes", the others with "IB" or empty. */
+static int get_fabric(struct cat_instance *in, const struct table *t, const struct csv_row *r,
+                      int k, struct dt_err *e)
+{
+    const struct csv_field *fld;
+    char what[320], names[256];
+
+    in->fabric = NULL;
+    if (k < 0 || k >= r->nfields || !r->fields[k].text[0]) {
+        if (in->efa == 1 && !in->aws_efa)
+            in->fabric = catalog_fabric("ib");
+        return 0;
+    }
+    fld = &r->fields[k];
+    if (!(in->fabric = catalog_fabric(fld->text))) {
+        catalog_fabric_names(names, sizeof names);
+        snprintf(what, sizeof what, "one of %s, or empty", names);
+        return field_err(e, t, fld, "fabric", what);
+    }
+    if ((in->fabric->kind == CAT_FAB_EFA) != (in->aws_efa != 0)) {
+        snprintf(what, sizeof what, "a fabric that agrees with efa \"%s\" (%s)",
+                 cell(t, r, I_EFA)->text,
+                 in->aws_efa ? "an efa-* fabric" : "not an efa-* fabric");
+        return field_err(e, t, fld, "fabric", what);
+    }
+    return 0;
+}
+
 static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
     char *gpus_path = join_path(dir, "gpus.csv");
-    int r, rc = -1, *lines, prof_col, ghz_col, nics_col, cpu_col;
+    int r, rc = -1, *lines, prof_col, ghz_col, nics_col, cpu_col, fab_col;
     double nics;
 
     if (table_open(&t, dir, "instances.csv", inst_cols, I_N, e) != 0) {
@@ -446,6 +476,7 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
     ghz_col = optional_col(&t, "cpu_ghz");
     nics_col = optional_col(&t, "nics");
     cpu_col = optional_col(&t, "cpu_source");
+    fab_col = optional_col(&t, "fabric");
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_instance *in = &cat->instances[cat->ninstances];
@@ -471,6 +502,10 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
             goto free_lines;
         in->nics = isnan(nics) ? -1 : (int)nics;
         in->aws_efa = in->efa == 1 && !strcasecmp(cell(&t, row, I_EFA)->text, "yes");
+        if (get_fabric(in, &t, row, fab_col, e)) {
+            free_instance_strings(in);
+            goto free_lines;
+        }
         if (cpu_col >= 0 && cpu_col < row->nfields) {
             const char *c = row->fields[cpu_col].text;
             size_t n = strcspn(c, "(:");

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "../base/xmem.h"
+#include "fabric.h"
 
 enum cat_link {
     CAT_LINK_UNKNOWN = 0, /* column empty */
@@ -85,6 +86,8 @@ struct cat_instance {
     int nics;                   /* network interfaces per node (optional column nics); -1 unknown */
     int aws_efa;                /* 1: efa is "yes": AWS EFA, which NCCL reaches through the
                                    aws-ofi-nccl plugin (sim/nccl.h) */
+    const struct cat_fabric *fabric; /* the network between nodes by name (optional column
+                                   fabric; fabric.h); NULL: as efa says */
     int cpu_amd;                /* 1: the optional cpu_source column names an AMD processor */
     char *profile;              /* calibration profile of this type (optional instances.csv
                                    column `profile`, relative to the catalog directory),

@@ -25,7 +25,7 @@ int catalog_write_instances(FILE *f, const struct catalog *cat)
 {
     fputs("cloud,instance_type,vcpus,memory_gib,gpu_model,gpu_count,gpu_mem_gib,"
           "intra_node_link,network_gbps,efa,price_ondemand_usd_h,price_spot_usd_h,region,"
-          "source,cpu_ghz,cpu_source,nics\n", f);
+          "source,cpu_ghz,cpu_source,nics,fabric\n", f);
     for (int i = 0; i < cat->ninstances; i++) {
         const struct cat_instance *in = &cat->instances[i];
         char gpu[48];
@@ -46,7 +46,8 @@ int catalog_write_instances(FILE *f, const struct catalog *cat)
         csv_write_field(f, in->source ? in->source : "", 0);
         num(f, in->cpu_ghz, 0);
         csv_write_field(f, in->cpu_amd ? "AMD" : "", 0);
-        num(f, in->nics >= 0 ? in->nics : NAN, 1);
+        num(f, in->nics >= 0 ? in->nics : NAN, 0);
+        csv_write_field(f, in->fabric ? in->fabric->name : "", 1);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -241,6 +241,7 @@ static void merge_facts(struct cat_instance *in, const struct cat_instance *old,
         in->net_gbps = o->net_gbps;
         in->efa = o->efa;
         in->aws_efa = o->aws_efa;
+        in->fabric = o->fabric;
         in->nics = o->nics;
         in->cpu_ghz = o->cpu_ghz;
         in->cpu_amd = o->cpu_amd;

@@ -29,7 +29,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: " CMD " (--instance TYPE | --gpu NAME --gpus-per-node N\n"
             "                          [--link nvswitch|nvlink|pcie] [--nvlink-gbs G]\n"
-            "                          [--net-gbps G] [--nics N] [--efa]) [--nodes N] [-b SIZE] [-e SIZE] [-f FACTOR]\n"
+            "                          [--net-gbps G] [--nics N] [--efa | --fabric NAME]) [--nodes N]\n"
+            "                          [-b SIZE] [-e SIZE] [-f FACTOR]\n"
             "                          [--coll C] [--algo ALGO] [--proto PROTO] [--catalog DIR]\n"
             "                          [--json] [-o FILE]\n"
             "\n"
@@ -42,8 +43,10 @@ static void usage(FILE *f)
             "as NCCL_ALGO and NCCL_PROTO do.  Without --instance, the node is --gpus-per-node\n"
             "GPUs of the catalog's --gpu over --link (default nvswitch; --nvlink-gbs\n"
             "replaces the GPU's NVLink rate per direction, as for a bridge), with --nics\n"
-            "NICs (default 1) of --net-gbps in all, AWS EFA with --efa.  -o FILE writes the\n"
-            "table or JSON to FILE (all or nothing) instead of standard output.\n"
+            "NICs (default 1) of --net-gbps in all, over --fabric (ib, roce, efa-p4d,\n"
+            "efa-p5, efa-p5en, efa-p6, gpudirect-tcpx, gpudirect-tcpxo, tcp, ...; --efa:\n"
+            "EFA as aws-ofi-nccl runs p4d).  -o FILE writes the table or JSON to FILE\n"
+            "(all or nothing) instead of standard output.\n"
             "Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
 
@@ -166,8 +169,8 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
 /* The node the flags describe when no --instance is given; g holds the
  * GPU, with --nvlink-gbs in place of the catalog's NVLink rate when given. */
 static int custom_node(const struct catalog *cat, const char *gpu, unsigned long long ppn,
-                       int link, double gbps, unsigned long long nics, int efa, double nvl,
-                       struct cat_gpu *g, struct cat_instance *in)
+                       int link, double gbps, unsigned long long nics, int efa,
+                       const char *fabric, double nvl, struct cat_gpu *g, struct cat_instance *in)
 {
     const struct cat_gpu *cg;
 
@@ -197,12 +200,26 @@ static int custom_node(const struct catalog *cat, const char *gpu, unsigned long
     in->nics = nics ? (int)nics : 1;
     in->efa = efa;
     in->aws_efa = efa;
+    if (fabric) {
+        char names[256];
+        if (efa) {
+            fprintf(stderr, CMD ": --fabric: expected no --efa with a fabric, found both\n");
+            return -1;
+        }
+        if (!(in->fabric = catalog_fabric(fabric))) {
+            catalog_fabric_names(names, sizeof names);
+            text_eprintf(CMD ": --fabric: expected one of %s, found \"%s\"", names, fabric);
+            return -1;
+        }
+        in->aws_efa = in->fabric->kind == CAT_FAB_EFA;
+        in->efa = in->fabric->kind != CAT_FAB_TCP;
+    }
     return 0;
 }
 
 int coll_cmd_main(int argc, char **argv)
 {
-    const char *inst = NULL, *gpu = NULL, *catarg = NULL, *what, *output = NULL;
+    const char *inst = NULL, *gpu = NULL, *catarg = NULL, *what, *output = NULL, *fabric = NULL;
     unsigned long long nodes = 1, ppn = 0, nics = 0;
     int link = 2, efa = 0, rc = CLI_EXIT_INPUT;
     double gbps = NAN, nvl = NAN;
@@ -226,6 +243,8 @@ int coll_cmd_main(int argc, char **argv)
          "a rate in GB/s per GPU per direction in (0, 100000]", take_num, &nvl_arg, NULL},
         {"--nics", NULL, ARGS_UINT, NULL, NULL, &nics, 1, 64, NULL, NULL, NULL, NULL},
         {"--efa", NULL, ARGS_SWITCH, &efa, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--fabric", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a fabric's name", cli_take_str,
+         &fabric, NULL},
         {"--nodes", NULL, ARGS_UINT, NULL, NULL, &nodes, 1, 1000000, NULL, NULL, NULL, NULL},
         {"--min-bytes", "-b", ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a size from 1 to 1T",
          take_size, &a.lo, NULL},
@@ -280,13 +299,19 @@ int coll_cmd_main(int argc, char **argv)
         goto out;
     }
     if (inst) {
+        if (fabric || efa) {
+            fprintf(stderr, CMD ": %s: expected no %s with --instance (its catalog row names its "
+                    "network), found both\n", fabric ? "--fabric" : "--efa",
+                    fabric ? "--fabric" : "--efa");
+            goto out;
+        }
         if (!(in = catalog_find_instance(&cat, inst))) {
             text_eprintf(CMD ": --instance: unknown instance type \"%s\"", inst);
             goto out;
         }
         what = in->name;
     } else {
-        if (custom_node(&cat, gpu, ppn, link, gbps, nics, efa, nvl, &cgpu, &custom) != 0)
+        if (custom_node(&cat, gpu, ppn, link, gbps, nics, efa, fabric, nvl, &cgpu, &custom) != 0)
             goto out;
         if (nodes > 1 && isnan(gbps)) {
             fprintf(stderr, CMD ": --net-gbps: missing, expected a rate in Gbit/s for %llu "

@@ -221,7 +221,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     static const char *const keys[] = {
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
         "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
-        "cpu_ghz", "nics", "cloud", "region", "source", "profile", NULL
+        "cpu_ghz", "nics", "cloud", "region", "source", "profile", "fabric", NULL
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
@@ -306,6 +306,21 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     ld_path_key(f, sizeof f, path, "profile");
     if ((v = ld_get(ld, m, "profile", NULL)) && ld_profile(ld, v, f, in->name))
         return -1;
+
+    /* the network between nodes by name: an EFA fabric makes the type AWS
+     * EFA, the others RDMA (efa true) but for tcp */
+    ld_path_key(f, sizeof f, path, "fabric");
+    if ((v = ld_get(ld, m, "fabric", NULL))) {
+        char name[32], names[256];
+        if (ld_str(ld, v, f, name, sizeof name, 1, "a fabric name"))
+            return -1;
+        if (!(in->fabric = catalog_fabric(name))) {
+            catalog_fabric_names(names, sizeof names);
+            return ld_fail(ld, v->start_mark, f, "expected one of %s, found \"%s\"", names, name);
+        }
+        in->aws_efa = in->fabric->kind == CAT_FAB_EFA;
+        in->efa = in->fabric->kind != CAT_FAB_TCP;
+    }
 
     ld_path_key(f, sizeof f, path, "cloud");
     if ((v = ld_get(ld, m, "cloud", NULL)) &&

@@ -55,6 +55,9 @@ _dtplan()
                         COMPREPLY=($(compgen -W "all_reduce all_gather reduce_scatter" -- "$cur")) ;;
                     --proto)
                         COMPREPLY=($(compgen -W "LL LL128 Simple" -- "$cur")) ;;
+                    --fabric)
+                        COMPREPLY=($(compgen -W "ib roce efa-p3dn efa-p4d efa-p5 efa-p5en efa-p6
+                            gpudirect-tcpx gpudirect-tcpxo tcp" -- "$cur")) ;;
                     --catalog)
                         COMPREPLY=($(compgen -d -- "$cur")) ;;
                     -o|--output)
@@ -62,7 +65,7 @@ _dtplan()
                     --instance|--gpu|--gpus-per-node|--nvlink-gbs|--net-gbps|--nics|--nodes|-b|--min-bytes|-e|--max-bytes|-f|--step-factor) ;;
                     *)
                         COMPREPLY=($(compgen -W "--instance --gpu --gpus-per-node --link --nvlink-gbs
-                            --net-gbps --nics --efa --nodes -b --min-bytes -e --max-bytes -f
+                            --net-gbps --nics --efa --fabric --nodes -b --min-bytes -e --max-bytes -f
                             --step-factor --coll --algo --proto --catalog --json -o --output -h --help" -- "$cur")) ;;
                 esac
                 return 0

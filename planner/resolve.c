@@ -41,6 +41,8 @@
 #define ALPHA_PCIE 5.7e-6
 #define ALPHA_RDMA 14e-6
 #define ALPHA_TCP 50e-6
+/* aws-ofi-nccl's latency on p4d and p5 (aws/aws-ofi-nccl@2daf7d30 src/platform-aws.cpp) */
+#define EFA_PLUGIN_LAT_S 75e-6
 #define DEFAULT_MFU 0.35
 #define DEFAULT_OPT_BYTES RESOLVE_OPT_BYTES
 /* Parameter-server summation, fp32 adds streaming from memory: 4 GB/s per core. */
@@ -370,6 +372,33 @@ static void sparse_grads(const struct cat_model *m, double batch, int k, int ps,
     *updated = dense + fmin(sp, (ps ? 1 : k) * t);
 }
 
+/* The network between a type's nodes as NCCL runs over it (catalog/
+ * fabric.h); a type that says only "EFA" (no fabric) as aws-ofi-nccl
+ * treats p4d and p5: latency 75 us, Simple only. */
+static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
+{
+    const struct cat_fabric *f = in->fabric;
+
+    g->net_plugin_lat_s = g->net_hop_s = g->net_simple_s = 0;
+    g->net_protos = g->net_ring_only = 0;
+    if (!f) {
+        if (in->aws_efa) {
+            g->net_plugin_lat_s = EFA_PLUGIN_LAT_S;
+            g->net_protos = 1 << NCCL_SIMPLE;
+        }
+        return;
+    }
+    g->net_plugin_lat_s = f->plugin_lat_us * 1e-6;
+    if (f->hop_us > 0) {
+        g->net_hop_s = f->hop_us * 1e-6;
+        g->net_simple_s = f->simple_us * 1e-6;
+    }
+    g->net_protos = (f->protocols & CAT_PROTO_LL ? 1 << NCCL_LL : 0) |
+                    (f->protocols & CAT_PROTO_LL128 ? 1 << NCCL_LL128 : 0) |
+                    (f->protocols & CAT_PROTO_SIMPLE ? 1 << NCCL_SIMPLE : 0);
+    g->net_ring_only = f->ring_only;
+}
+
 /*
  * A node's links: the NIC, and for GPU nodes PCIe and the GPU-to-GPU link,
  * at the achieved fractions of nominal (docs/model.md; NVLink at the rate
@@ -396,7 +425,7 @@ static int resolve_links(const struct cat_instance *in, int networked, struct si
         g->gpu_cc = gpu->cc;
         g->nics = in->nics > 0 ? in->nics : 1;
         g->cpu_amd = in->cpu_amd;
-        g->aws_efa = in->aws_efa;
+        resolve_fabric(in, g);
         if (g->gpus > 1) {
             int nvl = (in->link == CAT_LINK_NVLINK || in->link == CAT_LINK_NVSWITCH) &&
                       gpu->nvlink_gbs_dir > 0;

@@ -221,14 +221,18 @@ static double nvls_run_bw(const struct nccl_shape *sh, int gen)
 
 /* tuning.cc's latency of pair (a, p) for collective c, us, with the
  * network plugin's latency net_us per network hop (twice for Simple: its
- * "flush extra latency"). */
+ * "flush extra latency").  run: a network hop as the fabric runs it (its
+ * own hop latency, when known, in place of NCCL's), for the time. */
 static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, int p,
-                         double net_us)
+                         double net_us, int run)
 {
     int n = sh->nodes, k = n * sh->ppn, ih = sh->link != NCCL_LINK_PCI ? HW_NVLINK : HW_PCI;
     double nsteps = c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0;
     double lat = base_lat[a][p], il = hw_lat[ih][a][p];
-    double nl = hw_lat[HW_NET][sh->ppn == 1 ? NCCL_TREE : a][p] + net_us * (p == NCCL_SIMPLE ? 2 : 1);
+    double hop = run && sh->net_hop_s > 0
+                     ? (sh->net_hop_s + (p == NCCL_SIMPLE ? sh->net_simple_s : 0)) * 1e6
+                     : hw_lat[HW_NET][sh->ppn == 1 ? NCCL_TREE : a][p];
+    double nl = hop + net_us * (p == NCCL_SIMPLE ? 2 : 1);
 
     if (a == NCCL_RING) {
         double inter_steps = n == 1 ? 0 : c == NCCL_ALLREDUCE ? 2.0 * (n - 1) : n - 1.0, h = il;
@@ -264,7 +268,9 @@ static int pair_ok(const struct nccl_shape *sh, enum nccl_coll c, int a, int p,
     /* LL128 by default only over NVLink (PATH_NVB) and a GPU-near NIC */
     if (p == NCCL_LL128 && (sh->link == NCCL_LINK_PCI || (sh->cc > 0 && sh->cc < 70)))
         return 0;
-    return !(p != NCCL_SIMPLE && n > 1 && sh->simple_only);
+    if (sh->ring_only && a != NCCL_RING)
+        return 0;
+    return !(n > 1 && sh->protos && !(sh->protos & (1 << p)));
 }
 
 /* tuning.cc's algorithm bandwidth of pair (a, p) for collective c, GB/s. */
@@ -334,8 +340,8 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
             m->bw[a][p] = m->run_bw[a][p] = alg_bw(sh, c, a, p, &gr[a]) * 1e9;
             if (a == NCCL_NVLS && c == NCCL_ALLREDUCE)
                 m->run_bw[a][p] = nvls_run_bw(sh, gen);
-            m->lat[a][p] = latency_us(sh, c, a, p, sh->net_lat_s * 1e6) * 1e-6;
-            m->run_lat[a][p] = latency_us(sh, c, a, p, 0) * 1e-6;
+            m->lat[a][p] = latency_us(sh, c, a, p, sh->net_lat_s * 1e6, 0) * 1e-6;
+            m->run_lat[a][p] = latency_us(sh, c, a, p, 0, 1) * 1e-6;
         }
     }
 }

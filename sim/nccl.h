@@ -35,15 +35,14 @@ struct nccl_shape {
     int nics;               /* per node, >= 1 */
     int amd_cpu;            /* 1: AMD host CPUs (NCCL's multi-node LL cap and post overhead) */
     double net_lat_s;       /* latency the network plugin reports (graph latencyInter):
-                               0 for InfiniBand and RoCE, 75 us for AWS EFA */
-    int simple_only;        /* 1: the network allows only the Simple protocol across nodes
-                               (aws-ofi-nccl on EFA) */
+                               0 for InfiniBand and RoCE, 35 to 150 us for AWS EFA; NCCL
+                               adds it to each network hop when it chooses */
+    double net_hop_s;       /* a network hop's latency in the time, in place of NCCL's
+                               hwLat for the network; 0: NCCL's */
+    double net_simple_s;    /* with net_hop_s, more a hop under Simple */
+    int protos;             /* protocols across nodes, 1 << NCCL_LL | ...; 0: all */
+    int ring_only;          /* 1: NCCL_ALGO=Ring (the fabric's environment) */
 };
-
-/* What aws-ofi-nccl reports and forces on p4d and p5 (src/platform-aws.cpp):
- * the latency, and Simple only where EFA does not deliver 128-byte lines in
- * order. */
-#define NCCL_EFA_LAT_S 75e-6
 
 /* What NCCL's model gives each (algorithm, protocol) pair on a shape, and
  * what the pair runs at (docs/collectives.md "Choice and time").  They

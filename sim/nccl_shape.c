@@ -39,10 +39,16 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
         if (sh->nics == 0 || nics < sh->nics)
             sh->nics = nics;
         sh->amd_cpu |= g->cpu_amd;
-        if (g->aws_efa) {
-            sh->net_lat_s = NCCL_EFA_LAT_S;
-            sh->simple_only = 1;
+        /* the fabric: the most restrictive of the groups' */
+        if (g->net_plugin_lat_s > sh->net_lat_s)
+            sh->net_lat_s = g->net_plugin_lat_s;
+        if (g->net_hop_s > sh->net_hop_s) {
+            sh->net_hop_s = g->net_hop_s;
+            sh->net_simple_s = g->net_simple_s;
         }
+        if (g->net_protos)
+            sh->protos = sh->protos ? sh->protos & g->net_protos : g->net_protos;
+        sh->ring_only |= g->net_ring_only;
         found |= g->gpus > 0;
     }
     if (sh->ppn == 1)

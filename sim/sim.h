@@ -57,7 +57,13 @@ struct sim_group {
     enum sim_link link;     /* the GPU-to-GPU link's kind */
     int nics;               /* NICs per node (rails); 0 unknown: 1 */
     int cpu_amd;            /* 1: AMD host processors */
-    int aws_efa;            /* 1: the NICs are AWS EFA (NCCL through aws-ofi-nccl) */
+    /* The network between nodes as NCCL runs over it (catalog/fabric.h): the
+     * latency its plugin reports (the choice only), a hop's latency in the
+     * time in place of NCCL's (0: NCCL's) and what Simple adds to it, the
+     * protocols across nodes (1 << NCCL_LL | ...; 0: all) and a ring pinned
+     * by the fabric's environment (NCCL_ALGO=Ring). */
+    double net_plugin_lat_s, net_hop_s, net_simple_s;
+    int net_protos, net_ring_only;
     double fwd_s;           /* forward time of one worker per step, s (train groups) */
     double bwd_s;           /* backward time of one worker per step, s */
     double opt_s;           /* optimizer update per step, s */

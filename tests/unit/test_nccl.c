@@ -17,7 +17,16 @@
 static struct nccl_shape node(int nodes, int ppn, int cc, enum nccl_link link, double intra_GBps,
                               double net_GBps, int nics)
 {
-    struct nccl_shape s = {nodes, ppn, cc, link, intra_GBps * 1e9, net_GBps * 1e9, nics, 0, 0, 0};
+    struct nccl_shape s;
+
+    memset(&s, 0, sizeof s);
+    s.nodes = nodes;
+    s.ppn = ppn;
+    s.cc = cc;
+    s.link = link;
+    s.intra_Bps = intra_GBps * 1e9;
+    s.net_Bps = net_GBps * 1e9;
+    s.nics = nics;
     return s;
 }
 
@@ -77,8 +86,8 @@ static void pcie_and_efa_disable_protocols(void)
     T_CHECK(m.bw[NCCL_RING][NCCL_SIMPLE] > 0 && m.nch[NCCL_RING] == 1,
             "one ring channel of 20 GB/s on a 24 GB/s PCIe link (%d)", m.nch[NCCL_RING]);
     s = node(2, 8, 80, NCCL_LINK_NVSWITCH, 240, 48, 4);
-    s.simple_only = 1;
-    s.net_lat_s = NCCL_EFA_LAT_S;
+    s.protos = 1 << NCCL_SIMPLE;
+    s.net_lat_s = 75e-6;
     nccl_model_init(&m, &s, NCCL_ALLREDUCE);
     T_CHECK(m.bw[NCCL_RING][NCCL_LL] == 0 && m.bw[NCCL_TREE][NCCL_LL128] == 0 &&
                 m.bw[NCCL_RING][NCCL_SIMPLE] > 0, "EFA across nodes: Simple only");
@@ -86,6 +95,37 @@ static void pcie_and_efa_disable_protocols(void)
      * 3 x 1) + 2 network steps x (14 + 2 x 75) us */
     T_NEAR(m.lat[NCCL_RING][NCCL_SIMPLE] * 1e6, 8.4 + 28 * 3.4 + 2 * 164, 1e-9,
            "the plugin's 75 us counted twice for Simple");
+}
+
+/* A fabric with its own hop latency (AWS's model tuner's 18 us and 3 us
+ * under Simple on p5en and p6) times a hop with it; NCCL still chooses
+ * with its own constants and the plugin's 35 us.  p6-b200's 8-byte
+ * all-reduce on 2 nodes of 8: tree LL, 6.8 + 2 (7 x 0.6 + 18) = 51.2 us
+ * (50.6 us published, dstackai/dstack#3961). */
+static void a_fabric_times_its_own_hops(void)
+{
+    struct nccl_shape s = node(2, 8, 100, NCCL_LINK_NVSWITCH, 720, 400, 8);
+    struct nccl_model m;
+    struct nccl_choice c;
+
+    s.net_lat_s = 35e-6;
+    s.net_hop_s = 18e-6;
+    s.net_simple_s = 3e-6;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    nccl_pick(&m, 8, &c);
+    T_CHECK(c.algo == NCCL_TREE && c.proto == NCCL_LL, "8 B: tree LL (%s/%s)",
+            nccl_algo_name(c.algo), nccl_proto_name(c.proto));
+    T_NEAR(c.time_s * 1e6, 6.8 + 2 * (7 * 0.6 + 18), 1e-3, "its time: 51.2 us (%.2f)",
+           c.time_s * 1e6);
+    T_NEAR(m.lat[NCCL_TREE][NCCL_LL] * 1e6, 6.8 + 2 * (7 * 0.6 + 5.0 + 35), 1e-9,
+           "its choice: NCCL's 5 us and the plugin's 35");
+    nccl_on(&m, NCCL_RING, NCCL_SIMPLE, 8, &c);
+    T_NEAR(c.lat_s * 1e6, 8.4 + 28 * 3.4 + 2 * (18 + 3), 1e-9,
+           "ring Simple: two network hops of 18 + 3 us");
+    s.ring_only = 1;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    nccl_pick(&m, 8, &c);
+    T_CHECK(c.algo == NCCL_RING, "NCCL_ALGO=Ring pins the ring (%s)", nccl_algo_name(c.algo));
 }
 
 static void two_node_trees_take_twice_the_network(void)
@@ -171,6 +211,7 @@ static void gathers_and_scatters_follow_their_own_rules(void)
 
 int main(void)
 {
+    T_RUN(a_fabric_times_its_own_hops);
     T_RUN(a_ring_on_one_a100_node_is_nccls_arithmetic);
     T_RUN(nvls_on_an_h100_node_runs_at_its_link_rate);
     T_RUN(pcie_and_efa_disable_protocols);

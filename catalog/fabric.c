@@ -1,0 +1,86 @@
+/*
+ * fabric.c - the networks between GPU nodes (fabric.h).
+ *
+ * The EFA rows follow aws-ofi-nccl (aws/aws-ofi-nccl@2daf7d30), which sets
+ * what NCCL sees of EFA per instance family (src/platform-aws.cpp's
+ * platform table): the latency it reports is a figure fitted so that NCCL's
+ * own model picks ring or tree as measured (PR #93, #901), so it steers the
+ * choice and is not charged as time.  The time takes the per-hop latency of
+ * AWS's own alpha-beta tuner (src/tuner/nccl_ofi_model.cpp: net_lat) and,
+ * under Simple, its completion overhead (include/nccl_ofi_param.h:
+ * OFI_NCCL_TUNER_NET_COMP_OVERHEAD, "~2usec cost in the device and ~1usec
+ * cost to write that completion up to the host").  InfiniBand and RoCE run
+ * NCCL's own transport, which reports no latency, at NCCL's constants.
+ */
+#include "fabric.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PLAT "aws/aws-ofi-nccl@2daf7d30 src/platform-aws.cpp"
+
+static const struct cat_fabric fabrics[] = {
+    {"ib", CAT_FAB_IB, 0, 0, NAN, 0, CAT_PROTO_ALL, 0,
+     "NVIDIA/nccl@5067397c: src/transport/net_ib.cc reports latency 0; src/graph/tuning.cc "
+     "hwLat[NET] (2.7/4.0/14 us ring, 5.0/8.5/14 us tree, LL/LL128/Simple) is NCCL's own "
+     "figure for an InfiniBand hop"},
+    {"roce", CAT_FAB_ROCE, 0, 0, NAN, 0, CAT_PROTO_ALL, 0,
+     "RoCE runs NCCL's IB verbs transport (NVIDIA/nccl@5067397c src/transport/net_ib.cc): as ib"},
+    {"efa-p3dn", CAT_FAB_EFA, 1, 150, NAN, 0, CAT_PROTO_SIMPLE, 0,
+     PLAT " lines 111-120 (p3dn.24xlarge: latency 150); Simple only: EFA of this generation "
+     "does not deliver 128-byte writes in order, and the plugin forces NCCL_PROTO=simple "
+     "(lines 843-933; doc/efa-env-var.md); per-hop latency not published: NCCL's"},
+    {"efa-p4d", CAT_FAB_EFA, 1, 75, NAN, 0, CAT_PROTO_SIMPLE, 0,
+     PLAT " lines 83-109 (p4d.24xlarge, p4de.24xlarge: latency 75); Simple only as efa-p3dn "
+     "(lines 843-933); per-hop latency not published: NCCL's"},
+    {"efa-p5", CAT_FAB_EFA, 2, 75, 20, 3, CAT_PROTO_ALL, 0,
+     PLAT " lines 133-148 (p5, p5e: latency 75); LL and LL128 allowed (128-byte in-order "
+     "delivery); src/tuner/nccl_ofi_model.cpp P5/P5e net_lat 20 us; "
+     "include/nccl_ofi_param.h lines 287-291: 3 us completion overhead under Simple"},
+    {"efa-p5en", CAT_FAB_EFA, 3, 35, 18, 3, CAT_PROTO_ALL, 0,
+     PLAT " lines 150-174 (p5en, p6-b200: latency 35, from PR #901's empirical search); "
+     "lines 864-886 keep LL and LL128 on p5en; src/tuner/nccl_ofi_model.cpp P5en net_lat 18 us; "
+     "3 us completion overhead under Simple as efa-p5"},
+    {"efa-p6", CAT_FAB_EFA, 4, 35, 18, 3, CAT_PROTO_ALL, 0,
+     PLAT " lines 150-174 (p6-b200: latency 35); per-hop latency: p5en's 18 us assumed (the "
+     "model tuner has no p6 entry)"},
+    {"gpudirect-tcpx", CAT_FAB_TCPX, 0, 0, NAN, 0, CAT_PROTO_SIMPLE, 1,
+     "google/nccl-plugin-gpudirecttcpx@4b8ea7f2 src/net_tcpx.cc lines 730-741 (latency 0); "
+     "GoogleCloudPlatform/container-engine-accelerators@8af30c6e gpudirect-tcpx/"
+     "nccl-config-latest.yaml: NCCL_ALGO=Ring NCCL_PROTO=Simple; per-hop latency not published: "
+     "NCCL's"},
+    {"gpudirect-tcpxo", CAT_FAB_TCPXO, 0, 0, NAN, 0, CAT_PROTO_LL128 | CAT_PROTO_SIMPLE, 0,
+     "google/nccl-plugin-gpudirect-tcpxo@04815d1b tcpdirect_plugin/fastrak_offload/nccl_shim.cc "
+     "lines 950-973 (latency 0); GoogleCloudPlatform/container-engine-accelerators@0a2b482e "
+     "gpudirect-tcpxo/README.md (releases of 2025-11 and 2026-01): NCCL_PROTO=Simple,LL128, "
+     "NCCL_ALGO unset, NVLS on; per-hop latency not published: NCCL's"},
+    {"tcp", CAT_FAB_TCP, 0, 0, NAN, 0, CAT_PROTO_LL | CAT_PROTO_SIMPLE, 0,
+     "NCCL's socket transport reports latency 0 and moves host buffers, for which NCCL disables "
+     "LL128 (as aws/aws-ofi-nccl@2daf7d30 src/nccl_ofi_net.cpp lines 395-411 notes)"},
+};
+
+#define NFAB (int)(sizeof fabrics / sizeof *fabrics)
+
+const struct cat_fabric *catalog_fabric(const char *name)
+{
+    for (int i = 0; name && i < NFAB; i++)
+        if (strcmp(fabrics[i].name, name) == 0)
+            return &fabrics[i];
+    return NULL;
+}
+
+const struct cat_fabric *catalog_fabric_at(int n)
+{
+    return n >= 0 && n < NFAB ? &fabrics[n] : NULL;
+}
+
+void catalog_fabric_names(char *buf, size_t len)
+{
+    size_t o = 0;
+
+    if (len > 0)
+        buf[0] = '\0';
+    for (int i = 0; i < NFAB && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", fabrics[i].name);
+}

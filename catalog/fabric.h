@@ -1,0 +1,53 @@
+/*
+ * fabric.h - the networks between GPU nodes, by name (instances.csv column
+ * `fabric`, an inline instance's `fabric`; docs/collectives.md "Fabrics"):
+ * what the network plugin tells NCCL, which protocols and algorithms run
+ * over it, and what a hop across it costs.  A table of facts, each row
+ * with its source; no I/O.
+ */
+#ifndef DT_FABRIC_H
+#define DT_FABRIC_H
+
+#include <stddef.h>
+
+enum cat_fabric_kind {
+    CAT_FAB_IB = 0,     /* InfiniBand through NCCL's own IB verbs transport */
+    CAT_FAB_ROCE,       /* RoCE through the same transport */
+    CAT_FAB_EFA,        /* AWS Elastic Fabric Adapter through the aws-ofi-nccl plugin */
+    CAT_FAB_TCPX,       /* GCP GPUDirect-TCPX (A3 High) */
+    CAT_FAB_TCPXO,      /* GCP GPUDirect-TCPXO (A3 Mega) */
+    CAT_FAB_TCP         /* plain Ethernet through NCCL's socket transport */
+};
+
+/* Protocols a fabric carries across nodes (a mask). */
+enum { CAT_PROTO_LL = 1, CAT_PROTO_LL128 = 2, CAT_PROTO_SIMPLE = 4,
+       CAT_PROTO_ALL = CAT_PROTO_LL | CAT_PROTO_LL128 | CAT_PROTO_SIMPLE };
+
+struct cat_fabric {
+    const char *name;           /* "ib", "efa-p5", ... */
+    enum cat_fabric_kind kind;
+    int generation;             /* EFA's generation (1 to 4); 0 for the others */
+    double plugin_lat_us;       /* the latency the plugin reports to NCCL, us: NCCL adds it to
+                                   each network hop (twice under Simple) when it chooses an
+                                   algorithm; aws-ofi-nccl's is a tuning figure, not a wire
+                                   latency */
+    double hop_us;              /* a network hop's latency in the time, us, in place of NCCL's
+                                   own (tuning.cc's hwLat for the network, measured on
+                                   InfiniBand); NAN: NCCL's */
+    double simple_us;           /* more a hop under the Simple protocol, us (a completion
+                                   written back to the host) */
+    int protocols;              /* CAT_PROTO_* the fabric carries across nodes */
+    int ring_only;              /* 1: the fabric's recommended environment pins NCCL_ALGO=Ring */
+    const char *source;
+};
+
+/* The fabric named `name`, NULL when there is none. */
+const struct cat_fabric *catalog_fabric(const char *name);
+
+/* The fabrics' names, comma-separated, into buf (for messages). */
+void catalog_fabric_names(char *buf, size_t len);
+
+/* The n-th fabric (0 first), NULL past the last. */
+const struct cat_fabric *catalog_fabric_at(int n);
+
+#endif
