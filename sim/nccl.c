@@ -219,6 +219,21 @@ static double nvls_run_bw(const struct nccl_shape *sh, int gen)
     return sh->intra_Bps * nvls_eff[gen] * (sh->ppn - 1) / sh->ppn;
 }
 
+/*
+ * What NVLS tree on two nodes runs at: each GPU's reduced share, S / ppn,
+ * crosses its NIC once each way (NCCL's model doubles the network's speed
+ * on two nodes for it), so the collective runs at the slower of the node's
+ * NVLS rate and its NICs' whole rate.  NCCL's own figure rounds both
+ * through the search's speed lists and its per-channel cap: 263 GB/s on
+ * two 8 x B200 nodes of 8 x 400G, where Lambda's and GCP's A4 ran 371 and
+ * 365 at 2 and 8 GiB (dstackai/dstack@511c318c mkdocs/docs/examples/
+ * clusters/lambda.md, gcp.md).
+ */
+static double nvls_tree2_run_bw(const struct nccl_shape *sh, int gen)
+{
+    return fmin(nvls_run_bw(sh, gen), sh->net_Bps);
+}
+
 /* tuning.cc's latency of pair (a, p) for collective c, us, with the
  * network plugin's latency net_us per network hop (twice for Simple: its
  * "flush extra latency").  run: a network hop as the fabric runs it (its
@@ -340,6 +355,8 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
             m->bw[a][p] = m->run_bw[a][p] = alg_bw(sh, c, a, p, &gr[a]) * 1e9;
             if (a == NCCL_NVLS && c == NCCL_ALLREDUCE)
                 m->run_bw[a][p] = nvls_run_bw(sh, gen);
+            if (a == NCCL_NVLS_TREE && c == NCCL_ALLREDUCE && sh->nodes == 2)
+                m->run_bw[a][p] = nvls_tree2_run_bw(sh, gen);
             m->lat[a][p] = latency_us(sh, c, a, p, sh->net_lat_s * 1e6, 0) * 1e-6;
             m->run_lat[a][p] = latency_us(sh, c, a, p, 0, 1) * 1e-6;
         }
