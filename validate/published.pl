@@ -97,7 +97,7 @@ require "$root/validate/nccl.pl";
     }
     my $t = 0;
     $t += $_ for @abs;
-    push @notes, sprintf('NCCL collectives (all-reduce; all-gather on GCP's A3): %d published points at 1 MiB and above (%s), predicted '
+    push @notes, sprintf('NCCL collectives (all-reduce; all-gather on GCP A3 High and Mega): %d published points at 1 MiB and above (%s), predicted '
         . 'from the catalog alone by dtplan collectives: MAPE %.1f%%, %d within 25%%; %d carry a '
         . 'known gap (status xfail, its reason in known_gap).', scalar @abs,
         'validate/published/nccl_cases.csv', @abs ? $t / @abs : 0, scalar(grep { $_ <= 25 } @abs),
