@@ -24,3 +24,10 @@ perl validate/scaling.pl validate/published/sharded_cases.csv
 perl validate/megatron.pl
 perl validate/compute.pl
 perl validate/memory.pl
+# the report `make validate` writes: it compiles, and its notes hold every set
+if perl -c validate/published.pl > /dev/null 2>&1 &&
+    perl validate/published.pl 2> /dev/null | grep -q '"NCCL collectives'; then
+    echo "ok - published: validate/published.pl compiles and reports the NCCL set"
+else
+    echo "FAIL - published: validate/published.pl does not compile or has no NCCL note"
+fi
