@@ -143,6 +143,13 @@ void sim_comm(struct sim *s, int delta);
 /* The resources' busy totals now, into *dst (allocated on first use). */
 void sim_window_snapshot(struct sim *s, double **dst);
 
+/* sim_build.c: a run's resources, a train group's input producers, a
+ * collective chain (its buckets and phases), and their release. */
+void sim_build_resources(struct sim *s);
+void sim_build_producers(struct sim *s, struct worker *w);
+void sim_build_chain(struct sim *s, struct chain *c);
+void sim_release(struct sim *s);
+
 /* Fill res from a finished run (sim_stats.c). */
 void sim_collect(struct sim *s, struct sim_result *res);
 
