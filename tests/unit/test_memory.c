@@ -7,6 +7,7 @@
  * (Makefile: LAYER_test_memory).
  */
 #include "t.h"
+#include "t_llama.h"
 
 #include <math.h>
 #include <string.h>
@@ -286,13 +287,7 @@ static void fp8_library_decides_the_saved_inputs(void)
     struct mem_use te, ao, bf;
 
     fixture(&m, &g, &in, &sc, 8e9, 80);
-    m.layers = 32;
-    m.hidden = 4096;
-    m.heads = 32;
-    m.kv_heads = 8;
-    m.ffn_hidden = 14336;
-    m.gated_ffn = 1;
-    m.seq_len = 8192;
+    t_llama3_8b(&m);
     sc.workload.kernels_fused = 1;
     sc.parallel.micro_batch = 1;
     sc.workload.precision = CAT_FP8;

@@ -5,6 +5,7 @@
  * (Makefile: LAYER_test_offload).
  */
 #include "t.h"
+#include "t_llama.h"
 
 #include <math.h>
 #include <string.h>
@@ -62,14 +63,7 @@ static void the_gpu_keeps_the_rest(void)
     memset(&m, 0, sizeof m);
     memset(&g, 0, sizeof g);
     memset(&in, 0, sizeof in);
-    m.params = 8e9;
-    m.layers = 32;
-    m.hidden = 4096;
-    m.heads = 32;
-    m.kv_heads = 8;
-    m.ffn_hidden = 14336;
-    m.gated_ffn = 1;
-    m.seq_len = 8192;
+    t_llama3_8b(&m);
     g.mem_gib = 80;
     in.gpu_count = 8;
     in.gpu = &g;
