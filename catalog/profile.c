@@ -714,6 +714,26 @@ static int coll_to_link(const char *name, int k, double alpha, double beta, doub
     return 0;
 }
 
+/* The hops the intercept alpha of collective `name` over k ranks on `hosts`
+ * hosts covers, as a ring runs it (sim/coll_ring.c): network and host-link
+ * steps, into m (docs/profile.md "Reproducing the measured layout"). */
+static void coll_hops(const char *name, int k, int hosts, double alpha, struct prof_measured *m)
+{
+    double steps, factor, per;
+
+    m->net_hops = m->intra_hops = 0;
+    m->net_fit_alpha_s = isnan(alpha) ? NAN : fmax(0, alpha);
+    if (profile_coll_shape(name, k, &steps, &factor) || k < 2 || hosts < 2 || hosts > k)
+        return;
+    per = steps / (k - 1);          /* 2 an all-reduce, 1 a gather or scatter */
+    if (per != 1 && per != 2) {     /* broadcast, push/pull: one message a step */
+        m->net_hops = steps;
+        return;
+    }
+    m->net_hops = per * (hosts - 1);
+    m->intra_hops = per * (k - hosts);
+}
+
 /* Keep entry `it`'s points (sorted by size; the later of equal sizes wins). */
 static void curve_from(const cJSON *it, int chunks, struct prof_curve *c)
 {
@@ -774,7 +794,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
     m->cpu_lambda = m->cpu_sigma = m->cpu_kappa = NAN;
     for (int p = 0; p < CAT_NPREC; p++)
         m->gemm_tflops[p] = NAN;
-    m->net_alpha_s = m->net_Bps = m->intra_alpha_s = m->intra_Bps = NAN;
+    m->net_alpha_s = m->net_Bps = m->intra_alpha_s = m->intra_Bps = m->net_fit_alpha_s = NAN;
     m->net_ps_alpha_s = m->net_ps_Bps = m->ps_first_pull_frac = NAN;
     if (cJSON_IsString(v = get(root, "instance")))
         snprintf(m->instance, sizeof m->instance, "%s", v->valuestring);
@@ -840,6 +860,7 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
             curve_from(it, k, &m->net_curve);
             m->net_alpha_s = a;
             m->net_Bps = B;
+            coll_hops(nm, k, hosts, num_or_nan(it, "alpha_s"), m);
             snprintf(m->net_from, sizeof m->net_from, "%s %s, %d ranks on %d hosts", tr, nm, k,
                      hosts);
         } else if (hosts == 1 && !strcmp(tr, "nccl") && score > best_intra) {

@@ -78,6 +78,11 @@ struct prof_measured {
     double net_alpha_s;        /* per-message latency across hosts, s */
     double net_Bps;            /* bus bandwidth across hosts per rank, bytes/s */
     char net_from[64];         /* e.g. "mpi allreduce, 2 ranks on 2 hosts" */
+    double net_fit_alpha_s;    /* the chosen entry's own intercept, s (not below 0) */
+    double net_hops, intra_hops; /* the hops that intercept covers in the layout measured: a
+                                   ring of k ranks on h hosts crosses the network 2(h - 1)
+                                   times an all-reduce (h - 1 a gather or scatter) and the
+                                   hosts' own links 2(k - h) times (k - h); 0 unknown */
     double net_ps_alpha_s;     /* the same from a parameter-server push/pull, for PS strategies */
     double net_ps_Bps;
     char net_ps_from[64];

@@ -117,16 +117,22 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
             g->bwd_s *= peak / (v * 1e12);
         }
     }
+    if (m->intra_Bps > 0 && g->gpus > 1) {
+        g->intra_Bps = m->intra_Bps;
+        g->intra_alpha_s = m->intra_alpha_s;
+    }
     if (profile_ps_link(m, is_ps) && g->nic_Bps > 0) {
         g->nic_Bps = m->net_ps_Bps;
         g->net_alpha_s = m->net_ps_alpha_s;
     } else if (m->net_Bps > 0 && g->nic_Bps > 0) {
         g->nic_Bps = m->net_Bps;
         g->net_alpha_s = m->net_alpha_s;
-    }
-    if (m->intra_Bps > 0 && g->gpus > 1) {
-        g->intra_Bps = m->intra_Bps;
-        g->intra_alpha_s = m->intra_alpha_s;
+        /* the intercept less the host-link hops of the layout measured,
+         * over its network hops: the measured layout predicted again
+         * gives the intercept back (docs/profile.md) */
+        if (m->net_hops > 0 && !isnan(m->net_fit_alpha_s))
+            g->net_alpha_s = fmax(0, (m->net_fit_alpha_s - m->intra_hops * g->intra_alpha_s) /
+                                         m->net_hops);
     }
 }
 

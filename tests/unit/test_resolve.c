@@ -12,6 +12,8 @@
 
 #include "../../catalog/ops.h"
 #include "../../catalog/profile.h"
+
+#include <cJSON.h>
 #include "../../catalog/catalog.h"
 #include "../../cli/ld_scenario.h"
 #include "../../planner/planner.h"
@@ -306,6 +308,56 @@ static void optimizer_loops_cost_their_tensors(void)
     }
 }
 
+/* A calibration reproduces itself (issue 37): a user's collective measured
+ * as 200 us + 1 ns/B over 8 ranks on 2 hosts of 4 GPUs gives its intercept
+ * back when the same layout is predicted with a ring: the 12 host-link
+ * hops at the GPU link's latency, the 2 network hops the rest.  (Dividing
+ * the intercept over all 14 hops charged 57 us of the 200.) */
+static void a_calibration_gives_its_own_layout_back(void)
+{
+    static const char *profile =
+        "{\"instance\": \"quad\", \"collectives\": [{\"name\": \"allreduce\", "
+        "\"transport\": \"cmd\", \"ranks\": 8, \"hosts\": 2, \"bus_factor\": 1.75, "
+        "\"alpha_s\": 2e-4, \"beta_s_per_byte\": 1e-9, \"points\": []}]}";
+    struct scenario sc;
+    struct sim_config cfg;
+    struct dt_err e = {""};
+    struct prof_measured m;
+    cJSON *root = cJSON_Parse(profile);
+    const struct sim_group *g;
+    double lat;
+
+    if (!root || load_text(&sc,
+                           "catalog:\n  instances:\n"
+                           "    - {name: quad, vcpus: 32, gpu_model: A100, gpu_count: 4,\n"
+                           "       intra_node_link: NVSwitch, network_gbps: 100, price_usd_h: 1,\n"
+                           "       source: test}\n"
+                           "workload: {model: resnet50, batch_per_gpu: 64}\n"
+                           "input: {cpu_s_per_sample: 0}\n"
+                           "gradients: {strategy: ring}\n"
+                           "clusters:\n  - {name: two, groups: [{instance: quad, count: 2}]}\n",
+                           &e)) {
+        T_CHECK(0, "the scenario loads: %s", e.msg);
+        cJSON_Delete(root);
+        return;
+    }
+    profile_summarize(root, "test", &m);
+    cJSON_Delete(root);
+    sc.profiles = &m;
+    sc.nprofiles = 1;
+    T_CHECK(plan_resolve(&sc, &sc.clusters[0], &cfg, &e) == 0, "resolves: %s", e.msg);
+    g = &cfg.groups[0];
+    /* sim/coll_ring.c: 2 (k - N) host-link hops and 2 (N - 1) network hops */
+    lat = 2.0 * (8 - 2) * g->intra_alpha_s + 2.0 * (2 - 1) * g->net_alpha_s;
+    T_NEAR(lat, 2e-4, 1e-9, "the ring's latency on the layout measured is its intercept, "
+           "200 us (%.1f us: network hop %.1f us, GPU link %.1f us)", lat * 1e6,
+           g->net_alpha_s * 1e6, g->intra_alpha_s * 1e6);
+    T_NEAR(g->nic_Bps, 1.75 / 1e-9, 1e-9, "the bus rate, its factor over beta: 1.75 GB/s");
+    sc.profiles = NULL;
+    sc.nprofiles = 0;
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -320,6 +372,7 @@ int main(void)
     T_RUN(vcpu_speed_follows_the_all_core_clock);
     T_RUN(gpu_clusters_run_auto_and_lose_sms_to_it);
     T_RUN(optimizer_loops_cost_their_tensors);
+    T_RUN(a_calibration_gives_its_own_layout_back);
     catalog_free(&cat);
     return T_DONE();
 }
