@@ -841,8 +841,20 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
             m->comm_slowdown = num_or_nan(it, "comm_slowdown");
         if (cJSON_IsTrue(get(it, "poor_fit")) ||
             coll_to_link(nm, k, num_or_nan(it, "alpha_s"), num_or_nan(it, "beta_s_per_byte"),
-                         num_or_nan(it, "bus_factor"), &a, &B))
+                         num_or_nan(it, "bus_factor"), &a, &B)) {
+            if (!m->unused[0])
+                snprintf(m->unused, sizeof m->unused, "%s %s, %d ranks: %s", tr, nm, k,
+                         cJSON_IsTrue(get(it, "poor_fit")) ? "a poor fit" : "no fit");
             continue;
+        }
+        if (hosts < 2 && strcmp(tr, "nccl") != 0 && !strstr(nm, "pushpull")) {
+            /* the user's own stack or MPI on one host: no network in it, and
+             * the GPU links come from NCCL's entries */
+            if (!m->unused[0])
+                snprintf(m->unused, sizeof m->unused, "%s %s, %d ranks on 1 host: no network "
+                         "measured", tr, nm, k);
+            continue;
+        }
         score = 2 * k + (strstr(nm, "ring") != NULL) + (strcmp(tr, "cmd") ? 0 : 1 << 24);
         if (strstr(nm, "pushpull")) {
             /* parameter servers' one-way streams: the link of PS strategies */

@@ -79,6 +79,8 @@ struct prof_measured {
     double net_Bps;            /* bus bandwidth across hosts per rank, bytes/s */
     char net_from[64];         /* e.g. "mpi allreduce, 2 ranks on 2 hosts" */
     double net_fit_alpha_s;    /* the chosen entry's own intercept, s (not below 0) */
+    char unused[96];           /* the first collective that gives nothing and why, e.g.
+                                  "cmd allreduce, 4 ranks on 1 host"; "" none */
     double net_hops, intra_hops; /* the hops that intercept covers in the layout measured: a
                                    ring of k ranks on h hosts crosses the network 2(h - 1)
                                    times an all-reduce (h - 1 a gather or scatter) and the

@@ -507,8 +507,11 @@ static void table_measured(FILE *f, const struct plan_report *rep)
             int first = k == 0 || strcmp(m[k].instance, m[k - 1].instance);
             if (first)
                 fprintf(f, "%s %s (%s):", k ? ";" : "", m[k].instance, m[k].profile);
-            fprintf(f, "%s %s %.4g %s%s", first ? "" : ",", m[k].what, m[k].value, m[k].unit,
-                    m[k].poor_fit ? " (poor fit)" : "");
+            if (!strcmp(m[k].what, "not_used"))
+                fprintf(f, "%s not used: %s", first ? "" : ",", m[k].detail);
+            else
+                fprintf(f, "%s %s %.4g %s%s", first ? "" : ",", m[k].what, m[k].value, m[k].unit,
+                        m[k].poor_fit ? " (poor fit)" : "");
         }
         fprintf(f, "\n");
     }

@@ -191,6 +191,8 @@ int plan_measured(const struct scenario *sc, const struct sc_cluster *cl,
         if (g->role == SIM_PS && cfg->c.ps_first_pull > 0 && m->ps_first_pull_frac > 0)
             measured_add(out, max, &n, in->name, "ps_first_pull_frac", cfg->c.ps_first_pull,
                          "of the pull", m->path, "pull_overlap of the push/pull", 0);
+        if (m->unused[0])
+            measured_add(out, max, &n, in->name, "not_used", NAN, "", m->path, m->unused, 0);
         if (m->intra_Bps > 0 && g->gpus > 1) {
             measured_add(out, max, &n, in->name, "gpu_link_gbytes_s", g->intra_Bps / 1e9, "GB/s",
                          m->path, m->intra_from, 0);

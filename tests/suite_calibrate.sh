@@ -446,7 +446,9 @@ check "a bad profile named by the catalog: exit 2, one line naming the profile f
 "$DT" -q --json tests/data/profiles/with_profile.yaml > "$tmp/m.json" 2>/dev/null
 check "--json lists the measured numbers per cluster" \
     [ "$(json "$tmp/m.json" 'join ";", map { "$_->{instance},$_->{what},$_->{value}" } @{$d->{clusters}[1]{measured}}')" = \
-      "p3.2xlarge,cpu_speed,2;p3.2xlarge,gemm_fp32_tflops,10;lab-box,cpu_speed,1.53846;lab-box,nic_gbytes_s,1;lab-box,net_alpha_us,50" ]
+      "p3.2xlarge,cpu_speed,2;p3.2xlarge,gemm_fp32_tflops,10;lab-box,cpu_speed,1.53846;lab-box,nic_gbytes_s,1;lab-box,net_alpha_us,50;lab-box,not_used," ]
+check "a profile's collective that gives nothing says so, once, in the Measured: line" \
+    sh -c "'$DT' -q tests/data/profiles/with_profile.yaml 2>/dev/null | grep -c 'net_alpha_us 50 us, not used: mpi allreduce, 4 ranks: a poor fit' | grep -qx 1"
 "$DT" -q --json tests/data/profiles/without_profile.yaml > "$tmp/n.json" 2>/dev/null
 check "--json without a profile has no measured list" \
     [ "$(json "$tmp/n.json" '(grep { exists $_->{measured} } @{$d->{clusters}}) ? "yes" : "no"')" = no ]

@@ -114,6 +114,25 @@ static void mpi_part_entries_validate_and_the_ring_wins_a_tie(void)
  * for the other strategies, even on fewer ranks, its negative fitted alpha
  * taken as zero.
  */
+/* A user's collective timed on one host says nothing of the network: it is
+ * not used, and the profile says so (issue 37: it was ignored without a
+ * word). */
+static void a_one_host_command_collective_is_named_unused(void)
+{
+    static const char text[] =
+        "{\"schema_version\": 1, \"host\": \"h\", \"date\": \"d\", \"instance\": \"x\",\n"
+        " \"collectives\": [\n"
+        "  {\"name\": \"allreduce\", \"transport\": \"cmd\", \"ranks\": 4, \"hosts\": 1,\n"
+        "   \"bus_factor\": 1.5, \"alpha_s\": 2e-4, \"beta_s_per_byte\": 1e-9, \"points\": []}]}\n";
+    struct prof_measured m;
+
+    if (summarize_text(text, "a one-host command collective loads", &m))
+        return;
+    T_CHECK(!(m.net_Bps > 0) && !(m.intra_Bps > 0), "it sets no link");
+    T_CHECK(strcmp(m.unused, "cmd allreduce, 4 ranks on 1 host: no network measured") == 0,
+            "and says why (%s)", m.unused);
+}
+
 static void push_pull_sets_the_ps_link_and_a_cmd_collective_wins(void)
 {
     static const char text[] =
@@ -411,6 +430,7 @@ static void a_scenario_naming_a_profile_uses_the_measured_numbers(void)
 
 int main(void)
 {
+    T_RUN(a_one_host_command_collective_is_named_unused);
     T_RUN(a_profile_is_reduced_to_the_planners_numbers);
     T_RUN(collective_fits_become_link_latency_and_bandwidth);
     T_RUN(mpi_part_entries_validate_and_the_ring_wins_a_tie);
