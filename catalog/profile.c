@@ -734,6 +734,22 @@ static void coll_hops(const char *name, int k, int hosts, double alpha, struct p
     m->intra_hops = per * (k - hosts);
 }
 
+/* An all-reduce entry's own fit and layout into f; none for the others. */
+static void fit_of(const cJSON *it, const char *name, int k, int hosts, struct prof_fit *f)
+{
+    char n[64];
+    double a = num_or_nan(it, "alpha_s"), b = num_or_nan(it, "beta_s_per_byte");
+
+    memset(f, 0, sizeof *f);
+    norm_name(name, n, sizeof n);
+    if (!strstr(n, "allreduce") || isnan(a) || !(b > 0) || k < 2 || hosts < 1)
+        return;
+    f->alpha_s = fmax(0, a);
+    f->beta_s = b;
+    f->ranks = k;
+    f->hosts = hosts;
+}
+
 /* Keep entry `it`'s points (sorted by size; the later of equal sizes wins). */
 static void curve_from(const cJSON *it, int chunks, struct prof_curve *c)
 {
@@ -873,12 +889,14 @@ void profile_summarize(const cJSON *root, const char *path, struct prof_measured
             m->net_alpha_s = a;
             m->net_Bps = B;
             coll_hops(nm, k, hosts, num_or_nan(it, "alpha_s"), m);
+            fit_of(it, nm, k, hosts, &m->net_ar);
             snprintf(m->net_from, sizeof m->net_from, "%s %s, %d ranks on %d hosts", tr, nm, k,
                      hosts);
         } else if (hosts == 1 && !strcmp(tr, "nccl") && score > best_intra) {
             best_intra = score;
             m->intra_alpha_s = a;
             m->intra_Bps = B;
+            fit_of(it, nm, k, hosts, &m->intra_ar);
             snprintf(m->intra_from, sizeof m->intra_from, "%s %s, %d GPUs", tr, nm, k);
         }
     }

@@ -79,6 +79,11 @@ struct prof_measured {
     double net_Bps;            /* bus bandwidth across hosts per rank, bytes/s */
     char net_from[64];         /* e.g. "mpi allreduce, 2 ranks on 2 hosts" */
     double net_fit_alpha_s;    /* the chosen entry's own intercept, s (not below 0) */
+    struct prof_fit {          /* an all-reduce entry's own fit and layout, as measured:
+                                  t = alpha_s + beta_s S over ranks on hosts; beta_s 0 none */
+        double alpha_s, beta_s;
+        int ranks, hosts;
+    } net_ar, intra_ar;        /* the network's entry (2 or more hosts), the GPU links' (1) */
     char unused[96];           /* the first collective that gives nothing and why, e.g.
                                   "cmd allreduce, 4 ranks on 1 host"; "" none */
     double net_hops, intra_hops; /* the hops that intercept covers in the layout measured: a

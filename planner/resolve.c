@@ -121,6 +121,17 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
         g->intra_Bps = m->intra_Bps;
         g->intra_alpha_s = m->intra_alpha_s;
     }
+    /* the all-reduce measured, for strategy auto on its own shape: the
+     * network's where the group spans nodes, the GPU links' on one */
+    {
+        const struct prof_fit *f = g->count > 1 ? &m->net_ar : &m->intra_ar;
+        if (f->beta_s > 0 && g->gpus > 0) {
+            g->coll_alpha_s = f->alpha_s;
+            g->coll_beta_s = f->beta_s;
+            g->coll_ranks = f->ranks;
+            g->coll_nodes = f->hosts;
+        }
+    }
     if (profile_ps_link(m, is_ps) && g->nic_Bps > 0) {
         g->nic_Bps = m->net_ps_Bps;
         g->net_alpha_s = m->net_ps_alpha_s;

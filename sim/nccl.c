@@ -397,6 +397,13 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
     c->algbw_Bps = run * corr;
     c->time_s = run_lat + bytes / c->algbw_Bps;
     c->nccl_time_s = lat + bytes / (bw * corr);
+    if (m->coll == NCCL_ALLREDUCE && m->sh.meas_beta_s > 0 && m->sh.meas_nodes == m->sh.nodes &&
+        m->sh.meas_ppn == m->sh.ppn) {
+        /* the shape a calibration measured: its own time, whatever the pair */
+        c->lat_s = m->sh.meas_alpha_s;
+        c->algbw_Bps = 1 / m->sh.meas_beta_s;
+        c->time_s = c->lat_s + bytes * m->sh.meas_beta_s;
+    }
     c->busbw_Bps = bytes / c->time_s * (m->coll == NCCL_ALLREDUCE ? 2.0 : 1.0) * (k - 1) / k;
     return 0;
 }

@@ -42,6 +42,10 @@ struct nccl_shape {
     double net_simple_s;    /* with net_hop_s, more a hop under Simple */
     int protos;             /* protocols across nodes, 1 << NCCL_LL | ...; 0: all */
     int ring_only;          /* 1: NCCL_ALGO=Ring (the fabric's environment) */
+    double meas_alpha_s, meas_beta_s; /* an all-reduce measured on meas_nodes x meas_ppn: on
+                                   that shape it runs alpha + beta S whatever NCCL picks
+                                   (nccl_on); meas_beta_s 0: none */
+    int meas_nodes, meas_ppn;
 };
 
 /* What NCCL's model gives each (algorithm, protocol) pair on a shape, and

@@ -49,6 +49,12 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
         if (g->net_protos)
             sh->protos = sh->protos ? sh->protos & g->net_protos : g->net_protos;
         sh->ring_only |= g->net_ring_only;
+        if (g->coll_beta_s > 0 && g->coll_nodes > 0 && g->coll_ranks % g->coll_nodes == 0) {
+            sh->meas_alpha_s = g->coll_alpha_s;
+            sh->meas_beta_s = g->coll_beta_s;
+            sh->meas_nodes = g->coll_nodes;
+            sh->meas_ppn = g->coll_ranks / g->coll_nodes;
+        }
         found |= g->gpus > 0;
     }
     if (sh->ppn == 1)

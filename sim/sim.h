@@ -64,6 +64,11 @@ struct sim_group {
      * by the fabric's environment (NCCL_ALGO=Ring). */
     double net_plugin_lat_s, net_hop_s, net_simple_s;
     int net_protos, net_ring_only;
+    /* A calibration's own all-reduce (docs/profile.md): t = coll_alpha_s + coll_beta_s S over
+     * coll_ranks ranks on coll_nodes nodes; strategy auto runs the measured time on that shape
+     * and NCCL's model on the others.  coll_beta_s 0: none */
+    double coll_alpha_s, coll_beta_s;
+    int coll_ranks, coll_nodes;
     double fwd_s;           /* forward time of one worker per step, s (train groups) */
     double bwd_s;           /* backward time of one worker per step, s */
     double opt_s;           /* optimizer update per step, s */

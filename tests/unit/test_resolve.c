@@ -12,6 +12,7 @@
 
 #include "../../catalog/ops.h"
 #include "../../catalog/profile.h"
+#include "../../sim/nccl.h"
 
 #include <cJSON.h>
 #include "../../catalog/catalog.h"
@@ -353,6 +354,25 @@ static void a_calibration_gives_its_own_layout_back(void)
            "200 us (%.1f us: network hop %.1f us, GPU link %.1f us)", lat * 1e6,
            g->net_alpha_s * 1e6, g->intra_alpha_s * 1e6);
     T_NEAR(g->nic_Bps, 1.75 / 1e-9, 1e-9, "the bus rate, its factor over beta: 1.75 GB/s");
+    /* strategy auto: the shape measured runs its own time at every size;
+     * another shape, NCCL's model */
+    {
+        struct nccl_shape sh;
+        struct nccl_model nm;
+        struct nccl_choice c;
+        sim_nccl_shape(&cfg, &sh);
+        nccl_model_init(&nm, &sh, NCCL_ALLREDUCE);
+        for (double S = 8; S <= 1 << 30; S *= 64) {
+            nccl_pick(&nm, S, &c);
+            T_NEAR(c.time_s, 2e-4 + 1e-9 * S, 1e-9, "auto on the layout measured, %.0f B: "
+                   "200 us + 1 ns/B (%.6g s)", S, c.time_s);
+        }
+        sh.nodes = 3;
+        nccl_model_init(&nm, &sh, NCCL_ALLREDUCE);
+        nccl_pick(&nm, 65536, &c);
+        T_CHECK(fabs(c.time_s - (2e-4 + 65536e-9)) > 1e-6,
+                "on 3 nodes, NCCL's model (%.1f us)", c.time_s * 1e6);
+    }
     sc.profiles = NULL;
     sc.nprofiles = 0;
     scenario_free(&sc);
