@@ -109,6 +109,7 @@ struct coll_rows {
     const struct nccl_model *m;
     const struct coll_args *a;
     const char *what;
+    const char *fabric;     /* the network's name (catalog/fabric.h), "" none */
 };
 
 /* cli_writer: the table or JSON array of a coll_rows (ctx). */
@@ -122,9 +123,10 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
 
     (void)e;
     if (!a->json) {
-        fprintf(f, "%s: %d node%s x %d GPUs, %d ranks, %s\n", what, m->sh.nodes,
+        fprintf(f, "%s: %d node%s x %d GPUs, %d ranks, %s%s%s\n", what, m->sh.nodes,
                m->sh.nodes > 1 ? "s" : "", m->sh.ppn, m->sh.nodes * m->sh.ppn,
-               nccl_coll_name(m->coll));
+               nccl_coll_name(m->coll), m->sh.nodes > 1 && r->fabric[0] ? ", over " : "",
+               m->sh.nodes > 1 ? r->fabric : "");
         fprintf(f, "%14s  %-9s  %-6s  %8s  %12s  %10s  %10s\n", "size (B)", "algorithm", "proto",
                "channels", "time (us)", "algbw GB/s", "busbw GB/s");
     }
@@ -331,7 +333,7 @@ int coll_cmd_main(int argc, char **argv)
     }
     nccl_model_init(&m, &sh, (enum nccl_coll)a.coll);
     {
-        struct coll_rows rows = {&m, &a, what};
+        struct coll_rows rows = {&m, &a, what, in->fabric ? in->fabric->name : in->aws_efa ? "EFA" : ""};
         rc = cli_write_output(CMD, output, print_rows, &rows);
     }
 out:
