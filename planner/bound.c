@@ -205,7 +205,8 @@ static int latency_words(struct plan_cluster *pc, double link, const char *use)
     for (int i = 1; i < n; i++)
         if (c[i].time_s > c[k].time_s)
             k = i;
-    snprintf(pc->bound_text, sizeof pc->bound_text,
+    /* a line longer than bound_text ends cut: its words are the front */
+    return snprintf(pc->bound_text, sizeof pc->bound_text,
              "collective-latency-bound: %.1f ms of each %.1f ms step is exposed communication "
              "while the busiest link is %.0f%% busy: NCCL runs the longest collective (%.3g MiB "
              "%s) as %s/%s over %d channel%s at %.3g GB/s bus bandwidth, held by per-message "
@@ -215,8 +216,7 @@ static int latency_words(struct plan_cluster *pc, double link, const char *use)
              c[k].channels == 1 ? "" : "s", c[k].busbw_Bps / 1e9,
              sim_bucket_count(&pc->cfg.c, pc->cfg.w.grad_bytes) > 1
                  ? "larger buckets or fewer ranks" : "fewer ranks or more samples a step",
-             use);
-    return 1;
+             use) >= 0;
 }
 
 /* The words of bound b. */
