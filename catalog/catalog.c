@@ -835,6 +835,13 @@ const struct cat_model *catalog_find_model(const struct catalog *cat, const char
 {
     return FIND(cat->models, cat->nmodels, struct cat_model);
 }
+void catalog_set_fabric(struct cat_instance *in, const struct cat_fabric *f)
+{
+    in->fabric = f;
+    in->aws_efa = f->kind == CAT_FAB_EFA;
+    in->efa = f->kind != CAT_FAB_TCP;
+}
+
 void catalog_put_instance(struct catalog *cat, struct cat_instance *in)
 {
     struct cat_instance *slot = NULL;

@@ -172,6 +172,10 @@ void catalog_suggest_model(const struct catalog *cat, const char *name, char *bu
  * strings inside *in.  Used for instance types and models defined inline in a
  * scenario.  Re-resolves gpu pointers. */
 void catalog_put_instance(struct catalog *cat, struct cat_instance *in);
+
+/* Give instance type in fabric f: its efa and aws_efa follow (an EFA fabric
+ * is AWS EFA; the others but tcp are RDMA). */
+void catalog_set_fabric(struct cat_instance *in, const struct cat_fabric *f);
 void catalog_put_model(struct catalog *cat, struct cat_model *m);
 
 /* SkyPilot's catalogs (skypilot.c): whether path is a vms.csv or a

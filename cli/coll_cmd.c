@@ -204,17 +204,17 @@ static int custom_node(const struct catalog *cat, const char *gpu, unsigned long
     in->aws_efa = efa;
     if (fabric) {
         char names[256];
+        const struct cat_fabric *fab;
         if (efa) {
             fprintf(stderr, CMD ": --fabric: expected no --efa with a fabric, found both\n");
             return -1;
         }
-        if (!(in->fabric = catalog_fabric(fabric))) {
+        if (!(fab = catalog_fabric(fabric))) {
             catalog_fabric_names(names, sizeof names);
             text_eprintf(CMD ": --fabric: expected one of %s, found \"%s\"", names, fabric);
             return -1;
         }
-        in->aws_efa = in->fabric->kind == CAT_FAB_EFA;
-        in->efa = in->fabric->kind != CAT_FAB_TCP;
+        catalog_set_fabric(in, fab);
     }
     return 0;
 }

@@ -312,14 +312,14 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     ld_path_key(f, sizeof f, path, "fabric");
     if ((v = ld_get(ld, m, "fabric", NULL))) {
         char name[32], names[256];
+        const struct cat_fabric *fab;
         if (ld_str(ld, v, f, name, sizeof name, 1, "a fabric name"))
             return -1;
-        if (!(in->fabric = catalog_fabric(name))) {
+        if (!(fab = catalog_fabric(name))) {
             catalog_fabric_names(names, sizeof names);
             return ld_fail(ld, v->start_mark, f, "expected one of %s, found \"%s\"", names, name);
         }
-        in->aws_efa = in->fabric->kind == CAT_FAB_EFA;
-        in->efa = in->fabric->kind != CAT_FAB_TCP;
+        catalog_set_fabric(in, fab);
     }
 
     ld_path_key(f, sizeof f, path, "cloud");

@@ -71,12 +71,24 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int
     return s * ((sp ? kept / t : kept) + (split + scores) / t);
 }
 
-int memory_act_flags(const struct scenario *sc)
+static int memory_act_flags(const struct scenario *sc)
 {
     int te = sc->workload.precision == CAT_FP8 && sc->workload.fp8_library == SC_FP8_LIB_TE;
 
     return (sc->workload.kernels_fused ? MEM_ACT_FUSED : 0) | (te ? MEM_ACT_FP8 : 0) |
            (te && sc->workload.fp8_recipe == SC_FP8_DELAYED ? MEM_ACT_PROJ_FP8 : 0);
+}
+
+double memory_layer_bytes(const struct scenario *sc)
+{
+    const struct cat_model *m = sc->workload.model;
+    double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
+    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
+
+    return sc->parallel.micro_batch * width *
+           memory_layer_act(m, s, sc->parallel.tp > 1 ? sc->parallel.tp : 1,
+                            sc->parallel.sequence_parallel, sc->workload.attention != SC_ATTN_UNFUSED,
+                            memory_act_flags(sc), sc->parallel.recompute);
 }
 
 /* Model-state bytes per parameter: weights, gradients, optimizer (Adam).
@@ -155,9 +167,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         /* the fuller of the first stage and the last */
         double p0, l0, p1, l1, s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
         int mb = ranks / mp > 0 ? resolve_accum(sc, ranks / mp) : 1;
-        double per_layer = memory_layer_act(m, s, tp, sc->parallel.sequence_parallel,
-                                            sc->workload.attention != SC_ATTN_UNFUSED, memory_act_flags(sc),
-                                            sc->parallel.recompute) * b * width;
+        double per_layer = memory_layer_bytes(sc);
         stage_of(sc, mb, 1, &p0, &l0);
         stage_of(sc, mb, 0, &p1, &l1);
         if (p0 * (w + g + o) + l0 * per_layer >=
@@ -186,12 +196,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         u->weights /= n;
     if (shape_known(m)) {
         double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
-        u->activations = b * width * (layer_mb * memory_layer_act(m, s, tp,
-                                                                  sc->parallel.sequence_parallel,
-                                                                  sc->workload.attention != SC_ATTN_UNFUSED,
-                                                                  memory_act_flags(sc),
-                                                                  sc->parallel.recompute) +
-                                      logits * 4.0 * s * m->vocab / tp);
+        u->activations = layer_mb * memory_layer_bytes(sc) + b * width * logits * 4.0 * s * m->vocab / tp;
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;
     }

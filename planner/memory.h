@@ -53,8 +53,11 @@ enum {
 double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int flags,
                         enum sc_recompute rc);
 
-/* memory_layer_act's flags for sc's workload. */
-int memory_act_flags(const struct scenario *sc);
+/* One layer's activations of one micro-batch of sc's workload (a model given
+ * by its shape), bytes: memory_layer_act at sc's sequence, layout,
+ * attention, kernels, fp8 library and recompute, times the micro-batch and
+ * the activations' width. */
+double memory_layer_bytes(const struct scenario *sc);
 
 /* What one worker of instance `in` holds with sc's workload over `ranks`
  * data-parallel workers of which `local` share a node (hsdp), the model

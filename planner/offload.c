@@ -8,7 +8,7 @@
 #include "../base/xmem.h"
 #include "../catalog/shape.h"
 #include "memory.h"
-#include "resolve.h"
+#include "../scenario/scenario.h"
 
 void offload_waits(int layers, int k, double tf, double tb, double copy_s, double *fwd,
                    double *bwd)
@@ -53,17 +53,10 @@ void offload_of(const struct scenario *sc, double fwd_s, double bwd_s, double li
                 double *fwd, double *bwd)
 {
     const struct cat_model *m = sc->workload.model;
-    int k = sc->workload.offload_layers, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
-    double s, width, bytes;
 
     *fwd = *bwd = 0;
-    if (k <= 0 || !shape_known(m) || m->layers < 2 || !(link_Bps > 0))
+    if (sc->workload.offload_layers <= 0 || !shape_known(m) || m->layers < 2 || !(link_Bps > 0))
         return;
-    s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
-    width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
-    bytes = sc->parallel.micro_batch * width *
-            memory_layer_act(m, s, tp, sc->parallel.sequence_parallel,
-                             sc->workload.attention != SC_ATTN_UNFUSED, memory_act_flags(sc),
-                             sc->parallel.recompute);
-    offload_waits(m->layers, k, fwd_s / m->layers, bwd_s / m->layers, bytes / link_Bps, fwd, bwd);
+    offload_waits(m->layers, sc->workload.offload_layers, fwd_s / m->layers, bwd_s / m->layers,
+                  memory_layer_bytes(sc) / link_Bps, fwd, bwd);
 }
