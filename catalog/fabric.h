@@ -38,6 +38,10 @@ struct cat_fabric {
                                    written back to the host) */
     int protocols;              /* CAT_PROTO_* the fabric carries across nodes */
     int ring_only;              /* 1: the fabric's recommended environment pins NCCL_ALGO=Ring */
+    /* What the plugin or the provider's recommended environment sets, KiB; 0: NCCL's own:
+     * NCCL_BUFFSIZE (a connection's Simple buffer), NCCL_NVLS_CHUNKSIZE and
+     * NCCL_NVLSTREE_MAX_CHUNKSIZE (NVLS tree's chunk across nodes) */
+    int buff_kib, nvls_chunk_kib, nvls_tree_max_kib;
     const char *source;
 };
 

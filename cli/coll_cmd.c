@@ -143,6 +143,8 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
                 cJSON_AddStringToObject(o, "protocol", nccl_proto_name(c.proto));
                 cJSON_AddNumberToObject(o, "channels", c.channels);
                 cJSON_AddNumberToObject(o, "time_s", c.time_s);
+                cJSON_AddNumberToObject(o, "latency_s", c.lat_s);
+                cJSON_AddNumberToObject(o, "fill_s", c.fill_s);
                 cJSON_AddNumberToObject(o, "algbw_GBps", s / c.time_s / 1e9);
                 cJSON_AddNumberToObject(o, "busbw_GBps", c.busbw_Bps / 1e9);
             } else {

@@ -400,6 +400,7 @@ static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
 
     g->net_plugin_lat_s = g->net_hop_s = g->net_simple_s = 0;
     g->net_protos = g->net_ring_only = 0;
+    g->net_buff_bytes = g->net_nvls_chunk_bytes = g->net_nvls_tree_max_bytes = 0;
     if (!f) {
         if (in->aws_efa) {
             g->net_plugin_lat_s = EFA_PLUGIN_LAT_S;
@@ -416,6 +417,9 @@ static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
                     (f->protocols & CAT_PROTO_LL128 ? 1 << NCCL_LL128 : 0) |
                     (f->protocols & CAT_PROTO_SIMPLE ? 1 << NCCL_SIMPLE : 0);
     g->net_ring_only = f->ring_only;
+    g->net_buff_bytes = f->buff_kib * 1024.0;
+    g->net_nvls_chunk_bytes = f->nvls_chunk_kib * 1024.0;
+    g->net_nvls_tree_max_bytes = f->nvls_tree_max_kib * 1024.0;
 }
 
 /*

@@ -4,8 +4,8 @@
  * NCCL's own cost model (nccl.h), simulated as one phase.
  *
  * The phase moves the bucket's S bytes at no more than the model's
- * algorithm bandwidth, after its latency, so that alone on the cluster it
- * takes NCCL's predicted time.  It also crosses the links it loads, so that
+ * algorithm bandwidth, after its latency and its pipeline's fill, so that
+ * alone on the cluster it takes the time nccl_on gives.  It also crosses the links it loads, so that
  * other traffic (a data node's batches, another bucket) slows it: per byte
  * of the bucket, each GPU's link carries 2(k-1)/k for a ring or a tree (the
  * ring's steps; the tree's chain through the node, up and down) and about 1
@@ -36,7 +36,8 @@ int coll_auto_phase(const struct coll_ctx *ctx, const struct nccl_model *m, doub
         w_gpu = w_nic = part;
     }
     memset(ph, 0, sizeof *ph);
-    ph->lat_s = c.lat_s * (ctx->lat_scale > 0 ? ctx->lat_scale : 1);
+    /* the pipeline's start across nodes (nccl_fill_s) waits as a latency does */
+    ph->lat_s = c.lat_s * (ctx->lat_scale > 0 ? ctx->lat_scale : 1) + c.fill_s;
     ph->amount = bytes;
     ph->bound = c.algbw_Bps;
     for (int i = 0; i < ctx->ntg; i++) {

@@ -395,12 +395,14 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
     c->channels = m->nch[a];
     c->lat_s = run_lat;
     c->algbw_Bps = run * corr;
-    c->time_s = run_lat + bytes / c->algbw_Bps;
+    c->fill_s = nccl_fill_s(m, a, p, bytes);
+    c->time_s = run_lat + c->fill_s + bytes / c->algbw_Bps;
     c->nccl_time_s = lat + bytes / (bw * corr);
     if (m->coll == NCCL_ALLREDUCE && m->sh.meas_beta_s > 0 && m->sh.meas_nodes == m->sh.nodes &&
         m->sh.meas_ppn == m->sh.ppn) {
         /* the shape a calibration measured: its own time, whatever the pair */
         c->lat_s = m->sh.meas_alpha_s;
+        c->fill_s = 0;
         c->algbw_Bps = 1 / m->sh.meas_beta_s;
         c->time_s = c->lat_s + bytes * m->sh.meas_beta_s;
     }

@@ -41,6 +41,10 @@ struct nccl_shape {
                                hwLat for the network; 0: NCCL's */
     double net_simple_s;    /* with net_hop_s, more a hop under Simple */
     int protos;             /* protocols across nodes, 1 << NCCL_LL | ...; 0: all */
+    double buff_bytes;      /* NCCL_BUFFSIZE, the Simple protocol's buffer a connection;
+                               0: NCCL's 4 MiB */
+    double nvls_chunk_bytes, nvls_tree_max_bytes; /* NCCL_NVLS_CHUNKSIZE and
+                               NCCL_NVLSTREE_MAX_CHUNKSIZE; 0: NCCL's tuning */
     int ring_only;          /* 1: NCCL_ALGO=Ring (the fabric's environment) */
     double meas_alpha_s, meas_beta_s; /* an all-reduce measured on meas_nodes x meas_ppn: on
                                    that shape it runs alpha + beta S whatever NCCL picks
@@ -72,8 +76,10 @@ struct nccl_choice {
     enum nccl_proto proto;
     int channels;
     double lat_s;           /* the latency term it runs with */
-    double algbw_Bps;       /* bytes / (time - lat), with the model's per-size corrections */
-    double time_s;          /* lat + bytes / algbw: what the collective takes */
+    double fill_s;          /* the pipeline's start across nodes (nccl_fill_s) */
+    double algbw_Bps;       /* bytes / (time - lat - fill), with the model's per-size
+                               corrections */
+    double time_s;          /* lat + fill + bytes / algbw: what the collective takes */
     double nccl_time_s;     /* what NCCL's model predicts (the choice's criterion) */
     double busbw_Bps;       /* nccl-tests' bus bandwidth: bytes / time_s x 2(k-1)/k for an
                                all-reduce, x (k-1)/k for the others */
@@ -97,6 +103,13 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
  * is disabled on this shape, else 0 and *c filled. */
 int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes,
             struct nccl_choice *c);
+
+/* The start of the pipeline of pair (a, p) on `bytes` across nodes, s: one
+ * window of NCCL_STEPS steps, at the chunk NCCL uses for that size, of
+ * every connection leaving a node, through the node's NICs (nccl_fill.c;
+ * docs/collectives.md "Pipeline fill").  0 on one node.  Part of the time,
+ * not of NCCL's choice. */
+double nccl_fill_s(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes);
 
 /* NCCL's choice for m's collective on `bytes`: the pair of least time under
  * NCCL's model (nccl_time_s).  -1 when the shape has one rank. */

@@ -49,6 +49,11 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
         if (g->net_protos)
             sh->protos = sh->protos ? sh->protos & g->net_protos : g->net_protos;
         sh->ring_only |= g->net_ring_only;
+        if (g->net_buff_bytes > 0) {
+            sh->buff_bytes = g->net_buff_bytes;
+            sh->nvls_chunk_bytes = g->net_nvls_chunk_bytes;
+            sh->nvls_tree_max_bytes = g->net_nvls_tree_max_bytes;
+        }
         if (g->coll_beta_s > 0 && g->coll_nodes > 0 && g->coll_ranks % g->coll_nodes == 0) {
             sh->meas_alpha_s = g->coll_alpha_s;
             sh->meas_beta_s = g->coll_beta_s;

@@ -61,9 +61,11 @@ struct sim_group {
      * latency its plugin reports (the choice only), a hop's latency in the
      * time in place of NCCL's (0: NCCL's) and what Simple adds to it, the
      * protocols across nodes (1 << NCCL_LL | ...; 0: all) and a ring pinned
-     * by the fabric's environment (NCCL_ALGO=Ring). */
+     * by the fabric's environment (NCCL_ALGO=Ring); the buffer and NVLS tree
+     * chunks that environment sets, bytes (0: NCCL's). */
     double net_plugin_lat_s, net_hop_s, net_simple_s;
     int net_protos, net_ring_only;
+    double net_buff_bytes, net_nvls_chunk_bytes, net_nvls_tree_max_bytes;
     /* A calibration's own all-reduce (docs/profile.md): t = coll_alpha_s + coll_beta_s S over
      * coll_ranks ranks on coll_nodes nodes; strategy auto runs the measured time on that shape
      * and NCCL's model on the others.  coll_beta_s 0: none */

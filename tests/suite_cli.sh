@@ -392,7 +392,7 @@ check "plan with a fixed tp 8 x pp 8: candidates that cannot place it are pruned
 # ---- bottleneck labels that agree with the numbers ------------------------------
 "$DT" -q --json tests/data/bound/latency.yaml > "$tmp/lat.json"
 check "exposed communication over idle links under NCCL's choice is collective-latency-bound, naming the algorithm and channels, not network-bound" \
-    [ "$(grep -c '"bottleneck":	"latency"' "$tmp/lat.json")" = 1 -a "$(grep -c 'collective-latency-bound: .* busiest link is [0-9]*% busy: NCCL runs the longest collective (0.763 MiB all_reduce) as [a-z_]*/[A-Za-z0-9]* over [0-9]* channels\{0,1\} at .* fewer ranks or more samples a step cut it' "$tmp/lat.json")" -ge 1 ]
+    [ "$(grep -c '"bottleneck":	"latency"' "$tmp/lat.json")" = 1 -a "$(grep -c 'collective-latency-bound: .* busiest link is [0-9]*% busy: NCCL runs the longest collective (0.0763 MiB all_reduce) as [a-z_]*/[A-Za-z0-9]* over [0-9]* channels\{0,1\} at .* fewer ranks or more samples a step cut it' "$tmp/lat.json")" -ge 1 ]
 sed 's/^input:/gradients: {strategy: ring}\ninput:/' tests/data/bound/latency.yaml > "$tmp/lat-ring.yaml"
 "$DT" -q --json "$tmp/lat-ring.yaml" > "$tmp/lat-ring.json"
 check "the same with a ring all-reduce is latency-bound, with the all-reduces and ranks" \

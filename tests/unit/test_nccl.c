@@ -209,8 +209,55 @@ static void gathers_and_scatters_follow_their_own_rules(void)
     T_NEAR(c.lat_s * 1e6, 8 + 4 * 14 / 3.5 + 16 * 2.8, 1e-9, "PAT latency: log2 N x net / 3.5 + 2.8 k");
 }
 
+/* The pipeline's start across nodes (sim/nccl_fill.c): NCCL_STEPS steps of
+ * NCCL's chunk for the size, of every connection leaving a node, through the
+ * node's NICs; in the time, not in the choice. */
+static void the_pipeline_fill_follows_nccls_chunks(void)
+{
+    struct nccl_shape s = node(2, 8, 90, NCCL_LINK_NVSWITCH, 370.8, 400, 8);
+    struct nccl_model m;
+    struct nccl_choice c;
+    double mib = 1048576, conns, nvls_tree_fill[4];
+    double sizes[4] = {4 * mib, 32 * mib, 128 * mib, 1024 * mib};
+
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    /* NVLS tree: 16 channels x 8 heads = 128 concurrent ops; the chunk is
+     * 128 KiB, 64 KiB under 4 x 128 x 128 KiB = 64 MiB, then 32 KiB under
+     * 128 x 64 KiB = 8 MiB (enqueue.cc, each rule on the last's chunk); each head of each of the graph's channels has its own
+     * connection across nodes */
+    conns = m.nch[NCCL_NVLS_TREE] * 8.0;
+    for (int i = 0; i < 4; i++)
+        nvls_tree_fill[i] = nccl_fill_s(&m, NCCL_NVLS_TREE, NCCL_SIMPLE, sizes[i]);
+    T_NEAR(nvls_tree_fill[0], 8 * 32768 * conns / 400e9, 1e-15, "4 MiB: 32 KiB chunks (%.1f us)",
+           nvls_tree_fill[0] * 1e6);
+    T_NEAR(nvls_tree_fill[1], 8 * 65536 * conns / 400e9, 1e-15, "32 MiB: 64 KiB chunks");
+    T_NEAR(nvls_tree_fill[2], 8 * 131072 * conns / 400e9, 1e-15, "128 MiB: 128 KiB chunks");
+    T_NEAR(nvls_tree_fill[3], nvls_tree_fill[2], 1e-15, "1 GiB: the ceiling, NCCL_NVLS_CHUNKSIZE");
+    /* a ring's step: a quarter of the loop's chunk (CHUNKSTEPS 4) up to
+     * BUFFSIZE / NCCL_STEPS, 512 KiB */
+    T_NEAR(nccl_fill_s(&m, NCCL_RING, NCCL_SIMPLE, 1024 * mib),
+           8 * 524288.0 * m.nch[NCCL_RING] / 400e9, 1e-15, "ring, 1 GiB: 512 KiB steps");
+    T_NEAR(nccl_fill_s(&m, NCCL_RING, NCCL_SIMPLE, 4 * mib),
+           8 * (4 * mib / (m.nch[NCCL_RING] * 16.0) / 4) * m.nch[NCCL_RING] / 400e9, 1e-15,
+           "ring, 4 MiB: the loop's chunk over 4 steps");
+    nccl_on(&m, NCCL_NVLS_TREE, NCCL_SIMPLE, 128 * mib, &c);
+    T_NEAR(c.time_s, c.lat_s + nvls_tree_fill[2] + 128 * mib / c.algbw_Bps, 1e-15,
+           "the time counts it");
+    T_NEAR(c.nccl_time_s, m.lat[NCCL_NVLS_TREE][NCCL_SIMPLE] +
+           128 * mib / m.bw[NCCL_NVLS_TREE][NCCL_SIMPLE], 1e-15, "NCCL's choice does not");
+    /* the environment's chunk: aws-ofi-nccl's 512 KiB, halved under 32 x 128 x 512 KiB */
+    s.nvls_chunk_bytes = s.nvls_tree_max_bytes = 524288;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_NEAR(nccl_fill_s(&m, NCCL_NVLS_TREE, NCCL_SIMPLE, 1024 * mib), 2 * nvls_tree_fill[3], 1e-15,
+           "NCCL_NVLS_CHUNKSIZE=512K: 256 KiB chunks at 1 GiB");
+    s.nodes = 1;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(nccl_fill_s(&m, NCCL_RING, NCCL_SIMPLE, 1024 * mib) == 0, "one node: none");
+}
+
 int main(void)
 {
+    T_RUN(the_pipeline_fill_follows_nccls_chunks);
     T_RUN(a_fabric_times_its_own_hops);
     T_RUN(a_ring_on_one_a100_node_is_nccls_arithmetic);
     T_RUN(nvls_on_an_h100_node_runs_at_its_link_rate);

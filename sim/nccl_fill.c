@@ -1,0 +1,152 @@
+/*
+ * nccl_fill.c - the start of a collective's pipeline across nodes, which
+ * NCCL's own cost model leaves out (nccl.h, nccl_fill_s; docs/collectives.md
+ * "Pipeline fill").
+ *
+ * NCCL moves a collective in steps: each connection that leaves a node has
+ * NCCL_STEPS (8) slots, and a step carries one chunk, whose size NCCL
+ * chooses per algorithm and message size (src/enqueue.cc, calcCollChunking)
+ * from its buffer sizes (src/init.cc, computeBuffSizes) and, for NVLS tree,
+ * its NVLS tuning (src/transport/nvls.cc, ncclNvlsTuning).  All references
+ * are to NVIDIA/nccl@5067397c (v2.30.7).
+ *
+ * The fill is the time for one full window of every connection leaving a
+ * node, NCCL_STEPS steps at the message's chunk, to cross the node's NICs.
+ * It is a form, not a derivation: the one that the published two-node
+ * nccl-tests curves of InfiniBand follow (validate/nccl_cases.csv), with no
+ * figure fitted to them: NCCL_STEPS, the chunks and the connections are
+ * NCCL's.  It is why mid-size collectives across nodes run at half the
+ * bandwidth of large ones while their latency alone is already small: the
+ * chunk grows with the message, and so does the fill, until the chunk
+ * reaches its ceiling.
+ */
+#include "nccl.h"
+
+#include <math.h>
+
+#define NCCL_STEPS 8
+/* Buffers a connection has per protocol (src/init.cc, src/include/device.h):
+ * LL 8 lines x 512 threads x 8 steps x 16 B, LL128 120 elements x 640
+ * threads x 8 steps x 8 B, Simple 4 MiB (NCCL_BUFFSIZE). */
+#define LL_BUFF (8.0 * 512 * NCCL_STEPS * 16)
+#define LL128_BUFF (120.0 * 640 * NCCL_STEPS * 8)
+#define SIMPLE_BUFF (4.0 * 1024 * 1024)
+/* Simple rings move a chunk of CHUNKSTEPS steps (src/include/collectives.h:
+ * ALLREDUCE_, ALLGATHER_, REDUCESCATTER_CHUNKSTEPS, NCCL_STEPS / 2). */
+#define RING_CHUNKSTEPS 4
+#define KIB 1024.0
+
+static int log2i_(int n)
+{
+    int l = 0;
+    while (n > 1) {
+        n >>= 1;
+        l++;
+    }
+    return l;
+}
+
+/* A step's payload under protocol p: LL carries half its lines, LL128 120
+ * of each 128 bytes. */
+static double step_data(const struct nccl_shape *sh, int p)
+{
+    if (p == NCCL_LL)
+        return LL_BUFF / NCCL_STEPS / 2;
+    if (p == NCCL_LL128)
+        return LL128_BUFF / NCCL_STEPS * 120 / 128;
+    return (sh->buff_bytes > 0 ? sh->buff_bytes : SIMPLE_BUFF) / NCCL_STEPS;
+}
+
+/* NVLS tree's chunk ceiling and the channels it runs (ncclNvlsTuning and,
+ * on Blackwell across nodes, ncclNvlsTreeSm100Tuning).  A GPU's path to its
+ * NIC is taken as through a PCIe switch (PXB or nearer), as on the HGX
+ * boards the catalog lists. */
+static void nvls_tuning(const struct nccl_shape *sh, double *chunk, int *nch)
+{
+    double nic = sh->net_Bps / 1e9 / (sh->nics > 0 ? sh->nics : 1), tree_max = 0;
+    int ppn = sh->ppn;
+
+    *chunk = 128 * KIB;
+    *nch = sh->cc >= 100 ? 32 : 16;
+    if (sh->cc >= 100 && sh->nodes > 1) {
+        if (sh->nodes == 2 && nic >= 48) {
+            *nch = 32;
+            tree_max = 128 * KIB;
+            if (ppn <= 4)
+                *chunk = tree_max = 256 * KIB;
+            else if (ppn >= 16 || nic < 96)
+                tree_max = 64 * KIB;
+        } else if (nic >= 96) {
+            *nch = ppn <= 8 ? 24 : 32;
+            if (ppn <= 8)
+                *chunk = tree_max = 256 * KIB;
+            else
+                tree_max = ppn < 32 ? 128 * KIB : 64 * KIB;
+        } else if (nic >= 48) {
+            *nch = 24;
+            tree_max = 64 * KIB;
+        }
+    }
+    if (sh->nvls_chunk_bytes > 0)
+        *chunk = sh->nvls_chunk_bytes;
+    if (sh->nvls_tree_max_bytes > 0)
+        tree_max = sh->nvls_tree_max_bytes;
+    else if (tree_max == 0)
+        tree_max = sh->nodes >= 4 ? 64 * KIB : *chunk;
+    *chunk = fmin(*chunk, tree_max);
+}
+
+/* The bytes one step carries and the connections leaving a node, for pair
+ * (a, p) on `bytes`; 0 when the pair has no network pipeline. */
+static double step_bytes(const struct nccl_model *m, int a, int p, double bytes, double *conns)
+{
+    const struct nccl_shape *sh = &m->sh;
+    int k = sh->nodes * sh->ppn, nch = m->nch[a] > 0 ? m->nch[a] : 1;
+    double step = step_data(sh, p);
+
+    *conns = nch;
+    if (a == NCCL_RING) {
+        /* one loop carries nch x k chunks; a smaller message, smaller chunks */
+        double piece = bytes / ((double)nch * k);
+        return p == NCCL_SIMPLE ? fmin(step, piece / RING_CHUNKSTEPS) : fmin(step, piece);
+    }
+    if (a == NCCL_TREE) {
+        double chunk = step;
+        if (p == NCCL_LL128) {
+            double ppn = sh->ppn, nsteps = 1 + log2i_(sh->nodes) + 0.1 * ppn;
+            while (floor(bytes / (nch * chunk)) < nsteps * 64 / ppn && chunk > 131072)
+                chunk /= 2;
+            while (floor(bytes / (nch * chunk)) < nsteps * 16 / ppn && chunk > 32768)
+                chunk /= 2;
+        }
+        return fmin(chunk, bytes / nch);
+    }
+    if (a == NCCL_NVLS_TREE) {
+        double chunk, ops;
+        int nvls_nch;
+        nvls_tuning(sh, &chunk, &nvls_nch);
+        ops = (double)nvls_nch * sh->ppn;
+        if (bytes < 32 * ops * chunk && chunk > 262144)
+            chunk = 262144;
+        if (bytes < 16 * ops * chunk && chunk > 131072)
+            chunk = 131072;
+        if (bytes < 4 * ops * chunk && chunk > 65536)
+            chunk = 65536;
+        if (bytes < ops * chunk && chunk > 32768)
+            chunk = 32768;
+        /* every head of every channel has its own tree across nodes */
+        *conns = (double)nch * sh->ppn;
+        return chunk;
+    }
+    return 0;   /* NVLS stays in the node; PAT is left out */
+}
+
+double nccl_fill_s(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes)
+{
+    double conns, step;
+
+    if (m->sh.nodes < 2 || !(m->sh.net_Bps > 0) || !(bytes > 0))
+        return 0;
+    step = step_bytes(m, a, p, bytes, &conns);
+    return NCCL_STEPS * step * conns / m->sh.net_Bps;
+}
