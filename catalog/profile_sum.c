@@ -170,12 +170,17 @@ double profile_link_at(const struct prof_curve *c, double msg_bytes, double fitt
         ;
     f = (log(S) - log(c->bytes[i])) / (log(c->bytes[i + 1]) - log(c->bytes[i]));
     t = exp(log(c->time_s[i]) + f * (log(c->time_s[i + 1]) - log(c->time_s[i])));
+    /* A time shorter than the line takes to carry the bytes was a burst after
+     * the idle gap between timed operations (a token bucket's), which
+     * back-to-back buckets do not get: such a size takes the line's time.  A
+     * time the line allows is kept as measured, whatever rate it implies
+     * after alpha (an alpha fitted long leaves small sizes a rate above the
+     * line, and capping it would add time the measurement never paid). */
+    if (line > 0)
+        t = fmax(t, c->bus_factor * S / line);
     if (!(t - c->alpha_s > 0))
         return fitted;
-    /* Never above the line rate: a size that ran faster did so on a burst
-     * after the idle gap between timed operations (a token bucket's), which
-     * back-to-back buckets do not get. */
-    return fmin(line > 0 ? line : INFINITY, c->bus_factor * S / (t - c->alpha_s));
+    return c->bus_factor * S / (t - c->alpha_s);
 }
 
 void profile_summarize(const cJSON *root, const char *path, struct prof_measured *m)

@@ -163,7 +163,7 @@ static void push_pull_sets_the_ps_link_and_a_cmd_collective_wins(void)
  * at 4 MB.  Messages of 0.5 MB per hop are S = 1 MB: exactly the measured
  * point, (1 MB) / (1.1 s - 0.1 ms); 1 MB per hop (S = 2 MB) interpolates in
  * log-log between 1 MB (1.0001 s) and 4 MB (8.0001 s); sizes outside the
- * measured range keep the fitted rate; none is read above the line rate.
+ * measured range keep the fitted rate; no time is taken below the line's.
  */
 static void the_link_is_read_at_the_message_size(void)
 {
@@ -179,7 +179,13 @@ static void the_link_is_read_at_the_message_size(void)
     c.bus_factor = 1;
     c.chunks = 2;
     T_NEAR(profile_link_at(&c, 0.5e6, 7.0, 0), 1e6 / 1.1, 1e-6, "at a measured size: that point's rate");
-    T_NEAR(profile_link_at(&c, 0.5e6, 7.0, 0.8e6), 0.8e6, 1e-9, "never above the line rate");
+    /* 1 MB in 1.1001 s: a line of 0.8 MB/s would take 1.25 s (a burst: the
+     * line's time), one of 0.95 MB/s 1.0526 s (the measured time stands,
+     * though the rate after alpha, 1 MB / 1.1 s, is above that line) */
+    T_NEAR(profile_link_at(&c, 0.5e6, 7.0, 0.8e6), 1e6 / (1.25 - 1e-4), 1e-6,
+           "a time faster than the line: the line's time");
+    T_NEAR(profile_link_at(&c, 0.5e6, 7.0, 0.95e6), 1e6 / 1.1, 1e-6,
+           "a time the line allows: as measured");
     t2 = exp(log(1.1001) + 0.5 * (log(8.0001) - log(1.1001)));
     T_NEAR(profile_link_at(&c, 1e6, 7.0, 1e9), 2e6 / (t2 - 1e-4), 1e-6,
            "between two sizes: log-log interpolation of the time");
