@@ -597,8 +597,11 @@ static int get_opt_num(double *out, const struct table *t, const struct csv_row 
 }
 
 /* The optional shape columns of models.csv (shape.h), in struct order. */
-static const char *const shape_cols[] = {"layers", "hidden", "heads", "kv_heads", "ffn_hidden",
-                                         "vocab", "gated_ffn", "tied_embeddings", "seq_len"};
+static const char *const shape_cols[] = {
+    "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "gated_ffn",
+    "tied_embeddings", "seq_len", "head_dim", "q_lora_rank", "kv_lora_rank", "qk_rope_dim",
+    "qk_nope_dim", "v_head_dim", "experts", "top_k", "moe_ffn_hidden", "shared_experts",
+    "shared_ffn_hidden", "first_dense_layers", "moe_every", "window", "window_every"};
 #define NSHAPE ((int)(sizeof shape_cols / sizeof shape_cols[0]))
 
 /* The row's shape (empty cells 0, an empty kv_heads heads), checked whole
@@ -606,12 +609,17 @@ static const char *const shape_cols[] = {"layers", "hidden", "heads", "kv_heads"
  * fwd_gflops from it where the row leaves them empty.  col[NSHAPE],
  * col[NSHAPE + 1] and col[NSHAPE + 2] are the lm_head, dropout and causal
  * columns (lm_head and causal 1 when empty), col[NSHAPE + 3] and
- * col[NSHAPE + 4] rms_norm and rotary (0 when empty). */
+ * col[NSHAPE + 4] rms_norm and rotary (0 when empty), col[NSHAPE + 5] capacity_factor
+ * (0, dropless, when empty). */
 static int get_shape(struct cat_model *m, const struct table *t, const struct csv_row *r,
                      const int *col, struct dt_err *e)
 {
     int *dst[NSHAPE] = {&m->layers, &m->hidden, &m->heads, &m->kv_heads, &m->ffn_hidden,
-                        &m->vocab, &m->gated_ffn, &m->tied_embeddings, &m->seq_len};
+                        &m->vocab, &m->gated_ffn, &m->tied_embeddings, &m->seq_len,
+                        &m->head_dim, &m->q_lora_rank, &m->kv_lora_rank, &m->qk_rope_dim,
+                        &m->qk_nope_dim, &m->v_head_dim, &m->experts, &m->top_k,
+                        &m->moe_ffn_hidden, &m->shared_experts, &m->shared_ffn_hidden,
+                        &m->first_dense_layers, &m->moe_every, &m->window, &m->window_every};
     const char *key;
     char what[160];
     double v = NAN;
@@ -641,6 +649,10 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
             return -1;
         *(k ? &m->rotary : &m->rms_norm) = isnan(v) ? 0 : (int)v;
     }
+    if (col[NSHAPE + 5] >= 0 && get_opt_num(&m->capacity_factor, t, r, col[NSHAPE + 5], e))
+        return -1;
+    if (isnan(m->capacity_factor))
+        m->capacity_factor = 0;
     if (!shape_known(m))
         return 0;
     shape_defaults(m);      /* kv_heads: heads when the cell is empty */
@@ -685,7 +697,7 @@ static int get_arch(struct cat_model *m, const struct table *t, const struct csv
 static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
-    int r, rc = -1, *lines, act_col, arch_col, scol[NSHAPE + 5];
+    int r, rc = -1, *lines, act_col, arch_col, scol[NSHAPE + 6];
 
     if (table_open(&t, dir, "models.csv", model_cols, M_N, e) != 0)
         return -1;
@@ -697,6 +709,7 @@ static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
     scol[NSHAPE + 2] = optional_col(&t, "causal");
     scol[NSHAPE + 3] = optional_col(&t, "rms_norm");
     scol[NSHAPE + 4] = optional_col(&t, "rotary");
+    scol[NSHAPE + 5] = optional_col(&t, "capacity_factor");
     arch_col = optional_col(&t, "arch");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->models = x_calloc((size_t)t.csv.nrows, sizeof *cat->models);

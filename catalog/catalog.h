@@ -128,6 +128,24 @@ struct cat_model {
                                    told (optional column causal) */
     int rms_norm;               /* 1: RMS norm (Llama), 0: layer norm (optional column) */
     int rotary;                 /* 1: rotary position embedding on Q and K (optional column) */
+    /* Optional, all 0 when not given (shape.h): */
+    int head_dim;               /* a head's width when not hidden / heads (Qwen3, GPT-OSS) */
+    /* Multi-head latent attention (DeepSeek-V2, V3): Q through a rank-q_lora_rank
+     * bottleneck (0: a plain projection), K and V through kv_lora_rank, heads of
+     * qk_nope_dim + qk_rope_dim for the scores and v_head_dim for the values;
+     * kv_lora_rank 0: no MLA */
+    int q_lora_rank, kv_lora_rank, qk_rope_dim, qk_nope_dim, v_head_dim;
+    /* Mixture of experts: experts > 0 routed experts of moe_ffn_hidden (0:
+     * ffn_hidden) in each MoE layer, top_k of them per token, with
+     * shared_experts always-on experts of shared_ffn_hidden (0: moe_ffn_hidden);
+     * the MoE layers are every moe_every-th (0: 1) from first_dense_layers on,
+     * the others dense of ffn_hidden; capacity_factor 0 dropless */
+    int experts, top_k, moe_ffn_hidden, shared_experts, shared_ffn_hidden;
+    int first_dense_layers, moe_every;
+    double capacity_factor;
+    /* Sliding-window attention: every window_every-th layer (0: none; from the
+     * first) attends to the last `window` tokens only (GPT-OSS) */
+    int window, window_every;
     /* The layers of a network the catalog can lay out (catalog/ops.h), e.g.
      * "resnet50"; "" when the model is given by its FLOPs alone. */
     char arch[24];

@@ -39,6 +39,23 @@ static const struct cat_field table[] = {
     {"causal", "causal", 1, 0, 1, 0, "0 or 1"},
     {"rms_norm", "rms_norm", 1, 0, 1, 0, "0 or 1"},
     {"rotary", "rotary", 1, 0, 1, 0, "0 or 1"},
+    {"head_dim", "head_dim", 1, 1, 1e5, 0, "a width from 1 to 1e5"},
+    {"q_lora_rank", "q_lora_rank", 1, 1, 1e6, 0, "a rank from 1 to 1e6"},
+    {"kv_lora_rank", "kv_lora_rank", 1, 1, 1e6, 0, "a rank from 1 to 1e6"},
+    {"qk_rope_dim", "qk_rope_dim", 1, 1, 1e5, 0, "a width from 1 to 1e5"},
+    {"qk_nope_dim", "qk_nope_dim", 1, 1, 1e5, 0, "a width from 1 to 1e5"},
+    {"v_head_dim", "v_head_dim", 1, 1, 1e5, 0, "a width from 1 to 1e5"},
+    /* a mixture of experts (shape.h) */
+    {"experts", "experts", 1, 1, 1e5, 0, "an expert count from 1 to 100000"},
+    {"top_k", "top_k", 1, 1, 1e5, 0, "a count from 1 to 100000"},
+    {"moe_ffn_hidden", "moe_ffn_hidden", 1, 1, 1e7, 0, "a width from 1 to 1e7"},
+    {"shared_experts", "shared_experts", 1, 0, 1e4, 0, "a count from 0 to 10000"},
+    {"shared_ffn_hidden", "shared_ffn_hidden", 1, 1, 1e7, 0, "a width from 1 to 1e7"},
+    {"first_dense_layers", "first_dense_layers", 1, 0, 1000, 0, "a layer count from 0 to 1000"},
+    {"moe_every", "moe_every", 1, 1, 1000, 0, "a layer interval from 1 to 1000"},
+    {"capacity_factor", "capacity_factor", 0, 0, 100, 0, "a factor in [0, 100] (0: dropless)"},
+    {"window", "window", 1, 1, 1e7, 0, "a window in tokens from 1 to 1e7"},
+    {"window_every", "window_every", 1, 1, 1000, 0, "a layer interval from 1 to 1000"},
     /* what a GPU delivers (gpus.csv); an empty peak is unknown, 0 is refused:
      * the simulator divides by every one of these */
     {"fp32_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},

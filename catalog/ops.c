@@ -280,11 +280,110 @@ static void norm(struct ops_model *o, const struct cat_model *m, double count, d
  * language model, the output projection and its softmax cross-entropy
  * over the vocabulary.
  */
+/*
+ * A feed-forward block of width f over `rows` tokens a sample, `count` of
+ * them, as `nb` independent GEMMs (the experts of a MoE layer; 1 dense): the
+ * first product (gated: gate and up together), the activation, the second.
+ */
+static void ffn_rows(struct ops_model *o, const struct cat_model *m, double count, double rows,
+                     double nb, double f, double t)
+{
+    double h = m->hidden, e = rows * nb;
+    struct ops_item *it;
+
+    it = gemm(o, OPS_LINEAR, count, rows, (m->gated_ffn ? 2 * f : f) / t, h);
+    it->nb = nb;
+    it->a_elems = e * h;
+    fp8_of(it, 1);
+    it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
+    it = mem(o, OPS_ACT, count, e * f / t * (m->gated_ffn ? 1.5 : 1));
+    if (m->gated_ffn && !(o->style & OPS_FUSED)) {
+        it->elems_fwd = EAGER_SWIGLU_FWD * e * f / t;
+        it->elems_bwd = EAGER_SWIGLU_BWD * e * f / t;
+    }
+    it->op_sac = 1;
+    it = gemm(o, OPS_LINEAR, count, rows, h, f / t);
+    it->nb = nb;
+    it->a_elems = e * f / t;
+    fp8_of(it, 1);
+    it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
+}
+
+static void ffn(struct ops_model *o, const struct cat_model *m, double count, double s, double f,
+                double t, int nb)
+{
+    ffn_rows(o, m, count, s, nb, f, t);
+}
+
+/*
+ * A MoE layer's feed-forward block over s tokens, `count` of them
+ * (Megatron-Core's MoE layer, megatron/core/transformer/moe): the router's
+ * product and its top-k softmax over the experts, the tokens permuted into
+ * expert order (top_k copies of each), each expert's block as one GEMM of
+ * the rows routed to it (grouped: experts GEMMs of s x top_k / experts rows,
+ * an even load), the outputs unpermuted and summed by their weights, and
+ * the shared experts as a dense block over every token.  Expert widths
+ * split over tensor parallelism (expert tensor parallelism as Megatron-Core
+ * defaults it, the tensor-parallel size).
+ */
+static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count, double s,
+                    double t)
+{
+    double h = m->hidden, E = m->experts, k = m->top_k;
+    struct ops_item *it;
+
+    gemm(o, OPS_LINEAR, count, s, E, h);             /* the router */
+    mem(o, OPS_SOFTMAX, count, s * E);
+    it = mem(o, OPS_COPY, count, s * k * h);         /* permute */
+    it->op_sac = 1;
+    ffn_rows(o, m, count, s * k / E, E, shape_expert_width(m), t);
+    it = mem(o, OPS_COPY, count, s * k * h);         /* unpermute and combine */
+    it->op_sac = 1;
+    if (m->shared_experts > 0)
+        ffn(o, m, count, s, shape_shared_width(m), t, 1);
+}
+
+/*
+ * Attention's core over s queries and `keys` keys (s, or a sliding window),
+ * `count` layers of a heads of widths d (scores) and dv (values): held in
+ * memory, QK^T and AV as batched GEMMs around the scale-mask-softmax and
+ * dropout of the scores; fused (flash), the two products, the scores
+ * recomputed in backward.  A window shorter than s is not causal-halved.
+ */
+static void attention(struct ops_model *o, const struct cat_model *m, double count, double s,
+                      double keys, double a, double d, double dv, int flash, int drop)
+{
+    struct ops_item *it;
+
+    if (count <= 0)
+        return;
+    it = gemm(o, OPS_ATTN, count, s, keys, d);      /* scores QK^T */
+    it->nb = a;
+    it->a_elems = s * d;
+    it->recompute = flash ? 1 : 0;
+    flash_of(it, m, flash, d);
+    it->causal = it->causal && keys >= s;
+    if (!flash) {
+        if (!(o->style & OPS_FUSED))
+            mem(o, OPS_ACT, count, a * s * keys);   /* scale and mask */
+        it = mem(o, OPS_SOFTMAX, count, a * s * keys);
+        if (drop)                                   /* on the fp32 probabilities */
+            mem(o, OPS_DROPOUT, count, a * s * keys)->amp_bytes = o->style & OPS_PURE ? 0 : 4;
+        amp_fp32(o, it, count, a * s * keys);
+    }
+    it = gemm(o, OPS_ATTN, count, s, dv, keys);     /* weighted sum AV */
+    it->nb = a;
+    flash_of(it, m, flash, dv);
+    it->causal = it->causal && keys >= s;
+}
+
 static void transformer(struct ops_model *o, const struct cat_model *m, double s, int flash,
                         double t, double sp)
 {
-    double h = m->hidden, f = m->ffn_hidden, a = m->heads / t, d = m->hidden / m->heads;
-    double l = m->layers, kv = h * m->kv_heads / m->heads, drop = m->dropout > 0;
+    double h = m->hidden, f = m->ffn_hidden, a = m->heads / t, d = shape_qk_head(m);
+    double dv = shape_v_head(m), qw = m->heads * d, lm = shape_moe_layers(m);
+    double l = m->layers, kv = shape_kv_width(m), drop = m->dropout > 0;
+    double wl = shape_window_layers(m);
     double rep = s * h / sp;    /* what every rank of the group holds whole (sp: a share) */
     struct ops_item *it;
     int first;
@@ -294,9 +393,29 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     o->tensors = ops_tensors(m);
     mem(o, OPS_EMBED, 1, s * h);
     norm(o, m, l, rep, 1);
-    it = gemm(o, OPS_LINEAR, l, s, (h + 2 * kv) / t, h);
-    fp8_of(it, 1);
-    it->op_sac = kv / (h + 2 * kv);                 /* K, the second of Q, K, V */
+    if (m->kv_lora_rank > 0) {
+        /* MLA (Megatron-Core's multi_latent_attention.py): the down
+         * projections whole on every tensor-parallel rank, the up ones
+         * split by heads */
+        double ql = m->q_lora_rank, kl = m->kv_lora_rank;
+        if (ql > 0) {
+            it = gemm(o, OPS_LINEAR, l, s, ql, h);
+            fp8_of(it, 1);
+            it = gemm(o, OPS_LINEAR, l, s, qw / t, ql);
+        } else {
+            it = gemm(o, OPS_LINEAR, l, s, qw / t, h);
+        }
+        fp8_of(it, 1);
+        it = gemm(o, OPS_LINEAR, l, s, kl + m->qk_rope_dim, h);
+        fp8_of(it, 1);
+        it->op_sac = 1;
+        it = gemm(o, OPS_LINEAR, l, s, m->heads * (m->qk_nope_dim + dv) / t, kl);
+        fp8_of(it, 1);
+    } else {
+        it = gemm(o, OPS_LINEAR, l, s, (qw + 2 * kv) / t, h);
+        fp8_of(it, 1);
+        it->op_sac = kv / (qw + 2 * kv);            /* K, the second of Q, K, V */
+    }
     if (sp > 1 && (o->style & OPS_BSH)) {
         /* a layer's four collectives a pass (two all-gathers, two
          * reduce-scatters; backward the same four), each copying the whole
@@ -306,49 +425,30 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
         it->op_sac = 0.5;
     }
     if (m->rotary) {
-        it = mem(o, OPS_ROPE, l, s * (h + kv) / t);
+        /* MLA rotates only the rope part of each query head and the shared key */
+        double rot = m->kv_lora_rank > 0 ? (m->heads / t + 1) * m->qk_rope_dim : (qw + kv) / t;
+        it = mem(o, OPS_ROPE, l, s * rot);
         if (eager) {
-            it->elems_fwd = EAGER_ROPE_FWD * s * (h + kv) / t;
-            it->elems_bwd = EAGER_ROPE_BWD * s * (h + kv) / t;
+            it->elems_fwd = EAGER_ROPE_FWD * s * rot;
+            it->elems_bwd = EAGER_ROPE_BWD * s * rot;
         }
         it->op_sac = 1;
     }
     first = o->n;
-    it = gemm(o, OPS_ATTN, l, s, s, d);             /* scores QK^T */
-    it->nb = a;
-    it->a_elems = s * d;
-    it->recompute = flash ? 1 : 0;
-    flash_of(it, m, flash, d);
-    if (!flash) {
-        if (!(o->style & OPS_FUSED))
-            mem(o, OPS_ACT, l, a * s * s);          /* scale and mask */
-        it = mem(o, OPS_SOFTMAX, l, a * s * s);
-        if (drop)                                   /* on the fp32 probabilities */
-            mem(o, OPS_DROPOUT, l, a * s * s)->amp_bytes = o->style & OPS_PURE ? 0 : 4;
-        amp_fp32(o, it, l, a * s * s);
-    }
-    it = gemm(o, OPS_ATTN, l, s, d, s);             /* weighted sum AV */
-    it->nb = a;
-    flash_of(it, m, flash, d);
+    attention(o, m, l - wl, s, s, a, d, dv, flash, drop);
+    if (wl > 0)     /* sliding-window layers: each query sees at most `window` keys */
+        attention(o, m, wl, s, fmin(s, m->window), a, d, dv, flash, drop);
     for (int i = first; i < o->n; i++)
         o->v[i].attn_core = 1;
-    it = gemm(o, OPS_LINEAR, l, s, h, h / t);       /* the fourth product */
+    it = gemm(o, OPS_LINEAR, l, s, h, m->heads * dv / t);   /* the fourth product */
     fp8_of(it, 0);
     it->op_sac = 1;
     dropout_add(o, l, rep, drop);
     norm(o, m, l, rep, 1);
-    it = gemm(o, OPS_LINEAR, l, s, (m->gated_ffn ? 2 * f : f) / t, h);
-    fp8_of(it, 1);
-    it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
-    it = mem(o, OPS_ACT, l, s * f / t * (m->gated_ffn ? 1.5 : 1));
-    if (m->gated_ffn && eager) {
-        it->elems_fwd = EAGER_SWIGLU_FWD * s * f / t;
-        it->elems_bwd = EAGER_SWIGLU_BWD * s * f / t;
-    }
-    it->op_sac = 1;
-    it = gemm(o, OPS_LINEAR, l, s, h, f / t);
-    fp8_of(it, 1);
-    it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
+    if (l - lm > 0)
+        ffn(o, m, l - lm, s, f, t, 1);
+    if (lm > 0)
+        moe_ffn(o, m, lm, s, t);
     dropout_add(o, l, rep, drop);
     norm(o, m, 1, rep, 0);
     if (m->lm_head) {
@@ -392,9 +492,18 @@ double ops_tensors(const struct cat_model *m)
      * model, two norms of two tensors (one, RMS); the token embedding, a
      * learned position one unless rotary, the final norm, an untied output
      * projection or a task head's weight and bias */
-    return m->layers * ((4 + (m->gated_ffn ? 3 : 2)) * (m->rms_norm ? 1 : 2) + 2 * (m->rms_norm ? 1 : 2)) +
-           1 + (m->rotary ? 0 : 1) + (m->rms_norm ? 1 : 2) +
-           (m->lm_head ? (m->tied_embeddings ? 0 : 1) : 2);
+    {
+        /* a MoE layer: the router, each expert's two or three, the shared
+         * experts' (one module of their total width); MLA: two more
+         * projections, three without a Q bottleneck */
+        int ffn_mods = m->gated_ffn ? 3 : 2, moe = shape_moe_layers(m);
+        double mla = m->kv_lora_rank > 0 ? (m->q_lora_rank > 0 ? 2 : 1) : 0;
+        double moe_mods = 1 + (double)m->experts * ffn_mods + (m->shared_experts ? ffn_mods : 0);
+        return m->layers * ((4 + mla + ffn_mods) * (m->rms_norm ? 1 : 2) + 2 * (m->rms_norm ? 1 : 2)) +
+               moe * (moe_mods - ffn_mods) * (m->rms_norm ? 1 : 2) +
+               1 + (m->rotary ? 0 : 1) + (m->rms_norm ? 1 : 2) +
+               (m->lm_head ? (m->tied_embeddings ? 0 : 1) : 2);
+    }
 }
 
 void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,

@@ -14,18 +14,91 @@ int shape_known(const struct cat_model *m)
     return m->layers > 0;
 }
 
-/* Width of K and V: the heads that share them times the head width. */
-static double kv_width(const struct cat_model *m)
+double shape_qk_head(const struct cat_model *m)
 {
-    return (double)m->hidden * m->kv_heads / m->heads;
+    if (m->kv_lora_rank > 0)
+        return (double)m->qk_nope_dim + m->qk_rope_dim;
+    return m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
 }
 
-/* Weights of the matrix products of one layer. */
-static double layer_weights(const struct cat_model *m)
+double shape_v_head(const struct cat_model *m)
 {
-    double h = m->hidden, f = m->ffn_hidden;
+    return m->kv_lora_rank > 0 ? m->v_head_dim : shape_qk_head(m);
+}
 
-    return h * (h + 2 * kv_width(m)) + h * h + (m->gated_ffn ? 3 : 2) * h * f;
+double shape_kv_width(const struct cat_model *m)
+{
+    return m->kv_heads * shape_qk_head(m);
+}
+
+double shape_attn_weights(const struct cat_model *m)
+{
+    double h = m->hidden, a = m->heads, dq = shape_qk_head(m);
+
+    if (m->kv_lora_rank > 0) {
+        /* MLA: Q down and up (or one projection), the joint K-V down
+         * projection with the shared rotary key, K-V up, the output */
+        double q = m->q_lora_rank > 0 ? h * m->q_lora_rank + (double)m->q_lora_rank * a * dq
+                                      : h * a * dq;
+        return q + h * ((double)m->kv_lora_rank + m->qk_rope_dim) +
+               (double)m->kv_lora_rank * a * (m->qk_nope_dim + m->v_head_dim) +
+               a * m->v_head_dim * h;
+    }
+    return h * (a * dq + 2 * shape_kv_width(m)) + a * dq * h;
+}
+
+/* A feed-forward block of width f: two products, three when gated. */
+static double ffn_weights(const struct cat_model *m, double f)
+{
+    return (m->gated_ffn ? 3 : 2) * (double)m->hidden * f;
+}
+
+double shape_expert_width(const struct cat_model *m)
+{
+    return m->moe_ffn_hidden > 0 ? m->moe_ffn_hidden : m->ffn_hidden;
+}
+
+double shape_shared_width(const struct cat_model *m)
+{
+    return m->shared_experts * (m->shared_ffn_hidden > 0 ? (double)m->shared_ffn_hidden
+                                                           : shape_expert_width(m));
+}
+
+int shape_is_moe_layer(const struct cat_model *m, int i)
+{
+    int every = m->moe_every > 0 ? m->moe_every : 1;
+
+    return m->experts > 0 && i >= m->first_dense_layers && (i + 1) % every == 0;
+}
+
+int shape_moe_layers(const struct cat_model *m)
+{
+    int n = 0;
+
+    for (int i = 0; i < m->layers && m->experts > 0; i++)
+        n += shape_is_moe_layer(m, i);
+    return n;
+}
+
+double shape_ffn_weights(const struct cat_model *m, int moe, int active)
+{
+    if (!moe)
+        return ffn_weights(m, m->ffn_hidden);
+    /* the router, the routed experts (all, or the top_k a token uses), the
+     * shared ones */
+    return (double)m->hidden * m->experts +
+           (active ? m->top_k : m->experts) * ffn_weights(m, shape_expert_width(m)) +
+           ffn_weights(m, shape_shared_width(m));
+}
+
+/* Weights of the matrix products of all the layers: every one, or those a
+ * token uses. */
+static double layers_weights(const struct cat_model *m, int active)
+{
+    int moe = shape_moe_layers(m);
+
+    return m->layers * shape_attn_weights(m) + (m->layers - moe) * shape_ffn_weights(m, 0, 0) +
+           moe * shape_ffn_weights(m, 1, active);
 }
 
 void shape_tables(const struct cat_model *m, double *first, double *last)
@@ -36,19 +109,42 @@ void shape_tables(const struct cat_model *m, double *first, double *last)
     *last = table;
 }
 
-double shape_params(const struct cat_model *m)
+static double with_tables(const struct cat_model *m, double layers)
 {
     double first, last;
 
     shape_tables(m, &first, &last);
-    return m->layers * layer_weights(m) + first + (m->tied_embeddings ? 0 : last);
+    return layers + first + (m->tied_embeddings ? 0 : last);
+}
+
+double shape_params(const struct cat_model *m)
+{
+    return with_tables(m, layers_weights(m, 0));
+}
+
+double shape_active_params(const struct cat_model *m)
+{
+    return with_tables(m, layers_weights(m, 1));
+}
+
+int shape_window_layers(const struct cat_model *m)
+{
+    int n = 0;
+
+    for (int i = 0; i < m->layers && m->window_every > 0; i++)
+        n += i % m->window_every == 0;
+    return n;
 }
 
 double shape_fwd_flops(const struct cat_model *m, double seq)
 {
-    double h = m->hidden, per_token;
+    double h = m->hidden, per_token, wl = shape_window_layers(m);
+    double heads = m->heads * (shape_qk_head(m) + shape_v_head(m));
+    double keys = (m->layers - wl) * seq + wl * fmin(seq, m->window);
 
-    per_token = m->layers * (2 * layer_weights(m) + 4 * seq * h) + 2 * h * m->vocab;
+    /* the products a token's weights take, attention's scores and weighted
+     * sum over the keys it sees, the output projection */
+    per_token = 2 * layers_weights(m, 1) + 2 * keys * heads + 2 * h * m->vocab;
     return per_token * seq;
 }
 
@@ -56,6 +152,51 @@ void shape_defaults(struct cat_model *m)
 {
     if (m->kv_heads <= 0 && m->heads > 0)
         m->kv_heads = m->heads;
+}
+
+/* Mixture of experts, MLA and windows: whole and consistent. */
+static const char *moe_check(const struct cat_model *m, char *what, size_t cap)
+{
+    if (m->experts == 0 && (m->top_k || m->moe_ffn_hidden || m->shared_experts ||
+                            m->shared_ffn_hidden || m->first_dense_layers || m->moe_every ||
+                            m->capacity_factor > 0)) {
+        snprintf(what, cap, "experts with the mixture-of-experts keys (top_k, moe_ffn_hidden, "
+                 "shared_experts, shared_ffn_hidden, first_dense_layers, moe_every, "
+                 "capacity_factor)");
+        return "experts";
+    }
+    if (m->experts > 0 && (m->top_k < 1 || m->top_k > m->experts)) {
+        snprintf(what, cap, "a top_k from 1 to experts (%d) with experts", m->experts);
+        return "top_k";
+    }
+    if (m->shared_ffn_hidden > 0 && m->shared_experts == 0) {
+        snprintf(what, cap, "shared_experts with shared_ffn_hidden");
+        return "shared_experts";
+    }
+    if (m->experts > 0 && shape_moe_layers(m) == 0) {
+        snprintf(what, cap, "at least one MoE layer: first_dense_layers under layers (%d) and a "
+                 "moe_every of at most layers - first_dense_layers", m->layers);
+        return "first_dense_layers";
+    }
+    if (m->capacity_factor > 0 && m->capacity_factor < 1) {
+        snprintf(what, cap, "a capacity_factor of at least 1 (0: dropless)");
+        return "capacity_factor";
+    }
+    if (m->kv_lora_rank > 0 && (m->qk_rope_dim <= 0 || m->qk_nope_dim <= 0 || m->v_head_dim <= 0)) {
+        snprintf(what, cap, "qk_rope_dim, qk_nope_dim and v_head_dim with kv_lora_rank (MLA)");
+        return "kv_lora_rank";
+    }
+    if (m->kv_lora_rank == 0 && (m->q_lora_rank || m->qk_rope_dim || m->qk_nope_dim ||
+                                 m->v_head_dim)) {
+        snprintf(what, cap, "kv_lora_rank with q_lora_rank, qk_rope_dim, qk_nope_dim and "
+                 "v_head_dim (MLA)");
+        return "kv_lora_rank";
+    }
+    if ((m->window_every > 0) != (m->window > 0)) {
+        snprintf(what, cap, "window and window_every together");
+        return m->window > 0 ? "window_every" : "window";
+    }
+    return NULL;
 }
 
 const char *shape_check_form(const struct cat_model *m, int seq_len_later, char *what,
@@ -91,15 +232,15 @@ const char *shape_check_form(const struct cat_model *m, int seq_len_later, char 
     /* Megatron-LM's rules (megatron/core/transformer/attention.py): a head
      * is hidden / heads wide, and each K and V head serves heads / kv_heads
      * query heads */
-    if (m->hidden % m->heads != 0) {
-        snprintf(what, cap, "a divisor of hidden (%d)", m->hidden);
+    if (m->head_dim == 0 && m->kv_lora_rank == 0 && m->hidden % m->heads != 0) {
+        snprintf(what, cap, "a divisor of hidden (%d), or a head_dim", m->hidden);
         return "heads";
     }
     if (m->kv_heads <= 0 || m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
         snprintf(what, cap, "a divisor of heads (%d)", m->heads);
         return "kv_heads";
     }
-    return NULL;
+    return moe_check(m, what, cap);
 }
 
 const char *shape_check_size(const struct cat_model *m, char *what, size_t cap)

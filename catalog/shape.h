@@ -13,10 +13,11 @@
  * Biases and normalisation weights are left out (under 0.1%).
  *
  * A forward pass costs 2 FLOPs per weight per token for every matrix
- * product (the embedding lookup is none), plus attention's scores and
- * weighted sum, 2 s h FLOPs per token each (QK^T and AV over the whole
- * sequence, as Narayanan et al. 2021 count them), plus the output
- * projection, 2 h V.  For a plain GPT (kv_heads = heads, f = 4h, not
+ * product (the embedding lookup is none; a mixture of experts counts the
+ * weights a token uses), plus attention's scores and weighted sum, 2 s h
+ * FLOPs per token each (QK^T and AV over the whole sequence, as Narayanan
+ * et al. 2021 count them; heads x head widths in place of h, a window in
+ * place of s), plus the output projection, 2 h V.  For a plain GPT (kv_heads = heads, f = 4h, not
  * gated) this is eq. 3 of Narayanan et al. (arXiv:2104.04473) divided by
  * its 4 passes: 24 l h^2 s (1 + s / (6 h) + V / (12 l h)) per sequence.
  * docs/model.md gives the derivation.
@@ -37,8 +38,33 @@ int shape_known(const struct cat_model *m);
  * into *last (the last stage's). */
 void shape_tables(const struct cat_model *m, double *first, double *last);
 
-/* Trainable parameters from the shape. */
+/* Trainable parameters from the shape; those one token uses (a mixture of
+ * experts' router, top_k routed and shared experts, with everything else). */
 double shape_params(const struct cat_model *m);
+double shape_active_params(const struct cat_model *m);
+
+/* A head's width in the scores (Q and K: head_dim, hidden / heads, or MLA's
+ * nope + rope) and in the values (MLA: v_head_dim); the width of K (and of
+ * V) of one layer without MLA: kv_heads x the head's. */
+double shape_qk_head(const struct cat_model *m);
+double shape_v_head(const struct cat_model *m);
+double shape_kv_width(const struct cat_model *m);
+
+/* Weights of one layer's attention products (Q, K, V and the output, or
+ * MLA's down and up projections), and of its feed-forward block: dense
+ * (moe 0), or a MoE layer's router, experts and shared experts, all of them
+ * (active 0) or those one token uses. */
+double shape_attn_weights(const struct cat_model *m);
+double shape_ffn_weights(const struct cat_model *m, int moe, int active);
+
+/* A routed expert's width (moe_ffn_hidden, else ffn_hidden), the shared
+ * experts' width together, whether layer i (from 0) is a MoE layer, how many
+ * are, and how many layers attend through a sliding window. */
+double shape_expert_width(const struct cat_model *m);
+double shape_shared_width(const struct cat_model *m);
+int shape_is_moe_layer(const struct cat_model *m, int i);
+int shape_moe_layers(const struct cat_model *m);
+int shape_window_layers(const struct cat_model *m);
 
 /* Forward FLOPs of one sequence of seq tokens. */
 double shape_fwd_flops(const struct cat_model *m, double seq);

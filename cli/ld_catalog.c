@@ -352,7 +352,10 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         "name", "family", "params", "fwd_gflops", "input", "sparse_params",
         "sparse_bytes_per_sample", "source", "layers", "hidden", "heads", "kv_heads",
         "ffn_hidden", "vocab", "gated_ffn", "tied_embeddings", "seq_len", "lm_head", "dropout",
-        "causal", "rms_norm", "rotary", NULL
+        "causal", "rms_norm", "rotary", "head_dim", "q_lora_rank", "kv_lora_rank",
+        "qk_rope_dim", "qk_nope_dim", "v_head_dim", "experts", "top_k", "moe_ffn_hidden",
+        "shared_experts", "shared_ffn_hidden", "first_dense_layers", "moe_every",
+        "capacity_factor", "window", "window_every", NULL
     };
     const struct key_spec size[] = {
         ld_field_spec("params", 0, offsetof(struct cat_model, params)),
@@ -374,6 +377,22 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         {"causal", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, causal)},
         {"rms_norm", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, rms_norm)},
         {"rotary", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, rotary)},
+        ld_field_spec("head_dim", 0, offsetof(struct cat_model, head_dim)),
+        ld_field_spec("q_lora_rank", 0, offsetof(struct cat_model, q_lora_rank)),
+        ld_field_spec("kv_lora_rank", 0, offsetof(struct cat_model, kv_lora_rank)),
+        ld_field_spec("qk_rope_dim", 0, offsetof(struct cat_model, qk_rope_dim)),
+        ld_field_spec("qk_nope_dim", 0, offsetof(struct cat_model, qk_nope_dim)),
+        ld_field_spec("v_head_dim", 0, offsetof(struct cat_model, v_head_dim)),
+        ld_field_spec("experts", 0, offsetof(struct cat_model, experts)),
+        ld_field_spec("top_k", 0, offsetof(struct cat_model, top_k)),
+        ld_field_spec("moe_ffn_hidden", 0, offsetof(struct cat_model, moe_ffn_hidden)),
+        ld_field_spec("shared_experts", 0, offsetof(struct cat_model, shared_experts)),
+        ld_field_spec("shared_ffn_hidden", 0, offsetof(struct cat_model, shared_ffn_hidden)),
+        ld_field_spec("first_dense_layers", 0, offsetof(struct cat_model, first_dense_layers)),
+        ld_field_spec("moe_every", 0, offsetof(struct cat_model, moe_every)),
+        ld_field_spec("capacity_factor", 0, offsetof(struct cat_model, capacity_factor)),
+        ld_field_spec("window", 0, offsetof(struct cat_model, window)),
+        ld_field_spec("window_every", 0, offsetof(struct cat_model, window_every)),
     };
     char f[FIELD_LEN];
     yaml_node_t *v;
