@@ -362,7 +362,7 @@ static void attention(struct ops_model *o, const struct cat_model *m, double cou
     it->a_elems = s * d;
     it->recompute = flash ? 1 : 0;
     flash_of(it, m, flash, d);
-    it->causal = it->causal && keys >= s;
+    it->causal = it->causal && keys >= s;   /* cp: balanced, each rank half its keys */
     if (!flash) {
         if (!(o->style & OPS_FUSED))
             mem(o, OPS_ACT, count, a * s * keys);   /* scale and mask */
@@ -377,9 +377,10 @@ static void attention(struct ops_model *o, const struct cat_model *m, double cou
     it->causal = it->causal && keys >= s;
 }
 
-static void transformer(struct ops_model *o, const struct cat_model *m, double s, int flash,
-                        double t, double sp)
+static void transformer(struct ops_model *o, const struct cat_model *m, double seq, double cp,
+                        int flash, double t, double sp)
 {
+    double s = seq / cp;        /* a context-parallel rank's tokens; attention sees all seq */
     double h = m->hidden, f = m->ffn_hidden, a = m->heads / t, d = shape_qk_head(m);
     double dv = shape_v_head(m), qw = m->heads * d, lm = shape_moe_layers(m);
     double l = m->layers, kv = shape_kv_width(m), drop = m->dropout > 0;
@@ -435,9 +436,9 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
         it->op_sac = 1;
     }
     first = o->n;
-    attention(o, m, l - wl, s, s, a, d, dv, flash, drop);
+    attention(o, m, l - wl, s, seq, a, d, dv, flash, drop);
     if (wl > 0)     /* sliding-window layers: each query sees at most `window` keys */
-        attention(o, m, wl, s, fmin(s, m->window), a, d, dv, flash, drop);
+        attention(o, m, wl, s, fmin(seq, m->window), a, d, dv, flash, drop);
     for (int i = first; i < o->n; i++)
         o->v[i].attn_core = 1;
     it = gemm(o, OPS_LINEAR, l, s, h, m->heads * dv / t);   /* the fourth product */
@@ -509,6 +510,12 @@ double ops_tensors(const struct cat_model *m)
 void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,
                struct ops_model *out)
 {
+    ops_build_cp(m, seq, 1, flash, tp, sp, style, out);
+}
+
+void ops_build_cp(const struct cat_model *m, int seq, int cp, int flash, int tp, int sp,
+                  int style, struct ops_model *out)
+{
     double t = tp > 1 ? tp : 1;
 
     int a = m->arch[0] ? names_parse(ops_arch_name, m->arch) : -1;
@@ -520,7 +527,8 @@ void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, in
     else if (a == 5)
         vgg16(out);
     else if (shape_known(m))
-        transformer(out, m, seq > 0 ? seq : m->seq_len, flash, t, sp && t > 1 ? t : 1);
+        transformer(out, m, seq > 0 ? seq : m->seq_len, cp > 1 ? cp : 1, flash, t,
+                    sp && t > 1 ? t : 1);
     else
         push(out, OPS_LINEAR, 1)->flops = m->fwd_gflops * 1e9;
 }

@@ -119,6 +119,12 @@ double ops_tensors(const struct cat_model *m);
  * divided too under sequence parallelism (sp); style, the OPS_* bits above. */
 void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,
                struct ops_model *out);
+/* The same on one rank of a context-parallel group of cp (parallel.cp): a
+ * transformer's seq / cp tokens through every product, their queries'
+ * attention over all seq keys (causal, load-balanced: each rank half of
+ * those it pairs). */
+void ops_build_cp(const struct cat_model *m, int seq, int cp, int flash, int tp, int sp,
+                  int style, struct ops_model *out);
 void ops_free(struct ops_model *o);
 
 /* Forward FLOPs per sample of the matrix work (2 per multiply-add). */

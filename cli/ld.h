@@ -66,6 +66,7 @@ struct ld {
     yaml_node_t *cluster_tp_node[SC_MAX_CLUSTERS]; /* clusters[i].parallel.tp */
     yaml_node_t *pp_node;                    /* parallel.pp */
     yaml_node_t *cluster_pp_node[SC_MAX_CLUSTERS]; /* clusters[i].parallel.pp */
+    yaml_node_t *cp_node;                    /* parallel.cp */
     yaml_node_t *receive_node;               /* gradients.ps.receive */
 };
 

@@ -159,7 +159,7 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
 /* Tokens per second and MFU (planner.h). */
 static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
 {
-    double replicas = pc->res.workers / scenario_model_parallel(sc); /* data-parallel */
+    double replicas = pc->res.workers / scenario_replica_gpus(sc); /* data-parallel */
     const struct cat_model *m = sc->workload.model;
     double peak = 0, fwd = scenario_fwd_gflops(sc) * 1e9;
 

@@ -286,6 +286,7 @@ static int measured_ref(const struct scenario *sc, struct compute_plan *p, struc
         x->workload.seq_len = 0;
     }
     x->parallel.tp = 1;
+    x->parallel.cp = 1;
     x->parallel.sequence_parallel = 0;
     x->parallel.recompute = sc->workload.measured_recompute;
     rc = compute_on_gpu(x, sc->workload.measured_gpu, NULL, sc->workload.measured_batch, p, ref);
@@ -695,7 +696,7 @@ static void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl,
     if (sc->parallel.tp_overlap)
         tp_shares(sc, cl, cfg);
     cfg->c.tp_bytes = (sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len) * (double)sc->parallel.micro_batch *
-                      m->hidden * width;
+                      m->hidden * width / (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
     {
         /* fp8 with sequence parallelism gathers the QKV and first
          * feed-forward inputs in fp8, a byte an element: Transformer
@@ -739,7 +740,8 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 
     {
         char why[320];
-        if (!resolve_tp_fits(sc, cl, why, sizeof why) || !resolve_pp_fits(sc, cl, why, sizeof why))
+        if (!resolve_tp_fits(sc, cl, why, sizeof why) || !resolve_pp_fits(sc, cl, why, sizeof why) ||
+            !resolve_cp_fits(sc, cl, why, sizeof why))
             return dt_errf(e, "%s", why);
     }
     scenario_cluster_comm(sc, cl, &comm);
@@ -750,7 +752,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     if (sc->workload.global_batch > 0) {
         /* the accumulation that reaches the global batch on k workers */
         with_accum = *sc;
-        with_accum.workload.grad_accum = resolve_accum(sc, k / scenario_model_parallel(sc));
+        with_accum.workload.grad_accum = resolve_accum(sc, k / scenario_replica_gpus(sc));
         sc = &with_accum;
     }
     sparse_grads(sc->workload.model, (double)sc->parallel.micro_batch * sc->workload.grad_accum, k, is_ps, &xparams,
@@ -815,6 +817,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     for (int i = 0; i < cl->ngroups; i++)   /* after tp: every rank walks every tensor */
         if (cfg->groups[i].role == SIM_TRAIN)
             cfg->groups[i].opt_s += resolve_opt_loop_s(sc, cl->groups[i].inst);
+    resolve_cp(sc, cl, cfg);
     resolve_pp(sc, cl, k, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     resolve_interference(sc, cl, cfg);

@@ -47,6 +47,14 @@ int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
  * Megatron's order (sim_pp_fits), and with interleaving micro-batches a
  * multiple of pp; 0 with why (resolve_pp.c). */
 int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
+/* Whether parallel.cp fits cl: a shaped model, a sequence of a multiple of
+ * 2 cp tokens, and tp x pp x cp dividing every train group's GPUs; 0 with
+ * why.  resolve_cp: each replica's samples over its cp ranks, and every
+ * train group's waits for ring attention's keys and values beyond the
+ * attention they hide under, after resolve_tp (resolve_cp.c). */
+int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
+void resolve_cp(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
+
 /* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after
  * resolve_tp. */
 void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,

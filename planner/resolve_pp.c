@@ -69,7 +69,7 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
     }
     k = g->count * g->inst->gpu_count;
     if (v > 1) {
-        int m = resolve_accum(sc, k / (tp * pp));
+        int m = resolve_accum(sc, k / scenario_replica_gpus(sc));
         if (m % pp != 0) {
             snprintf(why, len, "parallel.interleave %d needs micro-batches a multiple of pp %d; "
                      "the global batch gives %d a replica", v, pp, m);
@@ -143,7 +143,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     cfg->c.pp_order = sc->parallel.order;
     cfg->c.pp_ends = sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS;
     cfg->c.units = m->layers;
-    cfg->c.micro_batches = resolve_accum(sc, k / (tp * pp));
+    cfg->c.micro_batches = resolve_accum(sc, k / scenario_replica_gpus(sc));
     cfg->c.pp_head_frac = in ? head_share(sc, in) : 0;
     /* the token table on the first stage (and a learned position table with
      * it); the output layer, or the tied table's copy, on the last */
@@ -157,6 +157,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     }
     /* s b h at the activations' width, each tensor-parallel rank its share
      * (Megatron's scatter-gather) */
-    cfg->c.pp_p2p_bytes = s * sc->parallel.micro_batch * m->hidden * width / tp;
+    cfg->c.pp_p2p_bytes = s * sc->parallel.micro_batch * m->hidden * width / tp /
+                          (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
     cfg->w.batch /= pp;     /* a replica's samples, over its tp x pp GPUs */
 }

@@ -158,6 +158,8 @@ const struct sc_field sc_fields[] = {
      0, 0, 1, NULL, scenario_tp_layout_name, SC_FIELD_CODE},
     {"parallel.pp_split", PA, SC_FIELD_ENUM, OFF(sc_parallel, pp_split), SC_PP_SPLIT_LAYERS, 0,
      0, 0, 1, NULL, scenario_pp_split_name, SC_FIELD_CODE},
+    {"parallel.cp", PA, SC_FIELD_INT, OFF(sc_parallel, cp), 1, 1, 1024, 0, 1,
+     "a positive integer", NULL, SC_FIELD_CODE},
 
     /* ---- fabric, objective, simulation ---- */
     NUM("fabric.oversubscription", SC_SEC_FABRIC, OFF(sc_fabric, oversubscription), 1, 1, 0, 1000,

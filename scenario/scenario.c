@@ -47,6 +47,11 @@ int scenario_model_parallel(const struct scenario *sc)
     return (sc->parallel.tp > 1 ? sc->parallel.tp : 1) * (sc->parallel.pp > 1 ? sc->parallel.pp : 1);
 }
 
+int scenario_replica_gpus(const struct scenario *sc)
+{
+    return scenario_model_parallel(sc) * (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
+}
+
 void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,
                            struct sc_comm *out)
 {

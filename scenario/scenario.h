@@ -285,6 +285,10 @@ struct sc_parallel {
     int interleave_set;                /* 1: parallel.interleave given (pp: auto then keeps it) */
     int pp_split;                      /* parallel.pp_split: SC_PP_SPLIT_LAYERS (default) or
                                           _EMBEDDING_LOSS */
+    int cp;                            /* parallel.cp: context-parallel ranks (default 1),
+                                          each a cp-th of every sequence; data parallelism
+                                          is the GPUs / (tp pp cp) replicas, the gradients'
+                                          group the GPUs / (tp pp) */
 };
 
 /* fabric: the network between the nodes. */
@@ -350,6 +354,11 @@ double scenario_fwd_gflops(const struct scenario *sc);
 /* GPUs a model replica spans: parallel.tp x parallel.pp.  Data parallelism
  * runs over the train GPUs / this. */
 int scenario_model_parallel(const struct scenario *sc);
+
+/* The GPUs one replica of the model spans for its batch: tp x pp x cp (the
+ * context-parallel ranks share each sequence; they reduce gradients with
+ * the data-parallel ones, scenario_model_parallel's group). */
+int scenario_replica_gpus(const struct scenario *sc);
 
 /* The cluster's own strategy and communication choice where it has them,
  * the scenario's gradients section otherwise; auto on a cluster without GPU

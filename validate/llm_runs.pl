@@ -219,9 +219,11 @@ if ($check) {
     printf "# llm runs, carried from a first row: %s (inputs excluded)\n",
         summary(map { $_->{cerr} } grep { defined $_->{cerr} } @pred);
     # A guard against regressions, not the target (issue 36: MAPE 10%, none past 20%):
-    # the MAPEs as they stood when the model last changed, with a tenth of a point to
-    # spare for the last digit.  A change to the model that beats them lowers these.
-    my %guard = (catalog => [6.8, [map { $_->{err} } grep { defined $_->{err} } @pred]],
+    # the MAPEs as they stood when the model or the set last changed, with a tenth of a
+    # point to spare for the last digit.  A change to the model that beats them lowers
+    # these.  Context parallelism added 6 cases (53), among them NeMo 24.07's 8B at cp 2
+    # (+25%) and the Llama 3 paper's 131K stage (+11%): 6.7% became 6.85%.
+    my %guard = (catalog => [6.9, [map { $_->{err} } grep { defined $_->{err} } @pred]],
                  carried => [5.8, [map { $_->{cerr} } grep { defined $_->{cerr} } @pred]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};

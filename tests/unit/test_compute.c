@@ -536,6 +536,36 @@ static void tensor_counts_agree_with_the_layout(void)
     T_NEAR(ops_tensors(catalog_find_model(&cat, "vgg16")), 32, 0, "VGG-16: 32 tensors");
 }
 
+/* Context parallelism (parallel.cp): a rank of cp runs every product over
+ * seq / cp tokens and its queries' attention over all seq keys, causal and
+ * balanced, so the matrix work of a sequence splits evenly over the ranks;
+ * a MoE model's expert GEMMs split the same way. */
+static void context_parallel_ranks_split_the_sequence(void)
+{
+    static const char *const models[] = {"llama3-8b", "qwen3-30b-a3b", "deepseek-v3"};
+
+    for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
+        const struct cat_model *m = catalog_find_model(&cat, models[i]);
+        struct ops_model o1, o4;
+        int attn = 0;
+        if (!m) {
+            T_CHECK(0, "%s in the catalog", models[i]);
+            continue;
+        }
+        ops_build(m, 8192, 1, 1, 0, 0, &o1);
+        ops_build_cp(m, 8192, 4, 1, 1, 0, 0, &o4);
+        T_NEAR(ops_fwd_flops(&o4) / ops_fwd_flops(&o1), 0.25, 1e-12,
+               "%s at cp 4: a quarter of the matrix work a rank (%.4g of %.4g GFLOP)", models[i],
+               ops_fwd_flops(&o4) / 1e9, ops_fwd_flops(&o1) / 1e9);
+        for (int k = 0; k < o4.n; k++)
+            if (o4.v[k].kind == OPS_ATTN && o4.v[k].n == 8192 && o4.v[k].m == 2048 && o4.v[k].causal)
+                attn = 1;
+        T_CHECK(attn, "%s: 2048 queries a rank over 8192 keys, causal", models[i]);
+        ops_free(&o1);
+        ops_free(&o4);
+    }
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -557,6 +587,7 @@ int main(void)
     T_RUN(a_measured_time_carries_through_the_model);
     T_RUN(fused_attention_runs_at_its_published_rate);
     T_RUN(fp8_runs_as_transformer_engine_runs_it);
+    T_RUN(context_parallel_ranks_split_the_sequence);
     catalog_free(&cat);
     return T_DONE();
 }

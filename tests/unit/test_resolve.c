@@ -378,6 +378,41 @@ static void a_calibration_gives_its_own_layout_back(void)
     scenario_free(&sc);
 }
 
+/* Context parallelism: a replica's batch spreads over tp x pp x cp GPUs
+ * (16 sequences on 8 GPUs at cp 2: 4 replicas of 4 micro-batches, each GPU
+ * 2 sequences' worth), the compute a GPU does is the same as without it
+ * (half the tokens, twice the micro-batches), and the optimizer state
+ * shards over every rank of the gradients' group. */
+static void context_parallelism_spreads_each_sequence(void)
+{
+    static const char *text =
+        "workload: {model: llama3-8b, batch_per_gpu: 1, seq_len: 8192, global_batch: 16}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "gradients: {sharding: zero1}\n"
+        "parallel: {cp: %d}\n"
+        "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge}]}\n";
+    struct sim_config cfg[2];
+    double per_gpu[2];
+
+    for (int i = 0; i < 2; i++) {
+        struct scenario sc;
+        struct dt_err e = {""};
+        char buf[400];
+        snprintf(buf, sizeof buf, text, i + 1);
+        if (load_text(&sc, buf, &e) || plan_resolve(&sc, &sc.clusters[0], &cfg[i], &e)) {
+            T_CHECK(0, "cp %d resolves: %s", i + 1, e.msg);
+            return;
+        }
+        per_gpu[i] = cfg[i].groups[0].fwd_s + cfg[i].groups[0].bwd_s;
+        scenario_free(&sc);
+    }
+    T_NEAR(cfg[0].w.batch * 8, 16, 1e-12, "cp 1: 16 sequences a step over 8 GPUs");
+    T_NEAR(cfg[1].w.batch * 8, 16, 1e-12, "cp 2: 16 sequences a step over 8 GPUs (%.2f a GPU)",
+           cfg[1].w.batch);
+    T_CHECK(fabs(per_gpu[1] / per_gpu[0] - 1) < 0.05, "cp 2: a GPU computes what it did at "
+            "cp 1, within 5%% (%.3f s against %.3f)", per_gpu[1], per_gpu[0]);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -393,6 +428,7 @@ int main(void)
     T_RUN(gpu_clusters_run_auto_and_lose_sms_to_it);
     T_RUN(optimizer_loops_cost_their_tensors);
     T_RUN(a_calibration_gives_its_own_layout_back);
+    T_RUN(context_parallelism_spreads_each_sequence);
     catalog_free(&cat);
     return T_DONE();
 }

@@ -1,0 +1,120 @@
+/*
+ * resolve_cp.c - context parallelism (parallel.cp; docs/model.md "Context
+ * parallelism"), as Megatron-Core runs it through Transformer Engine's
+ * ring attention (the p2p form of --context-parallel-size).
+ *
+ * Each sequence is cut into 2 cp chunks and rank r keeps chunks r and
+ * 2cp - 1 - r, so that under a causal mask every rank has the same share of
+ * the attention (the load balancing of Megatron-Core's get_batch_on_this_
+ * cp_rank).  A rank runs every layer's products over its s / cp tokens
+ * (catalog/ops.c builds the ops so) and its queries' attention over the
+ * whole sequence: the keys and values come round the ring of cp ranks, one
+ * chunk a step, each step's transfer beside the attention over the chunk
+ * before it.  Backward runs the ring again with the keys' and values'
+ * gradients going the other way.  The cp ranks hold the same weights: they
+ * reduce gradients with the data-parallel ranks (the simulator's group is
+ * the GPUs over tp x pp, unchanged), and each replica's batch is spread over
+ * tp x pp x cp GPUs.
+ *
+ * What a layer waits for: of each of the cp - 1 steps, what the transfer
+ * takes past the attention it hides under.  The ring runs over the cp
+ * group's links: Megatron-Core orders tp, then cp, then dp, so a group of
+ * tp x cp GPUs that fits a node moves over NVLink, and otherwise over each
+ * GPU's share of the node's NICs.
+ */
+#include "resolve.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "../catalog/shape.h"
+#include "cluster.h"
+#include "compute.h"
+
+int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len)
+{
+    const struct cat_model *m = sc->workload.model;
+    int cp = sc->parallel.cp, s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
+    int rep = scenario_replica_gpus(sc);
+
+    if (cp <= 1)
+        return 1;
+    if (!shape_known(m)) {
+        snprintf(why, len, "parallel.cp %d needs a model given by its shape (layers, hidden, "
+                 "...); %s is not", cp, m->name);
+        return 0;
+    }
+    if (s % (2 * cp) != 0) {
+        snprintf(why, len, "parallel.cp %d needs a sequence of a multiple of 2 cp = %d tokens "
+                 "(two chunks a rank), not %d", cp, 2 * cp, s);
+        return 0;
+    }
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        int gpus = g->count * (g->inst->gpu_count > 0 ? g->inst->gpu_count : 1);
+        if (g->role != SIM_TRAIN)
+            continue;
+        if (g->inst->gpu_count < 1) {
+            snprintf(why, len, "parallel.cp %d needs GPU train nodes; %s has none", cp,
+                     g->inst->name);
+            return 0;
+        }
+        if (gpus % rep != 0) {
+            snprintf(why, len, "parallel.cp %d x tp %d x pp %d = %d GPUs a replica does not "
+                     "divide the %d GPUs of %d x %s", cp, sc->parallel.tp, sc->parallel.pp, rep,
+                     gpus, g->count, g->inst->name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Bytes of the keys and values of one chunk of s / cp tokens, a layer, one
+ * micro-batch, on one tensor-parallel rank: K and V of kv_heads (MLA: of
+ * every head, as its up projection gives them) at 16 bits. */
+static double kv_chunk_bytes(const struct scenario *sc)
+{
+    const struct cat_model *m = sc->workload.model;
+    double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
+    double heads = m->kv_lora_rank > 0 ? m->heads : m->kv_heads;
+    double tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+
+    return s / sc->parallel.cp * sc->parallel.micro_batch * heads *
+           (shape_qk_head(m) + shape_v_head(m)) * 2 / tp;
+}
+
+void resolve_cp(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg)
+{
+    const struct cat_model *m = sc->workload.model;
+    int cp = sc->parallel.cp, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1;
+
+    if (cp <= 1)
+        return;
+    cfg->w.batch /= cp;     /* a replica's samples, over its cp ranks too */
+    for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
+        const struct sc_group *sg = &cl->groups[i];
+        struct sim_group *g = &cfg->groups[i];
+        const struct cat_instance *in = sg->inst;
+        struct compute_plan p;
+        struct compute_time t;
+        double bw, step, af, ab, wf, wb;
+        if (sg->role != SIM_TRAIN || !in->gpu ||
+            compute_on_gpu(sc, in->gpu, NULL, sc->parallel.micro_batch, &p, &t) != 0)
+            continue;
+        /* the ring's links: NVLink inside a node, else a GPU's share of its NICs */
+        bw = tp * cp <= in->gpu_count && g->intra_Bps > 0 ? g->intra_Bps
+                                                         : g->nic_Bps / in->gpu_count;
+        if (!(bw > 0) || m->layers <= 0)
+            continue;
+        step = kv_chunk_bytes(sc) / bw;
+        /* a layer's attention a step: its forward, and its backward (the
+         * attention products' forward and backward less the forward) */
+        af = t.core_fwd_s / m->layers / cp;
+        ab = fmax(0, t.kind_s[OPS_ATTN] - t.core_fwd_s) / m->layers / cp;
+        wf = (cp - 1) * fmax(0, step - af) * m->layers;
+        wb = (cp - 1) * fmax(0, 2 * step - ab) * m->layers;
+        g->fwd_s += n * wf;
+        g->bwd_s += n * wb;
+    }
+}
