@@ -324,10 +324,12 @@ static void ffn(struct ops_model *o, const struct cat_model *m, double count, do
  * an even load), the outputs unpermuted and summed by their weights, and
  * the shared experts as a dense block over every token.  Expert widths
  * split over tensor parallelism (expert tensor parallelism as Megatron-Core
- * defaults it, the tensor-parallel size).
+ * defaults it, the tensor-parallel size).  Under expert parallelism of ep a
+ * rank holds experts / ep of them (ep divides experts), each over the rows
+ * of all ep ranks routed to it.
  */
 static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count, double s,
-                    double t)
+                    double t, double ep, double imb)
 {
     double h = m->hidden, E = m->experts, k = m->top_k;
     struct ops_item *it;
@@ -336,7 +338,10 @@ static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count
     mem(o, OPS_SOFTMAX, count, s * E);
     it = mem(o, OPS_COPY, count, s * k * h);         /* permute */
     it->op_sac = 1;
-    ffn_rows(o, m, count, s * k / E, E, shape_expert_width(m), t);
+    /* expert parallelism: the rank's experts / ep experts each take what
+     * the ep ranks route to it, s k ep / E rows a sample of each rank on
+     * an even load, imb times that on the busiest rank */
+    ffn_rows(o, m, count, s * k * ep / E * imb, E / ep, shape_expert_width(m), t);
     it = mem(o, OPS_COPY, count, s * k * h);         /* unpermute and combine */
     it->op_sac = 1;
     if (m->shared_experts > 0)
@@ -378,7 +383,7 @@ static void attention(struct ops_model *o, const struct cat_model *m, double cou
 }
 
 static void transformer(struct ops_model *o, const struct cat_model *m, double seq, double cp,
-                        int flash, double t, double sp)
+                        int flash, double t, double sp, const struct ops_layout *lay)
 {
     double s = seq / cp;        /* a context-parallel rank's tokens; attention sees all seq */
     double h = m->hidden, f = m->ffn_hidden, a = m->heads / t, d = shape_qk_head(m);
@@ -449,7 +454,8 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     if (l - lm > 0)
         ffn(o, m, l - lm, s, f, t, 1);
     if (lm > 0)
-        moe_ffn(o, m, lm, s, t);
+        moe_ffn(o, m, lm, s, t, lay->ep > 1 ? lay->ep : 1,
+                lay->moe_imbalance > 1 ? lay->moe_imbalance : 1);
     dropout_add(o, l, rep, drop);
     norm(o, m, 1, rep, 0);
     if (m->lm_head) {
@@ -510,12 +516,15 @@ double ops_tensors(const struct cat_model *m)
 void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,
                struct ops_model *out)
 {
-    ops_build_cp(m, seq, 1, flash, tp, sp, style, out);
+    struct ops_layout lay = {tp, sp, 1, 1, 0};
+
+    ops_build_layout(m, seq, &lay, flash, style, out);
 }
 
-void ops_build_cp(const struct cat_model *m, int seq, int cp, int flash, int tp, int sp,
-                  int style, struct ops_model *out)
+void ops_build_layout(const struct cat_model *m, int seq, const struct ops_layout *lay, int flash,
+                      int style, struct ops_model *out)
 {
+    int tp = lay->tp, sp = lay->sp, cp = lay->cp;
     double t = tp > 1 ? tp : 1;
 
     int a = m->arch[0] ? names_parse(ops_arch_name, m->arch) : -1;
@@ -528,7 +537,7 @@ void ops_build_cp(const struct cat_model *m, int seq, int cp, int flash, int tp,
         vgg16(out);
     else if (shape_known(m))
         transformer(out, m, seq > 0 ? seq : m->seq_len, cp > 1 ? cp : 1, flash, t,
-                    sp && t > 1 ? t : 1);
+                    sp && t > 1 ? t : 1, lay);
     else
         push(out, OPS_LINEAR, 1)->flops = m->fwd_gflops * 1e9;
 }

@@ -119,12 +119,20 @@ double ops_tensors(const struct cat_model *m);
  * divided too under sequence parallelism (sp); style, the OPS_* bits above. */
 void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,
                struct ops_model *out);
-/* The same on one rank of a context-parallel group of cp (parallel.cp): a
- * transformer's seq / cp tokens through every product, their queries'
+/* How a rank's share of a transformer is cut (ops_build_layout): tp and
+ * sp as for ops_build; cp > 1, one rank of a context-parallel group
+ * (parallel.cp): seq / cp tokens through every product, their queries'
  * attention over all seq keys (causal, load-balanced: each rank half of
- * those it pairs). */
-void ops_build_cp(const struct cat_model *m, int seq, int cp, int flash, int tp, int sp,
-                  int style, struct ops_model *out);
+ * those it pairs); ep > 1, one rank of an expert-parallel group
+ * (parallel.ep): experts / ep experts, each over the rows the ep ranks
+ * route to it; moe_imbalance >= 1, the busiest rank's rows over an even
+ * share (0: even). */
+struct ops_layout {
+    int tp, sp, cp, ep;
+    double moe_imbalance;
+};
+void ops_build_layout(const struct cat_model *m, int seq, const struct ops_layout *lay, int flash,
+                      int style, struct ops_model *out);
 void ops_free(struct ops_model *o);
 
 /* Forward FLOPs per sample of the matrix work (2 per multiply-add). */

@@ -127,6 +127,11 @@ double shape_active_params(const struct cat_model *m)
     return with_tables(m, layers_weights(m, 1));
 }
 
+double shape_expert_params(const struct cat_model *m)
+{
+    return (double)shape_moe_layers(m) * m->experts * ffn_weights(m, shape_expert_width(m));
+}
+
 int shape_window_layers(const struct cat_model *m)
 {
     int n = 0;

@@ -65,6 +65,9 @@ double shape_shared_width(const struct cat_model *m);
 int shape_is_moe_layer(const struct cat_model *m, int i);
 int shape_moe_layers(const struct cat_model *m);
 int shape_window_layers(const struct cat_model *m);
+/* The routed experts' parameters, all MoE layers (what expert parallelism
+ * splits; 0 for a dense model). */
+double shape_expert_params(const struct cat_model *m);
 
 /* Forward FLOPs of one sequence of seq tokens. */
 double shape_fwd_flops(const struct cat_model *m, double seq);

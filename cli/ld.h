@@ -67,6 +67,7 @@ struct ld {
     yaml_node_t *pp_node;                    /* parallel.pp */
     yaml_node_t *cluster_pp_node[SC_MAX_CLUSTERS]; /* clusters[i].parallel.pp */
     yaml_node_t *cp_node;                    /* parallel.cp */
+    yaml_node_t *ep_node;                    /* parallel.ep */
     yaml_node_t *receive_node;               /* gradients.ps.receive */
 };
 

@@ -16,8 +16,8 @@
 
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
-    int tp, pp, interleave, mb, cp, sp, ov, order, layout, split; /* sp ... split -1 absent */
-    yaml_node_t *tp_node, *pp_node, *cp_node;
+    int tp, pp, interleave, mb, cp, ep, sp, ov, order, layout, split; /* sp ... split -1 absent */
+    yaml_node_t *tp_node, *pp_node, *cp_node, *ep_node;
 };
 
 /* parallel.KEY of m (path the mapping's, for messages) as the field table
@@ -62,7 +62,8 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
         int_or_auto(ld, m, path, "pp", &p->pp, &p->pp_node) ||
         int_or_auto(ld, m, path, "interleave", &p->interleave, NULL) ||
         (top && int_or_auto(ld, m, path, "micro_batch", &p->mb, NULL)) ||
-        (top && int_or_auto(ld, m, path, "cp", &p->cp, &p->cp_node)))
+        (top && int_or_auto(ld, m, path, "cp", &p->cp, &p->cp_node)) ||
+        (top && int_or_auto(ld, m, path, "ep", &p->ep, &p->ep_node)))
         return -1;
     ld_path_key(f, sizeof f, path, "sequence_parallel");
     if ((v = ld_get(ld, m, "sequence_parallel", NULL)) && ld_bool(ld, v, f, &p->sp))
@@ -143,6 +144,7 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     ld->tp_node = p.tp_node;
     ld->pp_node = p.pp_node;
     ld->cp_node = p.cp_node;
+    ld->ep_node = p.ep_node;
     sc->parallel.tp_auto = p.tp < 0;
     sc->parallel.tp = p.tp > 0 ? p.tp : 1;
     sc->parallel.pp_auto = p.pp < 0;
@@ -150,6 +152,7 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     sc->parallel.interleave = p.interleave > 0 ? p.interleave : 1;
     sc->parallel.interleave_set = p.interleave > 0;
     sc->parallel.cp = p.cp > 0 ? p.cp : 1;
+    sc->parallel.ep = p.ep > 0 ? p.ep : 1;
     if (p.sp >= 0)
         sc->parallel.sequence_parallel = p.sp;
     if (p.ov >= 0)
@@ -212,13 +215,16 @@ int ld_parallel_fits(struct ld *ld)
         /* a layout the planner chooses fits by construction */
         bad = (!tp_auto && !resolve_tp_fits(sc, c, why, sizeof why)) ? 1
               : (!pp_auto && !resolve_pp_fits(sc, c, why, sizeof why)) ? 2
-              : (!tp_auto && !pp_auto && !resolve_cp_fits(sc, c, why, sizeof why)) ? 3 : 0;
+              : (!tp_auto && !pp_auto && !resolve_cp_fits(sc, c, why, sizeof why)) ? 3
+              : (!tp_auto && !pp_auto && !resolve_ep_fits(sc, c, why, sizeof why)) ? 4 : 0;
         *sc = saved;
         if (!bad)
             continue;
-        if (bad == 3)
-            return ld_fail(ld, ld->cp_node ? ld->cp_node->start_mark : ld->root->start_mark,
-                           "parallel.cp", "cluster %s: %s", c->name, why);
+        if (bad >= 3) {
+            yaml_node_t *n = bad == 3 ? ld->cp_node : ld->ep_node;
+            return ld_fail(ld, n ? n->start_mark : ld->root->start_mark,
+                           bad == 3 ? "parallel.cp" : "parallel.ep", "cluster %s: %s", c->name, why);
+        }
         key = bad == 1 ? "tp" : "pp";
         at = bad == 1 ? (c->parallel.tp != 0 ? ld->cluster_tp_node[i] : ld->tp_node)
                       : (c->parallel.pp != 0 ? ld->cluster_pp_node[i] : ld->pp_node);

@@ -379,8 +379,12 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
                                  [SC_ATTN_FLASH_TRITON] = FLASH_TRITON, [SC_ATTN_CUDNN] = FLASH_CUDNN};
     int rc = -1, flash = kernel[sc->workload.attention];
 
-    ops_build_cp(sc->workload.model, sc->workload.seq_len, sc->parallel.cp, flash, sc->parallel.tp,
-                 sc->parallel.sequence_parallel, scenario_ops_style(sc), &o);
+    {
+        struct ops_layout lay = {sc->parallel.tp, sc->parallel.sequence_parallel, sc->parallel.cp,
+                                 sc->parallel.ep, sc->workload.moe_imbalance};
+        ops_build_layout(sc->workload.model, sc->workload.seq_len, &lay, flash,
+                         scenario_ops_style(sc), &o);
+    }
     compute_rates_of(g, profile_tflops, &r);
     if (!sc->workload.precision_auto) {
         if (compute_plan_of(g, sc->workload.precision, sc->workload.precision_strict, p) == 0) {

@@ -135,11 +135,13 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
     int pp = sc->parallel.pp, v = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1, n = pp * v, lay[4096], mine = 0;
     double embed, out, inner;
 
+    double held = resolve_state_params(sc);     /* expert parallelism: a share of the experts */
+
     shape_tables(md, &embed, &out);
-    inner = md->params - embed - (md->tied_embeddings ? 0 : out);
+    inner = held - embed - (md->tied_embeddings ? 0 : out);
 
     if (n > 4096 || inner <= 0) {
-        *params = md->params / pp;
+        *params = held / pp;
         *lmb = (double)md->layers / pp * (first ? (m < pp ? m : pp) : 1);
         return;
     }
@@ -168,7 +170,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
                                       : in->gpu ? in->gpu->mem_gib : NAN)
                                    : in->mem_gib;
-    double params = m->params, layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
+    double params = resolve_state_params(sc), layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
 
     state_bytes(sc, sharding, &w, &g, &o);
     if (sc->workload.offload_layers > 0 && sc->workload.offload_layers < m->layers)

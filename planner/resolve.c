@@ -616,7 +616,7 @@ static void resolve_shard(const struct scenario *sc, int k, struct sim_config *c
                    : sc->parallel.sharding == SC_SHARD_HSDP ? SIM_SHARD_HYBRID : SIM_SHARD_FULL;
     if (sim_is_ps(cfg->c.strategy))
         cfg->c.shard = SIM_SHARD_NONE;
-    cfg->c.param_bytes = m->params * (wide ? 4.0 : 2.0);
+    cfg->c.param_bytes = resolve_state_params(sc) * (wide ? 4.0 : 2.0);
     units = shape_known(m) ? m->layers : ceil(cfg->w.grad_bytes / cfg->c.bucket_bytes);
     cfg->c.units = units >= 1 ? (units < 1e4 ? (int)units : 10000) : 1;
     cfg->c.micro_batches = sc->workload.grad_accum;
@@ -741,7 +741,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     {
         char why[320];
         if (!resolve_tp_fits(sc, cl, why, sizeof why) || !resolve_pp_fits(sc, cl, why, sizeof why) ||
-            !resolve_cp_fits(sc, cl, why, sizeof why))
+            !resolve_cp_fits(sc, cl, why, sizeof why) || !resolve_ep_fits(sc, cl, why, sizeof why))
             return dt_errf(e, "%s", why);
     }
     scenario_cluster_comm(sc, cl, &comm);
@@ -757,6 +757,11 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     }
     sparse_grads(sc->workload.model, (double)sc->parallel.micro_batch * sc->workload.grad_accum, k, is_ps, &xparams,
                  &uparams);
+    if (sc->parallel.ep > 1) {
+        /* a rank reduces and updates its experts / ep of the routed experts */
+        xparams *= resolve_state_params(sc) / sc->workload.model->params;
+        uparams *= resolve_state_params(sc) / sc->workload.model->params;
+    }
 
     memset(cfg, 0, sizeof *cfg);
     cfg->ngroups = cl->ngroups;
@@ -818,6 +823,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         if (cfg->groups[i].role == SIM_TRAIN)
             cfg->groups[i].opt_s += resolve_opt_loop_s(sc, cl->groups[i].inst);
     resolve_cp(sc, cl, cfg);
+    resolve_ep(sc, cl, cfg);
     resolve_pp(sc, cl, k, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     resolve_interference(sc, cl, cfg);

@@ -53,6 +53,21 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
  * train group's waits for ring attention's keys and values beyond the
  * attention they hide under, after resolve_tp (resolve_cp.c). */
 int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
+
+/* Whether parallel.ep fits cl: a mixture of experts whose experts it
+ * divides, and the data-parallel ranks (GPUs over tp x pp) it divides; 0
+ * with why.  resolve_state_params: the parameters a rank's state covers
+ * before tensor parallelism (experts / ep of the routed experts, the rest
+ * whole).  resolve_ep: every train group's waits for the MoE layers'
+ * all-to-alls (resolve_ep.c). */
+int resolve_ep_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
+double resolve_state_params(const struct scenario *sc);
+void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
+/* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
+ * a GPU of `in` with group g's links resolved, s; 0 without expert
+ * parallelism. */
+double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instance *in,
+                             const struct sim_group *g);
 void resolve_cp(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 
 /* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after

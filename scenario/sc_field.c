@@ -73,6 +73,8 @@ const struct sc_field sc_fields[] = {
         "an integer from 0 to 100000"),
     NUM("workload.step_overhead_s", WL, OFF(sc_workload, step_overhead_s), 0, 0, 0, 3600,
         "seconds in [0, 3600]"),
+    NUM("workload.moe_imbalance", WL, OFF(sc_workload, moe_imbalance), 1, 1, 0, 100,
+        "a factor in [1, 100]"),
 
     REF("workload.measured_compute.gpu", WL, "a GPU of the catalog",
         SC_FIELD_REQUIRED | SC_FIELD_CODE),
@@ -159,6 +161,8 @@ const struct sc_field sc_fields[] = {
     {"parallel.pp_split", PA, SC_FIELD_ENUM, OFF(sc_parallel, pp_split), SC_PP_SPLIT_LAYERS, 0,
      0, 0, 1, NULL, scenario_pp_split_name, SC_FIELD_CODE},
     {"parallel.cp", PA, SC_FIELD_INT, OFF(sc_parallel, cp), 1, 1, 1024, 0, 1,
+     "a positive integer", NULL, SC_FIELD_CODE},
+    {"parallel.ep", PA, SC_FIELD_INT, OFF(sc_parallel, ep), 1, 1, 65536, 0, 1,
      "a positive integer", NULL, SC_FIELD_CODE},
 
     /* ---- fabric, objective, simulation ---- */

@@ -185,6 +185,8 @@ struct sc_workload {
                                           this many layers run their GEMMs in 16 bits */
     double step_overhead_s;            /* workload.step_overhead_s: fixed seconds a step beyond
                                           the kernels (sim_workload.step_overhead_s); 0 none */
+    double moe_imbalance;              /* workload.moe_imbalance: the busiest expert-parallel
+                                          rank's tokens over an even share, >= 1 (default 1) */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     int global_batch;                  /* samples (sequences) per optimizer step over all
                                           workers; 0: not given (grad_accum holds) */
@@ -285,6 +287,9 @@ struct sc_parallel {
     int interleave_set;                /* 1: parallel.interleave given (pp: auto then keeps it) */
     int pp_split;                      /* parallel.pp_split: SC_PP_SPLIT_LAYERS (default) or
                                           _EMBEDDING_LOSS */
+    int ep;                            /* parallel.ep: expert-parallel ranks (default 1), each
+                                          experts / ep of every MoE layer's experts, taken
+                                          from the data-parallel (and context-parallel) ranks */
     int cp;                            /* parallel.cp: context-parallel ranks (default 1),
                                           each a cp-th of every sequence; data parallelism
                                           is the GPUs / (tp pp cp) replicas, the gradients'

@@ -170,6 +170,12 @@ sub summary {
 }
 
 my @pred = grep { $_->{scenario} } @cases;
+# Mixtures of experts under expert parallelism (ep > 1) are a set of their
+# own, with issue 38's targets (MAPE 10%, none past 15%): the "all" figures
+# and their guard are the dense runs'; the MoE runs print and guard apart.
+my $is_moe = sub { ($_[0]{ep} || 1) > 1 };
+my @dense = grep { !$is_moe->($_) } @pred;
+my @moe = grep { $is_moe->($_) } @pred;
 if ($json) {
     require JSON::PP;
     my @out;
@@ -215,16 +221,21 @@ if ($check) {
     my $nfit = grep { defined $fit{$_->{key}} } @in;
     printf "%s - llm runs: carried mode fits %d of %d group inputs\n",
         $nfit == @in ? 'ok' : 'FAIL', $nfit, scalar @in;
-    printf "# llm runs, catalog alone: %s\n", summary(map { $_->{err} } grep { defined $_->{err} } @pred);
+    printf "# llm runs, catalog alone: %s\n", summary(map { $_->{err} } grep { defined $_->{err} } @dense);
+    printf "# llm runs, mixtures of experts, catalog alone: %s\n",
+        summary(map { $_->{err} } grep { defined $_->{err} } @moe);
     printf "# llm runs, carried from a first row: %s (inputs excluded)\n",
-        summary(map { $_->{cerr} } grep { defined $_->{cerr} } @pred);
+        summary(map { $_->{cerr} } grep { defined $_->{cerr} } @dense);
     # A guard against regressions, not the target (issue 36: MAPE 10%, none past 20%):
     # the MAPEs as they stood when the model or the set last changed, with a tenth of a
     # point to spare for the last digit.  A change to the model that beats them lowers
     # these.  Context parallelism added 6 cases (53), among them NeMo 24.07's 8B at cp 2
     # (+25%) and the Llama 3 paper's 131K stage (+11%): 6.7% became 6.85%.
-    my %guard = (catalog => [6.9, [map { $_->{err} } grep { defined $_->{err} } @pred]],
-                 carried => [5.8, [map { $_->{cerr} } grep { defined $_->{cerr} } @pred]]);
+    # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
+    # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).
+    my %guard = (catalog => [6.9, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+                 carried => [5.8, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
+                 'MoE catalog' => [48.6, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
@@ -254,11 +265,14 @@ for my $c (@cases) {
     $line .= " [known gap: $c->{known_gap}]" if $c->{known_gap} ne '';
     print "$line\n";
 }
-my @ok = grep { defined $_->{err} } @pred;
-my @cok = grep { defined $_->{cerr} } @pred;
+my @ok = grep { defined $_->{err} } @dense;
+my @cok = grep { defined $_->{cerr} } @dense;
 print "\n";
 printf "# catalog alone, all: %s\n", summary(map { $_->{err} } @ok);
 printf "# carried, all (inputs excluded): %s\n", summary(map { $_->{cerr} } @cok);
+printf "# catalog alone, mixtures of experts (ep > 1, apart from \"all\"): %s; carried: %s\n",
+    summary(map { $_->{err} } grep { defined $_->{err} } @moe),
+    summary(map { $_->{cerr} } grep { defined $_->{cerr} } @moe);
 for my $by (qw(precision gpu group)) {
     my %v = map { $_->{$by} => 1 } @ok;
     for my $v (sort keys %v) {

@@ -553,7 +553,8 @@ static void context_parallel_ranks_split_the_sequence(void)
             continue;
         }
         ops_build(m, 8192, 1, 1, 0, 0, &o1);
-        ops_build_cp(m, 8192, 4, 1, 1, 0, 0, &o4);
+        struct ops_layout lay = {1, 0, 4, 1, 0};
+        ops_build_layout(m, 8192, &lay, 1, 0, &o4);
         T_NEAR(ops_fwd_flops(&o4) / ops_fwd_flops(&o1), 0.25, 1e-12,
                "%s at cp 4: a quarter of the matrix work a rank (%.4g of %.4g GFLOP)", models[i],
                ops_fwd_flops(&o4) / 1e9, ops_fwd_flops(&o1) / 1e9);
@@ -564,6 +565,45 @@ static void context_parallel_ranks_split_the_sequence(void)
         ops_free(&o1);
         ops_free(&o4);
     }
+}
+
+/* Expert parallelism: a rank of ep holds experts / ep experts, each a GEMM
+ * over the rows all ep ranks route to it, so an even load leaves a rank the
+ * work it had (Qwen3-30B-A3B at ep 8: 16 experts of 4096 x 8 x 8 / 128 =
+ * 2048 rows a sequence); the busiest rank at moe_imbalance 1.5 has half as
+ * much again of the experts' work. */
+static void expert_parallel_ranks_split_the_experts(void)
+{
+    const struct cat_model *m = catalog_find_model(&cat, "qwen3-30b-a3b");
+    struct ops_layout l1 = {1, 0, 1, 1, 0}, l8 = {1, 0, 1, 8, 0}, l8i = {1, 0, 1, 8, 1.5};
+    struct ops_model o1, o8, o8i;
+    double expert = 0, experts1 = 0;
+    int found = 0;
+
+    if (!m) {
+        T_CHECK(0, "qwen3-30b-a3b in the catalog");
+        return;
+    }
+    ops_build_layout(m, 4096, &l1, 1, 0, &o1);
+    ops_build_layout(m, 4096, &l8, 1, 0, &o8);
+    ops_build_layout(m, 4096, &l8i, 1, 0, &o8i);
+    T_NEAR(ops_fwd_flops(&o8) / ops_fwd_flops(&o1), 1, 1e-12,
+           "ep 8, even load: a rank's matrix work as at ep 1 (%.4g GFLOP)", ops_fwd_flops(&o8) / 1e9);
+    for (int k = 0; k < o8.n; k++)
+        if (o8.v[k].kind == OPS_LINEAR && o8.v[k].nb == 16 && o8.v[k].m == 2048) {
+            found++;
+            expert += 2 * o8.v[k].m * o8.v[k].n * o8.v[k].k * o8.v[k].nb * o8.v[k].count;
+        }
+    for (int k = 0; k < o1.n; k++)
+        if (o1.v[k].kind == OPS_LINEAR && o1.v[k].nb == 128)
+            experts1 += 2 * o1.v[k].m * o1.v[k].n * o1.v[k].k * o1.v[k].nb * o1.v[k].count;
+    T_CHECK(found == 2, "16 experts a rank, 2048 rows each, both products (%d)", found);
+    T_NEAR(expert, experts1, 1e-6 * experts1, "the experts' work is the same");
+    T_NEAR(ops_fwd_flops(&o8i) - ops_fwd_flops(&o8), 0.5 * expert, 1e-6 * expert,
+           "moe_imbalance 1.5: half the experts' work again");
+    ops_free(&o1);
+    ops_free(&o8);
+    ops_free(&o8i);
 }
 
 int main(void)
@@ -588,6 +628,7 @@ int main(void)
     T_RUN(fused_attention_runs_at_its_published_rate);
     T_RUN(fp8_runs_as_transformer_engine_runs_it);
     T_RUN(context_parallel_ranks_split_the_sequence);
+    T_RUN(expert_parallel_ranks_split_the_experts);
     catalog_free(&cat);
     return T_DONE();
 }

@@ -12,6 +12,7 @@
 
 #include "../../catalog/ops.h"
 #include "../../catalog/profile.h"
+#include "../../catalog/shape.h"
 #include "../../sim/nccl.h"
 
 #include <cJSON.h>
@@ -413,6 +414,66 @@ static void context_parallelism_spreads_each_sequence(void)
             "cp 1, within 5%% (%.3f s against %.3f)", per_gpu[1], per_gpu[0]);
 }
 
+/* Expert parallelism: a rank's state covers experts / ep of the routed
+ * experts; the MoE layers' all-to-alls are waits, nothing inside one
+ * NVLink node of 8 at ep 8 past what NVLink takes, and across two nodes at
+ * ep 16 half of each rank's copies cross its share of the NICs. */
+static void expert_parallelism_splits_the_experts(void)
+{
+    static const char *text =
+        "workload: {model: qwen3-30b-a3b, batch_per_gpu: 1, seq_len: 4096, precision: bf16, "
+        "global_batch: 64}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "gradients: {sharding: zero1}\n"
+        "parallel: {ep: %d}\n"
+        "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge, count: 2}]}\n";
+    const struct cat_model *m = catalog_find_model(&cat, "qwen3-30b-a3b");
+    struct sim_config cfg[3];
+    int eps[3] = {1, 8, 16};
+    double held[3];
+
+    for (int i = 0; i < 3 && m; i++) {
+        struct scenario sc;
+        struct dt_err e = {""};
+        char buf[400];
+        snprintf(buf, sizeof buf, text, eps[i]);
+        if (load_text(&sc, buf, &e) || plan_resolve(&sc, &sc.clusters[0], &cfg[i], &e)) {
+            T_CHECK(0, "ep %d resolves: %s", eps[i], e.msg);
+            return;
+        }
+        held[i] = resolve_state_params(&sc);
+        scenario_free(&sc);
+    }
+    if (!m)
+        return;
+    T_NEAR(held[1], m->params - shape_expert_params(m) * 7 / 8, 1, "ep 8: an eighth of the "
+           "experts a rank (%.4g of %.4g parameters)", held[1], m->params);
+    T_NEAR(cfg[1].w.grad_bytes / cfg[0].w.grad_bytes, held[1] / held[0], 1e-9,
+           "the gradients a rank reduces follow");
+    {
+        /* ep 16 over 2 nodes: a micro-batch's 4096 x 8 copies of 2048 x 2
+         * bytes, 8 of 16 ranks on the other node, over a GPU's share of the
+         * NICs (a p5's 3200 Gbit/s x 0.96 over 8); ep 8: 7/8 over NVLink */
+        struct scenario sc;
+        struct dt_err e = {""};
+        char buf[400];
+        double bytes = 4096.0 * 8 * 2048 * 2, nic = 3200e9 / 8 * 0.96 / 8;
+        const struct cat_instance *p5 = catalog_find_instance(&cat, "p5.48xlarge");
+        for (int i = 1; i < 3; i++) {
+            double want = i == 2 ? bytes * 8 / 16 / nic : bytes * 7 / 8 / cfg[1].groups[0].intra_Bps;
+            snprintf(buf, sizeof buf, text, eps[i]);
+            if (load_text(&sc, buf, &e)) {
+                T_CHECK(0, "loads: %s", e.msg);
+                return;
+            }
+            T_NEAR(resolve_ep_alltoall_s(&sc, p5, &cfg[i].groups[0]), want, 1e-12 * want + 1e-15,
+                   "ep %d: an all-to-all of a micro-batch in %.3f ms (%s)", eps[i], want * 1e3,
+                   i == 2 ? "half of it over the NICs" : "over NVLink");
+            scenario_free(&sc);
+        }
+    }
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -429,6 +490,7 @@ int main(void)
     T_RUN(optimizer_loops_cost_their_tensors);
     T_RUN(a_calibration_gives_its_own_layout_back);
     T_RUN(context_parallelism_spreads_each_sequence);
+    T_RUN(expert_parallelism_splits_the_experts);
     catalog_free(&cat);
     return T_DONE();
 }
