@@ -170,6 +170,17 @@ void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size
     }
 }
 
+/* " x cp N" under context parallelism, "" without (a static buffer). */
+static const char *cp_words(const struct plan_cluster *p)
+{
+    static char buf[24];
+
+    if (p->cp <= 1)
+        return "";
+    snprintf(buf, sizeof buf, " x cp %d", p->cp);
+    return buf;
+}
+
 void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride)
 {
     for (int i = 0; i < n; i++) {
@@ -177,13 +188,19 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
         const struct sim_result *r = &p->res;
         if (p->layout_why[0])
             fprintf(f, "Layout: %s: %s\n", p->cl->name, p->layout_why);
+        if (p->ep_comm_s > 0)
+            fprintf(f, "Experts: %s: the MoE layers' all-to-alls (expert parallelism, %s) wait "
+                    "%.3g s of each %.3g s step, counted in compute\n", p->cl->name,
+                    p->ep_over_nics ? "across nodes, over the NICs" : "inside a node, over NVLink",
+                    p->ep_comm_s, r->step_mean_s);
         if (p->cfg.c.pp > 1)
-            fprintf(f, "Pipeline: %s: tp %d x pp %d%s x dp %.0f, %d micro-batches of %d a step; "
+            fprintf(f, "Pipeline: %s: tp %d x pp %d%s%s x dp %.0f, %d micro-batches of %d a step; "
                     "of each %.3g s step, %.3g s computing, %.3g s in the bubble and activations' "
                     "trips, %.3g s tensor-parallel and %.3g s data-parallel communication\n",
                     p->cl->name, p->cfg.c.tp > 1 ? p->cfg.c.tp : 1, p->cfg.c.pp,
-                    p->cfg.c.pp_interleave > 1 ? " (interleaved)" : "",
-                    r->workers / ((p->cfg.c.tp > 1 ? p->cfg.c.tp : 1) * p->cfg.c.pp),
+                    p->cfg.c.pp_interleave > 1 ? " (interleaved)" : "", cp_words(p),
+                    r->workers / ((p->cfg.c.tp > 1 ? p->cfg.c.tp : 1) * p->cfg.c.pp *
+                                  (p->cp > 1 ? p->cp : 1)),
                     p->grad_accum, p->batch_per_gpu, r->step_mean_s, r->compute_s,
                     r->pp_bubble_s, r->tp_comm_s, r->exposed_comm_s - r->tp_comm_s);
     }
@@ -228,6 +245,7 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(m, "total", u->total / DT_GIB);
     report_json_num(m, "capacity", u->capacity / DT_GIB);
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);
+    report_json_num(o, "ep_comm_s", pc->ep_comm_s);
     report_json_num(o, "mfu", pc->mfu);
     cJSON_AddNumberToObject(o, "grad_accum", pc->grad_accum);
     if (pc->batch_note[0])

@@ -160,8 +160,14 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
                  l->pruned_tp, sc->parallel.tp);
     if (l->pruned_pp) {
         size_t n = strlen(tp_note);
-        snprintf(tp_note + n, sizeof tp_note - n, ", %ld that cannot place parallel.pp %d x tp %d",
-                 l->pruned_pp, sc->parallel.pp, sc->parallel.tp > 1 ? sc->parallel.tp : 1);
+        int cp = sc->parallel.cp > 1 ? sc->parallel.cp : 1, ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1;
+        n += (size_t)snprintf(tp_note + n, sizeof tp_note - n,
+                              ", %ld that cannot place parallel.pp %d x tp %d", l->pruned_pp,
+                              sc->parallel.pp, sc->parallel.tp > 1 ? sc->parallel.tp : 1);
+        if (cp > 1 && n < sizeof tp_note)
+            n += (size_t)snprintf(tp_note + n, sizeof tp_note - n, " x cp %d", cp);
+        if (ep > 1 && n < sizeof tp_note)
+            snprintf(tp_note + n, sizeof tp_note - n, " with ep %d", ep);
     }
     fprintf(f, "Searched: %ld candidates over %d instance types, %ld feasible; pruned before "
             "simulating: %ld do not fit in memory, %ld over the budget, %ld over the data "

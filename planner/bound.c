@@ -317,6 +317,34 @@ static void words(struct plan_cluster *pc, enum plan_bound b)
     }
 }
 
+/*
+ * Expert parallelism's all-to-alls are waits inside the compute time
+ * (resolve_ep.c), which the labels above read as compute: where they are
+ * the larger part of the step's compute, the step is bound by them, over
+ * the NICs when the expert-parallel group spans nodes, else over NVLink,
+ * and the words say so.  The what-ifs would scale them as compute: their
+ * words are left out then.  1 when it applies.
+ */
+static int expert_bound(struct plan_cluster *pc)
+{
+    const struct sim_result *r = &pc->res;
+    size_t n;
+
+    if (!(pc->ep_comm_s > 0) || !(r->step_mean_s > 0) || pc->ep_comm_s < 0.5 * r->compute_s)
+        return 0;
+    pc->bound = pc->ep_over_nics ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
+    n = (size_t)snprintf(pc->bound_text, sizeof pc->bound_text,
+                         "expert-all-to-all-bound: %.1f s of each %.1f s step waits for the MoE "
+                         "layers' all-to-alls %s; ", pc->ep_comm_s, r->step_mean_s,
+                         pc->ep_over_nics ? "across nodes (a smaller expert-parallel group, "
+                                            "inside a node, moves them over NVLink)"
+                                          : "over NVLink");
+    if (n < sizeof pc->bound_text)
+        snprintf(pc->bound_text + n, sizeof pc->bound_text - n, "compute %.1f s of the rest",
+                 r->compute_s - pc->ep_comm_s);
+    return 1;
+}
+
 int plan_bound_set(struct plan_cluster *pc, int whatif, struct dt_err *e)
 {
     struct whatif w;
@@ -324,12 +352,15 @@ int plan_bound_set(struct plan_cluster *pc, int whatif, struct dt_err *e)
     if (!whatif) {
         pc->bound = by_waits(pc);
         words(pc, pc->bound);
+        expert_bound(pc);
         return 0;
     }
     if (whatif_ask(&pc->cfg, pc->res.step_mean_s, &w, e))
         return -1;
     pc->bound = by_whatif(pc, &w);
     words(pc, pc->bound);
+    if (expert_bound(pc))
+        return 0;
     {
         size_t n = strlen(pc->bound_text);
         whatif_words(&w, pc->bound_text + n, sizeof pc->bound_text - n);

@@ -156,6 +156,32 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
     }
 }
 
+/* A GPU's waits a step for the MoE layers' all-to-alls (resolve_ep.c): each
+ * micro-batch, four of them (six under full recompute) in each MoE layer of
+ * its pipeline stage. */
+static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
+{
+    const struct cat_model *m = sc->workload.model;
+    int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
+
+    pc->ep_comm_s = 0;
+    pc->ep_over_nics = 0;
+    pc->cp = sc->parallel.cp > 1 ? sc->parallel.cp : 1;
+    if (sc->parallel.ep <= 1 || !shape_known(m))
+        return;
+    for (int i = 0; i < pc->cl->ngroups && i < pc->cfg.ngroups; i++) {
+        const struct sc_group *g = &pc->cl->groups[i];
+        if (g->role != SIM_TRAIN)
+            continue;
+        pc->ep_comm_s = pc->grad_accum * (double)shape_moe_layers(m) / pp *
+                        (sc->parallel.recompute == SC_RECOMPUTE_FULL ? 6 : 4) *
+                        resolve_ep_alltoall_s(sc, g->inst, &pc->cfg.groups[i]);
+        pc->ep_over_nics = (sc->parallel.tp > 1 ? sc->parallel.tp : 1) * sc->parallel.ep >
+                           g->inst->gpu_count;
+        return;
+    }
+}
+
 /* Tokens per second and MFU (planner.h). */
 static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
 {
@@ -216,6 +242,7 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     costs(sc, pc);
     memory_check(sc, pc);
     throughput_of(sc, pc);
+    expert_comm_of(sc, pc);
     if (plan_bound_set(pc, o->whatif, e))
         return -1;
     plan_band_set(sc, pc);

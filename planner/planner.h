@@ -108,6 +108,10 @@ struct plan_cluster {
     double tokens_per_s;          /* samples/s x sequence length; NAN when the model has no
                                      sequence (not given by its shape) */
     int grad_accum;               /* micro-batches a worker accumulates per step */
+    double ep_comm_s;             /* expert parallelism: a GPU's waits a step for its MoE layers'
+                                     all-to-alls, inside compute_s (resolve_ep.c); 0 none */
+    int ep_over_nics;             /* 1: the expert-parallel group spans nodes */
+    int cp;                       /* context-parallel ranks (parallel.cp), >= 1 */
     double global_batch;          /* samples per optimizer step over all workers */
     double mfu;                   /* model FLOPs utilisation (PaLM's: 3 x forward FLOPs per
                                      sample, no recompute, over the train workers' dense peak

@@ -100,7 +100,8 @@ static void push(struct search_list *l, const struct search_cand *c)
 }
 
 
-/* Whether nodes x ti place the scenario's fixed pipeline (resolve_pp_fits). */
+/* Whether nodes x ti place the scenario's fixed pipeline, context and
+ * expert parallelism (resolve_pp_fits, resolve_cp_fits, resolve_ep_fits). */
 static int pp_places(const struct scenario *sc, const struct cat_instance *ti, int nodes)
 {
     struct sc_cluster cl;
@@ -110,7 +111,8 @@ static int pp_places(const struct scenario *sc, const struct cat_instance *ti, i
     cl.gradients.strategy = -1;
     cl.ngroups = 1;
     cl.groups[0] = (struct sc_group){SIM_TRAIN, ti, nodes, 0};
-    return resolve_pp_fits(sc, &cl, why, sizeof why);
+    return (sc->parallel.pp <= 1 || resolve_pp_fits(sc, &cl, why, sizeof why)) &&
+           resolve_cp_fits(sc, &cl, why, sizeof why) && resolve_ep_fits(sc, &cl, why, sizeof why);
 }
 
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e)
@@ -173,7 +175,9 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                 l->pruned_tp++;
                 continue;   /* more nodes may span whole tensor-parallel groups */
             }
-            if (!sc->parallel.pp_auto && sc->parallel.pp > 1 && !pp_places(sc, ti, nodes)) {
+            if (!sc->parallel.pp_auto &&
+                (sc->parallel.pp > 1 || sc->parallel.cp > 1 || sc->parallel.ep > 1) &&
+                !pp_places(sc, ti, nodes)) {
                 l->pruned_pp++;
                 continue;   /* more nodes may hold the stages */
             }

@@ -32,7 +32,7 @@ fi
 perl tests/advice_check.pl "$tmp"/*.json
 
 # ---- the shipped LLM plans make sense (issue 35) ------------------------------
-for f in scenarios/llm-*.yaml; do
+for f in scenarios/llm-*.yaml scenarios/moe-*.yaml; do
     name=$(basename "$f" .yaml)
     gb=$(sed -n 's/^ *global_batch: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
     "$DT" plan -q "$f" > "$tmp/$name.txt" 2> "$tmp/err"
@@ -61,3 +61,18 @@ for f in scenarios/llm-*.yaml; do
         $ok->($bad == 0, "each of the $said candidates whose global batch is not $gb says so, in the JSON and the text, and no other");
     ' "$tmp/p-$name.json" "$tmp/$name.txt" "$gb" "$name"
 done
+
+# ---- the MoE plan names what bounds it (issue 38) ---------------------------
+"$DT" -q scenarios/moe-deepseek-v3.yaml > "$tmp/moe.txt" 2>&1
+if grep -q "^Experts: 32x-p5: the MoE layers' all-to-alls (expert parallelism, across nodes, over the NICs) wait" "$tmp/moe.txt" &&
+   grep -q "expert-all-to-all-bound: .* step waits for the MoE layers' all-to-alls across nodes" "$tmp/moe.txt"; then
+    echo "ok - advice: moe-deepseek-v3: the all-to-alls across nodes are named, and bound the step"
+else
+    echo "FAIL - advice: moe-deepseek-v3: the all-to-alls across nodes are named, and bound the step"
+fi
+"$DT" -q scenarios/llm-405b-long-context.yaml > "$tmp/lc.txt" 2>&1
+if grep -q "^Pipeline: 128x-p5en: tp 8 x pp 8 x cp 16 x dp 1, 16 micro-batches of 1 a step" "$tmp/lc.txt"; then
+    echo "ok - advice: llm-405b-long-context: the layout reads tp x pp x cp x dp"
+else
+    echo "FAIL - advice: llm-405b-long-context: the layout reads tp x pp x cp x dp"
+fi
