@@ -172,6 +172,13 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                                    : in->mem_gib;
     double params = resolve_state_params(sc), layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
 
+    enum sc_sharding asked = sharding;
+
+    /* under a pipeline FSDP holds a stage's parameters and gradients whole
+     * through the step (resolve.c, resolve_shard): the distributed
+     * optimizer's state */
+    if (sc->parallel.pp > 1 && sharding > SC_SHARD_ZERO1)
+        sharding = SC_SHARD_ZERO1;
     state_bytes(sc, sharding, &w, &g, &o);
     if (sc->workload.offload_layers > 0 && sc->workload.offload_layers < m->layers)
         layer_mb = m->layers - sc->workload.offload_layers;   /* the rest in host memory */
@@ -197,7 +204,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     u->optimizer = params * o / tp;
     /* ZeRO's table 1: stage 1 shards the optimizer state, 2 the gradients
      * too, 3 the weights too; hsdp is stage 3 over a node's ranks */
-    u->sharding = sharding;
+    u->sharding = asked;
     if (sharding == SC_SHARD_HSDP)
         n = local / tp > 1 ? local / tp : 1;
     if (sharding >= SC_SHARD_ZERO1)

@@ -616,6 +616,16 @@ static void resolve_shard(const struct scenario *sc, int k, struct sim_config *c
                    : sc->parallel.sharding == SC_SHARD_HSDP ? SIM_SHARD_HYBRID : SIM_SHARD_FULL;
     if (sim_is_ps(cfg->c.strategy))
         cfg->c.shard = SIM_SHARD_NONE;
+    /* Under a pipeline, FSDP keeps a stage's parameters gathered from its
+     * first micro-batch's forward to the step's end (torchtitan's default:
+     * pytorch/torchtitan@b5bcd76c torchtitan/distributed/fsdp.py,
+     * get_fsdp_reshard_after_forward_policy, "For PP, by default do not
+     * reshard after forward to avoid per-microbatch all-gathers") and
+     * reduce-scatters its gradients once, after the last: one gather and one
+     * reduction of the stage's state a step, what the distributed optimizer
+     * moves.  zero2, zero3, fsdp and hsdp run so (docs/model.md). */
+    if (sc->parallel.pp > 1 && cfg->c.shard > SIM_SHARD_OPT)
+        cfg->c.shard = SIM_SHARD_OPT;
     cfg->c.param_bytes = resolve_state_params(sc) * (wide ? 4.0 : 2.0);
     units = shape_known(m) ? m->layers : ceil(cfg->w.grad_bytes / cfg->c.bucket_bytes);
     cfg->c.units = units >= 1 ? (units < 1e4 ? (int)units : 10000) : 1;

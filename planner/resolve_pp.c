@@ -42,12 +42,6 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
         snprintf(why, len, "parallel.pp %d needs GPU train nodes", pp);
         return 0;
     }
-    if (sc->parallel.sharding != SC_SHARD_NONE && sc->parallel.sharding != SC_SHARD_ZERO1) {
-        snprintf(why, len, "parallel.pp %d runs with gradients.sharding none or zero1 (the "
-                 "optimizer state sharded, Megatron's distributed optimizer), not %s", pp,
-                 scenario_sharding_name(sc->parallel.sharding));
-        return 0;
-    }
     if (sc->workload.offload_layers > 0) {
         snprintf(why, len, "parallel.pp %d runs without activation offloading "
                  "(workload.offload_layers %d): Megatron-Core refuses the two together", pp,

@@ -19,6 +19,7 @@
 #include "../../catalog/catalog.h"
 #include "../../cli/ld_scenario.h"
 #include "../../planner/planner.h"
+#include "../../planner/memory.h"
 #include "../../planner/resolve.h"
 
 static struct catalog cat;
@@ -474,6 +475,41 @@ static void expert_parallelism_splits_the_experts(void)
     }
 }
 
+/* A pipeline over FSDP (issue 38 item 4): torchtitan keeps a stage's
+ * parameters gathered through the step under pipeline parallelism, so fsdp,
+ * zero2, zero3 and hsdp run and hold what the distributed optimizer does. */
+static void a_pipeline_over_fsdp_runs_as_its_stages_hold_it(void)
+{
+    static const char *text =
+        "workload: {model: llama3-70b, batch_per_gpu: 1, global_batch: 64, precision: bf16}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "gradients: {sharding: %s}\n"
+        "parallel: {tp: 8, pp: 2}\n"
+        "clusters:\n  - {name: four, groups: [{role: train, instance: p5.48xlarge, count: 4}]}\n";
+    static const char *const stages[] = {"zero1", "fsdp", "zero3", "hsdp"};
+    struct sim_config cfg[4];
+    struct mem_use u[4];
+
+    for (int i = 0; i < 4; i++) {
+        struct scenario sc;
+        struct dt_err e = {""};
+        char buf[400];
+        snprintf(buf, sizeof buf, text, stages[i]);
+        if (load_text(&sc, buf, &e) || plan_resolve(&sc, &sc.clusters[0], &cfg[i], &e)) {
+            T_CHECK(0, "pp 2 with %s resolves: %s", stages[i], e.msg);
+            return;
+        }
+        memory_of(&sc, sc.parallel.sharding, sc.clusters[0].groups[0].inst, 32, 8, &u[i]);
+        scenario_free(&sc);
+    }
+    for (int i = 1; i < 4; i++) {
+        T_CHECK(cfg[i].c.shard == cfg[0].c.shard && cfg[i].c.pp == 2,
+                "pp 2 with %s: one gather and one reduction a step, as zero1", stages[i]);
+        T_NEAR(u[i].total, u[0].total, 1e-6 * u[0].total, "pp 2 with %s: %.1f GiB a GPU, as zero1",
+               stages[i], u[i].total / 1073741824.0);
+    }
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -491,6 +527,7 @@ int main(void)
     T_RUN(a_calibration_gives_its_own_layout_back);
     T_RUN(context_parallelism_spreads_each_sequence);
     T_RUN(expert_parallelism_splits_the_experts);
+    T_RUN(a_pipeline_over_fsdp_runs_as_its_stages_hold_it);
     catalog_free(&cat);
     return T_DONE();
 }
