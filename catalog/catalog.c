@@ -816,38 +816,6 @@ void catalog_copy(struct catalog *dst, const struct catalog *src)
         dst->models[k].source = dup_or_null(src->models[k].source);
 }
 
-#define FIND(arr, n, type) \
-    (cat ? names_find(arr, n, sizeof(type), offsetof(type, name), name) : NULL)
-
-const struct cat_gpu *catalog_find_gpu(const struct catalog *cat, const char *name)
-{
-    return FIND(cat->gpus, cat->ngpus, struct cat_gpu);
-}
-
-const struct cat_instance *catalog_find_instance(const struct catalog *cat, const char *name)
-{
-    const struct cat_instance *in = FIND(cat->instances, cat->ninstances, struct cat_instance);
-    size_t n = strlen(name);
-
-    if (in || !cat || strchr(name, '@'))
-        return in;
-    /* a SkyPilot catalog's TYPE@REGION by its type alone: the region with
-     * the lowest on-demand price (then the first by name) */
-    for (int k = 0; k < cat->ninstances; k++) {
-        const struct cat_instance *c = &cat->instances[k];
-        if (strncmp(c->name, name, n) != 0 || c->name[n] != '@')
-            continue;
-        if (!in || (!isnan(c->price_usd_h) &&
-                    (isnan(in->price_usd_h) || c->price_usd_h < in->price_usd_h)))
-            in = c;
-    }
-    return in;
-}
-
-const struct cat_model *catalog_find_model(const struct catalog *cat, const char *name)
-{
-    return FIND(cat->models, cat->nmodels, struct cat_model);
-}
 void catalog_set_fabric(struct cat_instance *in, const struct cat_fabric *f)
 {
     in->fabric = f;

@@ -1,13 +1,15 @@
 /*
- * lookup.c - names of the catalog: nearest-name suggestions for a typo,
- * instance families, the intra-node link parsed from its free text, and
- * the closed sets (number formats, model families).
+ * lookup.c - names of the catalog: entries found by name, nearest-name
+ * suggestions for a typo, instance families, the intra-node link parsed
+ * from its free text, and the closed sets (number formats, model families).
  */
 #include "catalog.h"
 #include "../base/names.h"
 #include "../base/xmem.h"
 
 #include <ctype.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -196,3 +198,36 @@ const char *catalog_prec_name(int p) { return NAMES_AT(precs, p); }
 const char *catalog_family_name(int f) { return NAMES_AT(families, f); }
 int catalog_prec_parse(const char *name) { return names_parse(catalog_prec_name, name); }
 int catalog_family_parse(const char *name) { return names_parse(catalog_family_name, name); }
+
+#define FIND(arr, n, type) \
+    (cat ? names_find(arr, n, sizeof(type), offsetof(type, name), name) : NULL)
+
+const struct cat_gpu *catalog_find_gpu(const struct catalog *cat, const char *name)
+{
+    return FIND(cat->gpus, cat->ngpus, struct cat_gpu);
+}
+
+const struct cat_instance *catalog_find_instance(const struct catalog *cat, const char *name)
+{
+    const struct cat_instance *in = FIND(cat->instances, cat->ninstances, struct cat_instance);
+    size_t n = strlen(name);
+
+    if (in || !cat || strchr(name, '@'))
+        return in;
+    /* a SkyPilot catalog's TYPE@REGION by its type alone: the region with
+     * the lowest on-demand price (then the first by name) */
+    for (int k = 0; k < cat->ninstances; k++) {
+        const struct cat_instance *c = &cat->instances[k];
+        if (strncmp(c->name, name, n) != 0 || c->name[n] != '@')
+            continue;
+        if (!in || (!isnan(c->price_usd_h) &&
+                    (isnan(in->price_usd_h) || c->price_usd_h < in->price_usd_h)))
+            in = c;
+    }
+    return in;
+}
+
+const struct cat_model *catalog_find_model(const struct catalog *cat, const char *name)
+{
+    return FIND(cat->models, cat->nmodels, struct cat_model);
+}

@@ -339,7 +339,7 @@ void report_colfmt_of(const struct plan_cluster *pc, int n, size_t stride,
 }
 
 /* "1x ml.p4d.24xlarge + 2x ml.c5.18xlarge (data)" */
-static char *cell_groups(const struct sc_cluster *cl)
+char *report_cell_groups(const struct sc_cluster *cl)
 {
     struct rstr b = {0};
 
@@ -358,7 +358,7 @@ static char *cell_groups(const struct sc_cluster *cl)
     return rstr_take(&b);
 }
 
-static const char *cluster_name(const struct plan_cluster *pc)
+const char *report_cluster_name(const struct plan_cluster *pc)
 {
     return pc->cl ? pc->cl->name : "";
 }
@@ -428,8 +428,8 @@ static void table_row(const struct plan_report *rep, int i, const struct report_
 
     report_parts_of(r, part);
     row[COL_MARK] = x_strdup(i == rep->best ? "*" : !pc->feasible ? "x" : "");
-    row[COL_NAME] = x_strdup(cluster_name(pc));
-    row[COL_GROUPS] = cell_groups(pc->cl);
+    row[COL_NAME] = x_strdup(report_cluster_name(pc));
+    row[COL_GROUPS] = report_cell_groups(pc->cl);
     row[COL_MEAN] = cell_ms(r->step_mean_s);
     row[COL_BAND] = report_cell_band(pc);
     row[COL_P95] = cell_ms(r->step_p95_s);
@@ -520,7 +520,7 @@ static void table_measured(FILE *f, const struct plan_report *rep)
         int n = pc->nmeasured;
         if (n == 0)
             continue;
-        fprintf(f, "Measured: %s:", cluster_name(pc));
+        fprintf(f, "Measured: %s:", report_cluster_name(pc));
         for (int k = 0; k < n; k++) {
             int first = k == 0 || strcmp(m[k].instance, m[k - 1].instance);
             if (first)
@@ -592,13 +592,13 @@ int report_table(FILE *f, const struct plan_report *rep)
     fprintf(f, "\n");
     for (int i = 0; i < n; i++)
         if (!rep->clusters[i].feasible)
-            fprintf(f, "Infeasible: %s: %s\n", cluster_name(&rep->clusters[i]),
+            fprintf(f, "Infeasible: %s: %s\n", report_cluster_name(&rep->clusters[i]),
                     rep->clusters[i].infeasible_why);
     for (int i = 0; i < rep->nfailed; i++)
         fprintf(f, "Not comparable: %s: %s\n", rep->failed[i].name, rep->failed[i].why);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < rep->clusters[i].nassumed; k++)
-            fprintf(f, "Assumed: %s: %s\n", cluster_name(&rep->clusters[i]),
+            fprintf(f, "Assumed: %s: %s\n", report_cluster_name(&rep->clusters[i]),
                     rep->clusters[i].assumed[k]);
     report_precision_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_batch_notes(f, rep->clusters, n, sizeof *rep->clusters);
@@ -607,7 +607,7 @@ int report_table(FILE *f, const struct plan_report *rep)
     table_measured(f, rep);
 
     if (rep->best >= 0 && rep->best < n)
-        reco = cluster_name(&rep->clusters[rep->best]);
+        reco = report_cluster_name(&rep->clusters[rep->best]);
     if (rep->best >= 0 && rep->best < n)
         fprintf(f, "\nRecommendation: %s: %s \xe2\x80\x94 %s\n", plan_action_name(rep->action),
                 report_cluster_label(reco, label, sizeof label), rep->reason);
@@ -694,7 +694,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     cJSON *o = cJSON_CreateObject();
     cJSON *t;
 
-    cJSON_AddStringToObject(o, "name", cluster_name(pc));
+    cJSON_AddStringToObject(o, "name", report_cluster_name(pc));
     cJSON_AddItemToObject(o, "groups", report_json_groups(pc->cl, &pc->cfg));
     t = cJSON_AddArrayToObject(o, "assumptions");
     for (int i = 0; i < pc->nassumed; i++)
@@ -797,15 +797,15 @@ static cJSON *json_report(const struct plan_report *rep)
 
     t = cJSON_AddObjectToObject(root, "recommendation");
     if (rep->best >= 0 && rep->best < rep->nclusters)
-        cJSON_AddStringToObject(t, "cluster", cluster_name(&rep->clusters[rep->best]));
+        cJSON_AddStringToObject(t, "cluster", report_cluster_name(&rep->clusters[rep->best]));
     else
         cJSON_AddNullToObject(t, "cluster");
     cJSON_AddStringToObject(t, "action", plan_action_name(rep->action));
     cJSON_AddStringToObject(t, "reason", rep->reason);
     cJSON_AddStringToObject(t, "ranked_by", rep->ranked_by);
     if (rep->tie.n > 0)
-        report_json_tie(t, &rep->tie, cluster_name(&rep->clusters[rep->tie.first]),
-                        cluster_name(&rep->clusters[rep->tie.other]));
+        report_json_tie(t, &rep->tie, report_cluster_name(&rep->clusters[rep->tie.first]),
+                        report_cluster_name(&rep->clusters[rep->tie.other]));
     else
         report_json_tie(t, &rep->tie, NULL, NULL);
     return root;
@@ -824,80 +824,4 @@ int report_json(FILE *f, const struct plan_report *rep)
     cJSON_free(text);
     cJSON_Delete(root);
     return rc;
-}
-
-/* ---- CSV ----------------------------------------------------------------- */
-
-static void csv_num(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.6g", v);
-    fputc(',', f);
-}
-
-int report_csv(FILE *f, const struct plan_report *rep)
-{
-    static const char *head[] = {
-        "cluster", "groups", "recommended", "feasible", "step_mean_s", "step_p50_s", "step_p95_s",
-        "step_band_lo_s", "step_band_hi_s",
-        "compute_s", "data_stall_s", "exposed_comm_s", "optimizer_s", "dp_comm_s", "tp_comm_s",
-        "pipeline_bubble_s", "comm_interference_s", "util_gpu", "util_cpu",
-        "util_nic", "samples_per_s", "workers", "scaling_efficiency", "price_usd_per_h",
-        "cost_per_step_usd", "steps_per_epoch", "epoch_s", "cost_per_epoch_usd",
-        "time_to_train_s", "cost_to_train_usd", "bottleneck", "bottleneck_detail",
-        "infeasible_why", "sharding", "batch_per_gpu", "grad_accum", "memory_gib",
-        "memory_capacity_gib", "tokens_per_s", "mfu", "layout_why"};
-    size_t nh = sizeof head / sizeof head[0];
-
-    for (size_t c = 0; c < nh; c++)
-        csv_write_field(f, head[c], c + 1 == nh);
-    for (int i = 0; i < rep->nclusters; i++) {
-        const struct plan_cluster *pc = &rep->clusters[i];
-        const struct sim_result *r = &pc->res;
-        char *groups = cell_groups(pc->cl);
-
-        csv_write_field(f, cluster_name(pc), 0);
-        csv_write_field(f, groups, 0);
-        x_free(groups);
-        csv_write_field(f, i == rep->best ? "yes" : "no", 0);
-        csv_write_field(f, pc->feasible ? "yes" : "no", 0);
-        csv_num(f, r->step_mean_s);
-        csv_num(f, r->step_p50_s);
-        csv_num(f, r->step_p95_s);
-        csv_num(f, pc->band_lo_s);
-        csv_num(f, pc->band_hi_s);
-        csv_num(f, r->compute_s);
-        csv_num(f, r->data_stall_s);
-        csv_num(f, r->exposed_comm_s);
-        csv_num(f, r->optimizer_s);
-        csv_num(f, report_parts_dp_comm_s(r));
-        csv_num(f, r->tp_comm_s);
-        csv_num(f, r->pp_bubble_s);
-        csv_num(f, r->comm_interference_s);
-        csv_num(f, r->util_gpu);
-        csv_num(f, r->util_cpu);
-        csv_num(f, r->util_nic);
-        csv_num(f, r->samples_per_s);
-        csv_num(f, r->workers);
-        csv_num(f, pc->scaling_eff);
-        csv_num(f, pc->price_usd_h);
-        csv_num(f, pc->cost_per_step_usd);
-        csv_num(f, pc->steps_per_epoch);
-        csv_num(f, pc->epoch_s);
-        csv_num(f, pc->cost_per_epoch_usd);
-        csv_num(f, pc->train_s);
-        csv_num(f, pc->cost_to_train_usd);
-        csv_write_field(f, plan_bound_name(pc->bound), 0);
-        csv_write_field(f, pc->bound_text, 0);
-        csv_write_field(f, pc->feasible ? "" : pc->infeasible_why, 0);
-        csv_write_field(f, scenario_sharding_name(pc->sharding), 0);
-        csv_num(f, pc->batch_per_gpu);
-        csv_num(f, pc->grad_accum);
-        csv_num(f, pc->mem.total / DT_GIB);
-        csv_num(f, pc->mem.capacity / DT_GIB);
-        csv_num(f, pc->tokens_per_s);
-        csv_num(f, pc->mfu);
-        csv_write_field(f, pc->layout_why, 1);
-    }
-    return ferror(f) ? -1 : 0;
 }

@@ -80,6 +80,12 @@ struct cJSON *report_json_groups(const struct sc_cluster *cl, const struct sim_c
  * infinities are returned unchanged. */
 double report_round6(double v);
 
+/* A cluster's groups as the table's cell ("2x p5.48xlarge + 1x c5.9xlarge
+ * (data)"), newly allocated; its name, "" without one (report.c, for the
+ * writers). */
+char *report_cell_groups(const struct sc_cluster *cl);
+const char *report_cluster_name(const struct plan_cluster *pc);
+
 /* One "Collectives:" line per cluster of n (at pc, `stride` bytes apart)
  * whose gradients go by strategy auto: NCCL's choice for each bucket size,
  * as the planner kept it (plan_cluster.collectives). */
