@@ -54,3 +54,17 @@ double cluster_objective(const struct scenario *sc, const struct plan_cluster *p
     }
     return pc->res.step_mean_s;
 }
+
+const struct sc_group *cluster_train_refused(const struct sc_cluster *cl,
+                                             int (*ok)(const struct sc_group *g, int gpus,
+                                                       const void *arg),
+                                             const void *arg)
+{
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        if (g->role == SIM_TRAIN &&
+            !ok(g, g->count * (g->inst->gpu_count > 0 ? g->inst->gpu_count : 1), arg))
+            return g;
+    }
+    return NULL;
+}

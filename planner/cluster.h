@@ -19,6 +19,13 @@ int cluster_has_role(const struct sc_cluster *cl, enum sim_role r);
 /* Train nodes of cl, all train groups together. */
 int cluster_train_nodes(const struct sc_cluster *cl);
 
+/* The first train group of cl that ok() refuses, given its GPUs (its nodes
+ * without one) and arg; NULL when ok() takes them all. */
+const struct sc_group *cluster_train_refused(const struct sc_cluster *cl,
+                                             int (*ok)(const struct sc_group *g, int gpus,
+                                                       const void *arg),
+                                             const void *arg);
+
 /*
  * The objective of pc, smaller is better.  per_sample: 1 when the clusters
  * compared were enumerated with different worker counts (the catalog

@@ -31,9 +31,16 @@
 #include "cluster.h"
 #include "compute.h"
 
+/* A train group of `gpus` GPUs holds whole replicas of tp x pp x cp. */
+static int cp_places(const struct sc_group *g, int gpus, const void *arg)
+{
+    return g->inst->gpu_count >= 1 && gpus % scenario_replica_gpus(arg) == 0;
+}
+
 int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len)
 {
     const struct cat_model *m = sc->workload.model;
+    const struct sc_group *g;
     int cp = sc->parallel.cp, s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
     int rep = scenario_replica_gpus(sc);
 
@@ -49,22 +56,15 @@ int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
                  "(two chunks a rank), not %d", cp, 2 * cp, s);
         return 0;
     }
-    for (int i = 0; i < cl->ngroups; i++) {
-        const struct sc_group *g = &cl->groups[i];
-        int gpus = g->count * (g->inst->gpu_count > 0 ? g->inst->gpu_count : 1);
-        if (g->role != SIM_TRAIN)
-            continue;
-        if (g->inst->gpu_count < 1) {
+    if ((g = cluster_train_refused(cl, cp_places, sc))) {
+        if (g->inst->gpu_count < 1)
             snprintf(why, len, "parallel.cp %d needs GPU train nodes; %s has none", cp,
                      g->inst->name);
-            return 0;
-        }
-        if (gpus % rep != 0) {
+        else
             snprintf(why, len, "parallel.cp %d x tp %d x pp %d = %d GPUs a replica does not "
                      "divide the %d GPUs of %d x %s", cp, sc->parallel.tp, sc->parallel.pp, rep,
-                     gpus, g->count, g->inst->name);
-            return 0;
-        }
+                     g->count * g->inst->gpu_count, g->count, g->inst->name);
+        return 0;
     }
     return 1;
 }

@@ -32,10 +32,20 @@
 #include <stdio.h>
 
 #include "../catalog/shape.h"
+#include "cluster.h"
+
+/* A train group of `gpus` GPUs whose data-parallel ranks ep divides. */
+static int ep_places(const struct sc_group *g, int gpus, const void *arg)
+{
+    const struct scenario *sc = arg;
+
+    return g->inst->gpu_count >= 1 && (gpus / scenario_model_parallel(sc)) % sc->parallel.ep == 0;
+}
 
 int resolve_ep_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len)
 {
     const struct cat_model *m = sc->workload.model;
+    const struct sc_group *g;
     int ep = sc->parallel.ep, mp = scenario_model_parallel(sc);
 
     if (ep <= 1)
@@ -50,16 +60,11 @@ int resolve_ep_fits(const struct scenario *sc, const struct sc_cluster *cl, char
                  m->experts);
         return 0;
     }
-    for (int i = 0; i < cl->ngroups; i++) {
-        const struct sc_group *g = &cl->groups[i];
+    if ((g = cluster_train_refused(cl, ep_places, sc))) {
         int gpus = g->count * (g->inst->gpu_count > 0 ? g->inst->gpu_count : 1);
-        if (g->role != SIM_TRAIN)
-            continue;
-        if (g->inst->gpu_count < 1 || (gpus / mp) % ep != 0) {
-            snprintf(why, len, "parallel.ep %d does not divide the %d data-parallel ranks (GPUs "
-                     "over tp x pp) of %d x %s", ep, gpus / mp, g->count, g->inst->name);
-            return 0;
-        }
+        snprintf(why, len, "parallel.ep %d does not divide the %d data-parallel ranks (GPUs "
+                 "over tp x pp) of %d x %s", ep, gpus / mp, g->count, g->inst->name);
+        return 0;
     }
     return 1;
 }

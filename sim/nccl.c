@@ -118,16 +118,6 @@ static int gen_of(int cc)
                                                                                      : GEN_VOLTA;
 }
 
-static int log2i(int n)
-{
-    int l = 0;
-    while (n > 1) {
-        n >>= 1;
-        l++;
-    }
-    return l;
-}
-
 /* ---- the graphs --------------------------------------------------------- */
 
 struct graph {
@@ -256,12 +246,12 @@ static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, i
         return lat + (nsteps - inter_steps) * h + inter_steps * nl;
     }
     if (a == NCCL_TREE)
-        return lat + 2 * ((sh->ppn - 1) * il + log2i(n) * nl);
+        return lat + 2 * ((sh->ppn - 1) * il + nccl_log2i(n) * nl);
     if (a == NCCL_NVLS)
         return il + (n > 1 ? nl : 0);
     if (a == NCCL_PAT)
-        return lat + log2i(n) * (nl / 3.5) + k * 2.8;
-    return lat + il + 2 * log2i(n) * nl;
+        return lat + nccl_log2i(n) * (nl / 3.5) + k * 2.8;
+    return lat + il + 2 * nccl_log2i(n) * nl;
 }
 
 /* Whether NCCL runs pair (a, p) for collective c on shape sh with graph g
@@ -376,7 +366,7 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
     lat = m->lat[a][p];
     run_lat = m->run_lat[a][p];
     if (a == NCCL_TREE && m->coll == NCCL_ALLREDUCE && bytes >= 64) {
-        int l = log2i((int)fmin(bytes / 64, 1 << 30));
+        int l = nccl_log2i((int)fmin(bytes / 64, 1 << 30));
         if (l < 23)
             corr = tree_corr[p][l];
     }

@@ -115,6 +115,18 @@ double nccl_fill_s(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
  * NCCL's model (nccl_time_s).  -1 when the shape has one rank. */
 int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);
 
+/* The floor of log2 n (tuning.cc's log2i), 0 for n <= 1. */
+static inline int nccl_log2i(int n)
+{
+    int l = 0;
+
+    while (n > 1) {
+        n >>= 1;
+        l++;
+    }
+    return l;
+}
+
 const char *nccl_algo_name(int a);     /* tree, ring, nvls, nvls_tree, pat */
 const char *nccl_proto_name(int p);
 const char *nccl_coll_name(int c);     /* all_reduce, all_gather, reduce_scatter */

@@ -36,16 +36,6 @@
 #define RING_CHUNKSTEPS 4
 #define KIB 1024.0
 
-static int log2i_(int n)
-{
-    int l = 0;
-    while (n > 1) {
-        n >>= 1;
-        l++;
-    }
-    return l;
-}
-
 /* A step's payload under protocol p: LL carries half its lines, LL128 120
  * of each 128 bytes. */
 static double step_data(const struct nccl_shape *sh, int p)
@@ -113,7 +103,7 @@ static double step_bytes(const struct nccl_model *m, int a, int p, double bytes,
     if (a == NCCL_TREE) {
         double chunk = step;
         if (p == NCCL_LL128) {
-            double ppn = sh->ppn, nsteps = 1 + log2i_(sh->nodes) + 0.1 * ppn;
+            double ppn = sh->ppn, nsteps = 1 + nccl_log2i(sh->nodes) + 0.1 * ppn;
             while (floor(bytes / (nch * chunk)) < nsteps * 64 / ppn && chunk > 131072)
                 chunk /= 2;
             while (floor(bytes / (nch * chunk)) < nsteps * 16 / ppn && chunk > 32768)

@@ -5,6 +5,7 @@
 #include "t.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -48,6 +49,27 @@ static int load_text(struct scenario *sc, const char *text, struct dt_err *e)
     rc = ld_scenario_load(sc, path, &cat, e);
     unlink(path);
     return rc;
+}
+
+/* Load `fmt` with one value filled in (a %d or a %s) and resolve its first
+ * cluster into *cfg; 0, or -1 with a failed check naming what. */
+static int resolve_fmt(struct scenario *sc, struct sim_config *cfg, const char *what,
+                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int resolve_fmt(struct scenario *sc, struct sim_config *cfg, const char *what,
+                       const char *fmt, ...)
+{
+    struct dt_err e = {""};
+    char buf[600];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (load_text(sc, buf, &e) || plan_resolve(sc, &sc->clusters[0], cfg, &e)) {
+        T_CHECK(0, "%s resolves: %s", what, e.msg);
+        return -1;
+    }
+    return 0;
 }
 
 static void sparse_tables_send_only_touched_rows(void)
@@ -398,13 +420,8 @@ static void context_parallelism_spreads_each_sequence(void)
 
     for (int i = 0; i < 2; i++) {
         struct scenario sc;
-        struct dt_err e = {""};
-        char buf[400];
-        snprintf(buf, sizeof buf, text, i + 1);
-        if (load_text(&sc, buf, &e) || plan_resolve(&sc, &sc.clusters[0], &cfg[i], &e)) {
-            T_CHECK(0, "cp %d resolves: %s", i + 1, e.msg);
+        if (resolve_fmt(&sc, &cfg[i], "a cp layout", text, i + 1))
             return;
-        }
         per_gpu[i] = cfg[i].groups[0].fwd_s + cfg[i].groups[0].bwd_s;
         scenario_free(&sc);
     }
@@ -435,13 +452,8 @@ static void expert_parallelism_splits_the_experts(void)
 
     for (int i = 0; i < 3 && m; i++) {
         struct scenario sc;
-        struct dt_err e = {""};
-        char buf[400];
-        snprintf(buf, sizeof buf, text, eps[i]);
-        if (load_text(&sc, buf, &e) || plan_resolve(&sc, &sc.clusters[0], &cfg[i], &e)) {
-            T_CHECK(0, "ep %d resolves: %s", eps[i], e.msg);
+        if (resolve_fmt(&sc, &cfg[i], "an ep layout", text, eps[i]))
             return;
-        }
         held[i] = resolve_state_params(&sc);
         scenario_free(&sc);
     }
@@ -492,13 +504,8 @@ static void a_pipeline_over_fsdp_runs_as_its_stages_hold_it(void)
 
     for (int i = 0; i < 4; i++) {
         struct scenario sc;
-        struct dt_err e = {""};
-        char buf[400];
-        snprintf(buf, sizeof buf, text, stages[i]);
-        if (load_text(&sc, buf, &e) || plan_resolve(&sc, &sc.clusters[0], &cfg[i], &e)) {
-            T_CHECK(0, "pp 2 with %s resolves: %s", stages[i], e.msg);
+        if (resolve_fmt(&sc, &cfg[i], stages[i], text, stages[i]))
             return;
-        }
         memory_of(&sc, sc.parallel.sharding, sc.clusters[0].groups[0].inst, 32, 8, &u[i]);
         scenario_free(&sc);
     }
