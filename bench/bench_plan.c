@@ -21,6 +21,10 @@
  *    interleave, recompute, sharding and micro-batch all auto, planner/
  *    layout.c) on p4d and p5 clusters of 8 to 256 nodes; layouts simulated
  *    per second and the time 10,000 take.  Target: 10,000 in under 10 s.
+ * 5. In process, one core: DeepSeek-V3 on 2,048 p5 nodes (16,384 GPUs) with
+ *    pp 16, expert parallelism 64 and context parallelism 2, one cluster
+ *    evaluated (resolved and its steps simulated); the time a simulated
+ *    step takes.  Target: under 100 ms a step.
  * Prints figures; it does not pass or fail (tests check behaviour).
  */
 #include <math.h>
@@ -93,8 +97,20 @@ static const char layout_text[] =
     "  - {name: p4d-128, groups: [{role: train, instance: p4d.24xlarge, count: 128}]}\n"
     "simulation: {seed: 1, steps: 4, warmup: 1}\n";
 
-/* Part 4: the 3D layout search of the listed clusters. */
-static int layout_search(struct catalog *cat)
+static const char moe_text[] =
+    "name: bench-plan-moe\n"
+    "workload: {model: deepseek-v3, batch_per_gpu: 1, precision: fp8, fp8_recipe: current,\n"
+    "           seq_len: 4096, attention: cudnn, kernels: fused, global_batch: 8192}\n"
+    "input: {cpu_s_per_sample: 0}\n"
+    "gradients: {sharding: zero1, precision: bf16}\n"
+    "parallel: {tp: 1, pp: 16, ep: 64, cp: 2}\n"
+    "clusters:\n"
+    "  - {name: p5-2048, groups: [{role: train, instance: p5.48xlarge, count: 2048}]}\n"
+    "simulation: {seed: 1, steps: 4, warmup: 1}\n";
+
+/* Part 4: the 3D layout search of the listed clusters; part 5 (moe 1): one
+ * cluster with expert and context parallelism, per simulated step. */
+static int layout_search(struct catalog *cat, const char *text, int moe)
 {
     char path[] = "/tmp/bench_plan_3d_XXXXXX";
     struct scenario sc;
@@ -110,7 +126,7 @@ static int layout_search(struct catalog *cat)
         fprintf(stderr, "bench_plan: cannot write a temporary scenario\n");
         return 1;
     }
-    fputs(layout_text, f);
+    fputs(text, f);
     fclose(f);
     if (ld_scenario_load(&sc, path, cat, &e)) {
         fprintf(stderr, "bench_plan: %s\n", e.msg);
@@ -128,6 +144,16 @@ static int layout_search(struct catalog *cat)
         sims += pc->nsim;
     }
     t1 = now_s();
+    if (moe) {
+        int steps = sc.simulation.steps + sc.simulation.warmup;
+        printf("bench_plan: deepseek-v3 on 16,384 H100, pp 16 x ep 64 x cp 2\n");
+        printf("  one cluster resolved and %d steps simulated in %.3f ms: %.3f ms a step "
+               "(target < 100 ms)\n", steps, 1e3 * (t1 - t0), 1e3 * (t1 - t0) / steps);
+        x_free(pc);
+        scenario_free(&sc);
+        unlink(path);
+        return 0;
+    }
     printf("bench_plan: llama3-70b, tp, pp, interleave, recompute, sharding and batch_per_gpu "
            "auto, %d clusters of p4d and p5 from 8 to 256 nodes\n", sc.nclusters);
     printf("  %.0f layouts simulated in %.3f s on one core: %.0f us each\n", sims, t1 - t0,
@@ -239,7 +265,7 @@ int main(void)
     x_free(ev);
     search_list_free(&l);
 
-    if (llm_search(&cat) || layout_search(&cat))
+    if (llm_search(&cat) || layout_search(&cat, layout_text, 0) || layout_search(&cat, moe_text, 1))
         goto out_sc;
 
     snprintf(cmd, sizeof cmd, "build/dtplan plan -q %s > /dev/null", path);

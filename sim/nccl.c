@@ -353,8 +353,10 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
     }
 }
 
-int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes,
-            struct nccl_choice *c)
+/* nccl_on, the pipeline's fill left out when fill is 0 (NCCL's choice does
+ * not weigh it: nccl_pick adds it to the winner only). */
+static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes,
+                   struct nccl_choice *c, int fill)
 {
     int k = m->sh.nodes * m->sh.ppn;
     double bw, run, lat, run_lat, corr = 1;
@@ -385,7 +387,7 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
     c->channels = m->nch[a];
     c->lat_s = run_lat;
     c->algbw_Bps = run * corr;
-    c->fill_s = nccl_fill_s(m, a, p, bytes);
+    c->fill_s = fill ? nccl_fill_s(m, a, p, bytes) : 0;
     c->time_s = run_lat + c->fill_s + bytes / c->algbw_Bps;
     c->nccl_time_s = lat + bytes / (bw * corr);
     if (m->coll == NCCL_ALLREDUCE && m->sh.meas_beta_s > 0 && m->sh.meas_nodes == m->sh.nodes &&
@@ -400,6 +402,12 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
     return 0;
 }
 
+int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes,
+            struct nccl_choice *c)
+{
+    return pair_on(m, a, p, bytes, c, 1);
+}
+
 int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
 {
     int found = 0;
@@ -407,14 +415,15 @@ int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
     for (int a = 0; a < NCCL_NALGO; a++)
         for (int p = 0; p < NCCL_NPROTO; p++) {
             struct nccl_choice t;
-            if (nccl_on(m, (enum nccl_algo)a, (enum nccl_proto)p, bytes, &t) != 0)
+            if (pair_on(m, (enum nccl_algo)a, (enum nccl_proto)p, bytes, &t, 0) != 0)
                 continue;
             if (!found || t.nccl_time_s < c->nccl_time_s) {
                 *c = t;
                 found = 1;
             }
         }
-    return found ? 0 : -1;
+    /* the winner's time with its fill (the choice does not weigh it) */
+    return found ? pair_on(m, c->algo, c->proto, bytes, c, 1) : -1;
 }
 
 const char *nccl_algo_name(int a)
