@@ -309,12 +309,6 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
 }
 
-static void ffn(struct ops_model *o, const struct cat_model *m, double count, double s, double f,
-                double t, int nb)
-{
-    ffn_rows(o, m, count, s, nb, f, t);
-}
-
 /*
  * A MoE layer's feed-forward block over s tokens, `count` of them
  * (Megatron-Core's MoE layer, megatron/core/transformer/moe): the router's
@@ -345,7 +339,7 @@ static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count
     it = mem(o, OPS_COPY, count, s * k * h);         /* unpermute and combine */
     it->op_sac = 1;
     if (m->shared_experts > 0)
-        ffn(o, m, count, s, shape_shared_width(m), t, 1);
+        ffn_rows(o, m, count, s, 1, shape_shared_width(m), t);
 }
 
 /*
@@ -452,7 +446,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     dropout_add(o, l, rep, drop);
     norm(o, m, l, rep, 1);
     if (l - lm > 0)
-        ffn(o, m, l - lm, s, f, t, 1);
+        ffn_rows(o, m, l - lm, s, 1, f, t);
     if (lm > 0)
         moe_ffn(o, m, lm, s, t, lay->ep > 1 ? lay->ep : 1,
                 lay->moe_imbalance > 1 ? lay->moe_imbalance : 1);

@@ -79,20 +79,10 @@ static int memory_act_flags(const struct scenario *sc)
            (te && sc->workload.fp8_recipe == SC_FP8_DELAYED ? MEM_ACT_PROJ_FP8 : 0);
 }
 
-/* A rank's tokens of a sequence: seq_len, a cp-th of it under context
- * parallelism (its scores with flash attention are never held whole). */
-static double memory_tokens(const struct scenario *sc)
-{
-    const struct cat_model *m = sc->workload.model;
-    double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
-
-    return s / (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
-}
-
 double memory_layer_bytes(const struct scenario *sc)
 {
     const struct cat_model *m = sc->workload.model;
-    double s = memory_tokens(sc);
+    double s = scenario_rank_tokens(sc);
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
 
     return sc->parallel.micro_batch * width *
@@ -184,7 +174,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         layer_mb = m->layers - sc->workload.offload_layers;   /* the rest in host memory */
     if (sc->parallel.pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
-        double p0, l0, p1, l1, s = memory_tokens(sc);
+        double p0, l0, p1, l1, s = scenario_rank_tokens(sc);
         int rep = scenario_replica_gpus(sc), mb = ranks / rep > 0 ? resolve_accum(sc, ranks / rep) : 1;
         double per_layer = memory_layer_bytes(sc);
         stage_of(sc, mb, 1, &p0, &l0);
@@ -215,7 +205,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         u->weights /= n;
     if (shape_known(m)) {
         u->activations = layer_mb * memory_layer_bytes(sc) +
-                         b * width * logits * 4.0 * memory_tokens(sc) * m->vocab / tp;
+                         b * width * logits * 4.0 * scenario_rank_tokens(sc) * m->vocab / tp;
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;
     }

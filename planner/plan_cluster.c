@@ -157,12 +157,12 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
 }
 
 /* A GPU's waits a step for the MoE layers' all-to-alls (resolve_ep.c): each
- * micro-batch, four of them (six under full recompute) in each MoE layer of
- * its pipeline stage. */
+ * micro-batch's, over its pipeline stage's share of the MoE layers. */
 static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
 {
     const struct cat_model *m = sc->workload.model;
     int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
+    double wf, wb;
 
     pc->ep_comm_s = 0;
     pc->ep_over_nics = 0;
@@ -173,9 +173,8 @@ static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
         const struct sc_group *g = &pc->cl->groups[i];
         if (g->role != SIM_TRAIN)
             continue;
-        pc->ep_comm_s = pc->grad_accum * (double)shape_moe_layers(m) / pp *
-                        (sc->parallel.recompute == SC_RECOMPUTE_FULL ? 6 : 4) *
-                        resolve_ep_alltoall_s(sc, g->inst, &pc->cfg.groups[i]);
+        resolve_ep_waits(sc, g->inst, &pc->cfg.groups[i], &wf, &wb);
+        pc->ep_comm_s = pc->grad_accum * (wf + wb) / pp;
         pc->ep_over_nics = (sc->parallel.tp > 1 ? sc->parallel.tp : 1) * sc->parallel.ep >
                            g->inst->gpu_count;
         return;
@@ -191,7 +190,7 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
 
     pc->tokens_per_s = NAN;
     if (shape_known(m))
-        pc->tokens_per_s = pc->res.samples_per_s * (sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len);
+        pc->tokens_per_s = pc->res.samples_per_s * scenario_seq_len(sc);
     for (int i = 0; i < pc->cl->ngroups; i++) {
         const struct sc_group *g = &pc->cl->groups[i];
         if (g->role == SIM_TRAIN && g->inst->gpu_count > 0)

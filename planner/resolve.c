@@ -705,8 +705,7 @@ static void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl,
         return;
     if (sc->parallel.tp_overlap)
         tp_shares(sc, cl, cfg);
-    cfg->c.tp_bytes = (sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len) * (double)sc->parallel.micro_batch *
-                      m->hidden * width / (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
+    cfg->c.tp_bytes = scenario_rank_tokens(sc) * sc->parallel.micro_batch * m->hidden * width;
     {
         /* fp8 with sequence parallelism gathers the QKV and first
          * feed-forward inputs in fp8, a byte an element: Transformer

@@ -65,9 +65,12 @@ double resolve_state_params(const struct scenario *sc);
 void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 /* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
  * a GPU of `in` with group g's links resolved, s; 0 without expert
- * parallelism. */
+ * parallelism.  resolve_ep_waits: a micro-batch's waits for them over all
+ * the MoE layers, forward and backward. */
 double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instance *in,
                              const struct sim_group *g);
+void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
+                      const struct sim_group *g, double *fwd_s, double *bwd_s);
 void resolve_cp(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 
 /* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after

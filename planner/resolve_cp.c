@@ -41,7 +41,7 @@ int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 {
     const struct cat_model *m = sc->workload.model;
     const struct sc_group *g;
-    int cp = sc->parallel.cp, s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
+    int cp = sc->parallel.cp, s = (int)scenario_seq_len(sc);
     int rep = scenario_replica_gpus(sc);
 
     if (cp <= 1)
@@ -75,11 +75,10 @@ int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 static double kv_chunk_bytes(const struct scenario *sc)
 {
     const struct cat_model *m = sc->workload.model;
-    double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
     double heads = m->kv_lora_rank > 0 ? m->heads : m->kv_heads;
     double tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
 
-    return s / sc->parallel.cp * sc->parallel.micro_batch * heads *
+    return scenario_rank_tokens(sc) * sc->parallel.micro_batch * heads *
            (shape_qk_head(m) + shape_v_head(m)) * 2 / tp;
 }
 

@@ -79,23 +79,22 @@ double resolve_state_params(const struct scenario *sc)
     return m->params - shape_expert_params(m) * (1 - 1.0 / ep);
 }
 
-double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instance *in,
-                             const struct sim_group *g)
+/* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
+ * a GPU of `in` with g's links, s. */
+static double alltoall_s(const struct scenario *sc, const struct cat_instance *in,
+                         const struct sim_group *g)
 {
     const struct cat_model *m = sc->workload.model;
     int ep = sc->parallel.ep, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
-    int cp = sc->parallel.cp > 1 ? sc->parallel.cp : 1, wpn = in->gpu_count, in_node;
-    double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len;
+    int wpn = in->gpu_count, in_node;
     double imb = sc->workload.moe_imbalance > 1 ? sc->workload.moe_imbalance : 1;
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
     double bytes, t_nvl, t_net;
 
-    if (ep <= 1 || !shape_known(m) || m->experts <= 0 || wpn < 1)
-        return 0;
     /* a rank's tokens a micro-batch (a tp-th of them under sequence
      * parallelism), top_k copies each of hidden 16-bit values, the busiest
      * rank imb times an even share; (ep - 1) / ep of them to other ranks */
-    bytes = s / cp * sc->parallel.micro_batch * m->top_k /
+    bytes = scenario_rank_tokens(sc) * sc->parallel.micro_batch * m->top_k /
             (sc->parallel.sequence_parallel ? tp : 1) * m->hidden * width * imb;
     in_node = tp * ep <= wpn ? ep : wpn / tp > 0 ? wpn / tp : 1;
     t_nvl = g->intra_Bps > 0 ? bytes * (in_node - 1.0) / ep / g->intra_Bps : 0;
@@ -105,23 +104,40 @@ double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instanc
     return fmax(t_nvl, t_net);
 }
 
-void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg)
+double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instance *in,
+                             const struct sim_group *g)
 {
     const struct cat_model *m = sc->workload.model;
-    int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1;
-    double redo = sc->parallel.recompute == SC_RECOMPUTE_FULL ? 2 : 0;
 
-    if (sc->parallel.ep <= 1 || !shape_known(m) || m->experts <= 0)
+    if (sc->parallel.ep <= 1 || !shape_known(m) || m->experts <= 0 || in->gpu_count < 1)
+        return 0;
+    return alltoall_s(sc, in, g);
+}
+
+void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
+                      const struct sim_group *g, double *fwd_s, double *bwd_s)
+{
+    double a2a = resolve_ep_alltoall_s(sc, in, g), layers = shape_moe_layers(sc->workload.model);
+
+    /* dispatch and combine, forward and backward (and the forward's again
+     * under full recompute), in each MoE layer */
+    *fwd_s = layers * 2 * a2a;
+    *bwd_s = layers * (sc->parallel.recompute == SC_RECOMPUTE_FULL ? 4 : 2) * a2a;
+}
+
+void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg)
+{
+    int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1;
+
+    if (sc->parallel.ep <= 1)
         return;
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         struct sim_group *g = &cfg->groups[i];
-        double a2a;
+        double wf, wb;
         if (cl->groups[i].role != SIM_TRAIN)
             continue;
-        a2a = resolve_ep_alltoall_s(sc, cl->groups[i].inst, g);
-        /* dispatch and combine, forward and backward (and the forward's
-         * again under full recompute), a MoE layer, each micro-batch */
-        g->fwd_s += n * shape_moe_layers(m) * 2 * a2a;
-        g->bwd_s += n * shape_moe_layers(m) * (2 + redo) * a2a;
+        resolve_ep_waits(sc, cl->groups[i].inst, g, &wf, &wb);
+        g->fwd_s += n * wf;
+        g->bwd_s += n * wb;
     }
 }

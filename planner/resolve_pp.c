@@ -124,7 +124,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     const struct cat_model *m = sc->workload.model;
     int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
-    double s = sc->workload.seq_len > 0 ? sc->workload.seq_len : m->seq_len, first, last, params;
+    double first, last, params;
     const struct cat_instance *in = NULL;
 
     cfg->c.pp = pp;
@@ -151,7 +151,6 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     }
     /* s b h at the activations' width, each tensor-parallel rank its share
      * (Megatron's scatter-gather) */
-    cfg->c.pp_p2p_bytes = s * sc->parallel.micro_batch * m->hidden * width / tp /
-                          (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
+    cfg->c.pp_p2p_bytes = scenario_rank_tokens(sc) * sc->parallel.micro_batch * m->hidden * width / tp;
     cfg->w.batch /= pp;     /* a replica's samples, over its tp x pp GPUs */
 }

@@ -47,6 +47,16 @@ int scenario_model_parallel(const struct scenario *sc)
     return (sc->parallel.tp > 1 ? sc->parallel.tp : 1) * (sc->parallel.pp > 1 ? sc->parallel.pp : 1);
 }
 
+double scenario_seq_len(const struct scenario *sc)
+{
+    return sc->workload.seq_len > 0 ? sc->workload.seq_len : sc->workload.model->seq_len;
+}
+
+double scenario_rank_tokens(const struct scenario *sc)
+{
+    return scenario_seq_len(sc) / (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
+}
+
 int scenario_replica_gpus(const struct scenario *sc)
 {
     return scenario_model_parallel(sc) * (sc->parallel.cp > 1 ? sc->parallel.cp : 1);

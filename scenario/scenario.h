@@ -360,6 +360,11 @@ double scenario_fwd_gflops(const struct scenario *sc);
  * runs over the train GPUs / this. */
 int scenario_model_parallel(const struct scenario *sc);
 
+/* Tokens a sample: workload.seq_len, else the model's; and a rank's share
+ * of them under context parallelism (seq_len / cp). */
+double scenario_seq_len(const struct scenario *sc);
+double scenario_rank_tokens(const struct scenario *sc);
+
 /* The GPUs one replica of the model spans for its batch: tp x pp x cp (the
  * context-parallel ranks share each sequence; they reduce gradients with
  * the data-parallel ones, scenario_model_parallel's group). */
