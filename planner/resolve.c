@@ -298,7 +298,7 @@ static int measured_ref(const struct scenario *sc, struct compute_plan *p, struc
  * micro-batch; a compute time measured on one GPU fixes the model's scale
  * there and carries to the others through the model, never a peak ratio. */
 static int gpu_compute_time(const struct scenario *sc, const struct cat_instance *in,
-                            double *out, double *bwd_frac, struct dt_err *e)
+                            double *out, double *bwd_frac, double *attn, struct dt_err *e)
 {
     struct compute_plan p;
     struct compute_time t, ref;
@@ -309,6 +309,8 @@ static int gpu_compute_time(const struct scenario *sc, const struct cat_instance
                        scenario_prec_name(scenario_prec_index(sc)));
     *out = (t.fwd_s + t.bwd_s) * sc->workload.grad_accum;
     *bwd_frac = t.bwd_s / (t.fwd_s + t.bwd_s);
+    attn[0] = t.core_fwd_s;
+    attn[1] = fmax(0, t.kind_s[OPS_ATTN] - t.core_fwd_s);
     if (isnan(sc->workload.measured_compute_s))
         return 0;
     if (measured_ref(sc, &p, &ref)) {
@@ -321,24 +323,28 @@ static int gpu_compute_time(const struct scenario *sc, const struct cat_instance
                        scenario_prec_name(scenario_prec_index(sc)));
     }
     *out *= sc->workload.measured_compute_s / (ref.fwd_s + ref.bwd_s);
+    attn[0] *= sc->workload.measured_compute_s / (ref.fwd_s + ref.bwd_s);
+    attn[1] *= sc->workload.measured_compute_s / (ref.fwd_s + ref.bwd_s);
     return 0;
 }
 
 /* fwd+bwd seconds of one worker per step on instance `in`: the GPU model,
  * or for a CPU worker (and when workload.mfu overrides it) forward FLOPs
  * x 3 over the peak times the achieved fraction, backward two thirds of
- * it.  *bwd_frac (may be NULL): backward's share. */
+ * it.  *bwd_frac (may be NULL): backward's share.  attn (may be NULL): the
+ * attention core's forward and backward seconds of one micro-batch, at the
+ * same scale (0 without the GPU model). */
 static int compute_time(const struct scenario *sc, const struct cat_instance *in, double vcpus,
                         const struct resolve_opts *o, double *out, double *bwd_frac,
-                        struct dt_err *e)
+                        double *attn, struct dt_err *e)
 {
-    double frac = 2.0 / 3;
+    double frac = 2.0 / 3, a[2] = {0, 0};
     double batch = (double)sc->parallel.micro_batch * sc->workload.grad_accum;
     double peak = resolve_peak_flops(in, sc->workload.precision, vcpus);
     double t, mfu = isnan(sc->workload.mfu) ? DEFAULT_MFU : sc->workload.mfu, gflops = scenario_fwd_gflops(sc);
 
     if (in->gpu_count > 0 && in->gpu && (isnan(sc->workload.mfu) || !isnan(sc->workload.measured_compute_s))) {
-        if (gpu_compute_time(sc, in, &t, &frac, e))
+        if (gpu_compute_time(sc, in, &t, &frac, a, e))
             return -1;
     } else if (!isnan(sc->workload.measured_compute_s)) {
         return dt_errf(e, "%s: a compute time measured on a GPU does not carry to a CPU "
@@ -361,6 +367,10 @@ static int compute_time(const struct scenario *sc, const struct cat_instance *in
     *out = t * o->compute_scale;
     if (bwd_frac)
         *bwd_frac = frac;
+    if (attn) {
+        attn[0] = a[0] * o->compute_scale;
+        attn[1] = a[1] * o->compute_scale;
+    }
     return 0;
 }
 
@@ -508,6 +518,8 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
                          struct dt_err *e)
 {
     double t = 0, frac = 2.0 / 3, reserved = (double)sc->input.reserved_vcpus_per_gpu * wpn_of(in);
+    double attn[2] = {0, 0};
+    int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1;
     double cvcpus = in->vcpus; /* vCPUs a CPU train node computes with */
     g->loader_vcpus = in->vcpus - reserved;
     if (g->loader_vcpus < 0)
@@ -530,7 +542,7 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
             if (lw < 0) {
                 double cps = resolve_cpu_s_per_sample(sc, o);
                 double c = cps * sc->parallel.micro_batch * sc->workload.grad_accum / g->core_speed, x = 0;
-                if (compute_time(sc, in, 1, o, &x, NULL, e))
+                if (compute_time(sc, in, 1, o, &x, NULL, NULL, e))
                     return -1;
                 lw = c + x > 0 ? (int)lround(in->vcpus * c / (c + x)) : (in->vcpus + 3) / 4;
                 if (lw < 1)
@@ -542,15 +554,21 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
             cvcpus = in->vcpus - lw;
         }
     }
-    if (compute_time(sc, in, cvcpus, o, &t, &frac, e))
+    if (compute_time(sc, in, cvcpus, o, &t, &frac, attn, e))
         return -1;
     g->fwd_s = t * (1 - frac);
     g->bwd_s = t * frac;
     if (sc->workload.offload_layers > 0 && in->gpu && in->gpu->pcie_gbs_dir > 0) {
         /* each micro-batch's waits for its offloaded activations */
-        int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1;
         double wf, wb;
         offload_of(sc, g->fwd_s / n, g->bwd_s / n, in->gpu->pcie_gbs_dir * 1e9 * PCIE_EFF, &wf, &wb);
+        g->fwd_s += n * wf;
+        g->bwd_s += n * wb;
+    }
+    if (sc->parallel.cp > 1) {
+        /* each micro-batch's waits for ring attention's keys and values */
+        double wf, wb;
+        resolve_cp_waits(sc, in, g, attn, &wf, &wb);
         g->fwd_s += n * wf;
         g->bwd_s += n * wb;
     }
@@ -831,7 +849,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     for (int i = 0; i < cl->ngroups; i++)   /* after tp: every rank walks every tensor */
         if (cfg->groups[i].role == SIM_TRAIN)
             cfg->groups[i].opt_s += resolve_opt_loop_s(sc, cl->groups[i].inst);
-    resolve_cp(sc, cl, cfg);
+    resolve_cp(sc, cfg);
     resolve_ep(sc, cl, cfg);
     resolve_pp(sc, cl, k, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);

@@ -49,10 +49,15 @@ int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
 /* Whether parallel.cp fits cl: a shaped model, a sequence of a multiple of
  * 2 cp tokens, and tp x pp x cp dividing every train group's GPUs; 0 with
- * why.  resolve_cp: each replica's samples over its cp ranks, and every
- * train group's waits for ring attention's keys and values beyond the
- * attention they hide under, after resolve_tp (resolve_cp.c). */
+ * why.  resolve_cp_waits: a micro-batch's waits, forward and backward, for
+ * ring attention's keys and values beyond the attention they hide under
+ * (attn: the attention core's forward and backward seconds of that
+ * micro-batch) on a GPU of `in` with g's links.  resolve_cp: each
+ * replica's samples over its cp ranks, after resolve_tp (resolve_cp.c). */
 int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
+void resolve_cp_waits(const struct scenario *sc, const struct cat_instance *in,
+                      const struct sim_group *g, const double *attn, double *fwd_s, double *bwd_s);
+void resolve_cp(const struct scenario *sc, struct sim_config *cfg);
 
 /* Whether parallel.ep fits cl: a mixture of experts whose experts it
  * divides, and the data-parallel ranks (GPUs over tp x pp) it divides; 0
@@ -71,7 +76,6 @@ double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instanc
                              const struct sim_group *g);
 void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
                       const struct sim_group *g, double *fwd_s, double *bwd_s);
-void resolve_cp(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 
 /* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after
  * resolve_tp. */

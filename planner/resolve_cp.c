@@ -29,7 +29,6 @@
 
 #include "../catalog/shape.h"
 #include "cluster.h"
-#include "compute.h"
 
 /* A train group of `gpus` GPUs holds whole replicas of tp x pp x cp. */
 static int cp_places(const struct sc_group *g, int gpus, const void *arg)
@@ -82,38 +81,30 @@ static double kv_chunk_bytes(const struct scenario *sc)
            (shape_qk_head(m) + shape_v_head(m)) * 2 / tp;
 }
 
-void resolve_cp(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg)
+void resolve_cp_waits(const struct scenario *sc, const struct cat_instance *in,
+                      const struct sim_group *g, const double *attn, double *fwd_s, double *bwd_s)
 {
     const struct cat_model *m = sc->workload.model;
     int cp = sc->parallel.cp, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
-    int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1;
+    double bw, step, af, ab;
 
-    if (cp <= 1)
+    *fwd_s = *bwd_s = 0;
+    if (cp <= 1 || m->layers <= 0 || in->gpu_count < 1)
         return;
-    cfg->w.batch /= cp;     /* a replica's samples, over its cp ranks too */
-    for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
-        const struct sc_group *sg = &cl->groups[i];
-        struct sim_group *g = &cfg->groups[i];
-        const struct cat_instance *in = sg->inst;
-        struct compute_plan p;
-        struct compute_time t;
-        double bw, step, af, ab, wf, wb;
-        if (sg->role != SIM_TRAIN || !in->gpu ||
-            compute_on_gpu(sc, in->gpu, NULL, sc->parallel.micro_batch, &p, &t) != 0)
-            continue;
-        /* the ring's links: NVLink inside a node, else a GPU's share of its NICs */
-        bw = tp * cp <= in->gpu_count && g->intra_Bps > 0 ? g->intra_Bps
-                                                         : g->nic_Bps / in->gpu_count;
-        if (!(bw > 0) || m->layers <= 0)
-            continue;
-        step = kv_chunk_bytes(sc) / bw;
-        /* a layer's attention a step: its forward, and its backward (the
-         * attention products' forward and backward less the forward) */
-        af = t.core_fwd_s / m->layers / cp;
-        ab = fmax(0, t.kind_s[OPS_ATTN] - t.core_fwd_s) / m->layers / cp;
-        wf = (cp - 1) * fmax(0, step - af) * m->layers;
-        wb = (cp - 1) * fmax(0, 2 * step - ab) * m->layers;
-        g->fwd_s += n * wf;
-        g->bwd_s += n * wb;
-    }
+    /* the ring's links: NVLink inside a node, else a GPU's share of its NICs */
+    bw = tp * cp <= in->gpu_count && g->intra_Bps > 0 ? g->intra_Bps : g->nic_Bps / in->gpu_count;
+    if (!(bw > 0))
+        return;
+    step = kv_chunk_bytes(sc) / bw;
+    /* a layer's attention a step, forward and backward */
+    af = attn[0] / m->layers / cp;
+    ab = attn[1] / m->layers / cp;
+    *fwd_s = (cp - 1) * fmax(0, step - af) * m->layers;
+    *bwd_s = (cp - 1) * fmax(0, 2 * step - ab) * m->layers;
+}
+
+void resolve_cp(const struct scenario *sc, struct sim_config *cfg)
+{
+    if (sc->parallel.cp > 1)
+        cfg->w.batch /= sc->parallel.cp;    /* a replica's samples, over its cp ranks too */
 }
