@@ -293,6 +293,7 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
 
     it = gemm(o, OPS_LINEAR, count, rows, (m->gated_ffn ? 2 * f : f) / t, h);
     it->nb = nb;
+    it->grouped = nb > 1;
     it->a_elems = e * h;
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
@@ -304,6 +305,7 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     it->op_sac = 1;
     it = gemm(o, OPS_LINEAR, count, rows, h, f / t);
     it->nb = nb;
+    it->grouped = nb > 1;
     it->a_elems = e * f / t;
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
@@ -323,7 +325,7 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
  * of all ep ranks routed to it.
  */
 static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count, double s,
-                    double t, double ep, double imb)
+                    double t, double ep, double etp, double imb)
 {
     double h = m->hidden, E = m->experts, k = m->top_k;
     struct ops_item *it;
@@ -334,8 +336,12 @@ static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count
     it->op_sac = 1;
     /* expert parallelism: the rank's experts / ep experts each take what
      * the ep ranks route to it, s k ep / E rows a sample of each rank on
-     * an even load, imb times that on the busiest rank */
-    ffn_rows(o, m, count, s * k * ep / E * imb, E / ep, shape_expert_width(m), t);
+     * an even load, imb times that on the busiest rank.  Expert tensor
+     * parallelism of etp other than t (Megatron-Core's parallel folding):
+     * a rank dispatches its sequence-parallel share s / t, and an expert
+     * split etp ways gathers the rows of its etp ranks, s k ep etp / (t E),
+     * each a etp-th of the expert's width */
+    ffn_rows(o, m, count, s * k * ep * etp / (t * E) * imb, E / ep, shape_expert_width(m), etp);
     it = mem(o, OPS_COPY, count, s * k * h);         /* unpermute and combine */
     it->op_sac = 1;
     if (m->shared_experts > 0)
@@ -448,7 +454,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     if (l - lm > 0)
         ffn_rows(o, m, l - lm, s, 1, f, t);
     if (lm > 0)
-        moe_ffn(o, m, lm, s, t, lay->ep > 1 ? lay->ep : 1,
+        moe_ffn(o, m, lm, s, t, lay->ep > 1 ? lay->ep : 1, lay->etp > 0 ? lay->etp : t,
                 lay->moe_imbalance > 1 ? lay->moe_imbalance : 1);
     dropout_add(o, l, rep, drop);
     norm(o, m, 1, rep, 0);
@@ -510,7 +516,7 @@ double ops_tensors(const struct cat_model *m)
 void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,
                struct ops_model *out)
 {
-    struct ops_layout lay = {tp, sp, 1, 1, 0};
+    struct ops_layout lay = {tp, sp, 1, 1, 0, 0};
 
     ops_build_layout(m, seq, &lay, flash, style, out);
 }

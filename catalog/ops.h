@@ -38,6 +38,8 @@ struct ops_item {
      * its input once, not the m x k unrolled matrix).  flops > 0 instead of
      * a shape: a model known only by its FLOPs. */
     double m, n, k, nb, a_elems, flops;
+    int grouped;        /* the nb GEMMs launched one by one (a MoE layer's experts, as
+                           Transformer Engine's grouped linear runs them), not one grid */
     int no_dgrad;       /* the first layer: no gradient of its input */
     double recompute;   /* share of the forward GEMMs redone in backward (fused attention) */
     /* Fused attention (FlashAttention; planner/compute.c times it from
@@ -130,6 +132,7 @@ void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, in
 struct ops_layout {
     int tp, sp, cp, ep;
     double moe_imbalance;
+    int etp;                    /* expert tensor parallelism; 0: tp's */
 };
 void ops_build_layout(const struct cat_model *m, int seq, const struct ops_layout *lay, int flash,
                       int style, struct ops_model *out);

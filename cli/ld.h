@@ -68,6 +68,7 @@ struct ld {
     yaml_node_t *cluster_pp_node[SC_MAX_CLUSTERS]; /* clusters[i].parallel.pp */
     yaml_node_t *cp_node;                    /* parallel.cp */
     yaml_node_t *ep_node;                    /* parallel.ep */
+    yaml_node_t *etp_node;                   /* parallel.etp */
     yaml_node_t *receive_node;               /* gradients.ps.receive */
 };
 

@@ -16,8 +16,9 @@
 
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
-    int tp, pp, interleave, mb, cp, ep, sp, ov, order, layout, split; /* sp ... split -1 absent */
-    yaml_node_t *tp_node, *pp_node, *cp_node, *ep_node;
+    int tp, pp, interleave, mb, cp, ep, etp, sp, ov, order, layout, split, disp,
+        epov;                   /* sp ... epov -1 absent */
+    yaml_node_t *tp_node, *pp_node, *cp_node, *ep_node, *etp_node;
 };
 
 /* parallel.KEY of m (path the mapping's, for messages) as the field table
@@ -55,7 +56,7 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     yaml_node_t *v;
 
     memset(p, 0, sizeof *p);
-    p->sp = p->ov = p->order = p->layout = p->split = -1;
+    p->sp = p->ov = p->order = p->layout = p->split = p->disp = p->epov = -1;
     ld_field_keys("parallel", !top, keys, LD_MAX_KEYS);
     if (ld_map(ld, m, path, keys) ||
         int_or_auto(ld, m, path, "tp", &p->tp, &p->tp_node) ||
@@ -63,7 +64,8 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
         int_or_auto(ld, m, path, "interleave", &p->interleave, NULL) ||
         (top && int_or_auto(ld, m, path, "micro_batch", &p->mb, NULL)) ||
         (top && int_or_auto(ld, m, path, "cp", &p->cp, &p->cp_node)) ||
-        (top && int_or_auto(ld, m, path, "ep", &p->ep, &p->ep_node)))
+        (top && int_or_auto(ld, m, path, "ep", &p->ep, &p->ep_node)) ||
+        (top && int_or_auto(ld, m, path, "etp", &p->etp, &p->etp_node)))
         return -1;
     ld_path_key(f, sizeof f, path, "sequence_parallel");
     if ((v = ld_get(ld, m, "sequence_parallel", NULL)) && ld_bool(ld, v, f, &p->sp))
@@ -82,6 +84,13 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     ld_path_key(f, sizeof f, path, "pp_split");
     if (top && (v = ld_get(ld, m, "pp_split", NULL)) &&
         ld_enum(ld, v, f, scenario_pp_split_name, &p->split))
+        return -1;
+    ld_path_key(f, sizeof f, path, "ep_dispatch");
+    if (top && (v = ld_get(ld, m, "ep_dispatch", NULL)) &&
+        ld_enum(ld, v, f, scenario_ep_dispatch_name, &p->disp))
+        return -1;
+    ld_path_key(f, sizeof f, path, "ep_overlap");
+    if (top && (v = ld_get(ld, m, "ep_overlap", NULL)) && ld_bool(ld, v, f, &p->epov))
         return -1;
     return 0;
 }
@@ -153,6 +162,12 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     sc->parallel.interleave_set = p.interleave > 0;
     sc->parallel.cp = p.cp > 0 ? p.cp : 1;
     sc->parallel.ep = p.ep > 0 ? p.ep : 1;
+    sc->parallel.etp = p.etp > 0 ? p.etp : 0;
+    ld->etp_node = p.etp_node;
+    if (p.disp >= 0)
+        sc->parallel.ep_dispatch = p.disp;
+    if (p.epov >= 0)
+        sc->parallel.ep_overlap = p.epov;
     if (p.sp >= 0)
         sc->parallel.sequence_parallel = p.sp;
     if (p.ov >= 0)
@@ -221,9 +236,12 @@ int ld_parallel_fits(struct ld *ld)
         if (!bad)
             continue;
         if (bad >= 3) {
-            yaml_node_t *n = bad == 3 ? ld->cp_node : ld->ep_node;
+            /* ep's refusals name etp where it is etp's */
+            int etp = bad == 4 && strncmp(why, "parallel.etp", 12) == 0 && ld->etp_node;
+            yaml_node_t *n = bad == 3 ? ld->cp_node : etp ? ld->etp_node : ld->ep_node;
             return ld_fail(ld, n ? n->start_mark : ld->root->start_mark,
-                           bad == 3 ? "parallel.cp" : "parallel.ep", "cluster %s: %s", c->name, why);
+                           bad == 3 ? "parallel.cp" : etp ? "parallel.etp" : "parallel.ep",
+                           "cluster %s: %s", c->name, why);
         }
         key = bad == 1 ? "tp" : "pp";
         at = bad == 1 ? (c->parallel.tp != 0 ? ld->cluster_tp_node[i] : ld->tp_node)

@@ -266,6 +266,30 @@ static int flash_s(const struct ops_item *it, enum cat_prec f, const struct comp
     return 1;
 }
 
+/*
+ * Transformer Engine's grouped linear (a MoE layer's experts) runs its nb
+ * GEMMs as separate cuBLAS calls spread over its compute streams, 4 of them
+ * (NVIDIA/TransformerEngine transformer_engine/common/util/multi_stream.cpp,
+ * get_num_compute_streams; gemm/cublaslt_gemm.cu, nvte_multi_stream_cublas_
+ * gemm): at most 4 run at once, so a round of 4 small products fills the
+ * GPU's SMs only as far as their tiles go, and the host issues each call,
+ * an empty kernel's launch at least (resolve_opt.c: 4.72 us on an H200
+ * host, calibrate --gpu), so nb calls take no less than nb launches.
+ */
+#define GROUP_STREAMS 4
+#define GROUP_LAUNCH_S 4.72e-6
+
+/* nb GEMMs of m x n, reduction k, reading a_el elements in all, launched
+ * one by one over GROUP_STREAMS streams. */
+static double grouped_s(double m, double n, double k, double nb, double a_el, enum cat_prec f,
+                        const struct compute_rates *r)
+{
+    double at_once = fmin(nb, GROUP_STREAMS);
+    double t = nb / at_once * gemm_s(m, n, k, at_once, a_el * at_once / nb, f, r);
+
+    return fmax(t, nb * GROUP_LAUNCH_S);
+}
+
 /* Forward and backward seconds of matrix item it at `batch` samples. */
 static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
                      const struct compute_rates *r, double batch, double *fwd, double *bwd)
@@ -284,6 +308,12 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
     else
         m *= batch;
     mn = m * it->n * nb;
+    if (it->grouped && nb > 1) {
+        *fwd = grouped_s(m, it->n, it->k, nb, a, f, r);
+        *bwd = (it->no_dgrad ? 0 : grouped_s(m, it->k, it->n, nb, mn, f, r)) +
+               grouped_s(it->k, it->n, m, nb, a, f, r) + it->recompute * *fwd;
+        return;
+    }
     *fwd = gemm_s(m, it->n, it->k, nb, a, f, r);
     /* dX = dY W^T (m x k, reduce n); dW = X^T dY (k x n, reduce m). */
     *bwd = (it->no_dgrad ? 0 : gemm_s(m, it->k, it->n, nb, mn, f, r)) +
@@ -381,7 +411,7 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
 
     {
         struct ops_layout lay = {sc->parallel.tp, sc->parallel.sequence_parallel, sc->parallel.cp,
-                                 sc->parallel.ep, sc->workload.moe_imbalance};
+                                 sc->parallel.ep, sc->workload.moe_imbalance, sc->parallel.etp};
         ops_build_layout(sc->workload.model, sc->workload.seq_len, &lay, flash,
                          scenario_ops_style(sc), &o);
     }

@@ -184,6 +184,14 @@ static void advise(struct text *t, const struct scenario *sc, const struct plan_
         break;
     case PLAN_BOUND_NETWORK:
     case PLAN_BOUND_PS:
+        if (cur->ep_comm_s > 0 && strncmp(cur->bound_text, "expert-all-to-all", 17) == 0) {
+            /* the MoE layers' all-to-alls: what shrinks or hides them */
+            add(t, " %s dispatcher that sends a token once a node (parallel.ep_dispatch: "
+                "deepep or hybridep), the all-to-alls beside the other micro-batch's compute "
+                "(parallel.ep_overlap) or an expert-parallel group inside a node cut the waits.",
+                search ? "Try first: a" : "A");
+            break;
+        }
         if (!search) {
             add(t, gpu ? " Fewer, larger nodes with a faster intra-node link, fp16 gradients or "
                          "overlapping communication with backward cut the exposed communication."

@@ -156,6 +156,21 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
     }
 }
 
+/* What a step of n micro-batches waits for the all-to-alls of w each, from
+ * total, the step's compute with those waits (resolve_ep_exposed's inverse:
+ * the compute beside them is what total leaves). */
+static double exposed_of(const struct scenario *sc, double w, double total, int n)
+{
+    double c;
+
+    if (!sc->parallel.ep_overlap || n < 1)
+        return n * w;
+    c = (total - w) / n;                /* each micro-batch's all under compute */
+    if (w > c)
+        c = total - n * w;              /* each outlasting it */
+    return resolve_ep_exposed(sc, w, c, n);
+}
+
 /* A GPU's waits a step for the MoE layers' all-to-alls (resolve_ep.c): each
  * micro-batch's, over its pipeline stage's share of the MoE layers. */
 static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
@@ -174,7 +189,8 @@ static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
         if (g->role != SIM_TRAIN)
             continue;
         resolve_ep_waits(sc, g->inst, &pc->cfg.groups[i], &wf, &wb);
-        pc->ep_comm_s = pc->grad_accum * (wf + wb) / pp;
+        pc->ep_comm_s = exposed_of(sc, wf + wb, pc->cfg.groups[i].fwd_s + pc->cfg.groups[i].bwd_s,
+                                   pc->grad_accum) / pp;
         pc->ep_over_nics = (sc->parallel.tp > 1 ? sc->parallel.tp : 1) * sc->parallel.ep >
                            g->inst->gpu_count;
         return;

@@ -17,14 +17,27 @@
  * experts compute that much more (catalog/ops.c).
  *
  * The group's links: Megatron-Core places the expert-parallel ranks next
- * to the tensor-parallel ones, so a group of tp x ep GPUs that fits a node
- * moves over NVLink; a larger one sends the share bound for other nodes
- * over the GPU's share of its node's NICs while the rest crosses NVLink,
- * and the slower of the two sets the time.  Not yet: the all-to-alls
- * beside other flows on those links (they are waits here, not flows), the
- * dispatchers that overlap them (DeepEP, HybridEP, the 1F1B overlap of
- * Megatron-Core's interleaved pipelines), and expert tensor parallelism
- * other than tp.
+ * to the expert tensor-parallel ones (etp, tp's by default), so a group of
+ * etp x ep GPUs that fits a node moves over NVLink; a larger one sends the
+ * share bound for other nodes over the GPU's share of its node's NICs
+ * while the rest crosses NVLink, and the slower of the two sets the time.
+ *
+ * Dispatchers (parallel.ep_dispatch): NCCL's all-to-all sends each routed
+ * copy on its own; DeepEP's normal kernels and HybridEP send a token once
+ * to each other node that holds one of its experts and fan it out over
+ * NVLink there (deepseek-ai/DeepEP README, "normal kernels"; Megatron-
+ * Core's flex dispatcher), so across nodes a token costs the nodes its
+ * top_k experts fall on, not its copies.  Under a balanced router the
+ * experts a token picks are top_k of the experts drawn without
+ * replacement, and a node of the group's n holds E / n of them.
+ *
+ * Overlap (parallel.ep_overlap, Megatron-Core's overlap_moe_expert_
+ * parallel_comm): one micro-batch's forward runs beside another's
+ * backward, layer by layer, each's all-to-alls under the other's compute;
+ * a micro-batch's waits show only where they outlast that compute, and
+ * the first micro-batch's all.  Not yet: the all-to-alls beside other
+ * flows on the links (they are waits here, not flows), and the SMs the
+ * dispatchers' kernels take from the compute beside them.
  */
 #include "resolve.h"
 
@@ -34,36 +47,55 @@
 #include "../catalog/shape.h"
 #include "cluster.h"
 
-/* A train group of `gpus` GPUs whose data-parallel ranks ep divides. */
+static int etp_of(const struct scenario *sc)
+{
+    return sc->parallel.etp > 0 ? sc->parallel.etp : sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+}
+
+/* A train group of `gpus` GPUs whose ranks of a pipeline stage (tp x cp x
+ * dp of them) etp x ep divides (Megatron-Core's parallel folding). */
 static int ep_places(const struct sc_group *g, int gpus, const void *arg)
 {
     const struct scenario *sc = arg;
+    int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1, ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1;
 
-    return g->inst->gpu_count >= 1 && (gpus / scenario_model_parallel(sc)) % sc->parallel.ep == 0;
+    return g->inst->gpu_count >= 1 && gpus % pp == 0 && (gpus / pp) % (etp_of(sc) * ep) == 0;
 }
 
 int resolve_ep_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len)
 {
     const struct cat_model *m = sc->workload.model;
     const struct sc_group *g;
-    int ep = sc->parallel.ep, mp = scenario_model_parallel(sc);
+    int ep = sc->parallel.ep, etp = sc->parallel.etp, moe = shape_known(m) && m->experts > 0;
 
-    if (ep <= 1)
+    if (ep <= 1 && etp <= 0)
         return 1;
-    if (!shape_known(m) || m->experts <= 0) {
-        snprintf(why, len, "parallel.ep %d needs a mixture of experts (a model with experts); "
-                 "%s has none", ep, m->name);
+    if (!moe) {
+        snprintf(why, len, "%s %d needs a mixture of experts (a model with experts); %s has none",
+                 ep > 1 ? "parallel.ep" : "parallel.etp", ep > 1 ? ep : etp, m->name);
         return 0;
     }
-    if (m->experts % ep != 0) {
+    if (ep > 1 && m->experts % ep != 0) {
         snprintf(why, len, "parallel.ep %d does not divide %s's %d experts", ep, m->name,
                  m->experts);
         return 0;
     }
+    if (etp > 0 && shape_expert_width(m) / etp < 1) {
+        snprintf(why, len, "parallel.etp %d is more ranks than %s's expert width %g", etp,
+                 m->name, shape_expert_width(m));
+        return 0;
+    }
     if ((g = cluster_train_refused(cl, ep_places, sc))) {
         int gpus = g->count * (g->inst->gpu_count > 0 ? g->inst->gpu_count : 1);
-        snprintf(why, len, "parallel.ep %d does not divide the %d data-parallel ranks (GPUs "
-                 "over tp x pp) of %d x %s", ep, gpus / mp, g->count, g->inst->name);
+        int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
+        if (etp > 0)
+            snprintf(why, len, "parallel.etp %d x ep %d does not divide the %d GPUs of a "
+                     "pipeline stage (tp x cp x data-parallel ranks) of %d x %s", etp,
+                     ep > 1 ? ep : 1, gpus / pp, g->count, g->inst->name);
+        else
+            snprintf(why, len, "parallel.ep %d x etp %d does not divide the %d GPUs of a "
+                     "pipeline stage (tp x cp x data-parallel ranks) of %d x %s", ep,
+                     etp_of(sc), gpus / pp, g->count, g->inst->name);
         return 0;
     }
     return 1;
@@ -72,11 +104,27 @@ int resolve_ep_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 double resolve_state_params(const struct scenario *sc)
 {
     const struct cat_model *m = sc->workload.model;
-    int ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1;
+    int ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
 
-    if (ep == 1 || !shape_known(m))
+    if (!shape_known(m) || m->experts <= 0 || (ep == 1 && etp_of(sc) == tp))
         return m->params;
-    return m->params - shape_expert_params(m) * (1 - 1.0 / ep);
+    /* before the tensor-parallel split the caller makes: the routed
+     * experts a rank holds, experts / ep of them split etp ways, as a
+     * tp-th of what it holds */
+    return m->params - shape_expert_params(m) * (1 - (double)tp / (ep * etp_of(sc)));
+}
+
+/* Of a token's top_k experts, drawn without replacement from E spread
+ * evenly over n nodes, the expected number of other nodes it reaches. */
+static double remote_nodes(double E, double k, int n)
+{
+    double miss = 1;
+
+    if (n <= 1)
+        return 0;
+    for (int i = 0; i < k; i++)
+        miss *= (E - E / n - i) / (E - i);
+    return (n - 1) * (1 - fmax(miss, 0));
 }
 
 /* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
@@ -85,22 +133,31 @@ static double alltoall_s(const struct scenario *sc, const struct cat_instance *i
                          const struct sim_group *g)
 {
     const struct cat_model *m = sc->workload.model;
-    int ep = sc->parallel.ep, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    int ep = sc->parallel.ep, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1, etp = etp_of(sc);
     int wpn = in->gpu_count, in_node;
     double imb = sc->workload.moe_imbalance > 1 ? sc->workload.moe_imbalance : 1;
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
-    double bytes, t_nvl, t_net;
+    double token, bytes, net, nvl, t_nvl, t_net;
 
     /* a rank's tokens a micro-batch (a tp-th of them under sequence
-     * parallelism), top_k copies each of hidden 16-bit values, the busiest
-     * rank imb times an even share; (ep - 1) / ep of them to other ranks */
-    bytes = scenario_rank_tokens(sc) * sc->parallel.micro_batch * m->top_k /
+     * parallelism), hidden 16-bit values each, the busiest rank imb times
+     * an even share; top_k copies of each */
+    token = scenario_rank_tokens(sc) * sc->parallel.micro_batch /
             (sc->parallel.sequence_parallel ? tp : 1) * m->hidden * width * imb;
-    in_node = tp * ep <= wpn ? ep : wpn / tp > 0 ? wpn / tp : 1;
-    t_nvl = g->intra_Bps > 0 ? bytes * (in_node - 1.0) / ep / g->intra_Bps : 0;
-    t_net = in_node < ep && g->nic_Bps > 0
-                ? bytes * (double)(ep - in_node) / ep / (g->nic_Bps / wpn)
-                : 0;
+    bytes = token * m->top_k;
+    in_node = etp * ep <= wpn ? ep : wpn / etp > 0 ? wpn / etp : 1;
+    if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || in_node >= ep) {
+        /* (ep - 1) / ep of the copies to other ranks, by where they sit */
+        nvl = bytes * (in_node - 1.0) / ep;
+        net = bytes * (double)(ep - in_node) / ep;
+    } else {
+        /* a token once to each other node of its experts; there, and for
+         * this node's own, the copies fanned out over NVLink */
+        nvl = bytes * (in_node - 1.0) / in_node;
+        net = token * remote_nodes(m->experts, m->top_k, ep / in_node);
+    }
+    t_nvl = g->intra_Bps > 0 ? nvl / g->intra_Bps : 0;
+    t_net = in_node < ep && g->nic_Bps > 0 ? net / (g->nic_Bps / wpn) : 0;
     return fmax(t_nvl, t_net);
 }
 
@@ -125,6 +182,14 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
     *bwd_s = layers * (sc->parallel.recompute == SC_RECOMPUTE_FULL ? 4 : 2) * a2a;
 }
 
+double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compute_s, int n)
+{
+    if (!sc->parallel.ep_overlap || n < 1)
+        return n * wait_s;
+    /* the first micro-batch alone; each other one's beside another's compute */
+    return wait_s + (n - 1) * fmax(0, wait_s - compute_s);
+}
+
 void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg)
 {
     int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1;
@@ -133,11 +198,13 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
         return;
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         struct sim_group *g = &cfg->groups[i];
-        double wf, wb;
+        double wf, wb, c, x;
         if (cl->groups[i].role != SIM_TRAIN)
             continue;
         resolve_ep_waits(sc, cl->groups[i].inst, g, &wf, &wb);
-        g->fwd_s += n * wf;
-        g->bwd_s += n * wb;
+        c = (g->fwd_s + g->bwd_s) / n;
+        x = resolve_ep_exposed(sc, wf + wb, c, n);
+        g->fwd_s += wf + wb > 0 ? x * wf / (wf + wb) : 0;
+        g->bwd_s += wf + wb > 0 ? x * wb / (wf + wb) : 0;
     }
 }

@@ -164,6 +164,12 @@ const struct sc_field sc_fields[] = {
      "a positive integer", NULL, SC_FIELD_CODE},
     {"parallel.ep", PA, SC_FIELD_INT, OFF(sc_parallel, ep), 1, 1, 65536, 0, 1,
      "a positive integer", NULL, SC_FIELD_CODE},
+    {"parallel.etp", PA, SC_FIELD_INT, OFF(sc_parallel, etp), 0, 1, 1024, 0, 1,
+     "a positive integer", NULL, SC_FIELD_CODE},
+    {"parallel.ep_dispatch", PA, SC_FIELD_ENUM, OFF(sc_parallel, ep_dispatch), SC_EP_ALLTOALL, 0,
+     0, 0, 1, NULL, scenario_ep_dispatch_name, SC_FIELD_CODE},
+    {"parallel.ep_overlap", PA, SC_FIELD_BOOL, OFF(sc_parallel, ep_overlap), 0, 0, 1, 0, 1,
+     "true or false", NULL, SC_FIELD_CODE},
 
     /* ---- fabric, objective, simulation ---- */
     NUM("fabric.oversubscription", SC_SEC_FABRIC, OFF(sc_fabric, oversubscription), 1, 1, 0, 1000,

@@ -65,6 +65,12 @@ enum { SC_TP_LAYOUT_SBH = 0, SC_TP_LAYOUT_BSH };
  * account_for_loss_in_pipeline_split; the Llama 3 paper's schedule), so the
  * first and last chunks can hold no transformer layer. */
 enum { SC_PP_SPLIT_LAYERS = 0, SC_PP_SPLIT_EMBEDDING_LOSS };
+/* How a MoE layer's tokens reach their experts (parallel.ep_dispatch):
+ * NCCL's all-to-all, each routed copy its own message (Megatron-Core's
+ * alltoall dispatcher), or a dispatcher that sends a token once to each
+ * node that holds one of its experts and fans it out over NVLink there
+ * (DeepEP's normal kernels, HybridEP; Megatron-Core's flex dispatcher). */
+enum { SC_EP_ALLTOALL = 0, SC_EP_DEEPEP, SC_EP_HYBRIDEP };
 
 /* How the optimizer walks the parameter tensors (workload.optimizer_loop;
  * docs/model.md "The optimizer"): one fused kernel over all (Megatron-
@@ -290,6 +296,14 @@ struct sc_parallel {
     int ep;                            /* parallel.ep: expert-parallel ranks (default 1), each
                                           experts / ep of every MoE layer's experts, taken
                                           from the data-parallel (and context-parallel) ranks */
+    int etp;                           /* parallel.etp: expert tensor-parallel ranks, an
+                                          expert's width split that many ways (0: tp's,
+                                          Megatron-Core's default) */
+    int ep_dispatch;                   /* parallel.ep_dispatch: SC_EP_ALLTOALL (default),
+                                          _DEEPEP or _HYBRIDEP */
+    int ep_overlap;                    /* parallel.ep_overlap (default 0): one micro-batch's
+                                          all-to-alls beside another's compute (Megatron-
+                                          Core's overlap_moe_expert_parallel_comm) */
     int cp;                            /* parallel.cp: context-parallel ranks (default 1),
                                           each a cp-th of every sequence; data parallelism
                                           is the GPUs / (tp pp cp) replicas, the gradients'
@@ -412,6 +426,7 @@ const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, 
 const char *scenario_recompute_name(int i);       /* none, selective, full, auto */
 const char *scenario_pp_order_name(int i);        /* tp-dp-pp, tp-pp-dp (SIM_ORDER_*) */
 const char *scenario_tp_layout_name(int i);       /* sbh, bsh (SC_TP_LAYOUT_*) */
+const char *scenario_ep_dispatch_name(int i);     /* alltoall, deepep, hybridep (SC_EP_*) */
 const char *scenario_pp_split_name(int i);        /* layers, embedding_loss (SC_PP_SPLIT_*) */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 const char *scenario_amp_name(int i);             /* autocast, pure */

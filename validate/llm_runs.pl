@@ -232,10 +232,13 @@ if ($check) {
     # these.  Context parallelism added 6 cases (53), among them NeMo 24.07's 8B at cp 2
     # (+25%) and the Llama 3 paper's 131K stage (+11%): 6.7% became 6.85%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
-    # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).
+    # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
+    # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
+    # which dtplan now runs, and Qwen3-235B's H100 row became expressible (11): the waits
+    # the all-to-all had wrongly kept had hidden compute the model misses, 52.7%.
     my %guard = (catalog => [6.9, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [5.8, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [48.6, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [52.8, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

@@ -517,6 +517,74 @@ static void a_pipeline_over_fsdp_runs_as_its_stages_hold_it(void)
     }
 }
 
+/* Dispatchers, overlap and expert tensor parallelism.  hybridep across two
+ * p5 nodes at ep 16: a token crosses the NICs once if any of its 8 experts
+ * is among the other node's 64 of 128 (1 - C(64,8)/C(128,8)), not 4 copies
+ * (8 x 8 / 16) as NCCL's all-to-all sends them.  ep_overlap: of 4 micro-
+ * batches' waits of 1 s beside 0.5 s of compute each, the first's whole and
+ * 0.5 s of each other's.  etp 1 under tp 2 at ep 32: a rank holds 1/32 of
+ * the routed experts whole, a sixteenth of what it held split over tp. */
+static void dispatchers_overlap_and_expert_tp(void)
+{
+    static const char *text =
+        "workload: {model: qwen3-30b-a3b, batch_per_gpu: 1, seq_len: 4096, precision: bf16, "
+        "global_batch: 64}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "gradients: {sharding: zero1}\n"
+        "parallel: {%s}\n"
+        "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge, count: %d}]}\n";
+    const struct cat_model *m = catalog_find_model(&cat, "qwen3-30b-a3b");
+    const struct cat_instance *p5 = catalog_find_instance(&cat, "p5.48xlarge");
+    struct sim_config cfg;
+    struct scenario sc;
+    double miss = 1, token = 4096.0 * 2048 * 2, t[2];
+    const char *disp[2] = {"ep: 16", "ep: 16, ep_dispatch: hybridep"};
+
+    if (!m || !p5) {
+        T_CHECK(0, "qwen3-30b-a3b and p5.48xlarge in the catalog");
+        return;
+    }
+    for (int i = 0; i < 8; i++)
+        miss *= (64.0 - i) / (128 - i);
+    for (int i = 0; i < 2; i++) {
+        if (resolve_fmt(&sc, &cfg, "a dispatcher", text, disp[i], 2))
+            return;
+        t[i] = resolve_ep_alltoall_s(&sc, p5, &cfg.groups[0]);
+        if (i == 1) {
+            double nic = cfg.groups[0].nic_Bps / 8, net = token * (1 - miss) / nic;
+            double nvl = token * 8 * 7 / 8 / cfg.groups[0].intra_Bps;
+            T_NEAR(t[1], fmax(net, nvl), 1e-9 * t[1], "hybridep: a token once to the other "
+                   "node (%.3f of them), %.3f ms", 1 - miss, t[1] * 1e3);
+        }
+        T_NEAR(resolve_ep_exposed(&sc, 1, 0.5, 4), 4, 1e-12,
+               "without ep_overlap every micro-batch waits");
+        scenario_free(&sc);
+    }
+    T_CHECK(t[1] < t[0] / 2, "hybridep moves under half what the all-to-all does across "
+            "nodes (%.3f against %.3f ms)", t[1] * 1e3, t[0] * 1e3);
+    if (resolve_fmt(&sc, &cfg, "an overlap", text, "ep: 8, ep_overlap: true", 1))
+        return;
+    T_NEAR(resolve_ep_exposed(&sc, 1, 0.5, 4), 2.5, 1e-12, "ep_overlap: 1 + 3 x 0.5 s");
+    T_NEAR(resolve_ep_exposed(&sc, 1, 2, 4), 1, 1e-12, "ep_overlap under more compute: the "
+           "first micro-batch's 1 s");
+    scenario_free(&sc);
+    {
+        double held[2];
+        const char *lay[2] = {"tp: 2, sequence_parallel: true, ep: 4",
+                              "tp: 2, sequence_parallel: true, ep: 8, etp: 1"};
+        for (int i = 0; i < 2; i++) {
+            if (resolve_fmt(&sc, &cfg, "an etp layout", text, lay[i], 2))
+                return;
+            held[i] = resolve_state_params(&sc);
+            scenario_free(&sc);
+        }
+        T_NEAR(held[0], m->params - shape_expert_params(m) * 3 / 4, 1,
+               "etp tp's (2) at ep 4: a quarter of the experts before tp's split");
+        T_NEAR(held[1], m->params - shape_expert_params(m) * (1 - 2.0 / 8), 1,
+               "etp 1 at ep 8: an eighth of the experts whole, 2/8 before tp's split");
+    }
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -534,6 +602,7 @@ int main(void)
     T_RUN(a_calibration_gives_its_own_layout_back);
     T_RUN(context_parallelism_spreads_each_sequence);
     T_RUN(expert_parallelism_splits_the_experts);
+    T_RUN(dispatchers_overlap_and_expert_tp);
     T_RUN(a_pipeline_over_fsdp_runs_as_its_stages_hold_it);
     catalog_free(&cat);
     return T_DONE();
