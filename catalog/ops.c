@@ -254,6 +254,13 @@ static void flash_of(struct ops_item *it, const struct cat_model *m, int flash, 
  * per-operator recompute: an eager RMS norm as its measured chain of
  * kernels (its fp32 upcast counted in it), otherwise one kernel, fp32
  * inside under autocast. */
+/* Items from..o->n belong to module bit mod too (ops.h OPS_MOD_*). */
+static void tag(struct ops_model *o, int from, int mod)
+{
+    for (int i = from; i < o->n; i++)
+        o->v[i].mods |= 1u << mod;
+}
+
 static void norm(struct ops_model *o, const struct cat_model *m, double count, double e,
                  double redo)
 {
@@ -290,6 +297,7 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
 {
     double h = m->hidden, e = rows * nb;
     struct ops_item *it;
+    int first;
 
     it = gemm(o, OPS_LINEAR, count, rows, (m->gated_ffn ? 2 * f : f) / t, h);
     it->nb = nb;
@@ -297,12 +305,15 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     it->a_elems = e * h;
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
+    first = o->n;
     it = mem(o, OPS_ACT, count, e * f / t * (m->gated_ffn ? 1.5 : 1));
     if (m->gated_ffn && !(o->style & OPS_FUSED)) {
         it->elems_fwd = EAGER_SWIGLU_FWD * e * f / t;
         it->elems_bwd = EAGER_SWIGLU_BWD * e * f / t;
     }
     it->op_sac = 1;
+    if (nb > 1)
+        tag(o, first, OPS_MOD_MOE_ACT);     /* the experts' activation */
     it = gemm(o, OPS_LINEAR, count, rows, h, f / t);
     it->nb = nb;
     it->grouped = nb > 1;
@@ -329,6 +340,7 @@ static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count
 {
     double h = m->hidden, E = m->experts, k = m->top_k;
     struct ops_item *it;
+    int first = o->n, shared;
 
     gemm(o, OPS_LINEAR, count, s, E, h);             /* the router */
     mem(o, OPS_SOFTMAX, count, s * E);
@@ -344,8 +356,11 @@ static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count
     ffn_rows(o, m, count, s * k * ep * etp / (t * E) * imb, E / ep, shape_expert_width(m), etp);
     it = mem(o, OPS_COPY, count, s * k * h);         /* unpermute and combine */
     it->op_sac = 1;
+    shared = o->n;
     if (m->shared_experts > 0)
         ffn_rows(o, m, count, s, 1, shape_shared_width(m), t);
+    tag(o, shared, OPS_MOD_SHARED);
+    tag(o, first, OPS_MOD_MOE);
 }
 
 /*
@@ -398,7 +413,9 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
 
     o->tensors = ops_tensors(m);
     mem(o, OPS_EMBED, 1, s * h);
+    first = o->n;
     norm(o, m, l, rep, 1);
+    tag(o, first, OPS_MOD_LAYERNORM);
     if (m->kv_lora_rank > 0) {
         /* MLA (Megatron-Core's multi_latent_attention.py): the down
          * projections whole on every tensor-parallel rank, the up ones
@@ -408,6 +425,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
             it = gemm(o, OPS_LINEAR, l, s, ql, h);
             fp8_of(it, 1);
             it = gemm(o, OPS_LINEAR, l, s, qw / t, ql);
+            it->mods |= 1u << OPS_MOD_MLA_UP;
         } else {
             it = gemm(o, OPS_LINEAR, l, s, qw / t, h);
         }
@@ -416,6 +434,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
         fp8_of(it, 1);
         it->op_sac = 1;
         it = gemm(o, OPS_LINEAR, l, s, m->heads * (m->qk_nope_dim + dv) / t, kl);
+        it->mods |= 1u << OPS_MOD_MLA_UP;
         fp8_of(it, 1);
     } else {
         it = gemm(o, OPS_LINEAR, l, s, (qw + 2 * kv) / t, h);
@@ -446,13 +465,18 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
         attention(o, m, wl, s, fmin(seq, m->window), a, d, dv, flash, drop);
     for (int i = first; i < o->n; i++)
         o->v[i].attn_core = 1;
+    tag(o, first, OPS_MOD_CORE_ATTN);
     it = gemm(o, OPS_LINEAR, l, s, h, m->heads * dv / t);   /* the fourth product */
     fp8_of(it, 0);
     it->op_sac = 1;
     dropout_add(o, l, rep, drop);
+    first = o->n;
     norm(o, m, l, rep, 1);
+    tag(o, first, OPS_MOD_LAYERNORM);
+    first = o->n;
     if (l - lm > 0)
         ffn_rows(o, m, l - lm, s, 1, f, t);
+    tag(o, first, OPS_MOD_MLP);
     if (lm > 0)
         moe_ffn(o, m, lm, s, t, lay->ep > 1 ? lay->ep : 1, lay->etp > 0 ? lay->etp : t,
                 lay->moe_imbalance > 1 ? lay->moe_imbalance : 1);
@@ -511,6 +535,14 @@ double ops_tensors(const struct cat_model *m)
                1 + (m->rotary ? 0 : 1) + (m->rms_norm ? 1 : 2) +
                (m->lm_head ? (m->tied_embeddings ? 0 : 1) : 2);
     }
+}
+
+static const char *const mod_names[] = {"core_attn", "layernorm", "mla_up_proj", "mlp", "moe",
+                                        "moe_act", "shared_experts", NULL};
+
+const char *ops_mod_name(int i)
+{
+    return i >= 0 && i < OPS_NMOD ? mod_names[i] : NULL;
 }
 
 void ops_build(const struct cat_model *m, int seq, int flash, int tp, int sp, int style,

@@ -40,6 +40,7 @@ struct ops_item {
     double m, n, k, nb, a_elems, flops;
     int grouped;        /* the nb GEMMs launched one by one (a MoE layer's experts, as
                            Transformer Engine's grouped linear runs them), not one grid */
+    unsigned mods;      /* the OPS_MOD_* modules it belongs to (recompute_modules) */
     int no_dgrad;       /* the first layer: no gradient of its input */
     double recompute;   /* share of the forward GEMMs redone in backward (fused attention) */
     /* Fused attention (FlashAttention; planner/compute.c times it from
@@ -94,6 +95,16 @@ struct ops_model {
  * scale, mask and softmax in one kernel, bias, dropout and residual add in
  * one.  0 is PyTorch eager under autocast.
  */
+/* A transformer layer's modules as Megatron-Core's --recompute-modules names
+ * them (megatron/core/transformer/transformer_config.py): the attention
+ * core, the two layer norms before attention and the feed-forward block,
+ * MLA's up projections, a dense layer's feed-forward block, a MoE layer's
+ * whole block (router, dispatch, experts, combine), its experts' activation
+ * and its shared experts.  ops_item.mods is a set of their bits. */
+enum { OPS_MOD_CORE_ATTN = 0, OPS_MOD_LAYERNORM, OPS_MOD_MLA_UP, OPS_MOD_MLP, OPS_MOD_MOE,
+       OPS_MOD_MOE_ACT, OPS_MOD_SHARED, OPS_NMOD };
+const char *ops_mod_name(int i);    /* core_attn, layernorm, ... NULL past the end */
+
 #define OPS_PURE 1
 #define OPS_FUSED 2
 /* OPS_BSH: the activations are batch first (b x s x h) under sequence

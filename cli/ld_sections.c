@@ -5,6 +5,7 @@
  * measured cluster).  docs/scenario.md documents every field.
  */
 #include "ld.h"
+#include "../catalog/ops.h"
 #include "../catalog/shape.h"
 
 #include <math.h>
@@ -144,6 +145,19 @@ static int workload_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v
     }
     if (strcmp(key, "measured_compute") == 0 || strcmp(key, "measured_step") == 0)
         return 0;   /* once the whole section is read (ld_workload) */
+    if (strcmp(key, "recompute_modules") == 0) {
+        char fb[FIELD_LEN];
+        if (ld_list(ld, v, "workload.recompute_modules", 1, OPS_NMOD, "modules"))
+            return -1;
+        sc->workload.recompute_modules = 0;
+        for (int j = 0; j < ld_list_len(v); j++) {
+            ld_path_idx(fb, sizeof fb, "workload.recompute_modules", j);
+            if (ld_enum(ld, ld_list_item(ld, v, j), fb, f->names, &i))
+                return -1;
+            sc->workload.recompute_modules |= 1u << i;
+        }
+        return 0;
+    }
     if (ld_enum(ld, v, f->path, f->names, &i))
         return -1;
     if (strcmp(key, "precision") == 0) {
@@ -191,6 +205,11 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 
     if (ld_section(ld, m, "workload", at, workload_code) || ld_catalog_seq_len(ld))
         return -1;
+    if (sc->parallel.recompute == SC_RECOMPUTE_FULL && sc->workload.recompute_modules &&
+        (v = ld_get(ld, m, "recompute_modules", NULL)))
+        return ld_fail(ld, v->start_mark, "workload.recompute_modules",
+                       "expected none with workload.recompute full (it redoes every module), "
+                       "found a list");
     if (sc->workload.global_batch > 0 && (v = ld_get(ld, m, "grad_accum", NULL)))
         return ld_fail(ld, v->start_mark, "workload.grad_accum",
                        "expected no grad_accum with global_batch (it follows from the workers), "

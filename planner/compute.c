@@ -376,6 +376,8 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
         t->bwd_s += it->count * bwd;
         if (it->attn_core)
             t->core_fwd_s += it->count * fwd;
+        if (it->mods & p->redo_mods)
+            t->mods_fwd_s += it->count * fwd;
         t->op_sac_s += it->count * it->op_sac * fwd;
         t->kind_s[it->kind] += it->count * (fwd + bwd);
     }
@@ -396,6 +398,17 @@ static void fp8_recipe_of(const struct scenario *sc, const struct cat_gpu *g,
         snprintf(p->note + n, sizeof p->note - n, "%s%s has no MXFP8 (Blackwell and later): "
                  "delayed scaling", n ? "; " : "", g->name);
     }
+}
+
+/* The modules recompute_modules redoes beyond what workload.recompute
+ * does (selective already redoes the attention core). */
+static unsigned redo_mods(const struct scenario *sc)
+{
+    unsigned m = sc->workload.recompute_modules;
+
+    if (sc->parallel.recompute == SC_RECOMPUTE_SELECTIVE)
+        m &= ~(1u << OPS_MOD_CORE_ATTN);
+    return sc->parallel.recompute == SC_RECOMPUTE_FULL ? 0 : m;
 }
 
 int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
@@ -419,6 +432,7 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     if (!sc->workload.precision_auto) {
         if (compute_plan_of(g, sc->workload.precision, sc->workload.precision_strict, p) == 0) {
             p->transpose = !sc->workload.channels_last;
+            p->redo_mods = redo_mods(sc);
             fp8_recipe_of(sc, g, p);
             rc = compute_time_of(&o, p, &r, batch, t);
         }
@@ -430,6 +444,7 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
             if (compute_plan_of(g, tries[i], 0, &q) != 0 || q.note[0])
                 continue;
             q.transpose = !sc->workload.channels_last;
+            q.redo_mods = redo_mods(sc);
             fp8_recipe_of(sc, g, &q);
             if (compute_time_of(&o, &q, &r, batch, &u) != 0)
                 continue;
@@ -466,5 +481,9 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
         t->bwd_s += t->op_sac_s;
     else if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_SELECTIVE)
         t->bwd_s += t->core_fwd_s;
+    /* Megatron-Core's --recompute-modules: each listed module's forward
+     * again (the attention core's once, whichever names it) */
+    if (rc == 0 && sc->parallel.recompute != SC_RECOMPUTE_FULL)
+        t->bwd_s += t->mods_fwd_s;
     return rc;
 }

@@ -35,6 +35,8 @@ struct compute_plan {
     int transpose;           /* 1: NCHW convolutions on tensor cores, transposed to NHWC
                                 and back around each (workload.memory_format) */
     char note[120];          /* a fallback the output reports, "" none */
+    unsigned redo_mods;      /* the OPS_MOD_* modules whose forward backward runs again
+                                (workload.recompute_modules) */
 };
 
 /* The formats of `want` on GPU g (docs/model.md "Precision"): fp32 runs
@@ -72,6 +74,7 @@ struct compute_time {
     double fwd_s, bwd_s;             /* one pass of `batch` samples */
     double kind_s[OPS_NKIND];        /* forward plus backward by kind */
     double core_fwd_s;               /* forward of the attention core (ops_item.attn_core) */
+    double mods_fwd_s;               /* forward of the modules in compute_plan.redo_mods */
     double op_sac_s;                 /* forward that per-operator recompute redoes
                                         (ops_item.op_sac) */
     double tensors;                  /* the model's parameter tensors (ops_model.tensors) */

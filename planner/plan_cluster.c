@@ -165,9 +165,10 @@ static double exposed_of(const struct scenario *sc, double w, double total, int 
 
     if (!sc->parallel.ep_overlap || n < 1)
         return n * w;
-    c = (total - w) / n;                /* each micro-batch's all under compute */
+    /* total = n c + w + (n - 1) (w - h min(w, c)), h RESOLVE_EP_HIDDEN */
+    c = (total - w - (n - 1) * (1 - RESOLVE_EP_HIDDEN) * w) / n;   /* under compute */
     if (w > c)
-        c = total - n * w;              /* each outlasting it */
+        c = (total - n * w) / (n - RESOLVE_EP_HIDDEN * (n - 1));     /* outlasting it */
     return resolve_ep_exposed(sc, w, c, n);
 }
 

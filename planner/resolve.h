@@ -78,7 +78,9 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
                       const struct sim_group *g, double *fwd_s, double *bwd_s);
 /* Of n micro-batches' waits of wait_s each beside compute_s of compute
  * each, what the step waits: all of them, or under parallel.ep_overlap the
- * first's and what the others' outlast the compute beside them. */
+ * first's, and of each other's what RESOLVE_EP_HIDDEN of the shorter of the
+ * two leaves (resolve_ep.c). */
+#define RESOLVE_EP_HIDDEN 0.93
 double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compute_s, int n);
 
 /* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after

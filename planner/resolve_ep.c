@@ -33,9 +33,12 @@
  *
  * Overlap (parallel.ep_overlap, Megatron-Core's overlap_moe_expert_
  * parallel_comm): one micro-batch's forward runs beside another's
- * backward, layer by layer, each's all-to-alls under the other's compute;
- * a micro-batch's waits show only where they outlast that compute, and
- * the first micro-batch's all.  Not yet: the all-to-alls beside other
+ * backward, layer by layer, each's all-to-alls under the other's compute.
+ * Its layer-by-layer pairing hides 93% of the shorter of the two (the
+ * overlap ratio the Megatron-Core MoE report gives for DeepSeek-V3 on H100
+ * nodes, arXiv:2603.07685 section 4.2.3, Figure 18: the all-to-alls from
+ * 30-40% of the step to under 5%); the first micro-batch waits for all of
+ * its own.  Not yet: the all-to-alls beside other
  * flows on the links (they are waits here, not flows), and the SMs the
  * dispatchers' kernels take from the compute beside them.
  */
@@ -44,6 +47,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../catalog/ops.h"
 #include "../catalog/shape.h"
 #include "cluster.h"
 
@@ -177,17 +181,44 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
     double a2a = resolve_ep_alltoall_s(sc, in, g), layers = shape_moe_layers(sc->workload.model);
 
     /* dispatch and combine, forward and backward (and the forward's again
-     * under full recompute), in each MoE layer */
+     * under full recompute, or the moe module's), in each MoE layer */
+    int redo = sc->parallel.recompute == SC_RECOMPUTE_FULL ||
+               (sc->workload.recompute_modules & (1u << OPS_MOD_MOE));
+
     *fwd_s = layers * 2 * a2a;
-    *bwd_s = layers * (sc->parallel.recompute == SC_RECOMPUTE_FULL ? 4 : 2) * a2a;
+    *bwd_s = layers * (redo ? 4 : 2) * a2a;
 }
 
 double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compute_s, int n)
 {
     if (!sc->parallel.ep_overlap || n < 1)
         return n * wait_s;
-    /* the first micro-batch alone; each other one's beside another's compute */
-    return wait_s + (n - 1) * fmax(0, wait_s - compute_s);
+    /* the first micro-batch alone; each other one's beside another's
+     * compute, RESOLVE_EP_HIDDEN of the shorter of the two hidden */
+    return wait_s + (n - 1) * (wait_s - RESOLVE_EP_HIDDEN * fmin(wait_s, compute_s));
+}
+
+/*
+ * Under overlap the dispatchers' kernels hold SMs of their own while the
+ * other micro-batch computes: DeepEP's and HybridEP's 20 (Megatron-Core's
+ * moe_deepep_num_sms, "historical default 20", megatron/core/transformer/
+ * transformer_config.py), NCCL's all-to-all as many blocks as its ring's
+ * (interfere.c: 24 on an H100 node).  The compute beside them runs on the
+ * rest: SMs / (SMs - blocks) times slower, for the share of it the
+ * all-to-alls cover.  The seconds a micro-batch's compute c gains so.
+ */
+#define EP_FLEX_SMS 20
+#define EP_NCCL_SMS 24
+
+static double overlap_cost_s(const struct scenario *sc, const struct cat_instance *in, double w,
+                             double c)
+{
+    int sms = in->gpu ? in->gpu->sm_count : 0;
+    int held = sc->parallel.ep_dispatch == SC_EP_ALLTOALL ? EP_NCCL_SMS : EP_FLEX_SMS;
+
+    if (!sc->parallel.ep_overlap || sms <= held || !(c > 0))
+        return 0;
+    return c * fmin(1, w / c) * ((double)sms / (sms - held) - 1);
 }
 
 void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg)
@@ -198,12 +229,15 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
         return;
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         struct sim_group *g = &cfg->groups[i];
-        double wf, wb, c, x;
+        double wf, wb, c, x, slow;
         if (cl->groups[i].role != SIM_TRAIN)
             continue;
         resolve_ep_waits(sc, cl->groups[i].inst, g, &wf, &wb);
         c = (g->fwd_s + g->bwd_s) / n;
-        x = resolve_ep_exposed(sc, wf + wb, c, n);
+        slow = overlap_cost_s(sc, cl->groups[i].inst, wf + wb, c);
+        x = resolve_ep_exposed(sc, wf + wb, c + slow, n);
+        g->fwd_s += g->fwd_s / n / c * n * slow;
+        g->bwd_s += g->bwd_s / n / c * n * slow;
         g->fwd_s += wf + wb > 0 ? x * wf / (wf + wb) : 0;
         g->bwd_s += wf + wb > 0 ? x * wb / (wf + wb) : 0;
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scenario.h"
+#include "../catalog/ops.h"
 #include "../base/units.h"
 
 /* enums are stored and defaulted as the int they are */
@@ -73,6 +74,8 @@ const struct sc_field sc_fields[] = {
         "an integer from 0 to 100000"),
     NUM("workload.step_overhead_s", WL, OFF(sc_workload, step_overhead_s), 0, 0, 0, 3600,
         "seconds in [0, 3600]"),
+    {"workload.recompute_modules", WL, SC_FIELD_UBITS, OFF(sc_workload, recompute_modules), 0, 0,
+     0, 0, 1, NULL, ops_mod_name, SC_FIELD_CODE},
     NUM("workload.moe_imbalance", WL, OFF(sc_workload, moe_imbalance), 1, 1, 0, 100,
         "a factor in [1, 100]"),
 

@@ -191,6 +191,10 @@ struct sc_workload {
                                           this many layers run their GEMMs in 16 bits */
     double step_overhead_s;            /* workload.step_overhead_s: fixed seconds a step beyond
                                           the kernels (sim_workload.step_overhead_s); 0 none */
+    unsigned recompute_modules;        /* workload.recompute_modules: a set of 1 << OPS_MOD_*
+                                          (catalog/ops.h), the modules whose forward the
+                                          backward runs again (Megatron-Core's
+                                          --recompute-modules); 0 none */
     double moe_imbalance;              /* workload.moe_imbalance: the busiest expert-parallel
                                           rank's tokens over an even share, >= 1 (default 1) */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */

@@ -235,10 +235,11 @@ if ($check) {
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
     # which dtplan now runs, and Qwen3-235B's H100 row became expressible (11): the waits
-    # the all-to-all had wrongly kept had hidden compute the model misses, 52.7%.
+    # the all-to-all had wrongly kept had hidden compute the model misses, 52.7%; the
+    # overlap's 93% and held SMs and the recipes' recompute modules then gave 50.2%.
     my %guard = (catalog => [6.9, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [5.8, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [52.8, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [50.3, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

@@ -656,6 +656,49 @@ static void grouped_experts_launch_one_by_one(void)
     }
 }
 
+/* Megatron-Core's recompute modules as the items carry them: the two
+ * layer norms a layer, MLA's two up projections, the routed experts'
+ * activation inside the MoE block; a module's forward is what backward
+ * runs again (DeepSeek-V3: the MoE block, a part of the forward). */
+static void recompute_modules_tag_their_items(void)
+{
+    const struct cat_model *m = catalog_find_model(&cat, "deepseek-v3");
+    const struct cat_gpu *h100 = catalog_find_gpu(&cat, "H100");
+    struct ops_layout l = {1, 0, 1, 8, 0, 0};
+    struct ops_model o;
+    struct compute_plan p;
+    struct compute_rates r;
+    struct compute_time t;
+    int n[OPS_NMOD] = {0}, act_in_moe = 1;
+
+    if (!m || !h100) {
+        T_CHECK(0, "deepseek-v3 and H100 in the catalog");
+        return;
+    }
+    ops_build_layout(m, 4096, &l, 1, 0, &o);
+    for (int k = 0; k < o.n; k++) {
+        for (int b = 0; b < OPS_NMOD; b++)
+            n[b] += (o.v[k].mods >> b) & 1;
+        if ((o.v[k].mods & (1u << OPS_MOD_MOE_ACT)) && !(o.v[k].mods & (1u << OPS_MOD_MOE)))
+            act_in_moe = 0;
+    }
+    T_CHECK(n[OPS_MOD_LAYERNORM] == 2 && n[OPS_MOD_MLA_UP] == 2 && n[OPS_MOD_MOE_ACT] == 1 &&
+            n[OPS_MOD_CORE_ATTN] >= 2 && n[OPS_MOD_MLP] >= 3 && n[OPS_MOD_SHARED] >= 3,
+            "layernorm 2, mla_up_proj 2, moe_act 1, core_attn %d, mlp %d, shared_experts %d items",
+            n[OPS_MOD_CORE_ATTN], n[OPS_MOD_MLP], n[OPS_MOD_SHARED]);
+    T_CHECK(act_in_moe, "the experts' activation is part of the MoE block");
+    compute_plan_of(h100, CAT_BF16, 0, &p);
+    compute_rates_of(h100, NULL, &r);
+    p.redo_mods = 1u << OPS_MOD_MOE;
+    compute_time_of(&o, &p, &r, 1, &t);
+    T_CHECK(t.mods_fwd_s > 0.2 * t.fwd_s && t.mods_fwd_s < 0.9 * t.fwd_s,
+            "the MoE blocks' forward: %.0f%% of the forward", 100 * t.mods_fwd_s / t.fwd_s);
+    p.redo_mods = 0;
+    compute_time_of(&o, &p, &r, 1, &t);
+    T_CHECK(t.mods_fwd_s == 0, "no module listed, nothing redone");
+    ops_free(&o);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -680,6 +723,7 @@ int main(void)
     T_RUN(context_parallel_ranks_split_the_sequence);
     T_RUN(expert_parallel_ranks_split_the_experts);
     T_RUN(grouped_experts_launch_one_by_one);
+    T_RUN(recompute_modules_tag_their_items);
     catalog_free(&cat);
     return T_DONE();
 }
