@@ -141,16 +141,34 @@ int shape_window_layers(const struct cat_model *m)
     return n;
 }
 
-double shape_fwd_flops(const struct cat_model *m, double seq)
+/* The keys a token's queries meet over the layers: all seq of them, or
+ * under a causal mask the half a query sees on average (a window's whole
+ * window). */
+static double keys_of(const struct cat_model *m, double seq, int causal)
 {
-    double h = m->hidden, per_token, wl = shape_window_layers(m);
+    double wl = shape_window_layers(m);
+
+    return (m->layers - wl) * (causal ? seq / 2 : seq) + wl * fmin(seq, m->window);
+}
+
+static double fwd_flops(const struct cat_model *m, double seq, int causal)
+{
     double heads = m->heads * (shape_qk_head(m) + shape_v_head(m));
-    double keys = (m->layers - wl) * seq + wl * fmin(seq, m->window);
 
     /* the products a token's weights take, attention's scores and weighted
      * sum over the keys it sees, the output projection */
-    per_token = 2 * layers_weights(m, 1) + 2 * keys * heads + 2 * h * m->vocab;
-    return per_token * seq;
+    return (2 * layers_weights(m, 1) + 2 * keys_of(m, seq, causal) * heads +
+            2 * m->hidden * m->vocab) * seq;
+}
+
+double shape_fwd_flops(const struct cat_model *m, double seq)
+{
+    return fwd_flops(m, seq, 0);
+}
+
+double shape_fwd_flops_causal(const struct cat_model *m, double seq)
+{
+    return fwd_flops(m, seq, 1);
 }
 
 void shape_defaults(struct cat_model *m)

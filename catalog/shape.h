@@ -71,6 +71,11 @@ double shape_expert_params(const struct cat_model *m);
 
 /* Forward FLOPs of one sequence of seq tokens. */
 double shape_fwd_flops(const struct cat_model *m, double seq);
+/* The same with attention under a causal mask, a query over half the keys
+ * on average: how Megatron-LM counts a model's FLOPs (megatron/training/
+ * training.py, num_floating_point_operations, "causal mask"), the count
+ * behind the TFLOP/s its tables and Megatron-Bridge's publish. */
+double shape_fwd_flops_causal(const struct cat_model *m, double seq);
 
 /* What a shape leaves to defaults: kv_heads 0 (not given) becomes heads,
  * multi-head attention, where heads is given. */

@@ -247,6 +247,7 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);
     report_json_num(o, "ep_comm_s", pc->ep_comm_s);
     report_json_num(o, "mfu", pc->mfu);
+    report_json_num(o, "causal_flops_per_token", pc->causal_flops_per_token);
     cJSON_AddNumberToObject(o, "grad_accum", pc->grad_accum);
     if (pc->batch_note[0])
         cJSON_AddStringToObject(o, "batch_note", pc->batch_note);

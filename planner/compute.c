@@ -424,7 +424,7 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
 
     {
         struct ops_layout lay = {sc->parallel.tp, sc->parallel.sequence_parallel, sc->parallel.cp,
-                                 sc->parallel.ep, sc->workload.moe_imbalance, sc->parallel.etp};
+                                 sc->parallel.ep, scenario_moe_imbalance(sc), sc->parallel.etp};
         ops_build_layout(sc->workload.model, sc->workload.seq_len, &lay, flash,
                          scenario_ops_style(sc), &o);
     }

@@ -205,9 +205,12 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
     const struct cat_model *m = sc->workload.model;
     double peak = 0, fwd = scenario_fwd_gflops(sc) * 1e9;
 
-    pc->tokens_per_s = NAN;
-    if (shape_known(m))
+    pc->tokens_per_s = pc->causal_flops_per_token = NAN;
+    if (shape_known(m)) {
         pc->tokens_per_s = pc->res.samples_per_s * scenario_seq_len(sc);
+        pc->causal_flops_per_token = 3 * shape_fwd_flops_causal(m, scenario_seq_len(sc)) /
+                                     scenario_seq_len(sc);
+    }
     for (int i = 0; i < pc->cl->ngroups; i++) {
         const struct sc_group *g = &pc->cl->groups[i];
         if (g->role == SIM_TRAIN && g->inst->gpu_count > 0)

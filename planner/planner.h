@@ -107,6 +107,8 @@ struct plan_cluster {
                                      its memory most (memory.h) */
     double tokens_per_s;          /* samples/s x sequence length; NAN when the model has no
                                      sequence (not given by its shape) */
+    double causal_flops_per_token; /* forward and backward FLOPs a token as Megatron-LM counts
+                                     them, attention causal (shape.h); NAN likewise */
     int grad_accum;               /* micro-batches a worker accumulates per step */
     double ep_comm_s;             /* expert parallelism: a GPU's waits a step for its MoE layers'
                                      all-to-alls, inside compute_s (resolve_ep.c); 0 none */

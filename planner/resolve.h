@@ -80,7 +80,7 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
  * each, what the step waits: all of them, or under parallel.ep_overlap the
  * first's, and of each other's what RESOLVE_EP_HIDDEN of the shorter of the
  * two leaves (resolve_ep.c). */
-#define RESOLVE_EP_HIDDEN 0.93
+#define RESOLVE_EP_HIDDEN 0.50     /* resolve_ep.c: from a published on-off pair */
 double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compute_s, int n);
 
 /* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after

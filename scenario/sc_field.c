@@ -76,7 +76,7 @@ const struct sc_field sc_fields[] = {
         "seconds in [0, 3600]"),
     {"workload.recompute_modules", WL, SC_FIELD_UBITS, OFF(sc_workload, recompute_modules), 0, 0,
      0, 0, 1, NULL, ops_mod_name, SC_FIELD_CODE},
-    NUM("workload.moe_imbalance", WL, OFF(sc_workload, moe_imbalance), 1, 1, 0, 100,
+    NUM("workload.moe_imbalance", WL, OFF(sc_workload, moe_imbalance), NAN, 1, 0, 100,
         "a factor in [1, 100]"),
 
     REF("workload.measured_compute.gpu", WL, "a GPU of the catalog",

@@ -57,6 +57,30 @@ double scenario_rank_tokens(const struct scenario *sc)
     return scenario_seq_len(sc) / (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
 }
 
+/*
+ * The default imbalance, dropless routing as trained: Megatron-MoE-ModelZoo
+ * measured Qwen3-235B-A22B on 256 H100 (tp 4, pp 8, ep 8: 16 of its 128
+ * experts a rank, top 8) at 295 TFLOP/s a GPU under forced balance and 237
+ * dropless at 16,384 tokens (yanring/Megatron-MoE-ModelZoo@798dfb50
+ * best_practice/qwen3/readme.md, H100 long-context table), 0.803, which
+ * dtplan's model of that layout gives at 1.66.  Its 32K, 64K and 128K
+ * pairs (0.827, 0.870, 0.918) are validate/llm_runs.pl's check of it.
+ * Measured at one expert-parallel size; not scaled with ep.  A model that
+ * drops tokens past a capacity factor holds its busiest rank to it.
+ */
+double scenario_moe_imbalance(const struct scenario *sc)
+{
+    const struct cat_model *m = sc->workload.model;
+    double imb = sc->workload.moe_imbalance;
+
+    if (!isnan(imb))
+        return imb;
+    if (!shape_known(m) || m->experts <= 0 || sc->parallel.ep <= 1)
+        return 1;
+    return m->capacity_factor > 0 ? fmax(1, fmin(SC_MOE_IMBALANCE, m->capacity_factor))
+                                  : SC_MOE_IMBALANCE;
+}
+
 int scenario_replica_gpus(const struct scenario *sc)
 {
     return scenario_model_parallel(sc) * (sc->parallel.cp > 1 ? sc->parallel.cp : 1);

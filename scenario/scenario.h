@@ -196,7 +196,8 @@ struct sc_workload {
                                           backward runs again (Megatron-Core's
                                           --recompute-modules); 0 none */
     double moe_imbalance;              /* workload.moe_imbalance: the busiest expert-parallel
-                                          rank's tokens over an even share, >= 1 (default 1) */
+                                          rank's tokens over an even share, >= 1; NAN not
+                                          given (scenario_moe_imbalance's default) */
     int grad_accum;                    /* micro-batches per step, >= 1 (default 1) */
     int global_batch;                  /* samples (sequences) per optimizer step over all
                                           workers; 0: not given (grad_accum holds) */
@@ -382,6 +383,11 @@ int scenario_model_parallel(const struct scenario *sc);
  * of them under context parallelism (seq_len / cp). */
 double scenario_seq_len(const struct scenario *sc);
 double scenario_rank_tokens(const struct scenario *sc);
+/* workload.moe_imbalance, or where not given under expert parallelism the
+ * default dropless routing gives (SC_MOE_IMBALANCE, capped at the model's
+ * capacity_factor when it drops tokens); 1 without experts or ep. */
+#define SC_MOE_IMBALANCE 1.66
+double scenario_moe_imbalance(const struct scenario *sc);
 
 /* The GPUs one replica of the model spans for its batch: tp x pp x cp (the
  * context-parallel ranks share each sequence; they reduce gradients with

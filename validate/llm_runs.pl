@@ -10,7 +10,11 @@
 #   tflops_per_gpu_mfu     dtplan's model FLOPs utilisation times the GPU's
 #                          dense bf16 peak (catalog/gpus.csv): the Llama 3
 #                          paper's Table 4 "TFLOPs/GPU" is BF16 MFU times the
-#                          H100's peak (validate/published/megatron_sources.md).
+#                          H100's peak (validate/published/megatron_sources.md);
+#   tflops_per_gpu_causal  tokens/s/GPU times the FLOPs a token as Megatron-LM
+#                          counts them, causal attention half the keys
+#                          (dtplan's causal_flops_per_token): the "TFLOPS"
+#                          of Megatron-Core's own tables (Megatron-MoE-ModelZoo).
 # Rows with a known gap (context parallelism, ...) have no scenario and are
 # listed, not predicted.
 #
@@ -63,6 +67,8 @@ sub predict {
     my $step = ref $cl->{step_time_s} ? $cl->{step_time_s}{mean} : $cl->{step_time_s};
     return undef unless $step && $step > 0;
     return $cl->{mfu} * $bf16_peak{$c->{gpu}} if $c->{metric} eq 'tflops_per_gpu_mfu';
+    return $c->{global_batch} * $c->{seq_len} / $step / $c->{gpus} * $cl->{causal_flops_per_token} / 1e12
+        if $c->{metric} eq 'tflops_per_gpu_causal';
     return $c->{global_batch} * $c->{seq_len} / $step / $c->{gpus};
 }
 
@@ -169,7 +175,10 @@ sub summary {
     return sprintf('%d cases, MAPE %.1f%%, max |error| %.1f%%', scalar @e, $sum / @e, $max);
 }
 
-my @pred = grep { $_->{scenario} } @cases;
+# A calibration input (its known_gap says so) runs and prints, but a
+# constant of the model was set from it: no error of it counts.
+my $is_input = sub { $_[0]{known_gap} =~ /^calibration input/ };
+my @pred = grep { $_->{scenario} && !$is_input->($_) } @cases;
 # Mixtures of experts under expert parallelism (ep > 1) are a set of their
 # own, with issue 38's targets (MAPE 10%, none past 15%): the "all" figures
 # and their guard are the dense runs'; the MoE runs print and guard apart.
@@ -217,6 +226,18 @@ if ($check) {
             printf "%s - %s%s\n", $in ? 'ok' : 'FAIL', $what, $in ? ', within 20%' : ', past 20%';
         }
     }
+    # Dropless against forced-balance routing (issue 38: each published
+    # ratio within 0.05): each -dropless row whose -forced twin is predicted
+    # too; the first pair is the input of the default imbalance, not checked.
+    my %by = map { $_->{case} => $_ } @pred;
+    for my $c (grep { $_->{case} =~ /-dropless$/ } @pred) {
+        (my $twin = $c->{case}) =~ s/-dropless$/-forced/;
+        my $f = $by{$twin};
+        next unless $f && defined $c->{pred} && defined $f->{pred} && $f->{pred} > 0;
+        my ($p, $q) = ($c->{pred} / $f->{pred}, $c->{published} / $f->{published});
+        printf "%s - llm runs: %s over %s %.3f, published %.3f (within 0.05)\n",
+            abs($p - $q) <= 0.05 ? 'ok' : 'FAIL', $c->{case}, $twin, $p, $q;
+    }
     my @in = grep { $_->{role} eq 'input' } @pred;
     my $nfit = grep { defined $fit{$_->{key}} } @in;
     printf "%s - llm runs: carried mode fits %d of %d group inputs\n",
@@ -237,9 +258,12 @@ if ($check) {
     # which dtplan now runs, and Qwen3-235B's H100 row became expressible (11): the waits
     # the all-to-all had wrongly kept had hidden compute the model misses, 52.7%; the
     # overlap's 93% and held SMs and the recipes' recompute modules then gave 50.2%.
+    # Megatron-MoE-ModelZoo's 13 Qwen3-235B H100 rows joined (11 predicted; two are the
+    # inputs of the overlap's share and the default imbalance), the overlap hiding half
+    # (from that pair, not the report's 93%): 22 cases, 30.5%.
     my %guard = (catalog => [6.9, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [5.8, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [50.3, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [30.6, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

@@ -577,6 +577,43 @@ static void an_inline_shape_takes_its_defaults(void)
             "the defaulted shape gives the parameters and FLOPs of the one that says both");
 }
 
+/* The default imbalance under expert parallelism: dropless routing's 1.66
+ * (scenario.c), 1 without ep or experts, the model's capacity factor where
+ * it drops tokens past it, a given value as given. */
+static void moe_imbalance_defaults_to_dropless_routing(void)
+{
+    struct catalog cat;
+    struct scenario sc;
+    struct cat_model moe;
+    const struct cat_model *m;
+
+    if (load_ok("tests/data/scenario_ok/transformer_shape.yaml", &sc, &cat))
+        return;
+    m = catalog_find_model(&cat, "qwen3-30b-a3b");
+    if (!m) {
+        T_CHECK(0, "qwen3-30b-a3b in the catalog");
+        scenario_free(&sc);
+        catalog_free(&cat);
+        return;
+    }
+    T_NEAR(scenario_moe_imbalance(&sc), 1, 0, "a dense model: 1");
+    moe = *m;
+    sc.workload.model = &moe;
+    sc.workload.moe_imbalance = NAN;
+    sc.parallel.ep = 1;
+    T_NEAR(scenario_moe_imbalance(&sc), 1, 0, "experts without ep: 1");
+    sc.parallel.ep = 8;
+    T_NEAR(scenario_moe_imbalance(&sc), SC_MOE_IMBALANCE, 0, "ep 8, dropless: %.2f",
+           SC_MOE_IMBALANCE);
+    moe.capacity_factor = 1.25;
+    T_NEAR(scenario_moe_imbalance(&sc), 1.25, 0, "capacity factor 1.25: the busiest rank at it");
+    sc.workload.moe_imbalance = 1;
+    T_NEAR(scenario_moe_imbalance(&sc), 1, 0, "given: as given");
+    sc.workload.model = m;
+    scenario_free(&sc);
+    catalog_free(&cat);
+}
+
 int main(void)
 {
     T_RUN(the_full_scenario_sets_every_field);
@@ -590,5 +627,6 @@ int main(void)
     T_RUN(a_missing_file_is_an_error);
     T_RUN(the_same_file_loads_twice_into_one_catalog);
     T_RUN(enum_names_match_the_file_format);
+    T_RUN(moe_imbalance_defaults_to_dropless_routing);
     return T_DONE();
 }
