@@ -8,7 +8,8 @@
 # Quantity `activations`: the activations the first pipeline stage keeps
 # at the peak of its schedule, from the case's scenario, within 5%.
 # Quantity `fits`: a published recipe that runs, its scenario's layout
-# within the usable memory.  A case with a known gap (its reason in the
+# within the usable memory; `over`: a layout a source says does not fit
+# (out of memory), its scenario's layout over the usable memory.  A case with a known gap (its reason in the
 # CSV) prints "xfail" while it misses by more than 5% and FAIL once it does
 # not (the mark must go).  Run by tests/suite_published.sh; prints one line
 # per case and a "# " summary.
@@ -47,6 +48,19 @@ YAML
     $n++;
     if (!$m) {
         ($line, $ok) = ("FAIL - memory $c->{case}: no memory_gib from $file", 0);
+    } elsif ($c->{quantity} eq 'over') {
+        my $over = $m->{total} > $m->{capacity};
+        my $what = sprintf('memory %s: %.1f GiB a GPU (activations %.1f) against %.0f usable, '
+                           . 'published out of memory', $c->{case}, $m->{total},
+                           $m->{activations} // 0, $m->{capacity});
+        if ($c->{known_gap} ne '') {
+            $ok = !$over;
+            $line = $ok ? "xfail - $what [known gap: $c->{known_gap}]"
+                        : "FAIL - $what: now over, take the known-gap mark off";
+        } else {
+            $ok = $over;
+            $line = $ok ? "ok - $what" : "FAIL - $what: predicted to fit";
+        }
     } elsif ($c->{quantity} eq 'fits') {
         $ok = $m->{total} <= $m->{capacity};
         $line = sprintf('%s - memory %s: %.1f GiB a GPU (weights %.1f, gradients %.1f, optimizer %.1f, '
