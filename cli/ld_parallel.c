@@ -163,6 +163,9 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     sc->parallel.cp = p.cp > 0 ? p.cp : 1;
     sc->parallel.ep = p.ep > 0 ? p.ep : 1;
     sc->parallel.etp = p.etp > 0 ? p.etp : 0;
+    sc->parallel.cp_auto = p.cp < 0;
+    sc->parallel.ep_auto = p.ep < 0;
+    sc->parallel.etp_auto = p.etp < 0;
     ld->etp_node = p.etp_node;
     if (p.disp >= 0)
         sc->parallel.ep_dispatch = p.disp;
@@ -230,8 +233,10 @@ int ld_parallel_fits(struct ld *ld)
         /* a layout the planner chooses fits by construction */
         bad = (!tp_auto && !resolve_tp_fits(sc, c, why, sizeof why)) ? 1
               : (!pp_auto && !resolve_pp_fits(sc, c, why, sizeof why)) ? 2
-              : (!tp_auto && !pp_auto && !resolve_cp_fits(sc, c, why, sizeof why)) ? 3
-              : (!tp_auto && !pp_auto && !resolve_ep_fits(sc, c, why, sizeof why)) ? 4 : 0;
+              : (!tp_auto && !pp_auto && !sc->parallel.cp_auto &&
+                 !resolve_cp_fits(sc, c, why, sizeof why)) ? 3
+              : (!tp_auto && !pp_auto && !sc->parallel.cp_auto && !sc->parallel.ep_auto &&
+                 !sc->parallel.etp_auto && !resolve_ep_fits(sc, c, why, sizeof why)) ? 4 : 0;
         *sc = saved;
         if (!bad)
             continue;

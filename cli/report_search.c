@@ -200,17 +200,22 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
         fprintf(f, "Memory: activation memory of %s unknown (catalog act_mib_per_sample empty): "
                 "pruned on the model state only (%.2f GiB per worker)\n", sc->workload.model->name,
                 state / DT_GIB);
-    else if (sc->parallel.tp_auto || sc->parallel.pp_auto || sc->parallel.recompute_auto)
+    else if (sc->parallel.tp_auto || sc->parallel.pp_auto || sc->parallel.recompute_auto ||
+             sc->parallel.cp_auto || sc->parallel.ep_auto || sc->parallel.etp_auto) {
+        int shape = sc->parallel.tp_auto || sc->parallel.pp_auto;
+        int more = sc->parallel.cp_auto || sc->parallel.ep_auto || sc->parallel.etp_auto;
         fprintf(f, "Memory: %.2f GiB on one worker (model state %.2f GiB + activations at batch "
                 "%d%s); each candidate must fit in 90%% of a GPU's memory at the smallest "
-                "footprint of the layouts left to the planner (%s%s%s)\n", need / DT_GIB,
+                "footprint of the layouts left to the planner (%s%s%s%s%s)\n", need / DT_GIB,
                 state / DT_GIB, sc->parallel.micro_batch_auto ? 1 : sc->parallel.micro_batch,
                 sc->parallel.recompute_auto ? ", recompute full" : "",
-                sc->parallel.tp_auto || sc->parallel.pp_auto ? "tensor and pipeline parallelism "
-                                                              "up to what the cluster allows" : "",
-                (sc->parallel.tp_auto || sc->parallel.pp_auto) && sc->parallel.recompute_auto
+                shape ? "tensor and pipeline parallelism up to what the cluster allows" : "",
+                more && shape ? ", " : "",
+                more ? "context and expert parallelism" : "",
+                (shape || more) && sc->parallel.recompute_auto
                     ? ", recompute" : sc->parallel.recompute_auto ? "recompute" : "",
                 sc->parallel.sharding_auto ? ", sharding" : "");
+    }
     else
         fprintf(f, "Memory: %.2f GiB per worker (model state %.2f GiB + activations at batch "
                 "%d) must fit in 90%% of a GPU's memory\n", need / DT_GIB,

@@ -113,7 +113,7 @@ static void explain(const struct scenario *sc, const struct plan_cluster *best,
 {
     size_t n = 0;
     int over = 0, runner = -1, mine = -1, close = -1, nover = 0;
-    int searched = sc->parallel.sharding_auto || sc->parallel.tp_auto || sc->parallel.pp_auto || sc->parallel.recompute_auto;
+    int searched = scenario_dims_auto(sc);
     char a[96], b[96];
 
     for (int i = 0; i < ncb; i++)
@@ -282,8 +282,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     int rc = 0;
 
     rank.whatif = 0;    /* the candidates are ranked; the chosen one is named (bound.c) */
-    if (!sc->parallel.sharding_auto && !sc->parallel.micro_batch_auto && !sc->parallel.tp_auto && !sc->parallel.pp_auto &&
-        !sc->parallel.recompute_auto)
+    if (!scenario_dims_auto(sc) && !sc->parallel.micro_batch_auto)
         return plan_cluster_eval_one(sc, cl, o, pc, e);
     layout_dims_space(sc, cl, &space);
     if (!o->trace) {
@@ -302,8 +301,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     s.cb = x_calloc((size_t)layout_dims_most(), sizeof *s.cb);
     *s.t = *sc;
     s.trial = sc->parallel;
-    s.trial.sharding_auto = s.trial.micro_batch_auto = s.trial.tp_auto = s.trial.pp_auto =
-        s.trial.recompute_auto = 0;
+    scenario_parallel_fixed(&s.trial);
     if ((rc = layout_dims_walk(&space, try_combo, &s)) != 0)
         goto out;
     /* the chosen layout as the scenario says to simulate it; when nothing
@@ -364,7 +362,7 @@ static int least_visit(const int *val, void *arg)
     struct mem_use w;
 
     *par = q->sc->parallel;
-    par->sharding_auto = par->micro_batch_auto = par->tp_auto = par->pp_auto = par->recompute_auto = 0;
+    scenario_parallel_fixed(par);
     layout_dims_apply(par, val);
     par->micro_batch = q->sc->parallel.micro_batch_auto ? 1 : q->sc->parallel.micro_batch;
     memset(&w, 0, sizeof w);
@@ -412,8 +410,7 @@ double plan_layout_least_memory(const struct scenario *sc, const struct sc_clust
         name[0] = '\0';
     if (isfinite(q.ratio)) {
         *u = q.u;
-        if (len > 0 && (own->parallel.tp_auto || own->parallel.pp_auto ||
-                        own->parallel.recompute_auto || own->parallel.sharding_auto))
+        if (len > 0 && scenario_dims_auto(own))
             layout_dims_name(own, q.val, name, len);
     }
     x_free(q.t);

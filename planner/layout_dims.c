@@ -9,8 +9,16 @@
  *   pp          1, then under parallel.pp: auto the powers of two up to 64
  *               that fit the cluster in Megatron's order at this tp
  *               (parameter servers: 1 only)
+ *   cp          the scenario's, or under parallel.cp: auto 1 and the powers
+ *               of two up to 16 that leave a rank 2,048 tokens or more of
+ *               a sequence cut into 2 cp chunks
  *   interleave  1 without a pipeline; the scenario's when it gives one or
  *               fixes pp; else 1, 2 and 4 while a chunk keeps a layer
+ *   ep          the scenario's, or under parallel.ep: auto 1 and the powers
+ *               of two up to 64 that divide the model's experts and a
+ *               pipeline stage's GPUs (a dense model: 1)
+ *   etp         the scenario's, or under parallel.etp: auto tp's and, with
+ *               experts split over tp > 1 and ep > 1, 1 (whole experts)
  *   recompute   the scenario's, or under auto none, selective and full
  *   sharding    the scenario's, or under auto those that make sense here:
  *               none only on one rank or with parameter servers, hsdp over
@@ -128,6 +136,82 @@ static int pp_fits(const struct scenario *t, const struct sc_cluster *cl)
     return t->parallel.pp <= 1 || resolve_pp_fits(t, cl, why, sizeof why);
 }
 
+/* cp: the scenario's, or under auto 1 and the powers of two (up to the
+ * row's max) whose 2 cp chunks of a sequence leave a rank 2,048 tokens or
+ * more and that fit the GPUs with the chosen tp and pp. */
+#define CP_MIN_TOKENS 2048
+static int cp_values(const struct layout_space *s, const int *chosen, int *out)
+{
+    const struct scenario *sc = s->sc;
+    int n = 0, max = layout_dims[LAYOUT_DIM_CP].max, rep = chosen[LAYOUT_DIM_TP] * chosen[LAYOUT_DIM_PP];
+    double seq;
+
+    if (!sc->parallel.cp_auto || s->is_ps) {
+        out[0] = sc->parallel.cp > 1 && !s->is_ps ? sc->parallel.cp : 1;
+        return 1;
+    }
+    out[n++] = 1;
+    if (!shape_known(sc->workload.model))
+        return n;
+    seq = scenario_seq_len(sc);
+    for (int cp = 2; n < max; cp *= 2) {
+        if (seq / cp < CP_MIN_TOKENS || (long)seq % (2L * cp) != 0 || s->ranks % (rep * cp) != 0)
+            break;
+        out[n++] = cp;
+    }
+    return n;
+}
+
+static int cp_fits(const struct scenario *t, const struct sc_cluster *cl)
+{
+    char why[320];
+
+    return t->parallel.cp <= 1 || resolve_cp_fits(t, cl, why, sizeof why);
+}
+
+/* ep: the scenario's, or under auto 1 and the powers of two up to the row's
+ * max that divide the model's experts and a pipeline stage's GPUs (the
+ * rows before: tp x cp x data-parallel ranks); 1 for a dense model. */
+static int ep_values(const struct layout_space *s, const int *chosen, int *out)
+{
+    const struct scenario *sc = s->sc;
+    const struct cat_model *m = sc->workload.model;
+    int n = 0, max = layout_dims[LAYOUT_DIM_EP].max, stage = s->ranks / chosen[LAYOUT_DIM_PP];
+
+    if (!sc->parallel.ep_auto || s->is_ps) {
+        out[0] = sc->parallel.ep > 1 && !s->is_ps ? sc->parallel.ep : 1;
+        return 1;
+    }
+    out[n++] = 1;
+    if (!shape_known(m) || m->experts <= 0)
+        return n;
+    for (int ep = 2; n < max && ep <= m->experts; ep *= 2)
+        if (m->experts % ep == 0 && stage % ep == 0)
+            out[n++] = ep;
+    return n;
+}
+
+static int ep_fits(const struct scenario *t, const struct sc_cluster *cl)
+{
+    char why[320];
+
+    return (t->parallel.ep <= 1 && t->parallel.etp <= 0) || resolve_ep_fits(t, cl, why, sizeof why);
+}
+
+/* etp: the scenario's, or under auto tp's (0) and, where experts split over
+ * tp > 1 under ep > 1, 1: whole experts, ep taken across the tensor-
+ * parallel ranks too. */
+static int etp_values(const struct layout_space *s, const int *chosen, int *out)
+{
+    const struct scenario *sc = s->sc;
+
+    out[0] = sc->parallel.etp_auto ? 0 : sc->parallel.etp;
+    if (!sc->parallel.etp_auto || chosen[LAYOUT_DIM_TP] <= 1 || chosen[LAYOUT_DIM_EP] <= 1)
+        return 1;
+    out[1] = 1;
+    return 2;
+}
+
 /* interleave: 1 without a pipeline; the scenario's when it gives one or
  * fixes pp; else 1, 2 and 4 while a chunk keeps a layer. */
 static int interleave_values(const struct layout_space *s, const int *chosen, int *out)
@@ -195,6 +279,9 @@ static int sharding_values(const struct layout_space *s, const int *chosen, int 
     return n;
 }
 
+static void cp_apply(struct sc_parallel *p, int value) { p->cp = value; }
+static void ep_apply(struct sc_parallel *p, int value) { p->ep = value; }
+static void etp_apply(struct sc_parallel *p, int value) { p->etp = value; }
 static void tp_apply(struct sc_parallel *p, int value) { p->tp = value; }
 static void pp_apply(struct sc_parallel *p, int value) { p->pp = value; }
 static void interleave_apply(struct sc_parallel *p, int value) { p->interleave = value; }
@@ -219,6 +306,9 @@ static int interleave_of_result(const struct plan_cluster *pc)
 {
     return pp_of_result(pc) > 1 && pc->cfg.c.pp_interleave > 1 ? pc->cfg.c.pp_interleave : 1;
 }
+static int cp_of_result(const struct plan_cluster *pc) { return pc->cp > 1 ? pc->cp : 1; }
+static int ep_of_result(const struct plan_cluster *pc) { return pc->ep > 1 ? pc->ep : 1; }
+static int etp_of_result(const struct plan_cluster *pc) { return pc->etp; }
 static int recompute_of_result(const struct plan_cluster *pc) { return (int)pc->recompute; }
 static int sharding_of_result(const struct plan_cluster *pc) { return (int)pc->sharding; }
 
@@ -244,6 +334,24 @@ static int interleave_text(const struct scenario *sc, const int *val, int first,
         return 0;
     return snprintf(buf, len, "(interleave %d) ", val[LAYOUT_DIM_INTERLEAVE]);
 }
+static int cp_text(const struct scenario *sc, const int *val, int first, char *buf, size_t len)
+{
+    return sc->parallel.cp_auto ? snprintf(buf, len, "%scp %d ", first ? "" : "x ", val[LAYOUT_DIM_CP])
+                                : 0;
+}
+static int ep_text(const struct scenario *sc, const int *val, int first, char *buf, size_t len)
+{
+    return sc->parallel.ep_auto ? snprintf(buf, len, "%sep %d ", first ? "" : "x ", val[LAYOUT_DIM_EP])
+                                : 0;
+}
+static int etp_text(const struct scenario *sc, const int *val, int first, char *buf, size_t len)
+{
+    (void)first;
+    if (!sc->parallel.etp_auto || val[LAYOUT_DIM_EP] <= 1 || val[LAYOUT_DIM_TP] <= 1)
+        return 0;
+    return val[LAYOUT_DIM_ETP] > 0 ? snprintf(buf, len, "(etp %d) ", val[LAYOUT_DIM_ETP])
+                                   : snprintf(buf, len, "(etp tp's) ");
+}
 static int recompute_text(const struct scenario *sc, const int *val, int first, char *buf,
                           size_t len)
 {
@@ -266,8 +374,14 @@ const struct layout_dim layout_dims[LAYOUT_NDIMS] = {
                        tp_text},
     [LAYOUT_DIM_PP] = {"pp", 7, 1, LAYOUT_TEXT_SHAPE, pp_values, pp_fits, pp_apply, pp_of_result,
                        pp_text},
+    [LAYOUT_DIM_CP] = {"cp", 5, 1, LAYOUT_TEXT_SHAPE, cp_values, cp_fits, cp_apply, cp_of_result,
+                       cp_text},
     [LAYOUT_DIM_INTERLEAVE] = {"interleave", 3, 0, LAYOUT_TEXT_SHAPE, interleave_values, NULL,
                                interleave_apply, interleave_of_result, interleave_text},
+    [LAYOUT_DIM_EP] = {"ep", 7, 0, LAYOUT_TEXT_SHAPE, ep_values, ep_fits, ep_apply, ep_of_result,
+                       ep_text},
+    [LAYOUT_DIM_ETP] = {"etp", 2, 0, LAYOUT_TEXT_SHAPE, etp_values, NULL, etp_apply,
+                        etp_of_result, etp_text},
     [LAYOUT_DIM_RECOMPUTE] = {"recompute", 3, 0, LAYOUT_TEXT_OPTION, recompute_values, NULL,
                               recompute_apply, recompute_of_result, recompute_text},
     [LAYOUT_DIM_SHARDING] = {"sharding", NSTAGES, 0, LAYOUT_TEXT_STAGE, sharding_values, NULL,

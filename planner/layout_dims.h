@@ -21,7 +21,10 @@
 enum layout_dim_id {
     LAYOUT_DIM_TP = 0,      /* tensor-parallel size */
     LAYOUT_DIM_PP,          /* pipeline depth */
+    LAYOUT_DIM_CP,          /* context-parallel ranks */
     LAYOUT_DIM_INTERLEAVE,  /* model chunks a pipeline stage */
+    LAYOUT_DIM_EP,          /* expert-parallel ranks */
+    LAYOUT_DIM_ETP,         /* expert tensor parallelism (0: tp's) */
     LAYOUT_DIM_RECOMPUTE,   /* enum sc_recompute */
     LAYOUT_DIM_SHARDING,    /* enum sc_sharding */
     LAYOUT_NDIMS

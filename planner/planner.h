@@ -114,6 +114,8 @@ struct plan_cluster {
                                      all-to-alls, inside compute_s (resolve_ep.c); 0 none */
     int ep_over_nics;             /* 1: the expert-parallel group spans nodes */
     int cp;                       /* context-parallel ranks (parallel.cp), >= 1 */
+    int ep, etp;                  /* expert-parallel ranks (>= 1) and expert tensor
+                                     parallelism (parallel.etp; 0: tp's) simulated */
     double global_batch;          /* samples per optimizer step over all workers */
     double mfu;                   /* model FLOPs utilisation (PaLM's: 3 x forward FLOPs per
                                      sample, no recompute, over the train workers' dense peak

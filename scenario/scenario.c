@@ -81,6 +81,20 @@ double scenario_moe_imbalance(const struct scenario *sc)
                                   : SC_MOE_IMBALANCE;
 }
 
+int scenario_dims_auto(const struct scenario *sc)
+{
+    const struct sc_parallel *p = &sc->parallel;
+
+    return p->tp_auto || p->pp_auto || p->cp_auto || p->ep_auto || p->etp_auto ||
+           p->recompute_auto || p->sharding_auto;
+}
+
+void scenario_parallel_fixed(struct sc_parallel *p)
+{
+    p->tp_auto = p->pp_auto = p->cp_auto = p->ep_auto = p->etp_auto = 0;
+    p->recompute_auto = p->sharding_auto = p->micro_batch_auto = 0;
+}
+
 int scenario_replica_gpus(const struct scenario *sc)
 {
     return scenario_model_parallel(sc) * (sc->parallel.cp > 1 ? sc->parallel.cp : 1);

@@ -301,6 +301,8 @@ struct sc_parallel {
     int ep;                            /* parallel.ep: expert-parallel ranks (default 1), each
                                           experts / ep of every MoE layer's experts, taken
                                           from the data-parallel (and context-parallel) ranks */
+    int cp_auto, ep_auto, etp_auto;    /* parallel.cp, .ep, .etp: auto: chosen per cluster
+                                          (planner/layout.c); cp and ep are 1, etp tp's */
     int etp;                           /* parallel.etp: expert tensor-parallel ranks, an
                                           expert's width split that many ways (0: tp's,
                                           Megatron-Core's default) */
@@ -388,6 +390,10 @@ double scenario_rank_tokens(const struct scenario *sc);
  * capacity_factor when it drops tokens); 1 without experts or ep. */
 #define SC_MOE_IMBALANCE 1.66
 double scenario_moe_imbalance(const struct scenario *sc);
+/* Whether any parallel dimension is auto (tp, pp, cp, ep, etp, recompute,
+ * sharding; the micro-batch not counted), and clear every auto flag. */
+int scenario_dims_auto(const struct scenario *sc);
+void scenario_parallel_fixed(struct sc_parallel *p);
 
 /* The GPUs one replica of the model spans for its batch: tp x pp x cp (the
  * context-parallel ranks share each sequence; they reduce gradients with

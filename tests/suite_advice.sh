@@ -62,13 +62,16 @@ for f in scenarios/llm-*.yaml scenarios/moe-*.yaml; do
     ' "$tmp/p-$name.json" "$tmp/$name.txt" "$gb" "$name"
 done
 
-# ---- the MoE plan names what bounds it (issue 38) ---------------------------
+# ---- the MoE plan's expert parallelism follows memory (issue 38) -----------
+# An 80 GB H100 needs more expert-parallel ranks than a 141 GB H200 to hold
+# DeepSeek-V3's experts: the search says which smaller ones do not fit.
 "$DT" -q scenarios/moe-deepseek-v3.yaml > "$tmp/moe.txt" 2>&1
-if grep -q "^Experts: 32x-p5: the MoE layers' all-to-alls (expert parallelism, across nodes, over the NICs) wait" "$tmp/moe.txt" &&
-   grep -q "expert-all-to-all-bound: .* step waits for the MoE layers' all-to-alls across nodes" "$tmp/moe.txt"; then
-    echo "ok - advice: moe-deepseek-v3: the all-to-alls across nodes are named, and bound the step"
+if grep -q "^Layout: 32x-p5: ep 16 + zero1, .*ep 8 + zero1 needs [0-9.]* GiB a GPU at batch_per_gpu 1, over the 72.0 GiB usable" "$tmp/moe.txt" &&
+   grep -q "^Layout: 32x-p5en: ep 8 + zero1, .*ep 4 + zero1 needs [0-9.]* GiB a GPU at batch_per_gpu 1, over the 126.9 GiB usable" "$tmp/moe.txt" &&
+   grep -q "^Experts: 32x-p5: the MoE layers' all-to-alls (expert parallelism, across nodes, over the NICs) wait" "$tmp/moe.txt"; then
+    echo "ok - advice: moe-deepseek-v3: ep 16 on H100 and 8 on H200, the smaller ones over memory, the all-to-alls across nodes named"
 else
-    echo "FAIL - advice: moe-deepseek-v3: the all-to-alls across nodes are named, and bound the step"
+    echo "FAIL - advice: moe-deepseek-v3: ep 16 on H100 and 8 on H200, the smaller ones over memory, the all-to-alls across nodes named"
 fi
 "$DT" -q scenarios/llm-405b-long-context.yaml > "$tmp/lc.txt" 2>&1
 if grep -q "^Pipeline: 128x-p5en: tp 8 x pp 8 x cp 16 x dp 1, 16 micro-batches of 1 a step" "$tmp/lc.txt"; then

@@ -179,6 +179,9 @@ static void a_scenario_that_names_its_layout_is_one_combination(void)
     T_CHECK(!strcmp(w.text, "fsdp"), "named by its stage alone: %s", w.text);
     val[LAYOUT_DIM_TP] = 4;
     val[LAYOUT_DIM_PP] = 2;
+    val[LAYOUT_DIM_CP] = 1;
+    val[LAYOUT_DIM_EP] = 1;
+    val[LAYOUT_DIM_ETP] = 0;
     val[LAYOUT_DIM_INTERLEAVE] = 2;
     val[LAYOUT_DIM_RECOMPUTE] = SC_RECOMPUTE_FULL;
     val[LAYOUT_DIM_SHARDING] = SC_SHARD_FSDP;
@@ -230,7 +233,38 @@ static void a_visit_that_fails_stops_the_walk(void)
             "the walk returns the visit's status and visits no more (%d visited)", w.n);
     T_CHECK(s.ranks == 16 && s.nodes == 2 && s.wpn == 8 && !s.is_ps,
             "the space: 16 ranks on 2 nodes of 8");
-    T_CHECK(layout_dims_most() == 9 * 7 * 3 * 3 * 5, "room for every combination: 2835");
+    T_CHECK(layout_dims_most() == 9 * 7 * 5 * 3 * 7 * 2 * 3 * 5,
+            "room for every combination: 198450");
+    scenario_free(&sc);
+}
+
+/* Context and expert parallelism under auto: cp 1, 2 and 4 for 8,192
+ * tokens (a rank keeps 2,048 or more), ep the powers of two that divide the
+ * 128 experts and a stage's 16 GPUs, etp tp's and 1 once tp and ep split;
+ * a dense model has ep 1 alone. */
+static void context_and_expert_parallelism_are_rows(void)
+{
+    struct scenario sc;
+    struct sc_cluster cl;
+    struct seen w;
+
+    build(&sc, &cl, "p5.48xlarge", 2);
+    sc.workload.model = catalog_find_model(&cat, "qwen3-30b-a3b");
+    sc.workload.seq_len = 8192;
+    sc.parallel.cp_auto = sc.parallel.ep_auto = 1;
+    T_CHECK(walk(&sc, &cl, &w) == 0 && w.within_max && w.n == 3 * 5,
+            "cp 1, 2, 4 x ep 1, 2, 4, 8, 16: %d (%s)", w.n, w.text);
+    T_CHECK(strstr(w.text, "cp 4 x ep 16") && !strstr(w.text, "cp 8") && !strstr(w.text, "ep 32"),
+            "named cp x ep, no cp 8, no ep 32: %s", w.text);
+    sc.parallel.cp_auto = 0;
+    sc.parallel.tp = 2;
+    sc.parallel.etp_auto = 1;
+    T_CHECK(walk(&sc, &cl, &w) == 0 && w.n == 1 + 2 * 4,
+            "tp 2: ep 1, and ep 2 to 16 each with etp tp's and 1: %d (%s)", w.n, w.text);
+    T_CHECK(strstr(w.text, "ep 8 (etp 1)") != NULL, "etp named under tp and ep: %s", w.text);
+    sc.workload.model = catalog_find_model(&cat, "llama3-8b");
+    sc.parallel.tp = 1;
+    T_CHECK(walk(&sc, &cl, &w) == 0 && w.n == 1, "a dense model: ep 1 alone (%d)", w.n);
     scenario_free(&sc);
 }
 
@@ -247,6 +281,7 @@ int main(void)
     T_RUN(a_scenario_that_names_its_layout_is_one_combination);
     T_RUN(parameter_servers_and_one_rank_shard_nothing);
     T_RUN(a_visit_that_fails_stops_the_walk);
+    T_RUN(context_and_expert_parallelism_are_rows);
     catalog_free(&cat);
     return T_DONE();
 }
