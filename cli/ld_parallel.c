@@ -17,7 +17,7 @@
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
     int tp, pp, interleave, mb, cp, ep, etp, sp, ov, order, layout, split, disp,
-        epov;                   /* sp ... epov -1 absent */
+        epov, cpc;              /* sp ... cpc -1 absent */
     yaml_node_t *tp_node, *pp_node, *cp_node, *ep_node, *etp_node;
 };
 
@@ -56,7 +56,7 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     yaml_node_t *v;
 
     memset(p, 0, sizeof *p);
-    p->sp = p->ov = p->order = p->layout = p->split = p->disp = p->epov = -1;
+    p->sp = p->ov = p->order = p->layout = p->split = p->disp = p->epov = p->cpc = -1;
     ld_field_keys("parallel", !top, keys, LD_MAX_KEYS);
     if (ld_map(ld, m, path, keys) ||
         int_or_auto(ld, m, path, "tp", &p->tp, &p->tp_node) ||
@@ -84,6 +84,10 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     ld_path_key(f, sizeof f, path, "pp_split");
     if (top && (v = ld_get(ld, m, "pp_split", NULL)) &&
         ld_enum(ld, v, f, scenario_pp_split_name, &p->split))
+        return -1;
+    ld_path_key(f, sizeof f, path, "cp_comm");
+    if (top && (v = ld_get(ld, m, "cp_comm", NULL)) &&
+        ld_enum(ld, v, f, scenario_cp_comm_name, &p->cpc))
         return -1;
     ld_path_key(f, sizeof f, path, "ep_dispatch");
     if (top && (v = ld_get(ld, m, "ep_dispatch", NULL)) &&
@@ -169,6 +173,8 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     ld->etp_node = p.etp_node;
     if (p.disp >= 0)
         sc->parallel.ep_dispatch = p.disp;
+    if (p.cpc >= 0)
+        sc->parallel.cp_comm = p.cpc;
     if (p.epov >= 0)
         sc->parallel.ep_overlap = p.epov;
     if (p.sp >= 0)

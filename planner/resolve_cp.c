@@ -1,7 +1,9 @@
 /*
  * resolve_cp.c - context parallelism (parallel.cp; docs/model.md "Context
  * parallelism"), as Megatron-Core runs it through Transformer Engine's
- * ring attention (the p2p form of --context-parallel-size).
+ * ring attention (the p2p form of --cp-comm-type, parallel.cp_comm's
+ * default), its all-to-all form (a2a, DeepSpeed-Ulysses) and its
+ * all-gather form (allgather, the Llama 3 paper's).
  *
  * Each sequence is cut into 2 cp chunks and rank r keeps chunks r and
  * 2cp - 1 - r, so that under a causal mask every rank has the same share of
@@ -17,7 +19,8 @@
  * tp x pp x cp GPUs.
  *
  * What a layer waits for: of each of the cp - 1 steps, what the transfer
- * takes past the attention it hides under.  The ring runs over the cp
+ * takes past the attention it hides under (a2a and allgather: the whole of
+ * their collectives, which the attention waits on).  The ring runs over the cp
  * group's links: Megatron-Core orders tp, then cp, then dp, so a group of
  * tp x cp GPUs that fits a node moves over NVLink, and otherwise over each
  * GPU's share of the node's NICs.
@@ -48,6 +51,15 @@ int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
     if (!shape_known(m)) {
         snprintf(why, len, "parallel.cp %d needs a model given by its shape (layers, hidden, "
                  "...); %s is not", cp, m->name);
+        return 0;
+    }
+    if (sc->parallel.cp_comm == SC_CP_A2A &&
+        (m->heads % (sc->parallel.tp > 1 ? sc->parallel.tp : 1) != 0 ||
+         (m->heads / (sc->parallel.tp > 1 ? sc->parallel.tp : 1)) % cp != 0)) {
+        int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+        snprintf(why, len, "parallel.cp %d with cp_comm a2a splits a rank's heads cp ways: %s's "
+                 "%d heads over tp %d leave %g a rank, which cp does not divide", cp, m->name,
+                 m->heads, tp, (double)m->heads / tp);
         return 0;
     }
     if (s % (2 * cp) != 0) {
@@ -81,6 +93,18 @@ static double kv_chunk_bytes(const struct scenario *sc)
            (shape_qk_head(m) + shape_v_head(m)) * 2 / tp;
 }
 
+/* Bytes of a rank's queries and of the attention's output for its s / cp
+ * tokens, a layer, one micro-batch, on one tensor-parallel rank, at 16
+ * bits. */
+static double qo_chunk_bytes(const struct scenario *sc)
+{
+    const struct cat_model *m = sc->workload.model;
+    double tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+
+    return scenario_rank_tokens(sc) * sc->parallel.micro_batch * m->heads *
+           (shape_qk_head(m) + shape_v_head(m)) * 2 / tp;
+}
+
 void resolve_cp_waits(const struct scenario *sc, const struct cat_instance *in,
                       const struct sim_group *g, const double *attn, double *fwd_s, double *bwd_s)
 {
@@ -91,10 +115,28 @@ void resolve_cp_waits(const struct scenario *sc, const struct cat_instance *in,
     *fwd_s = *bwd_s = 0;
     if (cp <= 1 || m->layers <= 0 || in->gpu_count < 1)
         return;
-    /* the ring's links: NVLink inside a node, else a GPU's share of its NICs */
+    /* the group's links: NVLink inside a node, else a GPU's share of its NICs */
     bw = tp * cp <= in->gpu_count && g->intra_Bps > 0 ? g->intra_Bps : g->nic_Bps / in->gpu_count;
     if (!(bw > 0))
         return;
+    if (sc->parallel.cp_comm == SC_CP_A2A) {
+        /* Ulysses: Q, K and V traded from sequence shards to head shards
+         * before the attention and its output back after, (cp - 1) / cp of
+         * each leaving the rank, waited for; backward the same in reverse */
+        double t = (qo_chunk_bytes(sc) + kv_chunk_bytes(sc)) * (cp - 1.0) / cp / bw;
+        *fwd_s = t * m->layers;
+        *bwd_s = t * m->layers;
+        return;
+    }
+    if (sc->parallel.cp_comm == SC_CP_ALLGATHER) {
+        /* the keys and values gathered whole before the attention (cp - 1
+         * chunks in), their gradients reduce-scattered after its backward,
+         * waited for */
+        double t = kv_chunk_bytes(sc) * (cp - 1.0) / bw;
+        *fwd_s = t * m->layers;
+        *bwd_s = t * m->layers;
+        return;
+    }
     step = kv_chunk_bytes(sc) / bw;
     /* a layer's attention a step, forward and backward */
     af = attn[0] / m->layers / cp;

@@ -587,6 +587,45 @@ static void dispatchers_overlap_and_expert_tp(void)
     }
 }
 
+/* Context parallelism's three forms over one NVLink node at cp 2, Llama 3
+ * 8B at 8,192 tokens (a rank 4,096 of them, 8 K-V heads and 32 query heads
+ * of 128): the ring hides its transfers under a long attention; Ulysses'
+ * all-to-alls move half of Q, K, V and the output each way, waited for;
+ * the all-gather brings the other rank's K and V, its gradients back. */
+static void context_parallelism_moves_keys_three_ways(void)
+{
+    static const char *text =
+        "workload: {model: llama3-8b, batch_per_gpu: 1, seq_len: 8192, precision: bf16}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "parallel: {cp: 2, cp_comm: %s}\n"
+        "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge}]}\n";
+    const char *forms[3] = {"p2p", "a2a", "allgather"};
+    const struct cat_instance *p5 = catalog_find_instance(&cat, "p5.48xlarge");
+    double kv = 4096.0 * 8 * 256 * 2, qo = 4096.0 * 32 * 256 * 2, bw = 300e9, attn[2] = {1, 2.5};
+    double want[3] = {0, (qo + kv) / 2 / bw * 32, kv / bw * 32};
+
+    for (int i = 0; i < 3 && p5; i++) {
+        struct scenario sc;
+        struct sim_group g;
+        struct dt_err e = {""};
+        char buf[400];
+        double f, b;
+        snprintf(buf, sizeof buf, text, forms[i]);
+        if (load_text(&sc, buf, &e)) {
+            T_CHECK(0, "loads: %s", e.msg);
+            return;
+        }
+        memset(&g, 0, sizeof g);
+        g.intra_Bps = bw;
+        g.nic_Bps = 400e9;
+        resolve_cp_waits(&sc, p5, &g, attn, &f, &b);
+        T_NEAR(f, want[i], 1e-9 * want[i] + 1e-15, "cp_comm %s: %.3f ms a micro-batch forward",
+               forms[i], f * 1e3);
+        T_NEAR(b, want[i], 1e-9 * want[i] + 1e-15, "and as much backward");
+        scenario_free(&sc);
+    }
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -605,6 +644,7 @@ int main(void)
     T_RUN(context_parallelism_spreads_each_sequence);
     T_RUN(expert_parallelism_splits_the_experts);
     T_RUN(dispatchers_overlap_and_expert_tp);
+    T_RUN(context_parallelism_moves_keys_three_ways);
     T_RUN(a_pipeline_over_fsdp_runs_as_its_stages_hold_it);
     catalog_free(&cat);
     return T_DONE();
