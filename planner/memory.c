@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../base/units.h"
+#include "../catalog/ops.h"
 #include "../catalog/shape.h"
 #include "resolve.h"
 
@@ -47,8 +48,40 @@
  * Megatron-Core has it keep and cast again the 16-bit one (save_original_
  * input; NVIDIA/Megatron-LM@d98e8a6).
  */
-double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int flags,
-                        enum sc_recompute rc)
+/*
+ * A mixture of experts' feed-forward block, bytes a token, on average over
+ * the layers (the dense ones as a dense block of ffn_hidden), into *whole
+ * (the h-wide parts every tensor-parallel rank holds) and *split (the parts
+ * split by tp, as the experts' widths are by default).  A MoE layer keeps
+ * the router's fp32 logits, its top_k permuted copies of the token (the
+ * first expert product's input, in bytes), the experts' first product and
+ * activation as a dense block keeps them a copy, their outputs (16-bit, for
+ * the weighted sum's backward), and the shared experts as a dense block of
+ * their width.  recompute_modules moe keeps the block's input alone (the
+ * layer norm's, counted already); moe_act drops the activation's output.
+ */
+static void ffn_bytes(const struct cat_model *m, double ffn, double in, int flags, double *whole,
+                      double *split)
+{
+    double h = m->hidden, l = m->layers, lm = shape_moe_layers(m), k = m->top_k;
+    double fe = shape_expert_width(m), act = flags & MEM_ACT_REDO_MOE_ACT ? in : 0;
+    double moe_whole = 0, moe_split = 0;
+
+    *whole = 0;
+    *split = (ffn + in) * m->ffn_hidden;
+    if (!(shape_known(m) && m->experts > 0 && lm > 0 && l > 0))
+        return;
+    if (!(flags & MEM_ACT_REDO_MOE)) {
+        moe_whole = 4 * m->experts + k * (in + 2) * h;
+        moe_split = k * (ffn + in - act) * fe +
+                    (m->shared_experts > 0 ? (ffn + in) * shape_shared_width(m) : 0);
+    }
+    *whole = lm / l * moe_whole;
+    *split = (l - lm) / l * (ffn + in) * m->ffn_hidden + lm / l * moe_split;
+}
+
+double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, int sp, int flash,
+                        int flags, enum sc_recompute rc)
 {
     double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = m->dropout > 0;
     double kv = h * m->kv_heads / m->heads, t = tp > 1 ? tp : 1;
@@ -57,9 +90,12 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int
     double proj = flash ? 2 * h + (flags & MEM_ACT_PROJ_FP8 ? in * h : 0)  /* output projection */
                         : flags & MEM_ACT_PROJ_FP8 ? in * h : 2 * h;     /* input */
     double ffn = m->gated_ffn ? (flags & MEM_ACT_FUSED ? 4 : 6) : 2;
-    double split = 2 * h + 2 * kv + 2 * kv + proj                 /* Q, K; V; proj input */
-                   + (ffn + in) * f;                              /* feed-forward */
-    double scores = (2 + 3 * d) * a * s;                          /* per token */
+    double ffn_whole, ffn_split;
+    double split, scores = (2 + 3 * d) * a * s;                   /* per token */
+
+    ffn_bytes(m, ffn, in, flags, &ffn_whole, &ffn_split);
+    split = 2 * h + 2 * kv + 2 * kv + proj                        /* Q, K; V; proj input */
+            + ffn_split;                                          /* feed-forward */
 
     if (rc == SC_RECOMPUTE_FULL)
         return 2 * s * h / (sp ? t : 1);
@@ -68,15 +104,23 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int
                     (2 * h + 2 * kv + 2 * h + 2 * f + (m->gated_ffn && t > 1 ? 2 * h : 0)) / t);
     if (flash || rc == SC_RECOMPUTE_SELECTIVE)
         scores = 0;
-    return s * ((sp ? kept / t : kept) + (split + scores) / t);
+    /* the routed copies: a tensor-parallel group's tokens gathered for its
+     * experts' etp-way split (etp = tp: all of them on every rank), a
+     * rank's share of them under etp < tp */
+    return s * ((sp ? kept / t : kept) + ffn_whole * (etp > 0 && etp < t ? etp / t : 1) +
+                (split + scores) / t);
 }
 
 static int memory_act_flags(const struct scenario *sc)
 {
     int te = sc->workload.precision == CAT_FP8 && sc->workload.fp8_library == SC_FP8_LIB_TE;
 
+    unsigned mods = sc->workload.recompute_modules;
+
     return (sc->workload.kernels_fused ? MEM_ACT_FUSED : 0) | (te ? MEM_ACT_FP8 : 0) |
-           (te && sc->workload.fp8_recipe == SC_FP8_DELAYED ? MEM_ACT_PROJ_FP8 : 0);
+           (te && sc->workload.fp8_recipe == SC_FP8_DELAYED ? MEM_ACT_PROJ_FP8 : 0) |
+           (mods & (1u << OPS_MOD_MOE) ? MEM_ACT_REDO_MOE : 0) |
+           (mods & (1u << OPS_MOD_MOE_ACT) ? MEM_ACT_REDO_MOE_ACT : 0);
 }
 
 double memory_layer_bytes(const struct scenario *sc)
@@ -86,7 +130,7 @@ double memory_layer_bytes(const struct scenario *sc)
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
 
     return sc->parallel.micro_batch * width *
-           memory_layer_act(m, s, sc->parallel.tp > 1 ? sc->parallel.tp : 1,
+           memory_layer_act(m, s, sc->parallel.tp > 1 ? sc->parallel.tp : 1, sc->parallel.etp,
                             sc->parallel.sequence_parallel, sc->workload.attention != SC_ATTN_UNFUSED,
                             memory_act_flags(sc), sc->parallel.recompute);
 }
@@ -206,6 +250,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     if (shape_known(m)) {
         u->activations = layer_mb * memory_layer_bytes(sc) +
                          b * width * logits * 4.0 * scenario_rank_tokens(sc) * m->vocab / tp;
+
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;
     }
@@ -220,6 +265,16 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                                                        : ceil(m->params * gw / sc->gradients.bucket_bytes);
         u->buffers = m->params / tp / (units >= 1 ? units : 1) * (2 * w + gw);
     }
+    /* full recompute: during a layer's backward its forward's activations
+     * are made again beside the inputs the layers keep (those are the
+     * activations above, as Korthikanti et al. 2022 count them), transient
+     * as a buffer is */
+    if (shape_known(m) && sc->parallel.recompute == SC_RECOMPUTE_FULL)
+        u->buffers += b * width *
+                      memory_layer_act(m, scenario_rank_tokens(sc), tp, sc->parallel.etp,
+                                       sc->parallel.sequence_parallel,
+                                       sc->workload.attention != SC_ATTN_UNFUSED,
+                                       memory_act_flags(sc), SC_RECOMPUTE_NONE);
     u->total = u->weights + u->gradients + u->optimizer + u->buffers +
                (isnan(u->activations) ? 0 : u->activations);
     u->device = gib * DT_GIB;

@@ -41,17 +41,21 @@ struct mem_use {
 enum {
     MEM_ACT_FUSED = 1,  /* Megatron's fused kernels: a gated feed-forward's fused SwiGLU */
     MEM_ACT_FP8 = 2,    /* the GEMMs' inputs kept in fp8 (Transformer Engine's fp8) */
-    MEM_ACT_PROJ_FP8 = 4 /* with MEM_ACT_FP8, the output projection keeps its own fp8 copy
+    MEM_ACT_PROJ_FP8 = 4, /* with MEM_ACT_FP8, the output projection keeps its own fp8 copy
                             (delayed scaling; Megatron-Core has it keep attention's 16-bit
                             output under the other recipes) */
+    MEM_ACT_REDO_MOE = 8, /* recompute_modules moe: a MoE block keeps its input alone */
+    MEM_ACT_REDO_MOE_ACT = 16 /* recompute_modules moe_act: the experts' activation output
+                                 not kept */
 };
 
 /* Activation bytes of one layer of shaped transformer m, per sample of s
- * tokens, with tp-way tensor parallelism (sp: sequence parallel too),
+ * tokens, with tp-way tensor parallelism (sp: sequence parallel too; etp,
+ * its experts' tensor parallelism, 0 for tp's),
  * `flash` attention, MEM_ACT_* flags and `rc` recompute; 16-bit
  * activations. */
-double memory_layer_act(const struct cat_model *m, double s, int tp, int sp, int flash, int flags,
-                        enum sc_recompute rc);
+double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, int sp, int flash,
+                        int flags, enum sc_recompute rc);
 
 /* One layer's activations of one micro-batch of sc's workload (a model given
  * by its shape), bytes: memory_layer_act at sc's sequence, layout,

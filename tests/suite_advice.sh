@@ -62,16 +62,17 @@ for f in scenarios/llm-*.yaml scenarios/moe-*.yaml; do
     ' "$tmp/p-$name.json" "$tmp/$name.txt" "$gb" "$name"
 done
 
-# ---- the MoE plan's expert parallelism follows memory (issue 38) -----------
-# An 80 GB H100 needs more expert-parallel ranks than a 141 GB H200 to hold
-# DeepSeek-V3's experts: the search says which smaller ones do not fit.
+# ---- the MoE plan's layout follows memory (issue 38) ------------------------
+# DeepSeek-V3 at pp 8 on 256 GPUs: an 80 GB H100 holds its experts only by
+# recomputing every layer, a 141 GB H200 without; the search says what does
+# not fit, and the H200 types are the better buy.
 "$DT" -q scenarios/moe-deepseek-v3.yaml > "$tmp/moe.txt" 2>&1
-if grep -q "^Layout: 32x-p5: ep 16 + zero1, .*ep 8 + zero1 needs [0-9.]* GiB a GPU at batch_per_gpu 1, over the 72.0 GiB usable" "$tmp/moe.txt" &&
-   grep -q "^Layout: 32x-p5en: ep 8 + zero1, .*ep 4 + zero1 needs [0-9.]* GiB a GPU at batch_per_gpu 1, over the 126.9 GiB usable" "$tmp/moe.txt" &&
-   grep -q "^Experts: 32x-p5: the MoE layers' all-to-alls (expert parallelism, across nodes, over the NICs) wait" "$tmp/moe.txt"; then
-    echo "ok - advice: moe-deepseek-v3: ep 16 on H100 and 8 on H200, the smaller ones over memory, the all-to-alls across nodes named"
+if grep -q "^Layout: 32x-p5: ep [0-9]* + zero1, recompute full, .*do not fit at batch_per_gpu 1, the closest .* over the 72.0 GiB usable" "$tmp/moe.txt" &&
+   grep -q "^Layout: 32x-p5en: ep [0-9]* + zero1, recompute none, .* over the 126.9 GiB usable" "$tmp/moe.txt" &&
+   grep -q "^Recommendation: change_type: 32x-p5en\|^Recommendation: change_type: 32x-a3-ultra" "$tmp/moe.txt"; then
+    echo "ok - advice: moe-deepseek-v3: H100 recomputes every layer to fit, H200 does not, an H200 type recommended"
 else
-    echo "FAIL - advice: moe-deepseek-v3: ep 16 on H100 and 8 on H200, the smaller ones over memory, the all-to-alls across nodes named"
+    echo "FAIL - advice: moe-deepseek-v3: H100 recomputes every layer to fit, H200 does not, an H200 type recommended"
 fi
 "$DT" -q scenarios/llm-405b-long-context.yaml > "$tmp/lc.txt" 2>&1
 if grep -q "^Pipeline: 128x-p5en: tp 8 x pp 8 x cp 16 x dp 1, 16 micro-batches of 1 a step" "$tmp/lc.txt"; then

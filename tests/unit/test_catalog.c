@@ -28,7 +28,7 @@ static void the_shipped_catalog_loads(void)
 
     cat_loaded = rc == 0;
     T_CHECK(rc == 0, "catalog_load(\"%s\") returns 0 (error: %s)", CATALOG_DIR, e.msg);
-    T_CHECK(cat.ngpus == 22, "gpus.csv has 22 GPU rows (got %d)", cat.ngpus);
+    T_CHECK(cat.ngpus == 23, "gpus.csv has 23 GPU rows (got %d)", cat.ngpus);
     T_CHECK(cat.ninstances >= 32, "instances.csv has the 32 shared rows and more (got %d)",
             cat.ninstances);
     T_CHECK(cat.nmodels >= 10, "models.csv has at least 10 models (got %d)", cat.nmodels);

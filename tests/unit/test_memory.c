@@ -172,20 +172,20 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     m.kv_heads = 96;
     m.ffn_hidden = 4 * 12288;
     m.dropout = 0.1;
-    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, 0, SC_RECOMPUTE_NONE), s * h * (34 + 5 * a * s / h), 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, 0, 0, SC_RECOMPUTE_NONE), s * h * (34 + 5 * a * s / h), 1e-12,
            "no parallelism: s b h (34 + 5 a s / h)");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, 0, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, 0, 0, SC_RECOMPUTE_NONE),
            s * h * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12,
            "tensor parallel 8: s b h (10 + 24/t + 5 a s / (h t))");
-    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, 0, SC_RECOMPUTE_NONE), s * h / t * (34 + 5 * a * s / h),
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 0, 0, SC_RECOMPUTE_NONE), s * h / t * (34 + 5 * a * s / h),
            1e-12, "and sequence parallel: s b h / t (34 + 5 a s / h)");
-    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, 0, SC_RECOMPUTE_SELECTIVE), s * h / t * 34, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 0, 0, SC_RECOMPUTE_SELECTIVE), s * h / t * 34, 1e-12,
            "selective recompute: s b h 34 / t");
-    T_NEAR(memory_layer_act(&m, s, 1, 0, 1, 0, SC_RECOMPUTE_NONE), s * h * 34, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, 1, 0, SC_RECOMPUTE_NONE), s * h * 34, 1e-12,
            "fused (flash) attention keeps no scores");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h, 1e-12,
            "full recompute: the layer's input, 2 s b h");
-    T_NEAR(memory_layer_act(&m, s, 8, 1, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h / t, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h / t, 1e-12,
            "full recompute, sequence parallel: 2 s b h / t");
     m.dropout = 0;
     m.gated_ffn = 1;
@@ -196,37 +196,37 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     /* Llama-3 8B: kept 8h, split 2h + 4 kv + 2h + 8f (eager SwiGLU: both
      * halves 4f, the SiLU's output 2f, the product 2f), scores 2 a s (no
      * dropout) */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 0, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 0, 0, SC_RECOMPUTE_NONE),
            8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 8 * 14336 + 2 * 32 * 8192.0), 1e-12,
            "gated, grouped-query, no dropout: the generalised terms");
     /* per-operator recompute keeps the input, Q, V, attention's output,
      * w1's and w2's outputs: 2 (h + h + kv + h + f + h) a token at tp 1 */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, SC_RECOMPUTE_OP),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, 0, SC_RECOMPUTE_OP),
            8192 * 2 * (4 * 4096 + 1024 + 14336.0), 1e-12,
            "selective_op: the outputs of the products it keeps");
-    T_NEAR(memory_layer_act(&m, 8192, 8, 1, 1, 0, SC_RECOMPUTE_OP),
+    T_NEAR(memory_layer_act(&m, 8192, 8, 0, 1, 1, 0, SC_RECOMPUTE_OP),
            8192 * (2 * 4096 / 8.0 + 2 * 4096 + (4 * 4096 + 2 * 1024 + 2 * 14336 + 2 * 4096) / 8.0),
            1e-12, "selective_op, tp 8 with sequence parallelism: split but for w2's partial sums");
     /* fused kernels: Megatron-Core's bias-SwiGLU keeps its input (4f) and
      * its output is the next projection's input (2f): 6f */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 0, 1, SC_RECOMPUTE_NONE),
            8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 6 * 14336 + 2 * 32 * 8192.0), 1e-12,
            "fused SwiGLU keeps 6 s f, not 8");
     /* Transformer Engine's fp8: the QKV and first feed-forward inputs 1 h
      * each (the layer norms' inputs stay 4 h), fused attention's output 2 h
      * (and under delayed scaling the output projection's fp8 copy h), the
      * last projection's input 1 f: kept 6 h, split 2h + 4 kv + 2 h + 5 f */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE),
            8192 * (6 * 4096 + 4 * 4096 + 4 * 1024 + 5 * 14336.0), 1e-12,
            "fp8 as Transformer Engine keeps it: a byte a GEMM input");
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_PROJ_FP8,
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_PROJ_FP8,
                             SC_RECOMPUTE_NONE),
            8192 * (6 * 4096 + 5 * 4096 + 4 * 1024 + 5 * 14336.0), 1e-12,
            "delayed scaling: the output projection's fp8 copy besides");
     /* unfused attention: the output projection keeps only its fp8 input;
      * ungated: the activation's input 2 f and the fp8 output f */
     m.gated_ffn = 0;
-    T_NEAR(memory_layer_act(&m, 8192, 8, 1, 0, MEM_ACT_FP8 | MEM_ACT_PROJ_FP8, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 8, 0, 1, 0, MEM_ACT_FP8 | MEM_ACT_PROJ_FP8, SC_RECOMPUTE_NONE),
            8192 * ((6 * 4096) / 8.0 + (2 * 4096 + 4 * 1024 + 4096 + 3 * 14336 + 2 * 32 * 8192.0) / 8),
            1e-12, "fp8, unfused attention, ungated, tp 8 with sequence parallelism");
     m.gated_ffn = 1;
@@ -260,7 +260,7 @@ static void pipeline_stages_keep_their_micro_batches(void)
     sc.workload.global_batch = 64;   /* 64 micro-batches a replica on one replica */
     sc.parallel.tp = 1;
     sc.parallel.pp = 4;
-    act = memory_layer_act(&m, s, 1, 0, 1, 0, SC_RECOMPUTE_NONE);
+    act = memory_layer_act(&m, s, 1, 0, 0, 1, 0, SC_RECOMPUTE_NONE);
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u);
     T_NEAR(u.weights, (12.0 * 4096 * 4096 * 8 + table) * 2, 1e-12,
            "pp 4: the first stage holds 8 layers and the embedding, 2 bytes a parameter");
@@ -297,7 +297,7 @@ static void fp8_library_decides_the_saved_inputs(void)
     sc.workload.precision = CAT_BF16;
     memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &bf);
     T_NEAR(ao.activations, bf.activations, 1e-12, "torchao's fp8 keeps what bf16 keeps");
-    T_NEAR(te.activations, 32 * memory_layer_act(&m, 8192, 1, 0, 1,
+    T_NEAR(te.activations, 32 * memory_layer_act(&m, 8192, 1, 0, 0, 1,
                                                  MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_PROJ_FP8,
                                                  SC_RECOMPUTE_NONE),
            1e-12, "Transformer Engine's fp8 keeps its fp8 copies: %.1f against %.1f GiB",
