@@ -146,6 +146,10 @@ struct cat_model {
     /* Sliding-window attention: every window_every-th layer (0: none; from the
      * first) attends to the last `window` tokens only (GPT-OSS) */
     int window, window_every;
+    /* Group-limited routing (DeepSeek's n_group, topk_group): the experts in
+     * router_groups groups, a token's top_k drawn from its router_group_topk
+     * best groups (0: none) */
+    int router_groups, router_group_topk;
     /* The layers of a network the catalog can lay out (catalog/ops.h), e.g.
      * "resnet50"; "" when the model is given by its FLOPs alone. */
     char arch[24];

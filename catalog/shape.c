@@ -219,6 +219,18 @@ static const char *moe_check(const struct cat_model *m, char *what, size_t cap)
         snprintf(what, cap, "window and window_every together");
         return m->window > 0 ? "window_every" : "window";
     }
+    if ((m->router_groups > 0) != (m->router_group_topk > 0)) {
+        snprintf(what, cap, "router_groups and router_group_topk together");
+        return m->router_groups > 0 ? "router_group_topk" : "router_groups";
+    }
+    if (m->router_groups > 0 && (m->experts % m->router_groups != 0 ||
+                                 m->router_group_topk > m->router_groups ||
+                                 (double)m->router_group_topk * m->experts / m->router_groups <
+                                     m->top_k)) {
+        snprintf(what, cap, "router_groups dividing the experts (%d), and router_group_topk of "
+                 "them holding top_k (%d) experts", m->experts, m->top_k);
+        return "router_groups";
+    }
     return NULL;
 }
 

@@ -124,13 +124,20 @@ double resolve_state_params(const struct scenario *sc)
 }
 
 /* Of a token's top_k experts, drawn without replacement from E spread
- * evenly over n nodes, the expected number of other nodes it reaches. */
-static double remote_nodes(double E, double k, int n)
+ * evenly over n nodes, the expected number of other nodes it reaches.  Under
+ * group-limited routing whose groups fill nodes whole (DeepSeek-V3's 8
+ * groups over 8 nodes: a token's experts on at most 4), the token reaches
+ * the nodes of its router_group_topk groups, drawn from router_groups. */
+static double remote_nodes(const struct cat_model *m, int n)
 {
-    double miss = 1;
+    double E = m->experts, k = m->top_k, miss = 1;
 
     if (n <= 1)
         return 0;
+    if (m->router_groups > 0 && m->router_groups % n == 0) {
+        E = m->router_groups;           /* the groups as the experts drawn */
+        k = m->router_group_topk;
+    }
     for (int i = 0; i < k; i++)
         miss *= (E - E / n - i) / (E - i);
     return (n - 1) * (1 - fmax(miss, 0));
@@ -163,7 +170,7 @@ static double alltoall_s(const struct scenario *sc, const struct cat_instance *i
         /* a token once to each other node of its experts; there, and for
          * this node's own, the copies fanned out over NVLink */
         nvl = bytes * (in_node - 1.0) / in_node;
-        net = token * remote_nodes(m->experts, m->top_k, ep / in_node);
+        net = token * remote_nodes(m, ep / in_node);
     }
     t_nvl = g->intra_Bps > 0 ? nvl / g->intra_Bps : 0;
     t_net = in_node < ep && g->nic_Bps > 0 ? net / (g->nic_Bps / wpn) : 0;
