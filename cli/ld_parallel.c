@@ -17,7 +17,7 @@
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
     int tp, pp, interleave, mb, cp, ep, etp, sp, ov, order, layout, split, disp,
-        epov, cpc;              /* sp ... cpc -1 absent */
+        epov, cpc, fp8d;        /* sp ... fp8d -1 absent */
     yaml_node_t *tp_node, *pp_node, *cp_node, *ep_node, *etp_node;
 };
 
@@ -56,7 +56,7 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     yaml_node_t *v;
 
     memset(p, 0, sizeof *p);
-    p->sp = p->ov = p->order = p->layout = p->split = p->disp = p->epov = p->cpc = -1;
+    p->sp = p->ov = p->order = p->layout = p->split = p->disp = p->epov = p->cpc = p->fp8d = -1;
     ld_field_keys("parallel", !top, keys, LD_MAX_KEYS);
     if (ld_map(ld, m, path, keys) ||
         int_or_auto(ld, m, path, "tp", &p->tp, &p->tp_node) ||
@@ -92,6 +92,9 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     ld_path_key(f, sizeof f, path, "ep_dispatch");
     if (top && (v = ld_get(ld, m, "ep_dispatch", NULL)) &&
         ld_enum(ld, v, f, scenario_ep_dispatch_name, &p->disp))
+        return -1;
+    ld_path_key(f, sizeof f, path, "ep_fp8_dispatch");
+    if (top && (v = ld_get(ld, m, "ep_fp8_dispatch", NULL)) && ld_bool(ld, v, f, &p->fp8d))
         return -1;
     ld_path_key(f, sizeof f, path, "ep_overlap");
     if (top && (v = ld_get(ld, m, "ep_overlap", NULL)) && ld_bool(ld, v, f, &p->epov))
@@ -175,6 +178,8 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
         sc->parallel.ep_dispatch = p.disp;
     if (p.cpc >= 0)
         sc->parallel.cp_comm = p.cpc;
+    if (p.fp8d >= 0)
+        sc->parallel.ep_fp8_dispatch = p.fp8d;
     if (p.epov >= 0)
         sc->parallel.ep_overlap = p.epov;
     if (p.sp >= 0)

@@ -191,14 +191,19 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
                       const struct sim_group *g, double *fwd_s, double *bwd_s)
 {
     double a2a = resolve_ep_alltoall_s(sc, in, g), layers = shape_moe_layers(sc->workload.model);
+    /* the forward dispatch in fp8 (a byte a value and an fp32 scale a 128)
+     * where the run's tokens would go at 16 bits; its backward and the
+     * combines stay 16-bit */
+    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
+    double disp = sc->parallel.ep_fp8_dispatch ? a2a * (1 + 4.0 / 128) / width : a2a;
 
     /* dispatch and combine, forward and backward (and the forward's again
      * under full recompute, or the moe module's), in each MoE layer */
     int redo = sc->parallel.recompute == SC_RECOMPUTE_FULL ||
                (sc->workload.recompute_modules & (1u << OPS_MOD_MOE));
 
-    *fwd_s = layers * 2 * a2a;
-    *bwd_s = layers * (redo ? 4 : 2) * a2a;
+    *fwd_s = layers * (disp + a2a);
+    *bwd_s = layers * (2 * a2a + (redo ? disp + a2a : 0));
 }
 
 double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compute_s, int n)

@@ -173,6 +173,8 @@ const struct sc_field sc_fields[] = {
      "a positive integer or auto", NULL, SC_FIELD_CODE},
     {"parallel.ep_dispatch", PA, SC_FIELD_ENUM, OFF(sc_parallel, ep_dispatch), SC_EP_ALLTOALL, 0,
      0, 0, 1, NULL, scenario_ep_dispatch_name, SC_FIELD_CODE},
+    {"parallel.ep_fp8_dispatch", PA, SC_FIELD_BOOL, OFF(sc_parallel, ep_fp8_dispatch), 0, 0, 1, 0,
+     1, "true or false", NULL, SC_FIELD_CODE},
     {"parallel.ep_overlap", PA, SC_FIELD_BOOL, OFF(sc_parallel, ep_overlap), 0, 0, 1, 0, 1,
      "true or false", NULL, SC_FIELD_CODE},
 

@@ -316,6 +316,10 @@ struct sc_parallel {
                                           Megatron-Core's default) */
     int ep_dispatch;                   /* parallel.ep_dispatch: SC_EP_ALLTOALL (default),
                                           _DEEPEP or _HYBRIDEP */
+    int ep_fp8_dispatch;               /* parallel.ep_fp8_dispatch (default 0): the forward
+                                          dispatch sends fp8 tokens with a scale a 128 values
+                                          (DeepSeek-V3's; Megatron-Core's
+                                          moe_dispatch_fwd_dtype) */
     int ep_overlap;                    /* parallel.ep_overlap (default 0): one micro-batch's
                                           all-to-alls beside another's compute (Megatron-
                                           Core's overlap_moe_expert_parallel_comm) */

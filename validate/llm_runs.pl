@@ -265,10 +265,10 @@ if ($check) {
     # inputs of the overlap's share and the default imbalance), the overlap hiding half
     # (from that pair, not the report's 93%): 22 cases, 30.5%.  DeepSeek-V3's report on
     # H800 joined (-37%, DualPipe not modelled): 23 cases, 30.8%; group-limited routing
-    # (its 4 groups of 8 a token) then 30.1%.
+    # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
     my %guard = (catalog => [6.9, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [5.8, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [30.2, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [30.1, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

@@ -581,6 +581,15 @@ static void dispatchers_overlap_and_expert_tp(void)
                     tok * 8 * 7 / 8 / cfg.groups[0].intra_Bps);
         T_NEAR(got, want, 1e-9 * want, "deepseek-v3, ep 64 over 8 nodes: 3.5 other nodes a "
                "token, %.3f ms", got * 1e3);
+        {
+            double f16, b16, f8, b8;
+            resolve_ep_waits(&sc, p5, &cfg.groups[0], &f16, &b16);
+            sc.parallel.ep_fp8_dispatch = 1;
+            resolve_ep_waits(&sc, p5, &cfg.groups[0], &f8, &b8);
+            T_NEAR(f8 / f16, (1 + 1.03125 / 2) / 2, 1e-9, "ep_fp8_dispatch: the forward's "
+                   "dispatch at 1 + 4/128 bytes a value of 2, its combine as it was");
+            T_NEAR(b8, b16, 1e-12 * b16, "the backward's all-to-alls stay 16-bit");
+        }
         scenario_free(&sc);
     }
     if (resolve_fmt(&sc, &cfg, "an overlap", text, "ep: 8, ep_overlap: true", 1))
