@@ -7,6 +7,7 @@
  */
 #include "ld.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,26 @@ static int int_or_auto(struct ld *ld, yaml_node_t *m, const char *path, const ch
     return ld_int(ld, v, f, (int)fd->lo, (int)fd->hi, fd->words, out);
 }
 
+/* The keys of a word (an enum, or true and false where names is NULL), into
+ * the struct par member at off; cluster 1: a cluster's section takes it too. */
+struct word {
+    const char *key;
+    const char *(*names)(int);
+    size_t off;
+    int cluster;
+};
+static const struct word words[] = {
+    {"sequence_parallel", NULL, offsetof(struct par, sp), 1},
+    {"tp_overlap", NULL, offsetof(struct par, ov), 0},
+    {"order", scenario_pp_order_name, offsetof(struct par, order), 0},
+    {"tp_layout", scenario_tp_layout_name, offsetof(struct par, layout), 0},
+    {"pp_split", scenario_pp_split_name, offsetof(struct par, split), 0},
+    {"cp_comm", scenario_cp_comm_name, offsetof(struct par, cpc), 0},
+    {"ep_dispatch", scenario_ep_dispatch_name, offsetof(struct par, disp), 0},
+    {"ep_fp8_dispatch", NULL, offsetof(struct par, fp8d), 0},
+    {"ep_overlap", NULL, offsetof(struct par, epov), 0},
+};
+
 static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int top,
                            struct par *p)
 {
@@ -67,38 +88,16 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
         (top && int_or_auto(ld, m, path, "ep", &p->ep, &p->ep_node)) ||
         (top && int_or_auto(ld, m, path, "etp", &p->etp, &p->etp_node)))
         return -1;
-    ld_path_key(f, sizeof f, path, "sequence_parallel");
-    if ((v = ld_get(ld, m, "sequence_parallel", NULL)) && ld_bool(ld, v, f, &p->sp))
-        return -1;
-    ld_path_key(f, sizeof f, path, "tp_overlap");
-    if (top && (v = ld_get(ld, m, "tp_overlap", NULL)) && ld_bool(ld, v, f, &p->ov))
-        return -1;
-    ld_path_key(f, sizeof f, path, "order");
-    if (top && (v = ld_get(ld, m, "order", NULL)) &&
-        ld_enum(ld, v, f, scenario_pp_order_name, &p->order))
-        return -1;
-    ld_path_key(f, sizeof f, path, "tp_layout");
-    if (top && (v = ld_get(ld, m, "tp_layout", NULL)) &&
-        ld_enum(ld, v, f, scenario_tp_layout_name, &p->layout))
-        return -1;
-    ld_path_key(f, sizeof f, path, "pp_split");
-    if (top && (v = ld_get(ld, m, "pp_split", NULL)) &&
-        ld_enum(ld, v, f, scenario_pp_split_name, &p->split))
-        return -1;
-    ld_path_key(f, sizeof f, path, "cp_comm");
-    if (top && (v = ld_get(ld, m, "cp_comm", NULL)) &&
-        ld_enum(ld, v, f, scenario_cp_comm_name, &p->cpc))
-        return -1;
-    ld_path_key(f, sizeof f, path, "ep_dispatch");
-    if (top && (v = ld_get(ld, m, "ep_dispatch", NULL)) &&
-        ld_enum(ld, v, f, scenario_ep_dispatch_name, &p->disp))
-        return -1;
-    ld_path_key(f, sizeof f, path, "ep_fp8_dispatch");
-    if (top && (v = ld_get(ld, m, "ep_fp8_dispatch", NULL)) && ld_bool(ld, v, f, &p->fp8d))
-        return -1;
-    ld_path_key(f, sizeof f, path, "ep_overlap");
-    if (top && (v = ld_get(ld, m, "ep_overlap", NULL)) && ld_bool(ld, v, f, &p->epov))
-        return -1;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        const struct word *w = &words[i];
+        int *out = (int *)((char *)p + w->off);
+        if (!top && !w->cluster)
+            continue;
+        ld_path_key(f, sizeof f, path, w->key);
+        if ((v = ld_get(ld, m, w->key, NULL)) &&
+            (w->names ? ld_enum(ld, v, f, w->names, out) : ld_bool(ld, v, f, out)))
+            return -1;
+    }
     return 0;
 }
 
