@@ -50,23 +50,26 @@ static int int_or_auto(struct ld *ld, yaml_node_t *m, const char *path, const ch
 }
 
 /* The keys of a word (an enum, or true and false where names is NULL), into
- * the struct par member at off; cluster 1: a cluster's section takes it too. */
+ * the struct par member at off, and from there (given) into the scenario's
+ * struct sc_parallel member at sc_off; cluster 1: a cluster's section takes
+ * it too. */
 struct word {
     const char *key;
     const char *(*names)(int);
-    size_t off;
+    size_t off, sc_off;
     int cluster;
 };
+#define WORD(k, n, m, scm, c) {k, n, offsetof(struct par, m), offsetof(struct sc_parallel, scm), c}
 static const struct word words[] = {
-    {"sequence_parallel", NULL, offsetof(struct par, sp), 1},
-    {"tp_overlap", NULL, offsetof(struct par, ov), 0},
-    {"order", scenario_pp_order_name, offsetof(struct par, order), 0},
-    {"tp_layout", scenario_tp_layout_name, offsetof(struct par, layout), 0},
-    {"pp_split", scenario_pp_split_name, offsetof(struct par, split), 0},
-    {"cp_comm", scenario_cp_comm_name, offsetof(struct par, cpc), 0},
-    {"ep_dispatch", scenario_ep_dispatch_name, offsetof(struct par, disp), 0},
-    {"ep_fp8_dispatch", NULL, offsetof(struct par, fp8d), 0},
-    {"ep_overlap", NULL, offsetof(struct par, epov), 0},
+    WORD("sequence_parallel", NULL, sp, sequence_parallel, 1),
+    WORD("tp_overlap", NULL, ov, tp_overlap, 0),
+    WORD("order", scenario_pp_order_name, order, order, 0),
+    WORD("tp_layout", scenario_tp_layout_name, layout, tp_layout, 0),
+    WORD("pp_split", scenario_pp_split_name, split, pp_split, 0),
+    WORD("cp_comm", scenario_cp_comm_name, cpc, cp_comm, 0),
+    WORD("ep_dispatch", scenario_ep_dispatch_name, disp, ep_dispatch, 0),
+    WORD("ep_fp8_dispatch", NULL, fp8d, ep_fp8_dispatch, 0),
+    WORD("ep_overlap", NULL, epov, ep_overlap, 0),
 };
 
 static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int top,
@@ -173,24 +176,11 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     sc->parallel.ep_auto = p.ep < 0;
     sc->parallel.etp_auto = p.etp < 0;
     ld->etp_node = p.etp_node;
-    if (p.disp >= 0)
-        sc->parallel.ep_dispatch = p.disp;
-    if (p.cpc >= 0)
-        sc->parallel.cp_comm = p.cpc;
-    if (p.fp8d >= 0)
-        sc->parallel.ep_fp8_dispatch = p.fp8d;
-    if (p.epov >= 0)
-        sc->parallel.ep_overlap = p.epov;
-    if (p.sp >= 0)
-        sc->parallel.sequence_parallel = p.sp;
-    if (p.ov >= 0)
-        sc->parallel.tp_overlap = p.ov;
-    if (p.order >= 0)
-        sc->parallel.order = p.order;
-    if (p.layout >= 0)
-        sc->parallel.tp_layout = p.layout;
-    if (p.split >= 0)
-        sc->parallel.pp_split = p.split;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        int v = *(const int *)((const char *)&p + words[i].off);
+        if (v >= 0)
+            *(int *)((char *)&sc->parallel + words[i].sc_off) = v;
+    }
     if (micro_batch(ld, m, p.mb))
         return -1;
     if ((sc->parallel.tp > 1 || sc->parallel.tp_auto || sc->parallel.pp > 1 || sc->parallel.pp_auto) && sim_is_ps(sc->gradients.strategy))
