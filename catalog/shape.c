@@ -158,7 +158,7 @@ static double fwd_flops(const struct cat_model *m, double seq, int causal)
     /* the products a token's weights take, attention's scores and weighted
      * sum over the keys it sees, the output projection */
     return (2 * layers_weights(m, 1) + 2 * keys_of(m, seq, causal) * heads +
-            2 * m->hidden * m->vocab) * seq;
+            2.0 * m->hidden * m->vocab) * seq;
 }
 
 double shape_fwd_flops(const struct cat_model *m, double seq)
