@@ -3,11 +3,11 @@
  * parallelism"), as Megatron-Core's MoE layers run it with the all-to-all
  * token dispatcher (megatron/core/transformer/moe/token_dispatcher.py).
  *
- * An expert-parallel group of ep ranks, taken from the data-parallel (and
- * context-parallel) ranks at one tensor-parallel position, splits every
- * MoE layer's routed experts: a rank holds experts / ep of them, with their
- * gradients and optimizer state (the dense part and the shared experts
- * whole).  In each MoE layer a rank sends each of its tokens' top_k copies
+ * An expert-parallel group of ep ranks, taken from a pipeline stage's
+ * tensor-, context- and data-parallel ranks etp apart (Megatron-Core's
+ * parallel folding), splits every MoE layer's routed experts: a rank holds
+ * experts / ep of them split etp ways, with their gradients and optimizer
+ * state (the dense part and the shared experts as tp splits them).  In each MoE layer a rank sends each of its tokens' top_k copies
  * to the rank of its expert and takes back the results: two all-to-alls
  * in the forward (dispatch, combine), two in the backward, and the forward's
  * again when backward recomputes it.  They run on the compute stream,
@@ -29,7 +29,9 @@
  * Core's flex dispatcher), so across nodes a token costs the nodes its
  * top_k experts fall on, not its copies.  Under a balanced router the
  * experts a token picks are top_k of the experts drawn without
- * replacement, and a node of the group's n holds E / n of them.
+ * replacement, and a node of the group's n holds E / n of them (group-
+ * limited routing: remote_nodes).  parallel.ep_fp8_dispatch sends the
+ * forward dispatch in fp8 (resolve_ep_waits).
  *
  * Overlap (parallel.ep_overlap, Megatron-Core's overlap_moe_expert_
  * parallel_comm): one micro-batch's forward runs beside another's
@@ -43,9 +45,9 @@
  * compute for that layout give at 0.50 (0.45: 1.105, 0.55: 1.150).  The
  * Megatron-Core MoE report's "93% overlap ratio" (arXiv:2603.07685,
  * section 4.2.3) would give 1.36 there; it does not count what the pairing
- * costs the compute beside it beyond the SMs held.  Not yet: the all-to-alls beside other
- * flows on the links (they are waits here, not flows), and the SMs the
- * dispatchers' kernels take from the compute beside them.
+ * costs the compute beside it beyond the SMs held (overlap_cost_s).  Not
+ * yet: the all-to-alls beside other flows on the links (they are waits
+ * here, not flows).
  */
 #include "resolve.h"
 
