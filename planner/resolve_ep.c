@@ -255,8 +255,10 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
         c = (g->fwd_s + g->bwd_s) / n;
         slow = overlap_cost_s(sc, cl->groups[i].inst, wf + wb, c);
         x = resolve_ep_exposed(sc, wf + wb, c + slow, n);
-        g->fwd_s += g->fwd_s / n / c * n * slow;
-        g->bwd_s += g->bwd_s / n / c * n * slow;
+        if (c > 0) {        /* the compute beside the overlap, slower in proportion */
+            g->fwd_s *= 1 + slow / c;
+            g->bwd_s *= 1 + slow / c;
+        }
         g->fwd_s += wf + wb > 0 ? x * wf / (wf + wb) : 0;
         g->bwd_s += wf + wb > 0 ? x * wb / (wf + wb) : 0;
     }
