@@ -194,8 +194,7 @@ static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
         resolve_ep_waits(sc, g->inst, &pc->cfg.groups[i], &wf, &wb);
         pc->ep_comm_s = exposed_of(sc, wf + wb, pc->cfg.groups[i].fwd_s + pc->cfg.groups[i].bwd_s,
                                    pc->grad_accum) / pp;
-        pc->ep_over_nics = (sc->parallel.tp > 1 ? sc->parallel.tp : 1) * sc->parallel.ep >
-                           g->inst->gpu_count;
+        pc->ep_over_nics = resolve_ep_spans_nodes(sc, g->inst);
         return;
     }
 }

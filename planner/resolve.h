@@ -76,6 +76,8 @@ double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instanc
                              const struct sim_group *g);
 void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
                       const struct sim_group *g, double *fwd_s, double *bwd_s);
+/* Whether parallel.ep's group spans nodes of `in` (its ranks etp apart). */
+int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance *in);
 /* Of n micro-batches' waits of wait_s each beside compute_s of compute
  * each, what the step waits: all of them, or under parallel.ep_overlap the
  * first's, and of each other's what RESOLVE_EP_HIDDEN of the shorter of the

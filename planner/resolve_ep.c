@@ -145,14 +145,27 @@ static double remote_nodes(const struct cat_model *m, int n)
     return (n - 1) * (1 - fmax(miss, 0));
 }
 
+/* The expert-parallel ranks a node of `in` holds of a group (etp apart). */
+static int ranks_in_node(const struct scenario *sc, const struct cat_instance *in)
+{
+    int ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1, etp = etp_of(sc), wpn = in->gpu_count;
+
+    return etp * ep <= wpn ? ep : wpn / etp > 0 ? wpn / etp : 1;
+}
+
+int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance *in)
+{
+    return sc->parallel.ep > 1 && ranks_in_node(sc, in) < sc->parallel.ep;
+}
+
 /* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
  * a GPU of `in` with g's links, s. */
 static double alltoall_s(const struct scenario *sc, const struct cat_instance *in,
                          const struct sim_group *g)
 {
     const struct cat_model *m = sc->workload.model;
-    int ep = sc->parallel.ep, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1, etp = etp_of(sc);
-    int wpn = in->gpu_count, in_node;
+    int ep = sc->parallel.ep, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    int wpn = in->gpu_count, in_node = ranks_in_node(sc, in);
     double imb = scenario_moe_imbalance(sc);
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
     double token, bytes, net, nvl, t_nvl, t_net;
@@ -163,7 +176,6 @@ static double alltoall_s(const struct scenario *sc, const struct cat_instance *i
     token = scenario_rank_tokens(sc) * sc->parallel.micro_batch /
             (sc->parallel.sequence_parallel ? tp : 1) * m->hidden * width * imb;
     bytes = token * m->top_k;
-    in_node = etp * ep <= wpn ? ep : wpn / etp > 0 ? wpn / etp : 1;
     if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || in_node >= ep) {
         /* (ep - 1) / ep of the copies to other ranks, by where they sit */
         nvl = bytes * (in_node - 1.0) / ep;
