@@ -202,8 +202,7 @@ static int grow(struct search *s, struct combo *c)
     const struct scenario *t;
     struct plan_cluster *cand = s->cand, *pc = s->pc;
     int k = s->ranks, rc;
-    /* a replica's GPUs: the rows' tp x pp, and the scenario's cp (not searched) */
-    int mp = layout_dims_ranks(c->val, LAYOUT_NDIMS) * (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
+    int mp = layout_dims_ranks(c->val, LAYOUT_NDIMS);   /* a replica's GPUs: tp x pp x cp */
 
     for (int j = 0; j < LAYOUT_MAX_BATCH_STEPS; j++) {
         int b = sc->parallel.micro_batch_auto ? 1 << j : sc->parallel.micro_batch;
