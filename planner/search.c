@@ -167,8 +167,10 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             if (!search_memory_fits(sc, l, ti, nodes, &unsharded_fits)) {
                 l->pruned_memory++;
                 if (!sc->parallel.sharding_auto && sc->parallel.sharding == SC_SHARD_NONE &&
-                    !sc->parallel.tp_auto && !sc->parallel.pp_auto)
-                    break; /* more nodes do not help data parallelism fit */
+                    !sc->parallel.tp_auto && !sc->parallel.pp_auto && !sc->parallel.cp_auto &&
+                    !sc->parallel.ep_auto)
+                    break; /* more nodes do not help data parallelism fit (a larger cp or
+                              ep would) */
                 continue;  /* sharded or split: more ranks may */
             }
             if (!sim_tp_fits(wpn, nodes, sc->parallel.tp)) {
