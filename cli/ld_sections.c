@@ -198,6 +198,30 @@ static int ld_offload(struct ld *ld, yaml_node_t *v)
     return 0;
 }
 
+/* workload.recompute_layers (node v): under full recompute, at most the
+ * model's layers, of a model given by its shape. */
+static int ld_recompute_layers(struct ld *ld, yaml_node_t *v)
+{
+    const struct scenario *sc = ld->sc;
+    const struct cat_model *md = sc->workload.model;
+    int n = sc->workload.recompute_layers;
+
+    if (sc->parallel.recompute != SC_RECOMPUTE_FULL)
+        return ld_fail(ld, v->start_mark, "workload.recompute_layers",
+                       "expected no recompute_layers without workload.recompute full (the "
+                       "layers it names redo their whole forward), found %d with recompute %s",
+                       n, sc->parallel.recompute_auto ? "auto"
+                                                      : scenario_recompute_name(sc->parallel.recompute));
+    if (!shape_known(md))
+        return ld_fail(ld, v->start_mark, "workload.recompute_layers",
+                       "expected a model given by its shape (layers, hidden, ...), found %d for "
+                       "model %s", n, md->name);
+    if (n > md->layers)
+        return ld_fail(ld, v->start_mark, "workload.recompute_layers",
+                       "expected at most %s's %d layers, found %d", md->name, md->layers, n);
+    return 0;
+}
+
 int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
     struct scenario *sc = ld->sc;
@@ -224,6 +248,9 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     if ((v = ld_get(ld, m, "measured_step", &k)) && ld_measured_step(ld, v, k->start_mark))
         return -1;
     if (sc->workload.offload_layers > 0 && ld_offload(ld, ld_get(ld, m, "offload_layers", NULL)))
+        return -1;
+    if (sc->workload.recompute_layers > 0 &&
+        ld_recompute_layers(ld, ld_get(ld, m, "recompute_layers", NULL)))
         return -1;
     if (sc->workload.solve_for == SC_SOLVE_COMPUTE && sc->workload.measured_gpu)
         return ld_fail(ld, ld->solve_node->start_mark, "workload.measured_step.solve_for",

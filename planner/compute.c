@@ -471,12 +471,13 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
                  "FlashAttention-2's rate", n ? "; " : "", g->name);
     }
     /* activation recompute (workload.recompute): full redoes the forward in
-     * backward, selective the attention core's forward, fused or not
+     * backward (workload.recompute_layers: that share of it, the layers
+     * counted evenly, as the rest of the forward is), selective the attention core's forward, fused or not
      * (Megatron-Core checkpoints the core attention module, whose fused
      * kernel then runs forward again before its own backward), selective_op
      * what ops_item.op_sac marks */
     if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_FULL)
-        t->bwd_s += t->fwd_s;
+        t->bwd_s += t->fwd_s * scenario_recompute_share(sc);
     else if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_OP)
         t->bwd_s += t->op_sac_s;
     else if (rc == 0 && sc->parallel.recompute == SC_RECOMPUTE_SELECTIVE)

@@ -128,11 +128,17 @@ double memory_layer_bytes(const struct scenario *sc)
     const struct cat_model *m = sc->workload.model;
     double s = scenario_rank_tokens(sc);
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
+    int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1, sp = sc->parallel.sequence_parallel;
+    int flash = sc->workload.attention != SC_ATTN_UNFUSED, fl = memory_act_flags(sc);
+    double f = scenario_recompute_share(sc), act;
 
-    return sc->parallel.micro_batch * width *
-           memory_layer_act(m, s, sc->parallel.tp > 1 ? sc->parallel.tp : 1, sc->parallel.etp,
-                            sc->parallel.sequence_parallel, sc->workload.attention != SC_ATTN_UNFUSED,
-                            memory_act_flags(sc), sc->parallel.recompute);
+    act = memory_layer_act(m, s, tp, sc->parallel.etp, sp, flash, fl, sc->parallel.recompute);
+    /* workload.recompute_layers: the other layers keep everything; a
+     * layer's mean over the model's */
+    if (sc->parallel.recompute == SC_RECOMPUTE_FULL && f < 1)
+        act = f * act + (1 - f) * memory_layer_act(m, s, tp, sc->parallel.etp, sp, flash, fl,
+                                                   SC_RECOMPUTE_NONE);
+    return sc->parallel.micro_batch * width * act;
 }
 
 /* Model-state bytes per parameter: weights, gradients, optimizer (Adam).

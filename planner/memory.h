@@ -60,7 +60,8 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
 /* One layer's activations of one micro-batch of sc's workload (a model given
  * by its shape), bytes: memory_layer_act at sc's sequence, layout,
  * attention, kernels, fp8 library and recompute, times the micro-batch and
- * the activations' width. */
+ * the activations' width; with workload.recompute_layers, the mean over the
+ * model's layers of those that recompute and those that keep everything. */
 double memory_layer_bytes(const struct scenario *sc);
 
 /* What one worker of instance `in` holds with sc's workload over `ranks`

@@ -719,6 +719,8 @@ static void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->c.tp_recompute = sc->parallel.recompute == SC_RECOMPUTE_FULL ? SIM_TP_REDO_ALL
                           : sc->parallel.recompute == SC_RECOMPUTE_OP ? SIM_TP_REDO_GATHERS
                           : SIM_TP_REDO_NONE;
+    cfg->c.tp_redo_skip = sc->parallel.recompute == SC_RECOMPUTE_FULL
+                              ? 1 - scenario_recompute_share(sc) : 0;
     if (tp == 1)
         return;
     if (sc->parallel.tp_overlap)

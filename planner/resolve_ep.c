@@ -212,12 +212,13 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
     double disp = sc->parallel.ep_fp8_dispatch ? a2a * (1 + 4.0 / 128) / width : a2a;
 
     /* dispatch and combine, forward and backward (and the forward's again
-     * under full recompute, or the moe module's), in each MoE layer */
-    int redo = sc->parallel.recompute == SC_RECOMPUTE_FULL ||
-               (sc->workload.recompute_modules & (1u << OPS_MOD_MOE));
+     * under full recompute, for the share of the layers that recompute, or
+     * the moe module's), in each MoE layer */
+    double redo = sc->workload.recompute_modules & (1u << OPS_MOD_MOE)
+                      ? 1 : scenario_recompute_share(sc);
 
     *fwd_s = layers * (disp + a2a);
-    *bwd_s = layers * (2 * a2a + (redo ? disp + a2a : 0));
+    *bwd_s = layers * (2 * a2a + redo * (disp + a2a));
 }
 
 double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compute_s, int n)

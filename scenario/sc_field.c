@@ -76,6 +76,8 @@ const struct sc_field sc_fields[] = {
         "seconds in [0, 3600]"),
     {"workload.recompute_modules", WL, SC_FIELD_UBITS, OFF(sc_workload, recompute_modules), 0, 0,
      0, 0, 1, NULL, ops_mod_name, SC_FIELD_CODE},
+    INT("workload.recompute_layers", WL, OFF(sc_workload, recompute_layers), 0, 1, 100000,
+        "an integer from 1 to 100000"),
     NUM("workload.moe_imbalance", WL, OFF(sc_workload, moe_imbalance), NAN, 1, 0, 100,
         "a factor in [1, 100]"),
 

@@ -81,6 +81,16 @@ double scenario_moe_imbalance(const struct scenario *sc)
                                   : SC_MOE_IMBALANCE;
 }
 
+double scenario_recompute_share(const struct scenario *sc)
+{
+    const struct cat_model *m = sc->workload.model;
+    int n = sc->workload.recompute_layers;
+
+    if (sc->parallel.recompute != SC_RECOMPUTE_FULL)
+        return 0;
+    return n > 0 && m && m->layers > n ? (double)n / m->layers : 1;
+}
+
 int scenario_dims_auto(const struct scenario *sc)
 {
     const struct sc_parallel *p = &sc->parallel;

@@ -201,6 +201,9 @@ struct sc_workload {
                                           (catalog/ops.h), the modules whose forward the
                                           backward runs again (Megatron-Core's
                                           --recompute-modules); 0 none */
+    int recompute_layers;              /* workload.recompute_layers: under full recompute, the
+                                          model's layers that redo their forward (the rest keep
+                                          every activation); 0 all of them */
     double moe_imbalance;              /* workload.moe_imbalance: the busiest expert-parallel
                                           rank's tokens over an even share, >= 1; NAN not
                                           given (scenario_moe_imbalance's default) */
@@ -402,6 +405,11 @@ double scenario_rank_tokens(const struct scenario *sc);
  * capacity_factor when it drops tokens); 1 without experts or ep. */
 #define SC_MOE_IMBALANCE 1.66
 double scenario_moe_imbalance(const struct scenario *sc);
+/* The share of a model's layers that redo their forward in backward: 1
+ * under full recompute (workload.recompute_layers of the model's layers
+ * where given), 0 otherwise (selective and per-operator recompute redo
+ * parts of every layer, timed apart). */
+double scenario_recompute_share(const struct scenario *sc);
 /* Whether any parallel dimension is auto (tp, pp, cp, ep, etp, recompute,
  * sharding; the micro-batch not counted), and clear every auto flag. */
 int scenario_dims_auto(const struct scenario *sc);

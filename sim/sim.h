@@ -139,6 +139,9 @@ struct sim_comm {
                                    (full recompute), the all-gathers (per-operator
                                    recompute, which saves reduce-scatters' outputs and
                                    not all-gathers'; unsplit, the projection's all-reduce) */
+    double tp_redo_skip;        /* of the layers, the share that does not recompute
+                                   (workload.recompute_layers): tp_recompute's pass runs
+                                   1 - this of its collectives' bytes and latency; 0 all */
     int tp_overlap;             /* 1: a layer's collectives run beside its compute (split
                                    GEMMs, Megatron's --tp-comm-overlap): the layer ends when
                                    both have, and computes slower (comm_slowdown) meanwhile;

@@ -175,7 +175,7 @@ static double tp_hold(const struct sim_comm *c, const double *alone, int n, doub
 
     for (int k = 0; k < n; k++)
         h += fmax(alone[k] / c->tp, alone[k] - share_of(c, k) * comp / rounds);
-    return rounds * h;
+    return (1 + (rounds - 1) * (1 - c->tp_redo_skip)) * h;
 }
 
 static void *tp_build(struct sim *s, int id)
@@ -243,6 +243,13 @@ static void tp_free(void *st)
 static void phase_done(struct sim *s, struct tp *t, int wi, int p);
 static void finish(struct sim *s, struct tp *t, int wi);
 
+/* What scales worker wi's pass: its dilation, and in a recomputing pass
+ * the share of the layers that recompute. */
+static double pass_f(const struct sim *s, const struct tp_worker *tw)
+{
+    return tw->round > 0 ? tw->f * (1 - s->cfg->c.tp_redo_skip) : tw->f;
+}
+
 static void phase_flow(struct sim *s, struct tp *t, int wi, int p)
 {
     const struct tp_worker *tw = &t->w[wi];
@@ -250,11 +257,11 @@ static void phase_flow(struct sim *s, struct tp *t, int wi, int p)
 
     if (s->cfg->trace && ph->amount > 0)
         sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SIM_LANE_TP, wi, p, -1,
-                        ph->amount * tw->f, ph->use, ph->nuse);
+                        ph->amount * pass_f(s, tw), ph->use, ph->nuse);
     if (ph->amount <= 0 || ph->nuse == 0)
         phase_done(s, t, wi, p);
     else
-        sim_dim_flow(s, t->id, ph->amount * tw->f, ph->bound, ph->use, ph->nuse, wi, p, 0);
+        sim_dim_flow(s, t->id, ph->amount * pass_f(s, tw), ph->bound, ph->use, ph->nuse, wi, p, 0);
 }
 
 static void phase_start(struct sim *s, struct tp *t, int wi, int p)
@@ -265,9 +272,9 @@ static void phase_start(struct sim *s, struct tp *t, int wi, int p)
     tw->ph = p;
     if (s->cfg->trace)
         sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_SHARD, SIM_LANE_TP, wi, p, -1,
-                        ph->amount * tw->f, NULL, 0);
+                        ph->amount * pass_f(s, tw), NULL, 0);
     if (ph->lat_s > 0)
-        sim_dim_push(s, t->id, TP_EV_LAT, s->now + ph->lat_s * tw->f, wi, p, 0);
+        sim_dim_push(s, t->id, TP_EV_LAT, s->now + ph->lat_s * pass_f(s, tw), wi, p, 0);
     else
         phase_flow(s, t, wi, p);
 }
@@ -492,9 +499,10 @@ static void tp_stage_layer(const struct sim_config *cfg, const struct sim_group 
         t0 = t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLREDUCE, c->tp_bytes);
     }
     *fwd_s += 2 * t0;
-    *bwd_s += 2 * t1 + (c->tp_recompute == SIM_TP_REDO_ALL ? 2 * t0
-                        : c->tp_recompute == SIM_TP_REDO_GATHERS ? (c->tp_sp ? 2 * ag : t0)
-                        : 0);
+    *bwd_s += 2 * t1 + (1 - c->tp_redo_skip) *
+                           (c->tp_recompute == SIM_TP_REDO_ALL ? 2 * t0
+                            : c->tp_recompute == SIM_TP_REDO_GATHERS ? (c->tp_sp ? 2 * ag : t0)
+                            : 0);
 }
 
 /* tp_overlap: the collectives beside the compute, which runs slower by the

@@ -254,7 +254,12 @@ if ($check) {
     # the MAPEs as they stood when the model or the set last changed, with a tenth of a
     # point to spare for the last digit.  A change to the model that beats them lowers
     # these.  Context parallelism added 6 cases (53), among them NeMo 24.07's 8B at cp 2
-    # (+25%) and the Llama 3 paper's 131K stage (+11%): 6.7% became 6.85%.
+    # (+25%) and the Llama 3 paper's 131K stage (+11%): 6.7% became 6.85%.  torchtitan's
+    # December 2024 tables then joined whole (9 cases, 62: Table 4's AsyncTP row, Table
+    # 5's interleaved row, Table 2's and Table 6's context parallelism, whose cp 2 to 8
+    # rows but one are 28% to 46% fast, known gaps; Table 5's rows now run AsyncTP as
+    # the table says): 9.5%.  workload.recompute_layers made torchtitan's two A100
+    # "selective layer" rows expressible (-1.1%, -4.0%; 64 cases): 9.3%, carried 5.5%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -266,8 +271,8 @@ if ($check) {
     # (from that pair, not the report's 93%): 22 cases, 30.5%.  DeepSeek-V3's report on
     # H800 joined (-37%, DualPipe not modelled): 23 cases, 30.8%; group-limited routing
     # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
-    my %guard = (catalog => [6.9, [map { $_->{err} } grep { defined $_->{err} } @dense]],
-                 carried => [5.8, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
+    my %guard = (catalog => [9.4, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+                 carried => [5.6, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
                  'MoE catalog' => [30.1, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};

@@ -164,6 +164,15 @@ static void recompute_adds_its_forward_work(void)
     T_NEAR(sel.bwd_s, none.bwd_s + none.core_fwd_s, 1e-12, "selective: backward + the core's forward");
     T_NEAR(full.bwd_s, none.bwd_s + none.fwd_s, 1e-12, "full: backward + the forward");
     T_CHECK(full.fwd_s == none.fwd_s, "the forward itself is unchanged");
+    /* workload.recompute_layers: that share of the layers redo theirs */
+    sc.workload.recompute_layers = sc.workload.model->layers / 4;
+    timed_under(&sc, h100, 4, SC_RECOMPUTE_FULL, &full);
+    T_NEAR(full.bwd_s, none.bwd_s + none.fwd_s / 4, 1e-12,
+           "recompute_layers a quarter of the layers: backward + a quarter of the forward");
+    sc.workload.recompute_layers = sc.workload.model->layers;
+    timed_under(&sc, h100, 4, SC_RECOMPUTE_FULL, &full);
+    T_NEAR(full.bwd_s, none.bwd_s + none.fwd_s, 1e-12, "recompute_layers all of them: full");
+    sc.workload.recompute_layers = 0;
     sc.workload.attention = SC_ATTN_FLASH;
     timed_under(&sc, h100, 4, SC_RECOMPUTE_NONE, &none);
     timed_under(&sc, h100, 4, SC_RECOMPUTE_SELECTIVE, &sel);

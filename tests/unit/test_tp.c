@@ -61,6 +61,14 @@ static void layers_wait_for_their_all_reduces(void)
     }
     T_NEAR(r.tp_comm_s, L * 2 * ar + L * 4 * ar, 1e-9,
            "full recompute: the backward redoes the forward's two");
+    c.c.tp_redo_skip = 0.5;     /* workload.recompute_layers: half the layers */
+    if (run(&c, &r)) {
+        T_CHECK(0, "tp 4 with half the layers recomputing runs");
+        return;
+    }
+    T_NEAR(r.tp_comm_s, L * 2 * ar + L * 3 * ar, 1e-9,
+           "half the layers recompute: the backward redoes half the forward's two");
+    c.c.tp_redo_skip = 0;
     c.c.tp_recompute = SIM_TP_REDO_GATHERS;
     if (run(&c, &r)) {
         T_CHECK(0, "tp 4 with per-operator recompute runs");
