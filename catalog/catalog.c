@@ -404,7 +404,7 @@ static int resolve_gpu(struct cat_instance *in, const struct catalog *cat,
     return field_err(e, t, fld, t->cols[I_GPU_MODEL], what);
 }
 
-static void free_instance_strings(struct cat_instance *in)
+void catalog_instance_strings_free(struct cat_instance *in)
 {
     x_free(in->intra_link_text);
     x_free(in->source);
@@ -459,11 +459,50 @@ static int get_fabric(struct cat_instance *in, const struct table *t, const stru
     return 0;
 }
 
+/* The optional price_date column (field k): YYYY-MM-DD, or empty. */
+static int get_price_date(struct cat_instance *in, const struct table *t, const struct csv_row *r,
+                          int k, struct dt_err *e)
+{
+    const struct csv_field *fld;
+    int y, m, d, n = 0;
+
+    in->price_date[0] = '\0';
+    if (k < 0 || k >= r->nfields || !r->fields[k].text[0])
+        return 0;
+    fld = &r->fields[k];
+    if (strlen(fld->text) != 10 || sscanf(fld->text, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 ||
+        n != 10 || y < 2000 || y > 2100 || m < 1 || m > 12 || d < 1 || d > 31)
+        return field_err(e, t, fld, "price_date", "a date as YYYY-MM-DD, or empty");
+    memcpy(in->price_date, fld->text, 11);
+    return 0;
+}
+
+/* The optional nvlink_domain column (field k): a whole number of the
+ * instance's GPUs, or empty (its own). */
+static int get_domain(struct cat_instance *in, const struct table *t, const struct csv_row *r,
+                      int k, struct dt_err *e)
+{
+    double v;
+    char what[96];
+
+    in->nvlink_domain = 0;
+    if (get_opt_col(&v, t, r, k, e))
+        return -1;
+    if (isnan(v))
+        return 0;
+    if (in->gpu_count < 1 || (int)v < in->gpu_count || (int)v % in->gpu_count != 0) {
+        snprintf(what, sizeof what, "a multiple of gpu_count (%d), or empty", in->gpu_count);
+        return field_err(e, t, &r->fields[k], "nvlink_domain", what);
+    }
+    in->nvlink_domain = (int)v;
+    return 0;
+}
+
 static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
     char *gpus_path = join_path(dir, "gpus.csv");
-    int r, rc = -1, *lines, prof_col, ghz_col, nics_col, cpu_col, fab_col;
+    int r, rc = -1, *lines, prof_col, ghz_col, nics_col, cpu_col, fab_col, date_col, dom_col;
     double nics;
 
     if (table_open(&t, dir, "instances.csv", inst_cols, I_N, e) != 0) {
@@ -477,6 +516,8 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
     nics_col = optional_col(&t, "nics");
     cpu_col = optional_col(&t, "cpu_source");
     fab_col = optional_col(&t, "fabric");
+    date_col = optional_col(&t, "price_date");
+    dom_col = optional_col(&t, "nvlink_domain");
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_instance *in = &cat->instances[cat->ninstances];
@@ -498,12 +539,13 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
             resolve_gpu(in, cat, &t, row, gpus_path, e) ||
             get_opt_col(&in->cpu_ghz, &t, row, ghz_col, e) ||
             get_opt_col(&nics, &t, row, nics_col, e) ||
+            get_price_date(in, &t, row, date_col, e) || get_domain(in, &t, row, dom_col, e) ||
             get_source(&in->source, &t, row, I_SOURCE, e))
             goto free_lines;
         in->nics = isnan(nics) ? -1 : (int)nics;
         in->aws_efa = in->efa == 1 && !strcasecmp(cell(&t, row, I_EFA)->text, "yes");
         if (get_fabric(in, &t, row, fab_col, e)) {
-            free_instance_strings(in);
+            catalog_instance_strings_free(in);
             goto free_lines;
         }
         if (cpu_col >= 0 && cpu_col < row->nfields) {
@@ -525,7 +567,7 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
             if ((why = file_problem(in->profile))) {
                 snprintf(msg, sizeof msg, "a readable profile file (%.100s)", why);
                 field_err(e, &t, fld, "profile", msg);
-                free_instance_strings(in);
+                catalog_instance_strings_free(in);
                 goto free_lines;
             }
         }
@@ -758,6 +800,7 @@ int catalog_load(struct catalog *cat, const char *dir, struct dt_err *e)
         catalog_free(cat);
         return -1;
     }
+    catalog_add_domains(cat);
     return 0;
 }
 
@@ -772,109 +815,11 @@ void catalog_free(struct catalog *cat)
         x_free(cat->gpus[k].eff_source);
     }
     for (k = 0; k < cat->ninstances; k++)
-        free_instance_strings(&cat->instances[k]);
+        catalog_instance_strings_free(&cat->instances[k]);
     for (k = 0; k < cat->nmodels; k++)
         x_free(cat->models[k].source);
     x_free(cat->gpus);
     x_free(cat->instances);
     x_free(cat->models);
     memset(cat, 0, sizeof *cat);
-}
-
-static char *dup_or_null(const char *s)
-{
-    return s ? x_strdup(s) : NULL;
-}
-
-void catalog_copy(struct catalog *dst, const struct catalog *src)
-{
-    size_t ng = (size_t)src->ngpus, ni = (size_t)src->ninstances, nm = (size_t)src->nmodels;
-
-    dst->gpus = x_calloc(ng, sizeof *dst->gpus);
-    dst->instances = x_calloc(ni, sizeof *dst->instances);
-    dst->models = x_calloc(nm, sizeof *dst->models);
-    if (ng)
-        memcpy(dst->gpus, src->gpus, ng * sizeof *dst->gpus);
-    if (ni)
-        memcpy(dst->instances, src->instances, ni * sizeof *dst->instances);
-    if (nm)
-        memcpy(dst->models, src->models, nm * sizeof *dst->models);
-    dst->ngpus = src->ngpus;
-    dst->ninstances = src->ninstances;
-    dst->nmodels = src->nmodels;
-    for (size_t k = 0; k < ng; k++) {
-        dst->gpus[k].source = dup_or_null(src->gpus[k].source);
-        dst->gpus[k].eff_source = dup_or_null(src->gpus[k].eff_source);
-    }
-    for (size_t k = 0; k < ni; k++) {
-        struct cat_instance *in = &dst->instances[k];
-        in->intra_link_text = dup_or_null(in->intra_link_text);
-        in->source = dup_or_null(in->source);
-        in->profile = dup_or_null(in->profile);
-        if (in->gpu)  /* into the copy's own GPU table */
-            in->gpu = &dst->gpus[in->gpu - src->gpus];
-    }
-    for (size_t k = 0; k < nm; k++)
-        dst->models[k].source = dup_or_null(src->models[k].source);
-}
-
-void catalog_set_fabric(struct cat_instance *in, const struct cat_fabric *f)
-{
-    in->fabric = f;
-    in->aws_efa = f->kind == CAT_FAB_EFA;
-    in->efa = f->kind != CAT_FAB_TCP;
-}
-
-void catalog_put_instance(struct catalog *cat, struct cat_instance *in)
-{
-    struct cat_instance *slot = NULL;
-    int k;
-
-    in->name[sizeof in->name - 1] = '\0';
-    for (k = 0; k < cat->ninstances; k++)
-        if (strcmp(cat->instances[k].name, in->name) == 0)
-            slot = &cat->instances[k];
-    if (slot != in) {
-        if (slot) {
-            free_instance_strings(slot);
-        } else {
-            cat->instances = x_realloc(cat->instances,
-                                       (size_t)(cat->ninstances + 1) * sizeof *cat->instances);
-            slot = &cat->instances[cat->ninstances++];
-        }
-        *slot = *in;
-        in->intra_link_text = NULL;     /* ownership moved to the catalog */
-        in->source = NULL;
-        in->profile = NULL;
-    }
-    slot->cloud[sizeof slot->cloud - 1] = '\0';
-    slot->gpu_model[sizeof slot->gpu_model - 1] = '\0';
-    slot->region[sizeof slot->region - 1] = '\0';
-    if (slot->link == CAT_LINK_UNKNOWN)
-        slot->link = catalog_parse_link(slot->intra_link_text);
-    slot->gpu = slot->gpu_model[0] && slot->gpu_count != 0
-                    ? catalog_find_gpu(cat, slot->gpu_model) : NULL;
-}
-
-void catalog_put_model(struct catalog *cat, struct cat_model *m)
-{
-    struct cat_model *slot = NULL;
-    int k;
-
-    m->name[sizeof m->name - 1] = '\0';
-    for (k = 0; k < cat->nmodels; k++)
-        if (strcmp(cat->models[k].name, m->name) == 0)
-            slot = &cat->models[k];
-    if (slot == m)
-        return;
-    if (slot) {
-        x_free(slot->source);
-    } else {
-        cat->models = x_realloc(cat->models, (size_t)(cat->nmodels + 1) * sizeof *cat->models);
-        slot = &cat->models[cat->nmodels++];
-    }
-    *slot = *m;
-    m->source = NULL;                   /* ownership moved to the catalog */
-    slot->family[sizeof slot->family - 1] = '\0';
-    slot->input[sizeof slot->input - 1] = '\0';
 }

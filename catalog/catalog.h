@@ -96,6 +96,15 @@ struct cat_instance {
                                    or ':' ("Intel Xeon E5-2686 v4"); "" unknown */
     int gpu_unknown;            /* 1: GPUs whose accelerator (gpu_model, as the source names
                                    it) gpus.csv does not know: gpu NULL; not usable */
+    char price_date[11];        /* YYYY-MM-DD the prices were read (optional column
+                                   price_date); "" unknown */
+    int nvlink_domain;          /* GPUs that share one NVLink domain with these (optional
+                                   column nvlink_domain: 72 for a GB200 NVL72 rack's 4-GPU
+                                   tray); 0: the instance's own */
+    char unit[64];              /* a derived type: one whole NVLink domain of unit_count
+                                   instances of type `unit` (catalog_load makes one for each
+                                   type whose nvlink_domain exceeds its GPUs); "" a row */
+    int unit_count;
 };
 
 /* One model of the zoo (catalog/models.csv). */
@@ -168,9 +177,13 @@ struct catalog {
  */
 int catalog_load(struct catalog *cat, const char *dir, struct dt_err *e);
 void catalog_free(struct catalog *cat);
+/* Free the strings an instance type owns (its link text, source, profile)
+ * and set them NULL. */
+void catalog_instance_strings_free(struct cat_instance *in);
 
 /* A deep copy of src into dst (not initialised): its own strings, and its
- * instances' GPUs pointing into its own table.  Free with catalog_free. */
+ * instances' GPUs pointing into its own table.  Free with catalog_free.
+ * This and the catalog_put_* and catalog_set_fabric below: catedit.c. */
 void catalog_copy(struct catalog *dst, const struct catalog *src);
 
 const struct cat_gpu *catalog_find_gpu(const struct catalog *cat, const char *name);
@@ -194,6 +207,14 @@ void catalog_suggest_model(const struct catalog *cat, const char *name, char *bu
  * strings inside *in.  Used for instance types and models defined inline in a
  * scenario.  Re-resolves gpu pointers. */
 void catalog_put_instance(struct catalog *cat, struct cat_instance *in);
+
+/* For each instance type whose nvlink_domain spans more GPUs than it has
+ * (a GB200 NVL72 rack's 4-GPU tray), a derived type beside it, NAME.nvlD:
+ * one whole domain of D GPUs, nvlink_domain / gpu_count of the type, its
+ * vCPUs, memory, NICs, network and prices that many times, its GPUs one
+ * NVSwitch domain (domain.c).  catalog_load calls it; so does a scenario's
+ * inline catalog. */
+void catalog_add_domains(struct catalog *cat);
 
 /* Give instance type in fabric f: its efa and aws_efa follow (an EFA fabric
  * is AWS EFA; the others but tcp are RDMA). */

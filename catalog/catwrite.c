@@ -2,8 +2,10 @@
  * catwrite.c - a catalog's instance types written as instances.csv
  * (catalog.h catalog_write_instances; docs/catalog.md), the format
  * catalog_load reads back: the columns of catalog.c's table and its
- * optional cpu_ghz, cpu_source and nics.  An accelerator dtplan does not
- * know is written "unknown:NAME" so that it reads back as unknown.
+ * optional cpu_ghz, cpu_source, nics, fabric, price_date and
+ * nvlink_domain; derived NVLink-domain types (domain.c) are left out.  An
+ * accelerator dtplan does not know is written "unknown:NAME" so that it
+ * reads back as unknown.
  */
 #include "catalog.h"
 #include "csv.h"
@@ -25,10 +27,12 @@ int catalog_write_instances(FILE *f, const struct catalog *cat)
 {
     fputs("cloud,instance_type,vcpus,memory_gib,gpu_model,gpu_count,gpu_mem_gib,"
           "intra_node_link,network_gbps,efa,price_ondemand_usd_h,price_spot_usd_h,region,"
-          "source,cpu_ghz,cpu_source,nics,fabric\n", f);
+          "source,cpu_ghz,cpu_source,nics,fabric,price_date,nvlink_domain\n", f);
     for (int i = 0; i < cat->ninstances; i++) {
         const struct cat_instance *in = &cat->instances[i];
         char gpu[48];
+        if (in->unit[0])
+            continue;       /* derived (domain.c): made again from its unit's row */
         snprintf(gpu, sizeof gpu, "%s%s", in->gpu_unknown ? "unknown:" : "", in->gpu_model);
         csv_write_field(f, in->cloud, 0);
         csv_write_field(f, in->name, 0);
@@ -47,7 +51,9 @@ int catalog_write_instances(FILE *f, const struct catalog *cat)
         num(f, in->cpu_ghz, 0);
         csv_write_field(f, in->cpu_amd ? "AMD" : "", 0);
         num(f, in->nics >= 0 ? in->nics : NAN, 0);
-        csv_write_field(f, in->fabric ? in->fabric->name : "", 1);
+        csv_write_field(f, in->fabric ? in->fabric->name : "", 0);
+        csv_write_field(f, in->price_date, 0);
+        num(f, in->nvlink_domain > 0 ? in->nvlink_domain : NAN, 1);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -12,14 +12,15 @@ static const struct cat_field table[] = {
     /* instance types (instances.csv, catalog.instances) */
     {"vcpus", "vcpus", 1, 1, 65536, 0, "a positive integer"},
     {"memory_gib", "memory_gib", 0, 0, 1e6, 1, "a size in GiB in (0, 1e6]"},
-    {"gpu_count", "gpu_count", 1, 0, 64, 0, "a non-negative integer"},
+    {"gpu_count", "gpu_count", 1, 0, 1024, 0, "an integer from 0 to 1024"},
+    {"nvlink_domain", "nvlink_domain", 1, 1, 1024, 0, "a GPU count from 1 to 1024"},
     {"gpu_mem_gib", "gpu_mem_gib", 0, 0, 1e4, 1, "a size in GiB in (0, 1e4]"},
     {"network_gbps", "network_gbps", 0, 0, 1e5, 1, "a rate in Gbit/s in (0, 1e5]"},
     {"price_ondemand_usd_h", "price_usd_h", 0, 0, 1e6, 0, "a price in USD per hour in [0, 1e6]"},
     {"price_spot_usd_h", "spot_usd_h", 0, 0, 1e6, 0, "a price in USD per hour in [0, 1e6]"},
     {NULL, "cpu_speed", 0, 0, 1000, 1, "a relative vCPU speed in (0, 1000]"},
     {"cpu_ghz", "cpu_ghz", 0, 0, 10, 1, "a clock in GHz in (0, 10]"},
-    {"nics", "nics", 1, 1, 64, 0, "a NIC count from 1 to 64"},
+    {"nics", "nics", 1, 1, 1024, 0, "a NIC count from 1 to 1024"},
     /* models (models.csv, catalog.models) */
     {"params", "params", 0, 0, 1e13, 1, "a parameter count in (0, 1e13]"},
     {"fwd_gflops", "fwd_gflops", 0, 0, 1e9, 1, "GFLOP per sample in (0, 1e9]"},

@@ -231,6 +231,7 @@ int main(int argc, char **argv)
         rc = EXIT_PLAN;
         goto out_report;
     }
+    report_today(rep.today, sizeof rep.today);
     {
         struct cli_output outs[] = {
             {o.output, o.format->run, &rep, "-o"},

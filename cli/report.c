@@ -606,6 +606,7 @@ int report_table(FILE *f, const struct plan_report *rep)
     report_collective_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_layout_notes(f, rep->clusters, n, sizeof *rep->clusters);
     table_measured(f, rep);
+    report_prices_line(f, rep);
 
     if (rep->best >= 0 && rep->best < n)
         reco = report_cluster_name(&rep->clusters[rep->best]);
@@ -788,6 +789,7 @@ static cJSON *json_report(const struct plan_report *rep)
             cJSON_AddItemToObject(co, "measured", json_measured(&rep->clusters[i]));
         cJSON_AddItemToArray(t, co);
     }
+    cJSON_AddItemToObject(root, "prices", report_prices_json(rep));
     t = cJSON_AddArrayToObject(root, "not_comparable");
     for (int i = 0; i < rep->nfailed; i++) {
         cJSON *fo = cJSON_CreateObject();

@@ -6,7 +6,8 @@
  * tests); they compute nothing new.  Output is deterministic for a given
  * report: fixed number formats, doubles in JSON rounded to 6 significant
  * digits, unknown values (NAN, infinities) shown as "-" in the table and as
- * null in JSON; no clock, host or pointer ever appears.
+ * null in JSON; no clock, host or pointer ever appears (the one date, the
+ * one the prices' ages are taken at, is the caller's: plan_report.today).
  *
  * Library code: they never exit and print only to the stream they are given.
  */
@@ -65,6 +66,17 @@ void report_grid_print(FILE *f, char **cells, int nrows, int ncol, const int *ri
 struct cJSON;
 struct sim_config;
 void report_json_num(struct cJSON *o, const char *key, double v);
+
+/* The dates of the prices the report's clusters rent at (report_prices.c;
+ * docs/output.md "Prices"): one "Prices:" line naming each instance type
+ * with its price date or "undated", and those over a year older than
+ * rep->today; the same as a JSON object {as_of, types: [{instance, date,
+ * age_days, stale}]}.  report_today: today's date, YYYY-MM-DD, from
+ * SOURCE_DATE_EPOCH when it is set (reproducible output), else the clock;
+ * "" when neither gives one. */
+void report_prices_line(FILE *f, const struct plan_report *rep);
+struct cJSON *report_prices_json(const struct plan_report *rep);
+void report_today(char *buf, size_t len);
 
 /* A recommended cluster's name as the recommendation line shows it: as it
  * is, or `cluster "NAME"` when it reads as an action (keep, scale_up, ...). */

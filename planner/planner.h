@@ -191,6 +191,8 @@ struct plan_report {
     char ranked_by[128];          /* what the objective compared: "time to train", "cost per
                                      sample (the clusters' global batches differ: ...)" */
     struct plan_tie_report tie;   /* how best won a tie, if it did */
+    char today[11];               /* YYYY-MM-DD the prices' ages are taken at (the CLI's,
+                                     cli/report_prices.c); "" unknown: no ages */
 };
 
 /* How plan_run() goes about it. */

@@ -4,6 +4,9 @@
 # regenerate with: UPDATE_GOLDEN=1 sh tests/suite_golden.sh (and review the diff).
 BUILD=${BUILD:-build}
 bin="$BUILD/dtplan"
+# the prices' ages at the date tests/run.sh fixes, also when run alone
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1795651200}
+export SOURCE_DATE_EPOCH
 gold_out=${DT_TEST_OUT:-tests/out}/golden
 mkdir -p "$gold_out" tests/golden
 for f in scenarios/*.yaml scenarios/seeds/*.yaml; do

@@ -51,7 +51,7 @@ for m in listed plan; do
     check "$m: minute-long steps in seconds, in the chart and the table" \
         sh -c "grep -q 'time per training step (s)' '$H' && grep -q '<th>step (s)</th>' '$H' &&
                ! grep -q '[0-9]\{5\}\.[0-9] ms<' '$H'"
-    check "$m: the cost axis in dollars (\$1M)" has '>\$1M</text>' "$H"
+    check "$m: the cost axis in millions of dollars (\$1.0M, \$1M)" has '>\$[0-9][0-9.]*M</text>' "$H"
     check "$m: dollars to train with thousands separated" \
         sh -c "grep -q '<td class=\"num\">[0-9]\{1,3\},[0-9]\{3\},[0-9]\{3\}</td>' '$H'"
 done

@@ -260,6 +260,8 @@ if ($check) {
     # rows but one are 28% to 46% fast, known gaps; Table 5's rows now run AsyncTP as
     # the table says): 9.5%.  workload.recompute_layers made torchtitan's two A100
     # "selective layer" rows expressible (-1.1%, -4.0%; 64 cases): 9.3%, carried 5.5%.
+    # GB200's 152 SMs (it had none: the tile waves were not modelled on it) then gave
+    # 9.0%, carried 5.1%, MoE 29.5% (the 405B FSDP row +22.6% to +13.8%).
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -271,9 +273,9 @@ if ($check) {
     # (from that pair, not the report's 93%): 22 cases, 30.5%.  DeepSeek-V3's report on
     # H800 joined (-37%, DualPipe not modelled): 23 cases, 30.8%; group-limited routing
     # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
-    my %guard = (catalog => [9.4, [map { $_->{err} } grep { defined $_->{err} } @dense]],
-                 carried => [5.6, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [30.1, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+    my %guard = (catalog => [9.1, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+                 carried => [5.2, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
+                 'MoE catalog' => [29.6, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

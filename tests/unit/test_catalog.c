@@ -28,7 +28,7 @@ static void the_shipped_catalog_loads(void)
 
     cat_loaded = rc == 0;
     T_CHECK(rc == 0, "catalog_load(\"%s\") returns 0 (error: %s)", CATALOG_DIR, e.msg);
-    T_CHECK(cat.ngpus == 23, "gpus.csv has 23 GPU rows (got %d)", cat.ngpus);
+    T_CHECK(cat.ngpus == 31, "gpus.csv has 31 GPU rows (got %d)", cat.ngpus);
     T_CHECK(cat.ninstances >= 32, "instances.csv has the 32 shared rows and more (got %d)",
             cat.ninstances);
     T_CHECK(cat.nmodels >= 10, "models.csv has at least 10 models (got %d)", cat.nmodels);
@@ -140,11 +140,13 @@ static void an_empty_field_reads_as_nan_not_zero(void)
             catalog_link_name(g6e->link));
     T_CHECK(g6e->intra_link_text && g6e->intra_link_text[0] == '\0',
             "g6e.48xlarge raw link text is \"\", not NULL");
-    T_CHECK(isnan(p6->price_usd_h), "p6-b200.48xlarge: no published price, NAN (got %g)",
-            p6->price_usd_h);
+    T_NEAR(p6->price_usd_h, 113.9328, 1e-12, "p6-b200.48xlarge: SkyPilot's price (got %g)",
+           p6->price_usd_h);
     T_CHECK(in->fabric && !strcmp(in->fabric->name, "efa-p5en") && in->aws_efa,
             "p5en.48xlarge runs EFA as aws-ofi-nccl's p5en entry");
-    T_NEAR(in->price_usd_h, 84.8, 1e-12, "p5en.48xlarge on-demand $/h is still read");
+    T_NEAR(in->price_usd_h, 63.296, 1e-12, "p5en.48xlarge on-demand $/h is still read");
+    T_CHECK(!strcmp(in->price_date, "2026-08-06"), "and its price date (got \"%s\")",
+            in->price_date);
     T_CHECK(in->gpu && strcmp(in->gpu->name, "H200") == 0, "p5en.48xlarge resolves to H200");
     T_CHECK(isnan(in->cpu_speed), "cpu_speed, not a CSV column, loads as NAN (got %g)",
             in->cpu_speed);
@@ -511,6 +513,12 @@ static void each_bad_fixture_gives_its_exact_error(void)
         BAD_DIR "bad_fabric/instances.csv:2:100: fabric: expected one of ib, roce, efa-p3dn, "
         "efa-p4d, efa-p5, efa-p5en, efa-p6, gpudirect-tcpx, gpudirect-tcpxo, tcp, or empty, "
         "found \"efa-v9\"");
+    expect_load_error("bad_price_date",
+        BAD_DIR "bad_price_date/instances.csv:2:100: price_date: expected a date as YYYY-MM-DD, "
+        "or empty, found \"2024-13-01\"");
+    expect_load_error("bad_domain",
+        BAD_DIR "bad_domain/instances.csv:2:100: nvlink_domain: expected a multiple of gpu_count "
+        "(8), or empty, found \"12\"");
     expect_load_error("fabric_disagrees",
         BAD_DIR "fabric_disagrees/instances.csv:2:100: fabric: expected a fabric that agrees "
         "with efa \"yes\" (an efa-* fabric), found \"ib\"");
@@ -754,6 +762,28 @@ static void moe_shapes_give_the_published_counts(void)
     T_CHECK(m && shape_window_layers(m) == 18, "GPT-OSS 120B: 18 of 36 layers in a window");
 }
 
+/* A GB200 NVL72 rack's 4-GPU tray rented alone (nvlink_domain 72) gets a
+ * derived type beside it: the whole rack, 18 trays as one NVSwitch node. */
+static void a_tray_of_a_rack_gets_the_rack_as_a_type(void)
+{
+    const struct cat_instance *u = catalog_find_instance(&cat, "a4x-highgpu-4g");
+    const struct cat_instance *d = catalog_find_instance(&cat, "a4x-highgpu-4g.nvl72");
+
+    if (!cat_loaded || !u || !d) {
+        T_CHECK(0, "a4x-highgpu-4g and its derived a4x-highgpu-4g.nvl72 present");
+        return;
+    }
+    T_CHECK(u->gpu_count == 4 && u->nvlink_domain == 72, "the tray: 4 GPUs of a 72-GPU domain");
+    T_CHECK(d->gpu_count == 72 && d->link == CAT_LINK_NVSWITCH && d->unit_count == 18 &&
+            !strcmp(d->unit, u->name), "the rack: 72 GPUs, one NVSwitch domain, 18 trays");
+    T_CHECK(d->vcpus == 18 * u->vcpus && d->nics == 18 * u->nics, "its vCPUs and NICs added up");
+    T_NEAR(d->net_gbps, 18 * u->net_gbps, 1e-12, "and its network");
+    T_CHECK(d->gpu == u->gpu && !strcmp(d->price_date, u->price_date), "the same GPU and price date");
+    T_CHECK(catalog_find_instance(&cat, "u-p6e-gb200x72") &&
+            !catalog_find_instance(&cat, "u-p6e-gb200x72.nvl72"),
+            "a type that is a whole domain (AWS's UltraServer) gets none");
+}
+
 static void free_releases_everything_and_zeroes(void)
 {
     catalog_free(&cat);
@@ -769,6 +799,7 @@ int main(void)
     T_RUN(the_shipped_catalog_loads);
     if (cat_loaded) {
         T_RUN(every_shared_instance_type_is_found);
+        T_RUN(a_tray_of_a_rack_gets_the_rack_as_a_type);
         T_RUN(instance_rows_carry_the_shared_values);
         T_RUN(an_empty_field_reads_as_nan_not_zero);
         T_RUN(cpu_clocks_are_the_all_core_figures);
