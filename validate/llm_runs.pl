@@ -238,6 +238,48 @@ if ($check) {
         printf "%s - llm runs: %s over %s %.3f, published %.3f (within 0.05)\n",
             abs($p - $q) <= 0.05 ? 'ok' : 'FAIL', $c->{case}, $twin, $p, $q;
     }
+    # One GPU against another on the same model, precision and release (issue 39: the
+    # GB200 : B200 per-GPU ratio within 10% on every pair; GB300 : GB200 too): the
+    # predicted ratio over the published one.  A pair with a known-gap row is xfail.
+    my %pair_gap = (
+        'mb2509-llama31-405b-gb200-fp8-fsdp/mb2509-llama31-405b-b200-fp8-cp2' =>
+            'two layouts: the GB200 row is Megatron-FSDP with 92 layers offloaded (+13.8%, the '
+            . 'offloading and Megatron-FSDP\'s double buffer not checked), the B200 one tp 4 x pp 8 '
+            . 'x cp 2 (+0.3%)',
+        'mb2604-deepseek-v3-gb200-mxfp8/mb2604-deepseek-v3-b200-mxfp8' =>
+            'ep 64 inside the GB200 rack runs its all-to-alls over NVLink, ep 32 on B200 across '
+            . 'nodes: the GB200 row +9.1%, the B200 one -4.5%; the all-to-alls are waits, not flows '
+            . 'on shared links (docs/model.md "Expert parallelism"), and HybridEP\'s NVLink rate on '
+            . 'a rack is not measured',
+        'mb2604-llama3-70b-gb300-fp8-fsdp/mb2604-llama3-70b-gb200-fp8-fsdp' =>
+            'GB300 run as a GB200 with more memory (see mb2604-llama31-405b-gb300-fp8\'s known gap)',
+        'mb2604-llama3-70b-gb300-mxfp8/mb2604-llama3-70b-gb200-mxfp8' =>
+            'GB300 run as a GB200 with more memory (see mb2604-llama31-405b-gb300-fp8\'s known gap)');
+    my %pair;
+    for my $c (grep { $_->{gpu} =~ /^(GB300|GB200|B200)$/ && defined $_->{pred} } @pred) {
+        $pair{join '|', $c->{framework}, $c->{model}, $c->{precision_published}, $c->{seq_len}}{$c->{gpu}} = $c;
+    }
+    for my $k (sort keys %pair) {
+        for my $g (['GB200', 'B200'], ['GB300', 'GB200']) {
+            my ($a, $b) = @{$pair{$k}}{@$g};
+            next unless $a && $b && $b->{pred} > 0 && $b->{published} > 0;
+            my $p = $a->{pred} / $b->{pred};
+            my $q = $a->{published} / $b->{published};
+            my $off = 100 * ($p / $q - 1);
+            my $what = sprintf('llm runs: %s over %s per GPU %.2f, published %.2f (%+.1f%%, within 10%%)',
+                               $a->{case}, $b->{case}, $p, $q, $off);
+            if (abs($off) <= 10) {
+                print $pair_gap{"$a->{case}/$b->{case}"} ? "FAIL - $what: take the pair's known-gap mark off\n"
+                                                         : "ok - $what\n";
+            } elsif (my $why = $pair_gap{"$a->{case}/$b->{case}"}) {
+                print "xfail - $what [known gap: $why]\n";
+            } elsif ($a->{known_gap} ne '' || $b->{known_gap} ne '') {
+                print "xfail - $what [a row's known gap]\n";
+            } else {
+                print "FAIL - $what\n";
+            }
+        }
+    }
     # an input whose group has no other row carries nothing: its fit is not needed
     my %rows;
     $rows{$_->{key}}++ for grep { $_->{key} } @pred;
@@ -261,7 +303,9 @@ if ($check) {
     # the table says): 9.5%.  workload.recompute_layers made torchtitan's two A100
     # "selective layer" rows expressible (-1.1%, -4.0%; 64 cases): 9.3%, carried 5.5%.
     # GB200's 152 SMs (it had none: the tile waves were not modelled on it) then gave
-    # 9.0%, carried 5.1%, MoE 29.5% (the 405B FSDP row +22.6% to +13.8%).
+    # 9.0%, carried 5.1%, MoE 29.5% (the 405B FSDP row +22.6% to +13.8%).  The table's
+    # four dense DGX-GB300 rows joined (68 cases), 7% to 21% too slow (GB300 run as a
+    # GB200 with more memory): 9.3%, carried 6.0%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -273,8 +317,8 @@ if ($check) {
     # (from that pair, not the report's 93%): 22 cases, 30.5%.  DeepSeek-V3's report on
     # H800 joined (-37%, DualPipe not modelled): 23 cases, 30.8%; group-limited routing
     # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
-    my %guard = (catalog => [9.1, [map { $_->{err} } grep { defined $_->{err} } @dense]],
-                 carried => [5.2, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
+    my %guard = (catalog => [9.4, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+                 carried => [6.1, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
                  'MoE catalog' => [29.6, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
