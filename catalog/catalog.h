@@ -230,6 +230,11 @@ int catalog_is_skypilot(const char *path);
 int catalog_use_skypilot(struct catalog *cat, const char *const *paths, int npaths,
                          struct dt_err *e);
 const char *catalog_gpu_alias(const char *sky_name);
+/* The instance types of cat whose accelerator dtplan does not model
+ * (gpu_unknown), counted by kind with up to three names each and why, into
+ * buf ("12 TPU (tpu-v5e-8, tpu-v4-8): TPUs are not modelled (...); 2 with a
+ * GPU gpus.csv has no row for (K80): add one (...)"); their count. */
+int catalog_unknown_accelerators(const struct catalog *cat, char *buf, size_t len);
 /* cat's instance types as instances.csv on f (catwrite.c); -1 on a write
  * error. */
 int catalog_write_instances(FILE *f, const struct catalog *cat);

@@ -46,7 +46,67 @@ static const char *const aliases[][2] = {
     {"H100-MEGA", "H100"},
     {"H100-80GB", "H100"},
     {"A100-40GB", "A100"},
+    {"RTX6000-Ada", "RTX6000Ada"},
+    {"H200-141GB", "H200"},
 };
+
+/* Accelerators dtplan does not model, by kind: a name's prefix (case
+ * ignored) and why.  Any other name gpus.csv lacks: no row yet. */
+static const char *const kinds[][3] = {
+    {"tpu", "TPU", "TPUs are not modelled (dtplan models GPUs)"},
+    {"trainium", "Trainium", "AWS Trainium is not modelled"},
+    {"inferentia", "Inferentia", "AWS Inferentia is an inference chip, not modelled"},
+    {"gaudi", "Gaudi", "Intel Gaudi is not modelled"},
+};
+
+/* The kind of unknown accelerator `name`: an index of kinds[], or the
+ * count of kinds for a GPU without a row. */
+static size_t kind_of(const char *name)
+{
+    size_t k = 0;
+
+    while (k < sizeof kinds / sizeof kinds[0] &&
+           strncasecmp(name, kinds[k][0], strlen(kinds[k][0])) != 0)
+        k++;
+    return k;
+}
+
+int catalog_unknown_accelerators(const struct catalog *cat, char *buf, size_t len)
+{
+    size_t nk = sizeof kinds / sizeof kinds[0], o = 0;
+    int total = 0;
+
+    buf[0] = '\0';
+    for (size_t k = 0; k <= nk; k++) {
+        int n = 0, shown = 0;
+        for (int i = 0; i < cat->ninstances; i++)
+            n += cat->instances[i].gpu_unknown && kind_of(cat->instances[i].gpu_model) == k;
+        if (n == 0)
+            continue;
+        total += n;
+        if (o < len)
+            o += (size_t)snprintf(buf + o, len - o, "%s%d %s (", o ? "; " : "", n,
+                                  k < nk ? kinds[k][1] : "with a GPU gpus.csv has no row for");
+        /* the first three names, each once */
+        for (int i = 0; i < cat->ninstances && shown < 3; i++) {
+            const struct cat_instance *in = &cat->instances[i];
+            int seen = 0;
+            if (!in->gpu_unknown || kind_of(in->gpu_model) != k)
+                continue;
+            for (int j = 0; j < i && !seen; j++)
+                seen = cat->instances[j].gpu_unknown &&
+                       !strcmp(cat->instances[j].gpu_model, in->gpu_model);
+            if (!seen && o < len) {
+                o += (size_t)snprintf(buf + o, len - o, "%s%s", shown ? ", " : "", in->gpu_model);
+                shown++;
+            }
+        }
+        if (o < len)
+            o += (size_t)snprintf(buf + o, len - o, "): %s",
+                                  k < nk ? kinds[k][2] : "add one (docs/catalog.md)");
+    }
+    return total;
+}
 
 const char *catalog_gpu_alias(const char *sky_name)
 {

@@ -228,6 +228,15 @@ static int import(const char *base, const char *const *paths, int n, const char 
         catalog_free(&cat);
         return CLI_EXIT_INPUT;
     }
+    {
+        /* SkyPilot's files carry no date: the prices are dated the day
+         * they are read (SOURCE_DATE_EPOCH's, when set) */
+        char today[11];
+        report_today(today, sizeof today);
+        for (int i = 0; i < cat.ninstances; i++)
+            if (!cat.instances[i].price_date[0])
+                memcpy(cat.instances[i].price_date, today, sizeof today);
+    }
     /* created here only if absent, and removed again if the import fails */
     if (mkdir(outdir, 0777) == 0) {
         made = 1;
@@ -255,8 +264,14 @@ static int import(const char *base, const char *const *paths, int n, const char 
         };
         rc = cli_write_outputs(CMD " import", outs, 3);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        char why[1024];
+        int nu = catalog_unknown_accelerators(&cat, why, sizeof why);
         fprintf(stderr, CMD " import: %d instance types into %s\n", cat.ninstances, outdir);
+        if (nu > 0)
+            fprintf(stderr, CMD " import: %d of them kept without a GPU, their accelerator not "
+                    "modelled: %s\n", nu, why);
+    }
     else if (made)
         rmdir(outdir);  /* the writes are all-or-nothing: it is empty */
     for (int i = 0; i < 3; i++)

@@ -49,6 +49,11 @@ check "import writes a dtplan catalog (instances.csv, gpus.csv, models.csv)" \
 "$DT" catalog list --catalog "$tmp/cat" > "$tmp/list2.txt"
 check "the imported catalog lists as the SkyPilot files do" cmp -s "$tmp/list.txt" "$tmp/list2.txt"
 check "import leaves no temporary behind" [ "$(ls "$tmp/cat" | wc -l | tr -d ' ')" = 3 ]
+check "an import of accelerators dtplan knows says nothing of unknown ones" \
+    sh -c "! grep -q 'kept without a GPU' '$tmp/err'"
+"$DT" catalog import tests/data/skypilot-accel -o "$tmp/acc" 2> "$tmp/acc.err"
+check "an import counts what it keeps without a GPU, by kind, and says why" \
+    grep -q '5 of them kept without a GPU, their accelerator not modelled: 1 TPU (tpu-v5litepod-8): TPUs are not modelled (dtplan models GPUs); 1 Trainium (Trainium): AWS Trainium is not modelled; 1 Inferentia (Inferentia2): .*; 1 Gaudi (Gaudi HL-205): .*; 1 with a GPU gpus.csv has no row for (K80): add one' "$tmp/acc.err"
 cat > "$tmp/p5.yaml" <<'YAML'
 workload: {model: resnet50, batch_per_gpu: 128, precision: fp16}
 input: {cpu_s_per_sample: 0.006}
