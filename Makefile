@@ -76,6 +76,7 @@ LAYER_test_plan       := planner
 LAYER_test_compute    := planner
 LAYER_test_memory     := planner
 LAYER_test_offload    := planner
+LAYER_test_goodput    := planner
 LAYER_test_layout_dims := planner
 LAYER_test_calib_cpu  := calibrate
 LAYER_test_calib_gpu  := calibrate

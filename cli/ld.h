@@ -274,6 +274,7 @@ int ld_fabric(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 int ld_objective(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 
 int ld_simulation(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
+int ld_goodput(struct ld *ld, yaml_node_t *m, yaml_mark_t at);
 
 /* workload.measured_step.cluster names one of the clusters. */
 int ld_measured_cluster(struct ld *ld);

@@ -43,7 +43,7 @@ static int ld_root(struct ld *ld)
 {
     static const char *const keys[] = {
         "name", "catalog", "workload", "input", "gradients", "parallel", "clusters", "fabric",
-        "objective", "simulation", "plan", "profile", NULL
+        "objective", "simulation", "plan", "profile", "goodput", NULL
     };
     yaml_node_t *r = ld->root, *v, *k;
     char fb[FOUND_LEN];
@@ -87,6 +87,8 @@ static int ld_root(struct ld *ld)
     if ((v = ld_get(ld, r, "objective", &k)) && ld_objective(ld, v, k->start_mark))
         return -1;
     if ((v = ld_get(ld, r, "simulation", &k)) && ld_simulation(ld, v, k->start_mark))
+        return -1;
+    if ((v = ld_get(ld, r, "goodput", &k)) && ld_goodput(ld, v, k->start_mark))
         return -1;
     if ((v = ld_get(ld, r, "plan", &k)) && ld_plan(ld, v, k->start_mark))
         return -1;

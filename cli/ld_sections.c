@@ -705,6 +705,12 @@ int ld_simulation(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     return ld_section(ld, m, "simulation", at, NULL);
 }
 
+int ld_goodput(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
+{
+    ld->sc->goodput.present = 1;
+    return ld_section(ld, m, "goodput", at, NULL);
+}
+
 /* workload.measured_step.cluster names one of the clusters. */
 int ld_measured_cluster(struct ld *ld)
 {

@@ -606,6 +606,7 @@ int report_table(FILE *f, const struct plan_report *rep)
     report_collective_notes(f, rep->clusters, n, sizeof *rep->clusters);
     report_layout_notes(f, rep->clusters, n, sizeof *rep->clusters);
     table_measured(f, rep);
+    report_goodput_lines(f, rep);
     report_prices_line(f, rep);
 
     if (rep->best >= 0 && rep->best < n)
@@ -625,6 +626,30 @@ int report_table(FILE *f, const struct plan_report *rep)
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
+
+/* A cluster's goodput (planner/goodput.c): null without a goodput: section. */
+static cJSON *json_goodput(const struct plan_cluster *pc)
+{
+    const struct plan_goodput *g = &pc->goodput;
+    cJSON *o;
+
+    if (!g->on)
+        return cJSON_CreateNull();
+    o = cJSON_CreateObject();
+    report_json_num(o, "ettr", g->ettr);
+    report_json_num(o, "interruptions_per_day", g->interruptions_per_day);
+    report_json_num(o, "p_interrupt_30d", g->p_interrupt_30d);
+    report_json_num(o, "checkpoint_bytes", g->checkpoint_bytes);
+    report_json_num(o, "checkpoint_interval_s", g->checkpoint_interval_s);
+    report_json_num(o, "checkpoint_write_s", g->checkpoint_write_s);
+    report_json_num(o, "checkpoint_block_s", g->checkpoint_block_s);
+    report_json_num(o, "restart_s", g->restart_s);
+    report_json_num(o, "time_to_train_s", pc->train_s);
+    report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    report_json_num(o, "time_to_train_without_failures_s", g->train_nofail_s);
+    report_json_num(o, "cost_to_train_without_failures_usd", g->cost_nofail_usd);
+    return o;
+}
 
 void report_json_num(cJSON *o, const char *key, double v)
 {
@@ -733,6 +758,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(o, "cost_per_epoch_usd", pc->cost_per_epoch_usd);
     report_json_num(o, "time_to_train_s", pc->train_s);
     report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    cJSON_AddItemToObject(o, "goodput", json_goodput(pc));
     cJSON_AddBoolToObject(o, "feasible", pc->feasible != 0);
     if (pc->feasible)
         cJSON_AddNullToObject(o, "infeasible_why");

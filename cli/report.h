@@ -75,6 +75,10 @@ void report_json_num(struct cJSON *o, const char *key, double v);
  * SOURCE_DATE_EPOCH when it is set (reproducible output), else the clock;
  * "" when neither gives one. */
 void report_prices_line(FILE *f, const struct plan_report *rep);
+/* What failures, checkpoints and restarts cost each cluster with a goodput:
+ * section (report_goodput.c; docs/output.md "Goodput"): a "Goodput:" line a
+ * cluster (its JSON object: report.c). */
+void report_goodput_lines(FILE *f, const struct plan_report *rep);
 struct cJSON *report_prices_json(const struct plan_report *rep);
 void report_today(char *buf, size_t len);
 

@@ -153,6 +153,17 @@ double memory_layer_bytes(const struct scenario *sc)
  * over the ranks that PyTorch FSDP keeps (4 + 4 + 8), which 2 + 2 + 12
  * already totals. */
 static void state_bytes(const struct scenario *sc, enum sc_sharding sharding, double *w, double *g,
+                        double *o);
+
+double memory_checkpoint_bytes(const struct scenario *sc)
+{
+    double w, g, o;
+
+    state_bytes(sc, SC_SHARD_NONE, &w, &g, &o);
+    return sc->workload.model->params * (w + o);
+}
+
+static void state_bytes(const struct scenario *sc, enum sc_sharding sharding, double *w, double *g,
                         double *o)
 {
     int wide = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 || sc->workload.precision_strict;

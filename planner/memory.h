@@ -64,6 +64,13 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
  * model's layers of those that recompute and those that keep everything. */
 double memory_layer_bytes(const struct scenario *sc);
 
+/* A checkpoint of sc's model state, bytes: the weights and the optimizer's
+ * state (fp32 master weights and Adam's moments in mixed precision: 14
+ * bytes a parameter; BLOOM-176B's measured 2.3 TB, 13 a parameter,
+ * bigscience-workshop/bigscience train/tr11-176B-ml/README.md), the
+ * gradients not kept. */
+double memory_checkpoint_bytes(const struct scenario *sc);
+
 /* What one worker of instance `in` holds with sc's workload over `ranks`
  * data-parallel workers of which `local` share a node (hsdp), the model
  * state divided as `sharding` says (sc's, or none under parameter

@@ -16,6 +16,7 @@
 #include "band.h"
 #include "compute.h"
 #include "cluster.h"
+#include "goodput.h"
 #include "plan_int.h"
 #include "../catalog/shape.h"
 #include "resolve.h"
@@ -61,6 +62,7 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
         pc->steps_per_epoch = pc->epoch_s = pc->cost_per_epoch_usd = NAN;
         pc->train_s = pc->cost_to_train_usd = NAN;
     }
+    goodput_of(sc, pc);
     /* Against one worker alone (compute and optimizer only); under tensor
      * or pipeline parallelism against one replica alone, whose step keeps
      * its compute, its tensor-parallel communication, the bubble and the

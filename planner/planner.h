@@ -90,6 +90,21 @@ struct plan_measured {
 #define PLAN_MAX_COLLECTIVES 16
 #define PLAN_MAX_MEASURED 32
 
+/* A cluster's goodput (planner/goodput.c): on only with a goodput: section. */
+struct plan_goodput {
+    int on;
+    double interruptions_per_day, mtbf_s; /* the job's, all its GPUs and nodes */
+    double p_interrupt_30d;       /* the chance of one at least in 30 days */
+    double checkpoint_bytes;      /* the model state saved */
+    double checkpoint_write_s;    /* its write to the store */
+    double checkpoint_block_s;    /* what a save stops the steps for (async: the copy to
+                                     the host) */
+    double checkpoint_interval_s; /* compute between saves, whole steps */
+    double restart_s;             /* the restart and the checkpoint's read */
+    double ettr;                  /* effective training time ratio: compute over wall time */
+    double train_nofail_s, cost_nofail_usd; /* to train without failures (NAN unknown) */
+};
+
 struct plan_cluster {
     const struct sc_cluster *cl;  /* points into the scenario */
     struct sim_config cfg;        /* what was simulated */
@@ -98,7 +113,9 @@ struct plan_cluster {
     double cost_per_step_usd;
     double steps_per_epoch;       /* NAN when the dataset size is unknown */
     double epoch_s, cost_per_epoch_usd;
-    double train_s, cost_to_train_usd; /* epochs x epoch */
+    double train_s, cost_to_train_usd; /* epochs x epoch; with a goodput: section, the
+                                     expected ones, failures included (goodput) */
+    struct plan_goodput goodput;
     double scaling_eff;           /* samples/s over workers x one-GPU samples/s */
     int feasible;                 /* fits in memory, meets deadline and budget */
     enum plan_infeasible infeasible; /* why not, when not feasible */

@@ -200,6 +200,23 @@ const struct sc_field sc_fields[] = {
     NUM("simulation.jitter_cv", SC_SEC_SIMULATION, OFF(sc_simulation, jitter_cv), 0.02, 0, 0, 1,
         "a coefficient of variation in [0, 1]"),
 
+    /* ---- goodput: failures, checkpoints and restarts (docs/model.md "Goodput"); the
+     * defaults' sources are planner/goodput.h's ---- */
+    NUM("goodput.gpu_failures_per_year", SC_SEC_GOODPUT, OFF(sc_goodput, gpu_failures_per_year),
+        SC_GOODPUT_GPU_PER_YEAR, 0, 0, 100, "interruptions a GPU-year in [0, 100]"),
+    NUM("goodput.node_failures_per_year", SC_SEC_GOODPUT, OFF(sc_goodput, node_failures_per_year),
+        SC_GOODPUT_NODE_PER_YEAR, 0, 0, 1000, "interruptions a node-year in [0, 1000]"),
+    NUM("goodput.checkpoint_interval_s", SC_SEC_GOODPUT, OFF(sc_goodput, checkpoint_interval_s),
+        NAN, 0, 1, 1e7, "seconds in (0, 1e7]"),
+    ENUM("goodput.checkpoint", SC_SEC_GOODPUT, OFF(sc_goodput, checkpoint), SC_CKPT_SYNC,
+         scenario_checkpoint_name),
+    NUM("goodput.storage_gbs", SC_SEC_GOODPUT, OFF(sc_goodput, storage_gbs), SC_GOODPUT_STORAGE_GBS,
+        0, 1, 1e6, "GB/s in (0, 1e6]"),
+    NUM("goodput.restart_s", SC_SEC_GOODPUT, OFF(sc_goodput, restart_s), SC_GOODPUT_RESTART_S, 0, 0,
+        1e6, "seconds in [0, 1e6]"),
+    NUM("goodput.spot_preemptions_per_day", SC_SEC_GOODPUT, OFF(sc_goodput, spot_preemptions_per_day),
+        SC_GOODPUT_SPOT_PER_DAY, 0, 0, 1000, "preemptions a node-day in [0, 1000]"),
+
     /* ---- plan: the catalog search (docs/plan.md) ---- */
     REF("plan.instances", PL, "an instance type or family", SC_FIELD_CODE),
     REF("plan.regions", PL, "a region", SC_FIELD_CODE),
@@ -230,7 +247,8 @@ const struct sc_field sc_fields[] = {
 const int sc_nfields = (int)(sizeof sc_fields / sizeof sc_fields[0]);
 
 static const char *const sections[SC_NSEC] = {
-    "workload", "input", "gradients", "parallel", "fabric", "objective", "simulation", "plan"
+    "workload", "input", "gradients", "parallel", "fabric", "objective", "simulation", "plan",
+    "goodput"
 };
 
 const char *sc_section_name(enum sc_section s)
@@ -249,6 +267,7 @@ void *sc_section_of(struct scenario *sc, enum sc_section s)
     case SC_SEC_OBJECTIVE: return &sc->objective;
     case SC_SEC_SIMULATION: return &sc->simulation;
     case SC_SEC_PLAN: return &sc->plan;
+    case SC_SEC_GOODPUT: return &sc->goodput;
     default: return NULL;
     }
 }

@@ -18,7 +18,8 @@ struct scenario;
 /* The sections the table covers; each field's offset is within the struct
  * of its sec. */
 enum sc_section { SC_SEC_WORKLOAD, SC_SEC_INPUT, SC_SEC_GRADIENTS, SC_SEC_PARALLEL,
-                  SC_SEC_FABRIC, SC_SEC_OBJECTIVE, SC_SEC_SIMULATION, SC_SEC_PLAN, SC_NSEC };
+                  SC_SEC_FABRIC, SC_SEC_OBJECTIVE, SC_SEC_SIMULATION, SC_SEC_PLAN,
+                  SC_SEC_GOODPUT, SC_NSEC };
 
 enum sc_field_type {
     SC_FIELD_NUM,         /* double in [lo, hi] ((lo, hi] when lo_open), stored times scale */

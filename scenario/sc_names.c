@@ -15,10 +15,12 @@ static const char *const objectives[] = { "step_time", "cost_per_step", "cost_to
 static const char *const places[] = { "colocated", "dedicated", NULL };
 static const char *const receives[] = { "together", "in_turn", NULL };
 static const char *const solves[] = { "cpu_cost", "compute", NULL };
+static const char *const checkpoints[] = { "sync", "async", NULL };
 static const char *const grad_precs[] = { "fp32", "fp16", "bf16", NULL };
 static const enum cat_prec grad_prec_values[] = { CAT_FP32, CAT_FP16, CAT_BF16 };
 
 const char *scenario_objective_name(int o) { return NAMES_AT(objectives, o); }
+const char *scenario_checkpoint_name(int c) { return NAMES_AT(checkpoints, c); }
 int scenario_objective_parse(const char *s) { return names_parse(scenario_objective_name, s); }
 const char *scenario_ps_place_name(int p) { return NAMES_AT(places, p); }
 const char *scenario_ps_receive_name(int r) { return NAMES_AT(receives, r); }

@@ -353,6 +353,44 @@ struct sc_simulation {
     double jitter_cv;                  /* per-step compute jitter, coefficient of variation (default 0.02) */
 };
 
+/* goodput: failures, checkpoints, restarts and spot preemptions (planner/
+ * goodput.c; docs/model.md "Goodput").  Given, the time and cost to train
+ * are the expected ones, failures included; absent, steps x step time. */
+enum sc_checkpoint { SC_CKPT_SYNC = 0, SC_CKPT_ASYNC };
+/* The defaults, with their sources (docs/model.md "Goodput"):
+ * - Llama 3's 54 days on 16,384 H100 (2,048 nodes): 419 unexpected
+ *   interruptions, of which the GPUs' own (faulty GPU 148, HBM3 72, SRAM 19,
+ *   GPU system processor 17, silent data corruption 6, thermal interface and
+ *   sensor 6) are 268 and the rest 151 (arXiv:2407.21783, Table 5):
+ *   268 / (16,384 x 54 / 365.25) = 0.1106 a GPU-year and
+ *   151 / (2,048 x 54 / 365.25) = 0.4987 a node-year;
+ * - restart 600 s: Meta's RSC study puts the restart overhead at 5 to 20
+ *   minutes (Kokolis et al., arXiv:2410.21680, section V), MegaScale
+ *   detects and diagnoses a fault in under 10 (arXiv:2402.15627);
+ * - storage 100 GB/s: FSx for Lustre PERSISTENT_2 at its top tier, 1,000
+ *   MB/s per TiB, provisioned at 100 TiB (AWS FSx for Lustre guide,
+ *   "Managing throughput capacity"), an assumption of size;
+ * - spot: AWS's Spot Instance Advisor's top interruption band, more than
+ *   20% of instances a month, taken at 20%: 0.2 / 30 a node-day. */
+#define SC_GOODPUT_GPU_PER_YEAR 0.1106
+#define SC_GOODPUT_NODE_PER_YEAR 0.4987
+#define SC_GOODPUT_RESTART_S 600
+#define SC_GOODPUT_STORAGE_GBS 100
+#define SC_GOODPUT_SPOT_PER_DAY (0.2 / 30)
+struct sc_goodput {
+    int present;                       /* 1: the scenario has a goodput: section */
+    double gpu_failures_per_year;      /* interruptions a GPU causes a year */
+    double node_failures_per_year;     /* interruptions a node causes a year (host, network,
+                                          software), beside its GPUs' */
+    double checkpoint_interval_s;      /* compute between checkpoints; NAN: Daly's optimum */
+    int checkpoint;                    /* enum sc_checkpoint */
+    double storage_gbs;                /* the checkpoint store's aggregate write and read rate,
+                                          GB/s */
+    double restart_s;                  /* detecting, rescheduling and starting again, before
+                                          the checkpoint is read back */
+    double spot_preemptions_per_day;   /* a spot node's preemptions a day */
+};
+
 /* A scenario: one struct per YAML section, each named as its section. */
 struct scenario {
     char name[96];
@@ -367,6 +405,7 @@ struct scenario {
     struct sc_fabric fabric;
     struct sc_goal objective;
     struct sc_simulation simulation;
+    struct sc_goodput goodput;
     /* catalog search (plan: section; clusters may then be absent) */
     struct sc_plan plan;
     /* calibration profiles (docs/profile.md): measured values of instance
@@ -444,6 +483,7 @@ void scenario_plan_defaults(struct sc_plan *p);
 /* The closed sets: the i-th name (NULL past the end) and the index of a
  * name (-1 when it is none of them). */
 const char *scenario_objective_name(int o);
+const char *scenario_checkpoint_name(int c);       /* sync, async */
 int scenario_objective_parse(const char *s);
 const char *scenario_ps_place_name(int p);
 int scenario_ps_place_parse(const char *s);

@@ -11,7 +11,10 @@
 # throughput (validate/compute.pl, validate/published/compute_cases.csv),
 # within 15%; and the published memory figures (validate/memory.pl,
 # validate/published/memory_cases.csv: model state a GPU, Korthikanti's
-# activations, and the recipes that run on 80 GB GPUs), within 5%.
+# activations, and the recipes that run on 80 GB GPUs), within 5%; and the
+# goodput model's published figures (validate/goodput.pl,
+# validate/published/goodput_cases.csv: Llama 3's effective training time,
+# the odds of a failure, RSC-1's modelled ETTR, BLOOM's checkpoint).
 BUILD=${BUILD:-build}
 export BUILD
 if ! [ -x "$BUILD/dtplan" ]; then
@@ -24,6 +27,7 @@ perl validate/scaling.pl validate/published/sharded_cases.csv
 perl validate/megatron.pl
 perl validate/compute.pl
 perl validate/memory.pl
+perl validate/goodput.pl
 # the report `make validate` writes: it compiles, and its notes hold every set
 if perl -c validate/published.pl > /dev/null 2>&1 &&
     perl validate/published.pl 2> /dev/null | grep -q '"NCCL collectives'; then

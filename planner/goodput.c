@@ -1,0 +1,109 @@
+/*
+ * goodput.c - failures, checkpoints and restarts in the time and cost to
+ * train (goodput.h; docs/model.md "Goodput").
+ */
+#include "goodput.h"
+
+#include <math.h>
+
+#include "memory.h"
+#include "planner.h"
+
+#define YEAR_S (365.25 * 86400)
+
+double goodput_interval(double delta, double m)
+{
+    double x;
+
+    if (!(delta > 0))
+        return NAN;
+    if (!isfinite(m))
+        return INFINITY;
+    if (delta >= 2 * m)
+        return m;
+    x = delta / (2 * m);
+    return sqrt(2 * delta * m) * (1 + sqrt(x) / 3 + x / 9) - delta;
+}
+
+double goodput_wall(double work_s, double tau, double delta, double r, double m)
+{
+    if (!(tau > 0))
+        return NAN;
+    if (!isfinite(m))
+        return work_s * (tau + delta) / tau;
+    return m * exp(r / m) * expm1((tau + delta) / m) * work_s / tau;
+}
+
+double goodput_p_any(double rate, double t)
+{
+    return -expm1(-rate * t);
+}
+
+void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
+{
+    const struct sc_goodput *gp = &sc->goodput;
+    struct plan_goodput *o = &pc->goodput;
+    double gpus = 0, nodes = 0, spot = 0, net_Bps = 0, pcie_Bps = NAN, rate, m, write_Bps;
+    double step = pc->res.step_mean_s, work;
+
+    o->on = 0;
+    if (!gp->present || !pc->cl || !(step > 0))
+        return;
+    for (int i = 0; i < pc->cl->ngroups; i++) {
+        const struct sc_group *g = &pc->cl->groups[i];
+        const struct cat_instance *in = g->inst;
+        nodes += g->count;
+        spot += g->spot ? g->count : 0;
+        if (g->role == SIM_TRAIN && in->gpu_count > 0) {
+            gpus += (double)g->count * in->gpu_count;
+            if (in->gpu && in->gpu->pcie_gbs_dir > 0)
+                pcie_Bps = in->gpu->pcie_gbs_dir * 1e9;
+        }
+        if (g->role == SIM_TRAIN && in->net_gbps > 0)
+            net_Bps += g->count * in->net_gbps * 1e9 / 8;
+    }
+    o->on = 1;
+    rate = (gpus * gp->gpu_failures_per_year + nodes * gp->node_failures_per_year) / YEAR_S +
+           spot * gp->spot_preemptions_per_day / 86400;
+    m = rate > 0 ? 1 / rate : INFINITY;
+    o->interruptions_per_day = rate * 86400;
+    o->mtbf_s = m;
+    o->p_interrupt_30d = goodput_p_any(rate, 30 * 86400.0);
+    /* the model state saved whole, written by the train nodes at their NICs'
+     * rate or the store's, the lower; read back at the same rate */
+    o->checkpoint_bytes = memory_checkpoint_bytes(sc);
+    write_Bps = gp->storage_gbs * 1e9;
+    if (net_Bps > 0 && net_Bps < write_Bps)
+        write_Bps = net_Bps;
+    o->checkpoint_write_s = o->checkpoint_bytes / write_Bps;
+    /* asynchronous: the step waits for each GPU's share copied to the host
+     * over PCIe; the write goes on beside the next steps */
+    o->checkpoint_block_s = gp->checkpoint == SC_CKPT_ASYNC && pcie_Bps > 0 && gpus > 0
+                                ? o->checkpoint_bytes / gpus / pcie_Bps : o->checkpoint_write_s;
+    o->checkpoint_interval_s = !isnan(gp->checkpoint_interval_s)
+                                   ? gp->checkpoint_interval_s
+                                   : goodput_interval(o->checkpoint_block_s, m);
+    if (gp->checkpoint == SC_CKPT_ASYNC && o->checkpoint_interval_s < o->checkpoint_write_s)
+        o->checkpoint_interval_s = o->checkpoint_write_s;    /* one write at a time */
+    /* whole steps, at least one */
+    o->checkpoint_interval_s = isfinite(o->checkpoint_interval_s)
+                                   ? step * fmax(1, round(o->checkpoint_interval_s / step)) : NAN;
+    o->restart_s = gp->restart_s + o->checkpoint_bytes / write_Bps;
+    o->train_nofail_s = pc->train_s;
+    o->cost_nofail_usd = pc->cost_to_train_usd;
+    /* the ratio holds for any amount of work (the wall time is linear in
+     * it): one interval's, when the run's length is unknown */
+    work = isnan(pc->train_s) ? (isfinite(o->checkpoint_interval_s) ? o->checkpoint_interval_s : step)
+                              : pc->train_s;
+    if (!isfinite(o->checkpoint_interval_s)) {       /* no interruptions, no checkpoint cost */
+        o->ettr = 1;
+    } else {
+        double wall = goodput_wall(work, o->checkpoint_interval_s, o->checkpoint_block_s,
+                                   o->restart_s, m);
+        o->ettr = wall > 0 ? work / wall : NAN;
+    }
+    if (!isnan(pc->train_s) && o->ettr > 0) {
+        pc->train_s /= o->ettr;
+        pc->cost_to_train_usd = pc->price_usd_h * pc->train_s / 3600;
+    }
+}

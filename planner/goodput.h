@@ -1,0 +1,47 @@
+/*
+ * goodput.h - the time and money a training run takes with its failures,
+ * checkpoints, restarts and spot preemptions (scenario goodput: section;
+ * docs/model.md "Goodput").
+ *
+ * Interruptions arrive at a constant rate, the job's GPUs' and nodes' rates
+ * added (Poisson: a GPU that fails stops the whole synchronous job).  Work
+ * is saved every tau seconds of compute, each save blocking for delta; an
+ * interruption loses the work since the last save and costs R to start
+ * again (R: the restart itself and reading the checkpoint back).  Daly's
+ * expected wall time (J. T. Daly, "A higher order estimate of the optimum
+ * checkpoint interval for restart dumps", Future Generation Computer
+ * Systems 22(3), 2006, eq. 20) for T seconds of work, mean time between
+ * interruptions M:
+ *
+ *   wall = M e^(R/M) (e^((tau + delta)/M) - 1) T / tau
+ *
+ * and tau, unless the scenario fixes it, Daly's higher-order optimum (his
+ * eq. 37): sqrt(2 delta M) [1 + sqrt(delta/(2M))/3 + delta/(18 M)] - delta
+ * for delta < 2M, else M; Young's sqrt(2 delta M) (CACM 17(9), 1974) is its
+ * first term.
+ */
+#ifndef DT_GOODPUT_H
+#define DT_GOODPUT_H
+
+/* Daly's optimum compute between checkpoints, seconds, for a blocking save
+ * of delta and a mean time between interruptions m. */
+double goodput_interval(double delta, double m);
+
+/* Daly's expected wall time for work_s of compute, saved every tau at a
+ * cost delta, restarts costing r, interruptions every m on average (m
+ * infinite: work_s (1 + delta / tau)). */
+double goodput_wall(double work_s, double tau, double delta, double r, double m);
+
+/* The chance of at least one interruption in t seconds at `rate` a second. */
+double goodput_p_any(double rate, double t);
+
+struct scenario;
+struct plan_cluster;
+
+/* One cluster's goodput, into pc->goodput, and its time and cost to train
+ * made the expected ones (pc->train_s, pc->cost_to_train_usd; the
+ * failure-free ones kept in pc->goodput).  Nothing when the scenario has no
+ * goodput: section. */
+void goodput_of(const struct scenario *sc, struct plan_cluster *pc);
+
+#endif
