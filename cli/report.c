@@ -648,6 +648,8 @@ static cJSON *json_goodput(const struct plan_cluster *pc)
     report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
     report_json_num(o, "time_to_train_without_failures_s", g->train_nofail_s);
     report_json_num(o, "cost_to_train_without_failures_usd", g->cost_nofail_usd);
+    report_json_num(o, "time_to_train_p10_s", g->train_p10_s);
+    report_json_num(o, "time_to_train_p90_s", g->train_p90_s);
     return o;
 }
 

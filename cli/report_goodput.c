@@ -37,6 +37,12 @@ void report_goodput_lines(FILE *f, const struct plan_report *rep)
             fprintf(f, "; %s and $%.0f to train (%s and $%.0f without failures)", t,
                     pc->cost_to_train_usd, t0, g->cost_nofail_usd);
         }
+        if (!isnan(g->train_p10_s)) {
+            numfmt_duration(t, sizeof t, g->train_p10_s, NUMFMT_OWN);
+            numfmt_duration(t0, sizeof t0, g->train_p90_s, NUMFMT_OWN);
+            fprintf(f, "; %s to %s to train, the 10th to the 90th percentile of %d sampled runs",
+                    t, t0, rep->sc ? rep->sc->goodput.samples : 0);
+        }
         fprintf(f, "\n");
     }
 }

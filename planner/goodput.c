@@ -4,10 +4,14 @@
  */
 #include "goodput.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "memory.h"
 #include "planner.h"
+#include "../base/xmem.h"
 
 #define YEAR_S (365.25 * 86400)
 
@@ -37,6 +41,46 @@ double goodput_wall(double work_s, double tau, double delta, double r, double m)
 double goodput_p_any(double rate, double t)
 {
     return -expm1(-rate * t);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* n runs of work_s sampled with seed: interruptions exponentially apart
+ * (mean m), each losing the compute since the last save and costing r
+ * (interruptions during a restart not drawn); the 10th and 90th
+ * percentiles of their wall times. */
+static void sample(int n, unsigned long seed, double work_s, double tau, double delta, double r,
+                   double m, double *p10, double *p90)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    double *w = x_malloc((size_t)n * sizeof *w);
+
+    gsl_rng_set(rng, seed);
+    for (int k = 0; k < n; k++) {
+        double done = 0, wall = 0, next = gsl_ran_exponential(rng, m);
+        while (done < work_s) {
+            double seg = fmin(tau, work_s - done);
+            double cost = seg + (done + seg < work_s ? delta : 0);
+            if (next >= cost) {
+                wall += cost;
+                next -= cost;
+                done += seg;
+            } else {
+                wall += next + r;       /* the segment is lost */
+                next = gsl_ran_exponential(rng, m);
+            }
+        }
+        w[k] = wall;
+    }
+    qsort(w, (size_t)n, sizeof *w, by_value);
+    *p10 = w[n / 10];
+    *p90 = w[(9 * n) / 10 < n ? (9 * n) / 10 : n - 1];
+    x_free(w);
+    gsl_rng_free(rng);
 }
 
 void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
@@ -102,6 +146,11 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
                                    o->restart_s, m);
         o->ettr = wall > 0 ? work / wall : NAN;
     }
+    o->train_p10_s = o->train_p90_s = NAN;
+    if (gp->samples > 0 && !isnan(pc->train_s) && isfinite(o->checkpoint_interval_s) &&
+        isfinite(m))
+        sample(gp->samples, sc->simulation.seed, pc->train_s, o->checkpoint_interval_s,
+               o->checkpoint_block_s, o->restart_s, m, &o->train_p10_s, &o->train_p90_s);
     if (!isnan(pc->train_s) && o->ettr > 0) {
         pc->train_s /= o->ettr;
         pc->cost_to_train_usd = pc->price_usd_h * pc->train_s / 3600;

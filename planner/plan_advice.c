@@ -275,6 +275,24 @@ static void add_train(struct text *t, const struct plan_cluster *cur,
     }
 }
 
+/* What failures cost the recommended cluster at its size (goodput.c):
+ * " Failures: 7.76 interruptions a day at its size, 90.7% of the time
+ * training (ETTR): 2.1 d and $9823105 more to train than without them." */
+static void add_goodput(struct text *t, const struct plan_cluster *pc)
+{
+    const struct plan_goodput *g = &pc->goodput;
+    char d[32];
+
+    add(t, " Failures: %.3g interruptions a day at its size, %.1f%% of the time training (ETTR)",
+        g->interruptions_per_day, 100 * g->ettr);
+    if (!isnan(pc->train_s) && !isnan(g->train_nofail_s)) {
+        numfmt_duration(d, sizeof d, pc->train_s - g->train_nofail_s, NUMFMT_OWN);
+        add(t, ": %s and $%.0f more to train than without them", d,
+            pc->cost_to_train_usd - g->cost_nofail_usd);
+    }
+    add(t, ".");
+}
+
 /* One cluster's layout and where its step goes: "p5 runs tp 8 x pp 2 x
  * dp 4 (zero1): 6% of its step tensor-parallel communication over NVLink,
  * 3% the pipeline's bubble, 1% data-parallel communication". */
@@ -502,6 +520,8 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
                 scenario_objective_name(sc->objective.minimize));
     }
     add_ties(&t, sc, rep, per);
+    if (best->goodput.on)
+        add_goodput(&t, best);
     if (best->layout_why[0])
         add(&t, " Layout: %s.", best->layout_why);
     {

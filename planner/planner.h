@@ -103,6 +103,8 @@ struct plan_goodput {
     double restart_s;             /* the restart and the checkpoint's read */
     double ettr;                  /* effective training time ratio: compute over wall time */
     double train_nofail_s, cost_nofail_usd; /* to train without failures (NAN unknown) */
+    double train_p10_s, train_p90_s; /* goodput.samples runs sampled: the 10th and 90th
+                                     percentiles of the time to train; NAN none */
 };
 
 struct plan_cluster {
