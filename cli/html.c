@@ -689,6 +689,63 @@ static void chart_scaling(FILE *f, const struct plan_report *rep)
         x_free(s[k].idx);
 }
 
+/* ---- goodput ------------------------------------------------------------- */
+
+/* The effective training time of each cluster with a goodput: section
+ * against its GPUs (planner/goodput.c): how failures grow with size.
+ * Nothing without one. */
+static void chart_goodput(FILE *f, const struct plan_report *rep)
+{
+    double W = 960, H = 360, L = 100, R = 40, T = 20, B = 70, wmin = INFINITY, wmax = 0;
+    struct axis ax, ay;
+    int n = 0;
+
+    for (int i = 0; i < rep->nclusters; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        if (!pc->goodput.on || !(pc->res.workers > 0))
+            continue;
+        n++;
+        wmin = fmin(wmin, pc->res.workers);
+        wmax = fmax(wmax, pc->res.workers);
+    }
+    if (n == 0)
+        return;
+    fprintf(f, "<section id=\"goodput\">\n<h2>Effective training time against cluster size</h2>\n");
+    if (wmax / wmin >= 8)
+        axis_log2(&ax, wmin, wmax, L, W - R);
+    else
+        axis_linear(&ax, wmax * 1.05, L, W - R);
+    axis_linear(&ay, 100, H - B, T);
+    fprintf(f, "<svg id=\"chart-goodput\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Effective training time "
+               "against GPUs\">\n", W, H, W, H);
+    axis_x(f, &ax, H - B, T, ax.log2 ? "GPUs (log scale)" : "GPUs");
+    axis_y(f, &ay, L, W - R, "effective training time (%)");
+    for (int i = 0; i < rep->nclusters; i++) {
+        const struct plan_cluster *pc = &rep->clusters[i];
+        const struct plan_goodput *g = &pc->goodput;
+        if (!g->on || !(pc->res.workers > 0))
+            continue;
+        fprintf(f, "<circle class=\"point\" cx=\"%.2f\" cy=\"%.2f\" r=\"5\" fill=\"%s\"><title>",
+                axis_px(&ax, pc->res.workers), axis_px(&ay, 100 * g->ettr), series_color[0]);
+        html_escape(f, cname(pc));
+        fprintf(f, ": %.0f GPUs, %.1f%% effective training time, %.3g interruptions a day</title>"
+                   "</circle>\n", pc->res.workers, 100 * g->ettr, g->interruptions_per_day);
+    }
+    fprintf(f, "</svg>\n<ul class=\"note\">\n");
+    for (int i = 0; i < rep->nclusters; i++) {     /* the points, named (no labels to collide) */
+        const struct plan_cluster *pc = &rep->clusters[i];
+        if (!pc->goodput.on || !(pc->res.workers > 0))
+            continue;
+        fprintf(f, "<li>");
+        html_escape(f, cname(pc));
+        fprintf(f, ": %.0f GPUs, %.1f%%</li>\n", pc->res.workers, 100 * pc->goodput.ettr);
+    }
+    fprintf(f, "</ul>\n<p class=\"note\">Effective training time: the share of the wall time "
+               "spent training, interruptions, checkpoints and restarts counted (docs/model.md "
+               "\"Goodput\").</p>\n</section>\n");
+}
+
 /* ---- page ----------------------------------------------------------------- */
 
 /* 1,320 px of content: the cluster table of an LLM search fits a 1,400 px
@@ -784,6 +841,8 @@ int html_write(FILE *f, const struct plan_report *rep)
     fprintf(f, "<section id=\"scaling\">\n<h2>Scaling</h2>\n");
     chart_scaling(f, rep);
     fprintf(f, "</section>\n");
+
+    chart_goodput(f, rep);
 
     fprintf(f, "<section id=\"clusters\">\n<h2>Clusters</h2>\n");
     html_table_clusters(f, rep);

@@ -31,7 +31,9 @@ int report_csv(FILE *f, const struct plan_report *rep)
         "cost_per_step_usd", "steps_per_epoch", "epoch_s", "cost_per_epoch_usd",
         "time_to_train_s", "cost_to_train_usd", "bottleneck", "bottleneck_detail",
         "infeasible_why", "sharding", "batch_per_gpu", "grad_accum", "memory_gib",
-        "memory_capacity_gib", "tokens_per_s", "mfu", "layout_why"};
+        "memory_capacity_gib", "tokens_per_s", "mfu", "ettr", "interruptions_per_day",
+        "checkpoint_interval_s", "checkpoint_write_s", "restart_s",
+        "time_to_train_without_failures_s", "cost_to_train_without_failures_usd", "layout_why"};
     size_t nh = sizeof head / sizeof head[0];
 
     for (size_t c = 0; c < nh; c++)
@@ -82,6 +84,17 @@ int report_csv(FILE *f, const struct plan_report *rep)
         csv_num(f, pc->mem.capacity / DT_GIB);
         csv_num(f, pc->tokens_per_s);
         csv_num(f, pc->mfu);
+        {
+            /* goodput: empty without a goodput: section */
+            const struct plan_goodput *g = &pc->goodput;
+            csv_num(f, g->on ? g->ettr : NAN);
+            csv_num(f, g->on ? g->interruptions_per_day : NAN);
+            csv_num(f, g->on ? g->checkpoint_interval_s : NAN);
+            csv_num(f, g->on ? g->checkpoint_write_s : NAN);
+            csv_num(f, g->on ? g->restart_s : NAN);
+            csv_num(f, g->on ? g->train_nofail_s : NAN);
+            csv_num(f, g->on ? g->cost_nofail_usd : NAN);
+        }
         csv_write_field(f, pc->layout_why, 1);
     }
     return ferror(f) ? -1 : 0;

@@ -29,7 +29,7 @@ check "--csv: the header starts with cluster,groups,recommended,feasible,step_me
     sh -c "head -n 1 '$tmp/c.csv' | grep -q '^cluster,groups,recommended,feasible,step_mean_s,'"
 fields=$(perl -MText::ParseWords -ne 'chomp; my @f = parse_line(",", 0, $_); print scalar(@f), "\n"' \
     "$tmp/c.csv" | sort -u | tr '\n' ' ')
-check "--csv: every line has 41 fields (${fields})" [ "$fields" = "41 " ]
+check "--csv: every line has 48 fields (${fields})" [ "$fields" = "48 " ]
 "$DT" -q --json "$SC" > "$tmp/r.json"
 same=$(perl -MJSON::PP -MText::ParseWords -e '
     local $/; open my $j, "<", $ARGV[0] or die; my $r = decode_json(<$j>); close $j;
@@ -177,3 +177,14 @@ rc=$?
 "$DT" -q --json tests/data/report/model-shape-full.yaml > "$tmp/s2.json" 2> /dev/null
 check "a shape without kv_heads and seq_len loads (exit $rc) and reports as the full one" \
     sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/s1.err' ] && cmp -s '$tmp/s1.json' '$tmp/s2.json'"
+
+# ---- goodput (docs/model.md "Goodput"): CSV columns and the HTML chart ------
+"$DT" -q --csv scenarios/goodput-16k.yaml > "$tmp/g.csv" 2> "$tmp/err"
+check "goodput: the CSV has ettr and the failure-free time to train" \
+    sh -c "head -1 '$tmp/g.csv' | grep -q ',ettr,interruptions_per_day,checkpoint_interval_s,checkpoint_write_s,restart_s,time_to_train_without_failures_s,cost_to_train_without_failures_usd,layout_why\$'"
+"$DT" -q --report "$tmp/g.html" scenarios/goodput-16k.yaml > /dev/null 2> "$tmp/err"
+check "goodput: the HTML report charts the effective training time, a point a cluster" \
+    [ "$(grep -c '<svg id="chart-goodput"' "$tmp/g.html")" = 1 -a \
+      "$(grep -o 'effective training time, [0-9.]* interruptions a day' "$tmp/g.html" | wc -l | tr -d ' ')" = 2 ]
+"$DT" -q --report "$tmp/ng.html" tests/data/report/scaling.yaml > /dev/null 2> "$tmp/err"
+check "goodput: no chart without a goodput section" sh -c "! grep -q 'chart-goodput' '$tmp/ng.html'"
