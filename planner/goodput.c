@@ -151,8 +151,17 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
         isfinite(m))
         sample(gp->samples, sc->simulation.seed, pc->train_s, o->checkpoint_interval_s,
                o->checkpoint_block_s, o->restart_s, m, &o->train_p10_s, &o->train_p90_s);
-    if (!isnan(pc->train_s) && o->ettr > 0) {
-        pc->train_s /= o->ettr;
+    /* planned interruptions: the job saves first, so each costs a restart
+     * and no work; they come on top of the wall time, at their daily rate */
+    if (gp->planned_per_day > 0 && o->ettr > 0) {
+        double planned = gp->planned_per_day / 86400 * o->restart_s;
+        o->ettr = planned < 1 ? o->ettr * (1 - planned) : 0;
+        o->interruptions_per_day += gp->planned_per_day;
+        o->train_p10_s /= 1 - planned;
+        o->train_p90_s /= 1 - planned;
+    }
+    if (!isnan(pc->train_s)) {
+        pc->train_s = o->ettr > 0 ? pc->train_s / o->ettr : INFINITY;   /* restarts all day */
         pc->cost_to_train_usd = pc->price_usd_h * pc->train_s / 3600;
     }
 }

@@ -389,6 +389,8 @@ struct sc_goodput {
     double restart_s;                  /* detecting, rescheduling and starting again, before
                                           the checkpoint is read back */
     double spot_preemptions_per_day;   /* a spot node's preemptions a day */
+    double planned_per_day;            /* the job's planned interruptions a day (maintenance,
+                                          upgrades): a restart each, no work lost */
     int samples;                       /* runs sampled with the simulation's seed for the
                                           spread of the time to train; 0 none */
 };
