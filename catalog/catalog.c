@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 static char *join_path(const char *dir, const char *file)
 {
@@ -792,11 +793,60 @@ free_lines:
  * Public API
  */
 
+/* ---------------------------------------------------------------------------
+ * storage.csv (optional: a catalog without it has no storage types)
+ */
+
+enum { ST_NAME, ST_CLOUD, ST_PER_TIB, ST_GBS, ST_SOURCE, ST_N };
+static const char *const storage_cols[ST_N] = {"name", "cloud", "per_tib_mbs", "gbs", "source"};
+
+static int load_storage(struct catalog *cat, const char *dir, struct dt_err *e)
+{
+    struct table t;
+    char *path = join_path(dir, "storage.csv");
+    int r, rc = -1, *lines, absent = access(path, F_OK) != 0;
+
+    x_free(path);
+    if (absent)
+        return 0;
+    if (table_open(&t, dir, "storage.csv", storage_cols, ST_N, e) != 0)
+        return -1;
+    lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
+    cat->storage = x_calloc((size_t)t.csv.nrows, sizeof *cat->storage);
+    for (r = 1; r < t.csv.nrows; r++) {
+        const struct csv_row *row = &t.csv.rows[r];
+        struct cat_storage *s = &cat->storage[cat->nstorage];
+
+        if (get_text(s->name, sizeof s->name, 1, &t, row, ST_NAME, e) ||
+            check_unique(cat->storage[0].name, cat->nstorage, sizeof *s, lines, &t, row,
+                         ST_NAME, e) ||
+            get_text(s->cloud, sizeof s->cloud, 0, &t, row, ST_CLOUD, e) ||
+            get_num(&s->per_tib_mbs, &t, row, ST_PER_TIB, e) ||
+            get_num(&s->gbs, &t, row, ST_GBS, e))
+            goto free_lines;
+        if (isnan(s->per_tib_mbs) == isnan(s->gbs)) {
+            field_err(e, &t, cell(&t, row, ST_PER_TIB), "per_tib_mbs",
+                      "a rate per TiB or a whole store's gbs, one of the two");
+            goto free_lines;
+        }
+        if (get_source(&s->source, &t, row, ST_SOURCE, e))
+            goto free_lines;
+        lines[cat->nstorage] = row->line;
+        cat->nstorage++;
+    }
+    rc = 0;
+
+free_lines:
+    x_free(lines);
+    table_close(&t);
+    return rc;
+}
+
 int catalog_load(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     memset(cat, 0, sizeof *cat);
     if (load_gpus(cat, dir, e) != 0 || load_instances(cat, dir, e) != 0 ||
-        load_models(cat, dir, e) != 0) {
+        load_models(cat, dir, e) != 0 || load_storage(cat, dir, e) != 0) {
         catalog_free(cat);
         return -1;
     }
@@ -818,6 +868,9 @@ void catalog_free(struct catalog *cat)
         catalog_instance_strings_free(&cat->instances[k]);
     for (k = 0; k < cat->nmodels; k++)
         x_free(cat->models[k].source);
+    for (k = 0; k < cat->nstorage; k++)
+        x_free(cat->storage[k].source);
+    x_free(cat->storage);
     x_free(cat->gpus);
     x_free(cat->instances);
     x_free(cat->models);

@@ -165,10 +165,21 @@ struct cat_model {
     char *source;
 };
 
+/* A checkpoint store (catalog/storage.csv, optional; docs/catalog.md
+ * "storage.csv"): its aggregate rate per TiB provisioned, or a whole one. */
+struct cat_storage {
+    char name[48];
+    char cloud[24];
+    double per_tib_mbs;         /* MB/s per TiB provisioned; NAN: a fixed rate */
+    double gbs;                 /* GB/s of the whole store; NAN: per TiB */
+    char *source;
+};
+
 struct catalog {
     struct cat_gpu *gpus;           int ngpus;
     struct cat_instance *instances; int ninstances;
     struct cat_model *models;       int nmodels;
+    struct cat_storage *storage;    int nstorage;
 };
 
 /*
@@ -189,6 +200,7 @@ void catalog_copy(struct catalog *dst, const struct catalog *src);
 const struct cat_gpu *catalog_find_gpu(const struct catalog *cat, const char *name);
 const struct cat_instance *catalog_find_instance(const struct catalog *cat, const char *name);
 const struct cat_model *catalog_find_model(const struct catalog *cat, const char *name);
+const struct cat_storage *catalog_find_storage(const struct catalog *cat, const char *name);
 
 /* Nearest known names (edit distance, case-insensitive), comma separated,
  * at most 3, into buf; "" when nothing is close. */

@@ -45,6 +45,12 @@ void catalog_copy(struct catalog *dst, const struct catalog *src)
     }
     for (size_t k = 0; k < nm; k++)
         dst->models[k].source = dup_or_null(src->models[k].source);
+    dst->nstorage = src->nstorage;
+    dst->storage = x_calloc((size_t)src->nstorage, sizeof *dst->storage);
+    for (int k = 0; k < src->nstorage; k++) {
+        dst->storage[k] = src->storage[k];
+        dst->storage[k].source = dup_or_null(src->storage[k].source);
+    }
 }
 
 void catalog_set_fabric(struct cat_instance *in, const struct cat_fabric *f)

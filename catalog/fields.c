@@ -21,6 +21,9 @@ static const struct cat_field table[] = {
     {NULL, "cpu_speed", 0, 0, 1000, 1, "a relative vCPU speed in (0, 1000]"},
     {"cpu_ghz", "cpu_ghz", 0, 0, 10, 1, "a clock in GHz in (0, 10]"},
     {"nics", "nics", 1, 1, 1024, 0, "a NIC count from 1 to 1024"},
+    /* checkpoint stores (storage.csv) */
+    {"per_tib_mbs", NULL, 0, 0, 1e6, 1, "MB/s per TiB in (0, 1e6]"},
+    {"gbs", NULL, 0, 0, 1e7, 1, "GB/s in (0, 1e7]"},
     /* models (models.csv, catalog.models) */
     {"params", "params", 0, 0, 1e13, 1, "a parameter count in (0, 1e13]"},
     {"fwd_gflops", "fwd_gflops", 0, 0, 1e9, 1, "GFLOP per sample in (0, 1e9]"},

@@ -231,3 +231,8 @@ const struct cat_model *catalog_find_model(const struct catalog *cat, const char
 {
     return FIND(cat->models, cat->nmodels, struct cat_model);
 }
+
+const struct cat_storage *catalog_find_storage(const struct catalog *cat, const char *name)
+{
+    return FIND(cat->storage, cat->nstorage, struct cat_storage);
+}

@@ -214,7 +214,7 @@ static int import(const char *base, const char *const *paths, int n, const char 
     struct catalog cat;
     struct dt_err e = {{0}};
     size_t len = strlen(outdir) + 32, blen = strlen(base) + 32;
-    char *dst[3], *src[2];
+    char *dst[4], *src[3];
     int rc, made = 0;
 
     if (import_dir_ok(outdir) != 0)
@@ -245,24 +245,28 @@ static int import(const char *base, const char *const *paths, int n, const char 
         catalog_free(&cat);
         return CLI_EXIT_INPUT;
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         dst[i] = x_malloc(len);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         src[i] = x_malloc(blen);
     snprintf(dst[0], len, "%s/instances.csv", outdir);
     snprintf(dst[1], len, "%s/gpus.csv", outdir);
     snprintf(dst[2], len, "%s/models.csv", outdir);
+    snprintf(dst[3], len, "%s/storage.csv", outdir);
     snprintf(src[0], blen, "%s/gpus.csv", base);
     snprintf(src[1], blen, "%s/models.csv", base);
+    snprintf(src[2], blen, "%s/storage.csv", base);
     {
-        /* a SkyPilot --catalog brings instance types only */
-        int own = !catalog_is_skypilot(base);
+        /* a SkyPilot --catalog brings instance types only; storage.csv is
+         * optional */
+        int own = !catalog_is_skypilot(base), store = own && access(src[2], R_OK) == 0;
         struct cli_output outs[] = {
             {dst[0], write_instances, &cat, "-o"},
             {dst[1], own ? copy_file : NULL, src[0], "-o"},
             {dst[2], own ? copy_file : NULL, src[1], "-o"},
+            {dst[3], store ? copy_file : NULL, src[2], "-o"},
         };
-        rc = cli_write_outputs(CMD " import", outs, 3);
+        rc = cli_write_outputs(CMD " import", outs, 4);
     }
     if (rc == 0) {
         char why[1024];
@@ -274,9 +278,9 @@ static int import(const char *base, const char *const *paths, int n, const char 
     }
     else if (made)
         rmdir(outdir);  /* the writes are all-or-nothing: it is empty */
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         x_free(dst[i]);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         x_free(src[i]);
     catalog_free(&cat);
     return rc;

@@ -705,10 +705,50 @@ int ld_simulation(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     return ld_section(ld, m, "simulation", at, NULL);
 }
 
+/* goodput.storage: a storage type of the catalog, by name. */
+static int goodput_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v, yaml_node_t *k,
+                        yaml_mark_t at)
+{
+    char name[64], names[512];
+    size_t o = 0;
+
+    (void)f;
+    (void)k;
+    (void)at;
+    if (!v)
+        return 0;
+    if (ld_str(ld, v, "goodput.storage", name, sizeof name, 1, "a storage type's name"))
+        return -1;
+    if ((ld->sc->goodput.storage = catalog_find_storage(ld->cat, name)))
+        return 0;
+    names[0] = '\0';
+    for (int i = 0; i < ld->cat->nstorage && o < sizeof names; i++)
+        o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
+                              ld->cat->storage[i].name);
+    return ld_fail(ld, v->start_mark, "goodput.storage",
+                   "expected a storage type of the catalog (%s), found \"%s\"",
+                   names[0] ? names : "it has none", name);
+}
+
 int ld_goodput(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
 {
+    const struct sc_goodput *gp = &ld->sc->goodput;
+    yaml_node_t *v;
+
     ld->sc->goodput.present = 1;
-    return ld_section(ld, m, "goodput", at, NULL);
+    if (ld_section(ld, m, "goodput", at, goodput_code))
+        return -1;
+    /* a per-TiB store needs its size; a size needs a per-TiB store */
+    if (gp->storage && !isnan(gp->storage->per_tib_mbs) && isnan(gp->storage_tib))
+        return ld_fail(ld, ld_get(ld, m, "storage", NULL)->start_mark, "goodput.storage",
+                       "expected storage_tib with %s (its rate is %g MB/s a TiB provisioned), "
+                       "found none", gp->storage->name, gp->storage->per_tib_mbs);
+    if (!isnan(gp->storage_tib) && (!gp->storage || isnan(gp->storage->per_tib_mbs)) &&
+        (v = ld_get(ld, m, "storage_tib", NULL)))
+        return ld_fail(ld, v->start_mark, "goodput.storage_tib",
+                       "expected a storage type rated per TiB (goodput.storage), found %s",
+                       gp->storage ? gp->storage->name : "none");
+    return 0;
 }
 
 /* workload.measured_step.cluster names one of the clusters. */

@@ -116,7 +116,10 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     /* the model state saved whole, written by the train nodes at their NICs'
      * rate or the store's, the lower; read back at the same rate */
     o->checkpoint_bytes = memory_checkpoint_bytes(sc);
-    write_Bps = gp->storage_gbs * 1e9;
+    write_Bps = !isnan(gp->storage_gbs) ? gp->storage_gbs * 1e9
+                : !gp->storage ? SC_GOODPUT_STORAGE_GBS * 1e9
+                : !isnan(gp->storage->per_tib_mbs) ? gp->storage->per_tib_mbs * 1e6 * gp->storage_tib
+                : gp->storage->gbs * 1e9;
     if (net_Bps > 0 && net_Bps < write_Bps)
         write_Bps = net_Bps;
     o->checkpoint_write_s = o->checkpoint_bytes / write_Bps;

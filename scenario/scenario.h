@@ -385,7 +385,11 @@ struct sc_goodput {
     double checkpoint_interval_s;      /* compute between checkpoints; NAN: Daly's optimum */
     int checkpoint;                    /* enum sc_checkpoint */
     double storage_gbs;                /* the checkpoint store's aggregate write and read rate,
-                                          GB/s */
+                                          GB/s; NAN: the storage type's, else the default */
+    const struct cat_storage *storage; /* goodput.storage: a type of catalog/storage.csv; NULL
+                                          none */
+    double storage_tib;                /* goodput.storage_tib: TiB provisioned of a per-TiB
+                                          type */
     double restart_s;                  /* detecting, rescheduling and starting again, before
                                           the checkpoint is read back */
     double spot_preemptions_per_day;   /* a spot node's preemptions a day */

@@ -48,7 +48,7 @@ check "import writes a dtplan catalog (instances.csv, gpus.csv, models.csv)" \
     [ $rc -eq 0 -a -s "$tmp/cat/instances.csv" -a -s "$tmp/cat/gpus.csv" -a -s "$tmp/cat/models.csv" ]
 "$DT" catalog list --catalog "$tmp/cat" > "$tmp/list2.txt"
 check "the imported catalog lists as the SkyPilot files do" cmp -s "$tmp/list.txt" "$tmp/list2.txt"
-check "import leaves no temporary behind" [ "$(ls "$tmp/cat" | wc -l | tr -d ' ')" = 3 ]
+check "import leaves no temporary behind (instances, gpus, models, storage)" [ "$(ls "$tmp/cat" | wc -l | tr -d ' ')" = 4 ]
 check "an import of accelerators dtplan knows says nothing of unknown ones" \
     sh -c "! grep -q 'kept without a GPU' '$tmp/err'"
 "$DT" catalog import tests/data/skypilot-accel -o "$tmp/acc" 2> "$tmp/acc.err"

@@ -519,6 +519,9 @@ static void each_bad_fixture_gives_its_exact_error(void)
     expect_load_error("bad_domain",
         BAD_DIR "bad_domain/instances.csv:2:100: nvlink_domain: expected a multiple of gpu_count "
         "(8), or empty, found \"12\"");
+    expect_load_error("storage_both",
+        BAD_DIR "storage_both/storage.csv:2:9: per_tib_mbs: expected a rate per TiB or a whole "
+        "store's gbs, one of the two, found \"1000\"");
     expect_load_error("fabric_disagrees",
         BAD_DIR "fabric_disagrees/instances.csv:2:100: fabric: expected a fabric that agrees "
         "with efa \"yes\" (an efa-* fabric), found \"ib\"");
@@ -784,6 +787,19 @@ static void a_tray_of_a_rack_gets_the_rack_as_a_type(void)
             "a type that is a whole domain (AWS's UltraServer) gets none");
 }
 
+/* storage.csv: checkpoint stores by the TiB or whole (goodput.storage). */
+static void storage_types_load_with_their_rates(void)
+{
+    const struct cat_storage *fsx = catalog_find_storage(&cat, "fsx-lustre-p2-1000");
+    const struct cat_storage *tec = catalog_find_storage(&cat, "meta-tectonic");
+
+    T_CHECK(cat.nstorage >= 12, "storage.csv has its 12 types (got %d)", cat.nstorage);
+    T_CHECK(fsx && fsx->per_tib_mbs == 1000 && isnan(fsx->gbs) && fsx->source,
+            "FSx for Lustre PERSISTENT_2's top tier: 1,000 MB/s a TiB");
+    T_CHECK(tec && tec->gbs == 2000 && isnan(tec->per_tib_mbs), "Tectonic as Llama 3 used it: 2 TB/s");
+    T_CHECK(!catalog_find_storage(&cat, "s3-glacier"), "an unknown name is none");
+}
+
 static void free_releases_everything_and_zeroes(void)
 {
     catalog_free(&cat);
@@ -800,6 +816,7 @@ int main(void)
     if (cat_loaded) {
         T_RUN(every_shared_instance_type_is_found);
         T_RUN(a_tray_of_a_rack_gets_the_rack_as_a_type);
+        T_RUN(storage_types_load_with_their_rates);
         T_RUN(instance_rows_carry_the_shared_values);
         T_RUN(an_empty_field_reads_as_nan_not_zero);
         T_RUN(cpu_clocks_are_the_all_core_figures);
