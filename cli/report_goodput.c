@@ -31,13 +31,17 @@ void report_goodput_lines(FILE *f, const struct plan_report *rep)
             fprintf(f, "no checkpoint needed (no interruptions), ");
         }
         fprintf(f, "a restart %s", rs);
-        if (!isnan(pc->train_s) && !isnan(g->train_nofail_s)) {
+        if (!isfinite(pc->train_s) && !isnan(pc->train_s) && !isnan(g->train_nofail_s)) {
+            numfmt_duration(t0, sizeof t0, g->train_nofail_s, NUMFMT_OWN);
+            fprintf(f, "; never trained: its restarts take the whole day (%s and $%.0f without "
+                    "failures)", t0, g->cost_nofail_usd);
+        } else if (!isnan(pc->train_s) && !isnan(g->train_nofail_s)) {
             numfmt_duration(t, sizeof t, pc->train_s, NUMFMT_OWN);
             numfmt_duration(t0, sizeof t0, g->train_nofail_s, NUMFMT_OWN);
             fprintf(f, "; %s and $%.0f to train (%s and $%.0f without failures)", t,
                     pc->cost_to_train_usd, t0, g->cost_nofail_usd);
         }
-        if (!isnan(g->train_p10_s)) {
+        if (isfinite(g->train_p10_s) && isfinite(g->train_p90_s)) {
             numfmt_duration(t, sizeof t, g->train_p10_s, NUMFMT_OWN);
             numfmt_duration(t0, sizeof t0, g->train_p90_s, NUMFMT_OWN);
             fprintf(f, "; %s to %s to train, the 10th to the 90th percentile of %d sampled runs",

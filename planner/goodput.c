@@ -14,6 +14,10 @@
 #include "../base/xmem.h"
 
 #define YEAR_S (365.25 * 86400)
+/* goodput.samples draws at most this many checkpoint intervals in all (runs
+ * x intervals a run): past it the spread is left out, a search's time
+ * bounded */
+#define SAMPLED_INTERVALS_MAX 5e7
 
 double goodput_interval(double delta, double m)
 {
@@ -151,7 +155,7 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     }
     o->train_p10_s = o->train_p90_s = NAN;
     if (gp->samples > 0 && !isnan(pc->train_s) && isfinite(o->checkpoint_interval_s) &&
-        isfinite(m))
+        isfinite(m) && gp->samples * (pc->train_s / o->checkpoint_interval_s) <= SAMPLED_INTERVALS_MAX)
         sample(gp->samples, sc->simulation.seed, pc->train_s, o->checkpoint_interval_s,
                o->checkpoint_block_s, o->restart_s, m, &o->train_p10_s, &o->train_p90_s);
     /* planned interruptions: the job saves first, so each costs a restart
@@ -160,8 +164,8 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
         double planned = gp->planned_per_day / 86400 * o->restart_s;
         o->ettr = planned < 1 ? o->ettr * (1 - planned) : 0;
         o->interruptions_per_day += gp->planned_per_day;
-        o->train_p10_s /= 1 - planned;
-        o->train_p90_s /= 1 - planned;
+        o->train_p10_s = planned < 1 ? o->train_p10_s / (1 - planned) : INFINITY;
+        o->train_p90_s = planned < 1 ? o->train_p90_s / (1 - planned) : INFINITY;
     }
     if (!isnan(pc->train_s)) {
         pc->train_s = o->ettr > 0 ? pc->train_s / o->ettr : INFINITY;   /* restarts all day */

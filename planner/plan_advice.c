@@ -285,7 +285,7 @@ static void add_goodput(struct text *t, const struct plan_cluster *pc)
 
     add(t, " Failures: %.3g interruptions a day at its size, %.1f%% of the time training (ETTR)",
         g->interruptions_per_day, 100 * g->ettr);
-    if (!isnan(pc->train_s) && !isnan(g->train_nofail_s)) {
+    if (isfinite(pc->train_s) && !isnan(g->train_nofail_s)) {
         numfmt_duration(d, sizeof d, pc->train_s - g->train_nofail_s, NUMFMT_OWN);
         add(t, ": %s and $%.0f more to train than without them", d,
             pc->cost_to_train_usd - g->cost_nofail_usd);

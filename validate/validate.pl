@@ -271,8 +271,10 @@ sub net_profile {
     my ($j, $tr) = (undef, $c->{workload} eq 'ddp' ? 'cmd' : 'mpi');
     # A fit the calibration marks poor (a noisy run on the emulated link, as
     # when the machine is busy with other tests) is measured up to four times more
-    # before the nominal rate is given up.
+    # before the nominal rate is given up, each after a pause longer than the
+    # last (5, 10, 15, 20 s), so that the jobs beside it may have ended.
     for my $attempt (1 .. 5) {
+        sleep 5 * ($attempt - 1) if $attempt > 1;
         if ($c->{workload} eq 'ddp') {
             my $cmd = join(' ', @MPI, '-np', 2, @h, $python, $ddp, '--measure-allreduce',
                            '$(awk "BEGIN{print $DTPLAN_BYTES/1e6}")', '--steps', '$DTPLAN_ITERS', '--warmup', 1,
