@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "../base/args.h"
+#include "../base/clock.h"
 #include "../base/lockfile.h"
 #include "../base/mpienv.h"
 #include "../base/text.h"
@@ -432,16 +433,10 @@ static void cpu_model(char *buf, size_t cap)
 /* ISO 8601 UTC from SOURCE_DATE_EPOCH when set (reproducible), else the clock. */
 static void profile_date(char *buf, size_t cap)
 {
-    const char *sde = getenv("SOURCE_DATE_EPOCH");
-    time_t t = time(NULL);
+    time_t t;
     struct tm tm;
 
-    if (sde && *sde) {
-        char *end;
-        long long v = strtoll(sde, &end, 10);
-        if (!*end && v >= 0)
-            t = (time_t)v;
-    }
+    clock_now(&t);      /* a malformed SOURCE_DATE_EPOCH: the clock */
     gmtime_r(&t, &tm);
     strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

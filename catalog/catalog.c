@@ -790,10 +790,6 @@ free_lines:
 }
 
 /* ---------------------------------------------------------------------------
- * Public API
- */
-
-/* ---------------------------------------------------------------------------
  * storage.csv (optional: a catalog without it has no storage types)
  */
 
@@ -841,6 +837,10 @@ free_lines:
     table_close(&t);
     return rc;
 }
+
+/* ---------------------------------------------------------------------------
+ * Public API
+ */
 
 int catalog_load(struct catalog *cat, const char *dir, struct dt_err *e)
 {

@@ -12,10 +12,10 @@
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../base/clock.h"
 #include "../catalog/catalog.h"
 
 #define STALE_DAYS 365
@@ -124,20 +124,12 @@ struct cJSON *report_prices_json(const struct plan_report *rep)
 
 void report_today(char *buf, size_t len)
 {
-    const char *s = getenv("SOURCE_DATE_EPOCH");
     time_t t;
     struct tm tm;
-    char *end;
 
     buf[0] = '\0';
-    if (s && *s) {
-        long long v = strtoll(s, &end, 10);
-        if (*end != '\0' || v < 0)
-            return;
-        t = (time_t)v;
-    } else {
-        t = time(NULL);
-    }
+    if (clock_now(&t) != 0)
+        return;         /* a malformed SOURCE_DATE_EPOCH: no date, no ages */
     if (gmtime_r(&t, &tm))
         strftime(buf, len, "%Y-%m-%d", &tm);
 }
