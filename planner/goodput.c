@@ -87,6 +87,18 @@ static void sample(int n, unsigned long seed, double work_s, double tau, double 
     gsl_rng_free(rng);
 }
 
+/* The checkpoint store's aggregate rate, bytes/s: goodput.storage_gbs, else
+ * the storage type's (per TiB provisioned, or whole), else the default. */
+static double store_Bps(const struct sc_goodput *gp)
+{
+    if (!isnan(gp->storage_gbs))
+        return gp->storage_gbs * 1e9;
+    if (!gp->storage)
+        return SC_GOODPUT_STORAGE_GBS * 1e9;
+    return !isnan(gp->storage->per_tib_mbs) ? gp->storage->per_tib_mbs * 1e6 * gp->storage_tib
+                                            : gp->storage->gbs * 1e9;
+}
+
 void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
 {
     const struct sc_goodput *gp = &sc->goodput;
@@ -120,10 +132,7 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     /* the model state saved whole, written by the train nodes at their NICs'
      * rate or the store's, the lower; read back at the same rate */
     o->checkpoint_bytes = memory_checkpoint_bytes(sc);
-    write_Bps = !isnan(gp->storage_gbs) ? gp->storage_gbs * 1e9
-                : !gp->storage ? SC_GOODPUT_STORAGE_GBS * 1e9
-                : !isnan(gp->storage->per_tib_mbs) ? gp->storage->per_tib_mbs * 1e6 * gp->storage_tib
-                : gp->storage->gbs * 1e9;
+    write_Bps = store_Bps(gp);
     if (net_Bps > 0 && net_Bps < write_Bps)
         write_Bps = net_Bps;
     o->checkpoint_write_s = o->checkpoint_bytes / write_Bps;
@@ -139,7 +148,7 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     /* whole steps, at least one */
     o->checkpoint_interval_s = isfinite(o->checkpoint_interval_s)
                                    ? step * fmax(1, round(o->checkpoint_interval_s / step)) : NAN;
-    o->restart_s = gp->restart_s + o->checkpoint_bytes / write_Bps;
+    o->restart_s = gp->restart_s + o->checkpoint_write_s;   /* read back at the write's rate */
     o->train_nofail_s = pc->train_s;
     o->cost_nofail_usd = pc->cost_to_train_usd;
     /* the ratio holds for any amount of work (the wall time is linear in
