@@ -9,7 +9,8 @@
  * warm-up operations at every size first; then for each size one untimed
  * operation and a barrier, then `iters` operations
  * back to back between two MPI_Wtime calls; the time per operation is the
- * elapsed time over iters, the largest over ranks (nccl-tests' "-a 3";
+ * elapsed time over iters (the median of several such batches for small
+ * sizes, below), the largest over ranks (nccl-tests' "-a 3";
  * its default averages, but an MPI send completes when the data are in the
  * sender's socket buffer, so a PS server would stop its clock early and
  * pull the average below what the link allows).  The sizes, warm-up,
@@ -26,6 +27,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,7 +43,11 @@
 /*
  * Latency-bound sizes (below Open MPI's 64 KiB TCP eager limit) cost little
  * and scatter most: they get 10 times the iterations, as OSU's benchmarks
- * run 1000 iterations of small messages and 100 of large ones.
+ * run 1000 iterations of small messages and 100 of large ones.  The extra
+ * iterations run as MPI_SMALL_MORE timed batches of `iters` each, and each
+ * rank keeps its median batch: a batch of 8 B operations lasts about a
+ * millisecond, so one descheduling of a rank (a busy machine) would
+ * otherwise move the point by a third and the fit past its poor-fit bound.
  */
 #define MPI_SMALL_BYTES 65536
 #define MPI_SMALL_MORE 10
@@ -113,20 +119,33 @@ static double mpi_gamma(struct mpi_bench *b)
 }
 
 
+static int mpi_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /*
  * Time of one operation of `bytes` on the slowest rank, after one untimed
- * operation and a barrier; -1 on failure.
+ * operation and a barrier: `iters` operations back to back, timed as one
+ * batch, `batches` times (at most MPI_SMALL_MORE); each rank's median batch,
+ * then the largest over ranks.  -1 on failure.
  */
-static double mpi_time(struct mpi_bench *b, const struct mpi_coll *m, size_t bytes, int iters)
+static double mpi_time(struct mpi_bench *b, const struct mpi_coll *m, size_t bytes, int iters,
+                       int batches)
 {
-    double t0, dt, slowest;
+    double t[MPI_SMALL_MORE], dt, slowest;
     int rc = m->run(b, bytes), all;
 
     rc |= mpi_barrier(b);
-    t0 = MPI_Wtime();
-    for (int i = 0; i < iters; i++)
-        rc |= m->run(b, bytes);
-    dt = (MPI_Wtime() - t0) / iters;
+    for (int k = 0; k < batches; k++) {
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < iters; i++)
+            rc |= m->run(b, bytes);
+        t[k] = (MPI_Wtime() - t0) / iters;
+    }
+    qsort(t, (size_t)batches, sizeof t[0], mpi_cmp_double);
+    dt = batches % 2 ? t[batches / 2] : 0.5 * (t[batches / 2 - 1] + t[batches / 2]);
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_BOR, b->comm);
     MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, b->comm);
     return all ? -1 : slowest;
@@ -150,8 +169,8 @@ static int mpi_pull_overlap(struct mpi_bench *b, cJSON *e, size_t bytes, int rep
 
     if (bytes > MPI_OVERLAP_MAX_BYTES)
         bytes = MPI_OVERLAP_MAX_BYTES;
-    sync_s = mpi_time(b, &mpi_ps, bytes, reps);
-    b2b_s = sync_s < 0 ? -1 : mpi_time(b, &mpi_ps_open, bytes, reps);
+    sync_s = mpi_time(b, &mpi_ps, bytes, reps, 1);
+    b2b_s = sync_s < 0 ? -1 : mpi_time(b, &mpi_ps_open, bytes, reps, 1);
     if (b2b_s < 0)
         return -1;
     if (e) {
@@ -197,7 +216,7 @@ static double mpi_sweep_time(void *arg, size_t bytes, char *msg, size_t msglen)
     struct mpi_sweep *w = arg;
     (void)msg;
     (void)msglen;
-    return mpi_time(w->b, w->m, bytes, bytes < MPI_SMALL_BYTES ? w->iters * MPI_SMALL_MORE : w->iters);
+    return mpi_time(w->b, w->m, bytes, w->iters, bytes < MPI_SMALL_BYTES ? MPI_SMALL_MORE : 1);
 }
 
 int calib_mpi_run(struct calib_ctx *c, cJSON *collectives, char *msg, size_t msglen)

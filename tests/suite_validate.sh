@@ -82,14 +82,21 @@ perl -MJSON::PP -e '
     my $cal = grep { my $l = $_->{inputs}{link_calibrated};
                      $l && $l->{transport} eq "mpi" && $l->{link_mbit} > 0 &&
                      $_->{scenario} =~ /profile: / } @rows;
+    # what validate.pl said of a calibration it could not use, on the FAIL
+    # line itself (the one line a test run prints of a failure)
+    my $why = "";
+    if ($cal != 2 && open my $e, "<", $ARGV[1]) {
+        local $/ = "\n";
+        $why = join "", map { chomp; s/^validate\.pl: /; /; $_ } grep { /^validate\.pl: .*calibrat/ } <$e>;
+    }
     print $cal == 2 ? "ok" : "FAIL",
-        " - validate: both predictions used a network calibration of their link (found $cal)\n";
+        " - validate: both predictions used a network calibration of their link (found $cal$why)\n";
     for my $w (@rows) {
         my $l = $w->{inputs}{link_calibrated} or next;
         printf "# %s: calibrated %s %s: %.1f Mbit/s (nominal %d)\n", $w->{name}, $l->{transport},
             $l->{collective}, $l->{link_mbit}, $w->{config}{rate};
     }
-' "$tmp/subset.json"
+' "$tmp/subset.json" "$tmp/err.txt"
 for r in 50 200; do
     check_prof=FAIL
     [ -s "$tmp/subset-profiles/mlp-$r.json" ] && perl -MJSON::PP -e '

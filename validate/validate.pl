@@ -269,12 +269,16 @@ sub net_profile {
         return $net_profile{$key} = undef;
     }
     my ($j, $tr) = (undef, $c->{workload} eq 'ddp' ? 'cmd' : 'mpi');
-    # A fit the calibration marks poor (a noisy run on the emulated link, as
-    # when the machine is busy with other tests) is measured up to four times more
-    # before the nominal rate is given up, each after a pause longer than the
-    # last (5, 10, 15, 20 s), so that the jobs beside it may have ended.
+    # A calibration that fails (an MPI launch beside other jobs) or whose
+    # all-reduce fit the calibration marks poor (a noisy run on the emulated
+    # link, as when the machine is busy with other tests) is run up to four
+    # times more before the nominal rate is given up, each after a pause
+    # longer than the last (5, 10, 15, 20 s), so that the jobs beside it may
+    # have ended.  What went wrong each time goes to standard error.
+    my @why;
     for my $attempt (1 .. 5) {
         sleep 5 * ($attempt - 1) if $attempt > 1;
+        unlink $prof;
         if ($c->{workload} eq 'ddp') {
             my $cmd = join(' ', @MPI, '-np', 2, @h, $python, $ddp, '--measure-allreduce',
                            '$(awk "BEGIN{print $DTPLAN_BYTES/1e6}")', '--steps', '$DTPLAN_ITERS', '--warmup', 1,
@@ -291,17 +295,27 @@ sub net_profile {
             ($rc, $out) = run_cmd(@MPI, '-np', $nh, @h, $dtplan, 'calibrate', '--mpi', '--quick', '--maxbytes', '8M',
                                   '--instance', 'emu.host', '-o', $prof);
         }
-        last if $rc || !-f $prof;
+        if ($rc || !-f $prof) {
+            my ($last) = grep { /\S/ } reverse split /\n/, $out;
+            push @why, "status $rc" . ($last ? ": $last" : '');
+            print STDERR "validate: $key: calibration $attempt failed (status $rc)\n$out";
+            $j = undef;
+            next;
+        }
         $j = eval { local $/; open(my $fh, '<', $prof) or die; decode_json(<$fh>) };
-        last if grep { $_->{transport} eq $tr && $_->{name} =~ /allreduce/ && !$_->{poor_fit} }
-                     @{($j // {})->{collectives} // []};
-        print STDERR "validate: $key: the all-reduce fit is poor; calibrating again\n" if $attempt == 1;
+        my @ar = grep { $_->{transport} eq $tr && $_->{name} =~ /allreduce/ } @{($j // {})->{collectives} // []};
+        last if grep { !$_->{poor_fit} } @ar;
+        push @why, @ar ? join(', ', map { sprintf "%s %.0f%%", $_->{name}, 100 * ($_->{rms_rel_residual} // 0) } @ar)
+                       : 'no all-reduce in the profile';
+        print STDERR "validate: $key: calibration $attempt: the all-reduce fit is poor ($why[-1])\n";
     }
     system('sh', "$root/validate/hosts.sh", 'down');
-    if ($rc || !-f $prof) {
-        print STDERR "validate.pl: $key: the network calibration failed (status $rc)\n$out";
+    if (!$j) {
+        print STDERR "validate.pl: $key: no network calibration in 5 tries: " . join('; ', @why) . "\n";
         return $net_profile{$key} = undef;
     }
+    print STDERR "validate.pl: $key: no good all-reduce fit in 5 calibrations (relative RMS residual: " .
+        join('; ', @why) . "); the nominal rate stands\n" if @why == 5;
     for my $kind ('allreduce', 'pushpull') {
         my ($best) = grep { $_->{transport} eq $tr && $_->{name} =~ /$kind/ && !$_->{poor_fit} &&
                             ($_->{link_GBps} // 0) > 0 } @{$j->{collectives} // []};
