@@ -42,7 +42,8 @@ enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
 /* The usage line after the format flags (format_usage). */
 static const char usage_rest[] =
-    "[-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] [--seed N] [--steps N] [-q] SCENARIO.yaml";
+    "[-o FILE] [--trace FILE] [--report FILE] [--save-json FILE] [--catalog DIR] [--seed N] [--steps N] "
+    "[-q] SCENARIO.yaml";
 
 static void usage(FILE *f)
 {
@@ -65,6 +66,7 @@ static void usage(FILE *f)
             "  --trace FILE       also write the simulated steps of every cluster as a Chrome\n"
             "                     trace (JSON; open in ui.perfetto.dev or chrome://tracing)\n"
             "  --report FILE      also write a self-contained HTML report with SVG charts\n"
+            "  --save-json FILE   also write the report as --json prints it, to FILE\n"
             "  --catalog DIR      catalog directory (default: $DTPLAN_CATALOG, then\n"
             "                     <dtplan's directory>/../catalog, the installed catalog,\n"
             "                     ./catalog)\n"
@@ -84,6 +86,7 @@ struct options {
     const struct format *format;  /* the one picked (format.h) */
     const char *trace;      /* --trace FILE, NULL: none */
     const char *report;     /* --report FILE (HTML), NULL: none */
+    const char *save_json;  /* --save-json FILE, NULL: none */
     int quiet;
     const char *output;     /* NULL: stdout */
     const char *catalog;    /* NULL: search */
@@ -108,6 +111,7 @@ static int parse_args(int argc, char **argv, struct options *o)
         {"--quiet", "-q", ARGS_SWITCH, &o->quiet, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--trace", NULL, ARGS_FILE, NULL, &o->trace, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--report", NULL, ARGS_FILE, NULL, &o->report, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--save-json", NULL, ARGS_FILE, NULL, &o->save_json, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--output", "-o", ARGS_FILE, NULL, &o->output, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &o->catalog, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--seed", NULL, ARGS_UINT, &o->have_seed, NULL, &o->seed, 0, ULONG_MAX, NULL, NULL, NULL, NULL},
@@ -191,8 +195,9 @@ int main(int argc, char **argv)
             {o.output, cli_write_table, NULL, "-o"},
             {o.trace, cli_write_trace, NULL, "--trace"},
             {o.report, cli_write_html, NULL, "--report"},
+            {o.save_json, cli_write_json, NULL, "--save-json"},
         };
-        if ((rc = cli_check_outputs("dtplan", outs, 3)) != 0)
+        if ((rc = cli_check_outputs("dtplan", outs, 4)) != 0)
             return rc;
     }
 
@@ -220,7 +225,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtplan: seed %lu\n", sc.simulation.seed);
 
     if (sc.nclusters == 0 && sc.plan.present) { /* a plan: section and no clusters: search */
-        struct plan_cmd_opts po = {o.format, o.output, o.trace, o.report, "dtplan", o.quiet};
+        struct plan_cmd_opts po = {o.format, o.output, o.trace, o.report, o.save_json, "dtplan",
+                                   o.quiet};
         rc = plan_cmd_search(&sc, &po);
         goto out_report;
     }
@@ -237,8 +243,9 @@ int main(int argc, char **argv)
             {o.output, o.format->run, &rep, "-o"},
             {o.trace, o.trace ? cli_write_trace : NULL, &rep, "--trace"},
             {o.report, o.report ? cli_write_html : NULL, &rep, "--report"},
+            {o.save_json, o.save_json ? cli_write_json : NULL, &rep, "--save-json"},
         };
-        rc = cli_write_outputs("dtplan", outs, 3);
+        rc = cli_write_outputs("dtplan", outs, 4);
     }
 
 out_report:

@@ -43,7 +43,7 @@ enum { EXIT_PLAN = CLI_EXIT_PLAN, EXIT_INPUT = CLI_EXIT_INPUT };
 
 /* The usage line after the format flags (format_usage). */
 static const char usage_rest[] =
-    "[-o FILE] [--trace FILE] [--report FILE] [--catalog DIR] "
+    "[-o FILE] [--trace FILE] [--report FILE] [--save-json FILE] [--catalog DIR] "
     "[--seed N] [--steps N] [--top N] [--all] [-q] SCENARIO.yaml";
 
 /* ---- outputs ----------------------------------------------------------- */
@@ -62,8 +62,9 @@ static int write_outputs(const struct search_result *r, const struct search_list
             {o->output, o->format->search, &rs, "-o"},
             {o->trace, o->trace ? cli_write_trace : NULL, &recommended, "--trace"},
             {o->report, o->report ? cli_write_html : NULL, &r->report, "--report"},
+            {o->save_json, o->save_json ? report_search_json : NULL, &rs, "--save-json"},
         };
-        return cli_write_outputs(o->cmd, outs, 3);
+        return cli_write_outputs(o->cmd, outs, 4);
     }
 }
 
@@ -152,6 +153,8 @@ static void usage(void)
            "                 Chrome trace (JSON)\n"
            "  --report FILE  also write an HTML report with SVG charts of the top N and the\n"
            "                 Pareto front\n"
+           "  --save-json FILE\n"
+           "                 also write the report as --json prints it, to FILE\n"
            "Other options as for dtplan (dtplan --help).\n");
 }
 
@@ -166,6 +169,7 @@ int plan_cmd_main(int argc, char **argv)
         {"--quiet", "-q", ARGS_SWITCH, &quiet, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--trace", NULL, ARGS_FILE, NULL, &o.trace, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--report", NULL, ARGS_FILE, NULL, &o.report, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--save-json", NULL, ARGS_FILE, NULL, &o.save_json, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--output", "-o", ARGS_FILE, NULL, &o.output, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--seed", NULL, ARGS_UINT, &have_seed, NULL, &seed, 0, ULONG_MAX, NULL, NULL, NULL, NULL},
@@ -221,8 +225,9 @@ int plan_cmd_main(int argc, char **argv)
             {o.output, o.format->search, NULL, "-o"},
             {o.trace, cli_write_trace, NULL, "--trace"},
             {o.report, cli_write_html, NULL, "--report"},
+            {o.save_json, report_search_json, NULL, "--save-json"},
         };
-        if ((rc = cli_check_outputs(o.cmd, outs, 3)) != 0)
+        if ((rc = cli_check_outputs(o.cmd, outs, 4)) != 0)
             return rc;
     }
     catdir = cli_catalog_find("dtplan plan", catarg, &e);

@@ -15,6 +15,7 @@ struct plan_cmd_opts {
     const char *output;     /* NULL: stdout; else written atomically */
     const char *trace;      /* NULL, or the Chrome trace of the recommended cluster */
     const char *report;     /* NULL, or the HTML report of the top N and the front */
+    const char *save_json;  /* NULL, or the JSON report beside the format asked for */
     const char *cmd;        /* messages begin "CMD: " ("dtplan plan", or "dtplan" for a
                              * scenario with a plan: section run as `dtplan SCENARIO`) */
     int quiet;              /* -q: no progress lines (progress.h) */

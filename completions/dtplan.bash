@@ -7,7 +7,7 @@ _dtplan()
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
-    opts="--json --csv -o --output --trace --report --catalog --seed --steps -q --quiet -h --help --version"
+    opts="--json --csv -o --output --trace --report --save-json --catalog --seed --steps -q --quiet -h --help --version"
 
     # dtplan plan: the options of dtplan less --version, and --top N.
     # Other subcommands with options of their own complete files only.
@@ -105,7 +105,7 @@ _dtplan()
             COMPREPLY=($(compgen -f -- "$cur"))
             return 0
             ;;
-        --trace)
+        --trace|--save-json)
             COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
             return 0
             ;;

@@ -18,10 +18,12 @@ for f in scenarios/*.yaml scenarios/seeds/*.yaml tests/data/*.yaml tests/data/re
     n=$((n + 1))
     "$DT" -q --json "$f" > "$tmp/l$n.json" 2> "$tmp/err" || rm -f "$tmp/l$n.json"
 done
+# each search once: its table and, beside it, its JSON (--save-json)
 for f in scenarios/*.yaml tests/data/plan/*.yaml; do
     n=$((n + 1))
-    "$DT" plan -q --json "$f" > "$tmp/p-$(basename "$f" .yaml).json" 2> "$tmp/err" ||
-        rm -f "$tmp/p-$(basename "$f" .yaml).json"
+    name=$(basename "$f" .yaml)
+    "$DT" plan -q --save-json "$tmp/p-$name.json" "$f" > "$tmp/$name.txt" 2> "$tmp/err" ||
+        rm -f "$tmp/p-$name.json"
 done
 got=$(ls "$tmp"/*.json | wc -l | tr -d ' ')
 if [ "$got" -ge 30 ]; then
@@ -35,7 +37,6 @@ perl tests/advice_check.pl "$tmp"/*.json
 for f in scenarios/llm-*.yaml scenarios/moe-*.yaml; do
     name=$(basename "$f" .yaml)
     gb=$(sed -n 's/^ *global_batch: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
-    "$DT" plan -q "$f" > "$tmp/$name.txt" 2> "$tmp/err"
     perl -MJSON::PP -e '
         my ($file, $txt, $gb, $name) = @ARGV;
         local $/; open my $fh, "<", $file or die; my $d = decode_json(<$fh>);

@@ -153,7 +153,7 @@ check "-o into a missing directory exits 2 with one line" [ $rc -eq 2 -a "$(line
 
 # The outputs of a run are all or nothing: a --report or --trace path that
 # cannot be created leaves no -o file and prints no table.
-for extra in --report --trace; do
+for extra in --report --trace --save-json; do
     "$DT" -q -o "$tmp/o/both.json" $extra "$tmp/no-such-dir/x" "$sc" > /dev/null 2> "$tmp/err"
     rc=$?
     check "$extra into a missing directory exits 2 with one line" [ $rc -eq 2 -a "$(lines "$tmp/err")" = 1 ]
@@ -165,6 +165,16 @@ done
     > /dev/null 2>&1
 check "-o, --report and --trace together write all three" \
     [ -s "$tmp/o/both.json" -a -s "$tmp/o/both.html" -a -s "$tmp/o/both.trace.json" ]
+# --save-json: the table on standard output, and the JSON --json prints, in
+# one run (dtplan SCENARIO and dtplan plan).
+"$DT" -q --save-json "$tmp/o/saved.json" "$sc" > "$tmp/o/saved.txt" 2> /dev/null
+"$DT" -q --json "$sc" > "$tmp/o/json.json" 2> /dev/null
+check "--save-json writes what --json prints, beside the table" \
+    sh -c 'cmp -s "$1/saved.json" "$1/json.json" && grep -q "^Recommendation:" "$1/saved.txt"' _ "$tmp/o"
+"$DT" plan -q --save-json "$tmp/o/psaved.json" tests/data/plan/enumerate-small.yaml > "$tmp/o/psaved.txt" 2> /dev/null
+"$DT" plan -q --json tests/data/plan/enumerate-small.yaml > "$tmp/o/pjson.json" 2> /dev/null
+check "plan --save-json writes what plan --json prints, beside the table" \
+    sh -c 'cmp -s "$1/psaved.json" "$1/pjson.json" && grep -q "^Top " "$1/psaved.txt"' _ "$tmp/o"
 
 # A cluster that loads but cannot be simulated: exit 1, one line naming it once.
 # A catalog whose A10G row has lost its peaks (as it had before AWS's figures

@@ -42,8 +42,10 @@ run|dtplan|"\$DT" -q -o OUT "$S"
 run --json|dtplan|"\$DT" -q --json -o OUT "$S"
 run --trace|dtplan|"\$DT" -q --trace OUT "$S"
 run --report|dtplan|"\$DT" -q --report OUT "$S"
+run --save-json|dtplan|"\$DT" -q --save-json OUT "$S"
 plan|dtplan plan|"\$DT" plan -q -o OUT "$P"
 plan --report|dtplan plan|"\$DT" plan -q --report OUT "$P"
+plan --save-json|dtplan plan|"\$DT" plan -q --save-json OUT "$P"
 compute|dtplan compute|"\$DT" compute --model resnet50 --gpu A100 -o OUT
 collectives|dtplan collectives|"\$DT" collectives --instance p4d.24xlarge -e 4M -o OUT
 catalog list|dtplan catalog list|"\$DT" catalog list --gpu A100 -o OUT
@@ -144,7 +146,7 @@ while IFS= read -r line; do
         rm -f "$tmp/good"
         continue
     fi
-    line_stdout=$(printf '%s' "$line" | sed 's/ -o OUT//; s/ --trace OUT//; s/ --report OUT//')
+    line_stdout=$(printf '%s' "$line" | sed 's/ -o OUT//; s/ --trace OUT//; s/ --report OUT//; s/ --save-json OUT//')
     saved=$line
     line=$line_stdout
     run_cmd unused /dev/full
@@ -205,7 +207,7 @@ check "catalog import writes its three files, no temporary" \
            [ -s "$2/models.csv" ] && [ -z "$(find "$2" -name "*.tmp.*")" ]' _ $rc "$tmp/imported"
 
 # ---- two outputs on one file -------------------------------------------------
-# Every pair of -o, --trace and --report, in both front ends, spelled so that
+# Every pair of -o, --trace and --report, and --save-json beside two of them, in both front ends, spelled so that
 # only the file system says they are one: ./X, dir/../X, a link, a hard link.
 mkdir -p "$tmp/pair/sub"
 cd "$tmp/pair" || exit 1
@@ -216,7 +218,7 @@ for front in run plan; do
     if [ $front = run ]; then prefix=dtplan; base="$DT -q"; scen=$S
     else prefix="dtplan plan"; base="$DT plan -q"; scen=$P; fi
     for pair in "-o --trace" "-o --report" "--trace --report" "--trace -o" "--report -o" \
-                "--report --trace"; do
+                "--report --trace" "-o --save-json" "--save-json --report"; do
         a=${pair% *}
         b=${pair#* }
         for spell in ./target sub/../target link hard; do
@@ -232,7 +234,7 @@ for front in run plan; do
         done
     done
     # An output on the file standard output already goes to.
-    for flag in -o --trace --report; do
+    for flag in -o --trace --report --save-json; do
         [ $flag = -o ] && continue
         # shellcheck disable=SC2086
         $base $flag stdout.txt "$scen" > stdout.txt 2> err

@@ -148,7 +148,8 @@ check "the fixed 3D layout is in the copy" grep -q '^parallel: {tp: 4, pp: 4}$' 
 for sc in "$tmp/llm-70b-3d.yaml" scenarios/llm-8b-fsdp.yaml \
           scenarios/seeds/s1-hetero-tfdata-resnet50.yaml tests/data/deepfm-ps-sync.yaml; do
     b=$(basename "$sc" .yaml)
-    "$DT" -q --json "$sc" > "$tmp/$b.json" 2> "$tmp/err"
+    # the table and, beside it, the JSON (--save-json): one run for both
+    "$DT" -q --save-json "$tmp/$b.json" "$sc" > "$tmp/$b.txt" 2> "$tmp/err"
     set -- $(json_sums "$tmp/$b.json")
     n=$1 bad=$2 tp=$3 bub=$4; shift 4
     check "$b --json: the parts of each of its $n clusters add up to the step $*" [ "$n" -gt 0 -a "$bad" = 0 ]
@@ -157,7 +158,6 @@ for sc in "$tmp/llm-70b-3d.yaml" scenarios/llm-8b-fsdp.yaml \
             [ "$tp" -gt 0 -a "$bub" -gt 0 ]
     "$DT" -q --csv "$sc" > "$tmp/$b.csv" 2> "$tmp/err"
     check_csv "$b" "$tmp/$b.csv"
-    "$DT" -q "$sc" > "$tmp/$b.txt" 2> "$tmp/err"
     check_table "$b" "$tmp/$b.txt" table
 done
 check "llm-70b-3d table: tp comm and bubble columns shown (some cluster has them)" \
@@ -172,7 +172,7 @@ check "the legend no longer calls the communication column gradient communicatio
 # ---- dtplan plan SCENARIO: the catalog search -------------------------------
 for sc in "$tmp/llm-70b-3d.yaml" scenarios/llm-8b-fsdp.yaml tests/data/plan/cpu-bound-vision.yaml; do
     b=plan-$(basename "$sc" .yaml)
-    "$DT" plan -q --json "$sc" > "$tmp/$b.json" 2> "$tmp/err"
+    "$DT" plan -q --save-json "$tmp/$b.json" "$sc" > "$tmp/$b.txt" 2> "$tmp/err"
     set -- $(json_sums "$tmp/$b.json")
     n=$1 bad=$2 tp=$3 bub=$4; shift 4
     check "$b --json: the parts of each of its $n picks add up to the step $*" [ "$n" -gt 0 -a "$bad" = 0 ]
@@ -183,7 +183,6 @@ for sc in "$tmp/llm-70b-3d.yaml" scenarios/llm-8b-fsdp.yaml tests/data/plan/cpu-
         "$DT" plan -q --csv "$sc" > "$tmp/$b.csv" 2> "$tmp/err"
         check_csv "$b" "$tmp/$b.csv"
     fi
-    "$DT" plan -q "$sc" > "$tmp/$b.txt" 2> "$tmp/err"
     check_table "$b" "$tmp/$b.txt" tables
 done
 check "plan-cpu-bound-vision: the input stall is there to add" \

@@ -55,7 +55,7 @@ check "--csv takes no value" [ $? -eq 2 ]
 
 # ---- help, man page, completion agree ---------------------------------------
 "$DT" --help > "$tmp/help" 2>&1
-for o in --json --csv --output --trace --report --catalog --seed --steps --quiet --help --version; do
+for o in --json --csv --output --trace --report --save-json --catalog --seed --steps --quiet --help --version; do
     check "--help, the man page and the completion all list $o" \
         sh -c "grep -q -- '$o' '$tmp/help' && grep -q -- '$(echo "$o" | sed 's/-/\\\\-/g')' docs/dtplan.1 && grep -q -- '$o' completions/dtplan.bash"
 done
@@ -69,7 +69,7 @@ plan_lists() { # plan_lists OPTION: plan --help, the man page and the plan compl
         grep -qF -- "$(echo "$1" | sed 's/-/\\-/g')" docs/dtplan.1 &&
         [ "$(plan_comp "$1")" = "$1" ]
 }
-for o in --json --csv --trace --report --catalog --seed --steps --top; do
+for o in --json --csv --trace --report --save-json --catalog --seed --steps --top; do
     check "dtplan plan --help, the man page and the plan completion all list $o" plan_lists "$o"
 done
 "$DT" calibrate --help > "$tmp/cal-help" 2>&1

@@ -30,7 +30,11 @@
 # cluster, whether the predicted ranking equals the measured one.
 #
 # Usage: perl validate/validate.pl [--matrix FILE] [--out DIR] [--steps N]
-#        [--only NAME,NAME] [--no-published] [--nominal]
+#        [--only NAME,NAME] [--no-published] [--nominal] [--cal-tries N]
+#        [--cal-maxbytes SIZE]
+#        (--cal-tries: network calibrations of each link before its nominal
+#        rate is kept, default 5; --cal-maxbytes: the MPI calibration's
+#        largest message, default 8M)
 #        perl validate/validate.pl --render JSON [--out DIR] [--prefix P]
 #        (writes the report of an earlier run again, from its JSON, in the
 #        current format; runs nothing)
@@ -54,7 +58,7 @@ my $ddp = "$root/validate/ddp_train.py";
 # the JPEG files of the DDP runs, made once (ddp_train.py) and kept
 my $ddp_data = "$root/$build/validate/ddp-jpeg";
 my %opt = (matrix => "$root/validate/matrix.txt", out => "$root/results", steps => 15, only => '',
-           published => 1, prefix => 'validation', nominal => 0);
+           published => 1, prefix => 'validation', nominal => 0, cal_tries => 5, cal_maxbytes => '8M');
 while (@ARGV) {
     my $f = shift @ARGV;
     if ($f eq '--no-published') { $opt{published} = 0; next; }
@@ -67,6 +71,14 @@ while (@ARGV) {
     elsif ($f eq '--steps') {
         $v =~ /^[1-9][0-9]*$/ or do { print STDERR "validate.pl: --steps: expected a positive integer, found \"$v\"\n"; exit 2 };
         $opt{steps} = $v;
+    }
+    elsif ($f eq '--cal-tries') {
+        $v =~ /^[1-9]$/ or do { print STDERR "validate.pl: --cal-tries: expected 1 to 9, found \"$v\"\n"; exit 2 };
+        $opt{cal_tries} = $v;
+    }
+    elsif ($f eq '--cal-maxbytes') {
+        $v =~ /^[1-9][0-9]*[KMG]?$/ or do { print STDERR "validate.pl: --cal-maxbytes: expected a size such as 8M, found \"$v\"\n"; exit 2 };
+        $opt{cal_maxbytes} = $v;
     }
     elsif ($f eq '--only') { $opt{only} = $v }
     elsif ($f eq '--render') { $opt{render} = $v }
@@ -271,12 +283,13 @@ sub net_profile {
     my ($j, $tr) = (undef, $c->{workload} eq 'ddp' ? 'cmd' : 'mpi');
     # A calibration that fails (an MPI launch beside other jobs) or whose
     # all-reduce fit the calibration marks poor (a noisy run on the emulated
-    # link, as when the machine is busy with other tests) is run up to four
-    # times more before the nominal rate is given up, each after a pause
+    # link, as when the machine is busy with other tests) is run again, up to
+    # --cal-tries in all, before the nominal rate is kept, each after a pause
     # longer than the last (5, 10, 15, 20 s), so that the jobs beside it may
-    # have ended.  What went wrong each time goes to standard error.
+    # have ended.  What went wrong each time goes to standard error, and a
+    # profile whose fits stayed poor says so in the report (link_unused).
     my @why;
-    for my $attempt (1 .. 5) {
+    for my $attempt (1 .. $opt{cal_tries}) {
         sleep 5 * ($attempt - 1) if $attempt > 1;
         unlink $prof;
         if ($c->{workload} eq 'ddp') {
@@ -291,8 +304,9 @@ sub net_profile {
                                   'emu.host', '-o', $prof);
         } else {
             # 8 B to 8 MiB by x4 (--quick's sizes, up to the trainers' 3.4 and
-            # 8.4 MB gradients)
-            ($rc, $out) = run_cmd(@MPI, '-np', $nh, @h, $dtplan, 'calibrate', '--mpi', '--quick', '--maxbytes', '8M',
+            # 8.4 MB gradients; --cal-maxbytes)
+            ($rc, $out) = run_cmd(@MPI, '-np', $nh, @h, $dtplan, 'calibrate', '--mpi', '--quick', '--maxbytes',
+                                  $opt{cal_maxbytes},
                                   '--instance', 'emu.host', '-o', $prof);
         }
         if ($rc || !-f $prof) {
@@ -311,11 +325,14 @@ sub net_profile {
     }
     system('sh', "$root/validate/hosts.sh", 'down');
     if (!$j) {
-        print STDERR "validate.pl: $key: no network calibration in 5 tries: " . join('; ', @why) . "\n";
+        print STDERR "validate.pl: $key: no network calibration in $opt{cal_tries} tries: " . join('; ', @why) . "\n";
         return $net_profile{$key} = undef;
     }
-    print STDERR "validate.pl: $key: no good all-reduce fit in 5 calibrations (relative RMS residual: " .
-        join('; ', @why) . "); the nominal rate stands\n" if @why == 5;
+    if (@why == $opt{cal_tries}) {
+        $net_link{$key}{unused} = "no good all-reduce fit in $opt{cal_tries} calibrations (relative RMS " .
+            "residual: " . join('; ', @why) . ")";
+        print STDERR "validate.pl: $key: $net_link{$key}{unused}; the nominal rate stands\n";
+    }
     for my $kind ('allreduce', 'pushpull') {
         my ($best) = grep { $_->{transport} eq $tr && $_->{name} =~ /$kind/ && !$_->{poor_fit} &&
                             ($_->{link_GBps} // 0) > 0 } @{$j->{collectives} // []};
@@ -472,6 +489,7 @@ for my $c (@cfgs) {
                     link_calibrated => $m{profile} ? $net_link{$nk}{
                         $c->{strategy} =~ /^ps_/ && $net_link{$nk}{pushpull} ? 'pushpull' : 'allreduce'} : undef,
                     first_pull_frac => $m{profile} ? $net_link{$nk}{first_pull_frac} : undef,
+                    link_unused => $m{profile} ? $net_link{$nk}{unused} : undef,
                     profile => $m{profile} ? "$opt{prefix}-profiles/$nk.json" : undef },
         predicted_s => $pred + 0, measured_s => $meas + 0,
         predicted_breakdown_s => $pc->{breakdown_s}, measured_breakdown_s => {
