@@ -627,8 +627,7 @@ int report_table(FILE *f, const struct plan_report *rep)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-/* A cluster's goodput (planner/goodput.c): null without a goodput: section. */
-static cJSON *json_goodput(const struct plan_cluster *pc)
+cJSON *report_json_goodput(const struct plan_cluster *pc)
 {
     const struct plan_goodput *g = &pc->goodput;
     cJSON *o;
@@ -760,7 +759,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(o, "cost_per_epoch_usd", pc->cost_per_epoch_usd);
     report_json_num(o, "time_to_train_s", pc->train_s);
     report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
-    cJSON_AddItemToObject(o, "goodput", json_goodput(pc));
+    cJSON_AddItemToObject(o, "goodput", report_json_goodput(pc));
     cJSON_AddBoolToObject(o, "feasible", pc->feasible != 0);
     if (pc->feasible)
         cJSON_AddNullToObject(o, "infeasible_why");

@@ -133,4 +133,8 @@ void report_batch_notes(FILE *f, const struct plan_cluster *pc, int n, size_t st
 char *report_cell_band(const struct plan_cluster *pc);
 void report_json_band(struct cJSON *o, const char *key, const struct plan_cluster *pc);
 
+/* A cluster's goodput object (planner/goodput.c; docs/output.md): null
+ * without a goodput: section. */
+struct cJSON *report_json_goodput(const struct plan_cluster *pc);
+
 #endif

@@ -309,6 +309,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     report_json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
     report_json_num(o, "train_s", pc->train_s);
     report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    cJSON_AddItemToObject(o, "goodput", report_json_goodput(pc));
     cJSON_AddBoolToObject(o, "feasible", pc->feasible);
     if (!pc->feasible)
         cJSON_AddStringToObject(o, "infeasible_why", pc->infeasible_why);

@@ -567,6 +567,8 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
             add(&t, ", %s and $%.2f to train against %s and $%.2f", a, cur->cost_to_train_usd,
                 b, best->cost_to_train_usd);
         add(&t, "): keep it.");
+        if (cur->goodput.on)
+            add_goodput(&t, cur);
         advise(&t, sc, cur, &(struct table){in->table, in->ntable, cur, in->action}, 1, 0);
         return;
     } else if (in->action == PLAN_KEEP) {
@@ -592,6 +594,8 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
             add(&t, " (scale_up here is a change of instance type to fewer GPUs, which does "
                 "better for %s.)", scenario_objective_name(sc->objective.minimize));
     }
+    if (best->goodput.on)
+        add_goodput(&t, best);
     if (best->layout_why[0])
         add(&t, " Layout: %s.", best->layout_why);
     if (best != cur)

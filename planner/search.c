@@ -55,9 +55,11 @@ static int single_strategy(unsigned set)
 }
 
 
-static double group_price(const struct scenario *sc, const struct cat_instance *in)
+/* A group's price an hour, at its spot rate in a spot candidate (where the
+ * catalog has one). */
+static double group_price(const struct cat_instance *in, int spot)
 {
-    return sc->plan.spot && !isnan(in->spot_usd_h) ? in->spot_usd_h : in->price_usd_h;
+    return spot && !isnan(in->spot_usd_h) ? in->spot_usd_h : in->price_usd_h;
 }
 
 double search_memory_bytes(const struct scenario *sc, double *state_bytes)
@@ -151,7 +153,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
         l->ntrain_types++;
         for (int nodes = 1; nodes <= p->max_nodes; nodes = next_count(nodes)) {
             double workers = (double)nodes * wpn;
-            double price0 = nodes * group_price(sc, ti);
+            double price0;
             int single = workers == 1;
             int multi_node_ok = !isnan(ti->net_gbps);
             int unsharded_fits = 1;   /* parameter servers shard nothing */
@@ -191,46 +193,53 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
                 l->pruned_channels++;
                 break;
             }
-            /* data nodes: none, or each CPU type of the same cloud x counts */
-            for (int d = -1; d < cat->ninstances; d++) {
-                const struct cat_instance *di = d >= 0 ? &cat->instances[d] : NULL;
-                if (di && !search_input_work(sc))
-                    break;  /* nothing for data nodes to do */
-                if (di && (di->gpu_count != 0 || !search_considered(sc, di) || isnan(di->net_gbps) ||
-                           !multi_node_ok || strcmp(di->cloud, ti->cloud) != 0))
-                    continue;
-                for (int nd = di ? 1 : 0; nd <= (di ? p->max_data_nodes : 0); nd = next_count(nd)) {
-                    double price1 = price0 + (di ? nd * group_price(sc, di) : 0);
-                    for (int s = 0; s < SIM_NSTRATEGY; s++) {
-                        if (!(p->strategies & (1u << s)))
-                            continue;
-                        if (single && s != single_strategy(p->strategies))
-                            continue; /* one worker shares nothing: one strategy is enough */
-                        if (sim_is_ps(s) && !unsharded_fits) {
-                            l->pruned_memory++;
-                            continue; /* the servers' workers hold the whole state */
-                        }
-                        if (s == SIM_AUTO && ti->gpu_count == 0 && (p->strategies & (1u << SIM_RING)))
-                            continue; /* auto on CPU nodes is the ring */
-                        if (s == SIM_HIERARCHICAL && (wpn == 1 || nodes == 1) &&
-                            (p->strategies & ((1u << SIM_RING) | (1u << SIM_AUTO))))
-                            continue; /* one GPU per node or one node: hierarchical is the ring */
-                        for (int q = -1; q < (sim_is_ps(s) ? cat->ninstances : 0); q++) {
-                            const struct cat_instance *qi = q >= 0 ? &cat->instances[q] : NULL;
-                            if (qi && (qi->gpu_count != 0 || !search_considered(sc, qi) ||
-                                       isnan(qi->net_gbps) || !multi_node_ok ||
-                                       strcmp(qi->cloud, ti->cloud) != 0))
+            /* plan.spot: each candidate on demand and, where its train type
+             * has a spot price, at spot prices as well (the goodput section
+             * then charges the spot one its preemptions) */
+            for (int sp = 0; sp <= (p->spot && !isnan(ti->spot_usd_h) ? 1 : 0); sp++) {
+                price0 = nodes * group_price(ti, sp);
+                /* data nodes: none, or each CPU type of the same cloud x counts */
+                for (int d = -1; d < cat->ninstances; d++) {
+                    const struct cat_instance *di = d >= 0 ? &cat->instances[d] : NULL;
+                    if (di && !search_input_work(sc))
+                        break;  /* nothing for data nodes to do */
+                    if (di && (di->gpu_count != 0 || !search_considered(sc, di) || isnan(di->net_gbps) ||
+                               !multi_node_ok || strcmp(di->cloud, ti->cloud) != 0))
+                        continue;
+                    for (int nd = di ? 1 : 0; nd <= (di ? p->max_data_nodes : 0); nd = next_count(nd)) {
+                        double price1 = price0 + (di ? nd * group_price(di, sp) : 0);
+                        for (int s = 0; s < SIM_NSTRATEGY; s++) {
+                            if (!(p->strategies & (1u << s)))
                                 continue;
-                            for (int nq = qi ? 1 : 0; nq <= (qi ? p->max_ps : 0); nq = next_count(nq)) {
-                                double price = price1 + (qi ? nq * group_price(sc, qi) : 0);
-                                for (int b = 0; b < (single ? 1 : nb); b++) {
-                                    struct search_cand c = {t, nodes, di ? d : -1, nd,
-                                                            qi ? q : -1, nq, s, b, p->spot};
-                                    if (!isnan(sc->objective.budget_usd_h) && price > sc->objective.budget_usd_h) {
-                                        l->pruned_budget++;
-                                        continue;
+                            if (single && s != single_strategy(p->strategies))
+                                continue; /* one worker shares nothing: one strategy is enough */
+                            if (sim_is_ps(s) && !unsharded_fits) {
+                                l->pruned_memory++;
+                                continue; /* the servers' workers hold the whole state */
+                            }
+                            if (s == SIM_AUTO && ti->gpu_count == 0 && (p->strategies & (1u << SIM_RING)))
+                                continue; /* auto on CPU nodes is the ring */
+                            if (s == SIM_HIERARCHICAL && (wpn == 1 || nodes == 1) &&
+                                (p->strategies & ((1u << SIM_RING) | (1u << SIM_AUTO))))
+                                continue; /* one GPU per node or one node: hierarchical is the ring */
+                            for (int q = -1; q < (sim_is_ps(s) ? cat->ninstances : 0); q++) {
+                                const struct cat_instance *qi = q >= 0 ? &cat->instances[q] : NULL;
+                                if (qi && (qi->gpu_count != 0 || !search_considered(sc, qi) ||
+                                           isnan(qi->net_gbps) || !multi_node_ok ||
+                                           strcmp(qi->cloud, ti->cloud) != 0))
+                                    continue;
+                                for (int nq = qi ? 1 : 0; nq <= (qi ? p->max_ps : 0); nq = next_count(nq)) {
+                                    double price = price1 + (qi ? nq * group_price(qi, sp) : 0);
+                                    for (int b = 0; b < (single ? 1 : nb); b++) {
+                                        struct search_cand c = {t, nodes, di ? d : -1, nd,
+                                                                qi ? q : -1, nq, s, b, sp};
+                                        if (!isnan(sc->objective.budget_usd_h) &&
+                                            price > sc->objective.budget_usd_h) {
+                                            l->pruned_budget++;
+                                            continue;
+                                        }
+                                        push(l, &c);
                                     }
-                                    push(l, &c);
                                 }
                             }
                         }

@@ -361,3 +361,30 @@ if [ $rc -eq 1 ] && [ "$(wc -l < "$out/too-fast.err")" -eq 1 ] &&
 else
     echo "FAIL - solve: too fast a step: status $rc: $(cat "$out/too-fast.err")"
 fi
+
+# plan.spot with a goodput: section: each candidate on demand and at spot
+# prices; the spot one pays for its preemptions, so a 20% discount wins at
+# 0.2 preemptions a node a day and loses at 12 with half-hour restarts.
+spot_rank() { # FILE: the recommended cluster, then "name ettr" of each of the top
+    "$bin" plan -q --json "$1" 2> /dev/null | perl -MJSON::PP -e '
+        local $/; my $d = decode_json(<STDIN>);
+        print $d->{recommendation}{cluster}, "\n";
+        printf "%s %.3f\n", $_->{name}, $_->{goodput}{ettr} for @{$d->{top}}'
+}
+f=tests/data/plan/spot-goodput.yaml
+spot_rank "$f" > "$out/spot-low.txt"
+sed 's/spot_preemptions_per_day: 0.2/spot_preemptions_per_day: 12/' "$f" > "$out/spot-high.yaml"
+spot_rank "$out/spot-high.yaml" > "$out/spot-high.txt"
+if [ "$(sed 1d "$out/spot-low.txt" | grep -c ' spot ')" = 2 ] &&
+   [ "$(sed 1d "$out/spot-low.txt" | grep -c -v ' spot ')" = 2 ] &&
+   head -1 "$out/spot-low.txt" | grep -q ' spot$'; then
+    echo "ok - spot: each candidate searched on demand and at spot; 0.2 preemptions a day: spot recommended ($(head -1 "$out/spot-low.txt"))"
+else
+    echo "FAIL - spot: 0.2 preemptions a day: $(tr '\n' ';' < "$out/spot-low.txt")"
+fi
+if head -1 "$out/spot-high.txt" | grep -qv ' spot$' &&
+   awk '/ spot / && $NF < 0.8 { n++ } END { exit n == 2 ? 0 : 1 }' "$out/spot-high.txt"; then
+    echo "ok - spot: 12 preemptions a day cost more than the 20% discount: on demand recommended ($(head -1 "$out/spot-high.txt"))"
+else
+    echo "FAIL - spot: 12 preemptions a day: $(tr '\n' ';' < "$out/spot-high.txt")"
+fi

@@ -188,3 +188,23 @@ check "goodput: the HTML report charts the effective training time, a point a cl
       "$(grep -o 'effective training time, [0-9.]* interruptions a day' "$tmp/g.html" | wc -l | tr -d ' ')" = 2 ]
 "$DT" -q --report "$tmp/ng.html" tests/data/report/scaling.yaml > /dev/null 2> "$tmp/err"
 check "goodput: no chart without a goodput section" sh -c "! grep -q 'chart-goodput' '$tmp/ng.html'"
+# The recommendation says what failures cost at the recommended size, listed
+# and searched, with the figures of its goodput object in the JSON.
+goodput_said() { # FILE.txt FILE.json: the Failures clause names the JSON's rate and ETTR
+    perl -MJSON::PP -e '
+        my ($txt, $js) = @ARGV; local $/;
+        open my $t, "<", $txt or exit 1; my $text = <$t>;
+        open my $j, "<", $js or exit 1; my $d = decode_json(<$j>);
+        my ($rec) = $text =~ /^Recommendation: (.*)$/m or exit 1;
+        my ($rate, $ettr) = $rec =~ / Failures: ([0-9.e+-]+) interruptions a day at its size, ([0-9.]+)% of the time training/ or exit 1;
+        my $name = $d->{recommendation}{cluster} // exit 1;
+        my ($c) = grep { $_->{name} eq $name } @{$d->{clusters} // []}, @{$d->{top} // []};
+        my $g = $c && $c->{goodput} or exit 1;
+        exit(abs($rate - $g->{interruptions_per_day}) <= 0.001 * $g->{interruptions_per_day} + 1e-9 &&
+             abs($ettr - 100 * $g->{ettr}) <= 0.05 ? 0 : 1)' "$1" "$2"
+}
+"$DT" -q --save-json "$tmp/g.json" scenarios/llm-8b-fsdp.yaml > "$tmp/g.txt" 2> "$tmp/err"
+check "goodput: the recommendation says what failures cost at its size, as its JSON has it" \
+    goodput_said "$tmp/g.txt" "$tmp/g.json"
+"$DT" plan -q --save-json "$tmp/gp.json" scenarios/llm-70b-sharded.yaml > "$tmp/gp.txt" 2> "$tmp/err"
+check "goodput: the search's recommendation says it too" goodput_said "$tmp/gp.txt" "$tmp/gp.json"

@@ -244,27 +244,32 @@ out:
 static void the_enumeration_is_the_product_of_the_plan(void)
 {
     struct run u;
-    int ps_ded = 0, data = 0, spot_ok = 1;
+    int ps_ded = 0, data = 0, spot_ok = 1, nspot = 0;
 
     if (load("tests/data/plan/enumerate-small.yaml", &u) || search(&u))
         goto out;
-    /* 2 node counts x (no data, 1 data node) x (ring, ps colocated, ps on 1 dedicated) */
-    T_CHECK(u.l.n == 12, "1-2 p3.16xlarge x 0-1 c5.9xlarge data x 3 sharings = 12 candidates (%d)",
-            u.l.n);
+    /* 2 node counts x (no data, 1 data node) x (ring, ps colocated, ps on 1
+     * dedicated), each on demand and at spot prices (spot: true) */
+    T_CHECK(u.l.n == 24, "1-2 p3.16xlarge x 0-1 c5.9xlarge data x 3 sharings x on demand "
+            "or spot = 24 candidates (%d)", u.l.n);
     for (int i = 0; i < u.l.n; i++) {
         ps_ded += u.l.c[i].ps >= 0;
         data += u.l.c[i].data >= 0;
+        nspot += u.l.c[i].spot != 0;
     }
-    T_CHECK(ps_ded == 4 && data == 6, "4 with a dedicated server (%d), 6 with a data node (%d)",
-            ps_ded, data);
-    /* spot: true prices every group at its spot rate: p3.16xlarge $2.7531/h, c5.9xlarge $0.5694/h */
+    T_CHECK(ps_ded == 8 && data == 12 && nspot == 12,
+            "8 with a dedicated server (%d), 12 with a data node (%d), 12 spot (%d)", ps_ded, data,
+            nspot);
+    /* each group at its rate: p3.16xlarge $24.48/h on demand, $2.7531/h
+     * spot; c5.9xlarge $1.53/h, $0.5694/h */
     for (int i = 0; i < u.l.n; i++) {
         const struct search_cand *c = &u.l.c[i];
-        double want = c->nodes * 2.7531 + c->ndata * 0.5694 + c->nps * 0.5694;
+        double want = c->spot ? c->nodes * 2.7531 + c->ndata * 0.5694 + c->nps * 0.5694
+                              : c->nodes * 24.48 + c->ndata * 1.53 + c->nps * 1.53;
         if (fabs(u.ev[i].price_usd_h - want) > 1e-9)
             spot_ok = 0;
     }
-    T_CHECK(spot_ok, "every candidate is priced at the spot rates");
+    T_CHECK(spot_ok, "every candidate is priced at its rates, on demand or spot");
 out:
     done(&u);
 }
