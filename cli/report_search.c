@@ -129,6 +129,10 @@ static void parts_legend(FILE *f, const struct search_result *r)
             for (int p = 0; p < REPORT_NPARTS; p++)
                 show[p] |= some[p];
         }
+    report_parts_shown(r->nclouds > 0 ? &r->clouds[0].pc : NULL, r->nclouds, sizeof *r->clouds,
+                       some);
+    for (int p = 0; p < REPORT_NPARTS; p++)
+        show[p] |= some[p];
     fprintf(f, "Times in ms per step (");
     report_parts_sum(f, show);
     fprintf(f, ").\nParts: ");
@@ -265,6 +269,13 @@ static int write_table(FILE *f, const struct search_result *r, const struct sear
         }
     fprintf(f, "\nBest of each kind:\n");
     print_picks(f, kinds, nk, marks, 0);
+    if (r->nclouds > 0) {
+        const char *cm[SEARCH_MAX_CLOUDS];
+        for (int k = 0; k < r->nclouds; k++)
+            cm[k] = r->clouds[k].pc.cl->groups[0].inst->cloud;
+        fprintf(f, "\nBest on each cloud:\n");
+        print_picks(f, r->clouds, r->nclouds, cm, 0);
+    }
     fprintf(f, "\n%s: %s: %s\n", r->current_listed ? "Current choice" : "Smallest start",
             r->current.cl->name, r->current.bound_text);
     if (r->keep_current)
@@ -391,6 +402,10 @@ static int write_json(FILE *f, const struct search_result *r, const struct searc
         else
             cJSON_AddNullToObject(s, key[k]);
     }
+    /* the best on each cloud, when the candidates span two or more */
+    s = cJSON_AddObjectToObject(o, "best_of_cloud");
+    for (int k = 0; k < r->nclouds; k++)
+        cJSON_AddItemToObject(s, r->clouds[k].pc.cl->groups[0].inst->cloud, jpick(&r->clouds[k]));
     if (r->ntop > 0) {
         const struct plan_cluster *cur = &r->current;
         cJSON *c = jplan_cluster(cur, cur->res.workers > 1 || cur->cl->ngroups > 1);

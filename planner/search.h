@@ -118,6 +118,7 @@ struct search_pick {
 };
 
 enum search_kind { SEARCH_SINGLE = 0, SEARCH_SCALE_OUT, SEARCH_HETERO, SEARCH_CPU, SEARCH_NKINDS };
+#define SEARCH_MAX_CLOUDS 8    /* clouds whose best the report shows, at most */
 
 struct search_result {
     const struct scenario *sc;
@@ -130,6 +131,10 @@ struct search_result {
     int nfront;
     int front_train;            /* 1: time and cost to train; 0: step time and cost per step */
     struct search_pick kinds[SEARCH_NKINDS]; /* best of each kind; index -1 when none */
+    struct search_pick clouds[SEARCH_MAX_CLOUDS]; /* the best on each cloud of the feasible
+                                   candidates, in the order of their bests, when they span
+                                   two clouds or more (each its train type's); else none */
+    int nclouds;
     struct plan_cluster current;/* the scenario's first cluster, or the baseline's result */
     int current_listed;         /* 1: current is the scenario's clusters[0] */
     struct search_pick baseline;/* the baseline when no cluster is listed */

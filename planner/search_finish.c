@@ -503,6 +503,32 @@ int search_finish(const struct scenario *sc, const struct search_list *l,
         search_pick_fix(&r->kinds[k]);
     }
 
+    /* the best on each cloud, when the feasible candidates span two or more:
+     * a buyer choosing a provider sees what each offers at its best.  The
+     * top's picks first (re-run, in its order), then the search's order. */
+    {
+        const char *seen[SEARCH_MAX_CLOUDS];
+        int at[SEARCH_MAX_CLOUDS], n = 0;
+        for (int i = 0; i < r->ntop + nord && n < SEARCH_MAX_CLOUDS; i++) {
+            int idx = i < r->ntop ? r->top[i].index : ord[i - r->ntop], k = 0;
+            const char *cloud = sc->catalog->instances[l->c[idx].train].cloud;
+            while (k < n && strcmp(seen[k], cloud) != 0)
+                k++;
+            if (k == n) {
+                seen[n] = cloud;
+                at[n++] = i;
+            }
+        }
+        for (int k = 0; n > 1 && k < n; k++) {
+            if (at[k] < r->ntop)
+                r->clouds[k] = r->top[at[k]];
+            else if (search_pick_run(sc, l, ord[at[k] - r->ntop], NULL, &r->clouds[k], e) != 0)
+                goto out;
+            search_pick_fix(&r->clouds[k]);
+            r->nclouds++;
+        }
+    }
+
     /* the starting point: the listed cluster, else the cheapest single GPU node */
     if (!r->current_listed) {
         if (search_pick_run(sc, l, baseline_of(sc, l, ev, ord[0]), NULL, &r->baseline, e) != 0)

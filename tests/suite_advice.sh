@@ -63,6 +63,25 @@ for f in scenarios/llm-*.yaml scenarios/moe-*.yaml; do
     ' "$tmp/p-$name.json" "$tmp/$name.txt" "$gb" "$name"
 done
 
+# ---- a 70B model over the four clouds (issue 39) -----------------------------
+# llm-70b-3d's search covers every cloud of the catalog: the report shows the
+# best of each, each fits its GPUs and trains on them, and the recommendation
+# is the best of its own cloud.
+perl -MJSON::PP -e '
+    local $/; open my $fh, "<", $ARGV[0] or die; my $d = decode_json(<$fh>);
+    my $b = $d->{best_of_cloud} // {};
+    my @want = qw(aws gcp azure oci);
+    my @have = grep { $b->{$_} } @want;
+    my @bad = grep { my $p = $b->{$_}; !($p->{feasible} && $p->{util_gpu} > 0 &&
+                     $p->{memory_gib}{total} <= $p->{memory_gib}{capacity}) } @have;
+    my $rec = $d->{recommendation}{cluster} // "";
+    my ($mine) = grep { $b->{$_}{name} eq $rec } keys %$b;
+    print((@have == 4 && !@bad && $mine ? "ok" : "FAIL") .
+          " - advice: llm-70b-3d: the best on each of aws, gcp, azure and oci is shown, fits and trains on GPUs " .
+          "(found @have; not sound: @bad), and the recommendation, $rec, is the best on its cloud (" .
+          ($mine // "none") . ")\n");
+' "$tmp/p-llm-70b-3d.json"
+
 # ---- the MoE plan's layout follows memory (issue 38) ------------------------
 # DeepSeek-V3 at pp 8 on 256 GPUs: an 80 GB H100 holds its experts only by
 # recomputing every layer, a 141 GB H200 without; the search says what does
