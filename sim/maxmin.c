@@ -92,9 +92,52 @@ void mm_remove_flow(struct maxmin *m, int id)
         m->nflows--;
 }
 
+/* mm_solve with one active flow f: the level the progressive filling
+ * stops it at, computed as the general loop does (the same sums, in the same
+ * order), without its passes over every flow and resource. */
+static void solve_one(struct maxmin *m, struct mm_flow *f)
+{
+    double level = f->bound;
+
+    for (int r = 0; r < m->nres; r++)
+        m->res[r].load = 0;
+    for (int u = 0; u < f->nuse; u++) {
+        int r = f->use[u].res, first = 1;
+        double w = 0;
+        for (int v = 0; v < u && first; v++)
+            first = f->use[v].res != r;
+        if (!first)
+            continue;               /* its resource's sum was taken at its first use */
+        for (int v = u; v < f->nuse; v++)
+            if (f->use[v].res == r)
+                w += f->use[v].w;
+        if (m->res[r].cap / w < level)
+            level = m->res[r].cap / w;
+    }
+    assert(isfinite(level));
+    f->rate = level;
+    for (int u = 0; u < f->nuse; u++)
+        m->res[f->use[u].res].load += f->use[u].w * f->rate;
+    m->dirty = 0;
+}
+
 void mm_solve(struct maxmin *m)
 {
     int left = 0;
+
+    /* no flow, or one: what the general loop gives, more cheaply */
+    if (m->nactive == 0) {
+        for (int r = 0; r < m->nres; r++)
+            m->res[r].load = 0;
+        m->dirty = 0;
+        return;
+    }
+    if (m->nactive == 1)
+        for (int i = 0; i < m->nflows; i++)
+            if (m->flows[i].active) {
+                solve_one(m, &m->flows[i]);
+                return;
+            }
 
     for (int r = 0; r < m->nres; r++) {
         m->rem[r] = m->res[r].cap;

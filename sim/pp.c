@@ -108,25 +108,31 @@ static struct pp_op op_at(int k, int back, int pp, int v)
     return o;
 }
 
-/* Stage s's operations in Megatron's order into ops (2 m v of them). */
-static void stage_ops(int s, int pp, int v, int m, struct pp_op *ops)
+/* Forwards stage s runs before its first backward, of total = m v. */
+static int stage_warm(int s, int pp, int v, int m)
 {
-    int total = m * v, warm, n = 0, f = 0, b = 0;
+    int total = m * v, warm;
 
     if (v == 1)
         warm = pp - s - 1;
     else
         warm = m == pp ? total : 2 * (pp - s - 1) + (v - 1) * pp;
-    if (warm > total)
-        warm = total;
-    while (f < warm)
-        ops[n++] = op_at(f++, 0, pp, v);
-    while (f < total) {
-        ops[n++] = op_at(f++, 0, pp, v);
-        ops[n++] = op_at(b++, 1, pp, v);
-    }
-    while (b < total)
-        ops[n++] = op_at(b++, 1, pp, v);
+    return warm > total ? total : warm;
+}
+
+/* The i-th of stage s's 2 m v operations in Megatron's order: warm
+ * forwards, then a forward and a backward in turn, then the backwards left
+ * (warm: stage_warm). */
+static struct pp_op stage_op(int i, int warm, int pp, int v, int m)
+{
+    int total = m * v;
+
+    if (i < warm)
+        return op_at(i, 0, pp, v);
+    if (i < 2 * total - warm)
+        return (i - warm) % 2 == 0 ? op_at(warm + (i - warm) / 2, 0, pp, v)
+                                   : op_at((i - warm) / 2, 1, pp, v);
+    return op_at(i - total, 1, pp, v);
 }
 
 struct pp_stage {
@@ -146,17 +152,25 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
     const struct sim_comm *c = &cfg->c;
     int pp = c->pp, v = c->pp_interleave > 1 ? c->pp_interleave : 1, m = c->micro_batches;
     int n = pp * v, nops = 2 * m * v, left = pp * nops, nq = 0, rc = 0;
-    struct pp_op *ops = x_calloc((size_t)pp * nops, sizeof *ops);
-    double *done = x_calloc((size_t)2 * n * m, sizeof *done), *freeat = x_calloc((size_t)pp,
-                                                                                   sizeof *freeat);
-    int *next = x_calloc((size_t)pp, sizeof *next), *queue = x_calloc((size_t)pp * 2 + 4,
-                                                                       sizeof *queue);
+    double *done = x_malloc(sizeof *done * (size_t)2 * n * m), *freeat = x_calloc((size_t)pp,
+                                                                                  sizeof *freeat);
+    /* each chunk's forward and backward: its time, and of it the tensor-
+     * parallel collectives' (op_dur), once for all its micro-batches */
+    double *dur = x_malloc(sizeof *dur * (size_t)4 * n), *extra = dur + 2 * n;
+    int *next = x_calloc((size_t)pp * 2, sizeof *next), *warm = next + pp;
+    int *queue = x_calloc((size_t)pp * 2 + 4, sizeof *queue);
     char *queued = x_calloc((size_t)pp, 1);
 
     for (int i = 0; i < 2 * n * m; i++)
         done[i] = -1;
+    for (int vs = 0; vs < n; vs++) {
+        dur[vs] = op_dur(cfg, fwd[vs], tpf[vs]);
+        dur[n + vs] = op_dur(cfg, bwd[vs], tpb[vs]);
+        extra[vs] = dur[vs] - fwd[vs];
+        extra[n + vs] = dur[n + vs] - bwd[vs];
+    }
     for (int s = 0; s < pp; s++) {
-        stage_ops(s, pp, v, m, &ops[(size_t)s * nops]);
+        warm[s] = stage_warm(s, pp, v, m);
         queue[nq++] = s;
         queued[s] = 1;
     }
@@ -165,34 +179,33 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
         int s = queue[--nq];
         queued[s] = 0;
         while (next[s] < nops) {
-            const struct pp_op *o = &ops[(size_t)s * nops + next[s]];
-            int vs = o->chunk * pp + s, dep = -1, wake = -1;
-            double ready = 0, dur;
-            if (!o->bwd && vs > 0)
-                dep = (vs - 1) * m + o->mb;
-            else if (o->bwd && vs < n - 1)
-                dep = n * m + (vs + 1) * m + o->mb;
+            const struct pp_op o = stage_op(next[s], warm[s], pp, v, m);
+            int vs = o.chunk * pp + s, dep = -1, wake = -1, k = o.bwd * n + vs;
+            double ready = 0;
+            if (!o.bwd && vs > 0)
+                dep = (vs - 1) * m + o.mb;
+            else if (o.bwd && vs < n - 1)
+                dep = n * m + (vs + 1) * m + o.mb;
             if (dep >= 0 && done[dep] < 0)
                 break;      /* its input has not been computed */
             /* the trip over the boundary between the two chunks' stages */
             if (dep >= 0)
-                ready = done[dep] + p2p[o->bwd ? s : (vs - 1) % pp];
-            dur = op_dur(cfg, o->bwd ? bwd[vs] : fwd[vs], o->bwd ? tpb[vs] : tpf[vs]);
+                ready = done[dep] + p2p[o.bwd ? s : (vs - 1) % pp];
             if (ready < freeat[s])
                 ready = freeat[s];
-            if (o->bwd)
+            if (o.bwd)
                 st[s].last0 = ready;
-            freeat[s] = ready + dur;
-            done[(o->bwd ? n * m : 0) + vs * m + o->mb] = freeat[s];
-            st[s].busy += dur;
-            st[s].tp += dur - (o->bwd ? bwd[vs] : fwd[vs]);
+            freeat[s] = ready + dur[k];
+            done[(o.bwd ? n * m : 0) + vs * m + o.mb] = freeat[s];
+            st[s].busy += dur[k];
+            st[s].tp += extra[k];
             st[s].last1 = freeat[s];
             next[s]++;
             left--;
             /* whose operation waited on this one */
-            if (!o->bwd && vs + 1 < n)
+            if (!o.bwd && vs + 1 < n)
                 wake = (vs + 1) % pp;
-            else if (o->bwd && vs > 0)
+            else if (o.bwd && vs > 0)
                 wake = (vs - 1) % pp;
             if (wake >= 0 && wake != s && !queued[wake]) {
                 queue[nq++] = wake;
@@ -202,9 +215,9 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
     }
     if (left != 0)
         rc = -1;
-    x_free(ops);
     x_free(done);
     x_free(freeat);
+    x_free(dur);
     x_free(next);
     x_free(queue);
     x_free(queued);

@@ -149,7 +149,7 @@ static void chain_slow(struct sim *s, int ci);
 static void phase_flow(struct sim *s, int ci, int b, int p)
 {
     struct chain *c = &s->ch[ci];
-    const struct coll_phase *ph = &c->ph[b * c->nph + p];
+    const struct coll_phase *ph = chain_phase(c, b, p);
     if (s->cfg->trace && ph->amount > 0)
         sim_trace_begin(s->cfg->trace, s->now, SIM_ACT_PHASE_FLOW, ci, b, p, -1, ph->amount,
                         ph->use, ph->nuse);
@@ -170,7 +170,7 @@ static void chain_try(struct sim *s, int ci, int b, int p)
     if (p == 0 ? c->ready_cnt[b] < c->nmem || (s->cfg->c.cycle_s > 0 && !c->ticked[b])
                : !c->done[b * c->nph + p - 1])
         return;
-    ph = &c->ph[b * c->nph + p];
+    ph = chain_phase(c, b, p);
     lane = ph->lane;
     if (b > 0 && !c->done[(b - 1) * c->nph + c->last_in_lane[lane]])
         return;

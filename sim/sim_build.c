@@ -130,28 +130,42 @@ void sim_build_chain(struct sim *s, struct chain *c)
         left -= c->bbytes[b];
         c->cum[b] = (b ? c->cum[b - 1] : 0) + c->bbytes[b];
     }
-    c->ph = x_calloc((size_t)nb * COLL_MAX_PHASES, sizeof *c->ph);
-    c->nph = 0;
-    for (int b = 0; b < nb; b++) {
-        struct coll_phase tmp[COLL_MAX_PHASES];
-        int n;
-        if (b > 0 && c->bbytes[b] == c->bbytes[b - 1] && c->bbytes[b] > 0) {
-            /* the same size as the last: the same phases (built once per size) */
-            memcpy(&c->ph[b * COLL_MAX_PHASES], &c->ph[(b - 1) * COLL_MAX_PHASES],
-                   sizeof(struct coll_phase) * (size_t)c->nph);
-            continue;
+    /* Phases once for each run of equal-size buckets (a step's buckets are
+     * the cap's size but for the first and the last, whatever their number),
+     * each bucket pointing at its run's row. */
+    c->ph_row = x_calloc((size_t)nb, sizeof *c->ph_row);
+    {
+        int rows = 0, cap = 0;
+        c->ph = NULL;
+        c->nph = 0;
+        for (int b = 0; b < nb; b++) {
+            struct coll_phase tmp[COLL_MAX_PHASES];
+            int n;
+            if (b > 0 && c->bbytes[b] == c->bbytes[b - 1] && c->bbytes[b] > 0) {
+                c->ph_row[b] = c->ph_row[b - 1];     /* the same size: the same phases */
+                continue;
+            }
+            n = c->bbytes[b] > 0 ? ops->build(ctx, c->bbytes[b], tmp) : 0;
+            if (b == 0)
+                c->nph = n;
+            assert(n == c->nph || c->bbytes[b] <= 0);
+            if (rows == cap) {
+                cap = cap ? 2 * cap : 4;
+                c->ph = x_realloc(c->ph, (size_t)cap * COLL_MAX_PHASES * sizeof *c->ph);
+            }
+            /* an empty bucket's row is zeros, as a bucket of no bytes has no phases */
+            memset(&c->ph[rows * COLL_MAX_PHASES], 0, COLL_MAX_PHASES * sizeof *c->ph);
+            for (int p = 0; p < n; p++)
+                c->ph[rows * COLL_MAX_PHASES + p] = tmp[p];
+            c->ph_row[b] = rows++;
         }
-        n = c->bbytes[b] > 0 ? ops->build(ctx, c->bbytes[b], tmp) : 0;
-        if (b == 0)
-            c->nph = n;
-        assert(n == c->nph || c->bbytes[b] <= 0);
-        for (int p = 0; p < n; p++)
-            c->ph[b * COLL_MAX_PHASES + p] = tmp[p];
+        /* compact to rows x nph */
+        for (int r = 0; r < rows; r++)
+            for (int p = 0; p < c->nph; p++)
+                c->ph[r * c->nph + p] = c->ph[r * COLL_MAX_PHASES + p];
+        if (!c->ph)
+            c->ph = x_calloc(1, sizeof *c->ph);
     }
-    /* Compact to nb x nph. */
-    for (int b = 0; b < nb; b++)
-        for (int p = 0; p < c->nph; p++)
-            c->ph[b * c->nph + p] = c->ph[b * COLL_MAX_PHASES + p];
     for (int p = 0; p < c->nph; p++)
         c->last_in_lane[c->ph[p].lane] = p;
     c->ready_cnt = x_calloc((size_t)nb, sizeof *c->ready_cnt);
@@ -168,6 +182,7 @@ void sim_release(struct sim *s)
         x_free(s->ch[i].bbytes);
         x_free(s->ch[i].cum);
         x_free(s->ch[i].ph);
+        x_free(s->ch[i].ph_row);
         x_free(s->ch[i].ready_cnt);
         x_free(s->ch[i].started);
         x_free(s->ch[i].done);

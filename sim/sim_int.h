@@ -69,7 +69,8 @@ struct chain {
     double *bbytes;            /* size of each bucket */
     double *cum;               /* bytes of buckets 0..b, for each b */
     int nph;                   /* phases per bucket (same for every size) */
-    struct coll_phase *ph;     /* nb x nph */
+    struct coll_phase *ph;     /* nph for each run of equal-size buckets */
+    int *ph_row;               /* per bucket: its run's row of ph (chain_phase) */
     int last_in_lane[COLL_MAX_PHASES];
     int *ready_cnt;            /* per bucket: members that released it */
     char *started, *done;      /* nb x nph */
@@ -79,6 +80,12 @@ struct chain {
     int active;                /* phases started and not done */
     int buckets_done;
 };
+
+/* Phase p of bucket b of chain c. */
+static inline const struct coll_phase *chain_phase(const struct chain *c, int b, int p)
+{
+    return &c->ph[c->ph_row[b] * c->nph + p];
+}
 
 struct sim {
     const struct sim_config *cfg;
