@@ -7,7 +7,7 @@
 # counts as a failure: "FAIL - NAME exited with status N".
 #
 # The programs and suites run side by side, DT_TEST_JOBS at a time (default:
-# the number of processors), the longest first (SLOW below, measured on a
+# the number of processors; BESIDE's beside them), the longest first (SLOW below, measured on a
 # 2-core machine) so that the last job to start is a short one.  Each writes
 # its own log; the logs are then joined in a fixed order, unit programs by
 # name and then suites by name, so the output is the same whichever job
@@ -30,14 +30,19 @@ SOURCE_DATE_EPOCH=1795651200
 export SOURCE_DATE_EPOCH
 
 # The longest jobs, longest first; every other job follows, in name order.
-# Seconds on the 2-core machine, two at a time (make test, 2026-11-26):
-# suite_validate 37 (its emulated links set the pace; about 80 when their
-# calibrations are poor under the load beside it and run again), suite_advice 33,
-# suite_html_llm 23, suite_plan 23, test_fuzz 16 (minutes under make check's
-# sanitizers and full count), test_search 12, suite_parts 11, suite_published 11,
-# suite_calibrate 9, suite_html 7, suite_llm_runs 6, suite_golden 5, suite_outputs 4,
-# suite_bound 3, suite_fuzz 3; the rest 2 or less.
-SLOW="suite_validate suite_advice suite_html_llm suite_plan test_fuzz test_search suite_parts suite_published suite_calibrate suite_html suite_llm_runs suite_golden suite_outputs suite_bound suite_fuzz"
+# Seconds on the 2-core machine (make test, 2026-11-26): suite_validate 37 to
+# 80 (its emulated links set the pace; the longer when their calibrations are
+# poor under the load beside it and run again), suite_advice 33, suite_html_llm
+# 23, suite_plan 21, test_fuzz 16 (minutes under make check's sanitizers and
+# full count), test_search 12, suite_parts 11, suite_published 11,
+# suite_calibrate 9, suite_html 7, suite_llm_runs 6, suite_golden 5,
+# suite_outputs 4, suite_bound 3, suite_fuzz 3; the rest 2 or less.
+# suite_validate spends most of its time waiting: on its emulated links,
+# shaped to 50 and 200 Mbit/s, and on the pauses before a calibration runs
+# again.  It runs beside the pool (BESIDE), started first, not in one of its
+# DT_TEST_JOBS lanes, so that the lanes are the processors' work.
+BESIDE="suite_validate"
+SLOW="suite_advice suite_html_llm suite_plan test_fuzz test_search suite_parts suite_published suite_calibrate suite_html suite_llm_runs suite_golden suite_outputs suite_bound suite_fuzz"
 
 # One job: NAME's log to $DT_TEST_OUT/NAME.log, its seconds to NAME.time.
 run_job() {
@@ -82,18 +87,27 @@ for s in tests/suite_*.sh; do
     suites="$suites ${s%.sh}"
 done
 
-# The queue: SLOW's jobs that exist, then the rest.
+# BESIDE's jobs that exist, started now; the queue: SLOW's jobs that exist,
+# then the rest.
+beside=""
+for j in $BESIDE; do
+    case " $units $suites " in *" $j "*) beside="$beside $j" ;; esac
+done
+for j in $beside; do
+    sh "$0" --job "$j" &
+done
 queue=""
 for j in $SLOW; do
     case " $units $suites " in *" $j "*) queue="$queue $j" ;; esac
 done
 for j in $units $suites; do
-    case " $SLOW " in *" $j "*) ;; *) queue="$queue $j" ;; esac
+    case " $SLOW $BESIDE " in *" $j "*) ;; *) queue="$queue $j" ;; esac
 done
 
 jobs=${DT_TEST_JOBS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 printf '%s\n' $queue | xargs -n 1 -P "$jobs" sh "$0" --job
+wait    # the jobs beside the pool
 
 log="$DT_TEST_OUT/all.log"
 : > "$log"
