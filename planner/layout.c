@@ -16,7 +16,7 @@
  * how much, and the runner-up.  Nothing here names a dimension: a new one is
  * a row of layout_dims.c.
  *
- * Cost: the combinations the rows allow (at most layout_dims_most(), 2,835)
+ * Cost: the combinations the rows allow (at most layout_dims_most(), 198,450)
  * x 21 micro-batches, pruned: by memory, by the rows' checks (a pipeline's
  * micro-batches not a multiple of pp when interleaved), and by growth: a
  * combination stops growing its micro-batch once doubling it gains no more
@@ -86,8 +86,9 @@ struct search {
                                     parallel section (view) */
     int ranks;                   /* train workers */
     const struct plan_eval_opts *rank;  /* the ranking's simulation settings */
-    struct combo *cb;            /* the combinations tried, layout_dims_most() of room */
-    int ncb;
+    struct combo *cb;            /* the combinations tried, room for cap_cb, grown as they
+                                    are (the rows allow 198,450; a search tries hundreds) */
+    int ncb, cap_cb;
     int last;                    /* the last one tried; -1: none yet */
     struct plan_cluster *cand;   /* the candidate just simulated */
     struct plan_cluster *pc;     /* the best so far, when have */
@@ -259,9 +260,15 @@ static int grow(struct search *s, struct combo *c)
 static int try_combo(const int *val, void *arg)
 {
     struct search *s = arg;
-    struct combo *c = &s->cb[s->ncb];
+    struct combo *c;
     int rc;
 
+    if (s->ncb == s->cap_cb) {
+        s->cap_cb = s->cap_cb ? 2 * s->cap_cb : 64;
+        s->cb = x_realloc(s->cb, (size_t)s->cap_cb * sizeof *s->cb);
+    }
+    c = &s->cb[s->ncb];
+    memset(c, 0, sizeof *c);
     memcpy(c->val, val, sizeof c->val);
     layout_dims_apply(&s->trial, val);
     rc = grow(s, c);
@@ -297,7 +304,6 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     s.e = e;
     s.t = x_malloc(sizeof *s.t);
     s.cand = x_malloc(sizeof *s.cand);
-    s.cb = x_calloc((size_t)layout_dims_most(), sizeof *s.cb);
     *s.t = *sc;
     s.trial = sc->parallel;
     scenario_parallel_fixed(&s.trial);

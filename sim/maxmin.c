@@ -5,6 +5,12 @@
  * frozen_load_r + L * W_r = cap_r (W_r: summed multiplicity of its unfrozen
  * flows); a bounded flow stops at its bound.  The smallest such L fixes the
  * rate of the flows it limits; repeat until every flow is frozen.
+ *
+ * Flows that share no resource do not meet in the filling, so with
+ * `incremental` set a flow added on resources no other flow uses gets its
+ * rate at once, and one removed from such resources clears their load,
+ * without a solve; the others keep their rates (mm_solve would give them the
+ * same, but for its 1e-12 freezing tolerance across unrelated resources).
  */
 #include "maxmin.h"
 
@@ -26,6 +32,7 @@ void mm_free(struct maxmin *m)
     x_free(m->rem);
     x_free(m->wsum);
     x_free(m->frozen);
+    x_free(m->users);
     mm_init(m);
 }
 
@@ -37,11 +44,50 @@ int mm_add_res(struct maxmin *m, double cap)
         m->res = x_realloc(m->res, (size_t)m->cap_res * sizeof *m->res);
         m->rem = x_realloc(m->rem, (size_t)m->cap_res * sizeof *m->rem);
         m->wsum = x_realloc(m->wsum, (size_t)m->cap_res * sizeof *m->wsum);
+        m->users = x_realloc(m->users, (size_t)m->cap_res * sizeof *m->users);
     }
+    m->users[m->nres] = 0;
     m->res[m->nres].cap = cap;
     m->res[m->nres].load = 0;
     m->res[m->nres].busy = 0;
     return m->nres++;
+}
+
+/* The rate the progressive filling gives flow f when no other active
+ * flow shares its resources: its bound or its tightest resource, the sums
+ * taken as the general loop takes them (uses of one resource added in
+ * order). */
+static double alone_rate(const struct maxmin *m, const struct mm_flow *f)
+{
+    double level = f->bound;
+
+    for (int u = 0; u < f->nuse; u++) {
+        int r = f->use[u].res, first = 1;
+        double w = 0;
+        for (int v = 0; v < u && first; v++)
+            first = f->use[v].res != r;
+        if (!first)
+            continue;               /* its resource's sum was taken at its first use */
+        for (int v = u; v < f->nuse; v++)
+            if (f->use[v].res == r)
+                w += f->use[v].w;
+        if (m->res[r].cap / w < level)
+            level = m->res[r].cap / w;
+    }
+    assert(isfinite(level));
+    return level;
+}
+
+/* mm_solve with one active flow f, without its passes over every flow and
+ * resource. */
+static void solve_one(struct maxmin *m, struct mm_flow *f)
+{
+    for (int r = 0; r < m->nres; r++)
+        m->res[r].load = 0;
+    f->rate = alone_rate(m, f);
+    for (int u = 0; u < f->nuse; u++)
+        m->res[f->use[u].res].load += f->use[u].w * f->rate;
+    m->dirty = 0;
 }
 
 int mm_add_flow(struct maxmin *m, double amount, double bound,
@@ -78,47 +124,46 @@ int mm_add_flow(struct maxmin *m, double amount, double bound,
     f->b = b;
     f->c = c;
     m->nactive++;
-    m->dirty = 1;
+    {
+        /* alone on its resources (and nothing else changed since the last
+         * solve): the others keep their rates, and it gets its own */
+        int alone = m->incremental && !m->dirty;
+        for (int i = 0; i < nuse; i++)
+            alone &= m->users[f->use[i].res] == 0;
+        for (int i = 0; i < nuse; i++)
+            m->users[f->use[i].res]++;
+        if (alone) {
+            f->rate = alone_rate(m, f);
+            for (int i = 0; i < nuse; i++)
+                m->res[f->use[i].res].load += f->use[i].w * f->rate;
+        } else {
+            m->dirty = 1;
+        }
+    }
     return id;
 }
 
 void mm_remove_flow(struct maxmin *m, int id)
 {
+    struct mm_flow *f = &m->flows[id];
+    int alone;
+
     assert(id >= 0 && id < m->nflows && m->flows[id].active);
-    m->flows[id].active = 0;
+    f->active = 0;
     m->nactive--;
-    m->dirty = 1;
+    /* alone on its resources: they carry nothing now, the others as before */
+    alone = m->incremental && !m->dirty;
+    for (int i = 0; i < f->nuse; i++)
+        m->users[f->use[i].res]--;
+    for (int i = 0; i < f->nuse; i++)
+        alone &= m->users[f->use[i].res] == 0;
+    if (alone)
+        for (int i = 0; i < f->nuse; i++)
+            m->res[f->use[i].res].load = 0;
+    else
+        m->dirty = 1;
     while (m->nflows > 0 && !m->flows[m->nflows - 1].active)
         m->nflows--;
-}
-
-/* mm_solve with one active flow f: the level the progressive filling
- * stops it at, computed as the general loop does (the same sums, in the same
- * order), without its passes over every flow and resource. */
-static void solve_one(struct maxmin *m, struct mm_flow *f)
-{
-    double level = f->bound;
-
-    for (int r = 0; r < m->nres; r++)
-        m->res[r].load = 0;
-    for (int u = 0; u < f->nuse; u++) {
-        int r = f->use[u].res, first = 1;
-        double w = 0;
-        for (int v = 0; v < u && first; v++)
-            first = f->use[v].res != r;
-        if (!first)
-            continue;               /* its resource's sum was taken at its first use */
-        for (int v = u; v < f->nuse; v++)
-            if (f->use[v].res == r)
-                w += f->use[v].w;
-        if (m->res[r].cap / w < level)
-            level = m->res[r].cap / w;
-    }
-    assert(isfinite(level));
-    f->rate = level;
-    for (int u = 0; u < f->nuse; u++)
-        m->res[f->use[u].res].load += f->use[u].w * f->rate;
-    m->dirty = 0;
 }
 
 void mm_solve(struct maxmin *m)

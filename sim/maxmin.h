@@ -45,6 +45,9 @@ struct maxmin {
     int nflows, cap_flows;   /* slots; free slots have active == 0 */
     int nactive;
     int dirty;               /* flow set changed since the last solve */
+    int incremental;         /* 1: a flow added or removed alone on its resources changes
+                                no other flow's rate: its own set, mm_solve not needed */
+    int *users;              /* per resource: active flows' uses of it */
     /* scratch */
     double *rem;
     double *wsum;

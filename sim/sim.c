@@ -381,17 +381,34 @@ static void bwd_schedule(struct sim *s, int wi)
 }
 
 /* The chain's collectives started or all ended: its members' backward
- * passes change speed. */
+ * passes change speed.  Marked here, brought in line once the events of
+ * the instant are handled (sim_apply_slow): a bucket's collective that ends
+ * as the next one starts changes no rate, and its members' next events stand. */
 static void chain_slow(struct sim *s, int ci)
 {
-    const struct chain *c = &s->ch[ci];
+    s->ch[ci].slow_mark = 1;
+    s->slow_pending = 1;
+}
 
-    for (int i = 0; i < c->nmem; i++) {
-        struct worker *w = &s->w[c->mem[i]];
-        if (w->state != W_BWD || sim_slowdown(s, w) <= 1)
+/* Each marked chain's members in backward whose rate is no longer the one
+ * the chain's collectives give: their work brought up to now and their next
+ * event queued at the new rate.  Before the clock moves. */
+static void sim_apply_slow(struct sim *s)
+{
+    s->slow_pending = 0;
+    for (int ci = 0; ci < s->nch; ci++) {
+        struct chain *c = &s->ch[ci];
+        if (!c->slow_mark)
             continue;
-        bwd_advance(s, w);
-        bwd_schedule(s, c->mem[i]);
+        c->slow_mark = 0;
+        for (int i = 0; i < c->nmem; i++) {
+            struct worker *w = &s->w[c->mem[i]];
+            if (w->state != W_BWD || sim_slowdown(s, w) <= 1 ||
+                w->bwd_rate == (c->active > 0 ? 1 / sim_slowdown(s, w) : 1))
+                continue;
+            bwd_advance(s, w);
+            bwd_schedule(s, c->mem[i]);
+        }
     }
 }
 
@@ -586,6 +603,7 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
     s.ps_duty = ps_duty;
     evq_init(&s.q);
     mm_init(&s.mm);
+    s.mm.incremental = cfg->trace == NULL;  /* a trace records the loads at each solve */
     s.rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(s.rng, cfg->seed);
     s.total_steps = cfg->warmup + cfg->steps;
@@ -638,6 +656,8 @@ static int sim_once(const struct sim_config *cfg, double ps_duty, struct sim_res
         double t_flow, t_ev, t_next, dt_flow;
         struct evq_event ev;
 
+        if (s.slow_pending)
+            sim_apply_slow(&s);
         if (s.mm.dirty) {
             mm_solve(&s.mm);
             if (cfg->trace)

@@ -78,6 +78,8 @@ struct chain {
                                   ready (sim_comm.cycle_s > 0) */
     int tick_pending;          /* an EV_TICK is queued for this chain */
     int active;                /* phases started and not done */
+    int slow_mark;             /* active went to or from 0 since the members' backward
+                                  rates were last brought in line (sim_apply_slow) */
     int buckets_done;
 };
 
@@ -95,6 +97,7 @@ struct sim {
     double ps_duty;         /* asynchronous PS: fraction of a step a worker pushes (1: lockstep) */
     double now;
     long events;
+    int slow_pending;       /* some chain's slow_mark is set */
     int nw;
     struct worker w[SIM_MAX_GROUPS];
     int nch;
