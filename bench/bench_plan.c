@@ -168,8 +168,9 @@ static int layout_search(struct catalog *cat, const char *text, int moe)
 
 /* Part 3: the sharded LLM search; with goodput (issue 40's target: its
  * terms add at most 10% to a search's time), the same with a goodput:
- * section, and the ratio of the two times.  *secs: the search's time. */
-static int llm_search(struct catalog *cat, int goodput, double *secs)
+ * section, and the ratio of the two times.  *secs: the search's time; quiet: print
+ * nothing (a repeat). */
+static int llm_search(struct catalog *cat, int goodput, int quiet, double *secs)
 {
     char path[] = "/tmp/bench_plan_llm_XXXXXX";
     struct scenario sc;
@@ -205,7 +206,7 @@ static int llm_search(struct catalog *cat, int goodput, double *secs)
     }
     per_s = sims / (t1 - t0);
     *secs = t1 - t0;
-    if (goodput) {
+    if (goodput || quiet) {
         x_free(ev);
         search_list_free(&l);
         scenario_free(&sc);
@@ -278,11 +279,20 @@ int main(void)
     search_list_free(&l);
 
     {
-        double plain, with;
-        if (llm_search(&cat, 0, &plain) || llm_search(&cat, 1, &with))
-            goto out_sc;
+        /* the fastest of three runs each, taken in turn: one run of a second
+         * or so moves by 20% with what else the machine does */
+        double plain = INFINITY, with = INFINITY, t;
+        for (int k = 0; k < 3; k++) {
+            if (llm_search(&cat, 0, k > 0, &t))
+                goto out_sc;
+            plain = fmin(plain, t);
+            if (llm_search(&cat, 1, 1, &t))
+                goto out_sc;
+            with = fmin(with, t);
+        }
         printf("  the same search with a goodput: section: %.3f s against %.3f s, %+.1f%% "
-               "(target: at most +10%%)\n", with, plain, 100 * (with / plain - 1));
+               "(the fastest of 3 each; target: at most +10%%)\n", with, plain,
+               100 * (with / plain - 1));
     }
     if (layout_search(&cat, layout_text, 0) || layout_search(&cat, moe_text, 1))
         goto out_sc;
