@@ -145,10 +145,11 @@ int mm_add_flow(struct maxmin *m, double amount, double bound,
 
 void mm_remove_flow(struct maxmin *m, int id)
 {
-    struct mm_flow *f = &m->flows[id];
+    struct mm_flow *f;
     int alone;
 
     assert(id >= 0 && id < m->nflows && m->flows[id].active);
+    f = &m->flows[id];
     f->active = 0;
     m->nactive--;
     /* alone on its resources: they carry nothing now, the others as before */
