@@ -78,15 +78,21 @@ static double alone_rate(const struct maxmin *m, const struct mm_flow *f)
     return level;
 }
 
+/* Flow f, alone on its resources, at its rate, and its load on them. */
+static void charge_alone(struct maxmin *m, struct mm_flow *f)
+{
+    f->rate = alone_rate(m, f);
+    for (int u = 0; u < f->nuse; u++)
+        m->res[f->use[u].res].load += f->use[u].w * f->rate;
+}
+
 /* mm_solve with one active flow f, without its passes over every flow and
  * resource. */
 static void solve_one(struct maxmin *m, struct mm_flow *f)
 {
     for (int r = 0; r < m->nres; r++)
         m->res[r].load = 0;
-    f->rate = alone_rate(m, f);
-    for (int u = 0; u < f->nuse; u++)
-        m->res[f->use[u].res].load += f->use[u].w * f->rate;
+    charge_alone(m, f);
     m->dirty = 0;
 }
 
@@ -132,13 +138,10 @@ int mm_add_flow(struct maxmin *m, double amount, double bound,
             alone &= m->users[f->use[i].res] == 0;
         for (int i = 0; i < nuse; i++)
             m->users[f->use[i].res]++;
-        if (alone) {
-            f->rate = alone_rate(m, f);
-            for (int i = 0; i < nuse; i++)
-                m->res[f->use[i].res].load += f->use[i].w * f->rate;
-        } else {
+        if (alone)
+            charge_alone(m, f);
+        else
             m->dirty = 1;
-        }
     }
     return id;
 }
