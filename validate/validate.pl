@@ -288,7 +288,7 @@ sub net_profile {
     # longer than the last (5, 10, 15, 20 s), so that the jobs beside it may
     # have ended.  What went wrong each time goes to standard error, and a
     # profile whose fits stayed poor says so in the report (link_unused).
-    my @why;
+    my (@why, $failed);
     for my $attempt (1 .. $opt{cal_tries}) {
         sleep 5 * ($attempt - 1) if $attempt > 1;
         unlink $prof;
@@ -312,6 +312,7 @@ sub net_profile {
         if ($rc || !-f $prof) {
             my ($last) = grep { /\S/ } reverse split /\n/, $out;
             push @why, "status $rc" . ($last ? ": $last" : '');
+            $failed++;
             print STDERR "validate: $key: calibration $attempt failed (status $rc)\n$out";
             $j = undef;
             next;
@@ -325,7 +326,11 @@ sub net_profile {
     }
     system('sh', "$root/validate/hosts.sh", 'down');
     if (!$j) {
-        print STDERR "validate.pl: $key: no network calibration in $opt{cal_tries} tries: " . join('; ', @why) . "\n";
+        # the last try failed outright; earlier ones may have run with poor fits
+        my $poor = @why - ($failed // 0);
+        print STDERR "validate.pl: $key: no usable network calibration in $opt{cal_tries} tries (" .
+            ($failed // 0) . " failed" . ($poor ? ", $poor with a poor all-reduce fit" : '') . "): " .
+            join('; ', @why) . "\n";
         return $net_profile{$key} = undef;
     }
     if (@why == $opt{cal_tries}) {
