@@ -287,11 +287,17 @@ char *report_cell_band(const struct plan_cluster *pc)
     return x_strdup(buf);
 }
 
-void report_json_band(cJSON *o, const char *key, const struct plan_cluster *pc)
+void report_json_train_band(cJSON *o, const char *time_key, const struct plan_cluster *pc)
+{
+    report_json_band(o, time_key, pc->train_band_lo_s, pc->train_band_hi_s);
+    report_json_band(o, "cost_to_train_band_usd", pc->price_usd_h * pc->train_band_lo_s / 3600,
+                     pc->price_usd_h * pc->train_band_hi_s / 3600);
+}
+
+void report_json_band(cJSON *o, const char *key, double lo, double hi)
 {
     cJSON *a = cJSON_AddArrayToObject(o, key);
-
-    double v[2] = {pc->band_lo_s, pc->band_hi_s};
+    double v[2] = {lo, hi};
 
     for (int i = 0; i < 2; i++)
         cJSON_AddItemToArray(a, isfinite(v[i]) ? cJSON_CreateNumber(report_round6(v[i]))
@@ -732,7 +738,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(t, "mean", r->step_mean_s);
     report_json_num(t, "p50", r->step_p50_s);
     report_json_num(t, "p95", r->step_p95_s);
-    report_json_band(t, "band", pc);
+    report_json_band(t, "band", pc->band_lo_s, pc->band_hi_s);
 
     t = cJSON_AddObjectToObject(o, "breakdown_s");
     report_json_num(t, "compute", r->compute_s);
@@ -759,6 +765,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(o, "cost_per_epoch_usd", pc->cost_per_epoch_usd);
     report_json_num(o, "time_to_train_s", pc->train_s);
     report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    report_json_train_band(o, "time_to_train_band_s", pc);
     cJSON_AddItemToObject(o, "goodput", report_json_goodput(pc));
     cJSON_AddBoolToObject(o, "feasible", pc->feasible != 0);
     if (pc->feasible)

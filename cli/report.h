@@ -129,9 +129,14 @@ void report_precision_notes(FILE *f, const struct plan_cluster *pc, int n, size_
  * the scenario's global batch (plan_cluster.batch_note); as above. */
 void report_batch_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride);
 
-/* "lo-hi" in ms of pc's step-time band (heap), and the band as a JSON pair. */
+/* "lo-hi" in ms of pc's step-time band (heap), and a band as a JSON pair
+ * (null for an unknown end). */
 char *report_cell_band(const struct plan_cluster *pc);
-void report_json_band(struct cJSON *o, const char *key, const struct plan_cluster *pc);
+void report_json_band(struct cJSON *o, const char *key, double lo, double hi);
+
+/* pc's time to train over its step band as time_key, and the cost to train
+ * over it as "cost_to_train_band_usd". */
+void report_json_train_band(struct cJSON *o, const char *time_key, const struct plan_cluster *pc);
 
 /* A cluster's goodput object (planner/goodput.c; docs/output.md): null
  * without a goodput: section. */

@@ -33,7 +33,8 @@ int report_csv(FILE *f, const struct plan_report *rep)
         "infeasible_why", "sharding", "batch_per_gpu", "grad_accum", "memory_gib",
         "memory_capacity_gib", "tokens_per_s", "mfu", "ettr", "interruptions_per_day",
         "checkpoint_interval_s", "checkpoint_write_s", "restart_s",
-        "time_to_train_without_failures_s", "cost_to_train_without_failures_usd", "layout_why"};
+        "time_to_train_without_failures_s", "cost_to_train_without_failures_usd",
+        "time_to_train_band_lo_s", "time_to_train_band_hi_s", "layout_why"};
     size_t nh = sizeof head / sizeof head[0];
 
     for (size_t c = 0; c < nh; c++)
@@ -95,6 +96,8 @@ int report_csv(FILE *f, const struct plan_report *rep)
             csv_num(f, g->on ? g->train_nofail_s : NAN);
             csv_num(f, g->on ? g->cost_nofail_usd : NAN);
         }
+        csv_num(f, pc->train_band_lo_s);
+        csv_num(f, pc->train_band_hi_s);
         csv_write_field(f, pc->layout_why, 1);
     }
     return ferror(f) ? -1 : 0;

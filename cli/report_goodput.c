@@ -40,6 +40,11 @@ void report_goodput_lines(FILE *f, const struct plan_report *rep)
             numfmt_duration(t0, sizeof t0, g->train_nofail_s, NUMFMT_OWN);
             fprintf(f, "; %s and $%.0f to train (%s and $%.0f without failures)", t,
                     pc->cost_to_train_usd, t0, g->cost_nofail_usd);
+            if (isfinite(pc->train_band_lo_s) && isfinite(pc->train_band_hi_s)) {
+                numfmt_duration(t, sizeof t, pc->train_band_lo_s, NUMFMT_OWN);
+                numfmt_duration(t0, sizeof t0, pc->train_band_hi_s, NUMFMT_OWN);
+                fprintf(f, ", %s to %s over the step's band", t, t0);
+            }
         }
         if (isfinite(g->train_p10_s) && isfinite(g->train_p90_s)) {
             numfmt_duration(t, sizeof t, g->train_p10_s, NUMFMT_OWN);

@@ -301,7 +301,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     }
     report_json_num(o, "step_s", pc->res.step_mean_s);
     report_json_num(o, "step_p95_s", pc->res.step_p95_s);
-    report_json_band(o, "step_band_s", pc);
+    report_json_band(o, "step_band_s", pc->band_lo_s, pc->band_hi_s);
     report_json_cluster_model(o, pc);
     report_json_num(o, "compute_s", pc->res.compute_s);
     report_json_num(o, "data_stall_s", pc->res.data_stall_s);
@@ -320,6 +320,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     report_json_num(o, "cost_per_step_usd", pc->cost_per_step_usd);
     report_json_num(o, "train_s", pc->train_s);
     report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    report_json_train_band(o, "train_band_s", pc);
     cJSON_AddItemToObject(o, "goodput", report_json_goodput(pc));
     cJSON_AddBoolToObject(o, "feasible", pc->feasible);
     if (!pc->feasible)

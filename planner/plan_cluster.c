@@ -42,6 +42,22 @@ const char *plan_bound_name(enum plan_bound b)
 
 /* ---- costs ------------------------------------------------------------- */
 
+/* The time to train over the step time's band.  Without failures it is steps
+ * x step; with them Daly's wall time is linear in the work for a given
+ * checkpoint interval, restart and save (goodput.h), none of which moves
+ * with the step: either way the band scales it. */
+static void train_band(struct plan_cluster *pc)
+{
+    double m = pc->res.step_mean_s;
+
+    pc->train_band_lo_s = pc->train_band_hi_s = NAN;
+    if (!isfinite(pc->train_s) || !(m > 0) || !isfinite(pc->band_lo_s) ||
+        !isfinite(pc->band_hi_s))
+        return;
+    pc->train_band_lo_s = pc->train_s * pc->band_lo_s / m;
+    pc->train_band_hi_s = pc->train_s * pc->band_hi_s / m;
+}
+
 static void costs(const struct scenario *sc, struct plan_cluster *pc)
 {
     const struct sim_result *r = &pc->res;
@@ -268,6 +284,7 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     if (plan_bound_set(pc, o->whatif, e))
         return -1;
     plan_band_set(sc, pc);
+    train_band(pc);
     compute_note(sc, pc);
     plan_assumptions(sc, pc);
     pc->sharding = sc->parallel.sharding;

@@ -143,6 +143,8 @@ struct plan_cluster {
     char bound_text[512];         /* e.g. "CPU-bound: 96 vCPU keep 8 A100 busy 45%" */
     double band_lo_s, band_hi_s;  /* where the real step time is expected to lie, from the
                                      validated error of the parts (docs/model.md) */
+    double train_band_lo_s, train_band_hi_s; /* the time to train over that band (NAN
+                                     unknown); the cost to train is the price times it */
     char compute_note[128];       /* how the precision runs on the train GPU when it is not
                                      as asked ("V100 has no bf16: runs fp16"), else "" */
     char batch_note[192];         /* when the samples a step differ from workload.global_batch

@@ -29,7 +29,7 @@ check "--csv: the header starts with cluster,groups,recommended,feasible,step_me
     sh -c "head -n 1 '$tmp/c.csv' | grep -q '^cluster,groups,recommended,feasible,step_mean_s,'"
 fields=$(perl -MText::ParseWords -ne 'chomp; my @f = parse_line(",", 0, $_); print scalar(@f), "\n"' \
     "$tmp/c.csv" | sort -u | tr '\n' ' ')
-check "--csv: every line has 48 fields (${fields})" [ "$fields" = "48 " ]
+check "--csv: every line has 50 fields (${fields})" [ "$fields" = "50 " ]
 "$DT" -q --json "$SC" > "$tmp/r.json"
 same=$(perl -MJSON::PP -MText::ParseWords -e '
     local $/; open my $j, "<", $ARGV[0] or die; my $r = decode_json(<$j>); close $j;
@@ -181,7 +181,7 @@ check "a shape without kv_heads and seq_len loads (exit $rc) and reports as the 
 # ---- goodput (docs/model.md "Goodput"): CSV columns and the HTML chart ------
 "$DT" -q --csv scenarios/goodput-16k.yaml > "$tmp/g.csv" 2> "$tmp/err"
 check "goodput: the CSV has ettr and the failure-free time to train" \
-    sh -c "head -1 '$tmp/g.csv' | grep -q ',ettr,interruptions_per_day,checkpoint_interval_s,checkpoint_write_s,restart_s,time_to_train_without_failures_s,cost_to_train_without_failures_usd,layout_why\$'"
+    sh -c "head -1 '$tmp/g.csv' | grep -q ',ettr,interruptions_per_day,checkpoint_interval_s,checkpoint_write_s,restart_s,time_to_train_without_failures_s,cost_to_train_without_failures_usd,time_to_train_band_lo_s,time_to_train_band_hi_s,layout_why\$'"
 "$DT" -q --report "$tmp/g.html" scenarios/goodput-16k.yaml > /dev/null 2> "$tmp/err"
 check "goodput: the HTML report charts the effective training time, a point a cluster" \
     [ "$(grep -c '<svg id="chart-goodput"' "$tmp/g.html")" = 1 -a \
@@ -208,3 +208,37 @@ check "goodput: the recommendation says what failures cost at its size, as its J
     goodput_said "$tmp/g.txt" "$tmp/g.json"
 "$DT" plan -q --save-json "$tmp/gp.json" scenarios/llm-70b-sharded.yaml > "$tmp/gp.txt" 2> "$tmp/err"
 check "goodput: the search's recommendation says it too" goodput_said "$tmp/gp.txt" "$tmp/gp.json"
+# The time to train over the step's band: the expected time (failures
+# included) scaled by the band over the mean step, since Daly's wall time is
+# linear in the work; the cost is the price times it.  FILE.json, KEY of the
+# clusters (listed: clusters, time_to_train_s, step_time_s; searched: top,
+# train_s, step_s).
+train_band_ok() {
+    perl -MJSON::PP -e '
+        my ($js, $list, $tkey, $bkey) = @ARGV; local $/;
+        open my $j, "<", $js or exit 1; my $d = decode_json(<$j>);
+        my ($n, $bad) = (0, 0);
+        for my $c (@{$d->{$list} // []}) {
+            my ($t, $b) = ($c->{$tkey}, $c->{$bkey});
+            my ($step, $band) = $list eq "clusters" ? ($c->{step_time_s}{mean}, $c->{step_time_s}{band})
+                                                    : ($c->{step_s}, $c->{step_band_s});
+            next unless defined $t && $band && defined $band->[0];
+            $n++;
+            my $cost = $c->{cost_to_train_band_usd};
+            my $price = $c->{price_usd_per_h} // $c->{price_usd_h};
+            for my $i (0, 1) {
+                $bad++ if abs($b->[$i] - $t * $band->[$i] / $step) > 1e-5 * $b->[$i];
+                $bad++ if abs($cost->[$i] - $price * $b->[$i] / 3600) > 1e-5 * $cost->[$i] + 1e-6;
+            }
+            $bad++ unless $b->[0] < $t && $t < $b->[1];
+        }
+        exit($n > 0 && !$bad ? 0 : 1)' "$@"
+}
+"$DT" -q --json scenarios/goodput-16k.yaml > "$tmp/gb.json" 2> "$tmp/err"
+check "goodput: each cluster's time and cost to train over its step band, failures included" \
+    train_band_ok "$tmp/gb.json" clusters time_to_train_s time_to_train_band_s
+check "goodput: a search's candidates carry the same band" \
+    train_band_ok "$tmp/gp.json" top train_s train_band_s
+"$DT" -q scenarios/goodput-16k.yaml > "$tmp/gb.txt" 2> "$tmp/err"
+check "goodput: the goodput line gives the time to train over the step's band" \
+    sh -c "[ \$(grep -c '^Goodput: .* to train (.*without failures), .* to .* over the step.s band' '$tmp/gb.txt') = 2 ]"
