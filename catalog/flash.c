@@ -58,6 +58,32 @@ static const double cudnn_fa2_tflops[2][2][NSEQ] = {
  * dense peak times mm_eff): A100 SXM 312 x 0.786, H100 SXM 719.7. */
 static const double gemm_tflops[2] = {245.2, 719.7};
 
+/*
+ * cuDNN's fused attention on Blackwell as NVIDIA publishes it: cudnn-
+ * frontend's training benchmark (NVIDIA/cudnn-frontend@3929da2e,
+ * benchmark/sdpa_benchmark_training/results/llama3.1/gb200/
+ * llama3.1_20260424_100750.csv and gb300/llama3.1_20260424_100757.csv;
+ * cuDNN 9.22, bf16, Llama 3.1's 64 query and 8 key-value heads of 128,
+ * batch 2, non-deterministic backward), each forward rate f and backward
+ * rate b combined as 3.5 / (1/f + 2.5/b), the forward plus backward rate
+ * as flash.h counts it (the file counts the same: two products forward,
+ * five backward, the causal mask's half).  [GB200, GB300][no mask, causal]
+ * [sequence 2k, 4k, 8k, 16k, 32k].  The same benchmark's H200 file (cuDNN
+ * 9.19, h200_919_only_cudnn/) is within 3% to 10% above cudnn_tflops's
+ * causal head-dimension-128 row at 2k to 16k, measured here apart.
+ */
+#define NBSEQ 5
+static const double bw_seqs[NBSEQ] = {2048, 4096, 8192, 16384, 32768};
+static const double bw_cudnn_tflops[2][2][NBSEQ] = {
+    {{1198, 1413, 1492, 1453, 1350}, {937, 1212, 1393, 1418, 1318}},
+    {{1338, 1538, 1644, 1648, 1524}, {1056, 1351, 1534, 1605, 1598}},
+};
+/* Their 16-bit GEMM rates in the catalog (gpus.csv: 2500 x mm_eff), which a
+ * share is of; kept with the catalog's mm_eff, so that the two GPUs get
+ * these rates back and the B200 and B300 these times their GEMM rates over
+ * the GB200's and the GB300's. */
+static const double bw_gemm_tflops[2] = {2500 * 0.660, 2500 * 0.730};
+
 /* row, given at the n sequence lengths xs, at s: on a log scale between
  * them, held at the ends. */
 static double at_len(const double *xs, int n, const double *row, double s)
@@ -89,6 +115,21 @@ static double at_dim(const double *r64, const double *r128, double d, double s)
     return at_seq(r64, s) + x * (at_seq(r128, s) - at_seq(r64, s));
 }
 
+/* cuDNN's rate on Blackwell (cc 100 to 103) as a share of the measured
+ * GPU's GEMM rate: the published head-dimension-128 figure at the sequence,
+ * times Hopper's measured cuDNN rate at head_dim over its rate at 128
+ * (the head dimension's effect, carried) and, below 2k, over its rate at
+ * 2k (the short sequence's fall-off, carried). */
+static double blackwell_cudnn(int cc, double head_dim, int c, double seq)
+{
+    int g = cc >= 103 ? 1 : 0;
+    double at2k = seq < bw_seqs[0] ? bw_seqs[0] : seq;
+    double hop = at_dim(cudnn_tflops[0][c], cudnn_tflops[1][c], head_dim, seq);
+    double hop128 = at_seq(cudnn_tflops[1][c], at2k);
+
+    return at_len(bw_seqs, NBSEQ, bw_cudnn_tflops[g][c], seq) * hop / hop128 / bw_gemm_tflops[g];
+}
+
 double flash_share(int impl, int cc, double head_dim, int causal, double seq)
 {
     int g = cc >= 90 ? 1 : 0, c = causal ? 1 : 0;
@@ -96,6 +137,8 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq)
 
     if (cc < 80)
         return NAN;
+    if (impl == FLASH_CUDNN && cc >= 100 && cc <= 103)
+        return blackwell_cudnn(cc, head_dim, c, seq);
     fa2 = at_dim(tflops[g][0][c], tflops[g][1][c], head_dim, seq) / gemm_tflops[g];
     if (impl == FLASH_CUDNN)
         return cudnn_measured(cc) ? fa2 * at_dim(cudnn_tflops[0][c], cudnn_tflops[1][c], head_dim, seq) /
@@ -108,7 +151,7 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq)
            at_dim(tflops[0][0][c], tflops[0][1][c], head_dim, seq);
 }
 
-int cudnn_measured(int cc) { return cc >= 90 && cc < 100; }
+int cudnn_measured(int cc) { return cc >= 90 && cc <= 103; }
 
 /*
  * Attention dropout's cost in a fused kernel: forward plus backward time

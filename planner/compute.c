@@ -467,8 +467,8 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     } else if (rc == 0 && flash == FLASH_CUDNN && shape_known(sc->workload.model) &&
                !cudnn_measured(g->cc)) {
         size_t n = strlen(p->note);
-        snprintf(p->note + n, sizeof p->note - n, "%s%s: cuDNN attention measured on Hopper only: "
-                 "FlashAttention-2's rate", n ? "; " : "", g->name);
+        snprintf(p->note + n, sizeof p->note - n, "%s%s: cuDNN attention measured on Hopper and "
+                 "Blackwell only: FlashAttention-2's rate", n ? "; " : "", g->name);
     }
     /* activation recompute (workload.recompute): full redoes the forward in
      * backward (workload.recompute_layers: that share of it, the layers

@@ -13,6 +13,10 @@
 # of llm_runs.csv validate them.  One line a case: "ok - " within,
 # "xfail - " outside with the case's known_gap, "FAIL - " outside without
 # one or within with one; then "# ..." with the mean difference.
+# Where the catalog's GPU runs the published part's 16-bit rate (bf16_time
+# yes: the B300 SXM6 has the B200's dense bf16 peak and HBM3e), the layer's
+# bf16 GEMM time itself is compared too, within 10%: the GEMM rate the
+# catalog gives the GPU at a layer's shapes (gpus.csv mm_eff).
 use strict;
 use warnings;
 use FindBin;
@@ -53,6 +57,13 @@ for my $c (read_cases("$root/validate/published/fp8_gemm_cases.csv")) {
     }
     my $h = $b16 * $head / ($head + $m{layers} * $layer);
     my $pred = ($b16 - $h) / ($f8 - $h);
+    if (($c->{bf16_time} // '') eq 'yes') {
+        my $t = ($b16 - $h) / $m{layers};
+        my $e = 100 * ($t / $c->{bf16_ms} - 1);
+        printf "%s - fp8 GEMMs %s: a layer's bf16 GEMMs on %s %.3f ms, published %.3f ms on the %s (%+.1f%%, within 10%%)\n",
+            abs($e) <= 10 ? 'ok' : 'FAIL', $c->{case}, $c->{gpu}, $t, $c->{bf16_ms}, $c->{gpu_published}, $e;
+        $bad++ if abs($e) > 10;
+    }
     my $pub = $c->{bf16_ms} / $c->{fp8_ms};
     my $d = $pred - $pub;
     my $line = sprintf('%s: %.3fx predicted, %.3fx published (%+.3f)', $what, $pred, $pub, $d);
