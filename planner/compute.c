@@ -41,9 +41,15 @@ static const double kind_bw[OPS_NKIND] = {
  * scales, bf16 out) 0.669 of 1,978.9 TFLOP/s against bf16 0.756 of 989.4
  * (results/gpu-profiles/h200-fp8-gemm.json, calibrate/fp8_gemm.py;
  * docs/calibrate.md "fp8 matrix products").  Applied to every GPU with an
- * fp8 peak.
+ * fp8 peak before Blackwell.  On Blackwell (compute capability 10.x):
+ * 0.962, Transformer Engine's own GEMM benchmark on a B300 SXM6 (NVIDIA/
+ * TransformerEngine@1609c890 docs/examples/gemm_profiling/
+ * gemm_profiling.rst, a 5B layer's twelve products at 15,872 tokens,
+ * pre-quantized): fp8 6.812 ms against bf16 13.102, 1.923x of the 2x the
+ * peaks give.
  */
 #define FP8_GEMM_SHARE 0.885
+#define FP8_GEMM_SHARE_BLACKWELL (13.102 / 6.812 / 2)
 
 /* GEMM tile edge and the shortest reduction worth a split across SMs. */
 #define TILE 128
@@ -114,7 +120,8 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
     r->assumed = !(g->mm_eff > 0) || !(g->mem_eff > 0);
     for (int f = 0; f < CAT_NPREC; f++) {
         double eff = f == CAT_FP32 && g->fp32_eff > 0 ? g->fp32_eff
-                     : f == CAT_FP8                     ? mm * FP8_GEMM_SHARE
+                     : f == CAT_FP8 ? mm * (g->cc >= 100 && g->cc < 110 ? FP8_GEMM_SHARE_BLACKWELL
+                                                                         : FP8_GEMM_SHARE)
                                                         : mm;
         r->flops[f] = has(g, (enum cat_prec)f) ? g->peak_tflops[f] * 1e12 * eff : NAN;
         if (profile_tflops && profile_tflops[f] > 0) {
@@ -204,17 +211,30 @@ static enum cat_prec format_of(const struct compute_plan *p, const struct ops_it
  * included); on a B300 current scaling 2.34 and MXFP8 1.82 against delayed
  * 0.99 (2.36x and 1.84x: on Blackwell neither keeps to the memory rate
  * that delayed scaling's cast reaches).  Hopper's factor stands for other
- * GPUs before Blackwell, the B300's for Blackwell's.
+ * GPUs before Blackwell, the B300's for Blackwell's.  On Blackwell delayed
+ * scaling's own cast takes longer than its bytes at the element-wise rate:
+ * the same table's 0.990 ms a layer (autocast 7.802 less the pre-quantized
+ * products' 6.812) against the 0.601 ms the casts below give the B300
+ * (7,700 GB/s), 1.648x, which Blackwell's recipes all take
+ * (validate/fp8_gemm.pl then gives the table's ratios back).
  */
+#define BLACKWELL_CAST (0.990 / 0.601)
+
+/* MXFP8's block-scaled products on Blackwell take longer than per-tensor
+ * fp8 ones: 7.161 against 6.812 ms a layer pre-quantized on the B300, the
+ * same table. */
+#define MXFP8_GEMM_BLACKWELL (7.161 / 6.812)
+
 static double recipe_factor(int recipe, int cc)
 {
-    int blackwell = cc >= 100;
+    int blackwell = cc >= 100 && cc < 110;
+    double base = blackwell ? BLACKWELL_CAST : 1;
 
     if (recipe == SC_FP8_CURRENT)
-        return blackwell ? 2335.0 / 990 : 3500.0 / 2193;
+        return base * (blackwell ? 2335.0 / 990 : 3500.0 / 2193);
     if (recipe == SC_FP8_MXFP8)
-        return 1823.0 / 990;
-    return 1;
+        return base * 1823.0 / 990;
+    return base;
 }
 
 static void fp8_casts(const struct ops_item *it, const struct compute_plan *p,
@@ -350,6 +370,10 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
                 /* the casts; the first and the last fp8_bf16_layers layers
                  * in 16 bits instead */
                 double cf, cb, ck, hf, hb, n16 = fmin(it->count, 2.0 * p->fp8_bf16_layers);
+                if (p->fp8_recipe == SC_FP8_MXFP8 && r->cc >= 100 && r->cc < 110) {
+                    fwd *= MXFP8_GEMM_BLACKWELL;    /* block-scaled products */
+                    bwd *= MXFP8_GEMM_BLACKWELL;
+                }
                 fp8_casts(it, p, r, batch, &cf, &cb, &ck);
                 t->kernels += (it->count - n16) * ck;
                 fwd += cf;

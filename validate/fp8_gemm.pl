@@ -9,8 +9,10 @@
 # end-to-end pairs (llm_pairs.pl).  Not independent of the model: the
 # recipes' quantization factors of planner/compute.c (recipe_factor) are
 # this table's autocast less pre-quantized times, so these lines check
-# that the model carries them through; the end-to-end Megatron-Bridge rows
-# of llm_runs.csv validate them.  One line a case: "ok - " within,
+# that the model carries them through; on Blackwell the fp8 products'
+# share, MXFP8's and the casts' factors come from the B300's table too, so
+# its lines check the same; the end-to-end Megatron-Bridge rows of
+# llm_runs.csv validate them.  One line a case: "ok - " within,
 # "xfail - " outside with the case's known_gap, "FAIL - " outside without
 # one or within with one; then "# ..." with the mean difference.
 # Where the catalog's GPU runs the published part's 16-bit rate (bf16_time

@@ -332,7 +332,9 @@ if ($check) {
     # rows -13%, -13%, -21%, -7% became -2%, -3%, -15%, 0%; Megatron-Bridge's other
     # Blackwell rows moved to -7% to +17% (7.0% to 7.6% on its 17 dense Blackwell
     # rows), and NeMo 25.04's B200 long sequences, run a year before those cuDNN rates,
-    # from +10%..-21% to +21%..+33%: 14.5%; MoE 30.5%.
+    # from +10%..-21% to +21%..+33%: 14.5%; MoE 30.5%.  Blackwell's fp8 products at
+    # 0.962 of their peak's share, MXFP8's at 1.051x and the casts at 1.648x their
+    # bytes' time (Transformer Engine's B300 GEMM table): 14.4%, MoE 30.2%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -344,9 +346,9 @@ if ($check) {
     # (from that pair, not the report's 93%): 22 cases, 30.5%.  DeepSeek-V3's report on
     # H800 joined (-37%, DualPipe not modelled): 23 cases, 30.8%; group-limited routing
     # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
-    my %guard = (catalog => [14.6, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+    my %guard = (catalog => [14.5, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [6.1, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [30.6, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [30.3, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
