@@ -45,6 +45,7 @@ sub linear_ms {
 
 my %models = map { $_->{name} => $_ } read_cases("$root/catalog/models.csv");
 my ($n, $sum, $bad) = (0, 0, 0);
+my %timed;    # a published part's bf16 time, compared once
 for my $c (read_cases("$root/validate/published/fp8_gemm_cases.csv")) {
     # the output layer's share of the bf16 linear FLOPs, from catalog/models.csv's shape
     my %m = %{ $models{$c->{model}} // die "fp8_gemm.pl: no model $c->{model} in catalog/models.csv\n" };
@@ -59,7 +60,7 @@ for my $c (read_cases("$root/validate/published/fp8_gemm_cases.csv")) {
     }
     my $h = $b16 * $head / ($head + $m{layers} * $layer);
     my $pred = ($b16 - $h) / ($f8 - $h);
-    if (($c->{bf16_time} // '') eq 'yes') {
+    if (($c->{bf16_time} // '') eq 'yes' && !$timed{"$c->{gpu_published}/$c->{bf16_ms}"}++) {
         my $t = ($b16 - $h) / $m{layers};
         my $e = 100 * ($t / $c->{bf16_ms} - 1);
         printf "%s - fp8 GEMMs %s: a layer's bf16 GEMMs on %s %.3f ms, published %.3f ms on the %s (%+.1f%%, within 10%%)\n",
