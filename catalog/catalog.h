@@ -202,6 +202,11 @@ const struct cat_instance *catalog_find_instance(const struct catalog *cat, cons
 const struct cat_model *catalog_find_model(const struct catalog *cat, const char *name);
 const struct cat_storage *catalog_find_storage(const struct catalog *cat, const char *name);
 
+/* 1 for a datacenter Blackwell GPU's compute capability (x 10: 100 to 109,
+ * the B200, GB200, B300 and GB300), whose measured kernel rates the model
+ * takes apart from Hopper's. */
+int cat_cc_blackwell(int cc);
+
 /* Nearest known names (edit distance, case-insensitive), comma separated,
  * at most 3, into buf; "" when nothing is close. */
 /* Length of the family of an instance name: "g5.8xlarge" -> 2 ("g5"),

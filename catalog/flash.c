@@ -3,6 +3,8 @@
  */
 #include "flash.h"
 
+#include "catalog.h"
+
 #include <math.h>
 
 /* Sequence lengths of the benchmark: 512, 1k, 2k, 4k, 8k, 16k. */
@@ -115,11 +117,12 @@ static double at_dim(const double *r64, const double *r128, double d, double s)
     return at_seq(r64, s) + x * (at_seq(r128, s) - at_seq(r64, s));
 }
 
-/* cuDNN's rate on Blackwell (cc 100 to 103) as a share of the measured
- * GPU's GEMM rate: the published head-dimension-128 figure at the sequence,
- * times Hopper's measured cuDNN rate at head_dim over its rate at 128
- * (the head dimension's effect, carried) and, below 2k, over its rate at
- * 2k (the short sequence's fall-off, carried). */
+/* cuDNN's rate on Blackwell (cat_cc_blackwell: the GB300's figures from
+ * cc 103 on, the GB200's below) as a share of the measured GPU's GEMM
+ * rate: the published head-dimension-128 figure at the sequence, times
+ * Hopper's measured cuDNN rate at head_dim over its rate at 128 (the head
+ * dimension's effect, carried) and, below 2k, over its rate at 2k (the
+ * short sequence's fall-off, carried). */
 static double blackwell_cudnn(int cc, double head_dim, int c, double seq)
 {
     int g = cc >= 103 ? 1 : 0;
@@ -137,7 +140,7 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq)
 
     if (cc < 80)
         return NAN;
-    if (impl == FLASH_CUDNN && cc >= 100 && cc <= 103)
+    if (impl == FLASH_CUDNN && cat_cc_blackwell(cc))
         return blackwell_cudnn(cc, head_dim, c, seq);
     fa2 = at_dim(tflops[g][0][c], tflops[g][1][c], head_dim, seq) / gemm_tflops[g];
     if (impl == FLASH_CUDNN)
@@ -151,7 +154,7 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq)
            at_dim(tflops[0][0][c], tflops[0][1][c], head_dim, seq);
 }
 
-int cudnn_measured(int cc) { return cc >= 90 && cc <= 103; }
+int cudnn_measured(int cc) { return (cc >= 90 && cc < 100) || cat_cc_blackwell(cc); }
 
 /*
  * Attention dropout's cost in a fused kernel: forward plus backward time

@@ -36,17 +36,18 @@
  * A100 share of FlashAttention-2's rate (an assumption).  cuDNN's is its
  * measured ratio to FlashAttention-2 on one Hopper GPU under the same
  * harness (results/gpu-profiles/h200-attention.jsonl), times the
- * published FlashAttention-2 share; on Blackwell (cc 100 to 103) NVIDIA's
- * published cuDNN rates on the GB200 and the GB300 (flash.c
- * bw_cudnn_tflops; B200 and B300 carried by their GEMM rates, head
- * dimensions and sequences under 2k by Hopper's measured cuDNN curve);
+ * published FlashAttention-2 share; on datacenter Blackwell
+ * (cat_cc_blackwell) NVIDIA's published cuDNN rates on the GB200 and the
+ * GB300 (flash.c bw_cudnn_tflops; B200 and B300 carried by their GEMM
+ * rates, head dimensions and sequences under 2k by Hopper's measured cuDNN
+ * curve);
  * elsewhere (Ampere, Ada, later parts: no cuDNN figure) it is
  * FlashAttention-2's share (cudnn_measured() says which).
  */
 double flash_share(int impl, int cc, double head_dim, int causal, double seq);
 
 /* 1 where flash_share's FLASH_CUDNN rate rests on a cuDNN measurement
- * (Hopper, Blackwell's cc 100 to 103), 0 where it takes FlashAttention-2's. */
+ * (Hopper, datacenter Blackwell), 0 where it takes FlashAttention-2's. */
 int cudnn_measured(int cc);
 
 /* How much longer kernel impl's forward plus backward takes with attention

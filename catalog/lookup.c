@@ -236,3 +236,5 @@ const struct cat_storage *catalog_find_storage(const struct catalog *cat, const 
 {
     return FIND(cat->storage, cat->nstorage, struct cat_storage);
 }
+
+int cat_cc_blackwell(int cc) { return cc >= 100 && cc < 110; }

@@ -120,8 +120,8 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
     r->assumed = !(g->mm_eff > 0) || !(g->mem_eff > 0);
     for (int f = 0; f < CAT_NPREC; f++) {
         double eff = f == CAT_FP32 && g->fp32_eff > 0 ? g->fp32_eff
-                     : f == CAT_FP8 ? mm * (g->cc >= 100 && g->cc < 110 ? FP8_GEMM_SHARE_BLACKWELL
-                                                                         : FP8_GEMM_SHARE)
+                     : f == CAT_FP8 ? mm * (cat_cc_blackwell(g->cc) ? FP8_GEMM_SHARE_BLACKWELL
+                                                                   : FP8_GEMM_SHARE)
                                                         : mm;
         r->flops[f] = has(g, (enum cat_prec)f) ? g->peak_tflops[f] * 1e12 * eff : NAN;
         if (profile_tflops && profile_tflops[f] > 0) {
@@ -227,7 +227,7 @@ static enum cat_prec format_of(const struct compute_plan *p, const struct ops_it
 
 static double recipe_factor(int recipe, int cc)
 {
-    int blackwell = cc >= 100 && cc < 110;
+    int blackwell = cat_cc_blackwell(cc);
     double base = blackwell ? BLACKWELL_CAST : 1;
 
     if (recipe == SC_FP8_CURRENT)
@@ -370,7 +370,7 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
                 /* the casts; the first and the last fp8_bf16_layers layers
                  * in 16 bits instead */
                 double cf, cb, ck, hf, hb, n16 = fmin(it->count, 2.0 * p->fp8_bf16_layers);
-                if (p->fp8_recipe == SC_FP8_MXFP8 && r->cc >= 100 && r->cc < 110) {
+                if (p->fp8_recipe == SC_FP8_MXFP8 && cat_cc_blackwell(r->cc)) {
                     fwd *= MXFP8_GEMM_BLACKWELL;    /* block-scaled products */
                     bwd *= MXFP8_GEMM_BLACKWELL;
                 }
