@@ -21,3 +21,5 @@ echo "# llm runs: $((n - 1)) rows in validate/published/llm_runs.csv"
 perl validate/llm_pairs.pl || echo "FAIL - llm runs: validate/llm_pairs.pl exited with status $?"
 # Transformer Engine's own fp8:bf16 GEMM ratios, quantization included (fp8_gemm_cases.csv).
 perl validate/fp8_gemm.pl || echo "FAIL - fp8 GEMMs: validate/fp8_gemm.pl exited with status $?"
+# Fused attention's rates against NVIDIA's published cuDNN benchmark (attention_cases.csv).
+perl validate/attention.pl || echo "FAIL - attention: validate/attention.pl exited with status $?"
