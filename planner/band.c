@@ -28,17 +28,26 @@
  * Transformers given by their shape, from the catalog alone: the mean
  * absolute error of the published LLM training runs (validate/llm_runs.pl,
  * validate/published/llm_runs.csv; whole steps, which their compute
- * bounds), by GPU generation and precision, where a cell has five cases or
- * more: Hopper 16-bit 8.4% (9 runs), Hopper fp8 8.4% (21), Ampere
- * 16-bit 1.8% (6), Blackwell fp8 7.9% (10).  Other cells take
- * ERR_COMPUTE_CATALOG.
+ * bounds), by GPU generation, precision, context (long: context
+ * parallelism or a sequence over 16K) and kind (dense, or a mixture of
+ * experts), where a cell has five cases or more:
+ *   dense, short: Hopper 16-bit 5.7% (9 runs), Hopper fp8 10.5% (25),
+ *     Ampere 16-bit 2.0% (8), Blackwell fp8 9.9% (16);
+ *   dense, long: Hopper fp8 33.5% (17), Blackwell fp8 17.6% (9);
+ *   mixtures of experts: Hopper 16-bit 18.1% (12), Blackwell fp8 28.4% (6),
+ *     any other 30.2%, the whole set's (23).
+ * Other dense cells take ERR_COMPUTE_CATALOG.
  */
+enum { LLM_ANY = -1 };
 static const struct {
-    int cc_lo, cc_hi, fp8;
+    int cc_lo, cc_hi, fp8, lng, moe;
     double err;
 } llm_err[] = {
-    {90, 99, 0, 0.084}, {90, 99, 1, 0.084}, {80, 89, 0, 0.018}, {100, 199, 1, 0.079},
+    {90, 99, 0, 0, 0, 0.057},  {90, 99, 1, 0, 0, 0.105},  {80, 89, 0, 0, 0, 0.020},
+    {100, 199, 1, 0, 0, 0.099}, {90, 99, 1, 1, 0, 0.335},  {100, 199, 1, 1, 0, 0.176},
+    {90, 99, 0, LLM_ANY, 1, 0.181}, {100, 199, 1, LLM_ANY, 1, 0.284},
 };
+#define ERR_COMPUTE_MOE 0.302
 #define ERR_COMPUTE_CARRIED 0.105
 #define ERR_MEASURED 0.048
 #define ERR_COMM_NOMINAL 0.303
@@ -65,11 +74,18 @@ void plan_errors_of(const struct scenario *sc, const struct plan_cluster *pc,
         at = train_gpu(&sc->clusters[sc->workload.measured_cluster]);
     pe->compute = ERR_COMPUTE_CATALOG;
     pe->compute_from = "catalog";
-    if (gpu && shape_known(sc->workload.model))
+    if (gpu && shape_known(sc->workload.model)) {
+        int moe = sc->workload.model->experts > 0;
+        int lng = pc->cp > 1 || scenario_seq_len(sc) > 16384;
+
+        if (moe)
+            pe->compute = ERR_COMPUTE_MOE;
         for (size_t i = 0; i < sizeof llm_err / sizeof llm_err[0]; i++)
             if (gpu->cc >= llm_err[i].cc_lo && gpu->cc <= llm_err[i].cc_hi &&
-                llm_err[i].fp8 == (sc->workload.precision == CAT_FP8))
+                llm_err[i].fp8 == (sc->workload.precision == CAT_FP8) &&
+                llm_err[i].moe == moe && (llm_err[i].lng == LLM_ANY || llm_err[i].lng == lng))
                 pe->compute = llm_err[i].err;
+    }
     if (at && gpu) {
         int same = at == gpu;
         pe->compute = same ? ERR_MEASURED : ERR_COMPUTE_CARRIED;
