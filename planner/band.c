@@ -32,9 +32,9 @@
  * parallelism or a sequence over 16K) and kind (dense, or a mixture of
  * experts), where a cell has five cases or more:
  *   dense, short: Hopper 16-bit 5.7% (9 runs), Hopper fp8 10.5% (25),
- *     Ampere 16-bit 2.0% (8), Blackwell fp8 9.9% (16);
+ *     Ampere 16-bit 2.1% (8), Blackwell fp8 9.9% (16);
  *   dense, long: Hopper fp8 33.5% (17), Blackwell fp8 17.6% (9);
- *   mixtures of experts: Hopper 16-bit 18.1% (12), Blackwell fp8 28.4% (6),
+ *   mixtures of experts: Hopper 16-bit 18.2% (12), Blackwell fp8 28.4% (6),
  *     any other 30.2%, the whole set's (23).
  * Other dense cells take ERR_COMPUTE_CATALOG.
  */
@@ -43,9 +43,9 @@ static const struct {
     int cc_lo, cc_hi, fp8, lng, moe;
     double err;
 } llm_err[] = {
-    {90, 99, 0, 0, 0, 0.057},  {90, 99, 1, 0, 0, 0.105},  {80, 89, 0, 0, 0, 0.020},
+    {90, 99, 0, 0, 0, 0.057},  {90, 99, 1, 0, 0, 0.105},  {80, 89, 0, 0, 0, 0.021},
     {100, 199, 1, 0, 0, 0.099}, {90, 99, 1, 1, 0, 0.335},  {100, 199, 1, 1, 0, 0.176},
-    {90, 99, 0, LLM_ANY, 1, 0.181}, {100, 199, 1, LLM_ANY, 1, 0.284},
+    {90, 99, 0, LLM_ANY, 1, 0.182}, {100, 199, 1, LLM_ANY, 1, 0.284},
 };
 #define ERR_COMPUTE_MOE 0.302
 #define ERR_COMPUTE_CARRIED 0.105

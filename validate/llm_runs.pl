@@ -355,6 +355,32 @@ if ($check) {
         printf "%s - llm runs: %s MAPE %.1f%%, no worse than %.1f%% (the target is 10%%)\n",
             $mape <= $lim ? 'ok' : 'FAIL', $m, $mape, $lim;
     }
+    # planner/band.c's errors for a transformer (llm_err: generation, precision,
+    # context, kind) are these runs' MAPEs: each cell of five runs or more within half
+    # a point of the table's figure, so that a band moves when the validation does.
+    my %cc = map { $_->{name} => $_->{compute_capability} } read_cases("$root/catalog/gpus.csv");
+    my %cell;
+    for my $c (@pred) {
+        next unless defined $c->{err};
+        my $g = $cc{$c->{gpu}} || 0;
+        my $lng = ($c->{cp} || 1) > 1 || $c->{seq_len} > 16384 ? 1 : 0;
+        push @{$cell{join ',', int($g), $c->{precision} eq 'fp8' ? 1 : 0, $is_moe->($c) ? 'any' : $lng,
+                     $is_moe->($c) ? 1 : 0}}, abs $c->{err};
+    }
+    open my $bf, '<', "$root/planner/band.c" or die "llm_runs.pl: planner/band.c: $!\n";
+    my $band = do { local $/; <$bf> };
+    close $bf;
+    while ($band =~ /\{(\d+), (\d+), ([01]), (LLM_ANY|[01]), ([01]), ([0-9.]+)\}/g) {
+        my ($lo, $hi, $fp8, $lng, $moe, $err) = ($1, $2, $3, $4 eq 'LLM_ANY' ? 'any' : $4, $5, $6);
+        my @e = map { @{$cell{$_}} } grep { my ($g, $f, $l, $m) = split /,/;
+                                             $g >= $lo / 10 && $g <= $hi / 10 && $f == $fp8 &&
+                                             $l eq $lng && $m == $moe } keys %cell;
+        my $mape = @e ? (eval { my $t = 0; $t += $_ for @e; $t } / @e) : 0;
+        printf "%s - llm runs: band.c's %s cell, cc %d-%d, %s, %s: %.1f%%, the runs' MAPE %.1f%% (%d runs)\n",
+            @e >= 5 && abs($mape - 100 * $err) <= 0.5 ? 'ok' : 'FAIL', $moe ? 'mixture-of-experts' : 'dense',
+            $lo, $hi, $fp8 ? 'fp8' : '16-bit', $lng eq 'any' ? 'any context' : $lng ? 'long' : 'short',
+            100 * $err, $mape, scalar @e;
+    }
     exit 0;
 }
 

@@ -260,7 +260,7 @@ static void llm_bands_follow_generation_and_precision(void)
         plan_errors_of(&sc, &rep.clusters[0], &pe);
         T_NEAR(pe.compute, 0.057, 1e-9, "Llama 3 8B in bf16 on an H100: 5.7%% (%.3f)", pe.compute);
         plan_errors_of(&sc, &rep.clusters[1], &pe);
-        T_NEAR(pe.compute, 0.020, 1e-9, "on an A100: 2.0%% (%.3f)", pe.compute);
+        T_NEAR(pe.compute, 0.021, 1e-9, "on an A100: 2.1%% (%.3f)", pe.compute);
         plan_report_free(&rep);
     } else {
         T_CHECK(0, "plan_run: %s", e.msg);
