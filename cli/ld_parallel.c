@@ -18,7 +18,7 @@
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
     int tp, pp, interleave, mb, cp, ep, etp, sp, ov, order, layout, split, disp,
-        epov, cpc, fp8d;        /* sp ... fp8d -1 absent */
+        epov, cpc, cpkv, fp8d;  /* sp ... fp8d -1 absent */
     yaml_node_t *tp_node, *pp_node, *cp_node, *ep_node, *etp_node;
 };
 
@@ -67,6 +67,7 @@ static const struct word words[] = {
     WORD("tp_layout", scenario_tp_layout_name, layout, tp_layout, 0),
     WORD("pp_split", scenario_pp_split_name, split, pp_split, 0),
     WORD("cp_comm", scenario_cp_comm_name, cpc, cp_comm, 0),
+    WORD("cp_kv_repeat", NULL, cpkv, cp_kv_repeat, 0),
     WORD("ep_dispatch", scenario_ep_dispatch_name, disp, ep_dispatch, 0),
     WORD("ep_fp8_dispatch", NULL, fp8d, ep_fp8_dispatch, 0),
     WORD("ep_overlap", NULL, epov, ep_overlap, 0),
@@ -80,7 +81,8 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
     yaml_node_t *v;
 
     memset(p, 0, sizeof *p);
-    p->sp = p->ov = p->order = p->layout = p->split = p->disp = p->epov = p->cpc = p->fp8d = -1;
+    p->sp = p->ov = p->order = p->layout = p->split = p->disp = p->epov = p->cpc = p->cpkv =
+        p->fp8d = -1;
     ld_field_keys("parallel", !top, keys, LD_MAX_KEYS);
     if (ld_map(ld, m, path, keys) ||
         int_or_auto(ld, m, path, "tp", &p->tp, &p->tp_node) ||

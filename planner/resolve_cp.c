@@ -2,8 +2,10 @@
  * resolve_cp.c - context parallelism (parallel.cp; docs/model.md "Context
  * parallelism"), as Megatron-Core runs it through Transformer Engine's
  * ring attention (the p2p form of --cp-comm-type, parallel.cp_comm's
- * default), its all-to-all form (a2a, DeepSpeed-Ulysses) and its
- * all-gather form (allgather, the Llama 3 paper's).
+ * default), its all-to-all form (a2a, DeepSpeed-Ulysses), its all-gather
+ * form (allgather, the Llama 3 paper's), and PyTorch's experimental
+ * context_parallel with its all-gather rotation (torch, as torchtitan ran
+ * it in late 2024).
  *
  * Each sequence is cut into 2 cp chunks and rank r keeps chunks r and
  * 2cp - 1 - r, so that under a causal mask every rank has the same share of
@@ -81,12 +83,13 @@ int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 }
 
 /* Bytes of the keys and values of one chunk of s / cp tokens, a layer, one
- * micro-batch, on one tensor-parallel rank: K and V of kv_heads (MLA: of
- * every head, as its up projection gives them) at 16 bits. */
+ * micro-batch, on one tensor-parallel rank: K and V of kv_heads (MLA, or a
+ * model that repeats its key-value heads before the attention,
+ * parallel.cp_kv_repeat: of every head) at 16 bits. */
 static double kv_chunk_bytes(const struct scenario *sc)
 {
     const struct cat_model *m = sc->workload.model;
-    double heads = m->kv_lora_rank > 0 ? m->heads : m->kv_heads;
+    double heads = m->kv_lora_rank > 0 || sc->parallel.cp_kv_repeat ? m->heads : m->kv_heads;
     double tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
 
     return scenario_rank_tokens(sc) * sc->parallel.micro_batch * heads *
@@ -126,6 +129,22 @@ void resolve_cp_waits(const struct scenario *sc, const struct cat_instance *in,
         double t = (qo_chunk_bytes(sc) + kv_chunk_bytes(sc)) * (cp - 1.0) / cp / bw;
         *fwd_s = t * m->layers;
         *bwd_s = t * m->layers;
+        return;
+    }
+    if (sc->parallel.cp_comm == SC_CP_TORCH) {
+        /* PyTorch's ring attention with the all-gather rotation
+         * (torch/distributed/tensor/experimental/_attention.py, late 2024):
+         * the keys and values gathered once, issued before the first step
+         * (the rank's own, diagonal chunks: 1 / cp of its attention) and
+         * waited for at the second, forward and again backward; backward,
+         * the keys' and values' gradients go round the ring in fp32 (twice
+         * the bytes), each step's sent after its attention and waited for
+         * after the next step's, the last one waited for whole. */
+        double ag = kv_chunk_bytes(sc) * (cp - 1.0) / bw, dkv = 2 * kv_chunk_bytes(sc) / bw;
+        af = attn[0] / m->layers / cp;
+        ab = attn[1] / m->layers / cp;
+        *fwd_s = fmax(0, ag - af) * m->layers;
+        *bwd_s = (fmax(0, ag - ab) + (cp - 1) * fmax(0, dkv - ab) + dkv) * m->layers;
         return;
     }
     if (sc->parallel.cp_comm == SC_CP_ALLGATHER) {

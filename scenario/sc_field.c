@@ -169,6 +169,8 @@ const struct sc_field sc_fields[] = {
      "a positive integer or auto", NULL, SC_FIELD_CODE},
     {"parallel.cp_comm", PA, SC_FIELD_ENUM, OFF(sc_parallel, cp_comm), SC_CP_P2P, 0, 0, 0, 1,
      NULL, scenario_cp_comm_name, SC_FIELD_CODE},
+    {"parallel.cp_kv_repeat", PA, SC_FIELD_BOOL, OFF(sc_parallel, cp_kv_repeat), 0, 0, 1, 0, 1,
+     "true or false", NULL, SC_FIELD_CODE},
     {"parallel.ep", PA, SC_FIELD_INT_AUTO, OFF(sc_parallel, ep), 1, 1, 65536, 0, 1,
      "a positive integer or auto", NULL, SC_FIELD_CODE},
     {"parallel.etp", PA, SC_FIELD_INT_AUTO, OFF(sc_parallel, etp), 0, 1, 1024, 0, 1,

@@ -68,9 +68,11 @@ enum { SC_PP_SPLIT_LAYERS = 0, SC_PP_SPLIT_EMBEDDING_LOSS };
 /* How context parallelism moves the keys and values (parallel.cp_comm;
  * Megatron-Core's --cp-comm-type): round a ring beside the attention (p2p,
  * Transformer Engine's default), by all-to-alls that trade the sequence
- * shards for head shards around the attention (a2a, DeepSpeed-Ulysses), or
- * gathered whole before it (allgather, the Llama 3 paper's). */
-enum { SC_CP_P2P = 0, SC_CP_A2A, SC_CP_ALLGATHER };
+ * shards for head shards around the attention (a2a, DeepSpeed-Ulysses),
+ * gathered whole before it (allgather, the Llama 3 paper's), or as
+ * PyTorch's experimental context_parallel runs its all-gather form (torch:
+ * torchtitan's, late 2024). */
+enum { SC_CP_P2P = 0, SC_CP_A2A, SC_CP_ALLGATHER, SC_CP_TORCH };
 /* How a MoE layer's tokens reach their experts (parallel.ep_dispatch):
  * NCCL's all-to-all, each routed copy its own message (Megatron-Core's
  * alltoall dispatcher), or a dispatcher that sends a token once to each
@@ -310,8 +312,12 @@ struct sc_parallel {
     int ep;                            /* parallel.ep: expert-parallel ranks (default 1), each
                                           experts / ep of every MoE layer's experts, taken
                                           from the data-parallel (and context-parallel) ranks */
-    int cp_comm;                       /* parallel.cp_comm: SC_CP_P2P (default), _A2A or
-                                          _ALLGATHER */
+    int cp_comm;                       /* parallel.cp_comm: SC_CP_P2P (default), _A2A,
+                                          _ALLGATHER or _TORCH */
+    int cp_kv_repeat;                  /* parallel.cp_kv_repeat (default 0): the keys and
+                                          values context parallelism moves carry every query
+                                          head (a model that repeats its key-value heads
+                                          before the attention) */
     int cp_auto, ep_auto, etp_auto;    /* parallel.cp, .ep, .etp: auto: chosen per cluster
                                           (planner/layout.c); cp and ep are 1, etp tp's */
     int etp;                           /* parallel.etp: expert tensor-parallel ranks, an
@@ -511,7 +517,7 @@ const char *scenario_recompute_name(int i);       /* none, selective, full, auto
 const char *scenario_pp_order_name(int i);        /* tp-dp-pp, tp-pp-dp (SIM_ORDER_*) */
 const char *scenario_tp_layout_name(int i);       /* sbh, bsh (SC_TP_LAYOUT_*) */
 const char *scenario_ep_dispatch_name(int i);     /* alltoall, deepep, hybridep (SC_EP_*) */
-const char *scenario_cp_comm_name(int i);        /* p2p, a2a, allgather (SC_CP_*) */
+const char *scenario_cp_comm_name(int i);        /* p2p, a2a, allgather, torch (SC_CP_*) */
 const char *scenario_pp_split_name(int i);        /* layers, embedding_loss (SC_PP_SPLIT_*) */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 const char *scenario_amp_name(int i);             /* autocast, pure */

@@ -334,7 +334,9 @@ if ($check) {
     # rows), and NeMo 25.04's B200 long sequences, run a year before those cuDNN rates,
     # from +10%..-21% to +21%..+33%: 14.5%; MoE 30.5%.  Blackwell's fp8 products at
     # 0.962 of their peak's share, MXFP8's at 1.051x and the casts at 1.648x their
-    # bytes' time (Transformer Engine's B300 GEMM table): 14.4%, MoE 30.2%.
+    # bytes' time (Transformer Engine's B300 GEMM table): 14.4%, MoE 30.2%.  torchtitan's
+    # context-parallel rows as torch runs them (cp_comm torch, the repeated KV heads:
+    # cp_kv_repeat): the 405B rows +31%, +28%, +46% to +26%, +25%, +40%: 14.2%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -346,7 +348,7 @@ if ($check) {
     # (from that pair, not the report's 93%): 22 cases, 30.5%.  DeepSeek-V3's report on
     # H800 joined (-37%, DualPipe not modelled): 23 cases, 30.8%; group-limited routing
     # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
-    my %guard = (catalog => [14.5, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+    my %guard = (catalog => [14.3, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [6.1, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
                  'MoE catalog' => [30.3, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {

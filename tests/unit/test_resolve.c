@@ -656,6 +656,48 @@ static void context_parallelism_moves_keys_three_ways(void)
     }
 }
 
+/* PyTorch's form (cp_comm torch) at cp 4, Llama 3 8B at 16,384 tokens (a
+ * rank 4,096 of them), keys and values of all 32 query heads (cp_kv_repeat,
+ * 4 times the 8 K-V heads' bytes): the gather waits past the first step's
+ * attention (1 / cp of a layer's), forward and backward; backward, the fp32
+ * gradients' ring waits past each next step's attention, and the last
+ * exchange whole.  A long attention hides all but that last exchange. */
+static void context_parallelism_as_torch_runs_it(void)
+{
+    static const char *text =
+        "workload: {model: llama3-8b, batch_per_gpu: 1, seq_len: 16384, precision: bf16}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "parallel: {cp: 4, cp_comm: torch, cp_kv_repeat: %s}\n"
+        "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge}]}\n";
+    const struct cat_instance *p5 = catalog_find_instance(&cat, "p5.48xlarge");
+    double bw = 300e9;
+    struct { const char *repeat; double heads, attn[2]; } c[3] = {
+        {"true", 32, {0.01, 0.025}}, {"true", 32, {1, 2.5}}, {"false", 8, {0.01, 0.025}}};
+
+    for (int i = 0; i < 3 && p5; i++) {
+        struct scenario sc;
+        struct sim_group g;
+        struct dt_err e = {""};
+        char buf[400];
+        double f, b, kv = 4096.0 * c[i].heads * 256 * 2, ag = 3 * kv / bw, dkv = 2 * kv / bw;
+        double af = c[i].attn[0] / 32 / 4, ab = c[i].attn[1] / 32 / 4;
+        double wf = fmax(0, ag - af) * 32, wb = (fmax(0, ag - ab) + 3 * fmax(0, dkv - ab) + dkv) * 32;
+        snprintf(buf, sizeof buf, text, c[i].repeat);
+        if (load_text(&sc, buf, &e)) {
+            T_CHECK(0, "loads: %s", e.msg);
+            return;
+        }
+        memset(&g, 0, sizeof g);
+        g.intra_Bps = bw;
+        g.nic_Bps = 400e9;
+        resolve_cp_waits(&sc, p5, &g, c[i].attn, &f, &b);
+        T_NEAR(f, wf, 1e-9 * wf + 1e-15, "torch, %.0f heads, attention %g s: %.3f ms forward",
+               c[i].heads, c[i].attn[0], f * 1e3);
+        T_NEAR(b, wb, 1e-9 * wb + 1e-15, "and %.3f ms backward", b * 1e3);
+        scenario_free(&sc);
+    }
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -675,6 +717,7 @@ int main(void)
     T_RUN(expert_parallelism_splits_the_experts);
     T_RUN(dispatchers_overlap_and_expert_tp);
     T_RUN(context_parallelism_moves_keys_three_ways);
+    T_RUN(context_parallelism_as_torch_runs_it);
     T_RUN(a_pipeline_over_fsdp_runs_as_its_stages_hold_it);
     catalog_free(&cat);
     return T_DONE();
