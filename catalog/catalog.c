@@ -272,11 +272,11 @@ static char *opt_text(const struct csv_row *r, int k)
     return k >= 0 && k < r->nfields && r->fields[k].text[0] ? x_strdup(r->fields[k].text) : NULL;
 }
 
-/* The optional columns of gpus.csv: fp8 peak, SM count, the measured
- * fractions of peak and bandwidth and their source. */
-enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_CC, GO_N };
+/* The optional columns of gpus.csv: fp8 and fp4 peaks, SM count, the
+ * measured fractions of peak and bandwidth and their source. */
+enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_CC, GO_FP4, GO_N };
 static const char *const gpu_opt_cols[GO_N] = {"fp8_tflops", "sm_count", "mm_eff", "fp32_eff",
-                                               "mem_eff", "compute_capability"};
+                                               "mem_eff", "compute_capability", "fp4_tflops"};
 
 static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct csv_row *row,
                        const int *col, struct dt_err *e)
@@ -289,6 +289,7 @@ static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct cs
         else if (get_opt_num(&v[k], t, row, col[k], e))
             return -1;
     g->peak_tflops[CAT_FP8] = v[GO_FP8];
+    g->fp4_tflops = v[GO_FP4];
     g->sm_count = isnan(v[GO_SM]) ? 0 : (int)v[GO_SM];
     g->mm_eff = v[GO_MM];
     g->fp32_eff = v[GO_FP32];

@@ -34,6 +34,7 @@ enum cat_prec { CAT_FP32 = 0, CAT_TF32, CAT_FP16, CAT_BF16, CAT_FP8, CAT_NPREC }
 struct cat_gpu {
     char name[32];              /* "A100", "A100-80GB", "V100-32GB", ... */
     double peak_tflops[CAT_NPREC]; /* dense peak per precision, TFLOP/s; NAN unknown */
+    double fp4_tflops;          /* dense NVFP4 peak (gpus.csv fp4_tflops), TFLOP/s; NAN unknown */
     double mem_gib;             /* device memory, GiB */
     double mem_bw_gbs;          /* device memory bandwidth, GB/s (1e9) */
     double nvlink_gbs_dir;      /* NVLink bandwidth per GPU per direction, GB/s; 0 none, NAN unknown */

@@ -73,6 +73,7 @@ static const struct cat_field table[] = {
     {"nvlink_gbs_dir", NULL, 0, 0, 1e5, 0, "a bandwidth in GB/s in [0, 1e5] (0: no NVLink)"},
     {"pcie_gbs_dir", NULL, 0, 0, 1e4, 1, "a bandwidth in GB/s in (0, 1e4]"},
     {"fp8_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
+    {"fp4_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
     {"sm_count", NULL, 1, 1, 10000, 0, "a count from 1 to 10000"},
     {"mm_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
     {"fp32_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},

@@ -33,7 +33,7 @@ static void usage(FILE *f)
             "                      [--memory-format nchw|nhwc]\n"
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--optimizer fused|foreach|per_tensor]\n"
-            "                      [--fp8-recipe delayed|current|mxfp8]\n"
+            "                      [--fp8-recipe delayed|current|mxfp8|nvfp4]\n"
             "                      [--measured GPU:SECONDS[:BATCH]] [--catalog DIR] [--json]\n"
             "                      [-o FILE]\n"
             "\n"
@@ -255,7 +255,7 @@ int compute_cmd_main(int argc, char **argv)
          cli_take_name, &kern_arg, NULL},
         {"--optimizer", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of fused, foreach, per_tensor",
          cli_take_name, &opt_arg, NULL},
-        {"--fp8-recipe", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of delayed, current, mxfp8",
+        {"--fp8-recipe", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of delayed, current, mxfp8, nvfp4",
          cli_take_name, &recipe_arg, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},

@@ -32,7 +32,7 @@ _dtplan()
                     --optimizer)
                         COMPREPLY=($(compgen -W "fused foreach per_tensor" -- "$cur")) ;;
                     --fp8-recipe)
-                        COMPREPLY=($(compgen -W "delayed current mxfp8" -- "$cur")) ;;
+                        COMPREPLY=($(compgen -W "delayed current mxfp8 nvfp4" -- "$cur")) ;;
                     --catalog)
                         COMPREPLY=($(compgen -d -- "$cur")) ;;
                     -o|--output)

@@ -51,6 +51,14 @@ static const double kind_bw[OPS_NKIND] = {
 #define FP8_GEMM_SHARE 0.885
 #define FP8_GEMM_SHARE_BLACKWELL (13.102 / 6.812 / 2)
 
+/* NVFP4's products (fp8_recipe nvfp4) against per-tensor fp8 ones, as the
+ * same table measures them pre-quantized: 3.764 ms against 6.812, 1.810x.
+ * Taken as a ratio to the fp8 rate, not a share of the fp4 peak: the B300's
+ * fp4 peak is given as 12,600 to 15,000 by its sources, and a Blackwell
+ * (not Ultra) part's fp4 peak is twice its fp8 one where Blackwell Ultra's
+ * is three times, which its products do not reach either way. */
+#define FP4_OVER_FP8 (6.812 / 3.764)
+
 /* GEMM tile edge and the shortest reduction worth a split across SMs. */
 #define TILE 128
 #define SPLIT_K_MIN 512
@@ -129,6 +137,7 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
             r->measured = 1;
         }
     }
+    r->fp4_flops = g->fp4_tflops > 0 ? r->flops[CAT_FP8] * FP4_OVER_FP8 : NAN;
     r->mem_Bps = g->mem_bw_gbs * 1e9 * me;
     r->sms = g->sm_count;
     r->cc = g->cc;
@@ -234,6 +243,8 @@ static double recipe_factor(int recipe, int cc)
         return base * (blackwell ? 2335.0 / 990 : 3500.0 / 2193);
     if (recipe == SC_FP8_MXFP8)
         return base * 1823.0 / 990;
+    if (recipe == SC_FP8_NVFP4)     /* autocast 6.453 less pre-quantized 3.764 ms */
+        return base * 2689.0 / 990;
     return base;
 }
 
@@ -373,6 +384,9 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
                 if (p->fp8_recipe == SC_FP8_MXFP8 && cat_cc_blackwell(r->cc)) {
                     fwd *= MXFP8_GEMM_BLACKWELL;    /* block-scaled products */
                     bwd *= MXFP8_GEMM_BLACKWELL;
+                } else if (p->fp8_recipe == SC_FP8_NVFP4) {
+                    fwd *= r->flops[CAT_FP8] / r->fp4_flops;   /* 4-bit products */
+                    bwd *= r->flops[CAT_FP8] / r->fp4_flops;
                 }
                 fp8_casts(it, p, r, batch, &cf, &cb, &ck);
                 t->kernels += (it->count - n16) * ck;
@@ -421,6 +435,12 @@ static void fp8_recipe_of(const struct scenario *sc, const struct cat_gpu *g,
         p->fp8_recipe = SC_FP8_DELAYED;
         snprintf(p->note + n, sizeof p->note - n, "%s%s has no MXFP8 (Blackwell and later): "
                  "delayed scaling", n ? "; " : "", g->name);
+    }
+    if (p->linear == CAT_FP8 && p->fp8_recipe == SC_FP8_NVFP4 && !(g->fp4_tflops > 0)) {
+        size_t n = strlen(p->note);
+        p->fp8_recipe = SC_FP8_DELAYED;
+        snprintf(p->note + n, sizeof p->note - n, "%s%s has no NVFP4 peak in the catalog: "
+                 "fp8 with delayed scaling", n ? "; " : "", g->name);
     }
 }
 

@@ -37,7 +37,7 @@ static const char *const attentions[] = { "flash", "unfused", "flash_triton", "c
 static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
 static const char *const amps[] = { "autocast", "pure", NULL };
 static const char *const kernelss[] = { "eager", "fused", NULL };
-static const char *const fp8_recipes[] = { "delayed", "current", "mxfp8", NULL };
+static const char *const fp8_recipes[] = { "delayed", "current", "mxfp8", "nvfp4", NULL };
 static const char *const fp8_libraries[] = { "transformer_engine", "torchao", NULL };
 static const char *const opt_loops[] = { "fused", "foreach", "per_tensor", NULL };
 /* the stages a scenario may ask for (enum sc_sharding; fsdp is zero3 as

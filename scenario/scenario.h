@@ -91,7 +91,7 @@ enum sc_opt_loop { SC_OPT_FUSED = 0, SC_OPT_FOREACH, SC_OPT_PER_TENSOR };
  * Engine's delayed scaling (a history of amax values), current scaling
  * (each tensor's amax taken before its cast), or MXFP8 blocks of 32 with
  * their own scales (Blackwell). */
-enum sc_fp8_recipe { SC_FP8_DELAYED = 0, SC_FP8_CURRENT, SC_FP8_MXFP8 };
+enum sc_fp8_recipe { SC_FP8_DELAYED = 0, SC_FP8_CURRENT, SC_FP8_MXFP8, SC_FP8_NVFP4 };
 
 /* Which library runs fp8 (workload.fp8_library; docs/model.md "Memory"):
  * Transformer Engine keeps the inputs it quantized for a GEMM's backward

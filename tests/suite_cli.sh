@@ -262,7 +262,7 @@ check "compute: a bad precision names the set" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --precision: expected one of fp32, tf32, fp16, bf16, fp8, fp32_strict, auto, found "fp64"' ]
 "$DT" compute --model gpt3-1.3b --fp8-recipe blockwise > /dev/null 2> "$tmp/err"
 check "compute: a bad --fp8-recipe names the set" \
-    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --fp8-recipe: expected one of delayed, current, mxfp8, found "blockwise"' ]
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --fp8-recipe: expected one of delayed, current, mxfp8, nvfp4, found "blockwise"' ]
 "$DT" compute --model gpt3-1.3b --optimizer python > /dev/null 2> "$tmp/err"
 check "compute: a bad --optimizer names the set" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --optimizer: expected one of fused, foreach, per_tensor, found "python"' ]

@@ -23,8 +23,9 @@
 #
 # Two modes, side by side:
 #   catalog  the scenario as written: compute from the catalog alone;
-#   carried  for each group of rows (source, model, precision, sequence
-#            length: a measured step is taken at the workload's) the first row
+#   carried  for each group of rows (source, model, precision and the
+#            source's recipe, sequence length: a measured step is taken at the
+#            workload's, its recipe's, which measured_compute cannot change) the first row
 #            with a scenario is the input: its published figure is turned
 #            into a workload.measured_compute (one micro-batch's step on one
 #            GPU of its type, found by the secant method so that dtplan
@@ -165,7 +166,7 @@ my @cases = read_cases("$root/validate/published/llm_runs.csv");
 my (%input_of, %input_case, %fit);
 for my $c (@cases) {
     next unless $c->{scenario};
-    $c->{key} = join '/', @$c{qw(group model precision seq_len)};
+    $c->{key} = join '/', @$c{qw(group model precision precision_published seq_len)};
     $c->{cl} = run_scenario("$root/$c->{scenario}");
     $c->{pred} = predict($c, $c->{cl});
     $c->{err} = 100 * ($c->{pred} / $c->{published} - 1) if defined $c->{pred};
@@ -268,6 +269,13 @@ if ($check) {
             . 'nodes: the GB200 row +9.1%, the B200 one -4.5%; the all-to-alls are waits, not flows '
             . 'on shared links (docs/model.md "Expert parallelism"), and HybridEP\'s NVLink rate on '
             . 'a rack is not measured',
+        'mb2604-llama3-70b-gb300-nvfp4/mb2604-llama3-70b-gb200-nvfp4' =>
+            'NVFP4\'s products at 1.81x fp8\'s on every Blackwell part (Transformer Engine\'s B300 '
+            . 'measurement) where Blackwell Ultra\'s fp4 peak is 1.5 times Blackwell\'s (15,000 against '
+            . '10,000): the GB300 rows -14% and -17%, the GB200 ones +7% and -7%',
+        'mb2604-llama31-405b-gb300-nvfp4/mb2604-llama31-405b-gb200-nvfp4' =>
+            'as the 70B pair (NVFP4 at 1.81x fp8 on every Blackwell part), and two layouts: tp 4 x pp 8 '
+            . 'on GB300, tp 4 x pp 16 x interleave 8 on GB200',
         'mb2604-llama3-70b-gb300-mxfp8/mb2604-llama3-70b-gb200-mxfp8' =>
             'two layouts: the GB200 row runs tp 2 with sequence parallelism (+9.6%), the GB300 one '
             . 'tp 1 (-2.8%); the same model in fp8 on one layout is within 9%');
@@ -336,7 +344,11 @@ if ($check) {
     # 0.962 of their peak's share, MXFP8's at 1.051x and the casts at 1.648x their
     # bytes' time (Transformer Engine's B300 GEMM table): 14.4%, MoE 30.2%.  torchtitan's
     # context-parallel rows as torch runs them (cp_comm torch, the repeated KV heads:
-    # cp_kv_repeat): the 405B rows +31%, +28%, +46% to +26%, +25%, +40%: 14.2%.
+    # cp_kv_repeat): the 405B rows +31%, +28%, +46% to +26%, +25%, +40%: 14.2%.  The
+    # table's four NVFP4 rows joined (89 cases: +7%, -14%, -17%, -7%): 14.1%; the carried
+    # groups now split by the source's recipe as well (a measured_compute carries its own
+    # recipe, which it cannot change: NVFP4 and MXFP8 rows carried from an FP8 row came out
+    # 26% to 43% slow): carried 30 cases, 6.5%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -348,8 +360,8 @@ if ($check) {
     # (from that pair, not the report's 93%): 22 cases, 30.5%.  DeepSeek-V3's report on
     # H800 joined (-37%, DualPipe not modelled): 23 cases, 30.8%; group-limited routing
     # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
-    my %guard = (catalog => [14.3, [map { $_->{err} } grep { defined $_->{err} } @dense]],
-                 carried => [6.1, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
+    my %guard = (catalog => [14.2, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+                 carried => [6.6, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
                  'MoE catalog' => [30.3, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};

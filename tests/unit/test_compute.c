@@ -404,6 +404,28 @@ static void fp8_runs_as_transformer_engine_runs_it(void)
     sc.workload.fp8_bf16_layers = 0;
     T_CHECK(isnan(pass_s(&sc, "V100", 1, &p)) || strstr(p.note, "no fp8"),
             "a GPU without fp8 runs 16-bit, saying so");
+    sc.workload.fp8_recipe = SC_FP8_NVFP4;
+    mx = pass_s(&sc, "H100", 1, &p);
+    T_CHECK(p.fp8_recipe == SC_FP8_DELAYED && strstr(p.note, "no NVFP4") && fabs(mx - f8) < 1e-12,
+            "NVFP4 on an H100 (no fp4 peak) falls back to delayed scaling, saying so (%s)", p.note);
+    {
+        /* on a GB200: NVFP4's products at 1.81x fp8's, its quantization
+         * 2.7x delayed scaling's: faster than MXFP8, short of the products'
+         * own gain */
+        double g_mx, g_f4, g_b16;
+        sc.workload.fp8_recipe = SC_FP8_MXFP8;
+        g_mx = pass_s(&sc, "GB200", 1, &p);
+        sc.workload.fp8_recipe = SC_FP8_NVFP4;
+        g_f4 = pass_s(&sc, "GB200", 1, &p);
+        T_CHECK(p.fp8_recipe == SC_FP8_NVFP4 && g_f4 < g_mx && g_mx / g_f4 < 1.81,
+                "NVFP4 on a GB200: %.1f ms against MXFP8's %.1f (%.2fx, under the products' 1.81x)",
+                1e3 * g_f4, 1e3 * g_mx, g_mx / g_f4);
+        scenario_prec_set(&sc, CAT_BF16);
+        g_b16 = pass_s(&sc, "GB200", 1, &p);
+        T_CHECK(g_b16 > g_mx, "and bf16 slower than both (%.1f ms)", 1e3 * g_b16);
+        scenario_prec_set(&sc, CAT_FP8);
+        sc.workload.fp8_recipe = SC_FP8_DELAYED;
+    }
 }
 
 static void fused_attention_runs_at_its_published_rate(void)
