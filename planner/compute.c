@@ -137,7 +137,7 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
             r->measured = 1;
         }
     }
-    r->fp4_flops = g->fp4_tflops > 0 ? r->flops[CAT_FP8] * FP4_OVER_FP8 : NAN;
+    r->fp4_flops = g->fp4_tflops > 0 && cat_cc_blackwell(g->cc) ? r->flops[CAT_FP8] * FP4_OVER_FP8 : NAN;
     r->mem_Bps = g->mem_bw_gbs * 1e9 * me;
     r->sms = g->sm_count;
     r->cc = g->cc;
@@ -436,11 +436,12 @@ static void fp8_recipe_of(const struct scenario *sc, const struct cat_gpu *g,
         snprintf(p->note + n, sizeof p->note - n, "%s%s has no MXFP8 (Blackwell and later): "
                  "delayed scaling", n ? "; " : "", g->name);
     }
-    if (p->linear == CAT_FP8 && p->fp8_recipe == SC_FP8_NVFP4 && !(g->fp4_tflops > 0)) {
+    if (p->linear == CAT_FP8 && p->fp8_recipe == SC_FP8_NVFP4 &&
+        (!(g->fp4_tflops > 0) || !cat_cc_blackwell(g->cc))) {
         size_t n = strlen(p->note);
         p->fp8_recipe = SC_FP8_DELAYED;
-        snprintf(p->note + n, sizeof p->note - n, "%s%s has no NVFP4 peak in the catalog: "
-                 "fp8 with delayed scaling", n ? "; " : "", g->name);
+        snprintf(p->note + n, sizeof p->note - n, "%s%s has no NVFP4 (a Blackwell part with an fp4 "
+                 "peak in the catalog): fp8 with delayed scaling", n ? "; " : "", g->name);
     }
 }
 

@@ -406,7 +406,7 @@ static void fp8_runs_as_transformer_engine_runs_it(void)
             "a GPU without fp8 runs 16-bit, saying so");
     sc.workload.fp8_recipe = SC_FP8_NVFP4;
     mx = pass_s(&sc, "H100", 1, &p);
-    T_CHECK(p.fp8_recipe == SC_FP8_DELAYED && strstr(p.note, "no NVFP4") && fabs(mx - f8) < 1e-12,
+    T_CHECK(p.fp8_recipe == SC_FP8_DELAYED && strstr(p.note, "has no NVFP4") && fabs(mx - f8) < 1e-12,
             "NVFP4 on an H100 (no fp4 peak) falls back to delayed scaling, saying so (%s)", p.note);
     {
         /* on a GB200: NVFP4's products at 1.81x fp8's, its quantization
