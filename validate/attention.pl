@@ -34,12 +34,8 @@ sub attention_s {
     my @cmd = ("$build/dtplan", 'compute', '--json', '--model', $c->{model}, '--gpu', $c->{gpu},
                '--precision', 'bf16', '--batch', $c->{batch}, '--seq', $c->{seq},
                '--amp', 'pure', '--kernels', 'fused', '--attention', $c->{kernel});
-    open(my $fh, '-|', @cmd) or return undef;
-    local $/;
-    my $txt = <$fh>;
-    close $fh or return undef;
-    my $d = eval { decode_json($txt) } or return undef;
-    my $r = $d->[0];
+    my $d = dtplan_json(@cmd) or return undef;
+    my $r = $d->[0] or return undef;
     my $layers = $models{$c->{model}}{layers} or return undef;
     return ($r->{fwd_s} + $r->{bwd_s}) * ($r->{share_by_kind}{attention} // 0) / $layers;
 }
@@ -68,15 +64,7 @@ for my $c (read_cases("$root/validate/published/attention_cases.csv")) {
     }
     $n++;
     $sum += abs $e;
-    if (abs($e) <= 10) {
-        print $c->{known_gap} ? "FAIL - $line: within 10%, take the known-gap mark off\n" : "ok - $line\n";
-        $bad++ if $c->{known_gap};
-    } elsif ($c->{known_gap}) {
-        print "xfail - $line [known gap: $c->{known_gap}]\n";
-    } else {
-        print "FAIL - $line: past 10%\n";
-        $bad++;
-    }
+    $bad += print_within($line, abs($e) <= 10, $c->{known_gap}, '10%');
 }
 printf "# attention: %d cases checked, mean |error| %.1f%%\n", $n, $n ? $sum / $n : 0;
 exit($bad ? 1 : 0);

@@ -47,4 +47,19 @@ sub judge_case {
         if $gap ne '';
     return $a <= $tol ? "ok - $what" : "FAIL - $what: past $tol%";
 }
+
+# The same for a check with its own limit, printed: a case $within its
+# limit (text, as "10%" or "0.07") or not gives "ok - ", "xfail - " outside
+# with a known gap, "FAIL - " outside without one or within with one; 1 for
+# a FAIL, else 0.
+sub print_within {
+    my ($line, $within, $gap, $limit) = @_;
+    $gap //= '';
+    my ($text, $bad) = $within && $gap ne '' ? ("FAIL - $line: within $limit, take the known-gap mark off", 1)
+                     : $within               ? ("ok - $line", 0)
+                     : $gap ne ''            ? ("xfail - $line [known gap: $gap]", 0)
+                     :                         ("FAIL - $line: past $limit", 1);
+    print "$text\n";
+    return $bad;
+}
 1;

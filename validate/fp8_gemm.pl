@@ -34,12 +34,8 @@ sub linear_ms {
                '--precision', $prec, '--batch', $c->{batch}, '--seq', $c->{seq},
                '--amp', 'pure', '--kernels', 'fused');
     push @cmd, '--fp8-recipe', $c->{recipe} if $prec eq 'fp8';
-    open(my $fh, '-|', @cmd) or return undef;
-    local $/;
-    my $txt = <$fh>;
-    close $fh or return undef;
-    my $d = eval { decode_json($txt) } or return undef;
-    my $r = $d->[0];
+    my $d = dtplan_json(@cmd) or return undef;
+    my $r = $d->[0] or return undef;
     return 1e3 * ($r->{fwd_s} + $r->{bwd_s}) * ($r->{share_by_kind}{linear} // 0);
 }
 
@@ -72,15 +68,7 @@ for my $c (read_cases("$root/validate/published/fp8_gemm_cases.csv")) {
     my $line = sprintf('%s: %.3fx predicted, %.3fx published (%+.3f)', $what, $pred, $pub, $d);
     $n++;
     $sum += abs $d;
-    if (abs($d) <= 0.07) {
-        print $c->{known_gap} ? "FAIL - $line: within 0.07, take the known-gap mark off\n" : "ok - $line\n";
-        $bad++ if $c->{known_gap};
-    } elsif ($c->{known_gap}) {
-        print "xfail - $line [known gap: $c->{known_gap}]\n";
-    } else {
-        print "FAIL - $line: past 0.07\n";
-        $bad++;
-    }
+    $bad += print_within($line, abs($d) <= 0.07, $c->{known_gap}, '0.07');
 }
 printf "# fp8 GEMMs: %d cases, mean |predicted - published| ratio %.3f\n", $n, $n ? $sum / $n : 0;
 exit($bad ? 1 : 0);

@@ -617,6 +617,28 @@ static void dispatchers_overlap_and_expert_tp(void)
     }
 }
 
+/* text with its one %s filled by word, loaded into sc, and the context-
+ * parallel waits of one group over NVLink at bw (400 GB/s of NICs) for
+ * attention attn; -1 (a failed check) when it does not load. */
+static int cp_waits(struct scenario *sc, struct sim_group *g, const char *text, const char *word,
+                    const struct cat_instance *in, double bw, const double *attn, double *f,
+                    double *b)
+{
+    struct dt_err e = {""};
+    char buf[400];
+
+    snprintf(buf, sizeof buf, text, word);
+    if (load_text(sc, buf, &e)) {
+        T_CHECK(0, "loads: %s", e.msg);
+        return -1;
+    }
+    memset(g, 0, sizeof *g);
+    g->intra_Bps = bw;
+    g->nic_Bps = 400e9;
+    resolve_cp_waits(sc, in, g, attn, f, b);
+    return 0;
+}
+
 /* Context parallelism's three forms over one NVLink node at cp 2, Llama 3
  * 8B at 8,192 tokens (a rank 4,096 of them, 8 K-V heads and 32 query heads
  * of 128): the ring hides its transfers under a long attention; Ulysses'
@@ -637,18 +659,9 @@ static void context_parallelism_moves_keys_three_ways(void)
     for (int i = 0; i < 3 && p5; i++) {
         struct scenario sc;
         struct sim_group g;
-        struct dt_err e = {""};
-        char buf[400];
         double f, b;
-        snprintf(buf, sizeof buf, text, forms[i]);
-        if (load_text(&sc, buf, &e)) {
-            T_CHECK(0, "loads: %s", e.msg);
+        if (cp_waits(&sc, &g, text, forms[i], p5, bw, attn, &f, &b))
             return;
-        }
-        memset(&g, 0, sizeof g);
-        g.intra_Bps = bw;
-        g.nic_Bps = 400e9;
-        resolve_cp_waits(&sc, p5, &g, attn, &f, &b);
         T_NEAR(f, want[i], 1e-9 * want[i] + 1e-15, "cp_comm %s: %.3f ms a micro-batch forward",
                forms[i], f * 1e3);
         T_NEAR(b, want[i], 1e-9 * want[i] + 1e-15, "and as much backward");
@@ -677,20 +690,11 @@ static void context_parallelism_as_torch_runs_it(void)
     for (int i = 0; i < 3 && p5; i++) {
         struct scenario sc;
         struct sim_group g;
-        struct dt_err e = {""};
-        char buf[400];
         double f, b, kv = 4096.0 * c[i].heads * 256 * 2, ag = 3 * kv / bw, dkv = 2 * kv / bw;
         double af = c[i].attn[0] / 32 / 4, ab = c[i].attn[1] / 32 / 4;
         double wf = fmax(0, ag - af) * 32, wb = (fmax(0, ag - ab) + 3 * fmax(0, dkv - ab) + dkv) * 32;
-        snprintf(buf, sizeof buf, text, c[i].repeat);
-        if (load_text(&sc, buf, &e)) {
-            T_CHECK(0, "loads: %s", e.msg);
+        if (cp_waits(&sc, &g, text, c[i].repeat, p5, bw, c[i].attn, &f, &b))
             return;
-        }
-        memset(&g, 0, sizeof g);
-        g.intra_Bps = bw;
-        g.nic_Bps = 400e9;
-        resolve_cp_waits(&sc, p5, &g, c[i].attn, &f, &b);
         T_NEAR(f, wf, 1e-9 * wf + 1e-15, "torch, %.0f heads, attention %g s: %.3f ms forward",
                c[i].heads, c[i].attn[0], f * 1e3);
         T_NEAR(b, wb, 1e-9 * wb + 1e-15, "and %.3f ms backward", b * 1e3);
