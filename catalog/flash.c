@@ -80,6 +80,17 @@ static const double bw_cudnn_tflops[2][2][NBSEQ] = {
     {{1198, 1413, 1492, 1453, 1350}, {937, 1212, 1393, 1418, 1318}},
     {{1338, 1538, 1644, 1648, 1524}, {1056, 1351, 1534, 1605, 1598}},
 };
+/* The same benchmark's DeepSeek-V3 shape (dsv3/gb200/dsv3_20260424_101009.csv
+ * and dsv3/gb300/dsv3_20260424_101002.csv: MLA, 128 heads, queries' and
+ * keys' head dimension 192, values' 128), combined as above (its backward
+ * counts 3 x 192 + 2 x 128 a score against forward's 192 + 128, 2.6x, near
+ * enough flash.h's 2.5x): the rate at head dimension 192, between which and
+ * 128 a head dimension is interpolated.  [GB200, GB300][no mask, causal]
+ * [sequence 2k to 32k]. */
+static const double bw_mla_tflops[2][2][NBSEQ] = {
+    {{1145, 1283, 1254, 1228, 1193}, {900, 1138, 1284, 1250, 1208}},
+    {{1249, 1406, 1448, 1408, 1384}, {996, 1243, 1409, 1441, 1433}},
+};
 /* Their 16-bit GEMM rates in the catalog (gpus.csv: 2500 x mm_eff), which a
  * share is of; kept with the catalog's mm_eff, so that the two GPUs get
  * these rates back and the B200 and B300 these times their GEMM rates over
@@ -129,8 +140,13 @@ static double blackwell_cudnn(int cc, double head_dim, int c, double seq)
     double at2k = seq < bw_seqs[0] ? bw_seqs[0] : seq;
     double hop = at_dim(cudnn_tflops[0][c], cudnn_tflops[1][c], head_dim, seq);
     double hop128 = at_seq(cudnn_tflops[1][c], at2k);
+    double r128 = at_len(bw_seqs, NBSEQ, bw_cudnn_tflops[g][c], seq), x;
 
-    return at_len(bw_seqs, NBSEQ, bw_cudnn_tflops[g][c], seq) * hop / hop128 / bw_gemm_tflops[g];
+    if (head_dim > 128) {   /* MLA's 192: the DeepSeek-V3 figures */
+        x = fmin(1, (head_dim - 128) / 64);
+        r128 += x * (at_len(bw_seqs, NBSEQ, bw_mla_tflops[g][c], seq) - r128);
+    }
+    return r128 * hop / hop128 / bw_gemm_tflops[g];
 }
 
 double flash_share(int impl, int cc, double head_dim, int causal, double seq)

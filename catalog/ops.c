@@ -393,7 +393,7 @@ static void attention(struct ops_model *o, const struct cat_model *m, double cou
     }
     it = gemm(o, OPS_ATTN, count, s, dv, keys);     /* weighted sum AV */
     it->nb = a;
-    flash_of(it, m, flash, dv);
+    flash_of(it, m, flash, d);      /* the kernel's rate: its scores' head dimension */
     it->causal = it->causal && keys >= s;
 }
 

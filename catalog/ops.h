@@ -44,9 +44,10 @@ struct ops_item {
     int no_dgrad;       /* the first layer: no gradient of its input */
     double recompute;   /* share of the forward GEMMs redone in backward (fused attention) */
     /* Fused attention (FlashAttention; planner/compute.c times it from
-     * catalog/flash.h where it can): one of its two products, a head
-     * dimension of head_dim, causal 1 under a causal mask (the kernel skips
-     * the masked half). */
+     * catalog/flash.h where it can): one of its two products, of a kernel
+     * whose queries' and keys' head dimension is head_dim (both products
+     * take the kernel's rate: MLA's 192 against its values' 128), causal 1
+     * under a causal mask (the kernel skips the masked half). */
     int flash, causal;
     double head_dim;
     int dropout;        /* fused attention with dropout (catalog/flash.h's factor) */
