@@ -137,7 +137,6 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
             r->measured = 1;
         }
     }
-    r->fp4_flops = g->fp4_tflops > 0 && cat_cc_blackwell(g->cc) ? r->flops[CAT_FP8] * FP4_OVER_FP8 : NAN;
     r->mem_Bps = g->mem_bw_gbs * 1e9 * me;
     r->sms = g->sm_count;
     r->cc = g->cc;
@@ -385,8 +384,10 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
                     fwd *= MXFP8_GEMM_BLACKWELL;    /* block-scaled products */
                     bwd *= MXFP8_GEMM_BLACKWELL;
                 } else if (p->fp8_recipe == SC_FP8_NVFP4) {
-                    fwd *= r->flops[CAT_FP8] / r->fp4_flops;   /* 4-bit products */
-                    bwd *= r->flops[CAT_FP8] / r->fp4_flops;
+                    /* 4-bit products (fp8_recipe_of keeps nvfp4 to a
+                     * Blackwell part with an fp4 peak) */
+                    fwd /= FP4_OVER_FP8;
+                    bwd /= FP4_OVER_FP8;
                 }
                 fp8_casts(it, p, r, batch, &cf, &cb, &ck);
                 t->kernels += (it->count - n16) * ck;

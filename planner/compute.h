@@ -51,7 +51,6 @@ int compute_plan_of(const struct cat_gpu *g, enum cat_prec want, int strict,
 /* What one GPU delivers. */
 struct compute_rates {
     double flops[CAT_NPREC]; /* large-GEMM FLOP/s per format, NAN where none */
-    double fp4_flops;        /* NVFP4 products' FLOP/s (fp8_recipe nvfp4), NAN where none */
     double mem_Bps;          /* streaming bandwidth, bytes/s */
     int sms;                 /* 0: tile waves not modelled */
     int cc;                  /* compute capability x 10 (0 unknown): which published

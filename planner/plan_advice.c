@@ -275,7 +275,8 @@ static void add_train(struct text *t, const struct plan_cluster *cur,
     }
 }
 
-/* What failures cost the recommended cluster at its size (goodput.c):
+/* What failures cost the recommended cluster at its size (goodput.c), when
+ * the goodput section is on:
  * " Failures: 7.76 interruptions a day at its size, 90.7% of the time
  * training (ETTR): 2.1 d and $9823105 more to train than without them." */
 static void add_goodput(struct text *t, const struct plan_cluster *pc)
@@ -283,6 +284,8 @@ static void add_goodput(struct text *t, const struct plan_cluster *pc)
     const struct plan_goodput *g = &pc->goodput;
     char d[32];
 
+    if (!g->on)
+        return;
     add(t, " Failures: %.3g interruptions a day at its size, %.1f%% of the time training (ETTR)",
         g->interruptions_per_day, 100 * g->ettr);
     if (isfinite(pc->train_s) && !isnan(g->train_nofail_s)) {
@@ -520,8 +523,7 @@ void plan_advice_listed(const struct scenario *sc, struct plan_report *rep)
                 scenario_objective_name(sc->objective.minimize));
     }
     add_ties(&t, sc, rep, per);
-    if (best->goodput.on)
-        add_goodput(&t, best);
+    add_goodput(&t, best);
     if (best->layout_why[0])
         add(&t, " Layout: %s.", best->layout_why);
     {
@@ -567,8 +569,7 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
             add(&t, ", %s and $%.2f to train against %s and $%.2f", a, cur->cost_to_train_usd,
                 b, best->cost_to_train_usd);
         add(&t, "): keep it.");
-        if (cur->goodput.on)
-            add_goodput(&t, cur);
+        add_goodput(&t, cur);
         advise(&t, sc, cur, &(struct table){in->table, in->ntable, cur, in->action}, 1, 0);
         return;
     } else if (in->action == PLAN_KEEP) {
@@ -594,8 +595,7 @@ void plan_advice_search(const struct scenario *sc, const struct plan_advice_in *
             add(&t, " (scale_up here is a change of instance type to fewer GPUs, which does "
                 "better for %s.)", scenario_objective_name(sc->objective.minimize));
     }
-    if (best->goodput.on)
-        add_goodput(&t, best);
+    add_goodput(&t, best);
     if (best->layout_why[0])
         add(&t, " Layout: %s.", best->layout_why);
     if (best != cur)

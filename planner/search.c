@@ -117,11 +117,79 @@ static int pp_places(const struct scenario *sc, const struct cat_instance *ti, i
            resolve_cp_fits(sc, &cl, why, sizeof why) && resolve_ep_fits(sc, &cl, why, sizeof why);
 }
 
+/* Can CPU type x serve beside train type ti's nodes, as data nodes or
+ * parameter servers: the same cloud, and both reachable over a network. */
+static int cpu_helper_ok(const struct scenario *sc, const struct cat_instance *x,
+                         const struct cat_instance *ti)
+{
+    return x->gpu_count == 0 && search_considered(sc, x) && !isnan(x->net_gbps) &&
+           !isnan(ti->net_gbps) && strcmp(x->cloud, ti->cloud) == 0;
+}
+
+/* Every candidate on `nodes` nodes of train type t, at spot prices when sp:
+ * no data nodes or counts of each usable CPU type, each strategy, parameter
+ * servers for the strategies that have them, and each bucket count. */
+static void push_nodes(const struct scenario *sc, struct search_list *l, int t, int nodes,
+                       int sp, int unsharded_fits)
+{
+    const struct catalog *cat = sc->catalog;
+    const struct sc_plan *p = &sc->plan;
+    const struct cat_instance *ti = &cat->instances[t];
+    int wpn = ti->gpu_count > 0 ? ti->gpu_count : 1;
+    int single = nodes == 1 && wpn == 1;
+    int nb = p->nbuckets > 0 ? p->nbuckets : 1;
+    double price0 = nodes * group_price(ti, sp);
+
+    /* data nodes: none, or each CPU type of the same cloud x counts */
+    for (int d = -1; d < cat->ninstances; d++) {
+        const struct cat_instance *di = d >= 0 ? &cat->instances[d] : NULL;
+        if (di && !search_input_work(sc))
+            break;  /* nothing for data nodes to do */
+        if (di && !cpu_helper_ok(sc, di, ti))
+            continue;
+        for (int nd = di ? 1 : 0; nd <= (di ? p->max_data_nodes : 0); nd = next_count(nd)) {
+            double price1 = price0 + (di ? nd * group_price(di, sp) : 0);
+            for (int s = 0; s < SIM_NSTRATEGY; s++) {
+                if (!(p->strategies & (1u << s)))
+                    continue;
+                if (single && s != single_strategy(p->strategies))
+                    continue; /* one worker shares nothing: one strategy is enough */
+                if (sim_is_ps(s) && !unsharded_fits) {
+                    l->pruned_memory++;
+                    continue; /* the servers' workers hold the whole state */
+                }
+                if (s == SIM_AUTO && ti->gpu_count == 0 && (p->strategies & (1u << SIM_RING)))
+                    continue; /* auto on CPU nodes is the ring */
+                if (s == SIM_HIERARCHICAL && (wpn == 1 || nodes == 1) &&
+                    (p->strategies & ((1u << SIM_RING) | (1u << SIM_AUTO))))
+                    continue; /* one GPU per node or one node: hierarchical is the ring */
+                for (int q = -1; q < (sim_is_ps(s) ? cat->ninstances : 0); q++) {
+                    const struct cat_instance *qi = q >= 0 ? &cat->instances[q] : NULL;
+                    if (qi && !cpu_helper_ok(sc, qi, ti))
+                        continue;
+                    for (int nq = qi ? 1 : 0; nq <= (qi ? p->max_ps : 0); nq = next_count(nq)) {
+                        double price = price1 + (qi ? nq * group_price(qi, sp) : 0);
+                        for (int b = 0; b < (single ? 1 : nb); b++) {
+                            struct search_cand c = {t, nodes, di ? d : -1, nd,
+                                                    qi ? q : -1, nq, s, b, sp};
+                            if (!isnan(sc->objective.budget_usd_h) &&
+                                price > sc->objective.budget_usd_h) {
+                                l->pruned_budget++;
+                                continue;
+                            }
+                            push(l, &c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt_err *e)
 {
     const struct catalog *cat = sc->catalog;
     const struct sc_plan *p = &sc->plan;
-    int nb = p->nbuckets > 0 ? p->nbuckets : 1;
     double state, need = search_memory_bytes(sc, &state);
 
     memset(l, 0, sizeof *l);
@@ -153,8 +221,6 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
         l->ntrain_types++;
         for (int nodes = 1; nodes <= p->max_nodes; nodes = next_count(nodes)) {
             double workers = (double)nodes * wpn;
-            double price0;
-            int single = workers == 1;
             int multi_node_ok = !isnan(ti->net_gbps);
             int unsharded_fits = 1;   /* parameter servers shard nothing */
 
@@ -196,56 +262,8 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
             /* plan.spot: each candidate on demand and, where its train type
              * has a spot price, at spot prices as well (the goodput section
              * then charges the spot one its preemptions) */
-            for (int sp = 0; sp <= (p->spot && !isnan(ti->spot_usd_h) ? 1 : 0); sp++) {
-                price0 = nodes * group_price(ti, sp);
-                /* data nodes: none, or each CPU type of the same cloud x counts */
-                for (int d = -1; d < cat->ninstances; d++) {
-                    const struct cat_instance *di = d >= 0 ? &cat->instances[d] : NULL;
-                    if (di && !search_input_work(sc))
-                        break;  /* nothing for data nodes to do */
-                    if (di && (di->gpu_count != 0 || !search_considered(sc, di) || isnan(di->net_gbps) ||
-                               !multi_node_ok || strcmp(di->cloud, ti->cloud) != 0))
-                        continue;
-                    for (int nd = di ? 1 : 0; nd <= (di ? p->max_data_nodes : 0); nd = next_count(nd)) {
-                        double price1 = price0 + (di ? nd * group_price(di, sp) : 0);
-                        for (int s = 0; s < SIM_NSTRATEGY; s++) {
-                            if (!(p->strategies & (1u << s)))
-                                continue;
-                            if (single && s != single_strategy(p->strategies))
-                                continue; /* one worker shares nothing: one strategy is enough */
-                            if (sim_is_ps(s) && !unsharded_fits) {
-                                l->pruned_memory++;
-                                continue; /* the servers' workers hold the whole state */
-                            }
-                            if (s == SIM_AUTO && ti->gpu_count == 0 && (p->strategies & (1u << SIM_RING)))
-                                continue; /* auto on CPU nodes is the ring */
-                            if (s == SIM_HIERARCHICAL && (wpn == 1 || nodes == 1) &&
-                                (p->strategies & ((1u << SIM_RING) | (1u << SIM_AUTO))))
-                                continue; /* one GPU per node or one node: hierarchical is the ring */
-                            for (int q = -1; q < (sim_is_ps(s) ? cat->ninstances : 0); q++) {
-                                const struct cat_instance *qi = q >= 0 ? &cat->instances[q] : NULL;
-                                if (qi && (qi->gpu_count != 0 || !search_considered(sc, qi) ||
-                                           isnan(qi->net_gbps) || !multi_node_ok ||
-                                           strcmp(qi->cloud, ti->cloud) != 0))
-                                    continue;
-                                for (int nq = qi ? 1 : 0; nq <= (qi ? p->max_ps : 0); nq = next_count(nq)) {
-                                    double price = price1 + (qi ? nq * group_price(qi, sp) : 0);
-                                    for (int b = 0; b < (single ? 1 : nb); b++) {
-                                        struct search_cand c = {t, nodes, di ? d : -1, nd,
-                                                                qi ? q : -1, nq, s, b, sp};
-                                        if (!isnan(sc->objective.budget_usd_h) &&
-                                            price > sc->objective.budget_usd_h) {
-                                            l->pruned_budget++;
-                                            continue;
-                                        }
-                                        push(l, &c);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            for (int sp = 0; sp <= (p->spot && !isnan(ti->spot_usd_h) ? 1 : 0); sp++)
+                push_nodes(sc, l, t, nodes, sp, unsharded_fits);
         }
     }
     return 0;

@@ -288,7 +288,8 @@ sub net_profile {
     # longer than the last (5, 10, 15, 20 s), so that the jobs beside it may
     # have ended.  What went wrong each time goes to standard error, and a
     # profile whose fits stayed poor says so in the report (link_unused).
-    my (@why, $failed);
+    my @why;
+    my $failed = 0;
     for my $attempt (1 .. $opt{cal_tries}) {
         sleep 5 * ($attempt - 1) if $attempt > 1;
         unlink $prof;
@@ -327,9 +328,9 @@ sub net_profile {
     system('sh', "$root/validate/hosts.sh", 'down');
     if (!$j) {
         # the last try failed outright; earlier ones may have run with poor fits
-        my $poor = @why - ($failed // 0);
+        my $poor = @why - $failed;
         print STDERR "validate.pl: $key: no usable network calibration in $opt{cal_tries} tries (" .
-            ($failed // 0) . " failed" . ($poor ? ", $poor with a poor all-reduce fit" : '') . "): " .
+            "$failed failed" . ($poor ? ", $poor with a poor all-reduce fit" : '') . "): " .
             join('; ', @why) . "\n";
         return $net_profile{$key} = undef;
     }
