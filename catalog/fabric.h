@@ -42,6 +42,8 @@ struct cat_fabric {
      * NCCL_BUFFSIZE (a connection's Simple buffer), NCCL_NVLS_CHUNKSIZE and
      * NCCL_NVLSTREE_MAX_CHUNKSIZE (NVLS tree's chunk across nodes) */
     int buff_kib, nvls_chunk_kib, nvls_tree_max_kib;
+    const char *tuner;          /* the tuner the plugin gives NCCL, by name (sim/nccl_tuner.c:
+                                   "aws-p5", ...); NULL: NCCL's own choice */
     const char *source;
 };
 

@@ -123,10 +123,14 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
 
     (void)e;
     if (!a->json) {
-        fprintf(f, "%s: %d node%s x %d GPUs, %d ranks, %s%s%s\n", what, m->sh.nodes,
+        fprintf(f, "%s: %d node%s x %d GPUs, %d ranks, %s%s%s", what, m->sh.nodes,
                m->sh.nodes > 1 ? "s" : "", m->sh.ppn, m->sh.nodes * m->sh.ppn,
                nccl_coll_name(m->coll), m->sh.nodes > 1 && r->fabric[0] ? ", over " : "",
                m->sh.nodes > 1 ? r->fabric : "");
+        if (m->sh.nodes > 2 && nccl_tuner_name(m->sh.tuner))
+            fprintf(f, "; *: the pair the plugin's %s tuner names (above 2 nodes)",
+                    nccl_tuner_name(m->sh.tuner));
+        fputc('\n', f);
         fprintf(f, "%14s  %-9s  %-6s  %8s  %12s  %10s  %10s\n", "size (B)", "algorithm", "proto",
                "channels", "time (us)", "algbw GB/s", "busbw GB/s");
     }
@@ -147,14 +151,17 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
                 cJSON_AddNumberToObject(o, "fill_s", c.fill_s);
                 cJSON_AddNumberToObject(o, "algbw_GBps", s / c.time_s / 1e9);
                 cJSON_AddNumberToObject(o, "busbw_GBps", c.busbw_Bps / 1e9);
+                cJSON_AddStringToObject(o, "chosen_by", a->algo >= 0 ? "forced"
+                                        : c.by_tuner ? nccl_tuner_name(m->sh.tuner)
+                                        : "nccl_model");
             } else {
                 cJSON_AddStringToObject(o, "error", "the pair is disabled on this shape");
             }
             cJSON_AddItemToArray(arr, o);
         } else if (rc == 0) {
-            fprintf(f, "%14.0f  %-9s  %-6s  %8d  %12.1f  %10.2f  %10.2f\n", s, nccl_algo_name(c.algo),
-                   nccl_proto_name(c.proto), c.channels, c.time_s * 1e6, s / c.time_s / 1e9,
-                   c.busbw_Bps / 1e9);
+            fprintf(f, "%14.0f  %-9s  %-6s  %8d  %12.1f  %10.2f  %10.2f%s\n", s,
+                   nccl_algo_name(c.algo), nccl_proto_name(c.proto), c.channels, c.time_s * 1e6,
+                   s / c.time_s / 1e9, c.busbw_Bps / 1e9, a->algo < 0 && c.by_tuner ? " *" : "");
         } else {
             fprintf(f, "%14.0f  disabled on this shape\n", s);
         }

@@ -410,7 +410,7 @@ static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
     const struct cat_fabric *f = in->fabric;
 
     g->net_plugin_lat_s = g->net_hop_s = g->net_simple_s = 0;
-    g->net_protos = g->net_ring_only = 0;
+    g->net_protos = g->net_ring_only = g->net_tuner = 0;
     g->net_buff_bytes = g->net_nvls_chunk_bytes = g->net_nvls_tree_max_bytes = 0;
     if (!f) {
         if (in->aws_efa) {
@@ -431,6 +431,9 @@ static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
     g->net_buff_bytes = f->buff_kib * 1024.0;
     g->net_nvls_chunk_bytes = f->nvls_chunk_kib * 1024.0;
     g->net_nvls_tree_max_bytes = f->nvls_tree_max_kib * 1024.0;
+    /* a name the simulator does not know is a catalog fault (test_catalog) */
+    if (f->tuner && nccl_tuner_by_name(f->tuner) > 0)
+        g->net_tuner = nccl_tuner_by_name(f->tuner);
 }
 
 /*

@@ -411,6 +411,15 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
 int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
 {
     int found = 0;
+    enum nccl_algo ta;
+    enum nccl_proto tp;
+
+    /* the network plugin's tuner, where it names a pair (nccl_tuner.c) */
+    if (nccl_tuner_pick(m, bytes, &ta, &tp) == 0) {
+        int rc = pair_on(m, ta, tp, bytes, c, 1);
+        c->by_tuner = rc == 0;
+        return rc;
+    }
 
     for (int a = 0; a < NCCL_NALGO; a++)
         for (int p = 0; p < NCCL_NPROTO; p++) {

@@ -46,6 +46,8 @@ struct nccl_shape {
     double nvls_chunk_bytes, nvls_tree_max_bytes; /* NCCL_NVLS_CHUNKSIZE and
                                NCCL_NVLSTREE_MAX_CHUNKSIZE; 0: NCCL's tuning */
     int ring_only;          /* 1: NCCL_ALGO=Ring (the fabric's environment) */
+    int tuner;              /* the network plugin's tuner (enum nccl_tuner; nccl_tuner.c):
+                               the pair it names runs in place of NCCL's choice */
     double meas_alpha_s, meas_beta_s; /* an all-reduce measured on meas_nodes x meas_ppn: on
                                    that shape it runs alpha + beta S whatever NCCL picks
                                    (nccl_on); meas_beta_s 0: none */
@@ -83,6 +85,7 @@ struct nccl_choice {
     double nccl_time_s;     /* what NCCL's model predicts (the choice's criterion) */
     double busbw_Bps;       /* nccl-tests' bus bandwidth: bytes / time_s x 2(k-1)/k for an
                                all-reduce, x (k-1)/k for the others */
+    int by_tuner;           /* 1: the network plugin's tuner named the pair (nccl_pick) */
 };
 
 /* NCCL's bandwidth of one NVLink of a GPU of compute capability cc, per
@@ -126,6 +129,32 @@ static inline int nccl_log2i(int n)
     }
     return l;
 }
+
+/*
+ * Tuners that network plugins ship with NCCL: a measured map from (bytes,
+ * ranks) to the (algorithm, protocol) pair that runs, which NCCL 2.21 and
+ * later load from the plugin's library and obey (nccl_tuner.c).
+ */
+enum nccl_tuner {
+    NCCL_TUNER_NONE = 0,
+    NCCL_TUNER_AWS_P5,          /* aws-ofi-nccl's regions for p5 and p5e */
+    NCCL_TUNER_AWS_P5EN,        /* ... p5en */
+    NCCL_TUNER_AWS_P6_B200,     /* ... p6-b200 */
+    NCCL_TUNER_AWS_P6_B300,     /* ... p6-b300 */
+    NCCL_NTUNER
+};
+
+/* The tuner named `name` ("aws-p5", "aws-p5en", "aws-p6-b200",
+ * "aws-p6-b300"); -1 when there is none of that name. */
+int nccl_tuner_by_name(const char *name);
+const char *nccl_tuner_name(int t);
+
+/* The pair m's shape's tuner names for `bytes`: 0 and *a, *p set when it
+ * names an enabled pair, -1 when NCCL's own choice stands (no tuner, two
+ * nodes or fewer, a ranks-per-node count it has no map for, a point
+ * outside its regions).  O(vertices of one map). */
+int nccl_tuner_pick(const struct nccl_model *m, double bytes, enum nccl_algo *a,
+                    enum nccl_proto *p);
 
 const char *nccl_algo_name(int a);     /* tree, ring, nvls, nvls_tree, pat */
 const char *nccl_proto_name(int p);

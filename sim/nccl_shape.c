@@ -13,7 +13,7 @@
 
 int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
 {
-    int found = 0;
+    int found = 0, ntrain = 0;
 
     memset(sh, 0, sizeof *sh);
     sh->ppn = 1;
@@ -49,6 +49,8 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
         if (g->net_protos)
             sh->protos = sh->protos ? sh->protos & g->net_protos : g->net_protos;
         sh->ring_only |= g->net_ring_only;
+        /* a tuner only where every train group's plugin has it */
+        sh->tuner = ntrain++ == 0 || sh->tuner == g->net_tuner ? g->net_tuner : 0;
         if (g->net_buff_bytes > 0) {
             sh->buff_bytes = g->net_buff_bytes;
             sh->nvls_chunk_bytes = g->net_nvls_chunk_bytes;

@@ -310,13 +310,20 @@ check "collectives: -e below -b is one line, exit 2" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: -e: expected a size no smaller than -b (1073741824), found 1048576' ]
 "$DT" collectives --gpu H100 --gpus-per-node 8 --net-gbps 3200 --nics 8 --nodes 2 --fabric efa9 > /dev/null 2> "$tmp/err"
 check "collectives: an unknown --fabric names the fabrics, exit 2" \
-    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: --fabric: expected one of ib, roce, efa-p3dn, efa-p4d, efa-p5, efa-p5en, efa-p6, gpudirect-tcpx, gpudirect-tcpxo, tcp, found "efa9"' ]
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: --fabric: expected one of ib, roce, efa-p3dn, efa-p4d, efa-p5, efa-p5en, efa-p6, efa-p6-b300, efa-p6e, gpudirect-tcpx, gpudirect-tcpxo, tcp, found "efa9"' ]
 "$DT" collectives --gpu B200 --gpus-per-node 8 --net-gbps 3200 --nics 8 --nodes 2 --fabric efa-p6 -b 8 -e 8 --json > "$tmp/n.json" 2> "$tmp/err"
 check "collectives --fabric efa-p6: 8 B as tree/LL in 51.2 us (AWS's 18 us a hop; 50.6 published)" \
     grep -q '"time_s":[[:space:]]*5\.1200' "$tmp/n.json"
 "$DT" collectives --instance p5.48xlarge --nodes 2 -b 1M -e 1M > "$tmp/n.txt" 2> "$tmp/err"
 check "collectives: the header names the network between the nodes" \
     [ "$(head -1 "$tmp/n.txt")" = 'p5.48xlarge: 2 nodes x 8 GPUs, 16 ranks, all_reduce, over efa-p5' ]
+"$DT" collectives --instance p5.48xlarge --nodes 4 -b 128M -e 128M > "$tmp/n.txt" 2> "$tmp/err"
+check "collectives: beyond 2 nodes the plugin's tuner names the pair, marked *" \
+    [ "$(head -1 "$tmp/n.txt")" = 'p5.48xlarge: 4 nodes x 8 GPUs, 32 ranks, all_reduce, over efa-p5; *: the pair the plugin'"'"'s aws-p5 tuner names (above 2 nodes)' ] &&
+    grep -q ' ring  *LL128 .* \*$' "$tmp/n.txt"
+"$DT" collectives --instance p5.48xlarge --nodes 4 -b 128M -e 128M --json > "$tmp/n.json" 2> "$tmp/err"
+check "collectives --json: chosen_by names the tuner" \
+    grep -q '"chosen_by":[[:space:]]*"aws-p5"' "$tmp/n.json"
 "$DT" collectives --instance p4d.24xlarge -b 3X > /dev/null 2> "$tmp/err"
 check "collectives: a bad size names what is expected" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: -b: expected a size from 1 to 1T, found "3X"' ]

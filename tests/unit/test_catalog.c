@@ -511,7 +511,8 @@ static void each_bad_fixture_gives_its_exact_error(void)
         "found \"maybe\"");
     expect_load_error("bad_fabric",
         BAD_DIR "bad_fabric/instances.csv:2:100: fabric: expected one of ib, roce, efa-p3dn, "
-        "efa-p4d, efa-p5, efa-p5en, efa-p6, gpudirect-tcpx, gpudirect-tcpxo, tcp, or empty, "
+        "efa-p4d, efa-p5, efa-p5en, efa-p6, efa-p6-b300, efa-p6e, gpudirect-tcpx, gpudirect-tcpxo, "
+        "tcp, or empty, "
         "found \"efa-v9\"");
     expect_load_error("bad_price_date",
         BAD_DIR "bad_price_date/instances.csv:2:100: price_date: expected a date as YYYY-MM-DD, "

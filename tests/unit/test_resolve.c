@@ -702,6 +702,29 @@ static void context_parallelism_as_torch_runs_it(void)
     }
 }
 
+/* Every fabric's tuner is one the simulator has, and the shape a type
+ * resolves to carries it: p5 has aws-ofi-nccl's p5 map, p6e-gb200 none. */
+static void fabrics_name_tuners_the_simulator_has(void)
+{
+    const struct cat_fabric *f;
+    struct nccl_shape sh;
+    struct dt_err e;
+    int bad = 0;
+
+    for (int i = 0; (f = catalog_fabric_at(i)) != NULL; i++)
+        if (f->tuner && nccl_tuner_by_name(f->tuner) <= 0) {
+            printf("# %s: tuner %s unknown\n", f->name, f->tuner);
+            bad = 1;
+        }
+    T_CHECK(!bad, "every fabric's tuner is the simulator's");
+    T_CHECK(plan_nccl_shape(catalog_find_instance(&cat, "p5.48xlarge"), 4, &sh, &e) == 0 &&
+            sh.tuner == NCCL_TUNER_AWS_P5, "p5.48xlarge: the aws-p5 map (%d)", sh.tuner);
+    T_CHECK(plan_nccl_shape(catalog_find_instance(&cat, "p6-b300.48xlarge"), 4, &sh, &e) == 0 &&
+            sh.tuner == NCCL_TUNER_AWS_P6_B300, "p6-b300.48xlarge: its own map (%d)", sh.tuner);
+    T_CHECK(plan_nccl_shape(catalog_find_instance(&cat, "u-p6e-gb200x72"), 2, &sh, &e) == 0 &&
+            sh.tuner == NCCL_TUNER_NONE, "u-p6e-gb200x72: no map (%d)", sh.tuner);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -723,6 +746,7 @@ int main(void)
     T_RUN(context_parallelism_moves_keys_three_ways);
     T_RUN(context_parallelism_as_torch_runs_it);
     T_RUN(a_pipeline_over_fsdp_runs_as_its_stages_hold_it);
+    T_RUN(fabrics_name_tuners_the_simulator_has);
     catalog_free(&cat);
     return T_DONE();
 }

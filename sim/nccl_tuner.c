@@ -1,0 +1,350 @@
+/*
+ * nccl_tuner.c - the tuners network plugins give NCCL (nccl.h, enum
+ * nccl_tuner; docs/collectives.md "The plugin's tuner").
+ *
+ * aws-ofi-nccl ships a tuner inside its network plugin, and its platform
+ * code sets NCCL_TUNER_PLUGIN to the plugin's own library, so on the
+ * instance types it knows NCCL asks it first (NCCL 2.21 and later also find
+ * a tuner in the network plugin unasked).  Its region tuner, the default
+ * (OFI_NCCL_TUNER_TYPE=Region), holds for each instance family, ranks per
+ * node and collective a list of polygons over (log2 bytes, log2 ranks),
+ * each naming an (algorithm, protocol) pair that AWS measured fastest
+ * there; the first polygon that holds the point, edges included, and whose
+ * pair NCCL has enabled, gets cost 0 in NCCL's table and so runs.  Outside
+ * every polygon, with two nodes or fewer, or with a ranks-per-node count
+ * it has no map for, NCCL's own model chooses.
+ *
+ * Source: aws/aws-ofi-nccl@2daf7d30 src/tuner/nccl_ofi_regions.cpp
+ * (region_init_internal_p5_p5e, _p5en, _p6, _p6_b300; is_inside_region;
+ * region_get_coll_info_internal_v3: "Skip when two nodes or lesser"),
+ * include/tuner/nccl_ofi_tuner_process_config.h (the product names each
+ * map serves), include/nccl_ofi_param.h (TUNER_TYPE defaults to REGION),
+ * src/platform-aws.cpp (NCCL_TUNER_PLUGIN set to the plugin's library),
+ * src/Makefile.am (NCCL 2.21 looks for the tuner in the net plugin).  The
+ * vertices are the source's, bytes and ranks; the ones it derives at run
+ * time (extend_region: the line through two vertices carried, in log2
+ * space, to the top or right side of the map's bounding box, 100 GiB by
+ * 2^20 ranks) are given here as that rule computes them.  Left out: the
+ * channel counts it sets on p6-b200 for tree/LL128 at 4 to 32 MiB and for
+ * PAT with one rank a node, and its chunk sizes with one rank a node on
+ * p5en.  Pure; O(vertices of one map) a message.
+ */
+#include "nccl.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The map's bounding box: TUNER_MAX_SIZE and TUNER_MAX_RANKS. */
+#define MAXB (100.0 * 1024 * 1024 * 1024)
+#define MAXR (1024.0 * 1024)
+
+struct region {
+    enum nccl_tuner tuner;
+    int ppn;                    /* ranks per node the map serves */
+    enum nccl_coll coll;
+    enum nccl_algo algo;
+    enum nccl_proto proto;
+    int first, nv;              /* its vertices: vert[first] .. vert[first + nv - 1] */
+};
+
+/* (bytes, ranks), in the source's order. */
+static const double vert[][2] = {
+    {0, 16}, {196608, 16}, {196608, 1024}, {196608, MAXR}, {0, MAXR}, {196608, MAXR},
+    {196608, 1024}, {196608, 16}, {13107200, 16}, {129499136, 127}, {218103808, 1024},
+    {1231635365, MAXR}, {129499136, 127}, {13107200, 16}, {29884416, 16}, {293601280, 32},
+    {589299712, 64}, {549453824, 128}, {1231635365, MAXR}, {218103808, 1024},
+    {129499136, 127}, {549453824, 128}, {589299712, 64}, {293601280, 32}, {29884416, 16},
+    {MAXB, 16}, {509607936, 32}, {7516192768, 256}, {17179869184, 448}, {MAXB, 1549.0},
+    {MAXB, 1549.0}, {17179869184, 448}, {7516192768, 256}, {509607936, 32}, {MAXB, 16},
+    {0, 16}, {786432, 16}, {4718592, 128}, {13630464, 384}, {19922944, 512},
+    {28305408, 768}, {33554432, 1024}, {2022280472, MAXR}, {0, MAXR}, {2022280472, MAXR},
+    {33554432, 1024}, {28305408, 768}, {19922944, 512}, {13630464, 384}, {4718592, 128},
+    {786432, 16}, {236978176, 16}, {956301312, 64}, {7247754240, 384}, {17179865088, 896},
+    {MAXB, 5415.8}, {MAXB, 5415.8}, {17179865088, 896}, {7247754240, 384}, {956301312, 64},
+    {494927872, 32}, {236978176, 16}, {MAXB, 16}, {0, 16}, {786432, 16}, {4718592, 128},
+    {7340032, 256}, {18874368, 512}, {MAXB, 291818}, {0, MAXR}, {MAXB, 291818},
+    {18874368, 512}, {7340032, 256}, {4718592, 128}, {786432, 16}, {291504128, 16},
+    {589299712, 32}, {2415919104, 128}, {7247757312, 256}, {17179869184, 640},
+    {MAXB, 4478.8}, {MAXB, 4478.8}, {17179869184, 640}, {7247757312, 256},
+    {2415919104, 128}, {589299712, 32}, {291504128, 16}, {MAXB, 16}, {0, 2}, {65536, 2},
+    {65536, 64}, {65536, MAXR}, {65536, MAXR}, {65536, 64}, {65536, 2}, {262144, 2},
+    {MAXR, 4}, {4194304, 8}, {16777216, 16}, {33554432, 32}, {MAXR, 32}, {MAXR, 96},
+    {14030179, MAXR}, {14030179, MAXR}, {MAXR, 96}, {1048577, 32}, {33554431, 32},
+    {33554432, 128}, {MAXB, 409600}, {MAXB, 409600}, {33554432, 128}, {33554433, 32},
+    {16777217, 16}, {4194305, 8}, {1048577, 4}, {262144, 2}, {6291456, 2}, {50331648, 16},
+    {301989888, 128}, {MAXB, 116865.7}, {MAXB, 116865.7}, {301989888, 128}, {50331648, 16},
+    {6291456, 2}, {MAXB, 2}, {0, 2}, {65536, 2}, {MAXR, 2}, {8388608, 8}, {16777216, 16},
+    {16777216, 32}, {50331648, 64}, {117440512, 128}, {MAXB, 33851.4}, {MAXB, MAXR},
+    {65536, MAXR}, {0, MAXR}, {MAXB, 33851.4}, {117440512, 128}, {50331648, 64},
+    {16777216, 32}, {16777217, 16}, {8388609, 8}, {MAXR, 2}, {4194304, 2}, {50331648, 16},
+    {301989888, 128}, {MAXB, 116865.7}, {MAXB, 116865.7}, {301989888, 128}, {50331648, 16},
+    {4194304, 2}, {MAXB, 2}, {0, 2}, {65536, 2}, {MAXR, 2}, {16777216, 32}, {50331648, 64},
+    {117440512, 128}, {MAXB, 33851.4}, {MAXB, MAXR}, {65536, MAXR}, {0, MAXR},
+    {MAXB, 33851.4}, {117440512, 128}, {50331648, 64}, {16777216, 32}, {MAXR, 2},
+    {4194304, 2}, {50331648, 16}, {301989888, 128}, {MAXB, 116865.7}, {MAXB, 116865.7},
+    {301989888, 128}, {50331648, 16}, {4194304, 2}, {MAXB, 2}, {0, 16}, {31457280, 16},
+    {37748736, 32}, {117440512, 64}, {301989888, 128}, {301989888, 256}, {335544320, 512},
+    {536870912, 1024}, {402653184, 2048}, {402653184, 4096}, {402653184, MAXR}, {0, MAXR},
+    {31457281, 16}, {MAXB, 16}, {31457281, 16}, {31457280, 17}, {1073741824, 17},
+    {2147483648, 64}, {2147483648, 128}, {1342177280, 160}, {2147483648, 256},
+    {1074790400, 256}, {444596224, 160}, {301989888, 128}, {117440512, 64}, {37748736, 32},
+    {2147483648, 128}, {6442450944, 128}, {8053063680, 160}, {9663676416, 192},
+    {MAXB, 2133.3}, {402653184, MAXR}, {402653184, 4096}, {402653184, 2048},
+    {536870912, 1024}, {335544320, 512}, {301989888, 256}, {310378496, 160},
+    {444596224, 160}, {1074790400, 256}, {2684354560, 256}, {2147483648, 224},
+    {1342177280, 160}, {1073741824, 17}, {MAXB, 17}, {MAXB, 2133.3}, {9663676416, 192},
+    {8053063680, 160}, {2684354560, 64}, {1610612736, 32}, {0, 4}, {1314816, 4},
+    {1051648, 8}, {1051648, 12}, {2367488, 16}, {5525504, 32}, {9473024, 64},
+    {88160256, 128}, {178163712, 256}, {MAXB, 140354.7}, {0, 140354.7}, {1314816, 4},
+    {19736576, 4}, {41842688, 8}, {296747008, 64}, {257114112, 128}, {269484032, 256},
+    {178163712, 256}, {88160256, 128}, {9473024, 64}, {5525504, 32}, {2367488, 16},
+    {1051648, 12}, {1051648, 8}, {1314816, 4}, {19736576, 4}, {81844224, 4}, {275775488, 8},
+    {275775488, 48}, {296747008, 64}, {41842688, 8}, {81844224, 4}, {269484032, 4},
+    {81844224, 4}, {269484032, 4}, {MAXB, 4}, {269484032, 4}, {81844224, 5}, {MAXB, 5},
+    {MAXB, 32}, {1073741824, 40}, {1073741824, 128}, {787480576, 128}, {296747008, 64},
+    {275775488, 48}, {275775488, 8}, {81844224, 5}, {296747008, 64}, {787480576, 128},
+    {1073741824, 256}, {44342492940, MAXR}, {473607430, MAXR}, {269484032, 256},
+    {257114112, 128}, {44342492940, MAXR}, {1073741824, 256}, {787480576, 128},
+    {1073741824, 128}, {1073741824, 40}, {MAXB, 32}, {0, 16}, {2367488, 16}, {9999360, 64},
+    {119477248, 128}, {MAXB, 856.1}, {0, MAXR}, {0, 2}, {4736000, 2}, {269484032, 128},
+    {MAXB, 60705}, {MAXB, 856.1}, {119477248, 128}, {9999360, 64}, {2367488, 16}, {0, 16},
+    {4736000, 2}, {MAXB, 2}, {MAXB, 60705}, {269484032, 128}, {4194304, 2}, {MAXB, 2},
+    {MAXB, 20348.0}, {8589934592, 2048}, {8388608, 2}, {MAXB, 2}, {MAXB, 25600},
+    {4294967296, 1024}, {0, 16}, {393216, 16}, {393216, MAXR}, {0, MAXR}, {393216, MAXR},
+    {393216, 16}, {4718592, 16}, {18350080, 32}, {40370176, 64}, {57147392, 128},
+    {72876032, 256}, {96993280, 1024}, {106430464, 2048}, {245462267, MAXR},
+    {90701824, 128}, {50855936, 64}, {18350080, 32}, {133693440, 32}, {120061952, 64},
+    {245462267, MAXR}, {106430464, 2048}, {96993280, 1024}, {72876032, 256},
+    {57147392, 128}, {40370176, 64}, {18350080, 32}, {50855936, 64}, {90701824, 128},
+    {120061952, 64}, {133693440, 32}, {18350080, 32}, {4718592, 16}, {MAXB, 16},
+    {435159040, 32}, {1072693248, 64}, {10737418240, 512}, {34359738368, 1500},
+    {MAXB, 4299.3}, {MAXB, 4299.3}, {10737418240, 512}, {1072693248, 64}, {435159040, 32},
+    {MAXB, 16}, {0, 16}, {786432, 16}, {1572864, 32}, {2621440, 64}, {4718592, 128},
+    {17301504, 256}, {74973184, 1024}, {213385216, 2048}, {MAXB, 126394.5}, {0, MAXR},
+    {MAXB, 126394.5}, {213385216, 2048}, {74973184, 1024}, {17301504, 256}, {4718592, 128},
+    {2621440, 64}, {1572864, 32}, {786432, 16}, {198705152, 16}, {456130560, 32},
+    {871366656, 64}, {8321499136, 512}, {32212254720, 2048}, {MAXB, 7028.7}, {MAXB, 7028.7},
+    {32212254720, 2048}, {8321499136, 512}, {871366656, 64}, {456130560, 32},
+    {198705152, 16}, {MAXB, 16}, {0, 16}, {786432, 16}, {1572864, 32}, {2621440, 64},
+    {4718592, 128}, {17301504, 256}, {35127296, 512}, {73924608, 1024}, {209190912, 2048},
+    {MAXB, 131038.7}, {0, MAXR}, {MAXB, 131038.7}, {209190912, 2048}, {73924608, 1024},
+    {35127296, 512}, {17301504, 256}, {4718592, 128}, {2621440, 64}, {1572864, 32},
+    {786432, 16}, {219676672, 16}, {508559360, 32}, {592445440, 64}, {4294967296, 256},
+    {8589934592, 512}, {MAXB, 6400}, {MAXB, 6400}, {8589934592, 512}, {4294967296, 256},
+    {592445440, 64}, {508559360, 32}, {219676672, 16}, {MAXB, 16}, {0, 2}, {32768, 2},
+    {32768, 128}, {32768, 131072}, {0, 131072}, {32768, 2}, {131072, 2}, {8388608, 128},
+    {8589934592, 131072}, {32768, 131072}, {32768, 128}, {131072, 2}, {3145728, 2},
+    {297795584, 128}, {MAXB, 45916}, {MAXB, 59831}, {164626432, 128}, {20971520, 48},
+    {3145728, 48}, {3145728, 48}, {20971520, 48}, {164626432, 128}, {MAXB, 59831},
+    {MAXB, 131072}, {8589934592, 131072}, {3145728, 2}, {MAXB, 2}, {MAXB, 45916},
+    {297795584, 128}, {0, 2}, {65536, 2}, {65536, 4}, {0, 2}, {65536, 4}, {MAXR, 4},
+    {4194305, 16}, {12582912, 48}, {88080384, 48}, {248512512, 128}, {34359738368, 17137},
+    {0, 131072}, {65536, 2}, {2097152, 2}, {16777216, 8}, {291504128, 128},
+    {34359738368, 15008}, {34359738368, 17137}, {248512512, 128}, {88080384, 48},
+    {12582912, 48}, {4194305, 16}, {MAXR, 4}, {65536, 4}, {2097152, 2}, {34359738368, 2},
+    {34359738368, 15008}, {291504128, 128}, {16777216, 8}, {0, 2}, {65536, 2}, {65536, 4},
+    {0, 2}, {65536, 4}, {MAXR, 4}, {3345192, 8}, {19065019, 16}, {67108864, 48},
+    {106954752, 48}, {274877906944, 121928}, {0, 131072}, {65536, 2}, {2097152, 2},
+    {16777216, 8}, {106954752, 48}, {67108864, 48}, {19065019, 16}, {3345192, 8}, {MAXR, 4},
+    {65536, 4}, {2097152, 2}, {274877906944, 2}, {274877906944, 121928}, {106954752, 48},
+    {16777216, 8}, {0, 16}, {720896, 16}, {491520, 32}, {425984, 64}, {425984, 128},
+    {425984, 256}, {360448, 512}, {360448, 1024}, {360448, 2048}, {360448, MAXR}, {0, MAXR},
+    {360448, MAXR}, {360448, 2048}, {360448, 1024}, {360448, 512}, {425984, 256},
+    {425984, 128}, {425984, 64}, {491520, 32}, {720896, 16}, {31457280, 16}, {54525952, 32},
+    {109051904, 64}, {125829120, 128}, {125829120, 256}, {184549376, 512},
+    {218103808, 1024}, {251658240, 2048}, {912309749, MAXR}, {369098752, 128},
+    {109051904, 64}, {54525952, 32}, {31457280, 16}, {62914560, 16}, {603979776, 32},
+    {1006632960, 64}, {1006632960, 128}, {912309749, MAXR}, {251658240, 2048},
+    {218103808, 1024}, {184549376, 512}, {125829120, 256}, {125829120, 128},
+    {109051904, 64}, {369098752, 128}, {1006632960, 128}, {1006632960, 64}, {603979776, 32},
+    {62914560, 16}, {MAXB, 16}, {603979776, 32}, {2013265920, 64}, {4026531840, 128},
+    {9663676416, 256}, {19327352832, 512}, {MAXB, 2844.4}, {0, 16}, {1703936, 16},
+    {3407872, 32}, {6815744, 64}, {13631488, 128}, {27262976, 256}, {54525952, 512},
+    {109051904, 1024}, {218103808, 2048}, {MAXB, 1008246}, {0, MAXR}, {MAXB, 1008246},
+    {218103808, 2048}, {109051904, 1024}, {54525952, 512}, {27262976, 256}, {13631488, 128},
+    {6815744, 64}, {3407872, 32}, {1703936, 16}, {436207616, 16}, {872415232, 32},
+    {1744830464, 64}, {3489660928, 128}, {6979321856, 256}, {13958643712, 512},
+    {27917287424, 1024}, {MAXB, 3938.5}, {0, 16}, {1703936, 16}, {3407872, 32},
+    {6815744, 64}, {13631488, 128}, {27262976, 256}, {54525952, 512}, {109051904, 1024},
+    {218103808, 2048}, {MAXB, 1008246}, {0, MAXR}, {MAXB, 1008246}, {218103808, 2048},
+    {109051904, 1024}, {54525952, 512}, {27262976, 256}, {13631488, 128}, {6815744, 64},
+    {3407872, 32}, {1703936, 16}, {301989888, 16}, {738197504, 32}, {1207959552, 64},
+    {3489660928, 128}, {6979321856, 256}, {13958643712, 512}, {27917287424, 1024},
+    {MAXB, 3938.5}, {0, 2}, {65536, 2}, {65536, 64}, {65536, MAXR}, {0, MAXR},
+    {65536, MAXR}, {65536, 64}, {65536, 2}, {294912, 2}, {720896, 4}, {1179648, 8},
+    {1441792, 16}, {1441792, 128}, {1441792, 256}, {1441792, MAXR}, {1441792, MAXR},
+    {1441792, 256}, {1441792, 128}, {1441792, 16}, {1179648, 8}, {2359296, 8},
+    {4718592, 16}, {75497472, 32}, {218103808, 64}, {503316480, 128}, {1476395008, 256},
+    {MAXB, 4049.2}, {1476395008, 256}, {503316480, 128}, {218103808, 64}, {75497472, 32},
+    {4718592, 16}, {2359296, 8}, {1179648, 8}, {720896, 4}, {294912, 2}, {3407872, 2},
+    {13631488, 4}, {31457280, 8}, {75497472, 16}, {150994944, 32}, {301989888, 64},
+    {603979776, 128}, {0, 2}, {147456, 2}, {131072, 12}, {106496, 8}, {65536, 4},
+    {57344, 8}, {36864, 4}, {32768, 3}, {4608, 4}, {0, 8}, {0, MAXR}, {0, 8}, {4608, 4},
+    {32768, 3}, {36864, 4}, {57344, 8}, {65536, 4}, {106496, 8}, {131072, 12}, {147456, 2},
+    {294912, 4}, {4718592, 8}, {9437184, 16}, {75497472, 32}, {218103808, 64},
+    {369098752, 128}, {738197504, 256}, {MAXB, 37236.4}, {MAXB, 37236.4}, {738197504, 256},
+    {369098752, 128}, {218103808, 64}, {75497472, 32}, {9437184, 16}, {4718592, 8},
+    {294912, 4}, {147456, 2}, {5767168, 2}, {15728640, 4}, {37748736, 8}, {75497472, 16},
+    {150994944, 32}, {301989888, 64}, {603979776, 128}, {1207959552, 256}, {MAXB, 22755.6},
+    {0, 2}, {45056, 2}, {147456, 4}, {131072, 8}, {36864, 4}, {4608, 4}, {4096, 6}, {0, 8},
+    {0, MAXR}, {0, 8}, {4096, 6}, {4608, 4}, {36864, 4}, {131072, 8}, {147456, 4},
+    {45056, 2}, {2359296, 4}, {4718592, 8}, {67108864, 16}, {92274688, 32}, {218103808, 64},
+    {503316480, 128}, {1006632960, 256}, {MAXB, 27306.7}, {MAXB, 27306.7},
+    {1006632960, 256}, {503316480, 128}, {218103808, 64}, {92274688, 32}, {67108864, 16},
+    {4718592, 8}, {2359296, 4}, {45056, 2}, {3932160, 2}, {11534336, 4}, {31457280, 8},
+    {75497472, 16}, {150994944, 32}, {301989888, 64}, {603979776, 128}, {1207959552, 256},
+    {MAXB, 22755.6},
+};
+static const struct region regions[] = {
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL, 0, 5},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 5, 7},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_ALLREDUCE, NCCL_RING, NCCL_LL128, 12, 6},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_ALLREDUCE, NCCL_NVLS_TREE, NCCL_SIMPLE, 18, 12},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_ALLREDUCE, NCCL_RING, NCCL_SIMPLE, 30, 5},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_ALLGATHER, NCCL_RING, NCCL_LL, 35, 9},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_ALLGATHER, NCCL_RING, NCCL_LL128, 44, 12},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_ALLGATHER, NCCL_RING, NCCL_SIMPLE, 56, 7},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL, 63, 7},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL128, 70, 11},
+    {NCCL_TUNER_AWS_P5EN, 8, NCCL_REDUCESCATTER, NCCL_RING, NCCL_SIMPLE, 81, 7},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL, 88, 4},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 92, 11},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_SIMPLE, 103, 6},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_ALLREDUCE, NCCL_RING, NCCL_LL128, 109, 11},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_ALLREDUCE, NCCL_RING, NCCL_SIMPLE, 120, 5},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_ALLGATHER, NCCL_PAT, NCCL_SIMPLE, 125, 12},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_ALLGATHER, NCCL_RING, NCCL_LL128, 137, 11},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_ALLGATHER, NCCL_RING, NCCL_SIMPLE, 148, 5},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_REDUCESCATTER, NCCL_PAT, NCCL_SIMPLE, 153, 10},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL128, 163, 9},
+    {NCCL_TUNER_AWS_P5EN, 1, NCCL_REDUCESCATTER, NCCL_RING, NCCL_SIMPLE, 172, 5},
+    {NCCL_TUNER_AWS_P5, 8, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 177, 12},
+    {NCCL_TUNER_AWS_P5, 8, NCCL_ALLREDUCE, NCCL_NVLS_TREE, NCCL_SIMPLE, 189, 3},
+    {NCCL_TUNER_AWS_P5, 8, NCCL_ALLREDUCE, NCCL_RING, NCCL_LL128, 192, 11},
+    {NCCL_TUNER_AWS_P5, 8, NCCL_ALLREDUCE, NCCL_NVLS_TREE, NCCL_SIMPLE, 203, 17},
+    {NCCL_TUNER_AWS_P5, 8, NCCL_ALLREDUCE, NCCL_RING, NCCL_SIMPLE, 220, 7},
+    {NCCL_TUNER_AWS_P5, 2, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 227, 11},
+    {NCCL_TUNER_AWS_P5, 2, NCCL_ALLREDUCE, NCCL_RING, NCCL_LL128, 238, 14},
+    {NCCL_TUNER_AWS_P5, 2, NCCL_ALLREDUCE, NCCL_NVLS_TREE, NCCL_SIMPLE, 252, 6},
+    {NCCL_TUNER_AWS_P5, 2, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 258, 3},
+    {NCCL_TUNER_AWS_P5, 2, NCCL_ALLREDUCE, NCCL_TREE, NCCL_SIMPLE, 261, 3},
+    {NCCL_TUNER_AWS_P5, 2, NCCL_ALLREDUCE, NCCL_RING, NCCL_SIMPLE, 264, 10},
+    {NCCL_TUNER_AWS_P5, 2, NCCL_ALLREDUCE, NCCL_TREE, NCCL_SIMPLE, 274, 7},
+    {NCCL_TUNER_AWS_P5, 2, NCCL_ALLREDUCE, NCCL_NVLS_TREE, NCCL_SIMPLE, 281, 6},
+    {NCCL_TUNER_AWS_P5, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 287, 6},
+    {NCCL_TUNER_AWS_P5, 1, NCCL_ALLREDUCE, NCCL_RING, NCCL_LL128, 293, 9},
+    {NCCL_TUNER_AWS_P5, 1, NCCL_ALLREDUCE, NCCL_RING, NCCL_SIMPLE, 302, 4},
+    {NCCL_TUNER_AWS_P5, 1, NCCL_ALLGATHER, NCCL_RING, NCCL_SIMPLE, 306, 4},
+    {NCCL_TUNER_AWS_P5, 1, NCCL_REDUCESCATTER, NCCL_RING, NCCL_SIMPLE, 310, 4},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL, 314, 4},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 318, 10},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_ALLREDUCE, NCCL_RING, NCCL_LL128, 328, 5},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_ALLREDUCE, NCCL_NVLS_TREE, NCCL_SIMPLE, 333, 19},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_ALLREDUCE, NCCL_RING, NCCL_SIMPLE, 352, 5},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_ALLGATHER, NCCL_RING, NCCL_LL, 357, 10},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_ALLGATHER, NCCL_RING, NCCL_LL128, 367, 14},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_ALLGATHER, NCCL_RING, NCCL_SIMPLE, 381, 7},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL, 388, 11},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL128, 399, 15},
+    {NCCL_TUNER_AWS_P6_B200, 8, NCCL_REDUCESCATTER, NCCL_RING, NCCL_SIMPLE, 414, 7},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL, 421, 5},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 426, 6},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_ALLREDUCE, NCCL_RING, NCCL_LL128, 432, 8},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_SIMPLE, 440, 6},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_ALLREDUCE, NCCL_RING, NCCL_SIMPLE, 446, 4},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_ALLGATHER, NCCL_RING, NCCL_LL, 450, 3},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_ALLGATHER, NCCL_PAT, NCCL_SIMPLE, 453, 9},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_ALLGATHER, NCCL_RING, NCCL_LL128, 462, 12},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_ALLGATHER, NCCL_RING, NCCL_SIMPLE, 474, 5},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL, 479, 3},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_REDUCESCATTER, NCCL_PAT, NCCL_SIMPLE, 482, 9},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL128, 491, 9},
+    {NCCL_TUNER_AWS_P6_B200, 1, NCCL_REDUCESCATTER, NCCL_RING, NCCL_SIMPLE, 500, 5},
+    {NCCL_TUNER_AWS_P6_B300, 8, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL, 505, 11},
+    {NCCL_TUNER_AWS_P6_B300, 8, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 516, 18},
+    {NCCL_TUNER_AWS_P6_B300, 8, NCCL_ALLREDUCE, NCCL_RING, NCCL_LL128, 534, 8},
+    {NCCL_TUNER_AWS_P6_B300, 8, NCCL_ALLREDUCE, NCCL_NVLS_TREE, NCCL_SIMPLE, 542, 19},
+    {NCCL_TUNER_AWS_P6_B300, 8, NCCL_ALLGATHER, NCCL_RING, NCCL_LL, 561, 11},
+    {NCCL_TUNER_AWS_P6_B300, 8, NCCL_ALLGATHER, NCCL_RING, NCCL_LL128, 572, 17},
+    {NCCL_TUNER_AWS_P6_B300, 8, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL, 589, 11},
+    {NCCL_TUNER_AWS_P6_B300, 8, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL128, 600, 17},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL, 617, 5},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_LL128, 622, 10},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_ALLREDUCE, NCCL_TREE, NCCL_SIMPLE, 632, 12},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_ALLREDUCE, NCCL_RING, NCCL_LL128, 644, 16},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_ALLGATHER, NCCL_RING, NCCL_LL, 660, 10},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_ALLGATHER, NCCL_PAT, NCCL_SIMPLE, 670, 18},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_ALLGATHER, NCCL_RING, NCCL_LL128, 688, 18},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL, 706, 8},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_REDUCESCATTER, NCCL_PAT, NCCL_SIMPLE, 714, 16},
+    {NCCL_TUNER_AWS_P6_B300, 1, NCCL_REDUCESCATTER, NCCL_RING, NCCL_LL128, 730, 18},
+};
+
+#define NREG (int)(sizeof regions / sizeof *regions)
+
+static const char *const names[NCCL_NTUNER] = {
+    NULL, "aws-p5", "aws-p5en", "aws-p6-b200", "aws-p6-b300",
+};
+
+int nccl_tuner_by_name(const char *name)
+{
+    for (int t = 1; name && t < NCCL_NTUNER; t++)
+        if (strcmp(names[t], name) == 0)
+            return t;
+    return -1;
+}
+
+const char *nccl_tuner_name(int t)
+{
+    return t > 0 && t < NCCL_NTUNER ? names[t] : NULL;
+}
+
+/* log2 as the map takes it: 0 is a small positive number. */
+static double lg(double v)
+{
+    return log2(v > 0 ? v : 1e-6);
+}
+
+/* Whether (x, y), in log2 space, lies in region r or on its edge. */
+static int inside(const struct region *r, double x, double y)
+{
+    const double eps = 1e-10;
+    int in = 0;
+
+    for (int i = 0; i < r->nv; i++) {
+        const double *a = vert[r->first + i], *b = vert[r->first + (i + 1) % r->nv];
+        double ax = lg(a[0]), ay = lg(a[1]), bx = lg(b[0]), by = lg(b[1]);
+        double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
+
+        /* on the edge: the foot of the perpendicular within it, and near */
+        if (len2 > 0) {
+            double t = ((x - ax) * dx + (y - ay) * dy) / len2;
+            if (t >= 0 && t <= 1 && fabs((x - ax) * dy - (y - ay) * dx) / sqrt(len2) < eps)
+                return 1;
+        }
+        /* a ray to the right crosses the edge */
+        if ((ay > y) != (by > y) && x < ax + (y - ay) * dx / dy)
+            in = !in;
+    }
+    return in;
+}
+
+int nccl_tuner_pick(const struct nccl_model *m, double bytes, enum nccl_algo *a,
+                    enum nccl_proto *p)
+{
+    const struct nccl_shape *sh = &m->sh;
+    double x = lg(bytes), y = lg((double)sh->nodes * sh->ppn);
+
+    if (sh->tuner <= NCCL_TUNER_NONE || sh->tuner >= NCCL_NTUNER || sh->nodes <= 2)
+        return -1;
+    for (int i = 0; i < NREG; i++) {
+        const struct region *r = &regions[i];
+        if ((int)r->tuner != sh->tuner || r->ppn != sh->ppn || r->coll != m->coll ||
+            !(m->bw[r->algo][r->proto] > 0) || !inside(r, x, y))
+            continue;
+        *a = r->algo;
+        *p = r->proto;
+        return 0;
+    }
+    return -1;
+}
