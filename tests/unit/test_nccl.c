@@ -255,52 +255,50 @@ static void the_pipeline_fill_follows_nccls_chunks(void)
     T_CHECK(nccl_fill_s(&m, NCCL_RING, NCCL_SIMPLE, 1024 * mib) == 0, "one node: none");
 }
 
+/* NCCL's pick for an all-reduce of `bytes` on s with nodes x ppn ranks. */
+static struct nccl_choice pick_on(struct nccl_shape *s, int nodes, int ppn, double bytes)
+{
+    struct nccl_model m;
+    struct nccl_choice c;
+
+    s->nodes = nodes;
+    s->ppn = ppn;
+    nccl_model_init(&m, s, NCCL_ALLREDUCE);
+    nccl_pick(&m, bytes, &c);
+    return c;
+}
+
 /* aws-ofi-nccl's region tuner for p5 (sim/nccl_tuner.c): the pair its map
  * names runs above two nodes with 8 ranks a node; elsewhere NCCL's model. */
 static void a_plugins_tuner_names_the_pair(void)
 {
     struct nccl_shape s = node(4, 8, 90, NCCL_LINK_NVSWITCH, 370, 400, 32);
-    struct nccl_model m;
     struct nccl_choice c;
 
     s.net_lat_s = 75e-6;
-    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
-    nccl_pick(&m, 128 << 20, &c);
+    c = pick_on(&s, 4, 8, 128 << 20);
     T_CHECK(c.algo == NCCL_NVLS_TREE && !c.by_tuner, "no tuner, 4 nodes, 128 MiB: NCCL's "
             "model picks NVLS tree (%s/%s)", nccl_algo_name(c.algo), nccl_proto_name(c.proto));
     s.tuner = NCCL_TUNER_AWS_P5;
-    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
-    nccl_pick(&m, 128 << 20, &c);
+    c = pick_on(&s, 4, 8, 128 << 20);
     T_CHECK(c.algo == NCCL_RING && c.proto == NCCL_LL128 && c.by_tuner,
             "the p5 map: ring/LL128 at 32 ranks and 128 MiB (%s/%s)", nccl_algo_name(c.algo),
             nccl_proto_name(c.proto));
-    s.nodes = 32;
-    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
-    nccl_pick(&m, 128 << 20, &c);
+    c = pick_on(&s, 32, 8, 128 << 20);
     T_CHECK(c.algo == NCCL_TREE && c.proto == NCCL_LL128 && c.by_tuner,
             "256 ranks, 128 MiB: tree/LL128 (%s/%s)", nccl_algo_name(c.algo),
             nccl_proto_name(c.proto));
-    s.nodes = 8;
-    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
-    nccl_pick(&m, 2 * GIB, &c);
+    c = pick_on(&s, 8, 8, 2 * GIB);
     T_CHECK(c.algo == NCCL_RING && c.proto == NCCL_LL128 && c.by_tuner,
             "a vertex counts: (2 GiB, 64 ranks) is ring/LL128's (%s/%s)",
             nccl_algo_name(c.algo), nccl_proto_name(c.proto));
-    s.nodes = 2;
-    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
-    nccl_pick(&m, 128 << 20, &c);
+    c = pick_on(&s, 2, 8, 128 << 20);
     T_CHECK(!c.by_tuner, "two nodes: NCCL's own choice (%s/%s)", nccl_algo_name(c.algo),
             nccl_proto_name(c.proto));
-    s.nodes = 8;
-    s.ppn = 4;
-    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
-    nccl_pick(&m, 128 << 20, &c);
+    c = pick_on(&s, 8, 4, 128 << 20);
     T_CHECK(!c.by_tuner, "4 ranks a node: no map, NCCL's choice");
-    s.nodes = 32;
-    s.ppn = 8;
     s.protos = 1 << NCCL_SIMPLE;
-    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
-    nccl_pick(&m, 128 << 20, &c);
+    c = pick_on(&s, 32, 8, 128 << 20);
     T_CHECK(c.proto == NCCL_SIMPLE && !c.by_tuner,
             "a pair the shape disables is passed over: NCCL's choice (%s/%s)",
             nccl_algo_name(c.algo), nccl_proto_name(c.proto));
