@@ -33,7 +33,8 @@
  * experts), where a cell has five cases or more:
  *   dense, short: Hopper 16-bit 5.7% (9 runs), Hopper fp8 10.5% (25),
  *     Ampere 16-bit 2.1% (8), Blackwell fp8 10.2% (20);
- *   dense, long: Hopper fp8 32.6% (17), Blackwell fp8 17.6% (9);
+ *   dense, long: Hopper fp8 32.6% (17), Blackwell fp8 14.1% (22: the MLPerf 405B rows run
+ *     cp 2);
  *   mixtures of experts: Hopper 16-bit 18.2% (12), Blackwell fp8 28.4% (6),
  *     any other 30.2%, the whole set's (23).
  * Other dense cells take ERR_COMPUTE_CATALOG.
@@ -44,7 +45,7 @@ static const struct {
     double err;
 } llm_err[] = {
     {90, 99, 0, 0, 0, 0.057},  {90, 99, 1, 0, 0, 0.105},  {80, 89, 0, 0, 0, 0.021},
-    {100, 199, 1, 0, 0, 0.102}, {90, 99, 1, 1, 0, 0.326},  {100, 199, 1, 1, 0, 0.176},
+    {100, 199, 1, 0, 0, 0.102}, {90, 99, 1, 1, 0, 0.326},  {100, 199, 1, 1, 0, 0.141},
     {90, 99, 0, LLM_ANY, 1, 0.182}, {100, 199, 1, LLM_ANY, 1, 0.284},
 };
 #define ERR_COMPUTE_MOE 0.302
