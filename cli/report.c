@@ -765,6 +765,8 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(o, "cost_per_epoch_usd", pc->cost_per_epoch_usd);
     report_json_num(o, "time_to_train_s", pc->train_s);
     report_json_num(o, "cost_to_train_usd", pc->cost_to_train_usd);
+    cJSON_AddNumberToObject(o, "evaluations", pc->evals);
+    report_json_num(o, "evaluation_s", pc->eval_s);
     report_json_train_band(o, "time_to_train_band_s", pc);
     cJSON_AddItemToObject(o, "goodput", report_json_goodput(pc));
     cJSON_AddBoolToObject(o, "feasible", pc->feasible != 0);

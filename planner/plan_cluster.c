@@ -58,6 +58,34 @@ static void train_band(struct plan_cluster *pc)
     pc->train_band_hi_s = pc->train_s * pc->band_hi_s / m;
 }
 
+/*
+ * The evaluation passes of a run (input.eval_every_samples): one every that
+ * many training samples, the first input.eval_skip not run, each of
+ * input.eval_samples samples forward only, timed as the step's time a
+ * sample times the train group's forward share of its compute (docs/model.md
+ * "Evaluation").  Into pc->evals and pc->eval_s; none without a dataset.
+ */
+static void evals_of(const struct scenario *sc, struct plan_cluster *pc)
+{
+    const struct sim_config *cfg = &pc->cfg;
+    const struct sc_input *in = &sc->input;
+    double n, per_step = pc->res.workers * cfg->w.batch, fwd = NAN;
+
+    pc->evals = 0;
+    pc->eval_s = 0;
+    if (isnan(in->eval_every_samples) || !(in->eval_samples > 0) || isnan(in->dataset_samples) ||
+        !(per_step > 0))
+        return;
+    n = floor(in->dataset_samples * in->epochs / in->eval_every_samples + 1e-9) - in->eval_skip;
+    for (int i = 0; i < cfg->ngroups && isnan(fwd); i++)
+        if (cfg->groups[i].role == SIM_TRAIN && cfg->groups[i].fwd_s + cfg->groups[i].bwd_s > 0)
+            fwd = cfg->groups[i].fwd_s / (cfg->groups[i].fwd_s + cfg->groups[i].bwd_s);
+    if (!(n > 0) || isnan(fwd))
+        return;
+    pc->evals = (int)fmin(n, 1e9);
+    pc->eval_s = pc->evals * in->eval_samples / per_step * pc->res.step_mean_s * fwd;
+}
+
 static void costs(const struct scenario *sc, struct plan_cluster *pc)
 {
     const struct sim_result *r = &pc->res;
@@ -72,11 +100,14 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
         pc->steps_per_epoch = ceil(sc->input.dataset_samples / (r->workers * cfg->w.batch) - 1e-9);
         pc->epoch_s = pc->steps_per_epoch * r->step_mean_s;
         pc->cost_per_epoch_usd = pc->price_usd_h * pc->epoch_s / 3600;
-        pc->train_s = pc->epoch_s * sc->input.epochs;
+        evals_of(sc, pc);
+        pc->train_s = pc->epoch_s * sc->input.epochs + pc->eval_s;
         pc->cost_to_train_usd = pc->price_usd_h * pc->train_s / 3600;
     } else {
         pc->steps_per_epoch = pc->epoch_s = pc->cost_per_epoch_usd = NAN;
         pc->train_s = pc->cost_to_train_usd = NAN;
+        pc->evals = 0;
+        pc->eval_s = 0;
     }
     goodput_of(sc, pc);
     /* Against one worker alone (compute and optimizer only); under tensor

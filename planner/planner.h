@@ -115,8 +115,10 @@ struct plan_cluster {
     double cost_per_step_usd;
     double steps_per_epoch;       /* NAN when the dataset size is unknown */
     double epoch_s, cost_per_epoch_usd;
-    double train_s, cost_to_train_usd; /* epochs x epoch; with a goodput: section, the
-                                     expected ones, failures included (goodput) */
+    double train_s, cost_to_train_usd; /* epochs x epoch and the evaluations; with a goodput:
+                                     section, the expected ones, failures included (goodput) */
+    int evals;                    /* evaluation passes in the time to train (input.eval_*) */
+    double eval_s;                /* their time, within train_s */
     struct plan_goodput goodput;
     double scaling_eff;           /* samples/s over workers x one-GPU samples/s */
     int feasible;                 /* fits in memory, meets deadline and budget */

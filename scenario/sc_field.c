@@ -123,6 +123,12 @@ const struct sc_field sc_fields[] = {
         "a sample count in (0, 1e15]"),
     NUM("input.epochs", IN, OFF(sc_input, epochs), 1, 0, 1, 1e6,
         "a number of epochs in (0, 1e6]"),
+    NUM("input.eval_every_samples", IN, OFF(sc_input, eval_every_samples), NAN, 0, 1, 1e15,
+        "a sample count in (0, 1e15]"),
+    NUM("input.eval_samples", IN, OFF(sc_input, eval_samples), 0, 0, 0, 1e12,
+        "a sample count in [0, 1e12]"),
+    INT("input.eval_skip", IN, OFF(sc_input, eval_skip), 0, 0, 1000000,
+        "an integer in [0, 1000000]"),
 
     /* ---- gradients ---- */
     ENUM("gradients.strategy", GR, OFF(sc_gradients, strategy), SIM_AUTO, sim_strategy_name),

@@ -250,6 +250,9 @@ struct sc_input {
     double service_recv_cpu_s_per_byte;/* data service: CPU s per byte to receive/decompress on the GPU node (default 0) */
     double dataset_samples;            /* NAN unknown */
     double epochs;                     /* default 1 */
+    double eval_every_samples;         /* an evaluation every this many training samples; NAN none */
+    double eval_samples;               /* samples an evaluation runs forward (default 0: none) */
+    int eval_skip;                     /* the first evaluations not run (default 0) */
 };
 
 /* gradients: how data-parallel ranks share gradients and model state. */

@@ -34,7 +34,7 @@ fi
 perl tests/advice_check.pl "$tmp"/*.json
 
 # ---- the shipped LLM plans make sense (issue 35) ------------------------------
-for f in scenarios/llm-*.yaml scenarios/moe-*.yaml; do
+for f in scenarios/llm-*.yaml scenarios/moe-*.yaml scenarios/compare-*.yaml; do
     name=$(basename "$f" .yaml)
     gb=$(sed -n 's/^ *global_batch: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
     perl -MJSON::PP -e '

@@ -389,6 +389,22 @@ check "step_overhead_s 0.05 adds 50 ms to the step and to the optimizer's part, 
         my $o = $a->{breakdown_s}{optimizer} - $b->{breakdown_s}{optimizer};
         exit !(abs($d - 0.05) < 1e-5 && abs($o - 0.05) < 1e-5 &&
                abs($a->{breakdown_s}{compute} - $b->{breakdown_s}{compute}) < 1e-9)' "$tmp/so1.json" "$tmp/so0.json"
+# ---- evaluation passes in the time to train ----------------------------------
+printf 'name: ev\nworkload: {model: resnet50, batch_per_gpu: 64, precision: fp16}\ninput: {cpu_s_per_sample: 0, dataset_samples: 1280000%s}\nclusters:\n  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n' \
+    ', eval_every_samples: 100000, eval_samples: 50000, eval_skip: 2' > "$tmp/ev1.yaml"
+printf 'name: ev\nworkload: {model: resnet50, batch_per_gpu: 64, precision: fp16%s}\ninput: {cpu_s_per_sample: 0, dataset_samples: 1280000}\nclusters:\n  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n' \
+    '' > "$tmp/ev0.yaml"
+"$DT" -q --json "$tmp/ev1.yaml" > "$tmp/ev1.json" 2>&1
+"$DT" -q --json "$tmp/ev0.yaml" > "$tmp/ev0.json" 2>&1
+check "evaluations: floor(1.28M / 100k) - 2 skipped = 10 passes of 50k samples forward, added to the time to train" \
+    perl -MJSON::PP -e '
+        sub rd { local $/; open my $f, "<", $_[0] or die; decode_json(<$f>)->{clusters}[0] }
+        my ($a, $b) = (rd($ARGV[0]), rd($ARGV[1]));
+        my $per = $a->{step_time_s}{mean} / ($a->{workers} * 64);     # a sample of the step
+        my $d = $a->{time_to_train_s} - $b->{time_to_train_s};
+        exit !($a->{evaluations} == 10 && $b->{evaluations} == 0 && $b->{evaluation_s} == 0 &&
+               abs($d - $a->{evaluation_s}) < 1e-6 * $a->{time_to_train_s} &&
+               $a->{evaluation_s} > 0 && $a->{evaluation_s} < 10 * 50000 * $per)' "$tmp/ev1.json" "$tmp/ev0.json"
 # ---- tp_overlap hides each collective under its own product only ------------
 "$DT" -q --json validate/published/llm_runs/tt-asynctp-h100-llama3-70b-vanilla-bf16.yaml > "$tmp/tpv.json" 2>&1
 "$DT" -q --json validate/published/llm_runs/tt-asynctp-h100-llama3-70b-async-bf16.yaml > "$tmp/tpa.json" 2>&1

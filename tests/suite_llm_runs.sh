@@ -23,3 +23,5 @@ perl validate/llm_pairs.pl || echo "FAIL - llm runs: validate/llm_pairs.pl exite
 perl validate/fp8_gemm.pl || echo "FAIL - fp8 GEMMs: validate/fp8_gemm.pl exited with status $?"
 # Fused attention's rates against NVIDIA's published cuDNN benchmark (attention_cases.csv).
 perl validate/attention.pl || echo "FAIL - attention: validate/attention.pl exited with status $?"
+# MLPerf Training's Llama 3.1 405B times to train, evaluations included (mlperf_ttt.csv).
+perl validate/mlperf_ttt.pl || echo "FAIL - mlperf: validate/mlperf_ttt.pl exited with status $?"
