@@ -375,12 +375,17 @@ check "a GPU link the catalog does not give is named as assumed (PCIe, its rate)
 check "--json: clusters[].assumptions[] holds them" \
     [ "$(grep -c 'intra_node_link unknown in the catalog' "$tmp/as.json")" = 1 -a "$(grep -c '"assumptions":' "$tmp/as.json")" = 1 ]
 # ---- a fixed time a step (workload.step_overhead_s) ---------------------------
-printf 'name: so\nworkload: {model: resnet50, batch_per_gpu: 64, precision: fp16%s}\ninput: {cpu_s_per_sample: 0}\nclusters:\n  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n' \
-    ', step_overhead_s: 0.05' > "$tmp/so1.yaml"
-printf 'name: so\nworkload: {model: resnet50, batch_per_gpu: 64, precision: fp16%s}\ninput: {cpu_s_per_sample: 0}\nclusters:\n  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n' \
-    '' > "$tmp/so0.yaml"
-"$DT" -q --json "$tmp/so1.yaml" > "$tmp/so1.json" 2>&1
-"$DT" -q --json "$tmp/so0.yaml" > "$tmp/so0.json" 2>&1
+# twin NAME WORKLOAD_KEYS INPUT_KEYS [BASE_INPUT_KEYS]: ResNet-50 on 2 p4d.24xlarge run with
+# the extra keys ($tmp/NAME1.json) and without ($tmp/NAME0.json), both with the base ones.
+twin() {
+    for k in 1 0; do
+        if [ $k = 1 ]; then w=$2 i=$3; else w= i=; fi
+        printf 'name: %s\nworkload: {model: resnet50, batch_per_gpu: 64, precision: fp16%s}\ninput: {cpu_s_per_sample: 0%s%s}\nclusters:\n  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n' \
+            "$1" "$w" "${4:-}" "$i" > "$tmp/$1$k.yaml"
+        "$DT" -q --json "$tmp/$1$k.yaml" > "$tmp/$1$k.json" 2>&1
+    done
+}
+twin so ', step_overhead_s: 0.05' ''
 check "step_overhead_s 0.05 adds 50 ms to the step and to the optimizer's part, nothing else" \
     perl -MJSON::PP -e '
         sub rd { local $/; open my $f, "<", $_[0] or die; decode_json(<$f>)->{clusters}[0] }
@@ -390,12 +395,7 @@ check "step_overhead_s 0.05 adds 50 ms to the step and to the optimizer's part, 
         exit !(abs($d - 0.05) < 1e-5 && abs($o - 0.05) < 1e-5 &&
                abs($a->{breakdown_s}{compute} - $b->{breakdown_s}{compute}) < 1e-9)' "$tmp/so1.json" "$tmp/so0.json"
 # ---- evaluation passes in the time to train ----------------------------------
-printf 'name: ev\nworkload: {model: resnet50, batch_per_gpu: 64, precision: fp16}\ninput: {cpu_s_per_sample: 0, dataset_samples: 1280000%s}\nclusters:\n  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n' \
-    ', eval_every_samples: 100000, eval_samples: 50000, eval_skip: 2' > "$tmp/ev1.yaml"
-printf 'name: ev\nworkload: {model: resnet50, batch_per_gpu: 64, precision: fp16%s}\ninput: {cpu_s_per_sample: 0, dataset_samples: 1280000}\nclusters:\n  - {name: one, groups: [{role: train, instance: p4d.24xlarge, count: 2}]}\n' \
-    '' > "$tmp/ev0.yaml"
-"$DT" -q --json "$tmp/ev1.yaml" > "$tmp/ev1.json" 2>&1
-"$DT" -q --json "$tmp/ev0.yaml" > "$tmp/ev0.json" 2>&1
+twin ev '' ', eval_every_samples: 100000, eval_samples: 50000, eval_skip: 2' ', dataset_samples: 1280000'
 check "evaluations: floor(1.28M / 100k) - 2 skipped = 10 passes of 50k samples forward, added to the time to train" \
     perl -MJSON::PP -e '
         sub rd { local $/; open my $f, "<", $_[0] or die; decode_json(<$f>)->{clusters}[0] }
