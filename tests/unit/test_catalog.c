@@ -793,8 +793,11 @@ static void storage_types_load_with_their_rates(void)
 {
     const struct cat_storage *fsx = catalog_find_storage(&cat, "fsx-lustre-p2-1000");
     const struct cat_storage *tec = catalog_find_storage(&cat, "meta-tectonic");
+    const struct cat_storage *gcl = catalog_find_storage(&cat, "gcp-lustre-500");
 
-    T_CHECK(cat.nstorage >= 12, "storage.csv has its 12 types (got %d)", cat.nstorage);
+    T_CHECK(cat.nstorage >= 17, "storage.csv has its 17 types (got %d)", cat.nstorage);
+    T_CHECK(gcl && gcl->per_tib_mbs == 500 && isnan(gcl->gbs),
+            "GCP Managed Lustre's 500 MB/s a TiB tier");
     T_CHECK(fsx && fsx->per_tib_mbs == 1000 && isnan(fsx->gbs) && fsx->source,
             "FSx for Lustre PERSISTENT_2's top tier: 1,000 MB/s a TiB");
     T_CHECK(tec && tec->gbs == 2000 && isnan(tec->per_tib_mbs), "Tectonic as Llama 3 used it: 2 TB/s");
