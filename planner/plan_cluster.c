@@ -92,6 +92,7 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
     const struct sim_config *cfg = &pc->cfg;
     double one = NAN;
 
+    evals_of(sc, pc);           /* none without a dataset */
     pc->price_usd_h = 0;
     for (int i = 0; i < cfg->ngroups; i++)
         pc->price_usd_h += cfg->groups[i].count * cfg->groups[i].price_usd_h;
@@ -100,14 +101,11 @@ static void costs(const struct scenario *sc, struct plan_cluster *pc)
         pc->steps_per_epoch = ceil(sc->input.dataset_samples / (r->workers * cfg->w.batch) - 1e-9);
         pc->epoch_s = pc->steps_per_epoch * r->step_mean_s;
         pc->cost_per_epoch_usd = pc->price_usd_h * pc->epoch_s / 3600;
-        evals_of(sc, pc);
         pc->train_s = pc->epoch_s * sc->input.epochs + pc->eval_s;
         pc->cost_to_train_usd = pc->price_usd_h * pc->train_s / 3600;
     } else {
         pc->steps_per_epoch = pc->epoch_s = pc->cost_per_epoch_usd = NAN;
         pc->train_s = pc->cost_to_train_usd = NAN;
-        pc->evals = 0;
-        pc->eval_s = 0;
     }
     goodput_of(sc, pc);
     /* Against one worker alone (compute and optimizer only); under tensor

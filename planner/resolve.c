@@ -431,9 +431,8 @@ static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
     g->net_buff_bytes = f->buff_kib * 1024.0;
     g->net_nvls_chunk_bytes = f->nvls_chunk_kib * 1024.0;
     g->net_nvls_tree_max_bytes = f->nvls_tree_max_kib * 1024.0;
-    /* a name the simulator does not know is a catalog fault (test_catalog) */
-    if (f->tuner && nccl_tuner_by_name(f->tuner) > 0)
-        g->net_tuner = nccl_tuner_by_name(f->tuner);
+    /* a name the simulator does not know is a catalog fault (test_resolve) */
+    g->net_tuner = f->tuner ? (int)fmax(0, nccl_tuner_by_name(f->tuner)) : 0;
 }
 
 /*

@@ -37,6 +37,23 @@ sub dtplan_json {
     return eval { JSON::PP::decode_json($txt) };
 }
 
+# A copy of the scenario file $path with $lines (YAML, each line indented)
+# put first under its top-level "$section:", written into $dir: the copy's
+# name, or undef when the file cannot be read or has no such section.
+my $scenario_copies = 0;
+sub scenario_with {
+    my ($path, $section, $lines, $dir) = @_;
+    open my $in, '<', $path or return undef;
+    my $text = do { local $/; <$in> };
+    close $in;
+    $text =~ s/^\Q$section\E:\n/$section:\n$lines/m or return undef;
+    my $f = "$dir/s" . $scenario_copies++ . '.yaml';
+    open my $out, '>', $f or die "cases.pl: $f: $!\n";
+    print $out $text;
+    close $out;
+    return $f;
+}
+
 # One test line for a case: "ok - ..." within tol percent; a case with a
 # known gap "xfail - ..." while it still misses by more than 10%, "FAIL"
 # once it does not (the mark must go); "FAIL - ..." otherwise.

@@ -90,28 +90,14 @@ sub predict {
     return $c->{global_batch} * $c->{seq_len} / $step / $c->{gpus};
 }
 
-# The scenario's text with a measured_compute line put first under workload:.
-sub with_measured {
-    my ($text, $mc) = @_;
-    $text =~ s/^workload:\n/workload:\n  measured_compute: $mc\n/m or return undef;
-    return $text;
-}
-
 my $tmp = tempdir('llm_runs.XXXXXX', DIR => $ENV{DT_TEST_OUT} // '/tmp', CLEANUP => 1);
-my $nfile = 0;
 
-# The prediction of a row's scenario with the measured_compute mapping $mc.
+# The prediction of a row's scenario with the measured_compute mapping $mc
+# put first under workload:.
 sub predict_measured {
     my ($c, $mc) = @_;
-    open my $in, '<', "$root/$c->{scenario}" or return undef;
-    my $text = with_measured(do { local $/; <$in> }, $mc);
-    close $in;
-    return undef unless defined $text;
-    my $f = "$tmp/s" . $nfile++ . '.yaml';
-    open my $out, '>', $f or die "llm_runs.pl: $f: $!\n";
-    print $out $text;
-    close $out;
-    return predict($c, run_scenario($f));
+    my $f = scenario_with("$root/$c->{scenario}", 'workload', "  measured_compute: $mc\n", $tmp);
+    return defined $f ? predict($c, run_scenario($f)) : undef;
 }
 
 sub mc_map {

@@ -26,20 +26,14 @@ my $dtplan = $build =~ m{^/} ? "$build/dtplan" : "$root/$build/dtplan";
 require "$root/validate/cases.pl";
 
 my %llm = map { $_->{case} => $_ } read_cases("$root/validate/published/llm_runs.csv");
-my $tmp = tempdir(CLEANUP => 1);
+my $tmp = tempdir('mlperf_ttt.XXXXXX', DIR => $ENV{DT_TEST_OUT} // '/tmp', CLEANUP => 1);
 my ($sum, $n, $max, $within, $bad) = (0, 0, 0, 0, 0);
 for my $c (read_cases("$root/validate/published/mlperf_ttt.csv")) {
     my $row = $llm{$c->{llm_case}} or die "mlperf_ttt.pl: $c->{case}: no llm_runs row $c->{llm_case}\n";
-    open my $in, '<', "$root/$row->{scenario}" or die "mlperf_ttt.pl: $row->{scenario}: $!\n";
-    my $y = do { local $/; <$in> };
-    close $in;
     my $keys = "  dataset_samples: $c->{samples}\n  eval_every_samples: $c->{eval_every_samples}\n"
              . "  eval_samples: $c->{eval_samples}\n  eval_skip: $c->{eval_skip}\n";
-    $y =~ s/^input:\n/input:\n$keys/m or die "mlperf_ttt.pl: $row->{scenario}: no input section\n";
-    my $f = "$tmp/$c->{case}.yaml";
-    open my $out, '>', $f or die "mlperf_ttt.pl: $f: $!\n";
-    print $out $y;
-    close $out;
+    my $f = scenario_with("$root/$row->{scenario}", 'input', $keys, $tmp)
+        or die "mlperf_ttt.pl: $row->{scenario}: not read, or no input section\n";
     my $j = dtplan_json($dtplan, $f, '--json', '-q');
     my $cl = $j && $j->{clusters} ? $j->{clusters}[0] : undef;
     my $pred = $cl && defined $cl->{time_to_train_s} ? $cl->{time_to_train_s} / 60 : undef;
