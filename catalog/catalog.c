@@ -17,6 +17,7 @@
 #include "fields.h"
 #include "ops.h"
 #include "shape.h"
+#include "spot.h"
 #include "../base/files.h"
 #include "../base/names.h"
 
@@ -500,11 +501,29 @@ static int get_domain(struct cat_instance *in, const struct table *t, const stru
     return 0;
 }
 
+/* The optional spot_interrupt column (field k): one of the Advisor's bands
+ * (spot.h), or empty. */
+static int get_spot(struct cat_instance *in, const struct table *t, const struct csv_row *r, int k,
+                    struct dt_err *e)
+{
+    char what[96];
+
+    in->spot_interrupt[0] = '\0';
+    if (k < 0 || k >= r->nfields || !r->fields[k].text[0])
+        return 0;
+    if (isnan(cat_spot_month(r->fields[k].text))) {
+        snprintf(what, sizeof what, "an interruption band, %s, or empty", cat_spot_bands());
+        return field_err(e, t, &r->fields[k], "spot_interrupt", what);
+    }
+    snprintf(in->spot_interrupt, sizeof in->spot_interrupt, "%s", r->fields[k].text);
+    return 0;
+}
+
 static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
     char *gpus_path = join_path(dir, "gpus.csv");
-    int r, rc = -1, *lines, prof_col, ghz_col, nics_col, cpu_col, fab_col, date_col, dom_col;
+    int r, rc = -1, *lines, prof_col, ghz_col, nics_col, cpu_col, fab_col, date_col, dom_col, spot_col;
     double nics;
 
     if (table_open(&t, dir, "instances.csv", inst_cols, I_N, e) != 0) {
@@ -520,6 +539,7 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
     fab_col = optional_col(&t, "fabric");
     date_col = optional_col(&t, "price_date");
     dom_col = optional_col(&t, "nvlink_domain");
+    spot_col = optional_col(&t, "spot_interrupt");
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_instance *in = &cat->instances[cat->ninstances];
@@ -542,7 +562,7 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
             get_opt_col(&in->cpu_ghz, &t, row, ghz_col, e) ||
             get_opt_col(&nics, &t, row, nics_col, e) ||
             get_price_date(in, &t, row, date_col, e) || get_domain(in, &t, row, dom_col, e) ||
-            get_source(&in->source, &t, row, I_SOURCE, e))
+            get_spot(in, &t, row, spot_col, e) || get_source(&in->source, &t, row, I_SOURCE, e))
             goto free_lines;
         in->nics = isnan(nics) ? -1 : (int)nics;
         in->aws_efa = in->efa == 1 && !strcasecmp(cell(&t, row, I_EFA)->text, "yes");
@@ -801,13 +821,14 @@ static int load_storage(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct table t;
     char *path = join_path(dir, "storage.csv");
-    int r, rc = -1, *lines, absent = access(path, F_OK) != 0;
+    int r, rc = -1, *lines, absent = access(path, F_OK) != 0, node_col;
 
     x_free(path);
     if (absent)
         return 0;
     if (table_open(&t, dir, "storage.csv", storage_cols, ST_N, e) != 0)
         return -1;
+    node_col = optional_col(&t, "node_gbs");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->storage = x_calloc((size_t)t.csv.nrows, sizeof *cat->storage);
     for (r = 1; r < t.csv.nrows; r++) {
@@ -819,11 +840,17 @@ static int load_storage(struct catalog *cat, const char *dir, struct dt_err *e)
                          ST_NAME, e) ||
             get_text(s->cloud, sizeof s->cloud, 0, &t, row, ST_CLOUD, e) ||
             get_num(&s->per_tib_mbs, &t, row, ST_PER_TIB, e) ||
-            get_num(&s->gbs, &t, row, ST_GBS, e))
+            get_num(&s->gbs, &t, row, ST_GBS, e) ||
+            get_opt_col(&s->node_gbs, &t, row, node_col, e))
             goto free_lines;
-        if (isnan(s->per_tib_mbs) == isnan(s->gbs)) {
+        if (!isnan(s->per_tib_mbs) && !isnan(s->gbs)) {
             field_err(e, &t, cell(&t, row, ST_PER_TIB), "per_tib_mbs",
                       "a rate per TiB or a whole store's gbs, one of the two");
+            goto free_lines;
+        }
+        if (isnan(s->per_tib_mbs) && isnan(s->gbs) && isnan(s->node_gbs)) {
+            field_err(e, &t, cell(&t, row, ST_PER_TIB), "per_tib_mbs",
+                      "a rate per TiB, a whole store's gbs or a node's node_gbs");
             goto free_lines;
         }
         if (get_source(&s->source, &t, row, ST_SOURCE, e))

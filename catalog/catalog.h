@@ -102,6 +102,9 @@ struct cat_instance {
     int nvlink_domain;          /* GPUs that share one NVLink domain with these (optional
                                    column nvlink_domain: 72 for a GB200 NVL72 rack's 4-GPU
                                    tray); 0: the instance's own */
+    char spot_interrupt[8];     /* AWS's Spot Instance Advisor's interruption band of the
+                                   type (optional column spot_interrupt, spot.h: "<5%" to
+                                   ">20%" of its spot capacity reclaimed a month); "" unknown */
     char unit[64];              /* a derived type: one whole NVLink domain of unit_count
                                    instances of type `unit` (catalog_load makes one for each
                                    type whose nvlink_domain exceeds its GPUs); "" a row */
@@ -167,12 +170,15 @@ struct cat_model {
 };
 
 /* A checkpoint store (catalog/storage.csv, optional; docs/catalog.md
- * "storage.csv"): its aggregate rate per TiB provisioned, or a whole one. */
+ * "storage.csv"): its aggregate rate per TiB provisioned, or a whole one,
+ * and what one node writes to it at most. */
 struct cat_storage {
     char name[48];
     char cloud[24];
-    double per_tib_mbs;         /* MB/s per TiB provisioned; NAN: a fixed rate */
-    double gbs;                 /* GB/s of the whole store; NAN: per TiB */
+    double per_tib_mbs;         /* MB/s per TiB provisioned; NAN: a fixed rate or none */
+    double gbs;                 /* GB/s of the whole store; NAN: per TiB or none */
+    double node_gbs;            /* GB/s one node writes at most (optional column node_gbs);
+                                   NAN: its NICs alone bound it */
     char *source;
 };
 

@@ -2,8 +2,8 @@
  * catwrite.c - a catalog's instance types written as instances.csv
  * (catalog.h catalog_write_instances; docs/catalog.md), the format
  * catalog_load reads back: the columns of catalog.c's table and its
- * optional cpu_ghz, cpu_source, nics, fabric, price_date and
- * nvlink_domain; derived NVLink-domain types (domain.c) are left out.  An
+ * optional cpu_ghz, cpu_source, nics, fabric, price_date,
+ * nvlink_domain and spot_interrupt; derived NVLink-domain types (domain.c) are left out.  An
  * accelerator dtplan does not know is written "unknown:NAME" so that it
  * reads back as unknown.
  */
@@ -27,7 +27,7 @@ int catalog_write_instances(FILE *f, const struct catalog *cat)
 {
     fputs("cloud,instance_type,vcpus,memory_gib,gpu_model,gpu_count,gpu_mem_gib,"
           "intra_node_link,network_gbps,efa,price_ondemand_usd_h,price_spot_usd_h,region,"
-          "source,cpu_ghz,cpu_source,nics,fabric,price_date,nvlink_domain\n", f);
+          "source,cpu_ghz,cpu_source,nics,fabric,price_date,nvlink_domain,spot_interrupt\n", f);
     for (int i = 0; i < cat->ninstances; i++) {
         const struct cat_instance *in = &cat->instances[i];
         char gpu[48];
@@ -53,7 +53,8 @@ int catalog_write_instances(FILE *f, const struct catalog *cat)
         num(f, in->nics >= 0 ? in->nics : NAN, 0);
         csv_write_field(f, in->fabric ? in->fabric->name : "", 0);
         csv_write_field(f, in->price_date, 0);
-        num(f, in->nvlink_domain > 0 ? in->nvlink_domain : NAN, 1);
+        num(f, in->nvlink_domain > 0 ? in->nvlink_domain : NAN, 0);
+        csv_write_field(f, in->spot_interrupt, 1);
     }
     return ferror(f) ? -1 : 0;
 }

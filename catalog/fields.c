@@ -24,6 +24,7 @@ static const struct cat_field table[] = {
     /* checkpoint stores (storage.csv) */
     {"per_tib_mbs", NULL, 0, 0, 1e6, 1, "MB/s per TiB in (0, 1e6]"},
     {"gbs", NULL, 0, 0, 1e7, 1, "GB/s in (0, 1e7]"},
+    {"node_gbs", NULL, 0, 0, 1e4, 1, "GB/s in (0, 1e4]"},
     /* models (models.csv, catalog.models) */
     {"params", "params", 0, 0, 1e13, 1, "a parameter count in (0, 1e13]"},
     {"fwd_gflops", "fwd_gflops", 0, 0, 1e9, 1, "GFLOP per sample in (0, 1e9]"},

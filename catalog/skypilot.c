@@ -285,7 +285,8 @@ static int find_entry(const struct cat_instance *v, int n, const char *name)
 }
 
 /* dtplan's facts of instance type `type` from the catalog being replaced:
- * the GPU link, the network, its NICs and processor. */
+ * the GPU link, the network, its NICs and processor, and in the same region
+ * its spot interruption band. */
 static void merge_facts(struct cat_instance *in, const struct cat_instance *old, int nold,
                         const char *type)
 {
@@ -308,6 +309,8 @@ static void merge_facts(struct cat_instance *in, const struct cat_instance *old,
         memcpy(in->cpu_model, o->cpu_model, sizeof in->cpu_model);
         if (isnan(in->gpu_mem_gib))
             in->gpu_mem_gib = o->gpu_mem_gib;
+        if (!strcmp(in->region, o->region))
+            memcpy(in->spot_interrupt, o->spot_interrupt, sizeof in->spot_interrupt);
         return;
     }
 }

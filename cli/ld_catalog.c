@@ -10,6 +10,7 @@
  */
 #include "ld.h"
 #include "../catalog/shape.h"
+#include "../catalog/spot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -221,7 +222,8 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
     static const char *const keys[] = {
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
         "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
-        "cpu_ghz", "nics", "cloud", "region", "source", "profile", "fabric", NULL
+        "cpu_ghz", "nics", "cloud", "region", "source", "profile", "fabric", "spot_interrupt",
+        NULL
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
@@ -320,6 +322,17 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
             return ld_fail(ld, v->start_mark, f, "expected one of %s, found \"%s\"", names, name);
         }
         catalog_set_fabric(in, fab);
+    }
+
+    ld_path_key(f, sizeof f, path, "spot_interrupt");
+    if ((v = ld_get(ld, m, "spot_interrupt", NULL))) {
+        char band[64], what[80];
+        snprintf(what, sizeof what, "an interruption band, %s", cat_spot_bands());
+        if (ld_str(ld, v, f, band, sizeof band, 1, what))
+            return -1;
+        if (isnan(cat_spot_month(band)))
+            return ld_fail(ld, v->start_mark, f, "expected %s, found \"%s\"", what, band);
+        memcpy(in->spot_interrupt, band, strlen(band) + 1);   /* a band: 7 bytes at most */
     }
 
     ld_path_key(f, sizeof f, path, "cloud");

@@ -644,6 +644,7 @@ cJSON *report_json_goodput(const struct plan_cluster *pc)
     report_json_num(o, "ettr", g->ettr);
     report_json_num(o, "interruptions_per_day", g->interruptions_per_day);
     report_json_num(o, "p_interrupt_30d", g->p_interrupt_30d);
+    report_json_num(o, "spot_preemptions_per_day", g->spot_per_day);
     report_json_num(o, "checkpoint_bytes", g->checkpoint_bytes);
     report_json_num(o, "checkpoint_interval_s", g->checkpoint_interval_s);
     report_json_num(o, "checkpoint_write_s", g->checkpoint_write_s);

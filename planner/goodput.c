@@ -12,6 +12,7 @@
 #include "memory.h"
 #include "planner.h"
 #include "../base/xmem.h"
+#include "../catalog/spot.h"
 
 #define YEAR_S (365.25 * 86400)
 /* goodput.samples draws at most this many checkpoint intervals in all (runs
@@ -88,22 +89,42 @@ static void sample(int n, unsigned long seed, double work_s, double tau, double 
 }
 
 /* The checkpoint store's aggregate rate, bytes/s: goodput.storage_gbs, else
- * the storage type's (per TiB provisioned, or whole), else the default. */
-static double store_Bps(const struct sc_goodput *gp)
+ * the storage type's (per TiB provisioned, or whole, and at most its rate a
+ * node times the train nodes), else the default. */
+static double store_Bps(const struct sc_goodput *gp, double train_nodes)
 {
+    const struct cat_storage *st = gp->storage;
+    double all;
+
     if (!isnan(gp->storage_gbs))
         return gp->storage_gbs * 1e9;
-    if (!gp->storage)
+    if (!st)
         return SC_GOODPUT_STORAGE_GBS * 1e9;
-    return !isnan(gp->storage->per_tib_mbs) ? gp->storage->per_tib_mbs * 1e6 * gp->storage_tib
-                                            : gp->storage->gbs * 1e9;
+    all = !isnan(st->per_tib_mbs) ? st->per_tib_mbs * 1e6 * gp->storage_tib
+          : !isnan(st->gbs)       ? st->gbs * 1e9 : INFINITY;
+    /* a store that bounds what one node writes: the train nodes together */
+    if (!isnan(st->node_gbs) && train_nodes > 0)
+        all = fmin(all, train_nodes * st->node_gbs * 1e9);
+    return all;
+}
+
+/* A spot node of type in: its preemptions a day, as the scenario sets them,
+ * else from its type's interruption band, else the default. */
+static double spot_per_day(const struct sc_goodput *gp, const struct cat_instance *in)
+{
+    double month = cat_spot_month(in->spot_interrupt);
+
+    if (!isnan(gp->spot_preemptions_per_day))
+        return gp->spot_preemptions_per_day;
+    return isnan(month) ? SC_GOODPUT_SPOT_PER_DAY : cat_spot_per_day(month);
 }
 
 void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
 {
     const struct sc_goodput *gp = &sc->goodput;
     struct plan_goodput *o = &pc->goodput;
-    double gpus = 0, nodes = 0, spot = 0, net_Bps = 0, pcie_Bps = NAN, rate, m, write_Bps;
+    double gpus = 0, nodes = 0, train_nodes = 0, spot = 0, spot_rate = 0, net_Bps = 0;
+    double pcie_Bps = NAN, rate, m, write_Bps;
     double step = pc->res.step_mean_s, work;
 
     o->on = 0;
@@ -113,18 +134,23 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
         const struct sc_group *g = &pc->cl->groups[i];
         const struct cat_instance *in = g->inst;
         nodes += g->count;
-        spot += g->spot ? g->count : 0;
+        if (g->spot) {
+            spot += g->count;
+            spot_rate += g->count * spot_per_day(gp, in);
+        }
         if (g->role == SIM_TRAIN && in->gpu_count > 0) {
             gpus += (double)g->count * in->gpu_count;
             if (in->gpu && in->gpu->pcie_gbs_dir > 0)
                 pcie_Bps = in->gpu->pcie_gbs_dir * 1e9;
         }
+        train_nodes += g->role == SIM_TRAIN ? g->count : 0;
         if (g->role == SIM_TRAIN && in->net_gbps > 0)
             net_Bps += g->count * in->net_gbps * 1e9 / 8;
     }
     o->on = 1;
     rate = (gpus * gp->gpu_failures_per_year + nodes * gp->node_failures_per_year) / YEAR_S +
-           spot * gp->spot_preemptions_per_day / 86400;
+           spot_rate / 86400;
+    o->spot_per_day = spot > 0 ? spot_rate / spot : NAN;
     m = rate > 0 ? 1 / rate : INFINITY;
     o->interruptions_per_day = rate * 86400;
     o->mtbf_s = m;
@@ -132,7 +158,7 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     /* the model state saved whole, written by the train nodes at their NICs'
      * rate or the store's, the lower; read back at the same rate */
     o->checkpoint_bytes = memory_checkpoint_bytes(sc);
-    write_Bps = store_Bps(gp);
+    write_Bps = store_Bps(gp, train_nodes);
     if (net_Bps > 0 && net_Bps < write_Bps)
         write_Bps = net_Bps;
     o->checkpoint_write_s = o->checkpoint_bytes / write_Bps;

@@ -95,6 +95,8 @@ struct plan_goodput {
     int on;
     double interruptions_per_day, mtbf_s; /* the job's, all its GPUs and nodes */
     double p_interrupt_30d;       /* the chance of one at least in 30 days */
+    double spot_per_day;          /* a spot node's preemptions a day, the mean over the
+                                     cluster's spot nodes; NAN none */
     double checkpoint_bytes;      /* the model state saved */
     double checkpoint_write_s;    /* its write to the store */
     double checkpoint_block_s;    /* what a save stops the steps for (async: the copy to

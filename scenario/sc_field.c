@@ -227,7 +227,7 @@ const struct sc_field sc_fields[] = {
     NUM("goodput.restart_s", SC_SEC_GOODPUT, OFF(sc_goodput, restart_s), SC_GOODPUT_RESTART_S, 0, 0,
         1e6, "seconds in [0, 1e6]"),
     NUM("goodput.spot_preemptions_per_day", SC_SEC_GOODPUT, OFF(sc_goodput, spot_preemptions_per_day),
-        SC_GOODPUT_SPOT_PER_DAY, 0, 0, 1000, "preemptions a node-day in [0, 1000]"),
+        NAN, 0, 0, 1000, "preemptions a node-day in [0, 1000]"),
     NUM("goodput.planned_per_day", SC_SEC_GOODPUT, OFF(sc_goodput, planned_per_day), 0, 0, 0, 1000,
         "planned interruptions a day in [0, 1000]"),
     INT("goodput.samples", SC_SEC_GOODPUT, OFF(sc_goodput, samples), 0, 0, 10000,

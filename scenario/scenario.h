@@ -379,8 +379,9 @@ enum sc_checkpoint { SC_CKPT_SYNC = 0, SC_CKPT_ASYNC };
  * - storage 100 GB/s: FSx for Lustre PERSISTENT_2 at its top tier, 1,000
  *   MB/s per TiB, provisioned at 100 TiB (AWS FSx for Lustre guide,
  *   "Managing throughput capacity"), an assumption of size;
- * - spot: AWS's Spot Instance Advisor's top interruption band, more than
- *   20% of instances a month, taken at 20%: 0.2 / 30 a node-day. */
+ * - spot, for a type the catalog gives no interruption band (spot.h):
+ *   AWS's Spot Instance Advisor's top band, more than 20% of instances a
+ *   month, taken at 20%: 0.2 / 30 a node-day. */
 #define SC_GOODPUT_GPU_PER_YEAR 0.1106
 #define SC_GOODPUT_NODE_PER_YEAR 0.4987
 #define SC_GOODPUT_RESTART_S 600
@@ -401,7 +402,8 @@ struct sc_goodput {
                                           type */
     double restart_s;                  /* detecting, rescheduling and starting again, before
                                           the checkpoint is read back */
-    double spot_preemptions_per_day;   /* a spot node's preemptions a day */
+    double spot_preemptions_per_day;   /* a spot node's preemptions a day; NAN: its type's
+                                          band (catalog spot_interrupt), else the default */
     double planned_per_day;            /* the job's planned interruptions a day (maintenance,
                                           upgrades): a restart each, no work lost */
     int samples;                       /* runs sampled with the simulation's seed for the

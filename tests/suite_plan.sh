@@ -390,3 +390,23 @@ if head -1 "$out/spot-high.txt" | grep -qv ' spot$' &&
 else
     echo "FAIL - spot: 12 preemptions a day: $(tr '\n' ';' < "$out/spot-high.txt")"
 fi
+# Without goodput.spot_preemptions_per_day a spot node takes its type's
+# interruption band (catalog spot_interrupt: the middle of a closed band over
+# 30 days), else the open top band's 0.2 / 30.
+spot_rate() { # FILE: each spot candidate's spot_preemptions_per_day
+    "$bin" plan -q --json "$1" 2> /dev/null | perl -MJSON::PP -e '
+        local $/; my $d = decode_json(<STDIN>);
+        printf "%.6g\n", $_->{goodput}{spot_preemptions_per_day}
+            for grep { $_->{name} =~ / spot$/ } @{$d->{top}}'
+}
+sed 's/spot_preemptions_per_day: 0.2, //' "$f" > "$out/spot-default.yaml"
+sed 's/spot_usd_h: 8.0,/spot_usd_h: 8.0, spot_interrupt: "5-10%",/' "$out/spot-default.yaml" \
+    > "$out/spot-band.yaml"
+r_key=$(spot_rate "$f" | sort -u | tr '\n' ' ')
+r_default=$(spot_rate "$out/spot-default.yaml" | sort -u | tr '\n' ' ')
+r_band=$(spot_rate "$out/spot-band.yaml" | sort -u | tr '\n' ' ')
+if [ "$r_key" = "0.2 " ] && [ "$r_default" = "0.00666667 " ] && [ "$r_band" = "0.0025 " ]; then
+    echo "ok - spot: the scenario's rate (0.2), else the type's band (5-10%: 0.0025 a day), else 0.2 / 30"
+else
+    echo "FAIL - spot: rates: key [$r_key], no band [$r_default], 5-10% band [$r_band]"
+fi

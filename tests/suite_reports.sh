@@ -188,6 +188,20 @@ check "goodput: the HTML report charts the effective training time, a point a cl
       "$(grep -o 'effective training time, [0-9.]* interruptions a day' "$tmp/g.html" | wc -l | tr -d ' ')" = 2 ]
 "$DT" -q --report "$tmp/ng.html" tests/data/report/scaling.yaml > /dev/null 2> "$tmp/err"
 check "goodput: no chart without a goodput section" sh -c "! grep -q 'chart-goodput' '$tmp/ng.html'"
+# A store that bounds what one node writes (gcs-gcsfuse: 4.62 GB/s a node, no
+# aggregate rate): the train nodes together set the checkpoint's write rate.
+"$DT" -q --json tests/data/report/goodput-gcs.yaml > "$tmp/gcs.json" 2> "$tmp/err"
+check "goodput: gcsfuse's 4.62 GB/s a node: 1 node writes at 4.62 GB/s, 4 at 18.48" \
+    perl -MJSON::PP -e '
+        local $/; open my $j, "<", $ARGV[0] or exit 1; my $d = decode_json(<$j>);
+        my %want = (one => 4.62e9, four => 4 * 4.62e9); my $n = 0;
+        for my $c (@{$d->{clusters}}) {
+            my $g = $c->{goodput} or exit 1;
+            my $rate = $g->{checkpoint_bytes} / $g->{checkpoint_write_s};
+            exit 1 unless abs($rate - $want{$c->{name}}) < 1e-4 * $want{$c->{name}};
+            $n++;
+        }
+        exit($n == 2 ? 0 : 1)' "$tmp/gcs.json"
 # The recommendation says what failures cost at the recommended size, listed
 # and searched, with the figures of its goodput object in the JSON.
 goodput_said() { # FILE.txt FILE.json: the Failures clause names the JSON's rate and ETTR

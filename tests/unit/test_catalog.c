@@ -148,6 +148,9 @@ static void an_empty_field_reads_as_nan_not_zero(void)
     T_CHECK(!strcmp(in->price_date, "2026-08-06"), "and its price date (got \"%s\")",
             in->price_date);
     T_CHECK(in->gpu && strcmp(in->gpu->name, "H200") == 0, "p5en.48xlarge resolves to H200");
+    T_CHECK(!strcmp(in->spot_interrupt, "<5%") && !p6->spot_interrupt[0],
+            "the Advisor's band of p5en.48xlarge (got \"%s\"), none for p6-b200 (got \"%s\")",
+            in->spot_interrupt, p6->spot_interrupt);
     T_CHECK(isnan(in->cpu_speed), "cpu_speed, not a CSV column, loads as NAN (got %g)",
             in->cpu_speed);
     T_CHECK(isnan(in->cpu_ghz), "p5en.48xlarge: no published all-core clock, cpu_ghz NAN (got %g)",
@@ -517,12 +520,18 @@ static void each_bad_fixture_gives_its_exact_error(void)
     expect_load_error("bad_price_date",
         BAD_DIR "bad_price_date/instances.csv:2:100: price_date: expected a date as YYYY-MM-DD, "
         "or empty, found \"2024-13-01\"");
+    expect_load_error("bad_spot",
+        BAD_DIR "bad_spot/instances.csv:2:100: spot_interrupt: expected an interruption band, "
+        "<5%, 5-10%, 10-15%, 15-20% or >20%, or empty, found \"20%\"");
     expect_load_error("bad_domain",
         BAD_DIR "bad_domain/instances.csv:2:100: nvlink_domain: expected a multiple of gpu_count "
         "(8), or empty, found \"12\"");
     expect_load_error("storage_both",
         BAD_DIR "storage_both/storage.csv:2:9: per_tib_mbs: expected a rate per TiB or a whole "
         "store's gbs, one of the two, found \"1000\"");
+    expect_load_error("storage_none",
+        BAD_DIR "storage_none/storage.csv:2:9: per_tib_mbs: expected a rate per TiB, a whole "
+        "store's gbs or a node's node_gbs, found \"\"");
     expect_load_error("fabric_disagrees",
         BAD_DIR "fabric_disagrees/instances.csv:2:100: fabric: expected a fabric that agrees "
         "with efa \"yes\" (an efa-* fabric), found \"ib\"");
@@ -794,8 +803,12 @@ static void storage_types_load_with_their_rates(void)
     const struct cat_storage *fsx = catalog_find_storage(&cat, "fsx-lustre-p2-1000");
     const struct cat_storage *tec = catalog_find_storage(&cat, "meta-tectonic");
     const struct cat_storage *gcl = catalog_find_storage(&cat, "gcp-lustre-500");
+    const struct cat_storage *gcs = catalog_find_storage(&cat, "gcs-gcsfuse");
 
-    T_CHECK(cat.nstorage >= 17, "storage.csv has its 17 types (got %d)", cat.nstorage);
+    T_CHECK(cat.nstorage >= 18, "storage.csv has its 18 types (got %d)", cat.nstorage);
+    T_CHECK(gcs && gcs->node_gbs == 4.62 && isnan(gcs->gbs) && isnan(gcs->per_tib_mbs),
+            "Cloud Storage through gcsfuse: 4.62 GB/s a node, no aggregate rate");
+    T_CHECK(fsx && isnan(fsx->node_gbs), "FSx: no rate a node (its NICs bound it)");
     T_CHECK(gcl && gcl->per_tib_mbs == 500 && isnan(gcl->gbs),
             "GCP Managed Lustre's 500 MB/s a TiB tier");
     T_CHECK(fsx && fsx->per_tib_mbs == 1000 && isnan(fsx->gbs) && fsx->source,

@@ -1,0 +1,40 @@
+/*
+ * spot.c - a spot instance type's interruption band (spot.h).
+ *
+ * The Advisor labels each type in each region with one of five "frequency
+ * of interruption" ranges, "the rate at which Spot has reclaimed capacity
+ * during the trailing month" (its feed spot-advisor-data.json, `ranges`:
+ * <5%, 5-10%, 10-15%, 15-20%, >20%).  A band is read as its middle, the
+ * open top band as its lower bound, and spread evenly over 30 days: a
+ * Poisson rate a node-day.  Measured spot fleets churn faster than that
+ * (docs/model.md "Goodput").
+ */
+#include "spot.h"
+
+#include <math.h>
+#include <string.h>
+
+static const struct {
+    const char *label;
+    double month;
+} bands[] = {
+    {"<5%", 0.025}, {"5-10%", 0.075}, {"10-15%", 0.125}, {"15-20%", 0.175}, {">20%", 0.2},
+};
+
+double cat_spot_month(const char *band)
+{
+    for (size_t i = 0; band && i < sizeof bands / sizeof bands[0]; i++)
+        if (!strcmp(band, bands[i].label))
+            return bands[i].month;
+    return NAN;
+}
+
+const char *cat_spot_bands(void)
+{
+    return "<5%, 5-10%, 10-15%, 15-20% or >20%";
+}
+
+double cat_spot_per_day(double month)
+{
+    return month / 30;
+}
