@@ -104,9 +104,9 @@ static int list(FILE *f, const void *ctx, struct dt_err *e)
 
     (void)e;
     if (!json)
-        fprintf(f, "%-32s %-8s %-16s %6s %8s %-22s %3s %7s %9s %9s  %s\n", "instance", "cloud",
-               "region", "vCPUs", "mem GiB", "GPU", "n", "GPU GiB", "$/h", "spot $/h",
-               "missing");
+        fprintf(f, "%-32s %-8s %-16s %6s %8s %-22s %3s %7s %9s %9s %-9s %s\n", "instance",
+               "cloud", "region", "vCPUs", "mem GiB", "GPU", "n", "GPU GiB", "$/h", "spot $/h",
+               "spot int.", "missing");
     for (int i = 0; i < cat->ninstances; i++) {
         const struct cat_instance *in = &cat->instances[i];
         char miss[256], gname[48], mem[16], gmem[16], price[16], spot[16], vc[16];
@@ -133,6 +133,10 @@ static int list(FILE *f, const void *ctx, struct dt_err *e)
             report_json_num(o, "gpu_mem_gib", in->gpu_mem_gib);
             report_json_num(o, "price_usd_h", in->price_usd_h);
             report_json_num(o, "spot_usd_h", in->spot_usd_h);
+            if (in->spot_interrupt[0])
+                cJSON_AddStringToObject(o, "spot_interrupt", in->spot_interrupt);
+            else
+                cJSON_AddNullToObject(o, "spot_interrupt");
             report_json_num(o, "network_gbps", in->net_gbps);
             for (tok = strtok_r(miss, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
                 cJSON_AddItemToArray(m, cJSON_CreateString(tok[0] == ' ' ? tok + 1 : tok));
@@ -144,9 +148,9 @@ static int list(FILE *f, const void *ctx, struct dt_err *e)
         cell_num(price, sizeof price, in->price_usd_h, "%.4f");
         cell_num(spot, sizeof spot, in->spot_usd_h, "%.4f");
         cell_num(vc, sizeof vc, in->vcpus >= 0 ? in->vcpus : NAN, "%.0f");
-        fprintf(f, "%-32s %-8s %-16s %6s %8s %-22s %3d %7s %9s %9s  %s\n", in->name, in->cloud,
-               in->region, vc, mem, gname, in->gpu_count, in->gpu_count > 0 ? gmem : "-",
-               price, spot, miss[0] ? miss : "-");
+        fprintf(f, "%-32s %-8s %-16s %6s %8s %-22s %3d %7s %9s %9s %-9s %s\n", in->name,
+                in->cloud, in->region, vc, mem, gname, in->gpu_count, in->gpu_count > 0 ? gmem : "-",
+                price, spot, in->spot_interrupt[0] ? in->spot_interrupt : "-", miss[0] ? miss : "-");
     }
     if (json) {
         cJSON *root = cJSON_CreateObject();

@@ -29,7 +29,9 @@ fi
 check "list of the SkyPilot sample (AWS and GCP) matches tests/golden/catalog-list-skypilot.txt" \
     cmp -s "$tmp/list.txt" tests/golden/catalog-list-skypilot.txt
 check "list: one entry a type and region, at the lowest zone's spot price (p5.48xlarge in us-east-1: 23.1583 of its six zones)" \
-    grep -q '^p5.48xlarge@us-east-1 .* 98.3200   23.1583  -$' "$tmp/list.txt"
+    grep -q '^p5.48xlarge@us-east-1 .* 98.3200   23.1583 >20%      -$' "$tmp/list.txt"
+check "list: a type's spot interruption band in its own region only (g5.xlarge: >20% in us-east-1, none in us-west-2)" \
+    sh -c "grep -q '^g5.xlarge@us-east-1 .* >20%  ' '$tmp/list.txt' && grep -q '^g5.xlarge@us-west-2 .*0.3656 -  ' '$tmp/list.txt'"
 check "list: GCP's H100-MEGA read as dtplan's H100, what is not known named" \
     grep -q '^H100-MEGAx8@us-central1 .* H100  .* vcpus, gpu link, network, nics$' "$tmp/list.txt"
 "$DT" catalog list --catalog "$SKY" --gpu h100-mega --region us-central1 > "$tmp/g.txt"
