@@ -13,6 +13,7 @@
 #include "report.h"
 #include "report_parts.h"
 #include "../catalog/csv.h"
+#include "../planner/goodput.h"
 
 #include "../base/units.h"
 #include "../base/text.h"
@@ -645,6 +646,10 @@ cJSON *report_json_goodput(const struct plan_cluster *pc)
     report_json_num(o, "interruptions_per_day", g->interruptions_per_day);
     report_json_num(o, "p_interrupt_30d", g->p_interrupt_30d);
     report_json_num(o, "spot_preemptions_per_day", g->spot_per_day);
+    if (isfinite(g->spot_per_day))
+        cJSON_AddStringToObject(o, "spot_rate_from", goodput_spot_from_name(g->spot_from));
+    else
+        cJSON_AddNullToObject(o, "spot_rate_from");
     report_json_num(o, "checkpoint_bytes", g->checkpoint_bytes);
     report_json_num(o, "checkpoint_interval_s", g->checkpoint_interval_s);
     report_json_num(o, "checkpoint_write_s", g->checkpoint_write_s);

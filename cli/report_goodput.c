@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "../base/numfmt.h"
+#include "../planner/goodput.h"
 
 void report_goodput_lines(FILE *f, const struct plan_report *rep)
 {
@@ -23,8 +24,11 @@ void report_goodput_lines(FILE *f, const struct plan_report *rep)
         fprintf(f, "Goodput: %s: %.1f%% of the time trains (ETTR); %.3g interruptions a day, "
                 "%.0f%% odds of one in 30 days; ", pc->cl ? pc->cl->name : "", 100 * g->ettr,
                 g->interruptions_per_day, 100 * g->p_interrupt_30d);
-        if (isfinite(g->spot_per_day))
-            fprintf(f, "%.3g preemptions a spot node a day; ", g->spot_per_day);
+        if (isfinite(g->spot_per_day)) {
+            char why[160];
+            goodput_spot_basis(g, why, sizeof why);
+            fprintf(f, "%.3g preemptions a spot node a day (%s); ", g->spot_per_day, why);
+        }
         if (isfinite(g->checkpoint_interval_s)) {
             numfmt_duration(iv, sizeof iv, g->checkpoint_interval_s, NUMFMT_OWN);
             fprintf(f, "a checkpoint of %.3g GB every %s (%s to write), ", g->checkpoint_bytes / 1e9,

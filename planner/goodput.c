@@ -7,7 +7,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "memory.h"
 #include "planner.h"
@@ -109,14 +111,35 @@ static double store_Bps(const struct sc_goodput *gp, double train_nodes)
 }
 
 /* A spot node of type in: its preemptions a day, as the scenario sets them,
- * else from its type's interruption band, else the default. */
-static double spot_per_day(const struct sc_goodput *gp, const struct cat_instance *in)
+ * else from its type's interruption band, else the default; *from: which. */
+static double spot_per_day(const struct sc_goodput *gp, const struct cat_instance *in,
+                           int *from)
 {
     double month = cat_spot_month(in->spot_interrupt);
 
-    if (!isnan(gp->spot_preemptions_per_day))
+    *from = !isnan(gp->spot_preemptions_per_day) ? PLAN_SPOT_SCENARIO
+            : isnan(month)                       ? PLAN_SPOT_DEFAULT : PLAN_SPOT_BAND;
+    if (*from == PLAN_SPOT_SCENARIO)
         return gp->spot_preemptions_per_day;
-    return isnan(month) ? SC_GOODPUT_SPOT_PER_DAY : cat_spot_per_day(month);
+    return *from == PLAN_SPOT_DEFAULT ? SC_GOODPUT_SPOT_PER_DAY : cat_spot_per_day(month);
+}
+
+void goodput_spot_basis(const struct plan_goodput *g, char *buf, size_t len)
+{
+    if (!isfinite(g->spot_per_day) || !g->spot_type[0])
+        snprintf(buf, len, "%s", "");
+    else if (g->spot_from == PLAN_SPOT_SCENARIO)
+        snprintf(buf, len, "the scenario's goodput.spot_preemptions_per_day");
+    else if (g->spot_from == PLAN_SPOT_BAND)
+        snprintf(buf, len, "%s's Spot Instance Advisor band, %s of capacity a month",
+                 g->spot_type, g->spot_band);
+    else
+        snprintf(buf, len, "no band for %s: the Advisor's top band", g->spot_type);
+}
+
+const char *goodput_spot_from_name(int from)
+{
+    return from == PLAN_SPOT_SCENARIO ? "scenario" : from == PLAN_SPOT_BAND ? "band" : "default";
 }
 
 void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
@@ -128,6 +151,7 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     double step = pc->res.step_mean_s, work;
 
     o->on = 0;
+    o->spot_type[0] = '\0';
     if (!gp->present || !pc->cl || !(step > 0))
         return;
     for (int i = 0; i < pc->cl->ngroups; i++) {
@@ -135,8 +159,14 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
         const struct cat_instance *in = g->inst;
         nodes += g->count;
         if (g->spot) {
+            int from;
+            spot_rate += g->count * spot_per_day(gp, in, &from);
+            if (spot == 0) {
+                o->spot_from = from;
+                snprintf(o->spot_type, sizeof o->spot_type, "%s", in->name);
+                memcpy(o->spot_band, in->spot_interrupt, sizeof o->spot_band);
+            }
             spot += g->count;
-            spot_rate += g->count * spot_per_day(gp, in);
         }
         if (g->role == SIM_TRAIN && in->gpu_count > 0) {
             gpus += (double)g->count * in->gpu_count;

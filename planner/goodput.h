@@ -36,6 +36,8 @@ double goodput_wall(double work_s, double tau, double delta, double r, double m)
 double goodput_p_any(double rate, double t);
 
 struct scenario;
+#include <stddef.h>
+
 struct plan_cluster;
 
 /* One cluster's goodput, into pc->goodput, and its time and cost to train
@@ -43,5 +45,15 @@ struct plan_cluster;
  * failure-free ones kept in pc->goodput).  Nothing when the scenario has no
  * goodput: section. */
 void goodput_of(const struct scenario *sc, struct plan_cluster *pc);
+
+struct plan_goodput;
+
+/* Where g's spot rate comes from, in words, into buf: "the scenario's
+ * goodput.spot_preemptions_per_day", "p5.48xlarge's Spot Instance Advisor
+ * band, >20% of capacity a month" or "no band for p6-b200.48xlarge: the
+ * Advisor's top band"; "" without spot nodes.  The JSON's name of it:
+ * goodput_spot_from_name. */
+void goodput_spot_basis(const struct plan_goodput *g, char *buf, size_t len);
+const char *goodput_spot_from_name(int from);    /* scenario, band, default */
 
 #endif

@@ -23,6 +23,7 @@
 
 #include "band.h"
 #include "cluster.h"
+#include "goodput.h"
 #include "plan_int.h"
 #include "../base/numfmt.h"
 #include "../base/xmem.h"
@@ -288,6 +289,11 @@ static void add_goodput(struct text *t, const struct plan_cluster *pc)
         return;
     add(t, " Failures: %.3g interruptions a day at its size, %.1f%% of the time training (ETTR)",
         g->interruptions_per_day, 100 * g->ettr);
+    if (isfinite(g->spot_per_day)) {
+        char why[160];
+        goodput_spot_basis(g, why, sizeof why);
+        add(t, ", its spot nodes preempted %.3g times a day each (%s)", g->spot_per_day, why);
+    }
     if (isfinite(pc->train_s) && !isnan(g->train_nofail_s)) {
         numfmt_duration(d, sizeof d, pc->train_s - g->train_nofail_s, NUMFMT_OWN);
         add(t, ": %s and $%.0f more to train than without them", d,

@@ -90,6 +90,13 @@ struct plan_measured {
 #define PLAN_MAX_COLLECTIVES 16
 #define PLAN_MAX_MEASURED 32
 
+/* Where a spot node's preemption rate comes from (planner/goodput.c). */
+enum plan_spot_from {
+    PLAN_SPOT_SCENARIO = 0,     /* goodput.spot_preemptions_per_day */
+    PLAN_SPOT_BAND,             /* its type's interruption band (catalog spot_interrupt) */
+    PLAN_SPOT_DEFAULT           /* neither: the Advisor's top band */
+};
+
 /* A cluster's goodput (planner/goodput.c): on only with a goodput: section. */
 struct plan_goodput {
     int on;
@@ -97,6 +104,10 @@ struct plan_goodput {
     double p_interrupt_30d;       /* the chance of one at least in 30 days */
     double spot_per_day;          /* a spot node's preemptions a day, the mean over the
                                      cluster's spot nodes; NAN none */
+    int spot_from;                /* where the first spot group's rate comes from: enum
+                                     plan_spot_from */
+    char spot_type[64];           /* that group's instance type; "" none */
+    char spot_band[8];            /* its interruption band (PLAN_SPOT_BAND) */
     double checkpoint_bytes;      /* the model state saved */
     double checkpoint_write_s;    /* its write to the store */
     double checkpoint_block_s;    /* what a save stops the steps for (async: the copy to

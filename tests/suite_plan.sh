@@ -396,7 +396,7 @@ fi
 spot_rate() { # FILE: each spot candidate's spot_preemptions_per_day
     "$bin" plan -q --json "$1" 2> /dev/null | perl -MJSON::PP -e '
         local $/; my $d = decode_json(<STDIN>);
-        printf "%.6g\n", $_->{goodput}{spot_preemptions_per_day}
+        printf "%.6g %s\n", $_->{goodput}{spot_preemptions_per_day}, $_->{goodput}{spot_rate_from}
             for grep { $_->{name} =~ / spot$/ } @{$d->{top}}'
 }
 sed 's/spot_preemptions_per_day: 0.2, //' "$f" > "$out/spot-default.yaml"
@@ -405,8 +405,15 @@ sed 's/spot_usd_h: 8.0,/spot_usd_h: 8.0, spot_interrupt: "5-10%",/' "$out/spot-d
 r_key=$(spot_rate "$f" | sort -u | tr '\n' ' ')
 r_default=$(spot_rate "$out/spot-default.yaml" | sort -u | tr '\n' ' ')
 r_band=$(spot_rate "$out/spot-band.yaml" | sort -u | tr '\n' ' ')
-if [ "$r_key" = "0.2 " ] && [ "$r_default" = "0.00666667 " ] && [ "$r_band" = "0.0025 " ]; then
+if [ "$r_key" = "0.2 scenario " ] && [ "$r_default" = "0.00666667 default " ] &&
+   [ "$r_band" = "0.0025 band " ]; then
     echo "ok - spot: the scenario's rate (0.2), else the type's band (5-10%: 0.0025 a day), else 0.2 / 30"
 else
     echo "FAIL - spot: rates: key [$r_key], no band [$r_default], 5-10% band [$r_band]"
+fi
+"$bin" plan -q "$out/spot-band.yaml" > "$out/spot-band.txt" 2>&1
+if grep -q "^Recommendation: .*its spot nodes preempted 0.0025 times a day each (spotgpu.8x's Spot Instance Advisor band, 5-10% of capacity a month)" "$out/spot-band.txt"; then
+    echo "ok - spot: the recommendation says a spot node's rate and where it comes from"
+else
+    echo "FAIL - spot: no rate and basis in: $(grep '^Recommendation' "$out/spot-band.txt")"
 fi
