@@ -38,3 +38,23 @@ double cat_spot_per_day(double month)
 {
     return month / 30;
 }
+
+/*
+ * The notices: AWS, "a warning that is issued two minutes before Amazon EC2
+ * stops or terminates your Spot Instance", "on a best effort basis" (EC2
+ * User Guide, "Spot Instance interruption notices"); GCP, "30 seconds for
+ * Spot VMs" between ACPI soft-off and mechanical off (Compute Engine API,
+ * Scheduling.skipGuestOsShutdown); Azure, "evict Azure Spot Virtual Machines
+ * with 30 seconds notice" (MicrosoftDocs/azure-docs@02300584
+ * articles/virtual-machines/spot-vms.md).
+ */
+double cat_spot_notice_s(const char *cloud)
+{
+    if (!cloud)
+        return NAN;
+    if (!strcmp(cloud, "aws"))
+        return 120;
+    if (!strcmp(cloud, "gcp") || !strcmp(cloud, "azure"))
+        return 30;
+    return NAN;
+}

@@ -18,6 +18,10 @@ double cat_spot_month(const char *band);
 /* The bands, for a message: "<5%, 5-10%, 10-15%, 15-20% or >20%". */
 const char *cat_spot_bands(void);
 
+/* The notice a cloud gives before it reclaims a spot node, seconds: aws
+ * 120, gcp and azure 30; NAN for another cloud (none known). */
+double cat_spot_notice_s(const char *cloud);
+
 /* A spot node's preemptions a day from a monthly share: share / 30. */
 double cat_spot_per_day(double month);
 

@@ -646,6 +646,7 @@ cJSON *report_json_goodput(const struct plan_cluster *pc)
     report_json_num(o, "interruptions_per_day", g->interruptions_per_day);
     report_json_num(o, "p_interrupt_30d", g->p_interrupt_30d);
     report_json_num(o, "spot_preemptions_per_day", g->spot_per_day);
+    report_json_num(o, "spot_saved_per_day", g->spot_saved_per_day);
     if (isfinite(g->spot_per_day))
         cJSON_AddStringToObject(o, "spot_rate_from", goodput_spot_from_name(g->spot_from));
     else

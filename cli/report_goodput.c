@@ -27,7 +27,10 @@ void report_goodput_lines(FILE *f, const struct plan_report *rep)
         if (isfinite(g->spot_per_day)) {
             char why[160];
             goodput_spot_basis(g, why, sizeof why);
-            fprintf(f, "%.3g preemptions a spot node a day (%s); ", g->spot_per_day, why);
+            fprintf(f, "%.3g preemptions a spot node a day (%s)", g->spot_per_day, why);
+            if (isfinite(g->spot_saved_per_day))
+                fprintf(f, ", %.3g a day saved at their notice", g->spot_saved_per_day);
+            fprintf(f, "; ");
         }
         if (isfinite(g->checkpoint_interval_s)) {
             numfmt_duration(iv, sizeof iv, g->checkpoint_interval_s, NUMFMT_OWN);

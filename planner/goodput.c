@@ -124,6 +124,23 @@ static double spot_per_day(const struct sc_goodput *gp, const struct cat_instanc
     return *from == PLAN_SPOT_DEFAULT ? SC_GOODPUT_SPOT_PER_DAY : cat_spot_per_day(month);
 }
 
+/* Preemptions a second of cluster cl's spot nodes that a save at the
+ * notice their cloud gives covers (goodput.spot_notice_save): those whose
+ * notice is at least the checkpoint's write, write_s. */
+static double notice_saved(const struct sc_goodput *gp, const struct sc_cluster *cl,
+                           double write_s)
+{
+    double saved = 0;
+    int from;
+
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        if (g->spot && cat_spot_notice_s(g->inst->cloud) >= write_s)
+            saved += g->count * spot_per_day(gp, g->inst, &from) / 86400;
+    }
+    return saved;
+}
+
 void goodput_spot_basis(const struct plan_goodput *g, char *buf, size_t len)
 {
     if (!isfinite(g->spot_per_day) || !g->spot_type[0])
@@ -147,7 +164,7 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     const struct sc_goodput *gp = &sc->goodput;
     struct plan_goodput *o = &pc->goodput;
     double gpus = 0, nodes = 0, train_nodes = 0, spot = 0, spot_rate = 0, net_Bps = 0;
-    double pcie_Bps = NAN, rate, m, write_Bps;
+    double pcie_Bps = NAN, rate, m, write_Bps, saved;
     double step = pc->res.step_mean_s, work;
 
     o->on = 0;
@@ -178,13 +195,6 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
             net_Bps += g->count * in->net_gbps * 1e9 / 8;
     }
     o->on = 1;
-    rate = (gpus * gp->gpu_failures_per_year + nodes * gp->node_failures_per_year) / YEAR_S +
-           spot_rate / 86400;
-    o->spot_per_day = spot > 0 ? spot_rate / spot : NAN;
-    m = rate > 0 ? 1 / rate : INFINITY;
-    o->interruptions_per_day = rate * 86400;
-    o->mtbf_s = m;
-    o->p_interrupt_30d = goodput_p_any(rate, 30 * 86400.0);
     /* the model state saved whole, written by the train nodes at their NICs'
      * rate or the store's, the lower; read back at the same rate */
     o->checkpoint_bytes = memory_checkpoint_bytes(sc);
@@ -196,6 +206,17 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
      * over PCIe; the write goes on beside the next steps */
     o->checkpoint_block_s = gp->checkpoint == SC_CKPT_ASYNC && pcie_Bps > 0 && gpus > 0
                                 ? o->checkpoint_bytes / gpus / pcie_Bps : o->checkpoint_write_s;
+    rate = (gpus * gp->gpu_failures_per_year + nodes * gp->node_failures_per_year) / YEAR_S +
+           spot_rate / 86400;
+    o->spot_per_day = spot > 0 ? spot_rate / spot : NAN;
+    saved = spot > 0 && gp->spot_notice_save ? notice_saved(gp, pc->cl, o->checkpoint_write_s)
+                                             : 0;
+    o->spot_saved_per_day = gp->spot_notice_save && spot > 0 ? saved * 86400 : NAN;
+    /* what loses work: all but the preemptions a save at their notice covers */
+    m = rate - saved > 0 ? 1 / (rate - saved) : INFINITY;
+    o->interruptions_per_day = rate * 86400;
+    o->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
+    o->p_interrupt_30d = goodput_p_any(rate, 30 * 86400.0);
     o->checkpoint_interval_s = !isnan(gp->checkpoint_interval_s)
                                    ? gp->checkpoint_interval_s
                                    : goodput_interval(o->checkpoint_block_s, m);
@@ -224,9 +245,12 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
         sample(gp->samples, sc->simulation.seed, pc->train_s, o->checkpoint_interval_s,
                o->checkpoint_block_s, o->restart_s, m, &o->train_p10_s, &o->train_p90_s);
     /* planned interruptions: the job saves first, so each costs a restart
-     * and no work; they come on top of the wall time, at their daily rate */
-    if (gp->planned_per_day > 0 && o->ettr > 0) {
-        double planned = gp->planned_per_day / 86400 * o->restart_s;
+     * and no work; so does a preemption saved at its notice, which also
+     * waits for its save; they come on top of the wall time, at their daily
+     * rate */
+    if ((gp->planned_per_day > 0 || saved > 0) && o->ettr > 0) {
+        double planned = gp->planned_per_day / 86400 * o->restart_s +
+                         saved * (o->restart_s + o->checkpoint_write_s);
         o->ettr = planned < 1 ? o->ettr * (1 - planned) : 0;
         o->interruptions_per_day += gp->planned_per_day;
         o->train_p10_s = planned < 1 ? o->train_p10_s / (1 - planned) : INFINITY;

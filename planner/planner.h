@@ -104,6 +104,8 @@ struct plan_goodput {
     double p_interrupt_30d;       /* the chance of one at least in 30 days */
     double spot_per_day;          /* a spot node's preemptions a day, the mean over the
                                      cluster's spot nodes; NAN none */
+    double spot_saved_per_day;    /* of the job's preemptions a day, those a save at their
+                                     notice covers (goodput.spot_notice_save); NAN off */
     int spot_from;                /* where the first spot group's rate comes from: enum
                                      plan_spot_from */
     char spot_type[64];           /* that group's instance type; "" none */

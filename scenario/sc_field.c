@@ -228,6 +228,7 @@ const struct sc_field sc_fields[] = {
         1e6, "seconds in [0, 1e6]"),
     NUM("goodput.spot_preemptions_per_day", SC_SEC_GOODPUT, OFF(sc_goodput, spot_preemptions_per_day),
         NAN, 0, 0, 1000, "preemptions a node-day in [0, 1000]"),
+    BOOL("goodput.spot_notice_save", SC_SEC_GOODPUT, OFF(sc_goodput, spot_notice_save), 0),
     NUM("goodput.planned_per_day", SC_SEC_GOODPUT, OFF(sc_goodput, planned_per_day), 0, 0, 0, 1000,
         "planned interruptions a day in [0, 1000]"),
     INT("goodput.samples", SC_SEC_GOODPUT, OFF(sc_goodput, samples), 0, 0, 10000,

@@ -404,6 +404,8 @@ struct sc_goodput {
                                           the checkpoint is read back */
     double spot_preemptions_per_day;   /* a spot node's preemptions a day; NAN: its type's
                                           band (catalog spot_interrupt), else the default */
+    int spot_notice_save;              /* 1: a spot node saves a checkpoint at its preemption
+                                          notice when the write fits it (spot.h) */
     double planned_per_day;            /* the job's planned interruptions a day (maintenance,
                                           upgrades): a restart each, no work lost */
     int samples;                       /* runs sampled with the simulation's seed for the
