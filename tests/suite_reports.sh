@@ -219,6 +219,24 @@ sed -e 's/instance: p5.48xlarge/instance: gnode/' -e 's/storage: gcs-gcsfuse/sto
 on=$(notice "$f"); off=$(notice "$tmp/notice-off.yaml"); gcp=$(notice "$tmp/notice-gcp.yaml")
 check "goodput: preemptions saved at their notice: AWS saves all 20 a day ($on), more of the time trains than without ($off); GCP's 30 s saves none ($gcp)" \
     sh -c "[ '${on% *}' = 20 ] && [ '${off% *}' = null ] && [ '${gcp% *}' = 0 ] && awk 'BEGIN { exit !(${on#* } > ${off#* }) }'"
+# scenarios/llm-8b-spot.yaml: each spot cluster takes its type's band (p4d
+# 10-15%, p5 over 20%, p5en under 5% of capacity a month: 0.125, 0.2 and
+# 0.025 over 30 days), and at those rates each costs less to train than the
+# same nodes on demand.
+"$DT" -q --json scenarios/llm-8b-spot.yaml > "$tmp/spot.json" 2> "$tmp/err"
+check "goodput: llm-8b-spot's spot clusters at their types' bands, each cheaper to train than on demand" \
+    perl -MJSON::PP -e '
+        local $/; open my $j, "<", $ARGV[0] or exit 1; my $d = decode_json(<$j>);
+        my %c = map { $_->{name} => $_ } @{$d->{clusters}};
+        my %want = ("4x-p4d-spot" => 0.125 / 30, "4x-p5-spot" => 0.2 / 30, "4x-p5en-spot" => 0.025 / 30);
+        for my $n (keys %want) {
+            my $g = $c{$n}{goodput} or exit 1;
+            exit 1 unless $g->{spot_rate_from} eq "band" &&
+                abs($g->{spot_preemptions_per_day} - $want{$n}) < 1e-6 * $want{$n} + 1e-9;
+            (my $od = $n) =~ s/-spot$//;
+            exit 1 unless $c{$n}{cost_to_train_usd} < $c{$od}{cost_to_train_usd};
+        }
+        exit 0' "$tmp/spot.json"
 # The recommendation says what failures cost at the recommended size, listed
 # and searched, with the figures of its goodput object in the JSON.
 goodput_said() { # FILE.txt FILE.json: the Failures clause names the JSON's rate and ETTR
