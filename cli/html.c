@@ -255,20 +255,29 @@ static int box_meets(const struct box *a, const struct box *b)
 /* The places around a point a text may take, in order of preference:
  * right above, right below, left above, left below, right, left, above,
  * below, then the four corners a line further out; offsets of the text's
- * anchor from the point. */
+ * anchor from the point.  A point's number (a name that found no place)
+ * may also go up to four lines out, above, below and to either side
+ * (NPLACE_NUM). */
 #define NPLACE 12
-static const double place_dx[NPLACE] = {13, 13, -13, -13, 15, -15, 0, 0, 13, 13, -13, -13};
-static const double place_dy[NPLACE] = {-9, 19, -9, 19, 5, 5, -15, 25, -24, 34, -24, 34};
+#define NPLACE_NUM 34
+static const double place_dx[NPLACE_NUM] = {13, 13, -13, -13, 15, -15, 0, 0, 13, 13, -13, -13,
+                                            0, 0, 30, -30, 13, 13, -13, -13,
+                                            0, 0, 30, 30, -30, -30, 45, -45,
+                                            0, 0, 30, 30, -30, -30};
+static const double place_dy[NPLACE_NUM] = {-9, 19, -9, 19, 5, 5, -15, 25, -24, 34, -24, 34,
+                                            -30, 40, 5, 5, -39, 49, -39, 49,
+                                            -45, 55, -20, 30, -20, 30, 5, 5,
+                                            -60, 70, -45, 55, -45, 55};
 
-/* The first place for a text w px wide around the point (x, y) (12 px
+/* The first of the nplace places for a text w px wide around the point (x, y) (12 px
  * text: 13 px above its baseline, 4 below) that stays inside the plot and
  * meets no marker and no text placed; its box is added.  -1 when every
  * place is taken.  O(places x (markers + texts)). */
-static int place_text(struct placer *p, double x, double y, double w)
+static int place_text(struct placer *p, double x, double y, double w, int nplace)
 {
     const double *dx = place_dx, *dy = place_dy;
 
-    for (int k = 0; k < NPLACE; k++) {
+    for (int k = 0; k < nplace; k++) {
         double bx = dx[k] > 0 ? x + dx[k] : dx[k] < 0 ? x + dx[k] - w : x - w / 2;
         struct box b = {bx - 1, y + dy[k] - 13, bx + w + 1, y + dy[k] + 4};
         int clash = b.x0 < p->plot.x0 || b.x1 > p->plot.x1 || b.y0 < p->plot.y0 || b.y1 > p->plot.y1;
@@ -356,7 +365,7 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
                 (pass == 1 && !front[i]) || (pass == 2 && front[i]))
                 continue;
             place[i] = place_text(&pl, axis_px(&ax, pt_x(pc, t) * xs), axis_px(&ay, pt_y(pc, t)),
-                                  text_px(cname(pc)));
+                                  text_px(cname(pc)), NPLACE);
         }
     for (int i = 0; i < n; i++)
         if (place[i] == -1) {
@@ -365,7 +374,7 @@ static void chart_pareto(FILE *f, const struct plan_report *rep)
             numbered[nnum++] = i;
             snprintf(num, sizeof num, "%d", nnum);
             place[i] = place_text(&pl, axis_px(&ax, pt_x(pc, t) * xs), axis_px(&ay, pt_y(pc, t)),
-                                  text_px(num));
+                                  text_px(num), NPLACE_NUM);
             place[i] = -3 - (place[i] < 0 ? 0 : place[i]);  /* numbered, at place -3 - k */
         }
 
