@@ -13,6 +13,7 @@
  * Duplicate detection at load is O(n^2) for the same reason.
  */
 #include "catalog.h"
+#include "cattable.h"
 #include "csv.h"
 #include "fields.h"
 #include "ops.h"
@@ -21,8 +22,6 @@
 #include "../base/files.h"
 #include "../base/names.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,229 +29,6 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-
-static char *join_path(const char *dir, const char *file)
-{
-    size_t nd = strlen(dir), nf = strlen(file);
-    int slash = nd > 0 && dir[nd - 1] != '/';
-    char *p = x_malloc(nd + (size_t)slash + nf + 1);
-
-    memcpy(p, dir, nd);
-    if (slash)
-        p[nd] = '/';
-    memcpy(p + nd + (size_t)slash, file, nf + 1);
-    return p;
-}
-
-/* ---------------------------------------------------------------------------
- * A table being loaded: the parsed file plus where each expected column is.
- */
-
-#define MAX_COLS 16
-
-struct table {
-    struct csv_file csv;
-    const char *const *cols;    /* expected column names */
-    int ncols;
-    int idx[MAX_COLS];          /* field index of cols[c] in every row */
-    const struct cat_field *range[MAX_COLS]; /* fields.h's entry of cols[c], or NULL */
-};
-
-static const struct csv_field *cell(const struct table *t, const struct csv_row *r, int c)
-{
-    return &r->fields[t->idx[c]];
-}
-
-static int field_err(struct dt_err *e, const struct table *t, const struct csv_field *fld,
-                     const char *colname, const char *expected)
-{
-    char found[96];
-
-    return dt_errf(e, "%s:%d:%d: %s: expected %s, found \"%s\"", t->csv.path, fld->line,
-                   fld->col, colname, expected,
-                   csv_quote_for_msg(found, sizeof found, fld->text));
-}
-
-/* A parsed value against f, the range of its column (fields.h), if any. */
-static int check_range(struct dt_err *e, const struct table *t, const struct csv_field *fld,
-                       const char *colname, const struct cat_field *f, double v)
-{
-    return f && !fields_ok(f, v) ? field_err(e, t, fld, colname, f->desc) : 0;
-}
-
-/* Read dir/file and map its header.  On error the table is empty. */
-static int table_open(struct table *t, const char *dir, const char *file,
-                      const char *const *cols, int ncols, struct dt_err *e)
-{
-    char *path = join_path(dir, file);
-    const struct csv_row *hdr;
-    int c, r, rc = -1;
-
-    memset(t, 0, sizeof *t);
-    t->cols = cols;
-    t->ncols = ncols;
-    for (c = 0; c < ncols; c++)
-        t->range[c] = fields_csv(cols[c]);
-    if (csv_read(&t->csv, path, e) != 0)
-        goto free_path;
-    if (t->csv.nrows == 0) {
-        dt_errf(e, "%s:1:1: expected a header row naming the columns, found an empty file",
-                path);
-        goto free_csv;
-    }
-    if (csv_check_text(&t->csv, e))
-        goto free_csv;
-    hdr = &t->csv.rows[0];
-    for (c = 0; c < ncols; c++) {
-        int k, seen = -1;
-        for (k = 0; k < hdr->nfields; k++) {
-            if (strcmp(hdr->fields[k].text, cols[c]) != 0)
-                continue;
-            if (seen >= 0) {
-                dt_errf(e, "%s:%d:%d: header: expected each column once, found \"%s\" again "
-                        "(first at column %d)", path, hdr->fields[k].line,
-                        hdr->fields[k].col, cols[c], hdr->fields[seen].col);
-                goto free_csv;
-            }
-            seen = k;
-        }
-        if (seen < 0) {
-            dt_errf(e, "%s:%d:1: header: expected a column named \"%s\", found none", path,
-                    hdr->line, cols[c]);
-            goto free_csv;
-        }
-        t->idx[c] = seen;
-    }
-    for (r = 1; r < t->csv.nrows; r++) {
-        const struct csv_row *row = &t->csv.rows[r];
-        const struct csv_field *at;
-        if (row->nfields == hdr->nfields)
-            continue;
-        at = row->nfields > hdr->nfields ? &row->fields[hdr->nfields]
-                                         : &row->fields[row->nfields - 1];
-        dt_errf(e, "%s:%d:%d: expected %d fields as in the header, found %d", path, at->line,
-                at->col, hdr->nfields, row->nfields);
-        goto free_csv;
-    }
-    rc = 0;
-    goto free_path;
-
-free_csv:
-    csv_free(&t->csv);
-free_path:
-    x_free(path);
-    return rc;
-}
-
-static void table_close(struct table *t)
-{
-    csv_free(&t->csv);
-}
-
-/* Text column into a fixed buffer; required: must not be empty. */
-static int get_text(char *dst, size_t cap, int required, const struct table *t,
-                    const struct csv_row *r, int c, struct dt_err *e)
-{
-    const struct csv_field *fld = cell(t, r, c);
-    size_t n = strlen(fld->text);
-    char what[64];
-
-    if (required && n == 0)
-        return field_err(e, t, fld, t->cols[c], "a non-empty value");
-    if (n >= cap) {
-        snprintf(what, sizeof what, "at most %zu characters", cap - 1);
-        return field_err(e, t, fld, t->cols[c], what);
-    }
-    memcpy(dst, fld->text, n + 1);
-    return 0;
-}
-
-/* Non-negative finite decimal number; "" -> NAN.  Rejects signs, spaces,
- * "nan", "inf", hex floats and trailing junk. */
-static int get_num(double *out, const struct table *t, const struct csv_row *r, int c,
-                   struct dt_err *e)
-{
-    const struct csv_field *fld = cell(t, r, c);
-    const char *s = fld->text;
-    char *end;
-    double v;
-
-    if (*s == '\0') {
-        *out = NAN;
-        return 0;
-    }
-    if (strspn(s, "0123456789.eE+-") != strlen(s))
-        goto bad;
-    if (!(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
-        goto bad;
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || v < 0)
-        goto bad;
-    *out = v;
-    return check_range(e, t, fld, t->cols[c], t->range[c], v);
-
-bad:
-    return field_err(e, t, fld, t->cols[c], "a non-negative number");
-}
-
-/* Non-negative decimal integer that fits an int; "" -> -1. */
-static int get_int(int *out, const struct table *t, const struct csv_row *r, int c,
-                   struct dt_err *e)
-{
-    const struct csv_field *fld = cell(t, r, c);
-    const char *s = fld->text;
-    char *end;
-    long v;
-
-    if (*s == '\0') {
-        *out = -1;
-        return 0;
-    }
-    if (strspn(s, "0123456789") != strlen(s))
-        goto bad;
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (*end != '\0' || errno == ERANGE || v > INT_MAX)
-        goto bad;
-    *out = (int)v;
-    return check_range(e, t, fld, t->cols[c], t->range[c], (double)v);
-
-bad:
-    return field_err(e, t, fld, t->cols[c], "a non-negative integer");
-}
-
-/* The source column: required, heap copy. */
-static int get_source(char **out, const struct table *t, const struct csv_row *r, int c,
-                      struct dt_err *e)
-{
-    const struct csv_field *fld = cell(t, r, c);
-
-    if (fld->text[0] == '\0')
-        return field_err(e, t, fld, t->cols[c], "where the numbers come from");
-    *out = x_strdup(fld->text);
-    return 0;
-}
-
-/* Error unless name is new among the first n names (stride bytes apart). */
-static int check_unique(const void *base, int n, size_t stride, const int *lines,
-                        const struct table *t, const struct csv_row *r, int c,
-                        struct dt_err *e)
-{
-    const struct csv_field *fld = cell(t, r, c);
-    int k;
-
-    for (k = 0; k < n; k++) {
-        const char *name = (const char *)base + (size_t)k * stride;
-        if (strcmp(name, fld->text) == 0) {
-            char what[64];
-            snprintf(what, sizeof what, "a unique name (this one is already on line %d)",
-                     lines[k]);
-            return field_err(e, t, fld, t->cols[c], what);
-        }
-    }
-    return 0;
-}
 
 /* ---------------------------------------------------------------------------
  * gpus.csv
@@ -263,23 +39,13 @@ static const char *const gpu_cols[G_N] = {
     "name", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "mem_gib",
     "mem_bw_gbs", "nvlink_gbs_dir", "pcie_gbs_dir", "source"};
 
-static int optional_col(const struct table *t, const char *name);
-static int get_opt_num(double *out, const struct table *t, const struct csv_row *r, int k,
-                       struct dt_err *e);
-
-/* An optional text column's cell, a heap copy; NULL when absent or empty. */
-static char *opt_text(const struct csv_row *r, int k)
-{
-    return k >= 0 && k < r->nfields && r->fields[k].text[0] ? x_strdup(r->fields[k].text) : NULL;
-}
-
 /* The optional columns of gpus.csv: fp8 and fp4 peaks, SM count, the
  * measured fractions of peak and bandwidth and their source. */
 enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_CC, GO_FP4, GO_N };
 static const char *const gpu_opt_cols[GO_N] = {"fp8_tflops", "sm_count", "mm_eff", "fp32_eff",
                                                "mem_eff", "compute_capability", "fp4_tflops"};
 
-static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct csv_row *row,
+static int get_gpu_opt(struct cat_gpu *g, const struct cat_table *t, const struct csv_row *row,
                        const int *col, struct dt_err *e)
 {
     double v[GO_N];
@@ -287,7 +53,7 @@ static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct cs
     for (int k = 0; k < GO_N; k++)
         if (col[k] < 0)
             v[k] = NAN;
-        else if (get_opt_num(&v[k], t, row, col[k], e))
+        else if (tbl_opt_num(&v[k], t, row, col[k], e))
             return -1;
     g->peak_tflops[CAT_FP8] = v[GO_FP8];
     g->fp4_tflops = v[GO_FP4];
@@ -301,34 +67,34 @@ static int get_gpu_opt(struct cat_gpu *g, const struct table *t, const struct cs
 
 static int load_gpus(struct catalog *cat, const char *dir, struct dt_err *e)
 {
-    struct table t;
+    struct cat_table t;
     int r, rc = -1, *lines, ocol[GO_N], src_col;
 
-    if (table_open(&t, dir, "gpus.csv", gpu_cols, G_N, e) != 0)
+    if (tbl_open(&t, dir, "gpus.csv", gpu_cols, G_N, e) != 0)
         return -1;
     for (int k = 0; k < GO_N; k++)
-        ocol[k] = optional_col(&t, gpu_opt_cols[k]);
-    src_col = optional_col(&t, "eff_source");
+        ocol[k] = tbl_optional_col(&t, gpu_opt_cols[k]);
+    src_col = tbl_optional_col(&t, "eff_source");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->gpus = x_calloc((size_t)t.csv.nrows, sizeof *cat->gpus);
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_gpu *g = &cat->gpus[cat->ngpus];
 
-        if (get_text(g->name, sizeof g->name, 1, &t, row, G_NAME, e) ||
-            check_unique(cat->gpus[0].name, cat->ngpus, sizeof *g, lines, &t, row, G_NAME, e) ||
-            get_num(&g->peak_tflops[CAT_FP32], &t, row, G_FP32, e) ||
-            get_num(&g->peak_tflops[CAT_TF32], &t, row, G_TF32, e) ||
-            get_num(&g->peak_tflops[CAT_FP16], &t, row, G_FP16, e) ||
-            get_num(&g->peak_tflops[CAT_BF16], &t, row, G_BF16, e) ||
+        if (tbl_text(g->name, sizeof g->name, 1, &t, row, G_NAME, e) ||
+            tbl_unique(cat->gpus[0].name, cat->ngpus, sizeof *g, lines, &t, row, G_NAME, e) ||
+            tbl_num(&g->peak_tflops[CAT_FP32], &t, row, G_FP32, e) ||
+            tbl_num(&g->peak_tflops[CAT_TF32], &t, row, G_TF32, e) ||
+            tbl_num(&g->peak_tflops[CAT_FP16], &t, row, G_FP16, e) ||
+            tbl_num(&g->peak_tflops[CAT_BF16], &t, row, G_BF16, e) ||
             get_gpu_opt(g, &t, row, ocol, e) ||
-            get_num(&g->mem_gib, &t, row, G_MEM, e) ||
-            get_num(&g->mem_bw_gbs, &t, row, G_BW, e) ||
-            get_num(&g->nvlink_gbs_dir, &t, row, G_NVLINK, e) ||
-            get_num(&g->pcie_gbs_dir, &t, row, G_PCIE, e) ||
-            get_source(&g->source, &t, row, G_SOURCE, e))
+            tbl_num(&g->mem_gib, &t, row, G_MEM, e) ||
+            tbl_num(&g->mem_bw_gbs, &t, row, G_BW, e) ||
+            tbl_num(&g->nvlink_gbs_dir, &t, row, G_NVLINK, e) ||
+            tbl_num(&g->pcie_gbs_dir, &t, row, G_PCIE, e) ||
+            tbl_source(&g->source, &t, row, G_SOURCE, e))
             goto free_lines;
-        g->eff_source = opt_text(row, src_col);
+        g->eff_source = tbl_opt_text(row, src_col);
         lines[cat->ngpus] = row->line;
         cat->ngpus++;
     }
@@ -336,7 +102,7 @@ static int load_gpus(struct catalog *cat, const char *dir, struct dt_err *e)
 
 free_lines:
     x_free(lines);
-    table_close(&t);
+    tbl_close(&t);
     return rc;
 }
 
@@ -353,9 +119,9 @@ static const char *const inst_cols[I_N] = {
     "gpu_mem_gib", "intra_node_link", "network_gbps", "efa", "price_ondemand_usd_h",
     "price_spot_usd_h", "region", "source"};
 
-static int get_efa(int *out, const struct table *t, const struct csv_row *r, struct dt_err *e)
+static int get_efa(int *out, const struct cat_table *t, const struct csv_row *r, struct dt_err *e)
 {
-    const struct csv_field *fld = cell(t, r, I_EFA);
+    const struct csv_field *fld = tbl_cell(t, r, I_EFA);
 
     if (fld->text[0] == '\0')
         *out = -1;
@@ -364,16 +130,16 @@ static int get_efa(int *out, const struct table *t, const struct csv_row *r, str
     else if (!strcasecmp(fld->text, "no"))
         *out = 0;
     else
-        return field_err(e, t, fld, t->cols[I_EFA], "one of yes, no, IB or empty");
+        return tbl_err(e, t, fld, t->cols[I_EFA], "one of yes, no, IB or empty");
     return 0;
 }
 
 /* Resolve gpu_model against gpus.csv (already loaded). */
 static int resolve_gpu(struct cat_instance *in, const struct catalog *cat,
-                       const struct table *t, const struct csv_row *r, const char *gpus_path,
+                       const struct cat_table *t, const struct csv_row *r, const char *gpus_path,
                        struct dt_err *e)
 {
-    const struct csv_field *fld = cell(t, r, I_GPU_MODEL);
+    const struct csv_field *fld = tbl_cell(t, r, I_GPU_MODEL);
     char what[512];
     size_t o;
     int g;
@@ -388,7 +154,7 @@ static int resolve_gpu(struct cat_instance *in, const struct catalog *cat,
     if (in->gpu_model[0] == '\0') {
         if (in->gpu_count > 0) {
             snprintf(what, sizeof what, "a GPU model for gpu_count %d", in->gpu_count);
-            return field_err(e, t, fld, t->cols[I_GPU_MODEL], what);
+            return tbl_err(e, t, fld, t->cols[I_GPU_MODEL], what);
         }
         return 0;
     }
@@ -404,7 +170,7 @@ static int resolve_gpu(struct cat_instance *in, const struct catalog *cat,
                               cat->gpus[g].name);
     if (o < sizeof what)
         snprintf(what + o, sizeof what - o, ")");
-    return field_err(e, t, fld, t->cols[I_GPU_MODEL], what);
+    return tbl_err(e, t, fld, t->cols[I_GPU_MODEL], what);
 }
 
 void catalog_instance_strings_free(struct cat_instance *in)
@@ -417,25 +183,10 @@ void catalog_instance_strings_free(struct cat_instance *in)
     in->profile = NULL;
 }
 
-static int optional_col(const struct table *t, const char *name);
-static int get_opt_num(double *out, const struct table *t, const struct csv_row *r, int k,
-                       struct dt_err *e);
-
-/* An optional numeric column (field k, -1 when the header lacks it):
- * cpu_ghz, nics (their ranges: fields.c), or empty for unknown (NAN). */
-static int get_opt_col(double *out, const struct table *t, const struct csv_row *r, int k,
-                   struct dt_err *e)
-{
-    *out = NAN;
-    if (k < 0 || k >= r->nfields)
-        return 0;
-    return get_opt_num(out, t, r, k, e);
-}
-
 /* The optional fabric column (field k): a fabric's name (fabric.h), or
  * empty for what the efa column says ("IB": ib).  A fabric agrees with the
  * efa column: EFA's with "yes", the others with "IB" or empty. */
-static int get_fabric(struct cat_instance *in, const struct table *t, const struct csv_row *r,
+static int get_fabric(struct cat_instance *in, const struct cat_table *t, const struct csv_row *r,
                       int k, struct dt_err *e)
 {
     const struct csv_field *fld;
@@ -451,20 +202,20 @@ static int get_fabric(struct cat_instance *in, const struct table *t, const stru
     if (!(in->fabric = catalog_fabric(fld->text))) {
         catalog_fabric_names(names, sizeof names);
         snprintf(what, sizeof what, "one of %s, or empty", names);
-        return field_err(e, t, fld, "fabric", what);
+        return tbl_err(e, t, fld, "fabric", what);
     }
     if ((in->fabric->kind == CAT_FAB_EFA) != (in->aws_efa != 0)) {
         snprintf(what, sizeof what, "a fabric that agrees with efa \"%s\" (%s)",
-                 cell(t, r, I_EFA)->text,
+                 tbl_cell(t, r, I_EFA)->text,
                  in->aws_efa ? "an efa-* fabric" : "not an efa-* fabric");
-        return field_err(e, t, fld, "fabric", what);
+        return tbl_err(e, t, fld, "fabric", what);
     }
     return 0;
 }
 
 /* The optional price_date column (field k): YYYY-MM-DD, or empty. */
-static int get_price_date(struct cat_instance *in, const struct table *t, const struct csv_row *r,
-                          int k, struct dt_err *e)
+static int get_price_date(struct cat_instance *in, const struct cat_table *t,
+                          const struct csv_row *r, int k, struct dt_err *e)
 {
     const struct csv_field *fld;
     int y, m, d, n = 0;
@@ -475,27 +226,27 @@ static int get_price_date(struct cat_instance *in, const struct table *t, const 
     fld = &r->fields[k];
     if (strlen(fld->text) != 10 || sscanf(fld->text, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 ||
         n != 10 || y < 2000 || y > 2100 || m < 1 || m > 12 || d < 1 || d > 31)
-        return field_err(e, t, fld, "price_date", "a date as YYYY-MM-DD, or empty");
+        return tbl_err(e, t, fld, "price_date", "a date as YYYY-MM-DD, or empty");
     memcpy(in->price_date, fld->text, 11);
     return 0;
 }
 
 /* The optional nvlink_domain column (field k): a whole number of the
  * instance's GPUs, or empty (its own). */
-static int get_domain(struct cat_instance *in, const struct table *t, const struct csv_row *r,
+static int get_domain(struct cat_instance *in, const struct cat_table *t, const struct csv_row *r,
                       int k, struct dt_err *e)
 {
     double v;
     char what[96];
 
     in->nvlink_domain = 0;
-    if (get_opt_col(&v, t, r, k, e))
+    if (tbl_opt_col(&v, t, r, k, e))
         return -1;
     if (isnan(v))
         return 0;
     if (in->gpu_count < 1 || (int)v < in->gpu_count || (int)v % in->gpu_count != 0) {
         snprintf(what, sizeof what, "a multiple of gpu_count (%d), or empty", in->gpu_count);
-        return field_err(e, t, &r->fields[k], "nvlink_domain", what);
+        return tbl_err(e, t, &r->fields[k], "nvlink_domain", what);
     }
     in->nvlink_domain = (int)v;
     return 0;
@@ -503,8 +254,8 @@ static int get_domain(struct cat_instance *in, const struct table *t, const stru
 
 /* The optional spot_interrupt column (field k): one of the Advisor's bands
  * (spot.h), or empty. */
-static int get_spot(struct cat_instance *in, const struct table *t, const struct csv_row *r, int k,
-                    struct dt_err *e)
+static int get_spot(struct cat_instance *in, const struct cat_table *t, const struct csv_row *r,
+                    int k, struct dt_err *e)
 {
     char what[96];
 
@@ -513,7 +264,7 @@ static int get_spot(struct cat_instance *in, const struct table *t, const struct
         return 0;
     if (isnan(cat_spot_month(r->fields[k].text))) {
         snprintf(what, sizeof what, "an interruption band, %s, or empty", cat_spot_bands());
-        return field_err(e, t, &r->fields[k], "spot_interrupt", what);
+        return tbl_err(e, t, &r->fields[k], "spot_interrupt", what);
     }
     snprintf(in->spot_interrupt, sizeof in->spot_interrupt, "%s", r->fields[k].text);
     return 0;
@@ -521,51 +272,52 @@ static int get_spot(struct cat_instance *in, const struct table *t, const struct
 
 static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e)
 {
-    struct table t;
-    char *gpus_path = join_path(dir, "gpus.csv");
-    int r, rc = -1, *lines, prof_col, ghz_col, nics_col, cpu_col, fab_col, date_col, dom_col, spot_col;
+    struct cat_table t;
+    char *gpus_path = tbl_join_path(dir, "gpus.csv");
+    int r, rc = -1, *lines, prof_col, ghz_col, nics_col, cpu_col, fab_col, date_col, dom_col;
+    int spot_col;
     double nics;
 
-    if (table_open(&t, dir, "instances.csv", inst_cols, I_N, e) != 0) {
+    if (tbl_open(&t, dir, "instances.csv", inst_cols, I_N, e) != 0) {
         x_free(gpus_path);
         return -1;
     }
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->instances = x_calloc((size_t)t.csv.nrows, sizeof *cat->instances);
-    prof_col = optional_col(&t, "profile");
-    ghz_col = optional_col(&t, "cpu_ghz");
-    nics_col = optional_col(&t, "nics");
-    cpu_col = optional_col(&t, "cpu_source");
-    fab_col = optional_col(&t, "fabric");
-    date_col = optional_col(&t, "price_date");
-    dom_col = optional_col(&t, "nvlink_domain");
-    spot_col = optional_col(&t, "spot_interrupt");
+    prof_col = tbl_optional_col(&t, "profile");
+    ghz_col = tbl_optional_col(&t, "cpu_ghz");
+    nics_col = tbl_optional_col(&t, "nics");
+    cpu_col = tbl_optional_col(&t, "cpu_source");
+    fab_col = tbl_optional_col(&t, "fabric");
+    date_col = tbl_optional_col(&t, "price_date");
+    dom_col = tbl_optional_col(&t, "nvlink_domain");
+    spot_col = tbl_optional_col(&t, "spot_interrupt");
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_instance *in = &cat->instances[cat->ninstances];
 
-        if (get_text(in->cloud, sizeof in->cloud, 0, &t, row, I_CLOUD, e) ||
-            get_text(in->name, sizeof in->name, 1, &t, row, I_NAME, e) ||
-            check_unique(cat->instances[0].name, cat->ninstances, sizeof *in, lines, &t, row,
-                         I_NAME, e) ||
-            get_int(&in->vcpus, &t, row, I_VCPUS, e) ||
-            get_num(&in->mem_gib, &t, row, I_MEM, e) ||
-            get_text(in->gpu_model, sizeof in->gpu_model, 0, &t, row, I_GPU_MODEL, e) ||
-            get_int(&in->gpu_count, &t, row, I_GPU_COUNT, e) ||
-            get_num(&in->gpu_mem_gib, &t, row, I_GPU_MEM, e) ||
-            get_num(&in->net_gbps, &t, row, I_NET, e) ||
+        if (tbl_text(in->cloud, sizeof in->cloud, 0, &t, row, I_CLOUD, e) ||
+            tbl_text(in->name, sizeof in->name, 1, &t, row, I_NAME, e) ||
+            tbl_unique(cat->instances[0].name, cat->ninstances, sizeof *in, lines, &t, row,
+                       I_NAME, e) ||
+            tbl_int(&in->vcpus, &t, row, I_VCPUS, e) ||
+            tbl_num(&in->mem_gib, &t, row, I_MEM, e) ||
+            tbl_text(in->gpu_model, sizeof in->gpu_model, 0, &t, row, I_GPU_MODEL, e) ||
+            tbl_int(&in->gpu_count, &t, row, I_GPU_COUNT, e) ||
+            tbl_num(&in->gpu_mem_gib, &t, row, I_GPU_MEM, e) ||
+            tbl_num(&in->net_gbps, &t, row, I_NET, e) ||
             get_efa(&in->efa, &t, row, e) ||
-            get_num(&in->price_usd_h, &t, row, I_PRICE, e) ||
-            get_num(&in->spot_usd_h, &t, row, I_SPOT, e) ||
-            get_text(in->region, sizeof in->region, 0, &t, row, I_REGION, e) ||
+            tbl_num(&in->price_usd_h, &t, row, I_PRICE, e) ||
+            tbl_num(&in->spot_usd_h, &t, row, I_SPOT, e) ||
+            tbl_text(in->region, sizeof in->region, 0, &t, row, I_REGION, e) ||
             resolve_gpu(in, cat, &t, row, gpus_path, e) ||
-            get_opt_col(&in->cpu_ghz, &t, row, ghz_col, e) ||
-            get_opt_col(&nics, &t, row, nics_col, e) ||
+            tbl_opt_col(&in->cpu_ghz, &t, row, ghz_col, e) ||
+            tbl_opt_col(&nics, &t, row, nics_col, e) ||
             get_price_date(in, &t, row, date_col, e) || get_domain(in, &t, row, dom_col, e) ||
-            get_spot(in, &t, row, spot_col, e) || get_source(&in->source, &t, row, I_SOURCE, e))
+            get_spot(in, &t, row, spot_col, e) || tbl_source(&in->source, &t, row, I_SOURCE, e))
             goto free_lines;
         in->nics = isnan(nics) ? -1 : (int)nics;
-        in->aws_efa = in->efa == 1 && !strcasecmp(cell(&t, row, I_EFA)->text, "yes");
+        in->aws_efa = in->efa == 1 && !strcasecmp(tbl_cell(&t, row, I_EFA)->text, "yes");
         if (get_fabric(in, &t, row, fab_col, e)) {
             catalog_instance_strings_free(in);
             goto free_lines;
@@ -578,17 +330,17 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
             in->cpu_amd = strstr(c, "AMD") != NULL;
             snprintf(in->cpu_model, sizeof in->cpu_model, "%.*s", (int)n, c);
         }
-        in->intra_link_text = x_strdup(cell(&t, row, I_LINK)->text);
+        in->intra_link_text = x_strdup(tbl_cell(&t, row, I_LINK)->text);
         in->link = catalog_parse_link(in->intra_link_text);
         in->cpu_speed = NAN;            /* not a CSV column: set inline or by a profile */
         if (prof_col >= 0 && prof_col < row->nfields && row->fields[prof_col].text[0]) {
             const struct csv_field *fld = &row->fields[prof_col];
             const char *p = fld->text, *why;
             char msg[160];
-            in->profile = p[0] == '/' ? x_strdup(p) : join_path(dir, p);
+            in->profile = p[0] == '/' ? x_strdup(p) : tbl_join_path(dir, p);
             if ((why = file_problem(in->profile))) {
                 snprintf(msg, sizeof msg, "a readable profile file (%.100s)", why);
-                field_err(e, &t, fld, "profile", msg);
+                tbl_err(e, &t, fld, "profile", msg);
                 catalog_instance_strings_free(in);
                 goto free_lines;
             }
@@ -601,7 +353,7 @@ static int load_instances(struct catalog *cat, const char *dir, struct dt_err *e
 free_lines:
     x_free(lines);
     x_free(gpus_path);
-    table_close(&t);
+    tbl_close(&t);
     return rc;
 }
 
@@ -614,10 +366,10 @@ static const char *const model_cols[M_N] = {
     "name", "family", "params", "fwd_gflops", "input", "sparse_params",
     "sparse_bytes_per_sample", "source"};
 
-static int get_family(char *dst, size_t cap, const struct table *t, const struct csv_row *r,
+static int get_family(char *dst, size_t cap, const struct cat_table *t, const struct csv_row *r,
                       struct dt_err *e)
 {
-    const struct csv_field *fld = cell(t, r, M_FAMILY);
+    const struct csv_field *fld = tbl_cell(t, r, M_FAMILY);
     char oneof[96] = "one of ";
 
     if (catalog_family_parse(fld->text) >= 0) {
@@ -625,39 +377,7 @@ static int get_family(char *dst, size_t cap, const struct table *t, const struct
         return 0;
     }
     names_join(catalog_family_name, oneof + 7, sizeof oneof - 7);
-    return field_err(e, t, fld, t->cols[M_FAMILY], oneof);
-}
-
-/* Field index of an optional column, -1 when the header lacks it. */
-static int optional_col(const struct table *t, const char *name)
-{
-    const struct csv_row *hdr = &t->csv.rows[0];
-    for (int k = 0; k < hdr->nfields; k++)
-        if (strcmp(hdr->fields[k].text, name) == 0)
-            return k;
-    return -1;
-}
-
-/* An optional column's number (field index k, not a table column): "" -> NAN. */
-static int get_opt_num(double *out, const struct table *t, const struct csv_row *r, int k,
-                       struct dt_err *e)
-{
-    const struct csv_field *fld = &r->fields[k];
-    const char *s = fld->text;
-    char *end;
-    double v;
-
-    *out = NAN;
-    if (*s == '\0')
-        return 0;
-    errno = 0;
-    v = strtod(s, &end);
-    if (strspn(s, "0123456789.eE+-") != strlen(s) || end == s || *end != '\0' ||
-        errno == ERANGE || !isfinite(v) || v < 0 || !(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
-        return field_err(e, t, fld, t->csv.rows[0].fields[k].text, "a non-negative number");
-    *out = v;
-    return check_range(e, t, fld, t->csv.rows[0].fields[k].text,
-                       fields_csv(t->csv.rows[0].fields[k].text), v);
+    return tbl_err(e, t, fld, t->cols[M_FAMILY], oneof);
 }
 
 /* The optional shape columns of models.csv (shape.h), in struct order. */
@@ -676,7 +396,7 @@ static const char *const shape_cols[] = {
  * columns (lm_head and causal 1 when empty), col[NSHAPE + 3] and
  * col[NSHAPE + 4] rms_norm and rotary (0 when empty), col[NSHAPE + 5] capacity_factor
  * (0, dropless, when empty). */
-static int get_shape(struct cat_model *m, const struct table *t, const struct csv_row *r,
+static int get_shape(struct cat_model *m, const struct cat_table *t, const struct csv_row *r,
                      const int *col, struct dt_err *e)
 {
     int *dst[NSHAPE] = {&m->layers, &m->hidden, &m->heads, &m->kv_heads, &m->ffn_hidden,
@@ -692,30 +412,30 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
 
     for (int k = 0; k < NSHAPE; k++) {
         v = NAN;
-        if (col[k] >= 0 && get_opt_num(&v, t, r, col[k], e))
+        if (col[k] >= 0 && tbl_opt_num(&v, t, r, col[k], e))
             return -1;
         *dst[k] = isnan(v) ? 0 : (int)v;
     }
     m->lm_head = 1;
-    if (col[NSHAPE] >= 0 && get_opt_num(&v, t, r, col[NSHAPE], e))
+    if (col[NSHAPE] >= 0 && tbl_opt_num(&v, t, r, col[NSHAPE], e))
         return -1;
     if (col[NSHAPE] >= 0 && !isnan(v))
         m->lm_head = (int)v;
-    if (col[NSHAPE + 1] >= 0 && get_opt_num(&m->dropout, t, r, col[NSHAPE + 1], e))
+    if (col[NSHAPE + 1] >= 0 && tbl_opt_num(&m->dropout, t, r, col[NSHAPE + 1], e))
         return -1;
     if (isnan(m->dropout))
         m->dropout = 0;
     v = NAN;
-    if (col[NSHAPE + 2] >= 0 && get_opt_num(&v, t, r, col[NSHAPE + 2], e))
+    if (col[NSHAPE + 2] >= 0 && tbl_opt_num(&v, t, r, col[NSHAPE + 2], e))
         return -1;
     m->causal = isnan(v) ? 1 : (int)v;
     for (int k = 0; k < 2; k++) {
         v = NAN;
-        if (col[NSHAPE + 3 + k] >= 0 && get_opt_num(&v, t, r, col[NSHAPE + 3 + k], e))
+        if (col[NSHAPE + 3 + k] >= 0 && tbl_opt_num(&v, t, r, col[NSHAPE + 3 + k], e))
             return -1;
         *(k ? &m->rotary : &m->rms_norm) = isnan(v) ? 0 : (int)v;
     }
-    if (col[NSHAPE + 5] >= 0 && get_opt_num(&m->capacity_factor, t, r, col[NSHAPE + 5], e))
+    if (col[NSHAPE + 5] >= 0 && tbl_opt_num(&m->capacity_factor, t, r, col[NSHAPE + 5], e))
         return -1;
     if (isnan(m->capacity_factor))
         m->capacity_factor = 0;
@@ -726,7 +446,7 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
         /* the cell at fault: the key's, params' (a table column) or layers' */
         const struct csv_field *fld = &r->fields[col[0]];
         if (!strcmp(key, "params"))
-            fld = cell(t, r, M_PARAMS);
+            fld = tbl_cell(t, r, M_PARAMS);
         for (int k = 0; k < NSHAPE; k++)
             if (!strcmp(key, shape_cols[k]))
                 fld = &r->fields[col[k]];
@@ -735,7 +455,7 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
         if (!strcmp(key, "layers")) /* what names the missing columns */
             return dt_errf(e, "%s:%d:%d: layers: expected %s", t->csv.path, fld->line, fld->col,
                            what);
-        return field_err(e, t, fld, key, what);
+        return tbl_err(e, t, fld, key, what);
     }
     if (isnan(m->params))
         m->params = shape_params(m);
@@ -745,7 +465,7 @@ static int get_shape(struct cat_model *m, const struct table *t, const struct cs
 }
 
 /* The optional arch column: a network catalog/ops.c can lay out. */
-static int get_arch(struct cat_model *m, const struct table *t, const struct csv_row *r, int k,
+static int get_arch(struct cat_model *m, const struct cat_table *t, const struct csv_row *r, int k,
                     struct dt_err *e)
 {
     char oneof[128] = "one of ";
@@ -757,26 +477,26 @@ static int get_arch(struct cat_model *m, const struct table *t, const struct csv
         return 0;
     }
     names_join(ops_arch_name, oneof + 7, sizeof oneof - 7);
-    return field_err(e, t, &r->fields[k], "arch", oneof);
+    return tbl_err(e, t, &r->fields[k], "arch", oneof);
 }
 
 static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
 {
-    struct table t;
+    struct cat_table t;
     int r, rc = -1, *lines, act_col, arch_col, scol[NSHAPE + 6];
 
-    if (table_open(&t, dir, "models.csv", model_cols, M_N, e) != 0)
+    if (tbl_open(&t, dir, "models.csv", model_cols, M_N, e) != 0)
         return -1;
-    act_col = optional_col(&t, "act_mib_per_sample");
+    act_col = tbl_optional_col(&t, "act_mib_per_sample");
     for (int k = 0; k < NSHAPE; k++)
-        scol[k] = optional_col(&t, shape_cols[k]);
-    scol[NSHAPE] = optional_col(&t, "lm_head");
-    scol[NSHAPE + 1] = optional_col(&t, "dropout");
-    scol[NSHAPE + 2] = optional_col(&t, "causal");
-    scol[NSHAPE + 3] = optional_col(&t, "rms_norm");
-    scol[NSHAPE + 4] = optional_col(&t, "rotary");
-    scol[NSHAPE + 5] = optional_col(&t, "capacity_factor");
-    arch_col = optional_col(&t, "arch");
+        scol[k] = tbl_optional_col(&t, shape_cols[k]);
+    scol[NSHAPE] = tbl_optional_col(&t, "lm_head");
+    scol[NSHAPE + 1] = tbl_optional_col(&t, "dropout");
+    scol[NSHAPE + 2] = tbl_optional_col(&t, "causal");
+    scol[NSHAPE + 3] = tbl_optional_col(&t, "rms_norm");
+    scol[NSHAPE + 4] = tbl_optional_col(&t, "rotary");
+    scol[NSHAPE + 5] = tbl_optional_col(&t, "capacity_factor");
+    arch_col = tbl_optional_col(&t, "arch");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->models = x_calloc((size_t)t.csv.nrows, sizeof *cat->models);
     for (r = 1; r < t.csv.nrows; r++) {
@@ -784,20 +504,20 @@ static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
         struct cat_model *m = &cat->models[cat->nmodels];
 
         m->act_mib_per_sample = NAN;
-        if (act_col >= 0 && get_opt_num(&m->act_mib_per_sample, &t, row, act_col, e))
+        if (act_col >= 0 && tbl_opt_num(&m->act_mib_per_sample, &t, row, act_col, e))
             goto free_lines;
-        if (get_text(m->name, sizeof m->name, 1, &t, row, M_NAME, e) ||
-            check_unique(cat->models[0].name, cat->nmodels, sizeof *m, lines, &t, row, M_NAME,
-                         e) ||
+        if (tbl_text(m->name, sizeof m->name, 1, &t, row, M_NAME, e) ||
+            tbl_unique(cat->models[0].name, cat->nmodels, sizeof *m, lines, &t, row, M_NAME,
+                       e) ||
             get_family(m->family, sizeof m->family, &t, row, e) ||
-            get_num(&m->params, &t, row, M_PARAMS, e) ||
-            get_num(&m->fwd_gflops, &t, row, M_FWD, e) ||
-            get_text(m->input, sizeof m->input, 0, &t, row, M_INPUT, e) ||
-            get_num(&m->sparse_params, &t, row, M_SPARSE, e) ||
-            get_num(&m->sparse_bytes_per_sample, &t, row, M_SPARSE_BPS, e) ||
+            tbl_num(&m->params, &t, row, M_PARAMS, e) ||
+            tbl_num(&m->fwd_gflops, &t, row, M_FWD, e) ||
+            tbl_text(m->input, sizeof m->input, 0, &t, row, M_INPUT, e) ||
+            tbl_num(&m->sparse_params, &t, row, M_SPARSE, e) ||
+            tbl_num(&m->sparse_bytes_per_sample, &t, row, M_SPARSE_BPS, e) ||
             get_shape(m, &t, row, scol, e) ||
             get_arch(m, &t, row, arch_col, e) ||
-            get_source(&m->source, &t, row, M_SOURCE, e))
+            tbl_source(&m->source, &t, row, M_SOURCE, e))
             goto free_lines;
         lines[cat->nmodels] = row->line;
         cat->nmodels++;
@@ -806,7 +526,7 @@ static int load_models(struct catalog *cat, const char *dir, struct dt_err *e)
 
 free_lines:
     x_free(lines);
-    table_close(&t);
+    tbl_close(&t);
     return rc;
 }
 
@@ -819,41 +539,41 @@ static const char *const storage_cols[ST_N] = {"name", "cloud", "per_tib_mbs", "
 
 static int load_storage(struct catalog *cat, const char *dir, struct dt_err *e)
 {
-    struct table t;
-    char *path = join_path(dir, "storage.csv");
+    struct cat_table t;
+    char *path = tbl_join_path(dir, "storage.csv");
     int r, rc = -1, *lines, absent = access(path, F_OK) != 0, node_col;
 
     x_free(path);
     if (absent)
         return 0;
-    if (table_open(&t, dir, "storage.csv", storage_cols, ST_N, e) != 0)
+    if (tbl_open(&t, dir, "storage.csv", storage_cols, ST_N, e) != 0)
         return -1;
-    node_col = optional_col(&t, "node_gbs");
+    node_col = tbl_optional_col(&t, "node_gbs");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->storage = x_calloc((size_t)t.csv.nrows, sizeof *cat->storage);
     for (r = 1; r < t.csv.nrows; r++) {
         const struct csv_row *row = &t.csv.rows[r];
         struct cat_storage *s = &cat->storage[cat->nstorage];
 
-        if (get_text(s->name, sizeof s->name, 1, &t, row, ST_NAME, e) ||
-            check_unique(cat->storage[0].name, cat->nstorage, sizeof *s, lines, &t, row,
-                         ST_NAME, e) ||
-            get_text(s->cloud, sizeof s->cloud, 0, &t, row, ST_CLOUD, e) ||
-            get_num(&s->per_tib_mbs, &t, row, ST_PER_TIB, e) ||
-            get_num(&s->gbs, &t, row, ST_GBS, e) ||
-            get_opt_col(&s->node_gbs, &t, row, node_col, e))
+        if (tbl_text(s->name, sizeof s->name, 1, &t, row, ST_NAME, e) ||
+            tbl_unique(cat->storage[0].name, cat->nstorage, sizeof *s, lines, &t, row,
+                       ST_NAME, e) ||
+            tbl_text(s->cloud, sizeof s->cloud, 0, &t, row, ST_CLOUD, e) ||
+            tbl_num(&s->per_tib_mbs, &t, row, ST_PER_TIB, e) ||
+            tbl_num(&s->gbs, &t, row, ST_GBS, e) ||
+            tbl_opt_col(&s->node_gbs, &t, row, node_col, e))
             goto free_lines;
         if (!isnan(s->per_tib_mbs) && !isnan(s->gbs)) {
-            field_err(e, &t, cell(&t, row, ST_PER_TIB), "per_tib_mbs",
-                      "a rate per TiB or a whole store's gbs, one of the two");
+            tbl_err(e, &t, tbl_cell(&t, row, ST_PER_TIB), "per_tib_mbs",
+                    "a rate per TiB or a whole store's gbs, one of the two");
             goto free_lines;
         }
         if (isnan(s->per_tib_mbs) && isnan(s->gbs) && isnan(s->node_gbs)) {
-            field_err(e, &t, cell(&t, row, ST_PER_TIB), "per_tib_mbs",
-                      "a rate per TiB, a whole store's gbs or a node's node_gbs");
+            tbl_err(e, &t, tbl_cell(&t, row, ST_PER_TIB), "per_tib_mbs",
+                    "a rate per TiB, a whole store's gbs or a node's node_gbs");
             goto free_lines;
         }
-        if (get_source(&s->source, &t, row, ST_SOURCE, e))
+        if (tbl_source(&s->source, &t, row, ST_SOURCE, e))
             goto free_lines;
         lines[cat->nstorage] = row->line;
         cat->nstorage++;
@@ -862,7 +582,7 @@ static int load_storage(struct catalog *cat, const char *dir, struct dt_err *e)
 
 free_lines:
     x_free(lines);
-    table_close(&t);
+    tbl_close(&t);
     return rc;
 }
 

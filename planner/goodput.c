@@ -143,9 +143,12 @@ static double notice_saved(const struct sc_goodput *gp, const struct sc_cluster 
 
 void goodput_spot_basis(const struct plan_goodput *g, char *buf, size_t len)
 {
+    if (len == 0)
+        return;
+    buf[0] = '\0';
     if (!isfinite(g->spot_per_day) || !g->spot_type[0])
-        snprintf(buf, len, "%s", "");
-    else if (g->spot_from == PLAN_SPOT_SCENARIO)
+        return;
+    if (g->spot_from == PLAN_SPOT_SCENARIO)
         snprintf(buf, len, "the scenario's goodput.spot_preemptions_per_day");
     else if (g->spot_from == PLAN_SPOT_BAND)
         snprintf(buf, len, "%s's Spot Instance Advisor band, %s of capacity a month",
