@@ -134,33 +134,33 @@ int tbl_text(char *dst, size_t cap, int required, const struct cat_table *t,
     return 0;
 }
 
-/* Non-negative finite decimal number; "" -> NAN.  Rejects signs, spaces,
- * "nan", "inf", hex floats and trailing junk. */
+/* A non-empty s as a non-negative finite decimal number into *v: 0, or -1
+ * for signs, spaces, "nan", "inf", hex floats and trailing junk. */
+static int nonneg(const char *s, double *v)
+{
+    char *end;
+
+    if (strspn(s, "0123456789.eE+-") != strlen(s) || !(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
+        return -1;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end == s || *end != '\0' || errno == ERANGE || !isfinite(*v) || *v < 0 ? -1 : 0;
+}
+
+/* Non-negative finite decimal number; "" -> NAN. */
 int tbl_num(double *out, const struct cat_table *t, const struct csv_row *r, int c,
             struct dt_err *e)
 {
     const struct csv_field *fld = tbl_cell(t, r, c);
-    const char *s = fld->text;
-    char *end;
     double v;
 
-    if (*s == '\0') {
-        *out = NAN;
+    *out = NAN;
+    if (fld->text[0] == '\0')
         return 0;
-    }
-    if (strspn(s, "0123456789.eE+-") != strlen(s))
-        goto bad;
-    if (!(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
-        goto bad;
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || v < 0)
-        goto bad;
+    if (nonneg(fld->text, &v))
+        return tbl_err(e, t, fld, t->cols[c], "a non-negative number");
     *out = v;
     return tbl_check_range(e, t, fld, t->cols[c], t->range[c], v);
-
-bad:
-    return tbl_err(e, t, fld, t->cols[c], "a non-negative number");
 }
 
 /* Non-negative decimal integer that fits an int; "" -> -1. */
@@ -253,19 +253,14 @@ int tbl_opt_num(double *out, const struct cat_table *t, const struct csv_row *r,
                 struct dt_err *e)
 {
     const struct csv_field *fld = &r->fields[k];
-    const char *s = fld->text;
-    char *end;
+    const char *name = t->csv.rows[0].fields[k].text;
     double v;
 
     *out = NAN;
-    if (*s == '\0')
+    if (fld->text[0] == '\0')
         return 0;
-    errno = 0;
-    v = strtod(s, &end);
-    if (strspn(s, "0123456789.eE+-") != strlen(s) || end == s || *end != '\0' ||
-        errno == ERANGE || !isfinite(v) || v < 0 || !(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
-        return tbl_err(e, t, fld, t->csv.rows[0].fields[k].text, "a non-negative number");
+    if (nonneg(fld->text, &v))
+        return tbl_err(e, t, fld, name, "a non-negative number");
     *out = v;
-    return tbl_check_range(e, t, fld, t->csv.rows[0].fields[k].text,
-                           fields_csv(t->csv.rows[0].fields[k].text), v);
+    return tbl_check_range(e, t, fld, name, fields_csv(name), v);
 }
