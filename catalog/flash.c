@@ -43,9 +43,17 @@ static const double triton_tflops[2][2][NSEQ] = {
  * FlashAttention-2 backends, bf16, FlashAttention-2's benchmark shapes
  * (16k tokens, hidden 2048), counted as flash.h counts them, on an H200
  * SXM (validate/attn_bench.py; results/gpu-profiles/h200-attention.jsonl,
- * 2026-11-26).  [head dim 64, 128][no mask, causal][sequence].  The same
- * run's FlashAttention-2 is within 5% of the published H100 bars from 4k
- * tokens up (hd 128, causal: 284 and 311 against 308 and 328).
+ * 2026-11-26).  [head dim 64, 128][no mask, causal][sequence].  Hopper's
+ * FlashAttention-2 is cudnn_fa2_tflops, as a share of the H100 SXM's GEMM
+ * rate below; cudnn_tflops carries the published cuDNN curves (h200_cudnn,
+ * bw_cudnn_tflops) to other head dimensions, masks and short sequences.  The same
+ * harness on a lent H100 SXM (h100-attention.jsonl, a fifth loan) is within
+ * 4% of these from 4k tokens up (cuDNN, hd 128, causal: 460, 510 and 559 at
+ * 4k, 8k and 16k) and 1% to 24% below them at 512 to 2k; its FlashAttention-2
+ * agrees with the H200's (258 and 280 at 4k and 8k), 12% and 9% under the
+ * published H100 bars above.  One sequence of 16k to 128k tokens keeps the
+ * 16k rate on the H100 (cuDNN 531 to 558, FlashAttention-2 316 to 322, 8
+ * heads, causal; validate/attn_long.py, h100-attention-long.jsonl).
  */
 static const double cudnn_tflops[2][2][NSEQ] = {
     {{277, 357, 410, 447, 450, 443}, {152, 242, 319, 379, 427, 437}},
@@ -80,6 +88,15 @@ static const double bw_cudnn_tflops[2][2][NBSEQ] = {
     {{1198, 1413, 1492, 1453, 1350}, {937, 1212, 1393, 1418, 1318}},
     {{1338, 1538, 1644, 1648, 1524}, {1056, 1351, 1534, 1605, 1598}},
 };
+/* The same benchmark on the H200 (h200_919_only_cudnn/llama3.1_20260227_
+ * 034703.csv: cuDNN 9.19, batch 1, causal only), combined as above:
+ * [sequence 2k to 32k].  Hopper's cuDNN rate (cc 90 to 99) is this curve,
+ * carried to other head dimensions, the unmasked case and under 2k by the
+ * measured cudnn_tflops, as a share of the H100 SXM's GEMM rate (the H200's
+ * compute is the H100's).  Transformer Engine calls cuDNN as this benchmark
+ * does; PyTorch's scaled_dot_product_attention, measured apart
+ * (cudnn_tflops), runs 3% to 10% below it at 2k to 32k. */
+static const double h200_cudnn[NBSEQ] = {396.7, 502.4, 566.9, 603.1, 608.0};
 /* The same benchmark's DeepSeek-V3 shape (dsv3/gb200/dsv3_20260424_101009.csv
  * and dsv3/gb300/dsv3_20260424_101002.csv: MLA, 128 heads, queries' and
  * keys' head dimension 192, values' 128), combined as above (its backward
@@ -134,19 +151,30 @@ static double at_dim(const double *r64, const double *r128, double d, double s)
  * Hopper's measured cuDNN rate at head_dim over its rate at 128 (the head
  * dimension's effect, carried) and, below 2k, over its rate at 2k (the
  * short sequence's fall-off, carried). */
+/* A published cuDNN curve at head dimension 128 (pub, under the mask pub_c),
+ * carried to head_dim, mask c and seq by Hopper's measured cuDNN rates: times
+ * the measured rate at (head_dim, c, seq) over the measured rate at (128,
+ * pub_c, seq), seq taken at 2k at least in the latter (below 2k the measured
+ * fall-off is carried). */
+static double published_cudnn(const double *pub, int pub_c, double head_dim, int c, double seq)
+{
+    double at2k = seq < bw_seqs[0] ? bw_seqs[0] : seq;
+    double hop = at_dim(cudnn_tflops[0][c], cudnn_tflops[1][c], head_dim, seq);
+    double hop128 = at_seq(cudnn_tflops[1][pub_c], at2k);
+
+    return at_len(bw_seqs, NBSEQ, pub, seq) * hop / hop128;
+}
+
 static double blackwell_cudnn(int cc, double head_dim, int c, double seq)
 {
     int g = cc >= 103 ? 1 : 0;
-    double at2k = seq < bw_seqs[0] ? bw_seqs[0] : seq;
-    double hop = at_dim(cudnn_tflops[0][c], cudnn_tflops[1][c], head_dim, seq);
-    double hop128 = at_seq(cudnn_tflops[1][c], at2k);
-    double r128 = at_len(bw_seqs, NBSEQ, bw_cudnn_tflops[g][c], seq), x;
+    double r = published_cudnn(bw_cudnn_tflops[g][c], c, fmin(head_dim, 128), c, seq), x;
 
     if (head_dim > 128) {   /* MLA's 192: the DeepSeek-V3 figures */
         x = fmin(1, (head_dim - 128) / 64);
-        r128 += x * (at_len(bw_seqs, NBSEQ, bw_mla_tflops[g][c], seq) - r128);
+        r += x * (published_cudnn(bw_mla_tflops[g][c], c, 128, c, seq) - r);
     }
-    return r128 * hop / hop128 / bw_gemm_tflops[g];
+    return r / bw_gemm_tflops[g];
 }
 
 double flash_share(int impl, int cc, double head_dim, int causal, double seq)
@@ -158,11 +186,11 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq)
         return NAN;
     if (impl == FLASH_CUDNN && cat_cc_blackwell(cc))
         return blackwell_cudnn(cc, head_dim, c, seq);
+    if (cc >= 90 && cc < 100 && impl == FLASH_CUDNN)
+        return published_cudnn(h200_cudnn, 1, head_dim, c, seq) / gemm_tflops[1];
+    if (cc >= 90 && cc < 100 && impl == FLASH_FA2)
+        return at_dim(cudnn_fa2_tflops[0][c], cudnn_fa2_tflops[1][c], head_dim, seq) / gemm_tflops[1];
     fa2 = at_dim(tflops[g][0][c], tflops[g][1][c], head_dim, seq) / gemm_tflops[g];
-    if (impl == FLASH_CUDNN)
-        return cudnn_measured(cc) ? fa2 * at_dim(cudnn_tflops[0][c], cudnn_tflops[1][c], head_dim, seq) /
-                                        at_dim(cudnn_fa2_tflops[0][c], cudnn_fa2_tflops[1][c], head_dim, seq)
-                                  : fa2;
     if (impl != FLASH_TRITON)
         return fa2;
     /* Triton's share of FlashAttention-2 on the A100, carried to the GPU */

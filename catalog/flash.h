@@ -33,10 +33,15 @@
  * lengths between 512 and 16384 on a log scale, and both are held at the
  * ends outside.  NAN before Ampere, where FlashAttention-2 does not run.
  * The Triton kernel is measured on the A100 alone: elsewhere it keeps its
- * A100 share of FlashAttention-2's rate (an assumption).  cuDNN's is its
- * measured ratio to FlashAttention-2 on one Hopper GPU under the same
- * harness (results/gpu-profiles/h200-attention.jsonl), times the
- * published FlashAttention-2 share; on datacenter Blackwell
+ * A100 share of FlashAttention-2's rate (an assumption).  On Hopper (cc 90
+ * to 99) FlashAttention-2 runs at PyTorch's kernel as measured on a lent
+ * H200 (results/gpu-profiles/h200-attention.jsonl; a lent H100 SXM within
+ * 4%, h100-attention.jsonl), where the published H100 bars run 5% to 14%
+ * above it at 1k to 8k, and cuDNN at NVIDIA's published H200 figures
+ * (flash.c h200_cudnn), carried to other head dimensions, the unmasked case
+ * and under 2k by that H200's measured cuDNN curve; both held past 16k, as
+ * the lent H100 measured them to 128k (h100-attention-long.jsonl).  On
+ * datacenter Blackwell
  * (cat_cc_blackwell) NVIDIA's published cuDNN rates on the GB200 and the
  * GB300 (flash.c bw_cudnn_tflops; B200 and B300 carried by their GEMM
  * rates, head dimensions and sequences under 2k by Hopper's measured cuDNN

@@ -338,6 +338,11 @@ if ($check) {
     # 26% to 43% slow): carried 30 cases, 6.5%.  AMD's MLPerf v5.1 Llama 3.1 8B on MI355X
     # (+2.6%) and MLPerf v5.0 and v5.1's 13 Llama 3.1 405B results on GB200, GB300 and B200
     # joined (103 cases; -22.6% to +17.8%): 13.7%, carried 40 cases, 6.5%.
+    # Hopper's attention from measurements and NVIDIA's figures (catalog/flash.c): cuDNN
+    # at the published cuDNN 9.19 H200 curve, as Blackwell's, and FlashAttention-2 at
+    # PyTorch's kernel as a lent H200 and H100 ran it (the published FlashAttention-2 bars
+    # had stood 5% to 14% above it): torchtitan's rows 2 to 6 points nearer, NeMo 24.03's
+    # long sequences further (+16% to +75%): 13.4%, carried 6.6%, MoE 30.0%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -349,9 +354,9 @@ if ($check) {
     # (from that pair, not the report's 93%): 22 cases, 30.5%.  DeepSeek-V3's report on
     # H800 joined (-37%, DualPipe not modelled): 23 cases, 30.8%; group-limited routing
     # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
-    my %guard = (catalog => [14.2, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+    my %guard = (catalog => [13.5, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [6.6, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [30.3, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [30.1, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
