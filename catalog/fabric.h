@@ -45,6 +45,11 @@ struct cat_fabric {
     const char *tuner;          /* the tuner the plugin gives NCCL, by name (sim/nccl_tuner.c:
                                    "aws-p5", ...); NULL: NCCL's own choice */
     const char *source;
+    /* A multi-node ring step's overhead across this network, us, [LL and LL128, Simple]:
+     * each step of a ring that crosses nodes takes it at least, overlapped with the step's
+     * transfer (docs/collectives.md "A ring's step period"); 0: NCCL's own (tuning.cc's
+     * netOverhead, 1 us, 3 under Simple, added to the intra-node steps) */
+    double step_us[2];
 };
 
 /* The fabric named `name`, NULL when there is none. */

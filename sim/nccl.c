@@ -224,6 +224,27 @@ static double nvls_tree2_run_bw(const struct nccl_shape *sh, int gen)
     return fmin(nvls_run_bw(sh, gen), sh->net_Bps);
 }
 
+/*
+ * A ring across nodes as it runs over a network with a step overhead
+ * (net_step_s): every one of its steps, NVLink's too, waits for the
+ * network's, since a step of the ring is one message on each of its links
+ * and the ring moves at its slowest link's message rate; the overhead
+ * overlaps the step's own transfer, in quadrature, so the ring takes
+ * hypot(steps x overhead, bytes / bandwidth) past the latency of its
+ * crossings.  Its steps times that overhead, s; 0 where the network has no
+ * such figure (NCCL's netOverhead, added to the steps, stands) or the ring
+ * stays in a node.
+ */
+static double ring_step_s(const struct nccl_shape *sh, enum nccl_coll c, int p)
+{
+    int k = sh->nodes * sh->ppn;
+    double step = sh->net_step_s[p == NCCL_SIMPLE ? 1 : 0];
+
+    if (sh->nodes <= 1 || !(step > 0))
+        return 0;
+    return (c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0) * step;
+}
+
 /* tuning.cc's latency of pair (a, p) for collective c, us, with the
  * network plugin's latency net_us per network hop (twice for Simple: its
  * "flush extra latency").  run: a network hop as the fabric runs it (its
@@ -243,6 +264,8 @@ static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, i
         double inter_steps = n == 1 ? 0 : c == NCCL_ALLREDUCE ? 2.0 * (n - 1) : n - 1.0, h = il;
         if (n > 1)
             h = fmax(il, (sh->amd_cpu ? 2.0 : 1.0) * (p == NCCL_SIMPLE ? 3 : 1));
+        if (run && ring_step_s(sh, c, p) > 0)
+            h = 0;      /* the steps run at the network's step overhead (ring_step_s) */
         return lat + (nsteps - inter_steps) * h + inter_steps * nl;
     }
     if (a == NCCL_TREE)
@@ -349,6 +372,7 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
                 m->run_bw[a][p] = nvls_tree2_run_bw(sh, gen);
             m->lat[a][p] = latency_us(sh, c, a, p, sh->net_lat_s * 1e6, 0) * 1e-6;
             m->run_lat[a][p] = latency_us(sh, c, a, p, 0, 1) * 1e-6;
+            m->run_step[a][p] = a == NCCL_RING ? ring_step_s(sh, c, p) : 0;
         }
     }
 }
@@ -387,6 +411,8 @@ static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
     c->channels = m->nch[a];
     c->lat_s = run_lat;
     c->algbw_Bps = run * corr;
+    if (m->run_step[a][p] > 0 && bytes > 0)   /* ring_step_s: the transfer in quadrature */
+        c->algbw_Bps = bytes / hypot(m->run_step[a][p], bytes / c->algbw_Bps);
     c->fill_s = fill ? nccl_fill_s(m, a, p, bytes) : 0;
     c->time_s = run_lat + c->fill_s + bytes / c->algbw_Bps;
     c->nccl_time_s = lat + bytes / (bw * corr);

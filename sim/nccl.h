@@ -40,6 +40,10 @@ struct nccl_shape {
     double net_hop_s;       /* a network hop's latency in the time, in place of NCCL's
                                hwLat for the network; 0: NCCL's */
     double net_simple_s;    /* with net_hop_s, more a hop under Simple */
+    double net_step_s[2];   /* a multi-node ring step's overhead on this network, [LL and
+                               LL128, Simple]: every step of such a ring takes it at least,
+                               overlapped with the step's transfer in quadrature (run time
+                               only; nccl.c ring_step); 0: NCCL's netOverhead */
     int protos;             /* protocols across nodes, 1 << NCCL_LL | ...; 0: all */
     double buff_bytes;      /* NCCL_BUFFSIZE, the Simple protocol's buffer a connection;
                                0: NCCL's 4 MiB */
@@ -71,6 +75,9 @@ struct nccl_model {
     double run_lat[NCCL_NALGO][NCCL_NPROTO]; /* the latency a collective runs with: NCCL's
                                             without the network plugin's (net_lat_s), a
                                             figure aws-ofi-nccl sets to steer the choice */
+    double run_step[NCCL_NALGO][NCCL_NPROTO]; /* a multi-node ring's steps times the
+                                            network's step overhead (net_step_s), s, run in
+                                            quadrature with the transfer; 0: none */
 };
 
 struct nccl_choice {

@@ -46,6 +46,9 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
             sh->net_hop_s = g->net_hop_s;
             sh->net_simple_s = g->net_simple_s;
         }
+        for (int q = 0; q < 2; q++)
+            if (g->net_step_s[q] > sh->net_step_s[q])
+                sh->net_step_s[q] = g->net_step_s[q];
         if (g->net_protos)
             sh->protos = sh->protos ? sh->protos & g->net_protos : g->net_protos;
         sh->ring_only |= g->net_ring_only;

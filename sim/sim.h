@@ -63,8 +63,9 @@ struct sim_group {
      * protocols across nodes (1 << NCCL_LL | ...; 0: all) and a ring pinned
      * by the fabric's environment (NCCL_ALGO=Ring); the buffer and NVLS tree
      * chunks that environment sets, bytes (0: NCCL's); the plugin's tuner
-     * (enum nccl_tuner, 0: none). */
-    double net_plugin_lat_s, net_hop_s, net_simple_s;
+     * (enum nccl_tuner, 0: none); a multi-node ring step's overhead,
+     * [LL and LL128, Simple] (0: NCCL's netOverhead; nccl_shape.net_step_s). */
+    double net_plugin_lat_s, net_hop_s, net_simple_s, net_step_s[2];
     int net_protos, net_ring_only, net_tuner;
     double net_buff_bytes, net_nvls_chunk_bytes, net_nvls_tree_max_bytes;
     /* A calibration's own all-reduce (docs/profile.md): t = coll_alpha_s + coll_beta_s S over

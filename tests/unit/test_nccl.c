@@ -128,6 +128,47 @@ static void a_fabric_times_its_own_hops(void)
     T_CHECK(c.algo == NCCL_RING, "NCCL_ALGO=Ring pins the ring (%s)", nccl_algo_name(c.algo));
 }
 
+/* A ring across nodes over a network with a step overhead P: its steps
+ * run at P, overlapped with the transfer in quadrature, past the crossings'
+ * latency: time = lat(no intra steps) + fill + hypot(steps x P, S / bw).
+ * 32 nodes of 8 GPUs, an all-gather (255 steps) at P = 8 us: 2.04 ms of
+ * step overhead, which a 32 MiB gather's transfer barely lengthens and a
+ * 2 GiB one's hides; in a node, and without P, the sum of NCCL's model. */
+static void a_rings_steps_run_at_the_networks_pace(void)
+{
+    struct nccl_shape s = node(32, 8, 90, NCCL_LINK_NVSWITCH, 370, 400, 32);
+    struct nccl_model m, m0;
+    struct nccl_choice c, c0;
+    double S[2] = {32 * 1048576.0, 2 * GIB};
+
+    s.net_hop_s = 20e-6;
+    s.net_step_s[0] = 8e-6;
+    s.net_step_s[1] = 55e-6;
+    nccl_model_init(&m, &s, NCCL_ALLGATHER);
+    s.net_step_s[0] = s.net_step_s[1] = 0;
+    nccl_model_init(&m0, &s, NCCL_ALLGATHER);
+    T_NEAR(m.run_step[NCCL_RING][NCCL_LL128], 255 * 8e-6, 1e-15, "255 steps of 8 us");
+    T_NEAR(m.run_step[NCCL_RING][NCCL_SIMPLE], 255 * 55e-6, 1e-15, "Simple: 55 us a step");
+    T_CHECK(m.run_step[NCCL_TREE][NCCL_LL128] == 0 && m0.run_step[NCCL_RING][NCCL_LL128] == 0,
+            "no step overhead for a tree, or for a network without the figure");
+    T_NEAR(m.run_lat[NCCL_RING][NCCL_LL128] * 1e6,
+           m0.run_lat[NCCL_RING][NCCL_LL128] * 1e6 - 224 * 1.9, 1e-9,
+           "the 224 steps inside the nodes leave NCCL's latency (1.9 us each, LL128 over NVLink)");
+    for (int i = 0; i < 2; i++) {
+        nccl_on(&m, NCCL_RING, NCCL_LL128, S[i], &c);
+        nccl_on(&m0, NCCL_RING, NCCL_LL128, S[i], &c0);
+        T_NEAR(c.time_s, c.lat_s + c.fill_s + hypot(255 * 8e-6, S[i] / c0.algbw_Bps), 1e-12,
+               "%.0f MiB: the transfer and the steps in quadrature (%.3f ms)", S[i] / 1048576,
+               c.time_s * 1e3);
+    }
+    T_CHECK(c.time_s - c0.time_s < 0.1 * c0.time_s, "2 GiB: the transfer hides most of the steps "
+            "(%.2f against %.2f ms)", c.time_s * 1e3, c0.time_s * 1e3);
+    s.nodes = 1;
+    s.net_step_s[0] = 8e-6;
+    nccl_model_init(&m, &s, NCCL_ALLGATHER);
+    T_CHECK(m.run_step[NCCL_RING][NCCL_LL128] == 0, "a ring inside one node: NCCL's own steps");
+}
+
 static void two_node_trees_take_twice_the_network(void)
 {
     /* 4 NICs of 12 GB/s: ring and tree take one channel of 12 a NIC; the
@@ -313,6 +354,7 @@ int main(void)
     T_RUN(a_plugins_tuner_names_the_pair);
     T_RUN(the_pipeline_fill_follows_nccls_chunks);
     T_RUN(a_fabric_times_its_own_hops);
+    T_RUN(a_rings_steps_run_at_the_networks_pace);
     T_RUN(a_ring_on_one_a100_node_is_nccls_arithmetic);
     T_RUN(nvls_on_an_h100_node_runs_at_its_link_rate);
     T_RUN(pcie_and_efa_disable_protocols);
