@@ -413,6 +413,11 @@ static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
     c->algbw_Bps = run * corr;
     if (m->run_step[a][p] > 0 && bytes > 0)   /* ring_step_s: the transfer in quadrature */
         c->algbw_Bps = bytes / hypot(m->run_step[a][p], bytes / c->algbw_Bps);
+    if (a == NCCL_TREE && m->sh.nodes > 1 && m->sh.net_step_s[p == NCCL_SIMPLE] > 0 && bytes > 0) {
+        /* the tree's messages on a channel, each at the network's step overhead */
+        double st = nccl_tree_msgs(m, p, bytes) * m->sh.net_step_s[p == NCCL_SIMPLE];
+        c->algbw_Bps = bytes / hypot(st, bytes / c->algbw_Bps);
+    }
     c->fill_s = fill ? nccl_fill_s(m, a, p, bytes) : 0;
     c->time_s = run_lat + c->fill_s + bytes / c->algbw_Bps;
     c->nccl_time_s = lat + bytes / (bw * corr);

@@ -121,6 +121,12 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
  * not of NCCL's choice. */
 double nccl_fill_s(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes);
 
+/* The messages a channel of the tree sends on `bytes` across nodes under
+ * protocol p: its chunks at NCCL's chunk for that size (nccl_fill.c) and
+ * the tree's depth, up and down; each waits for a network's step overhead
+ * (net_step_s) where it has one.  0 on one node. */
+double nccl_tree_msgs(const struct nccl_model *m, enum nccl_proto p, double bytes);
+
 /* NCCL's choice for m's collective on `bytes`: the pair of least time under
  * NCCL's model (nccl_time_s).  -1 when the shape has one rank. */
 int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);

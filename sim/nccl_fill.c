@@ -131,6 +131,18 @@ static double step_bytes(const struct nccl_model *m, int a, int p, double bytes,
     return 0;   /* NVLS stays in the node; PAT is left out */
 }
 
+/* nccl.h: a channel's chunks, ceil(bytes / (channels x chunk)), and
+ * 2 log2(nodes) levels. */
+double nccl_tree_msgs(const struct nccl_model *m, enum nccl_proto p, double bytes)
+{
+    double conns, step;
+
+    if (m->sh.nodes < 2 || !(bytes > 0))
+        return 0;
+    step = step_bytes(m, NCCL_TREE, p, bytes, &conns);
+    return ceil(bytes / (conns * step)) + 2.0 * nccl_log2i(m->sh.nodes);
+}
+
 double nccl_fill_s(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes)
 {
     double conns, step;

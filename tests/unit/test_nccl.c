@@ -163,6 +163,20 @@ static void a_rings_steps_run_at_the_networks_pace(void)
     }
     T_CHECK(c.time_s - c0.time_s < 0.1 * c0.time_s, "2 GiB: the transfer hides most of the steps "
             "(%.2f against %.2f ms)", c.time_s * 1e3, c0.time_s * 1e3);
+    /* a tree's messages on a channel, each at the step overhead: NCCL's
+     * LL128 tree chunks of the message, and its depth up and down */
+    s.net_step_s[0] = 8e-6;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    s.net_step_s[0] = 0;
+    nccl_model_init(&m0, &s, NCCL_ALLREDUCE);
+    nccl_on(&m, NCCL_TREE, NCCL_LL128, S[0], &c);
+    nccl_on(&m0, NCCL_TREE, NCCL_LL128, S[0], &c0);
+    T_CHECK(nccl_tree_msgs(&m, NCCL_LL128, S[0]) > 2 * 5, "the tree's messages: its chunks and "
+            "2 x 5 levels (%.0f)", nccl_tree_msgs(&m, NCCL_LL128, S[0]));
+    T_NEAR(c.time_s - c.lat_s - c.fill_s,
+           hypot(nccl_tree_msgs(&m, NCCL_LL128, S[0]) * 8e-6, S[0] / c0.algbw_Bps), 1e-12,
+           "tree, 32 MiB: its messages and the transfer in quadrature (%.3f against %.3f ms)",
+           c.time_s * 1e3, c0.time_s * 1e3);
     s.nodes = 1;
     s.net_step_s[0] = 8e-6;
     nccl_model_init(&m, &s, NCCL_ALLGATHER);
