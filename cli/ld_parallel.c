@@ -18,7 +18,7 @@
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
     int tp, pp, interleave, mb, cp, ep, etp, sp, ov, order, layout, split, disp,
-        epov, cpc, cpkv, fp8d;  /* sp ... fp8d -1 absent */
+        epov, cpc, cpkv, fp8d, sched;  /* sp ... sched -1 absent */
     yaml_node_t *tp_node, *pp_node, *cp_node, *ep_node, *etp_node;
 };
 
@@ -66,6 +66,7 @@ static const struct word words[] = {
     WORD("order", scenario_pp_order_name, order, order, 0),
     WORD("tp_layout", scenario_tp_layout_name, layout, tp_layout, 0),
     WORD("pp_split", scenario_pp_split_name, split, pp_split, 0),
+    WORD("pp_schedule", scenario_pp_schedule_name, sched, pp_schedule, 0),
     WORD("cp_comm", scenario_cp_comm_name, cpc, cp_comm, 0),
     WORD("cp_kv_repeat", NULL, cpkv, cp_kv_repeat, 0),
     WORD("ep_dispatch", scenario_ep_dispatch_name, disp, ep_dispatch, 0),
@@ -82,7 +83,7 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
 
     memset(p, 0, sizeof *p);
     p->sp = p->ov = p->order = p->layout = p->split = p->disp = p->epov = p->cpc = p->cpkv =
-        p->fp8d = -1;
+        p->fp8d = p->sched = -1;
     ld_field_keys("parallel", !top, keys, LD_MAX_KEYS);
     if (ld_map(ld, m, path, keys) ||
         int_or_auto(ld, m, path, "tp", &p->tp, &p->tp_node) ||
@@ -195,6 +196,17 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
         return ld_fail(ld, ld_get(ld, m, "interleave", NULL)->start_mark, "parallel.interleave",
                        "expected 1 without pipeline parallelism (parallel.pp), found %d",
                        sc->parallel.interleave);
+    /* DualPipe mirrors the stages in pairs, one model chunk each */
+    if (sc->parallel.pp_schedule == SC_PP_DUALPIPE &&
+        (sc->parallel.pp_auto || sc->parallel.pp < 2 || sc->parallel.pp % 2 != 0))
+        return ld_fail(ld, ld_get(ld, m, "pp_schedule", NULL)->start_mark, "parallel.pp_schedule",
+                       "expected 1f1b with parallel.pp %s (dualpipe pairs the stages: an even pp "
+                       "of 2 or more), found dualpipe",
+                       sc->parallel.pp_auto ? "auto" : sc->parallel.pp < 2 ? "1" : "odd");
+    if (sc->parallel.pp_schedule == SC_PP_DUALPIPE && sc->parallel.interleave > 1)
+        return ld_fail(ld, ld_get(ld, m, "pp_schedule", NULL)->start_mark, "parallel.pp_schedule",
+                       "expected 1f1b with parallel.interleave %d (dualpipe runs one chunk a "
+                       "stage), found dualpipe", sc->parallel.interleave);
     return 0;
 }
 

@@ -197,6 +197,15 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
         return;
     }
     sim_pp_layers(md->layers, pp, v, sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS, lay);
+    if (sc->parallel.pp_schedule == SC_PP_DUALPIPE && v == 1) {
+        /* DualPipe: the rank holds stage 0 and its mirror pp - 1, both
+         * tables, twice a stage's parameters (the report's Table 2), and
+         * pp + 1 micro-batches of a stage's activations at its peak */
+        mine = lay[0] + lay[pp - 1];
+        *params = inner * mine / md->layers + embed + out;
+        *lmb = 0.5 * mine * (m < pp + 1 ? m : pp + 1);
+        return;
+    }
     for (int c = 0; c < v; c++)
         mine += lay[c * pp + (first ? 0 : pp - 1)];
     *params = inner * mine / md->layers + (first ? embed : out);

@@ -62,6 +62,15 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
         return 0;
     }
     k = g->count * g->inst->gpu_count;
+    if (sc->parallel.pp_schedule == SC_PP_DUALPIPE) {
+        int m = resolve_accum(sc, k / scenario_replica_gpus(sc));
+        if (pp % 2 != 0 || v > 1 || m % 2 != 0 || m < pp) {
+            snprintf(why, len, "parallel.pp_schedule dualpipe needs an even pp (%d), one chunk a "
+                     "stage (interleave %d) and an even number of micro-batches no fewer than pp "
+                     "(the global batch gives %d a replica)", pp, v, m);
+            return 0;
+        }
+    }
     if (v > 1) {
         int m = resolve_accum(sc, k / scenario_replica_gpus(sc));
         if (m % pp != 0) {
@@ -136,6 +145,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     cfg->c.pp_interleave = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1;
     cfg->c.pp_order = sc->parallel.order;
     cfg->c.pp_ends = sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS;
+    cfg->c.pp_dualpipe = sc->parallel.pp_schedule == SC_PP_DUALPIPE;
     cfg->c.units = m->layers;
     cfg->c.micro_batches = resolve_accum(sc, k / scenario_replica_gpus(sc));
     cfg->c.pp_head_frac = in ? head_share(sc, in) : 0;

@@ -171,6 +171,8 @@ const struct sc_field sc_fields[] = {
      0, 0, 1, NULL, scenario_tp_layout_name, SC_FIELD_CODE},
     {"parallel.pp_split", PA, SC_FIELD_ENUM, OFF(sc_parallel, pp_split), SC_PP_SPLIT_LAYERS, 0,
      0, 0, 1, NULL, scenario_pp_split_name, SC_FIELD_CODE},
+    {"parallel.pp_schedule", PA, SC_FIELD_ENUM, OFF(sc_parallel, pp_schedule), SC_PP_1F1B, 0, 0,
+     0, 1, NULL, scenario_pp_schedule_name, SC_FIELD_CODE},
     {"parallel.cp", PA, SC_FIELD_INT_AUTO, OFF(sc_parallel, cp), 1, 1, 1024, 0, 1,
      "a positive integer or auto", NULL, SC_FIELD_CODE},
     {"parallel.cp_comm", PA, SC_FIELD_ENUM, OFF(sc_parallel, cp_comm), SC_CP_P2P, 0, 0, 0, 1,

@@ -50,6 +50,7 @@ static const char *const recomputes[] = { "none", "selective", "full", "auto", "
 static const char *const pp_orders[] = { "tp-dp-pp", "tp-pp-dp", NULL };
 static const char *const tp_layouts[] = { "sbh", "bsh", NULL };
 static const char *const pp_splits[] = { "layers", "embedding_loss", NULL };
+static const char *const pp_schedules[] = { "1f1b", "dualpipe", NULL };
 static const char *const ep_dispatches[] = { "alltoall", "deepep", "hybridep", NULL };
 static const char *const cp_comms[] = { "p2p", "a2a", "allgather", "torch", NULL };
 
@@ -60,6 +61,7 @@ const char *scenario_recompute_name(int i) { return NAMES_AT(recomputes, i); }
 const char *scenario_pp_order_name(int i) { return NAMES_AT(pp_orders, i); }
 const char *scenario_tp_layout_name(int i) { return NAMES_AT(tp_layouts, i); }
 const char *scenario_pp_split_name(int i) { return NAMES_AT(pp_splits, i); }
+const char *scenario_pp_schedule_name(int i) { return NAMES_AT(pp_schedules, i); }
 const char *scenario_ep_dispatch_name(int i) { return NAMES_AT(ep_dispatches, i); }
 const char *scenario_cp_comm_name(int i) { return NAMES_AT(cp_comms, i); }
 const char *scenario_memory_format_name(int i) { return NAMES_AT(memory_formats, i); }

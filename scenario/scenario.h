@@ -65,6 +65,12 @@ enum { SC_TP_LAYOUT_SBH = 0, SC_TP_LAYOUT_BSH };
  * account_for_loss_in_pipeline_split; the Llama 3 paper's schedule), so the
  * first and last chunks can hold no transformer layer. */
 enum { SC_PP_SPLIT_LAYERS = 0, SC_PP_SPLIT_EMBEDDING_LOSS };
+/* The pipeline's schedule (parallel.pp_schedule): Megatron-LM's 1F1B
+ * (interleaved when parallel.interleave > 1), or DeepSeek-V3's DualPipe
+ * (arXiv:2412.19437 section 3.2.1): micro-batches fed from both ends, each
+ * rank holding two mirrored stages, a forward and a backward chunk
+ * overlapped with each other's communication. */
+enum { SC_PP_1F1B = 0, SC_PP_DUALPIPE };
 /* How context parallelism moves the keys and values (parallel.cp_comm;
  * Megatron-Core's --cp-comm-type): round a ring beside the attention (p2p,
  * Transformer Engine's default), by all-to-alls that trade the sequence
@@ -312,6 +318,8 @@ struct sc_parallel {
     int interleave_set;                /* 1: parallel.interleave given (pp: auto then keeps it) */
     int pp_split;                      /* parallel.pp_split: SC_PP_SPLIT_LAYERS (default) or
                                           _EMBEDDING_LOSS */
+    int pp_schedule;                   /* parallel.pp_schedule: SC_PP_1F1B (default) or
+                                          _DUALPIPE */
     int ep;                            /* parallel.ep: expert-parallel ranks (default 1), each
                                           experts / ep of every MoE layer's experts, taken
                                           from the data-parallel (and context-parallel) ranks */
@@ -526,6 +534,7 @@ const char *scenario_tp_layout_name(int i);       /* sbh, bsh (SC_TP_LAYOUT_*) *
 const char *scenario_ep_dispatch_name(int i);     /* alltoall, deepep, hybridep (SC_EP_*) */
 const char *scenario_cp_comm_name(int i);        /* p2p, a2a, allgather, torch (SC_CP_*) */
 const char *scenario_pp_split_name(int i);        /* layers, embedding_loss (SC_PP_SPLIT_*) */
+const char *scenario_pp_schedule_name(int i);     /* 1f1b, dualpipe (SC_PP_1F1B, _DUALPIPE) */
 const char *scenario_memory_format_name(int i);   /* nchw, nhwc */
 const char *scenario_amp_name(int i);             /* autocast, pure */
 const char *scenario_kernels_name(int i);         /* eager, fused */

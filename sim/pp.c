@@ -142,6 +142,31 @@ struct pp_stage {
     double grad_bytes;          /* its gradients, a rank's */
 };
 
+/*
+ * DeepSeek-V3's DualPipe (arXiv:2412.19437, section 3.2.1 and Table 2):
+ * rank s runs stage s of one pipeline and stage pp - 1 - s of its mirror,
+ * half the micro-batches each way, so its work is m / 2 of each stage's
+ * forward and backward; a forward chunk and a backward chunk run together,
+ * each's communication under the other's compute (the report: "both
+ * all-to-all and PP communication can be fully hidden"), so no trip
+ * between stages waits.  Its bubble is Table 2's (pp / 2 - 1) (F&B + B -
+ * 3 W): F&B the pair's time (F + B), W the backward's weight half (B / 2,
+ * its two products of equal work), so (pp / 2 - 1) (F + B / 2), F and B the
+ * rank's two stages' mean.  Each rank ends at its work plus that bubble,
+ * its last backward last.
+ */
+static void dualpipe(int pp, int m, const double *dur, const double *extra, struct pp_stage *st)
+{
+    for (int s = 0; s < pp; s++) {
+        int t = pp - 1 - s;
+        double f = 0.5 * (dur[s] + dur[t]), b = 0.5 * (dur[pp + s] + dur[pp + t]);
+        st[s].busy = m * (f + b);
+        st[s].tp = 0.5 * m * (extra[s] + extra[t] + extra[pp + s] + extra[pp + t]);
+        st[s].last1 = st[s].busy + (pp / 2.0 - 1) * (f + 0.5 * b);
+        st[s].last0 = st[s].last1 - b;
+    }
+}
+
 /* Run the schedule of cfg into st (pp of them), p2p[s] a trip between
  * stages s and (s + 1) mod pp either way; -1 on a deadlock, which a
  * well-formed schedule never has. */
@@ -175,6 +200,10 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
         queued[s] = 1;
     }
     memset(st, 0, sizeof *st * (size_t)pp);
+    if (c->pp_dualpipe && v == 1 && pp % 2 == 0) {
+        dualpipe(pp, m, dur, extra, st);
+        nq = left = 0;
+    }
     while (nq > 0) {
         int s = queue[--nq];
         queued[s] = 0;
@@ -361,6 +390,11 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
             st[s].grad_bytes += lay[k * pp + s] * glay;
         st[s].grad_bytes += (s == 0 ? c->pp_embed_frac * gall : 0) +
                             (s == pp - 1 ? c->pp_out_frac * gall : 0);
+        if (c->pp_dualpipe) {   /* the mirrored stage's too */
+            int t = pp - 1 - s;
+            st[s].grad_bytes += lay[t] * glay + (t == 0 ? c->pp_embed_frac * gall : 0) +
+                                (t == pp - 1 ? c->pp_out_frac * gall : 0);
+        }
         end = st[s].last1 + (nodes * wpn > 1 ? coll_alone_s(cfg, &dg, NULL, nodes, wpn,
                                                         NCCL_ALLREDUCE, st[s].grad_bytes) : 0);
         if (end > worst) {
@@ -499,6 +533,11 @@ static int pp_check(const struct sim_config *cfg, struct dt_err *e)
                        "expected a layer a chunk, micro-batches a multiple of the stages when "
                        "interleaved, at most 1e7 operations", c->units, c->pp, v,
                        c->micro_batches);
+    if (c->pp_dualpipe && (c->pp % 2 != 0 || v > 1 || c->micro_batches % 2 != 0 ||
+                           c->micro_batches < c->pp))
+        return dt_errf(e, "sim: DualPipe over %d stages of %d chunks, %d micro-batches; expected "
+                       "an even number of stages of one chunk and an even number of micro-batches "
+                       "no fewer than the stages", c->pp, v, c->micro_batches);
     if (sim_bad_num(c->pp_head_frac) || c->pp_head_frac >= 1 || sim_bad_num(c->pp_embed_frac) ||
         sim_bad_num(c->pp_out_frac) || c->pp_embed_frac + c->pp_out_frac >= 1 ||
         sim_bad_num(c->pp_p2p_bytes))

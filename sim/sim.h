@@ -162,6 +162,9 @@ struct sim_comm {
     int pp_order;               /* rank placement: SIM_ORDER_TP_DP_PP (0, Megatron's: a
                                    stage's tp x dp ranks together) or SIM_ORDER_TP_PP_DP (a
                                    replica's tp x pp ranks together) */
+    int pp_dualpipe;            /* 1: DeepSeek-V3's DualPipe schedule (sim/pp.c schedule): each
+                                   rank runs stages s and pp - 1 - s, half the micro-batches
+                                   each way; pp even, one chunk a stage */
     int pp_ends;                /* 1: the embedding and the loss each count as a layer when
                                    the layers are cut into chunks (sim_pp_layers) */
     double pp_head_frac;        /* of a micro-batch's forward and backward, the share outside

@@ -342,7 +342,8 @@ if ($check) {
     # at the published cuDNN 9.19 H200 curve, as Blackwell's, and FlashAttention-2 at
     # PyTorch's kernel as a lent H200 and H100 ran it (the published FlashAttention-2 bars
     # had stood 5% to 14% above it): torchtitan's rows 2 to 6 points nearer, NeMo 24.03's
-    # long sequences further (+16% to +75%): 13.4%, carried 6.6%, MoE 30.0%.
+    # long sequences further (+16% to +75%): 13.4%, carried 6.6%, MoE 30.0%.  DualPipe
+    # (parallel.pp_schedule) for DeepSeek-V3's report run: -24.6% to -11.1%, MoE 29.4%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -356,7 +357,7 @@ if ($check) {
     # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
     my %guard = (catalog => [13.5, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [6.6, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [30.1, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [29.5, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

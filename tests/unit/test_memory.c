@@ -274,6 +274,14 @@ static void pipeline_stages_keep_their_micro_batches(void)
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u2);
     T_NEAR(u2.activations, 4 * 8 * act * (1 + 3.0 / 8), 1e-12,
            "interleaved, 2 chunks: Korthikanti's 1 + (pp - 1) / (pp v) times 1F1B's");
+    sc.parallel.interleave = 1;
+    sc.parallel.pp_schedule = SC_PP_DUALPIPE;
+    memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u2);
+    T_NEAR(u2.weights, (12.0 * 4096 * 4096 * 16 + 2 * table) * 2, 1e-12,
+           "DualPipe: stage 0 and its mirror, 16 layers and both tables (Table 2: 2x)");
+    T_NEAR(u2.activations, 5 * 8 * act + 4.0 * s * 32000, 1e-12,
+           "and pp + 1 micro-batches of a stage's layers, with the last stage's logits (its "
+           "mirror's)");
 }
 
 /* Which library runs fp8 decides what the layers keep: Transformer

@@ -76,6 +76,37 @@ static void bubbles(void)
                "(m + pp - 1) still");
 }
 
+/* DualPipe (the DeepSeek-V3 report's Table 2): a rank's two mirrored
+ * stages, m / 2 micro-batches each way, m (F + B) of work, and a bubble of
+ * (pp / 2 - 1) (F&B + B - 3 W) with F&B = F + B and W = B / 2: here F 2.5,
+ * B 5 ms a stage, so 3 x 5 ms at pp 8 against 1F1B's 7 x 7.5 ms; an odd
+ * pp, interleaving or too few micro-batches refused. */
+static void dualpipe_bubble(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    struct dt_err e;
+    int pp = 8, m = 16, L = 32;
+    double f = 0.010 / pp, b = 0.020 / pp;
+
+    piped(&c, pp, pp, 1, L, m);
+    c.c.pp_dualpipe = 1;
+    if (run(&c, &r)) {
+        T_CHECK(0, "DualPipe runs");
+        return;
+    }
+    T_NEAR(r.compute_s, m * (f + b), 1e-9, "a rank computes m (F + B)");
+    T_NEAR(r.pp_bubble_s, (pp / 2 - 1) * (f + b + b - 3 * b / 2), 1e-9,
+           "its bubble (pp / 2 - 1)(F&B + B - 3W): %.4f s against 1F1B's %.4f",
+           (pp / 2 - 1) * (f + b / 2), (pp - 1) * (f + b));
+    c.c.micro_batches = 6;
+    T_CHECK(sim_check(&c, &e) != 0 && strstr(e.msg, "DualPipe"), "fewer micro-batches than "
+            "stages refused (%s)", e.msg);
+    c.c.micro_batches = m;
+    c.c.pp_interleave = 2;
+    T_CHECK(sim_check(&c, &e) != 0, "interleaved refused");
+}
+
 static void trips_and_output_layer(void)
 {
     struct sim_config c;
@@ -374,6 +405,7 @@ int main(void)
     struct dt_err e;
 
     T_RUN(bubbles);
+    T_RUN(dualpipe_bubble);
     T_RUN(trips_and_output_layer);
     T_RUN(placement_orders);
     T_RUN(layer_split);
