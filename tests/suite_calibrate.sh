@@ -478,23 +478,18 @@ DTPLAN_CALIBRATE_KILL_AFTER=1 "$DT" calibrate --cpu --resume -o "$tmp/i.json" > 
 check "and the same command with --resume continues from it" \
     grep -q "^dtplan calibrate: --resume: continuing from $tmp/i.json.partial" "$tmp/ierr2"
 # ---- the GPU measurements kept in results/ -----------------------------------
-# The H200 profile measured on a lent GPU machine is a valid profile: a
-# scenario naming it carries its bf16 GEMM rate (the best of the sweep,
-# 859 TFLOP/s) into p5en.48xlarge's compute.
-sed -e 's|^clusters:|profile: '"$PWD"'/results/gpu-profiles/p5en-h200-gpu.json\nclusters:|' \
-    scenarios/llm-70b-3d.yaml > "$tmp/h200.yaml"
-"$DT" -q --json "$tmp/h200.yaml" > "$tmp/h200.json" 2> "$tmp/err"
-check "the H200 profile in results/ loads, and carries its bf16 GEMM rate (859 TFLOP/s)" \
-    [ "$(json "$tmp/h200.json" 'join ",", map { sprintf "%s:%.0f", $_->{what}, $_->{value} } grep { $_->{what} =~ /gemm/ } map { @{$_->{measured} // []} } @{$d->{clusters}}')" = \
-      "gemm_bf16_tflops:859,gemm_bf16_tflops:859" ]
-# The H100 profile (a fifth loan, p5.48xlarge named) likewise carries its best bf16 GEMM
-# (880 TFLOP/s at 4,096) into the p5 clusters alone.
-sed -e 's|^clusters:|profile: '"$PWD"'/results/gpu-profiles/p5-h100-gpu.json\nclusters:|' \
-    scenarios/llm-70b-3d.yaml > "$tmp/h100.yaml"
-"$DT" -q --json "$tmp/h100.yaml" > "$tmp/h100.json" 2> "$tmp/err"
-check "the H100 profile in results/ loads, and carries its bf16 GEMM rate (880 TFLOP/s) into the p5 clusters" \
-    [ "$(json "$tmp/h100.json" 'join ",", map { my $c = $_; map { sprintf "%s:%.0f", $c->{name}, $_->{value} } grep { $_->{what} =~ /gemm/ } @{$c->{measured} // []} } @{$d->{clusters}}')" = \
-      "8x-p5:880,64x-p5:880" ]
+# The profiles measured on lent GPU machines are valid profiles: a scenario
+# naming one carries its bf16 GEMM rate (the best of its sweep) into the
+# clusters of the instance type it names: the H200's (859 TFLOP/s) into
+# p5en.48xlarge's, the H100's (a fifth loan, 880 at 4,096) into p5.48xlarge's.
+for pr in "p5en-h200-gpu H200 8x-p5en:859,64x-p5en:859" "p5-h100-gpu H100 8x-p5:880,64x-p5:880"; do
+    set -- $pr
+    sed -e 's|^clusters:|profile: '"$PWD"'/results/gpu-profiles/'"$1"'.json\nclusters:|' \
+        scenarios/llm-70b-3d.yaml > "$tmp/$2.yaml"
+    "$DT" -q --json "$tmp/$2.yaml" > "$tmp/$2.json" 2> "$tmp/err"
+    check "the $2 profile in results/ loads, and carries its bf16 GEMM rate into its type's clusters ($3)" \
+        [ "$(json "$tmp/$2.json" 'join ",", map { my $c = $_; map { sprintf "%s:%.0f", $c->{name}, $_->{value} } grep { $_->{what} =~ /gemm/ } @{$c->{measured} // []} } @{$d->{clusters}}')" = "$3" ]
+done
 # The Llama 3 8B passes measured on lent GPUs (validate/hf_llama_pass.py: an H200, 32 and 16
 # layers, and an H100 SXM, 16 layers), against dtplan's compute model from the catalog alone:
 # within the band it states for a transformer on Hopper in 16 bits (8.4%, planner/band.c).

@@ -33,26 +33,10 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
+from attn_bench import timed  # median of the timed repeats after warm-ups (CUDA events)
+
 BACKENDS = {"flash2": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}
 HDIM = 128
-
-
-def timed(fn, repeats):
-    """Median seconds of fn over `repeats` runs after two warm-ups."""
-    for _ in range(2):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeats):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b) / 1e3)
-    times.sort()
-    return times[len(times) // 2]
 
 
 def tensors(heads, sq, sk):
