@@ -127,6 +127,13 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
                m->sh.nodes > 1 ? "s" : "", m->sh.ppn, m->sh.nodes * m->sh.ppn,
                nccl_coll_name(m->coll), m->sh.nodes > 1 && r->fabric[0] ? ", over " : "",
                m->sh.nodes > 1 ? r->fabric : "");
+        /* the network's step overhead (docs/collectives.md "A ring's step period") */
+        if (m->sh.nodes > 1 && m->sh.net_step_s[0] > 0)
+            fprintf(f, " (a message across it waits %.0f us, %.0f under Simple)",
+                    m->sh.net_step_s[0] * 1e6, m->sh.net_step_s[1] * 1e6);
+        else if (m->sh.nodes > 1 && m->sh.net_step_s[1] > 0)
+            fprintf(f, " (a message across it waits %.0f us under Simple)",
+                    m->sh.net_step_s[1] * 1e6);
         if (m->sh.nodes > 2 && nccl_tuner_name(m->sh.tuner))
             fprintf(f, "; *: the pair the plugin's %s tuner names (above 2 nodes)",
                     nccl_tuner_name(m->sh.tuner));
