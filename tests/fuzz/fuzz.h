@@ -45,5 +45,6 @@ void fuzz_close_report(const char *what, FILE *f, char **buf, size_t *len);
  * capped at these steps, so that one input takes milliseconds. */
 #define FUZZ_MAX_STEPS 6
 #define FUZZ_MAX_WARMUP 1
+#define FUZZ_MAX_CLUSTERS 3     /* clusters planned of an input's (the loader sees them all) */
 
 #endif

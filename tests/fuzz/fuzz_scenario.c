@@ -6,9 +6,10 @@
  *
  * The catalog (directory $DT_FUZZ_CATALOG, default catalog) is loaded once
  * and copied for each input, since a scenario's inline types join it.
- * Simulations are capped at FUZZ_MAX_STEPS steps, and a plan: section's
- * search at 2 train nodes, 1 data node and 1 server, so that an input costs
- * milliseconds; the loader sees the input unchanged.
+ * Simulations are capped at FUZZ_MAX_STEPS steps, the clusters planned at
+ * FUZZ_MAX_CLUSTERS, and a plan: section's search at 2 train nodes, 1 data
+ * node and 1 server, so that an input costs milliseconds; the loader sees
+ * the input unchanged.
  *
  * Promises checked (fuzz.h): a refused input or a failed plan gives one
  * printable error line; the table, JSON, CSV and HTML are valid UTF-8 with
@@ -67,6 +68,10 @@ static void write_all(const struct plan_report *rep)
 
 static void cap(struct scenario *sc)
 {
+    /* the first clusters alone: a layout search on each of a dozen costs
+     * seconds, and tens of them under the sanitizers */
+    if (sc->nclusters > FUZZ_MAX_CLUSTERS)
+        sc->nclusters = FUZZ_MAX_CLUSTERS;
     if (sc->simulation.steps > FUZZ_MAX_STEPS)
         sc->simulation.steps = FUZZ_MAX_STEPS;
     if (sc->simulation.warmup > FUZZ_MAX_WARMUP)
