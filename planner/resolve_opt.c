@@ -22,31 +22,33 @@
 static const double per_tensor_s[] = {6.5e-6, 19.8e-6, 310.7e-6};
 
 /*
- * An H200 host's launch of an empty kernel, back to back, as `dtplan
- * calibrate --gpu` measures it (gpu.launch.kernel_s; results/gpu-profiles/
- * p5en-h200-gpu.json, the same kind of loan): a profile's own measurement
- * scales the figures above, the launches being what the loop waits on.
+ * The same script on a lent H100 host (results/gpu-profiles/h100-step-
+ * overhead.jsonl, a fifth loan) gives 14.0, 32.8 and 338.0 us: 2.15, 1.65
+ * and 1.09 times the H200 host's, its PyTorch launch 10.0 us against 6.9,
+ * where `dtplan calibrate --gpu` had timed that host's empty-kernel launch
+ * from C at 4.0 us against the H200's 4.72 (p5-h100-gpu.json,
+ * p5en-h200-gpu.json): the C launch does not follow what PyTorch's
+ * operators cost the host, so it no longer scales these figures, and a
+ * host's own walk can be 2 times the H200's.  Not yet: a measure of it
+ * that dtplan calibrate can take without Python.
  */
-#define LAUNCH_REF_S 4.72e-6
 
-/* The walk's seconds at a launch time launch_s (NAN: the reference's). */
-static double walk_s(const struct scenario *sc, double launch_s)
+/* The walk's seconds. */
+static double walk_s(const struct scenario *sc)
 {
     const struct cat_model *m = sc->workload.model;
     int impl = sc->workload.optimizer_loop;
 
     if (!m || impl < 0 || impl > SC_OPT_PER_TENSOR)
         return 0;
-    return ops_tensors(m) * per_tensor_s[impl] * (launch_s > 0 ? launch_s / LAUNCH_REF_S : 1);
+    return ops_tensors(m) * per_tensor_s[impl];
 }
 
 double resolve_opt_loop_s(const struct scenario *sc, const struct cat_instance *in)
 {
-    const struct prof_measured *p = resolve_profile_of(sc, in);
-
     if (in->gpu_count <= 0)
         return 0;
-    return walk_s(sc, p ? p->launch_s : NAN);
+    return walk_s(sc);
 }
 
 double resolve_opt_step_s(const struct scenario *sc, const struct cat_gpu *g)
@@ -56,6 +58,6 @@ double resolve_opt_step_s(const struct scenario *sc, const struct cat_gpu *g)
                                                                  : sc->workload.optimizer_bytes_per_param;
 
     if (!m || !(g->mem_bw_gbs > 0) || !(m->params > 0))
-        return walk_s(sc, NAN);
-    return m->params * bytes / (g->mem_bw_gbs * 1e9) + walk_s(sc, NAN);
+        return walk_s(sc);
+    return m->params * bytes / (g->mem_bw_gbs * 1e9) + walk_s(sc);
 }
