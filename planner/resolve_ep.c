@@ -234,13 +234,11 @@ static int dualpipe(const struct scenario *sc)
 
 double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compute_s, int n)
 {
-    double hidden = RESOLVE_EP_HIDDEN;
-
     if ((!sc->parallel.ep_overlap && !dualpipe(sc)) || n < 1)
         return n * wait_s;
     /* the first micro-batch alone; each other one's beside another's
-     * compute, `hidden` of the shorter of the two hidden */
-    return wait_s + (n - 1) * (wait_s - hidden * fmin(wait_s, compute_s));
+     * compute, RESOLVE_EP_HIDDEN of the shorter of the two hidden */
+    return wait_s + (n - 1) * (wait_s - RESOLVE_EP_HIDDEN * fmin(wait_s, compute_s));
 }
 
 /*

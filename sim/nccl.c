@@ -383,7 +383,7 @@ static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
                    struct nccl_choice *c, int fill)
 {
     int k = m->sh.nodes * m->sh.ppn;
-    double bw, run, lat, run_lat, corr = 1;
+    double bw, run, lat, run_lat, steps, corr = 1;
 
     if ((unsigned)a >= NCCL_NALGO || (unsigned)p >= NCCL_NPROTO || !(m->bw[a][p] > 0) || k <= 1)
         return -1;
@@ -411,13 +411,12 @@ static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
     c->channels = m->nch[a];
     c->lat_s = run_lat;
     c->algbw_Bps = run * corr;
-    if (m->run_step[a][p] > 0 && bytes > 0)   /* ring_step_s: the transfer in quadrature */
-        c->algbw_Bps = bytes / hypot(m->run_step[a][p], bytes / c->algbw_Bps);
-    if (a == NCCL_TREE && m->sh.nodes > 1 && m->sh.net_step_s[p == NCCL_SIMPLE] > 0 && bytes > 0) {
-        /* the tree's messages on a channel, each at the network's step overhead */
-        double st = nccl_tree_msgs(m, p, bytes) * m->sh.net_step_s[p == NCCL_SIMPLE];
-        c->algbw_Bps = bytes / hypot(st, bytes / c->algbw_Bps);
-    }
+    /* the network's step overhead (ring_step_s), a ring's steps or the
+     * tree's messages on a channel, in quadrature with the transfer */
+    steps = a == NCCL_TREE ? nccl_tree_msgs(m, p, bytes) * m->sh.net_step_s[p == NCCL_SIMPLE]
+                           : m->run_step[a][p];
+    if (steps > 0 && bytes > 0)
+        c->algbw_Bps = bytes / hypot(steps, bytes / c->algbw_Bps);
     c->fill_s = fill ? nccl_fill_s(m, a, p, bytes) : 0;
     c->time_s = run_lat + c->fill_s + bytes / c->algbw_Bps;
     c->nccl_time_s = lat + bytes / (bw * corr);

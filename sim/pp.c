@@ -194,15 +194,16 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
         extra[vs] = dur[vs] - fwd[vs];
         extra[n + vs] = dur[n + vs] - bwd[vs];
     }
-    for (int s = 0; s < pp; s++) {
-        warm[s] = stage_warm(s, pp, v, m);
-        queue[nq++] = s;
-        queued[s] = 1;
-    }
     memset(st, 0, sizeof *st * (size_t)pp);
     if (c->pp_dualpipe && v == 1 && pp % 2 == 0) {
         dualpipe(pp, m, dur, extra, st);
-        nq = left = 0;
+        left = 0;
+    } else {
+        for (int s = 0; s < pp; s++) {
+            warm[s] = stage_warm(s, pp, v, m);
+            queue[nq++] = s;
+            queued[s] = 1;
+        }
     }
     while (nq > 0) {
         int s = queue[--nq];
@@ -328,6 +329,13 @@ struct pp_plan {
     double gpus;               /* GPUs of the train group */
 };
 
+/* Of a replica's gradient bytes gall, the tables stage s holds: the input
+ * embedding on the first, the output layer on the last. */
+static double table_bytes(const struct sim_comm *c, int s, double gall)
+{
+    return (s == 0 ? c->pp_embed_frac * gall : 0) + (s == c->pp - 1 ? c->pp_out_frac * gall : 0);
+}
+
 /* The stage that finishes last as a config without pipeline or tensor
  * parallelism whose train group is that stage's data-parallel group (the
  * file's comment), into *out and *plan. */
@@ -388,13 +396,9 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
         double end;
         for (int k = 0; k < v; k++)
             st[s].grad_bytes += lay[k * pp + s] * glay;
-        st[s].grad_bytes += (s == 0 ? c->pp_embed_frac * gall : 0) +
-                            (s == pp - 1 ? c->pp_out_frac * gall : 0);
-        if (c->pp_dualpipe) {   /* the mirrored stage's too */
-            int t = pp - 1 - s;
-            st[s].grad_bytes += lay[t] * glay + (t == 0 ? c->pp_embed_frac * gall : 0) +
-                                (t == pp - 1 ? c->pp_out_frac * gall : 0);
-        }
+        st[s].grad_bytes += table_bytes(c, s, gall);
+        if (c->pp_dualpipe)     /* the mirrored stage's too (one chunk a stage) */
+            st[s].grad_bytes += lay[pp - 1 - s] * glay + table_bytes(c, pp - 1 - s, gall);
         end = st[s].last1 + (nodes * wpn > 1 ? coll_alone_s(cfg, &dg, NULL, nodes, wpn,
                                                         NCCL_ALLREDUCE, st[s].grad_bytes) : 0);
         if (end > worst) {
