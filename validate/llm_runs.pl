@@ -347,7 +347,9 @@ if ($check) {
     # NeMo 24.03's and 24.07's H100 rows at FlashAttention-2, as their launcher ran them
     # (NVTE_FUSED_ATTN=0 in its config.yaml from 24.01 to 24.07), not cuDNN: the long
     # sequences +16%..+75% to -10.5%..+1.5%, 24.07's small fp8 models +13%..+23% to
-    # -1%..+7%: 9.3%.
+    # -1%..+7%: 9.3%.  Their tensor-parallel overlap as the launcher's configs set it
+    # (ub_tp_comm_overlap: GPT-3 20B, Llama 2 70B, Llama 3 70B): +3.5%, -6.9%, -9.2% to
+    # +7.3%, +3.1%, -0.7%: 9.2%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -359,7 +361,7 @@ if ($check) {
     # (from that pair, not the report's 93%): 22 cases, 30.5%.  DeepSeek-V3's report on
     # H800 joined (-37%, DualPipe not modelled): 23 cases, 30.8%; group-limited routing
     # (its 4 groups of 8 a token) then 30.1%, the report's fp8 dispatch 30.0%.
-    my %guard = (catalog => [9.4, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+    my %guard = (catalog => [9.3, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [6.6, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
                  'MoE catalog' => [29.5, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
