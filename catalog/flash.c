@@ -201,6 +201,94 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq)
 int cudnn_measured(int cc) { return (cc >= 90 && cc < 100) || cat_cc_blackwell(cc); }
 
 /*
+ * Fused attention in fp8 (Transformer Engine's fp8_dpa), as NVIDIA's cuDNN
+ * training benchmark publishes it beside the 16-bit runs: on Blackwell the
+ * same files as bw_cudnn_tflops and bw_mla_tflops (NVIDIA/cudnn-frontend@
+ * 3929da2e, cuDNN 9.22, causal), their fp8 (per-tensor scales: delayed and
+ * current scaling) and mxfp8 (a scale a block of 32: MXFP8 and, assumed,
+ * NVFP4 recipes) rows, combined as flash.h counts them: [GB200, GB300][head
+ * dimension 128, 192][fp8, mxfp8][sequence 2k to 32k].  On Hopper a run of
+ * the same benchmark's first versions (NVIDIA/cudnn-frontend@de355c7
+ * benchmark/benchmark_results.csv, September 2024: the file names no GPU,
+ * its README sets an H200's clocks; 16 heads of 128, causal, its own
+ * forward-plus-backward column), bf16 and fp8: [sequence 4k to 64k].
+ * The factor is fp8's rate over the same file's 16-bit one at the sequence;
+ * head dimensions under 128 take 128's, between 128 and 192 interpolated.
+ */
+static const double bw_fp8_tflops[2][2][2][NBSEQ] = {
+    {{{943, 1308, 1585, 1753, 1807}, {852, 1180, 1418, 1562, 1560}},
+     {{1395, 1790, 2067, 2093, 1994}, {1152, 1488, 1648, 1720, 1698}}},
+    {{{1108, 1601, 2001, 2249, 2339}, {958, 1332, 1613, 1780, 1812}},
+     {{1674, 2160, 2497, 2653, 2619}, {1325, 1716, 1991, 2072, 2083}}},
+};
+#define NHSEQ 5
+static const double h200_fp8_seqs[NHSEQ] = {4096, 8192, 16384, 32768, 65536};
+static const double h200_fp8_bf16[2][NHSEQ] = {
+    {477.36, 502.82, 525.88, 535.90, 538.06},
+    {508.73, 678.05, 704.33, 712.11, 700.29},
+};
+
+double flash_fp8_factor(int cc, double head_dim, int mx, double seq)
+{
+    int g = cc >= 103 ? 1 : 0, k = mx ? 1 : 0;
+    double x = fmin(1, fmax(0, (head_dim - 128) / 64)), f128, f192;
+
+    if (cat_cc_blackwell(cc)) {
+        f128 = at_len(bw_seqs, NBSEQ, bw_fp8_tflops[g][0][k], seq) /
+               at_len(bw_seqs, NBSEQ, bw_cudnn_tflops[g][1], seq);
+        f192 = at_len(bw_seqs, NBSEQ, bw_fp8_tflops[g][1][k], seq) /
+               at_len(bw_seqs, NBSEQ, bw_mla_tflops[g][1], seq);
+        return f128 + x * (f192 - f128);
+    }
+    if (cc >= 90 && cc < 100 && !mx)
+        return at_len(h200_fp8_seqs, NHSEQ, h200_fp8_bf16[1], seq) /
+               at_len(h200_fp8_seqs, NHSEQ, h200_fp8_bf16[0], seq);
+    return 1;
+}
+
+/*
+ * Sliding-window attention, as NVIDIA's cuDNN training benchmark publishes
+ * it twice (NVIDIA/cudnn-frontend@fb682ce, benchmark/sdpa_benchmark_training/
+ * results/): on a GB200 (cuDNN 9.22, gpt_oss/gb200/gpt_oss_20260424_100011.csv:
+ * GPT-OSS's 128-token window, head dimension 64, 128 heads, batch 2, causal)
+ * 161 TFLOP/s forward and 182 backward at 4k tokens, and on an H200 (cuDNN
+ * 9.19, h200_919_only_cudnn/gpt_oss_20260227_034819.csv: a 1024-token window,
+ * 64 query and 8 key-value heads of 64) 336 and 289; both files count the
+ * FLOPs of the keys each query sees, the window's, and both rates hold within
+ * 10% from 2k to 16k tokens (a query's work is the window's whatever the
+ * sequence).  Combined as flash.h counts them, each over its GPU's causal
+ * rate here at head dimension 64 and 4k tokens: the window's efficiency,
+ * about 0.18 at 128 keys and 0.76 at 1024 (a band a tile or two wide wastes
+ * the masked half of its tiles and pays each query tile's set-up over few
+ * keys), 1 at 4k (a window as long as the reference is causal attention), on
+ * a log scale between and held under 128.  Carried across GPUs and kernels:
+ * an assumption, each point measured on one GPU.
+ */
+#define WIN_REF 4096.0
+
+static double fwd_bwd(double f, double b) { return 3.5 / (1 / f + 2.5 / b); }
+
+static double window_eff(double w)
+{
+    double e128 = fwd_bwd(161, 182) / (blackwell_cudnn(100, 64, 1, WIN_REF) * bw_gemm_tflops[0]);
+    double e1024 = fwd_bwd(336, 289) / published_cudnn(h200_cudnn, 1, 64, 1, WIN_REF);
+    double x = log2(w);
+
+    if (w <= 128)
+        return e128;
+    if (w <= 1024)
+        return e128 + (x - 7) / 3 * (e1024 - e128);
+    return e1024 + (x - 10) / 2 * (1 - e1024);
+}
+
+double flash_window_share(int impl, int cc, double head_dim, double window)
+{
+    if (window >= WIN_REF)
+        return flash_share(impl, cc, head_dim, 1, window);
+    return window_eff(window) * flash_share(impl, cc, head_dim, 1, WIN_REF);
+}
+
+/*
  * Attention dropout's cost in a fused kernel: forward plus backward time
  * with dropout 0.1 over the time without, measured on the H200 of
  * cudnn_tflops (validate/attn_bench.py --dropout 0.1 beside a run without,

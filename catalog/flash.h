@@ -51,6 +51,20 @@
  */
 double flash_share(int impl, int cc, double head_dim, int causal, double seq);
 
+/* The share of a kernel under a sliding window of `window` keys (fewer than
+ * the sequence): below 4k keys flash_share's causal rate at 4k times the
+ * window's efficiency from NVIDIA's published windowed runs (flash.c
+ * window_eff: 0.18 at 128 keys, 0.76 at 1024), from 4k the causal rate at
+ * the window's length.  Its FLOPs are those of the keys each query sees. */
+double flash_window_share(int impl, int cc, double head_dim, double window);
+
+/* How much faster cuDNN's fused attention runs in fp8 than in 16 bits on a
+ * GPU of compute capability cc (x 10), head dimension head_dim, sequence
+ * seq: per-tensor scales, or MXFP8's blocks where mx (Blackwell only), as
+ * NVIDIA's training benchmark publishes both beside its 16-bit runs
+ * (flash.c bw_fp8_tflops, h200_fp8_bf16).  1 where none is published. */
+double flash_fp8_factor(int cc, double head_dim, int mx, double seq);
+
 /* 1 where flash_share's FLASH_CUDNN rate rests on a cuDNN measurement
  * (Hopper, datacenter Blackwell), 0 where it takes FlashAttention-2's. */
 int cudnn_measured(int cc);

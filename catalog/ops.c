@@ -383,6 +383,7 @@ static void attention(struct ops_model *o, const struct cat_model *m, double cou
     it->recompute = flash ? 1 : 0;
     flash_of(it, m, flash, d);
     it->causal = it->causal && keys >= s;   /* cp: balanced, each rank half its keys */
+    it->window = flash && m->window > 0 && keys < s ? keys : 0;
     if (!flash) {
         if (!(o->style & OPS_FUSED))
             mem(o, OPS_ACT, count, a * s * keys);   /* scale and mask */
@@ -395,6 +396,7 @@ static void attention(struct ops_model *o, const struct cat_model *m, double cou
     it->nb = a;
     flash_of(it, m, flash, d);      /* the kernel's rate: its scores' head dimension */
     it->causal = it->causal && keys >= s;
+    it->window = flash && m->window > 0 && keys < s ? keys : 0;
 }
 
 static void transformer(struct ops_model *o, const struct cat_model *m, double seq, double cp,

@@ -51,6 +51,8 @@ struct ops_item {
     int flash, causal;
     double head_dim;
     int dropout;        /* fused attention with dropout (catalog/flash.h's factor) */
+    double window;      /* fused attention under a sliding window: the keys a query sees
+                           (fewer than the sequence; 0 without one) */
     /* Memory-bound work: elements read plus written per sample. */
     double elems_fwd, elems_bwd;
     /* Under mixed precision (PyTorch autocast): amp_bytes > 0 is the mean

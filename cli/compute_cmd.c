@@ -33,7 +33,7 @@ static void usage(FILE *f)
             "                      [--memory-format nchw|nhwc]\n"
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--optimizer fused|foreach|per_tensor]\n"
-            "                      [--fp8-recipe delayed|current|mxfp8|nvfp4]\n"
+            "                      [--fp8-recipe delayed|current|mxfp8|nvfp4] [--fp8-attention]\n"
             "                      [--measured GPU:SECONDS[:BATCH]] [--catalog DIR] [--json]\n"
             "                      [-o FILE]\n"
             "\n"
@@ -53,7 +53,8 @@ static void usage(FILE *f)
             "accumulation): the update's bytes over memory bandwidth and the walk over the\n"
             "parameter tensors as that loop runs (docs/model.md, step semantics).\n"
             "--fp8-recipe scales fp8 as Transformer Engine's recipe of that name (default\n"
-            "delayed; docs/model.md \"fp8 as Transformer Engine runs it\").\n"
+            "delayed; docs/model.md \"fp8 as Transformer Engine runs it\"); --fp8-attention\n"
+            "runs fused attention in fp8 too (workload.fp8_attention).\n"
             "-o FILE writes the table or JSON to FILE (all or nothing) instead of standard\n"
             "output.  Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
@@ -88,7 +89,9 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         cJSON_AddStringToObject(o, "gpu", g->name);
         cJSON_AddStringToObject(o, "conv_format", catalog_prec_name(p.conv));
         cJSON_AddStringToObject(o, "linear_format", catalog_prec_name(p.linear));
-        cJSON_AddStringToObject(o, "attention_format", catalog_prec_name(p.attn));
+        cJSON_AddStringToObject(o, "attention_format", p.fp8_attn == 2   ? "mxfp8"
+                                                       : p.fp8_attn == 1 ? "fp8"
+                                                                         : catalog_prec_name(p.attn));
         cJSON_AddNumberToObject(o, "fwd_s", t.fwd_s * scale);
         cJSON_AddNumberToObject(o, "bwd_s", t.bwd_s * scale);
         if (opt)
@@ -227,7 +230,7 @@ static int compute_cmd_write(FILE *f, const void *ctx, struct dt_err *e)
 int compute_cmd_main(int argc, char **argv)
 {
     const char *model = NULL, *gpus = NULL, *catarg = NULL, *measured = NULL, *output = NULL;
-    int json = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0, amp = 0;
+    int json = 0, fp8_attn = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0, amp = 0;
     int kern = 0, optl = -1, recipe = SC_FP8_DELAYED;
     int rc = CLI_EXIT_INPUT;
     unsigned long long batch = 32, seq = 0;
@@ -263,6 +266,7 @@ int compute_cmd_main(int argc, char **argv)
         {"--measured", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
          "GPU:SECONDS[:BATCH], a pass measured on a catalog GPU", cli_take_str, &measured, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
+        {"--fp8-attention", NULL, ARGS_SWITCH, &fp8_attn, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--json", NULL, ARGS_SWITCH, &json, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--output", "-o", ARGS_FILE, NULL, &output, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--help", "-h", ARGS_STOP, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
@@ -317,6 +321,7 @@ int compute_cmd_main(int argc, char **argv)
     sc.workload.kernels_fused = kern == 1;
     sc.workload.optimizer_loop = optl >= 0 ? optl : SC_OPT_FUSED;
     sc.workload.fp8_recipe = recipe;
+    sc.workload.fp8_attention = fp8_attn;
     rows.opt = optl >= 0;
     scenario_prec_set(&sc, prec);
     rows.json = json;

@@ -40,7 +40,7 @@ _dtplan()
                     --model|--gpu|--batch|--seq|--measured) ;;
                     *)
                         COMPREPLY=($(compgen -W "--model --gpu --precision --batch --seq --attention
-                            --memory-format --amp --kernels --optimizer --fp8-recipe --measured
+                            --memory-format --amp --kernels --optimizer --fp8-recipe --fp8-attention --measured
                             --catalog --json -o --output -h --help" -- "$cur")) ;;
                 esac
                 return 0

@@ -279,15 +279,18 @@ static void fp8_casts(const struct ops_item *it, const struct compute_plan *p,
  * published rate applies (before Ampere, or not 16-bit).
  */
 static int flash_s(const struct ops_item *it, enum cat_prec f, const struct compute_rates *r,
-                   double batch, double *fwd, double *bwd)
+                   int fp8_attn, double batch, double *fwd, double *bwd)
 {
     double share, flops;
 
     if (!it->flash || (f != CAT_FP16 && f != CAT_BF16))
         return 0;
-    share = flash_share(it->flash, r->cc, it->head_dim, it->causal, it->m);
+    share = it->window > 0 ? flash_window_share(it->flash, r->cc, it->head_dim, it->window)
+                           : flash_share(it->flash, r->cc, it->head_dim, it->causal, it->m);
     if (!(share > 0))
         return 0;
+    if (fp8_attn && it->window == 0)    /* windows: no fp8 figure stands (flash.h) */
+        share *= flash_fp8_factor(r->cc, it->head_dim, fp8_attn == 2, it->m);
     flops = 2 * it->m * it->n * it->k * it->nb * batch * (it->causal ? 0.5 : 1);
     if (it->dropout)
         share /= flash_dropout_factor(it->flash, r->cc, it->head_dim, it->causal, it->m);
@@ -321,7 +324,7 @@ static double grouped_s(double m, double n, double k, double nb, double a_el, en
 }
 
 /* Forward and backward seconds of matrix item it at `batch` samples. */
-static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
+static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose, int fp8_attn,
                      const struct compute_rates *r, double batch, double *fwd, double *bwd)
 {
     double m = it->m, nb = it->nb, a = it->a_elems * batch, mn;
@@ -331,7 +334,7 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose,
         *bwd = 2 * *fwd;            /* two GEMMs of the forward's size, two kernels */
         return;
     }
-    if (flash_s(it, f, r, batch, fwd, bwd))
+    if (flash_s(it, f, r, fp8_attn, batch, fwd, bwd))
         return;
     if (it->kind == OPS_ATTN)
         nb *= batch;            /* one product per head and sample */
@@ -374,7 +377,7 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
             enum cat_prec f = format_of(p, it);
             if (!(r->flops[f] > 0))
                 return -1;
-            matrix_s(it, f, p->transpose && f != CAT_FP32, r, batch, &fwd, &bwd);
+            matrix_s(it, f, p->transpose && f != CAT_FP32, p->fp8_attn, r, batch, &fwd, &bwd);
             t->kernels += it->count * (it->no_dgrad ? 2 : 3);
             if (f == CAT_FP8) {
                 /* the casts; the first and the last fp8_bf16_layers layers
@@ -394,7 +397,7 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
                 fwd += cf;
                 bwd += cb;
                 if (n16 > 0 && r->flops[p->half] > 0) {
-                    matrix_s(it, p->half, 0, r, batch, &hf, &hb);
+                    matrix_s(it, p->half, 0, 0, r, batch, &hf, &hb);
                     fwd = ((it->count - n16) * fwd + n16 * hf) / it->count;
                     bwd = ((it->count - n16) * bwd + n16 * hb) / it->count;
                 }
@@ -444,6 +447,10 @@ static void fp8_recipe_of(const struct scenario *sc, const struct cat_gpu *g,
         snprintf(p->note + n, sizeof p->note - n, "%s%s has no NVFP4 (a Blackwell part with an fp4 "
                  "peak in the catalog): fp8 with delayed scaling", n ? "; " : "", g->name);
     }
+    /* attention in fp8 under fp8 (Transformer Engine's fp8_dpa): MXFP8's blocks under the
+     * block-scaled recipes, per-tensor scales under delayed and current scaling */
+    if (p->linear == CAT_FP8 && sc->workload.fp8_attention)
+        p->fp8_attn = p->fp8_recipe == SC_FP8_MXFP8 || p->fp8_recipe == SC_FP8_NVFP4 ? 2 : 1;
 }
 
 /* The modules recompute_modules redoes beyond what workload.recompute

@@ -31,6 +31,8 @@ struct compute_plan {
                                 vocabulary's projection, workload.fp8_bf16_layers) */
     int fp8_recipe;          /* enum sc_fp8_recipe: the casts' costs (compute_time_of) */
     int fp8_bf16_layers;     /* the first and the last this many layers in 16 bits */
+    int fp8_attn;            /* fused attention in fp8 (workload.fp8_attention): 0 no, 1
+                                per-tensor scales, 2 MXFP8 blocks */
     int act_bytes;
     int transpose;           /* 1: NCHW convolutions on tensor cores, transposed to NHWC
                                 and back around each (workload.memory_format) */

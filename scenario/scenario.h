@@ -203,6 +203,8 @@ struct sc_workload {
     int optimizer_loop;                /* workload.optimizer_loop: enum sc_opt_loop */
     int fp8_bf16_layers;               /* workload.fp8_bf16_layers: the first and the last
                                           this many layers run their GEMMs in 16 bits */
+    int fp8_attention;                 /* workload.fp8_attention: fused attention in fp8 too
+                                          (Transformer Engine's fp8_dpa), under fp8 */
     double step_overhead_s;            /* workload.step_overhead_s: fixed seconds a step beyond
                                           the kernels (sim_workload.step_overhead_s); 0 none */
     unsigned recompute_modules;        /* workload.recompute_modules: a set of 1 << OPS_MOD_*

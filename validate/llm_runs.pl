@@ -262,10 +262,6 @@ if ($check) {
         'mb2604-llama31-405b-gb300-nvfp4/mb2604-llama31-405b-gb200-nvfp4' =>
             'as the 70B pair (NVFP4 at 1.81x fp8 on every Blackwell part), and two layouts: tp 4 x pp 8 '
             . 'on GB300, tp 4 x pp 16 x interleave 8 on GB200',
-        'mb2608-deepseek-v3-gb300-mxfp8/mb2608-deepseek-v3-gb200-mxfp8' =>
-            'two layouts and one thing not modelled: pp 2 x interleave 8 x ep 32 on GB300, whose '
-            . 'recipe also runs attention in fp8 (fp8_dot_product_attention, which dtplan runs in 16 '
-            . 'bits: -10.0%), pp 4 x interleave 4 x ep 64 on GB200 in 16-bit attention (+2.3%)',
         'mb2604-llama3-70b-gb300-mxfp8/mb2604-llama3-70b-gb200-mxfp8' =>
             'two layouts: the GB200 row runs tp 2 with sequence parallelism (+9.6%), the GB300 one '
             . 'tp 1 (-2.8%); the same model in fp8 on one layout is within 9%');
@@ -369,9 +365,15 @@ if ($check) {
     # Qwen3 30B and 235B on GB300 and GB200, MXFP8) joined from their perf recipes, which run
     # HybridEP, the expert-parallel overlap and full-iteration CUDA graphs: Qwen3 -1.7% to
     # +1.7%, DeepSeek-V3 -10.0% and +2.3%, GPT-OSS +29% and +31% (known gap): 31 cases, 24.3%.
+    # Sliding windows at NVIDIA's published windowed rates (catalog/flash.c window_eff: a
+    # 128-token window's kernel at about a sixth of causal attention's rate): GPT-OSS's five
+    # rows 2 to 4 points nearer, 23.7%.
+    # Attention in fp8 where the recipes run it (workload.fp8_attention: cuDNN's published
+    # fp8 and MXFP8 rates beside its 16-bit ones): DeepSeek-V3 on GB300 -10.0% to -5.4%, the
+    # Qwen3 rows within half a point: 23.6%.
     my %guard = (catalog => [9.3, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [6.6, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [24.4, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [23.7, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

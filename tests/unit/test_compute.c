@@ -749,6 +749,60 @@ static void recompute_modules_tag_their_items(void)
     ops_free(&o);
 }
 
+/* A sliding window's kernel runs at NVIDIA's published windowed rates (catalog/flash.c
+ * window_eff): a GB200's 128-token window and an H200's 1024-token one come back, a 4k
+ * window is causal attention at 4k, and GPT-OSS's windowed layers carry their window. */
+static void sliding_windows_run_at_their_published_rate(void)
+{
+    const struct cat_model *m = catalog_find_model(&cat, "gpt-oss-120b");
+    double w128 = flash_window_share(FLASH_CUDNN, 100, 64, 128) * 2500 * 0.660;
+    double w256 = flash_window_share(FLASH_CUDNN, 100, 64, 256) * 2500 * 0.660;
+    double w1024 = flash_window_share(FLASH_CUDNN, 90, 64, 1024) * 719.7;
+    struct ops_model o;
+    double windowed = 0, causal = 0;
+
+    T_NEAR(w128, 3.5 / (1 / 161.0 + 2.5 / 182), 1e-6,
+           "GB200, 128 keys: the published 161 forward and 182 backward TFLOP/s combined (%.1f)",
+           w128);
+    T_NEAR(w1024, 3.5 / (1 / 336.0 + 2.5 / 289), 1e-6,
+           "H200, 1024 keys: the published 336 and 289 combined (%.1f)", w1024);
+    T_CHECK(w256 > w128 && w256 < flash_share(FLASH_CUDNN, 100, 64, 1, 4096) * 2500 * 0.660,
+            "256 keys between the 128-key rate and causal attention at 4k (%.1f)", w256);
+    T_NEAR(flash_window_share(FLASH_CUDNN, 90, 128, 4096), flash_share(FLASH_CUDNN, 90, 128, 1, 4096),
+           1e-12, "a 4k window: causal attention at 4k");
+    T_CHECK(isnan(flash_window_share(FLASH_FA2, 70, 64, 128)), "no fused kernel before Ampere");
+    T_CHECK(m && m->window == 128, "gpt-oss-120b: a 128-token window");
+    if (!m)
+        return;
+    ops_build(m, 4096, 1, 1, 0, 0, &o);
+    for (int i = 0; i < o.n; i++) {
+        if (o.v[i].flash && o.v[i].window == 128)
+            windowed += o.v[i].count;
+        else if (o.v[i].flash && o.v[i].window == 0)
+            causal += o.v[i].count;
+    }
+    ops_free(&o);
+    T_NEAR(windowed, 36, 0, "GPT-OSS: 18 windowed layers, two products each (%g)", windowed);
+    T_NEAR(causal, 36, 0, "and 18 full-attention layers (%g)", causal);
+}
+
+/* Attention in fp8 (workload.fp8_attention) at NVIDIA's published fp8 and MXFP8 rates over
+ * the same benchmark's 16-bit ones (catalog/flash.c flash_fp8_factor). */
+static void fp8_attention_runs_at_its_published_rate(void)
+{
+    T_NEAR(flash_fp8_factor(103, 192, 1, 4096), 1716.0 / 1243, 1e-12,
+           "GB300, MLA's 192, MXFP8 at 4k: 1716 against 1243 TFLOP/s (%.3f)",
+           flash_fp8_factor(103, 192, 1, 4096));
+    T_NEAR(flash_fp8_factor(100, 128, 0, 16384), 1753.0 / 1418, 1e-12,
+           "GB200, 128, per-tensor fp8 at 16k: 1753 against 1418");
+    T_NEAR(flash_fp8_factor(100, 64, 1, 4096), flash_fp8_factor(100, 128, 1, 4096), 1e-12,
+           "head dimensions under 128 take 128's");
+    T_NEAR(flash_fp8_factor(90, 128, 0, 8192), 678.05 / 502.82, 1e-12,
+           "Hopper, fp8 at 8k: 678 against 503 (the September 2024 run)");
+    T_NEAR(flash_fp8_factor(90, 128, 1, 8192), 1, 0, "no MXFP8 on Hopper");
+    T_NEAR(flash_fp8_factor(80, 128, 0, 8192), 1, 0, "nothing published before Hopper");
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -775,6 +829,8 @@ int main(void)
     T_RUN(expert_parallel_ranks_split_the_experts);
     T_RUN(grouped_experts_launch_one_by_one);
     T_RUN(recompute_modules_tag_their_items);
+    T_RUN(sliding_windows_run_at_their_published_rate);
+    T_RUN(fp8_attention_runs_at_its_published_rate);
     catalog_free(&cat);
     return T_DONE();
 }
