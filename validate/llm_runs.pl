@@ -371,9 +371,13 @@ if ($check) {
     # Attention in fp8 where the recipes run it (workload.fp8_attention: cuDNN's published
     # fp8 and MXFP8 rates beside its 16-bit ones): DeepSeek-V3 on GB300 -10.0% to -5.4%, the
     # Qwen3 rows within half a point: 23.6%.
+    # Megatron-Bridge 26.06's three DGX-B300 MoE rows and its H100 Qwen3-30B row joined from
+    # their perf configs (35 cases): Qwen3-30B on B300, with full-iteration graphs and the fused
+    # grouped MLP, +2.1%; the three without them +21% (DeepSeek-V3, attention-only graphs),
+    # +97% (GPT-OSS, unfused) and +82% (H100, no graphs), known gaps: 26.7%.
     my %guard = (catalog => [9.3, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [6.6, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [23.7, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [26.8, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
