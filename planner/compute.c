@@ -274,8 +274,10 @@ static void fp8_casts(const struct ops_item *it, const struct compute_plan *p,
 /*
  * Fused attention's product `it` at `batch` samples in 16-bit format f, as
  * FlashAttention-2 runs it (catalog/flash.h): its FLOPs, halved under a
- * causal mask, at the published share of the GPU's own GEMM rate, backward
- * 2.5 times forward (the recomputed scores included).  0 where no
+ * causal mask, at the published share of the GPU's own GEMM rate (under a
+ * sliding window, the window's published share), backward 2.5 times
+ * forward (the recomputed scores included); fp8_attn (compute_plan) takes
+ * the published fp8 or MXFP8 speed-up, windows apart.  0 where no
  * published rate applies (before Ampere, or not 16-bit).
  */
 static int flash_s(const struct ops_item *it, enum cat_prec f, const struct compute_rates *r,
