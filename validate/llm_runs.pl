@@ -207,8 +207,10 @@ if ($json) {
     }
     print JSON::PP->new->canonical->encode({
         cases => \@out,
-        catalog_alone => summary(map { $_->{err} } grep { defined $_->{err} } @pred),
-        carried => summary(map { $_->{cerr} } grep { defined $_->{cerr} } @pred) }), "\n";
+        catalog_alone => summary(map { $_->{err} } grep { defined $_->{err} } @dense),
+        carried => summary(map { $_->{cerr} } grep { defined $_->{cerr} } @dense),
+        moe_catalog_alone => summary(map { $_->{err} } grep { defined $_->{err} } @moe),
+        moe_carried => summary(map { $_->{cerr} } grep { defined $_->{cerr} } @moe) }), "\n";
     exit 0;
 }
 if ($check) {
