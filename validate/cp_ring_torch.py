@@ -15,7 +15,8 @@ computes, merges and copies, apart from the network.
 Shape: 32K local tokens, 32 heads of 128 (Llama 3 8B with its key-value heads
 repeated, as torchtitan ran it), bf16, causal with load balancing, the flash
 backend.  For cp 1, 2, 4 and 8 and the ring's first and last rank it prints
-one JSON line: forward and backward seconds and the rate over the causal
+one JSON line: forward and backward seconds (attn_bench.timed's median of the
+repeats after warm-ups) and the rate over the causal
 FLOPs the rank owns, cp / 2 blocks of its t queries against t keys at
 4 t^2 d h forward each (cp 1: half a block, the causal diagonal), backward
 2.5 times that.  The installed PyTorch is newer than the December 2024
@@ -34,6 +35,8 @@ import sys
 
 import torch
 import torch.distributed as dist
+
+from attn_bench import timed  # median of the timed repeats after warm-ups (CUDA events)
 
 
 def find_module():
@@ -125,37 +128,20 @@ def run(mod, group, cp, rank, t, h, d, repeats):
               "philox_offset": rest[5] if len(rest) > 5 else None}
         return bwd_fn(**call(bwd_fn, kw))
 
-    def timed(fn, *a):
-        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        best = None
-        for _ in range(repeats):
-            torch.cuda.synchronize()
-            e0.record()
-            r = fn(*a)
-            e1.record()
-            torch.cuda.synchronize()
-            s = e0.elapsed_time(e1) / 1e3
-            best = s if best is None or s < best else best
-        return best, r
-
     res = forward()
-    torch.cuda.synchronize()
-    f_s, res = timed(forward)
-    row = {"cp": cp, "rank": rank, "tokens": t, "heads": h, "head_dim": d, "fwd_s": f_s}
+    row = {"cp": cp, "rank": rank, "tokens": t, "heads": h, "head_dim": d,
+           "fwd_s": timed(forward, repeats)}
     try:
         if bwd_fn is None:
             raise RuntimeError("no ring backward in this PyTorch")
-        backward(res)
-        torch.cuda.synchronize()
-        b_s, _ = timed(backward, res)
-        row["bwd_s"] = b_s
+        row["bwd_s"] = timed(lambda: backward(res), repeats)
     except Exception as e:      # a newer or older signature than this script knows
         row["bwd_error"] = str(e)[:200]
     # the causal FLOPs a balanced rank owns: cp / 2 blocks of t x t keys (its 2 chunks
     # against the whole sequence's 2 cp chunks, halved), 4 t^2 d h each forward
     blocks = cp / 2.0 if cp > 1 else 0.5
     flops = 4.0 * t * t * d * h * blocks
-    row["fwd_tflops"] = flops / f_s / 1e12
+    row["fwd_tflops"] = flops / row["fwd_s"] / 1e12
     if "bwd_s" in row:
         row["bwd_tflops"] = 2.5 * flops / row["bwd_s"] / 1e12
     del q, k, v, res

@@ -18,6 +18,8 @@ import sys
 
 import torch
 
+from lent import no_gpu, print_meta
+
 
 def timed(fn, repeats=20):
     for _ in range(3):
@@ -59,14 +61,12 @@ def main():
     ap.add_argument("--heads", type=int, default=32)
     ap.add_argument("--kv-heads", type=int, default=8)
     args = ap.parse_args()
-    if not torch.cuda.is_available():
-        print("eager_ops: no CUDA device: nothing measured", file=sys.stderr)
+    if no_gpu("eager_ops"):
         return 0
     dev, bf = "cuda", torch.bfloat16
     s, h, f = args.tokens, args.hidden, args.ffn
     d = h // args.heads
-    print(json.dumps({"meta": {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
-                               "tokens": s, "hidden": h, "ffn": f}}), flush=True)
+    print_meta(tokens=s, hidden=h, ffn=f)
     big = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
     copy_s = timed(lambda: big.clone())
     copy_Bps = 2 * big.numel() / copy_s          # read plus write

@@ -27,6 +27,8 @@ import time
 import torch
 import torch.nn.functional as F
 
+from lent import no_gpu, print_meta
+
 HIDDEN, FFN, TOPK, TOKENS, EXPERTS = 2048, 768, 8, 4096, 128
 
 
@@ -91,11 +93,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
-    if not torch.cuda.is_available():
-        print("moe_host: no CUDA device: nothing measured", file=sys.stderr)
+    if no_gpu("moe_host"):
         return 0
-    print(json.dumps({"meta": {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__}}),
-          flush=True)
+    print_meta()
     for n in (4, 16, 64):
         print(json.dumps(case(n, args.repeats)), flush=True)
     return 0

@@ -30,6 +30,8 @@ import time
 
 import torch
 
+from lent import no_gpu, print_meta
+
 
 def bert_large_shapes():
     h, f, v, p = 1024, 4096, 30522, 512
@@ -82,14 +84,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=20)
     args = ap.parse_args()
-    if not torch.cuda.is_available():
-        print("step_overhead: no CUDA device: nothing measured", file=sys.stderr)
+    if no_gpu("step_overhead"):
         return 0
     dev = "cuda"
     big = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
     copy_Bps = 2 * big.numel() / timed(lambda: big.clone(), 10)
-    print(json.dumps({"meta": {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
-                               "copy_bytes_per_s": copy_Bps}}), flush=True)
+    print_meta(copy_bytes_per_s=copy_Bps)
     x = torch.zeros(1, device=dev)
     launch = timed(lambda: [x.add_(0) for _ in range(1000)], 5) / 1000
     sync = timed(lambda: (x.add_(0), torch.cuda.synchronize()), 200)
