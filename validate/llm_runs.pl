@@ -248,10 +248,6 @@ if ($check) {
     # GB200 : B200 per-GPU ratio within 10% on every pair; GB300 : GB200 too): the
     # predicted ratio over the published one.  A pair with a known-gap row is xfail.
     my %pair_gap = (
-        'mb2509-llama31-405b-gb200-fp8-fsdp/mb2509-llama31-405b-b200-fp8-cp2' =>
-            'two layouts: the GB200 row is Megatron-FSDP with 92 layers offloaded (+13.8%, the '
-            . 'offloading and Megatron-FSDP\'s double buffer not checked), the B200 one tp 4 x pp 8 '
-            . 'x cp 2 (+0.3%)',
         'mb2604-deepseek-v3-gb200-mxfp8/mb2604-deepseek-v3-b200-mxfp8' =>
             'ep 64 inside the GB200 rack runs its all-to-alls over NVLink, ep 32 on B200 across '
             . 'nodes: the GB200 row +9.1%, the B200 one -4.5%; the all-to-alls are waits, not flows '
@@ -351,7 +347,14 @@ if ($check) {
     # sequences +16%..+75% to -10.5%..+1.5%, 24.07's small fp8 models +13%..+23% to
     # -1%..+7%: 9.3%.  Their tensor-parallel overlap as the launcher's configs set it
     # (ub_tp_comm_overlap: GPT-3 20B, Llama 2 70B, Llama 3 70B): +3.5%, -6.9%, -9.2% to
-    # +7.3%, +3.1%, -0.7%: 9.2%.
+    # +7.3%, +3.1%, -0.7%: 9.2%.  Megatron-Bridge's dense rows at tp > 1 with the
+    # userbuffers' overlap their recipes set (CommOverlapConfig(tp_comm_overlap=True), off for
+    # NVFP4): the H100 rows -7.5%, -7.6%, -8.6% to +1.1%, +1.2%, +8.2%, GB300's 405B -14.0% to
+    # -5.4%, B200's 405B +0.6% and +1.1% to +7.8% and +8.3%: 9.3%, carried 6.0%.  NeMo's own
+    # 2025 summary tables joined (116 cases): 25.02 on DGX-B200 (Llama 3 8B +36%, 70B +29%,
+    # 405B +21%, GPT-3 175B +7%: that system's early stack, NVIDIA's same 8B run 15% faster
+    # by 25.09), 25.04 and 25.07 on DGX-GB200 (8B 0% and +4%/+11%, GPT-3 0%, 70B with FSDP
+    # +9% and +8%; the 70B and 405B rows at cp 2 under a pipeline +24% to +50%): 10.2%.
     # The MoE set has its own, as expert parallelism's first cut left it (10 cases of
     # Megatron-Bridge 26.04.01, 48.5%; issue 38's target is 10%).  The cases then took
     # each row's dispatcher, overlap and expert tensor parallelism from its perf recipe,
@@ -377,8 +380,8 @@ if ($check) {
     # their perf configs (35 cases): Qwen3-30B on B300, with full-iteration graphs and the fused
     # grouped MLP, +2.1%; the three without them +21% (DeepSeek-V3, attention-only graphs),
     # +97% (GPT-OSS, unfused) and +82% (H100, no graphs), known gaps: 26.7%.
-    my %guard = (catalog => [9.3, [map { $_->{err} } grep { defined $_->{err} } @dense]],
-                 carried => [6.6, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
+    my %guard = (catalog => [10.3, [map { $_->{err} } grep { defined $_->{err} } @dense]],
+                 carried => [6.1, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
                  'MoE catalog' => [26.8, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
