@@ -380,9 +380,12 @@ if ($check) {
     # their perf configs (35 cases): Qwen3-30B on B300, with full-iteration graphs and the fused
     # grouped MLP, +2.1%; the three without them +21% (DeepSeek-V3, attention-only graphs),
     # +97% (GPT-OSS, unfused) and +82% (H100, no graphs), known gaps: 26.7%.
+    # NeMo's 2025 tables' four Mixtral rows joined (39 cases, Source 10): 8x7B on DGX-GB200
+    # (25.04) +8.7%, on DGX-B200 (25.02) +47% (that system's early stack), 8x22B at 64K
+    # tokens, cp 8, one layer a pipeline chunk +37% (GB200) and +62% (B200): 27.9%.
     my %guard = (catalog => [10.3, [map { $_->{err} } grep { defined $_->{err} } @dense]],
                  carried => [6.1, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [26.8, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+                 'MoE catalog' => [28.0, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
