@@ -537,11 +537,32 @@ free_lines:
 enum { ST_NAME, ST_CLOUD, ST_PER_TIB, ST_GBS, ST_SOURCE, ST_N };
 static const char *const storage_cols[ST_N] = {"name", "cloud", "per_tib_mbs", "gbs", "source"};
 
+/* The optional local column (field k): "yes" for a store on each node's own
+ * disks, which has a node's rate alone (node_gbs, neither per_tib_mbs nor
+ * gbs); "no" or empty otherwise. */
+static int get_local(struct cat_storage *s, const struct cat_table *t, const struct csv_row *r,
+                     int k, struct dt_err *e)
+{
+    const struct csv_field *f = k >= 0 && k < r->nfields ? &r->fields[k] : NULL;
+
+    s->local = 0;
+    if (!f || !f->text[0] || !strcasecmp(f->text, "no"))
+        return 0;
+    if (strcasecmp(f->text, "yes"))
+        return tbl_err(e, t, f, "local", "yes, no or empty");
+    if (isnan(s->node_gbs) || !isnan(s->per_tib_mbs) || !isnan(s->gbs))
+        return tbl_err(e, t, f, "local",
+                       "a node's node_gbs alone with local yes (a node's own disks have no "
+                       "store-wide rate)");
+    s->local = 1;
+    return 0;
+}
+
 static int load_storage(struct catalog *cat, const char *dir, struct dt_err *e)
 {
     struct cat_table t;
     char *path = tbl_join_path(dir, "storage.csv");
-    int r, rc = -1, *lines, absent = access(path, F_OK) != 0, node_col;
+    int r, rc = -1, *lines, absent = access(path, F_OK) != 0, node_col, local_col;
 
     x_free(path);
     if (absent)
@@ -549,6 +570,7 @@ static int load_storage(struct catalog *cat, const char *dir, struct dt_err *e)
     if (tbl_open(&t, dir, "storage.csv", storage_cols, ST_N, e) != 0)
         return -1;
     node_col = tbl_optional_col(&t, "node_gbs");
+    local_col = tbl_optional_col(&t, "local");
     lines = x_calloc((size_t)t.csv.nrows, sizeof *lines);
     cat->storage = x_calloc((size_t)t.csv.nrows, sizeof *cat->storage);
     for (r = 1; r < t.csv.nrows; r++) {
@@ -573,7 +595,7 @@ static int load_storage(struct catalog *cat, const char *dir, struct dt_err *e)
                     "a rate per TiB, a whole store's gbs or a node's node_gbs");
             goto free_lines;
         }
-        if (tbl_source(&s->source, &t, row, ST_SOURCE, e))
+        if (get_local(s, &t, row, local_col, e) || tbl_source(&s->source, &t, row, ST_SOURCE, e))
             goto free_lines;
         lines[cat->nstorage] = row->line;
         cat->nstorage++;

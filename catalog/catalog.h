@@ -179,6 +179,8 @@ struct cat_storage {
     double gbs;                 /* GB/s of the whole store; NAN: per TiB or none */
     double node_gbs;            /* GB/s one node writes at most (optional column node_gbs);
                                    NAN: its NICs alone bound it */
+    int local;                  /* 1: each node's own disks (optional column local, "yes"):
+                                   written without the network, node_gbs a node, no more */
     char *source;
 };
 

@@ -5,8 +5,9 @@
  * catalog does not describe (simulated as PCIe), NICs not counted (one
  * assumed), a GPU's efficiency not published (the median of the others), a
  * processor's speed not known where the input pipeline costs something, a
- * mixture of experts' host launches taken as hidden, and scenario fields that
- * change nothing (input.raw_bytes).  O(groups).
+ * mixture of experts' host launches taken as hidden, checkpoints on the nodes'
+ * own disks taken to survive a node's loss, and scenario fields that change
+ * nothing (input.raw_bytes).  O(groups).
  */
 #include "planner.h"
 
@@ -77,6 +78,14 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
             "graphs hide them (Megatron-Bridge 26.08's Qwen3 and DeepSeek-V3 runs: within 6%); "
             "published runs without them took 21% to 106% longer than dtplan gives "
             "(docs/model.md \"Expert parallelism\")");
+    if (sc->goodput.present && sc->goodput.storage && sc->goodput.storage->local &&
+        isnan(sc->goodput.storage_gbs)) {
+        snprintf(b, sizeof b, "goodput: checkpoints on %.40s, the nodes' own disks: a restart "
+                 "after a node is lost (a failure, a preemption) taken to find that node's "
+                 "share, copied to a peer or to durable storage beside training; without such "
+                 "a copy the checkpoint is lost with the node", sc->goodput.storage->name);
+        add(pc, b);
+    }
     if (sc->input.raw_bytes > 0)
         add(pc, "input.raw_bytes: not modelled (storage reads are not simulated), so it changes "
             "nothing");

@@ -199,11 +199,13 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     }
     o->on = 1;
     /* the model state saved whole, written by the train nodes at their NICs'
-     * rate or the store's, the lower; read back at the same rate */
+     * rate or the store's, the lower (a store on the nodes' own disks: its
+     * rate alone); read back at the same rate */
     o->checkpoint_bytes = memory_checkpoint_bytes(sc);
     write_Bps = store_Bps(gp, train_nodes);
-    if (net_Bps > 0 && net_Bps < write_Bps)
-        write_Bps = net_Bps;
+    if (net_Bps > 0 && net_Bps < write_Bps && !(gp->storage && gp->storage->local &&
+                                                isnan(gp->storage_gbs)))
+        write_Bps = net_Bps;        /* a node's own disks: no NIC on the way */
     o->checkpoint_write_s = o->checkpoint_bytes / write_Bps;
     /* asynchronous: the step waits for each GPU's share copied to the host
      * over PCIe; the write goes on beside the next steps */

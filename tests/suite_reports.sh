@@ -202,6 +202,23 @@ check "goodput: gcsfuse's 4.62 GB/s a node: 1 node writes at 4.62 GB/s, 4 at 18.
             $n++;
         }
         exit($n == 2 ? 0 : 1)' "$tmp/gcs.json"
+# A store on the nodes' own disks (gcp-local-ssd-16: 3.12 GB/s a node, local)
+# is written without the network: nodes whose NICs give 1 GB/s write to it at
+# 3.12 GB/s each, to Cloud Storage at 1 GB/s; the prediction says what it
+# assumed of a lost node's share.
+sed -e 's/instance: p5.48xlarge/instance: slow/' \
+    -e '/^workload:/i catalog: {instances: [{name: slow, cloud: gcp, vcpus: 208, gpu_model: H100, gpu_count: 8, intra_node_link: NVSwitch, network_gbps: 8, nics: 1, price_usd_h: 10, source: test}]}' \
+    tests/data/report/goodput-gcs.yaml > "$tmp/slow-gcs.yaml"
+sed 's/storage: gcs-gcsfuse/storage: gcp-local-ssd-16/' "$tmp/slow-gcs.yaml" > "$tmp/slow-ssd.yaml"
+rate() { # FILE: the first cluster's checkpoint write rate in GB/s, and whether an assumption names its local store
+    "$DT" -q --json "$1" 2> /dev/null | perl -MJSON::PP -e '
+        local $/; my $c = decode_json(<STDIN>)->{clusters}[0]; my $g = $c->{goodput};
+        printf "%.3f %d\n", $g->{checkpoint_bytes} / $g->{checkpoint_write_s} / 1e9,
+            scalar grep { /own disks/ } @{$c->{assumptions} || []}'
+}
+ssd=$(rate "$tmp/slow-ssd.yaml"); gcs=$(rate "$tmp/slow-gcs.yaml")
+check "goodput: a local store is written without the NICs ($ssd: 3.12 GB/s, said) where Cloud Storage goes through them ($gcs: 1 GB/s)" \
+    [ "$ssd" = "3.120 1" -a "$gcs" = "1.000 0" ]
 # A preemption saved at its notice (goodput.spot_notice_save) loses no work
 # and costs a restart and the save: on AWS (120 s notice, a 6 s write) all 20
 # a day are saved and the time trains more than without the key; a GCP type

@@ -532,6 +532,12 @@ static void each_bad_fixture_gives_its_exact_error(void)
     expect_load_error("storage_none",
         BAD_DIR "storage_none/storage.csv:2:9: per_tib_mbs: expected a rate per TiB, a whole "
         "store's gbs or a node's node_gbs, found \"\"");
+    expect_load_error("storage_local_word",
+        BAD_DIR "storage_local_word/storage.csv:2:22: local: expected yes, no or empty, "
+        "found \"maybe\"");
+    expect_load_error("storage_local_aggregate",
+        BAD_DIR "storage_local_aggregate/storage.csv:2:25: local: expected a node's node_gbs "
+        "alone with local yes (a node's own disks have no store-wide rate), found \"yes\"");
     expect_load_error("fabric_disagrees",
         BAD_DIR "fabric_disagrees/instances.csv:2:100: fabric: expected a fabric that agrees "
         "with efa \"yes\" (an efa-* fabric), found \"ib\"");
@@ -805,7 +811,13 @@ static void storage_types_load_with_their_rates(void)
     const struct cat_storage *gcl = catalog_find_storage(&cat, "gcp-lustre-500");
     const struct cat_storage *gcs = catalog_find_storage(&cat, "gcs-gcsfuse");
 
-    T_CHECK(cat.nstorage >= 18, "storage.csv has its 18 types (got %d)", cat.nstorage);
+    const struct cat_storage *ssd = catalog_find_storage(&cat, "gcp-local-ssd-16");
+
+    T_CHECK(cat.nstorage >= 20, "storage.csv has its 20 types (got %d)", cat.nstorage);
+    T_CHECK(ssd && ssd->local && ssd->node_gbs == 3.12 && isnan(ssd->gbs) &&
+                isnan(ssd->per_tib_mbs),
+            "GCP Local SSD, 16 partitions: the nodes' own disks, 3.12 GB/s a node");
+    T_CHECK(fsx && !fsx->local && gcs && !gcs->local, "FSx and Cloud Storage: not on the nodes");
     T_CHECK(gcs && gcs->node_gbs == 4.62 && isnan(gcs->gbs) && isnan(gcs->per_tib_mbs),
             "Cloud Storage through gcsfuse: 4.62 GB/s a node, no aggregate rate");
     T_CHECK(fsx && isnan(fsx->node_gbs), "FSx: no rate a node (its NICs bound it)");
