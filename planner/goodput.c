@@ -169,6 +169,7 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     double gpus = 0, nodes = 0, train_nodes = 0, spot = 0, spot_rate = 0, net_Bps = 0;
     double pcie_Bps = NAN, rate, m, write_Bps, saved;
     double step = pc->res.step_mean_s, work;
+    int local;
 
     o->on = 0;
     o->spot_type[0] = '\0';
@@ -203,9 +204,9 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
      * rate alone); read back at the same rate */
     o->checkpoint_bytes = memory_checkpoint_bytes(sc);
     write_Bps = store_Bps(gp, train_nodes);
-    if (net_Bps > 0 && net_Bps < write_Bps && !(gp->storage && gp->storage->local &&
-                                                isnan(gp->storage_gbs)))
-        write_Bps = net_Bps;        /* a node's own disks: no NIC on the way */
+    local = gp->storage && gp->storage->local && isnan(gp->storage_gbs);
+    if (net_Bps > 0 && net_Bps < write_Bps && !local)
+        write_Bps = net_Bps;        /* a node's own disks have no NIC on the way */
     o->checkpoint_write_s = o->checkpoint_bytes / write_Bps;
     /* asynchronous: the step waits for each GPU's share copied to the host
      * over PCIe; the write goes on beside the next steps */
