@@ -55,9 +55,12 @@
  * split by tp, as the experts' widths are by default).  A MoE layer keeps
  * the router's fp32 logits, its top_k permuted copies of the token (the
  * first expert product's input, in bytes), the experts' first product and
- * activation as a dense block keeps them a copy, their outputs (16-bit, for
- * the weighted sum's backward), and the shared experts as a dense block of
- * their width.  recompute_modules moe keeps the block's input alone (the
+ * activation as a dense block keeps them a copy, and the shared experts as a
+ * dense block of their width.  Not the experts' outputs: Megatron-Core
+ * applies the router's probabilities in the experts' activation and sums
+ * the outputs back without them (NVIDIA/Megatron-LM@2659630721, 2025-04-09,
+ * "Memory efficient token permutation": activation_func_with_probs,
+ * weighted_bias_swiglu_impl), so no backward needs them.  recompute_modules moe keeps the block's input alone (the
  * layer norm's, counted already); moe_act drops the activation's output.
  */
 static void ffn_bytes(const struct cat_model *m, double ffn, double in, int flags, double *whole,
@@ -72,7 +75,7 @@ static void ffn_bytes(const struct cat_model *m, double ffn, double in, int flag
     if (!(shape_known(m) && m->experts > 0 && lm > 0 && l > 0))
         return;
     if (!(flags & MEM_ACT_REDO_MOE)) {
-        moe_whole = 4 * m->experts + k * (in + 2) * h;
+        moe_whole = 4 * m->experts + k * in * h;
         moe_split = k * (ffn + in - act) * fe +
                     (m->shared_experts > 0 ? (ffn + in) * shape_shared_width(m) : 0);
     }
@@ -89,7 +92,8 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
     double kept = 4 * h + in * h + in * h + 2 * d * h;            /* not split by tp */
     double proj = flash ? 2 * h + (flags & MEM_ACT_PROJ_FP8 ? in * h : 0)  /* output projection */
                         : flags & MEM_ACT_PROJ_FP8 ? in * h : 2 * h;     /* input */
-    double ffn = m->gated_ffn ? (flags & MEM_ACT_FUSED ? 4 : 6) : 2;
+    double ffn = m->gated_ffn ? (flags & MEM_ACT_FUSED ? (flags & MEM_ACT_FP8_ACT_IN ? 2 : 4) : 6)
+                              : 2;      /* the fused SwiGLU's input: 2 f, 16-bit or fp8 */
     double ffn_whole, ffn_split;
     double split, scores = (2 + 3 * d) * a * s;                   /* per token */
 
@@ -120,7 +124,8 @@ static int memory_act_flags(const struct scenario *sc)
     return (sc->workload.kernels_fused ? MEM_ACT_FUSED : 0) | (te ? MEM_ACT_FP8 : 0) |
            (te && sc->workload.fp8_recipe == SC_FP8_DELAYED ? MEM_ACT_PROJ_FP8 : 0) |
            (mods & (1u << OPS_MOD_MOE) ? MEM_ACT_REDO_MOE : 0) |
-           (mods & (1u << OPS_MOD_MOE_ACT) ? MEM_ACT_REDO_MOE_ACT : 0);
+           (mods & (1u << OPS_MOD_MOE_ACT) ? MEM_ACT_REDO_MOE_ACT : 0) |
+           (sc->workload.fp8_act_input ? MEM_ACT_FP8_ACT_IN : 0);
 }
 
 double memory_layer_bytes(const struct scenario *sc)

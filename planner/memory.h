@@ -45,8 +45,11 @@ enum {
                             (delayed scaling; Megatron-Core has it keep attention's 16-bit
                             output under the other recipes) */
     MEM_ACT_REDO_MOE = 8, /* recompute_modules moe: a MoE block keeps its input alone */
-    MEM_ACT_REDO_MOE_ACT = 16 /* recompute_modules moe_act: the experts' activation output
-                                 not kept */
+    MEM_ACT_REDO_MOE_ACT = 16, /* recompute_modules moe_act: the experts' activation output
+                                  not kept */
+    MEM_ACT_FP8_ACT_IN = 32 /* workload.fp8_act_input: the fused SwiGLU's input kept in fp8
+                               for its backward (Megatron-Core's
+                               activation_func_fp8_input_store) */
 };
 
 /* Activation bytes of one layer of shaped transformer m, per sample of s

@@ -73,6 +73,7 @@ const struct sc_field sc_fields[] = {
     INT("workload.fp8_bf16_layers", WL, OFF(sc_workload, fp8_bf16_layers), 0, 0, 100000,
         "an integer from 0 to 100000"),
     BOOL("workload.fp8_attention", WL, OFF(sc_workload, fp8_attention), 0),
+    BOOL("workload.fp8_act_input", WL, OFF(sc_workload, fp8_act_input), 0),
     NUM("workload.step_overhead_s", WL, OFF(sc_workload, step_overhead_s), 0, 0, 0, 3600,
         "seconds in [0, 3600]"),
     {"workload.recompute_modules", WL, SC_FIELD_UBITS, OFF(sc_workload, recompute_modules), 0, 0,

@@ -205,6 +205,9 @@ struct sc_workload {
                                           this many layers run their GEMMs in 16 bits */
     int fp8_attention;                 /* workload.fp8_attention: fused attention in fp8 too
                                           (Transformer Engine's fp8_dpa), under fp8 */
+    int fp8_act_input;                 /* workload.fp8_act_input: the fused SwiGLU's input kept
+                                          in fp8 for its backward (Megatron-Core's
+                                          activation_func_fp8_input_store) */
     double step_overhead_s;            /* workload.step_overhead_s: fixed seconds a step beyond
                                           the kernels (sim_workload.step_overhead_s); 0 none */
     unsigned recompute_modules;        /* workload.recompute_modules: a set of 1 << OPS_MOD_*

@@ -223,6 +223,31 @@ static void transformer_layers_keep_korthikantis_bytes(void)
                             SC_RECOMPUTE_NONE),
            8192 * (6 * 4096 + 5 * 4096 + 4 * 1024 + 5 * 14336.0), 1e-12,
            "delayed scaling: the output projection's fp8 copy besides");
+    /* workload.fp8_act_input: the fused SwiGLU's input 2 f in fp8, 2 bytes
+     * a token for 4: split 3 f for 5 */
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_FP8_ACT_IN,
+                            SC_RECOMPUTE_NONE),
+           8192 * (6 * 4096 + 4 * 4096 + 4 * 1024 + 3 * 14336.0), 1e-12,
+           "fp8_act_input: the SwiGLU's input in fp8");
+    /* A mixture of experts, every layer one (8 experts of width 1024, top
+     * 2): its MoE block keeps the router's fp32 logits 4 E, the routed
+     * copies' inputs k h (fp8: a byte), and a copy's first product and
+     * activation (fused, fp8: 4 + 1 bytes of the width); not the experts'
+     * outputs, which Megatron-Core's probabilities in the activation leave
+     * unread (NVIDIA/Megatron-LM@2659630721) */
+    m.experts = 8;
+    m.top_k = 2;
+    m.moe_ffn_hidden = 1024;
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE),
+           8192 * (6 * 4096 + 4 * 8 + 2 * 4096 + 4 * 4096 + 4 * 1024 + 2 * 5 * 1024.0), 1e-12,
+           "a MoE layer: logits, the routed copies' fp8 inputs, their products; no outputs");
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE) -
+               memory_layer_act(&m, 8192, 1, 0, 0, 1,
+                                MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_FP8_ACT_IN, SC_RECOMPUTE_NONE),
+           8192 * 2 * 2 * 1024.0, 1e-9, "fp8_act_input halves each routed copy's SwiGLU input");
+    m.experts = 0;
+    m.top_k = 0;
+    m.moe_ffn_hidden = 0;
     /* unfused attention: the output projection keeps only its fp8 input;
      * ungated: the activation's input 2 f and the fp8 output f */
     m.gated_ffn = 0;
