@@ -34,11 +34,15 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: " CMD " list [--gpu NAME] [--cloud C] [--region R] [--catalog PATH] [--json]\n"
             "                      [-o FILE]\n"
+            "       " CMD " storage [--cloud C] [--catalog PATH] [--json] [-o FILE]\n"
             "       " CMD " import FILE|DIR... -o DIR [--catalog PATH]\n"
             "\n"
             "list: the instance types of the catalog (--catalog: a dtplan catalog directory,\n"
             "or SkyPilot's vms.csv, a file or a directory of them, read over the catalog\n"
             "shipped with dtplan), with what dtplan does not know of each (\"missing\").\n"
+            "storage: the checkpoint stores of the catalog (storage.csv; goodput.storage\n"
+            "names one): each one's rate, per TiB provisioned, whole or a node's, and\n"
+            "whether it is the nodes' own disks (local).\n"
             "import: SkyPilot's vms.csv files (skypilot-org/skypilot-catalog,\n"
             "catalogs/vN/<cloud>/vms.csv) written as a dtplan catalog in DIR: one type a\n"
             "region, TYPE@REGION, at its lowest on-demand and spot price, a later file's\n"
@@ -162,6 +166,64 @@ static int list(FILE *f, const void *ctx, struct dt_err *e)
         cJSON_Delete(root);
     } else {
         fprintf(f, "%d instance type%s\n", shown, shown == 1 ? "" : "s");
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+/* cli_writer: the checkpoint stores of a struct list_args (ctx), --cloud
+ * filtering, as a table or JSON. */
+static int storage_list(FILE *f, const void *ctx, struct dt_err *e)
+{
+    const struct list_args *la = ctx;
+    const struct catalog *cat = la->cat;
+    cJSON *arr = la->json ? cJSON_CreateArray() : NULL;
+    int shown = 0;
+
+    (void)e;
+    if (!la->json)
+        fprintf(f, "%-22s %-8s %12s %10s %10s %-5s %s\n", "storage", "cloud", "MB/s a TiB",
+                "GB/s all", "GB/s node", "local", "source");
+    for (int i = 0; i < cat->nstorage; i++) {
+        const struct cat_storage *st = &cat->storage[i];
+        char tib[16], all[16], node[16], src[72];
+        if (la->cloud && strcasecmp(st->cloud, la->cloud) != 0)
+            continue;
+        shown++;
+        if (la->json) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "storage", st->name);
+            cJSON_AddStringToObject(o, "cloud", st->cloud);
+            report_json_num(o, "per_tib_mbs", st->per_tib_mbs);
+            report_json_num(o, "gbs", st->gbs);
+            report_json_num(o, "node_gbs", st->node_gbs);
+            cJSON_AddBoolToObject(o, "local", st->local);
+            cJSON_AddStringToObject(o, "source", st->source ? st->source : "");
+            cJSON_AddItemToArray(arr, o);
+            continue;
+        }
+        cell_num(tib, sizeof tib, st->per_tib_mbs, "%.0f");
+        cell_num(all, sizeof all, st->gbs, "%.0f");
+        cell_num(node, sizeof node, st->node_gbs, "%.2f");
+        snprintf(src, sizeof src, "%s", st->source ? st->source : "-");
+        if (st->source && strlen(st->source) >= sizeof src) {  /* cut at a character's start */
+            size_t k = sizeof src - 4;
+            while (k > 0 && ((unsigned char)src[k] & 0xC0) == 0x80)
+                k--;
+            memcpy(src + k, "...", 4);
+        }
+        fprintf(f, "%-22s %-8s %12s %10s %10s %-5s %s\n", st->name, st->cloud, tib, all, node,
+                st->local ? "yes" : "no", src);
+    }
+    if (la->json) {
+        cJSON *root = cJSON_CreateObject();
+        char *text;
+        cJSON_AddItemToObject(root, "storage", arr);
+        text = cJSON_Print(root);
+        fprintf(f, "%s\n", text);
+        x_free(text);
+        cJSON_Delete(root);
+    } else {
+        fprintf(f, "%d storage type%s\n", shown, shown == 1 ? "" : "s");
     }
     return ferror(f) ? -1 : 0;
 }
@@ -295,7 +357,7 @@ int catalog_cmd_main(int argc, char **argv)
     const char *gpu = NULL, *cloud = NULL, *region = NULL, *catarg = NULL, *outdir = NULL;
     const char *output = NULL;
     const char **paths = x_calloc((size_t)argc + 1, sizeof *paths);
-    int json = 0, npaths = 0, rc = CLI_EXIT_INPUT, is_list;
+    int json = 0, npaths = 0, rc = CLI_EXIT_INPUT, is_list, is_storage;
     struct dt_err e = {{0}};
     struct catalog cat = {0};
     char *catdir = NULL;
@@ -305,19 +367,21 @@ int catalog_cmd_main(int argc, char **argv)
         x_free(paths);
         return cli_flush_stdout(CMD);
     }
-    if (argc < 2 || (strcmp(argv[1], "list") != 0 && strcmp(argv[1], "import") != 0)) {
-        dt_errf(&e, CMD ": expected list or import (dtplan catalog --help), found %s%s%s",
+    if (argc < 2 || (strcmp(argv[1], "list") != 0 && strcmp(argv[1], "import") != 0 &&
+                     strcmp(argv[1], "storage") != 0)) {
+        dt_errf(&e, CMD ": expected list, storage or import (dtplan catalog --help), found %s%s%s",
                 argc < 2 ? "nothing" : "\"", argc < 2 ? "" : argv[1], argc < 2 ? "" : "\"");
         fprintf(stderr, "%s\n", e.msg);
         x_free(paths);
         return CLI_EXIT_INPUT;
     }
-    is_list = !strcmp(argv[1], "list");
+    is_storage = !strcmp(argv[1], "storage");
+    is_list = !strcmp(argv[1], "list") || is_storage;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        const char **val = !strcmp(a, "--gpu") && is_list ? &gpu
+        const char **val = !strcmp(a, "--gpu") && is_list && !is_storage ? &gpu
                            : !strcmp(a, "--cloud") && is_list ? &cloud
-                           : !strcmp(a, "--region") && is_list ? &region
+                           : !strcmp(a, "--region") && is_list && !is_storage ? &region
                            : !strcmp(a, "--catalog") ? &catarg
                            : !strcmp(a, "-o") && !is_list ? &outdir
                            : (!strcmp(a, "-o") || !strcmp(a, "--output")) && is_list ? &output
@@ -337,11 +401,12 @@ int catalog_cmd_main(int argc, char **argv)
             *val = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             text_eprintf(CMD " %s: %s: unknown flag, expected one of %s", argv[1], a,
-                    is_list ? "--gpu, --cloud, --region, --catalog, --json, -o"
-                            : "-o, --catalog");
+                    is_storage ? "--cloud, --catalog, --json, -o"
+                    : is_list  ? "--gpu, --cloud, --region, --catalog, --json, -o"
+                               : "-o, --catalog");
             goto out;
         } else if (is_list) {
-            text_eprintf(CMD " list: %s: expected no file (use --catalog PATH)", a);
+            text_eprintf(CMD " %s: %s: expected no file (use --catalog PATH)", argv[1], a);
             goto out;
         } else {
             paths[npaths++] = a;
@@ -366,7 +431,8 @@ int catalog_cmd_main(int argc, char **argv)
     }
     {
         struct list_args la = {&cat, gpu, cloud, region, json};
-        rc = cli_write_output(CMD " list", output, list, &la);
+        rc = is_storage ? cli_write_output(CMD " storage", output, storage_list, &la)
+                        : cli_write_output(CMD " list", output, list, &la);
     }
     catalog_free(&cat);
 out:

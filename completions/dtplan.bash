@@ -72,12 +72,14 @@ _dtplan()
                 ;;
             catalog)
                 if [ "$COMP_CWORD" -eq 2 ]; then
-                    COMPREPLY=($(compgen -W "list import" -- "$cur"))
+                    COMPREPLY=($(compgen -W "list storage import" -- "$cur"))
                 elif [ "$prev" = --catalog ] || [ "$prev" = -o ]; then
                     COMPREPLY=($(compgen -f -- "$cur"))
                 elif [[ $cur == -* ]]; then
                     if [ "${COMP_WORDS[2]}" = import ]; then
                         COMPREPLY=($(compgen -W "-o --catalog -h --help" -- "$cur"))
+                    elif [ "${COMP_WORDS[2]}" = storage ]; then
+                        COMPREPLY=($(compgen -W "--cloud --catalog --json -o -h --help" -- "$cur"))
                     else
                         COMPREPLY=($(compgen -W "--gpu --cloud --region --catalog --json -o -h --help" -- "$cur"))
                     fi

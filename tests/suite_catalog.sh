@@ -43,6 +43,20 @@ check "list --json --cloud: the A10G types of AWS, each with its missing fields"
 "$DT" catalog list > "$tmp/own.txt"
 check "list of dtplan's own catalog" grep -q '^p5.48xlarge  *aws  *us-east-1 ' "$tmp/own.txt"
 
+# ---- storage: the checkpoint stores ------------------------------------------
+"$DT" catalog storage > "$tmp/st.txt" 2> "$tmp/err"
+check "storage lists the stores with their rates, the nodes' own disks said (local yes)" \
+    sh -c "grep -q '^gcp-local-ssd-16  *gcp  *-  *-  *3.12 yes ' '$tmp/st.txt' &&
+           grep -q '^fsx-lustre-p2-1000  *aws  *1000  *-  *- no ' '$tmp/st.txt' &&
+           tail -1 '$tmp/st.txt' | grep -q '^[0-9][0-9]* storage types$'"
+"$DT" catalog storage --cloud azure --json > "$tmp/st.json"
+check "storage --cloud --json: Azure's four Managed Lustre tiers, none local" \
+    [ "$(grep -c '"storage":	"amlfs-' "$tmp/st.json")" = 4 -a "$(grep -c '"local":	true' "$tmp/st.json")" = 0 ]
+"$DT" catalog storage --gpu H100 > /dev/null 2> "$tmp/err"
+rc=$?
+check "storage refuses list's filters it has no use for" \
+    [ $rc -eq 2 -a "$(cat "$tmp/err")" = "dtplan catalog storage: --gpu: unknown flag, expected one of --cloud, --catalog, --json, -o" ]
+
 # ---- import: the round trip ---------------------------------------------------
 "$DT" catalog import "$SKY/aws/vms.csv" "$SKY/gcp/vms.csv" -o "$tmp/cat" 2> "$tmp/err"
 rc=$?

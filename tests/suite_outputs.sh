@@ -49,6 +49,7 @@ plan --save-json|dtplan plan|"\$DT" plan -q --save-json OUT "$P"
 compute|dtplan compute|"\$DT" compute --model resnet50 --gpu A100 -o OUT
 collectives|dtplan collectives|"\$DT" collectives --instance p4d.24xlarge -e 4M -o OUT
 catalog list|dtplan catalog list|"\$DT" catalog list --gpu A100 -o OUT
+catalog storage|dtplan catalog storage|"\$DT" catalog storage --cloud gcp -o OUT
 calibrate|dtplan calibrate|"\$DT" calibrate --quick --coll-cmd "echo 0.001" -o OUT
 EOF
 
