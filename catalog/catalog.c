@@ -447,8 +447,8 @@ static int get_shape(struct cat_model *m, const struct cat_table *t, const struc
         const struct csv_field *fld = &r->fields[col[0]];
         if (!strcmp(key, "params"))
             fld = tbl_cell(t, r, M_PARAMS);
-        for (int k = 0; k < NSHAPE; k++)
-            if (!strcmp(key, shape_cols[k]))
+        for (int k = 0; k < NSHAPE; k++)       /* a column the file has */
+            if (!strcmp(key, shape_cols[k]) && col[k] >= 0 && col[k] < r->nfields)
                 fld = &r->fields[col[k]];
         if (!*key)
             return dt_errf(e, "%s:%d:%d: layers: %s", t->csv.path, fld->line, fld->col, what);

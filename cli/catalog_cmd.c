@@ -96,6 +96,24 @@ struct list_args {
     int json;
 };
 
+/* The end of a listing: the JSON array arr (NULL: a table) under key, or
+ * the count of what the table showed; -1 when f failed. */
+static int list_end(FILE *f, cJSON *arr, const char *key, int shown, const char *what)
+{
+    if (arr) {
+        cJSON *root = cJSON_CreateObject();
+        char *text;
+        cJSON_AddItemToObject(root, key, arr);
+        text = cJSON_Print(root);
+        fprintf(f, "%s\n", text);
+        x_free(text);
+        cJSON_Delete(root);
+    } else {
+        fprintf(f, "%d %s%s\n", shown, what, shown == 1 ? "" : "s");
+    }
+    return ferror(f) ? -1 : 0;
+}
+
 /* cli_writer: the table or JSON of a struct list_args (ctx). */
 static int list(FILE *f, const void *ctx, struct dt_err *e)
 {
@@ -156,18 +174,7 @@ static int list(FILE *f, const void *ctx, struct dt_err *e)
                 in->cloud, in->region, vc, mem, gname, in->gpu_count, in->gpu_count > 0 ? gmem : "-",
                 price, spot, in->spot_interrupt[0] ? in->spot_interrupt : "-", miss[0] ? miss : "-");
     }
-    if (json) {
-        cJSON *root = cJSON_CreateObject();
-        char *text;
-        cJSON_AddItemToObject(root, "instances", arr);
-        text = cJSON_Print(root);
-        fprintf(f, "%s\n", text);
-        x_free(text);
-        cJSON_Delete(root);
-    } else {
-        fprintf(f, "%d instance type%s\n", shown, shown == 1 ? "" : "s");
-    }
-    return ferror(f) ? -1 : 0;
+    return list_end(f, arr, "instances", shown, "instance type");
 }
 
 /* cli_writer: the checkpoint stores of a struct list_args (ctx), --cloud
@@ -214,18 +221,7 @@ static int storage_list(FILE *f, const void *ctx, struct dt_err *e)
         fprintf(f, "%-22s %-8s %12s %10s %10s %-5s %s\n", st->name, st->cloud, tib, all, node,
                 st->local ? "yes" : "no", src);
     }
-    if (la->json) {
-        cJSON *root = cJSON_CreateObject();
-        char *text;
-        cJSON_AddItemToObject(root, "storage", arr);
-        text = cJSON_Print(root);
-        fprintf(f, "%s\n", text);
-        x_free(text);
-        cJSON_Delete(root);
-    } else {
-        fprintf(f, "%d storage type%s\n", shown, shown == 1 ? "" : "s");
-    }
-    return ferror(f) ? -1 : 0;
+    return list_end(f, arr, "storage", shown, "storage type");
 }
 
 /* cli_writer: the bytes of the file named ctx, copied. */
