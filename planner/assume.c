@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "goodput.h"
 #include "resolve.h"
 
 /* Append one assumption, unless it is there already. */
@@ -78,8 +79,7 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
             "graphs hide them (Megatron-Bridge 26.08's Qwen3 and DeepSeek-V3 runs: within 6%); "
             "published runs without them took 21% to 106% longer than dtplan gives "
             "(docs/model.md \"Expert parallelism\")");
-    if (sc->goodput.present && sc->goodput.storage && sc->goodput.storage->local &&
-        isnan(sc->goodput.storage_gbs)) {
+    if (sc->goodput.present && goodput_store_local(&sc->goodput)) {
         snprintf(b, sizeof b, "goodput: checkpoints on %.40s, the nodes' own disks: a restart "
                  "after a node is lost (a failure, a preemption) taken to find that node's "
                  "share, copied to a peer or to durable storage beside training; without such "

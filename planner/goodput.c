@@ -110,6 +110,11 @@ static double store_Bps(const struct sc_goodput *gp, double train_nodes)
     return all;
 }
 
+int goodput_store_local(const struct sc_goodput *gp)
+{
+    return gp->storage && gp->storage->local && isnan(gp->storage_gbs);
+}
+
 /* A spot node of type in: its preemptions a day, as the scenario sets them,
  * else from its type's interruption band, else the default; *from: which. */
 static double spot_per_day(const struct sc_goodput *gp, const struct cat_instance *in,
@@ -169,7 +174,6 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     double gpus = 0, nodes = 0, train_nodes = 0, spot = 0, spot_rate = 0, net_Bps = 0;
     double pcie_Bps = NAN, rate, m, write_Bps, saved;
     double step = pc->res.step_mean_s, work;
-    int local;
 
     o->on = 0;
     o->spot_type[0] = '\0';
@@ -204,8 +208,7 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
      * rate alone); read back at the same rate */
     o->checkpoint_bytes = memory_checkpoint_bytes(sc);
     write_Bps = store_Bps(gp, train_nodes);
-    local = gp->storage && gp->storage->local && isnan(gp->storage_gbs);
-    if (net_Bps > 0 && net_Bps < write_Bps && !local)
+    if (net_Bps > 0 && net_Bps < write_Bps && !goodput_store_local(gp))
         write_Bps = net_Bps;        /* a node's own disks have no NIC on the way */
     o->checkpoint_write_s = o->checkpoint_bytes / write_Bps;
     /* asynchronous: the step waits for each GPU's share copied to the host

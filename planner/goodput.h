@@ -46,6 +46,13 @@ struct plan_cluster;
  * goodput: section. */
 void goodput_of(const struct scenario *sc, struct plan_cluster *pc);
 
+struct sc_goodput;
+
+/* 1 when gp's checkpoints go to the nodes' own disks (a storage type with
+ * local yes, its rate not overridden by goodput.storage_gbs): written
+ * without the network, lost with their node. */
+int goodput_store_local(const struct sc_goodput *gp);
+
 struct plan_goodput;
 
 /* Where g's spot rate comes from, in words, into buf: "the scenario's

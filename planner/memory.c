@@ -60,7 +60,8 @@
  * applies the router's probabilities in the experts' activation and sums
  * the outputs back without them (NVIDIA/Megatron-LM@2659630721, 2025-04-09,
  * "Memory efficient token permutation": activation_func_with_probs,
- * weighted_bias_swiglu_impl), so no backward needs them.  recompute_modules moe keeps the block's input alone (the
+ * weighted_bias_swiglu_impl), so no backward needs them.
+ * recompute_modules moe keeps the block's input alone (the
  * layer norm's, counted already); moe_act drops the activation's output.
  */
 static void ffn_bytes(const struct cat_model *m, double ffn, double in, int flags, double *whole,
@@ -92,8 +93,10 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
     double kept = 4 * h + in * h + in * h + 2 * d * h;            /* not split by tp */
     double proj = flash ? 2 * h + (flags & MEM_ACT_PROJ_FP8 ? in * h : 0)  /* output projection */
                         : flags & MEM_ACT_PROJ_FP8 ? in * h : 2 * h;     /* input */
-    double ffn = m->gated_ffn ? (flags & MEM_ACT_FUSED ? (flags & MEM_ACT_FP8_ACT_IN ? 2 : 4) : 6)
-                              : 2;      /* the fused SwiGLU's input: 2 f, 16-bit or fp8 */
+    /* a byte of f: the activation's input and output kept; fused SwiGLU, its
+     * input 2 f alone, 16-bit or (fp8_act_input) fp8 */
+    double ffn = !m->gated_ffn ? 2 : !(flags & MEM_ACT_FUSED) ? 6
+                                   : flags & MEM_ACT_FP8_ACT_IN ? 2 : 4;
     double ffn_whole, ffn_split;
     double split, scores = (2 + 3 * d) * a * s;                   /* per token */
 

@@ -171,6 +171,13 @@ for my $c (@cases) {
 }
 
 # MAPE and the largest |error| of a list of errors, as text.
+# The errors of rows that have one: key err (from the catalog alone) or
+# cerr (carried from a first row).
+sub errs {
+    my ($key, @rows) = @_;
+    return map { $_->{$key} } grep { defined $_->{$key} } @rows;
+}
+
 sub summary {
     my (@e) = @_;
     return 'no cases' unless @e;
@@ -207,10 +214,10 @@ if ($json) {
     }
     print JSON::PP->new->canonical->encode({
         cases => \@out,
-        catalog_alone => summary(map { $_->{err} } grep { defined $_->{err} } @dense),
-        carried => summary(map { $_->{cerr} } grep { defined $_->{cerr} } @dense),
-        moe_catalog_alone => summary(map { $_->{err} } grep { defined $_->{err} } @moe),
-        moe_carried => summary(map { $_->{cerr} } grep { defined $_->{cerr} } @moe) }), "\n";
+        catalog_alone => summary(errs('err', @dense)),
+        carried => summary(errs('cerr', @dense)),
+        moe_catalog_alone => summary(errs('err', @moe)),
+        moe_carried => summary(errs('cerr', @moe)) }), "\n";
     exit 0;
 }
 if ($check) {
@@ -296,11 +303,11 @@ if ($check) {
     my $nfit = grep { defined $fit{$_->{key}} } @in;
     printf "%s - llm runs: carried mode fits %d of %d group inputs\n",
         $nfit == @in ? 'ok' : 'FAIL', $nfit, scalar @in;
-    printf "# llm runs, catalog alone: %s\n", summary(map { $_->{err} } grep { defined $_->{err} } @dense);
+    printf "# llm runs, catalog alone: %s\n", summary(errs('err', @dense));
     printf "# llm runs, mixtures of experts, catalog alone: %s\n",
-        summary(map { $_->{err} } grep { defined $_->{err} } @moe);
+        summary(errs('err', @moe));
     printf "# llm runs, carried from a first row: %s (inputs excluded)\n",
-        summary(map { $_->{cerr} } grep { defined $_->{cerr} } @dense);
+        summary(errs('cerr', @dense));
     # A guard against regressions, not the target (issue 36: MAPE 10%, none past 20%):
     # the MAPEs as they stood when the model or the set last changed, with a tenth of a
     # point to spare for the last digit.  A change to the model that beats them lowers
@@ -383,9 +390,9 @@ if ($check) {
     # NeMo's 2025 tables' four Mixtral rows joined (39 cases, Source 10): 8x7B on DGX-GB200
     # (25.04) +8.7%, on DGX-B200 (25.02) +47% (that system's early stack), 8x22B at 64K
     # tokens, cp 8, one layer a pipeline chunk +37% (GB200) and +62% (B200): 27.9%.
-    my %guard = (catalog => [10.3, [map { $_->{err} } grep { defined $_->{err} } @dense]],
-                 carried => [6.1, [map { $_->{cerr} } grep { defined $_->{cerr} } @dense]],
-                 'MoE catalog' => [28.0, [map { $_->{err} } grep { defined $_->{err} } @moe]]);
+    my %guard = (catalog => [10.3, [errs('err', @dense)]],
+                 carried => [6.1, [errs('cerr', @dense)]],
+                 'MoE catalog' => [28.0, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
@@ -447,8 +454,8 @@ print "\n";
 printf "# catalog alone, all: %s\n", summary(map { $_->{err} } @ok);
 printf "# carried, all (inputs excluded): %s\n", summary(map { $_->{cerr} } @cok);
 printf "# catalog alone, mixtures of experts (ep > 1, apart from \"all\"): %s; carried: %s\n",
-    summary(map { $_->{err} } grep { defined $_->{err} } @moe),
-    summary(map { $_->{cerr} } grep { defined $_->{cerr} } @moe);
+    summary(errs('err', @moe)),
+    summary(errs('cerr', @moe));
 for my $by (qw(precision gpu group)) {
     my %v = map { $_->{$by} => 1 } @ok;
     for my $v (sort keys %v) {
