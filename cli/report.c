@@ -194,6 +194,10 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
                     "%.3g s of each %.3g s step, counted in compute\n", p->cl->name,
                     p->ep_over_nics ? "across nodes, over the NICs" : "inside a node, over NVLink",
                     p->ep_comm_s, r->step_mean_s);
+        if (p->host_wait_s > 0)
+            fprintf(f, "Host: %s: without CUDA graphs the GPUs wait %.3g s of each %.3g s step "
+                    "for the host to issue the MoE layers' kernels, counted in compute "
+                    "(workload.cuda_graphs none)\n", p->cl->name, p->host_wait_s, r->step_mean_s);
         if (p->cfg.c.pp > 1)
             fprintf(f, "Pipeline: %s: tp %d x pp %d%s%s x dp %.0f, %d micro-batches of %d a step; "
                     "of each %.3g s step, %.3g s computing, %.3g s in the bubble and activations' "
@@ -247,6 +251,7 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(m, "capacity", u->capacity / DT_GIB);
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);
     report_json_num(o, "ep_comm_s", pc->ep_comm_s);
+    report_json_num(o, "host_wait_s", pc->host_wait_s);
     report_json_num(o, "mfu", pc->mfu);
     report_json_num(o, "causal_flops_per_token", pc->causal_flops_per_token);
     cJSON_AddNumberToObject(o, "grad_accum", pc->grad_accum);

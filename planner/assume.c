@@ -74,11 +74,23 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
             add(pc, b);
         }
     }
-    if (sc->workload.model && sc->workload.model->experts > 0)
-        add(pc, "mixture of experts: the host's kernel launches hidden, as full-iteration CUDA "
-            "graphs hide them (Megatron-Bridge 26.08's Qwen3 and DeepSeek-V3 runs: within 6%); "
-            "published runs without them took 21% to 106% longer than dtplan gives "
-            "(docs/model.md \"Expert parallelism\")");
+    if (sc->workload.model && sc->workload.model->experts > 0) {
+        if (sc->workload.cuda_graphs == SC_GRAPHS_NONE)
+            snprintf(b, sizeof b, "mixture of experts without CUDA graphs (workload.cuda_graphs "
+                     "none): each MoE layer's pass takes at least the %.1f ms the host takes to "
+                     "issue it, as Megatron-Core's eager dispatcher waits for the GPU once a "
+                     "layer (docs/model.md \"The host's launches\")",
+                     resolve_host_moe_pass_s(sc) * 1e3);
+        else
+            snprintf(b, sizeof b, "mixture of experts: the host's kernel launches hidden, as "
+                     "%s CUDA graphs let the host run ahead (workload.cuda_graphs %s; "
+                     "Megatron-Bridge 26.08's Qwen3 and DeepSeek-V3 runs: within 6%%); eager "
+                     "runs are slower: say cuda_graphs: none (docs/model.md \"The host's "
+                     "launches\")",
+                     sc->workload.cuda_graphs == SC_GRAPHS_FULL ? "full-iteration" : "scoped",
+                     scenario_graphs_name(sc->workload.cuda_graphs));
+        add(pc, b);
+    }
     if (sc->goodput.present && goodput_store_local(&sc->goodput)) {
         snprintf(b, sizeof b, "goodput: checkpoints on %.40s, the nodes' own disks: a restart "
                  "after a node is lost (a failure, a preemption) taken to find that node's "

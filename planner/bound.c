@@ -345,6 +345,28 @@ static int expert_bound(struct plan_cluster *pc)
     return 1;
 }
 
+/*
+ * Without CUDA graphs, a step whose GPUs wait for the host's launches at
+ * least half as long as they compute (resolve_host.c) is bound by the
+ * host: a faster GPU leaves it as it is, so the what-ifs' words are left
+ * out, as expert_bound's.  1 when it applies.
+ */
+static int host_bound(struct plan_cluster *pc)
+{
+    const struct sim_result *r = &pc->res;
+
+    if (!(pc->host_wait_s > 0) || !(r->step_mean_s > 0) ||
+        pc->host_wait_s < 0.5 * (r->compute_s - pc->host_wait_s))
+        return 0;
+    pc->bound = PLAN_BOUND_COMPUTE;
+    snprintf(pc->bound_text, sizeof pc->bound_text,
+             "host-launch-bound: %.1f s of each %.1f s step the GPUs wait for the host to issue "
+             "the MoE layers' kernels (no CUDA graphs); full-iteration CUDA graphs would take "
+             "it off the step, a faster GPU would not; compute %.1f s of the rest",
+             pc->host_wait_s, r->step_mean_s, r->compute_s - pc->host_wait_s);
+    return 1;
+}
+
 int plan_bound_set(struct plan_cluster *pc, int whatif, struct dt_err *e)
 {
     struct whatif w;
@@ -352,14 +374,15 @@ int plan_bound_set(struct plan_cluster *pc, int whatif, struct dt_err *e)
     if (!whatif) {
         pc->bound = by_waits(pc);
         words(pc, pc->bound);
-        expert_bound(pc);
+        if (!expert_bound(pc))
+            host_bound(pc);
         return 0;
     }
     if (whatif_ask(&pc->cfg, pc->res.step_mean_s, &w, e))
         return -1;
     pc->bound = by_whatif(pc, &w);
     words(pc, pc->bound);
-    if (expert_bound(pc))
+    if (expert_bound(pc) || host_bound(pc))
         return 0;
     {
         size_t n = strlen(pc->bound_text);

@@ -229,6 +229,13 @@ static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
 
     pc->ep_comm_s = 0;
     pc->ep_over_nics = 0;
+    pc->host_wait_s = 0;
+    for (int i = 0; i < pc->cl->ngroups && i < pc->cfg.ngroups; i++)
+        if (pc->cl->groups[i].role == SIM_TRAIN) {
+            /* the host's launches (resolve_host.c), a stage's share */
+            pc->host_wait_s = pc->cfg.groups[i].host_wait_s / pp;
+            break;
+        }
     pc->cp = sc->parallel.cp > 1 ? sc->parallel.cp : 1;
     pc->ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1;
     pc->etp = sc->parallel.etp > 0 ? sc->parallel.etp : 0;

@@ -149,6 +149,9 @@ struct plan_cluster {
     double ep_comm_s;             /* expert parallelism: a GPU's waits a step for its MoE layers'
                                      all-to-alls, inside compute_s (resolve_ep.c); 0 none */
     int ep_over_nics;             /* 1: the expert-parallel group spans nodes */
+    double host_wait_s;           /* without CUDA graphs: a GPU's waits a step for the host to
+                                     issue its MoE layers' kernels, inside compute_s
+                                     (resolve_host.c); 0 none */
     int cp;                       /* context-parallel ranks (parallel.cp), >= 1 */
     int ep, etp;                  /* expert-parallel ranks (>= 1) and expert tensor
                                      parallelism (parallel.etp; 0: tp's) simulated */

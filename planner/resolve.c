@@ -858,6 +858,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
             cfg->groups[i].opt_s += resolve_opt_loop_s(sc, cl->groups[i].inst);
     resolve_cp(sc, cfg);
     resolve_ep(sc, cl, cfg);
+    resolve_host(sc, cl, cfg);
     resolve_pp(sc, cl, k, cfg);
     link_at_message_size(sc, cl, k, is_ps, cfg);
     resolve_interference(sc, cl, cfg);

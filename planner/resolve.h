@@ -68,6 +68,12 @@ void resolve_cp(const struct scenario *sc, struct sim_config *cfg);
 int resolve_ep_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
 double resolve_state_params(const struct scenario *sc);
 void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
+/* The host's time to issue a MoE layer's pass (one micro-batch, forward
+ * and backward) without full-iteration CUDA graphs, s; 0 under them or
+ * without experts.  resolve_host: each train group's MoE layers take at
+ * least that a pass (resolve_host.c), after resolve_ep. */
+double resolve_host_moe_pass_s(const struct scenario *sc);
+void resolve_host(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 /* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
  * a GPU of `in` with group g's links resolved, s; 0 without expert
  * parallelism.  resolve_ep_waits: a micro-batch's waits for them over all

@@ -40,6 +40,7 @@ static const char *const kernelss[] = { "eager", "fused", NULL };
 static const char *const fp8_recipes[] = { "delayed", "current", "mxfp8", "nvfp4", NULL };
 static const char *const fp8_libraries[] = { "transformer_engine", "torchao", NULL };
 static const char *const opt_loops[] = { "fused", "foreach", "per_tensor", NULL };
+static const char *const graphs[] = { "full", "partial", "none", NULL };
 /* the stages a scenario may ask for (enum sc_sharding; fsdp is zero3 as
  * PyTorch FSDP's FULL_SHARD runs it) */
 static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
@@ -70,6 +71,7 @@ const char *scenario_kernels_name(int i) { return NAMES_AT(kernelss, i); }
 const char *scenario_fp8_recipe_name(int i) { return NAMES_AT(fp8_recipes, i); }
 const char *scenario_fp8_library_name(int i) { return NAMES_AT(fp8_libraries, i); }
 const char *scenario_opt_loop_name(int i) { return NAMES_AT(opt_loops, i); }
+const char *scenario_graphs_name(int i) { return NAMES_AT(graphs, i); }
 
 int scenario_ops_style(const struct scenario *sc)
 {

@@ -93,6 +93,13 @@ enum { SC_EP_ALLTOALL = 0, SC_EP_DEEPEP, SC_EP_HYBRIDEP };
  * small kernels a tensor (BertAdam, early PyTorch optimizers). */
 enum sc_opt_loop { SC_OPT_FUSED = 0, SC_OPT_FOREACH, SC_OPT_PER_TENSOR };
 
+/* Which of a step's kernels CUDA graphs replay (workload.cuda_graphs;
+ * docs/model.md "The host's launches"): the whole iteration (Megatron-Core's
+ * full_iteration; the host's launches leave the step), some modules of each
+ * layer (Transformer Engine's scoped graphs: attention, the router, the
+ * dispatcher's preprocessing), or none. */
+enum sc_graphs { SC_GRAPHS_FULL = 0, SC_GRAPHS_PARTIAL, SC_GRAPHS_NONE };
+
 /* How fp8 is scaled (workload.fp8_recipe; docs/model.md "fp8"): Transformer
  * Engine's delayed scaling (a history of amax values), current scaling
  * (each tensor's amax taken before its cast), or MXFP8 blocks of 32 with
@@ -201,6 +208,7 @@ struct sc_workload {
                                           keep their activations in host memory (planner/
                                           offload.h); 0 none */
     int optimizer_loop;                /* workload.optimizer_loop: enum sc_opt_loop */
+    int cuda_graphs;                   /* workload.cuda_graphs: enum sc_graphs */
     int fp8_bf16_layers;               /* workload.fp8_bf16_layers: the first and the last
                                           this many layers run their GEMMs in 16 bits */
     int fp8_attention;                 /* workload.fp8_attention: fused attention in fp8 too
@@ -546,6 +554,7 @@ const char *scenario_kernels_name(int i);         /* eager, fused */
 const char *scenario_fp8_recipe_name(int i);      /* delayed, current, mxfp8 */
 const char *scenario_fp8_library_name(int i);     /* transformer_engine, torchao */
 const char *scenario_opt_loop_name(int i);        /* fused, foreach, per_tensor */
+const char *scenario_graphs_name(int i);          /* full, partial, none */
 /* The OPS_* style bits (catalog/ops.h) of sc's workload.amp and kernels. */
 int scenario_ops_style(const struct scenario *sc);
 int scenario_grad_prec_parse(const char *s);

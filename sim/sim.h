@@ -75,6 +75,8 @@ struct sim_group {
     int coll_ranks, coll_nodes;
     double fwd_s;           /* forward time of one worker per step, s (train groups) */
     double bwd_s;           /* backward time of one worker per step, s */
+    double host_wait_s;     /* of fwd_s + bwd_s, the GPU's waits for the host to issue its
+                               kernels (the planner's account, not read here), s */
     double opt_s;           /* optimizer update per step, s */
     double comm_slowdown;   /* >= 1: backward runs this many times slower while a gradient
                                collective of the group's chain is in flight (its kernels

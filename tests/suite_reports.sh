@@ -308,3 +308,19 @@ check "goodput: a search's candidates carry the same band" \
 "$DT" -q scenarios/goodput-16k.yaml > "$tmp/gb.txt" 2> "$tmp/err"
 check "goodput: the goodput line gives the time to train over the step's band" \
     sh -c "[ \$(grep -c '^Goodput: .* to train (.*without failures), .* to .* over the step.s band' '$tmp/gb.txt') = 2 ]"
+# A mixture of experts without CUDA graphs (workload.cuda_graphs none): the
+# GPUs wait for the host's launches, which the text names in a Host: line and
+# the bottleneck as host-launch-bound, and JSON as host_wait_s; with graphs
+# (the default) there is no such wait.
+moe=validate/published/llm_runs/mb2604-qwen3-30b-h100-fp8.yaml
+sed 's/^  cuda_graphs: none$/  cuda_graphs: full/' "$moe" > "$tmp/moe-full.yaml"
+hostwait() { # FILE: host_wait_s of the first cluster
+    "$DT" -q --json "$1" 2> /dev/null | perl -MJSON::PP -e '
+        local $/; printf "%.3f\n", decode_json(<STDIN>)->{clusters}[0]{host_wait_s}'
+}
+hw_none=$(hostwait "$moe"); hw_full=$(hostwait "$tmp/moe-full.yaml")
+check "cuda_graphs none: the GPUs wait for the host ($hw_none s a step), full: not ($hw_full s)" \
+    perl -e 'exit !($ARGV[0] > 1 && $ARGV[1] == 0)' "$hw_none" "$hw_full"
+"$DT" -q "$moe" > "$tmp/moe.txt" 2> "$tmp/err"
+check "cuda_graphs none: a Host: line and a host-launch-bound bottleneck" \
+    sh -c "grep -q '^Host: run: without CUDA graphs the GPUs wait' '$tmp/moe.txt' && grep -q 'host-launch-bound: ' '$tmp/moe.txt'"

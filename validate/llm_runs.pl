@@ -269,7 +269,12 @@ if ($check) {
             . 'on GB300, tp 4 x pp 16 x interleave 8 on GB200',
         'mb2604-llama3-70b-gb300-mxfp8/mb2604-llama3-70b-gb200-mxfp8' =>
             'two layouts: the GB200 row runs tp 2 with sequence parallelism (+9.6%), the GB300 one '
-            . 'tp 1 (-2.8%); the same model in fp8 on one layout is within 9%');
+            . 'tp 1 (-2.8%); the same model in fp8 on one layout is within 9%',
+        'mb2604-qwen3-235b-gb200-mxfp8/mb2604-qwen3-235b-b200-mxfp8' =>
+            'two layouts and two graph scopes: the B200 row runs ep 8 without CUDA graphs, its host\'s '
+            . 'floor on a pass modelled (+1.7%), the GB200 one ep 32 x interleave 3 under Transformer '
+            . 'Engine\'s scoped graphs (+14.4%), whose launches outside the graphs are taken to hide '
+            . 'behind the kernels (planner/resolve_host.c); not resolved');
     my %pair;
     for my $c (grep { $_->{gpu} =~ /^(GB300|GB200|B200)$/ && defined $_->{pred} } @pred) {
         $pair{join '|', $c->{framework}, $c->{model}, $c->{precision_published}, $c->{seq_len},
@@ -390,9 +395,14 @@ if ($check) {
     # NeMo's 2025 tables' four Mixtral rows joined (39 cases, Source 10): 8x7B on DGX-GB200
     # (25.04) +8.7%, on DGX-B200 (25.02) +47% (that system's early stack), 8x22B at 64K
     # tokens, cp 8, one layer a pipeline chunk +37% (GB200) and +62% (B200): 27.9%.
+    # The host's floor on a MoE layer's pass without CUDA graphs (workload.cuda_graphs,
+    # planner/resolve_host.c: 9.0 ms, from 26.04.01's Qwen3-30B H100 row, now a calibration
+    # input; 38 cases): Qwen3-235B on B200 +71% to +1.7%, 26.06's Qwen3-30B H100 row +82% to
+    # +1.2%, ModelZoo's tp 4 x pp 8 and tp 2 x pp 32 rows +66% and +38% to -11.7% and
+    # +20.5%, GPT-OSS on H100 +65% to +53%: 20.4%.
     my %guard = (catalog => [10.3, [errs('err', @dense)]],
                  carried => [6.1, [errs('cerr', @dense)]],
-                 'MoE catalog' => [28.0, [errs('err', @moe)]]);
+                 'MoE catalog' => [20.5, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

@@ -487,6 +487,69 @@ static void expert_parallelism_splits_the_experts(void)
     }
 }
 
+/* The host's launches (workload.cuda_graphs): under none each MoE layer's
+ * pass a micro-batch takes at least the host's time to issue it, where
+ * graphs leave the GPU's time as it was; a pass longer than that floor and
+ * a dense model do not move. */
+static void eager_moe_layers_wait_for_the_host(void)
+{
+    static const char *text =
+        "workload: {model: %s, batch_per_gpu: %d, seq_len: 4096, precision: bf16, "
+        "global_batch: %d, moe_imbalance: 1, cuda_graphs: %s}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "gradients: {sharding: zero1}\n"
+        "parallel: {ep: %d}\n"
+        "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge, count: 1}]}\n";
+    static const char *const modes[] = {"full", "partial", "none"};
+    const struct cat_model *m = catalog_find_model(&cat, "qwen3-30b-a3b");
+    double busy[2][3], floor_s = 0;
+    int n[2];
+
+    if (!m)
+        return;
+    for (int b = 0; b < 2; b++)         /* micro-batch 1, then 16: a long pass */
+        for (int i = 0; i < 3; i++) {
+            struct scenario sc;
+            struct sim_config cfg;
+            if (resolve_fmt(&sc, &cfg, modes[i], text, "qwen3-30b-a3b", b ? 16 : 1, b ? 128 : 16,
+                            modes[i], 8))
+                return;
+            busy[b][i] = cfg.groups[0].fwd_s + cfg.groups[0].bwd_s;
+            n[b] = cfg.w.accum;
+            if (i == 2)
+                floor_s = resolve_host_moe_pass_s(&sc);
+            scenario_free(&sc);
+        }
+    T_NEAR(floor_s, 9.0e-3, 1e-12, "cuda_graphs none: a MoE layer's pass takes the host 9.0 ms");
+    T_NEAR(busy[0][1], busy[0][0], 0, "partial graphs: the GPU's time, as full ones");
+    {
+        double pass = busy[0][0] / n[0] / m->layers;
+        T_CHECK(pass < floor_s, "micro-batch 1: the GPU's pass (%.2f ms) is under the floor",
+                pass * 1e3);
+        T_NEAR(busy[0][2], n[0] * m->layers * floor_s, 1e-9 * busy[0][2],
+               "none: each of the %d layers' passes of %d micro-batches takes the floor "
+               "(%.3f s against %.3f)", m->layers, n[0], busy[0][2], busy[0][0]);
+        pass = busy[1][0] / n[1] / m->layers;
+        T_CHECK(pass > floor_s, "micro-batch 16: the GPU's pass (%.2f ms) is over the floor",
+                pass * 1e3);
+        T_NEAR(busy[1][2], busy[1][0], 0, "none: a pass over the floor does not move");
+    }
+    {
+        struct scenario sc;
+        struct sim_config cfg[2];
+        for (int i = 0; i < 2; i++) {
+            if (resolve_fmt(&sc, &cfg[i], "a dense model", text, "llama3-8b", 1, 8,
+                            modes[2 * i], 1))
+                return;
+            T_NEAR(resolve_host_moe_pass_s(&sc), 0, 0, "a dense model has no MoE floor");
+            scenario_free(&sc);
+        }
+        T_NEAR(cfg[1].groups[0].fwd_s + cfg[1].groups[0].bwd_s,
+               cfg[0].groups[0].fwd_s + cfg[0].groups[0].bwd_s, 0,
+               "a dense model: none as full");
+    }
+}
+
 /* A pipeline over FSDP (issue 38 item 4): torchtitan keeps a stage's
  * parameters gathered through the step under pipeline parallelism, so fsdp,
  * zero2, zero3 and hsdp run and hold what the distributed optimizer does. */
@@ -743,6 +806,7 @@ int main(void)
     T_RUN(context_parallelism_spreads_each_sequence);
     T_RUN(expert_parallelism_splits_the_experts);
     T_RUN(dispatchers_overlap_and_expert_tp);
+    T_RUN(eager_moe_layers_wait_for_the_host);
     T_RUN(context_parallelism_moves_keys_three_ways);
     T_RUN(context_parallelism_as_torch_runs_it);
     T_RUN(a_pipeline_over_fsdp_runs_as_its_stages_hold_it);
