@@ -346,17 +346,17 @@ static int expert_bound(struct plan_cluster *pc)
 }
 
 /*
- * Without CUDA graphs, a step whose GPUs wait for the host's launches at
- * least half as long as they compute (resolve_host.c) is bound by the
- * host: a faster GPU leaves it as it is, so the what-ifs' words are left
- * out, as expert_bound's.  1 when it applies.
+ * Without CUDA graphs, a step whose GPUs wait for the host's launches
+ * (resolve_host.c) is bound by the host: the floor holds every MoE layer's
+ * pass where it binds, so a faster GPU leaves those passes as they are
+ * (the what-if shows it) and the what-ifs' words are left out, as
+ * expert_bound's.  1 when it applies.
  */
 static int host_bound(struct plan_cluster *pc)
 {
     const struct sim_result *r = &pc->res;
 
-    if (!(pc->host_wait_s > 0) || !(r->step_mean_s > 0) ||
-        pc->host_wait_s < 0.5 * (r->compute_s - pc->host_wait_s))
+    if (!(pc->host_wait_s > 0) || !(r->step_mean_s > 0))
         return 0;
     pc->bound = PLAN_BOUND_COMPUTE;
     snprintf(pc->bound_text, sizeof pc->bound_text,

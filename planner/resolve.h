@@ -73,6 +73,9 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
  * without experts.  resolve_host: each train group's MoE layers take at
  * least that a pass (resolve_host.c), after resolve_ep. */
 double resolve_host_moe_pass_s(const struct scenario *sc);
+/* The waits a step adds where each of `passes` layer passes of GPU time
+ * gpu_s / passes takes at least floor_s, for the share moe_share of them, s. */
+double resolve_host_wait_s(double gpu_s, double floor_s, double passes, double moe_share);
 void resolve_host(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 /* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
  * a GPU of `in` with group g's links resolved, s; 0 without expert

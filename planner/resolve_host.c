@@ -46,6 +46,13 @@ double resolve_host_moe_pass_s(const struct scenario *sc)
     return HOST_MOE_PASS_S;
 }
 
+double resolve_host_wait_s(double gpu_s, double floor_s, double passes, double moe_share)
+{
+    if (!(passes > 0) || !(floor_s > 0))
+        return 0;
+    return passes * moe_share * fmax(0, floor_s - gpu_s / passes);
+}
+
 void resolve_host(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg)
 {
     const struct cat_model *m = sc->workload.model;
@@ -56,13 +63,15 @@ void resolve_host(const struct scenario *sc, const struct sc_cluster *cl, struct
         return;
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         struct sim_group *g = &cfg->groups[i];
-        double busy = g->fwd_s + g->bwd_s, pass, extra;
+        double busy = g->fwd_s + g->bwd_s, extra;
         if (cl->groups[i].role != SIM_TRAIN || cl->groups[i].inst->gpu_count < 1 || !(busy > 0))
             continue;
         /* a layer's pass a micro-batch, the all-to-alls' waits in it; each
          * MoE layer's takes the host's time where that is longer */
-        pass = busy / n / m->layers;
-        extra = n * shape_moe_layers(m) * fmax(0, floor_s - pass);
+        g->host_floor_s = floor_s;
+        g->host_passes = (double)n * m->layers;
+        g->host_moe_share = (double)shape_moe_layers(m) / m->layers;
+        extra = resolve_host_wait_s(busy, floor_s, g->host_passes, g->host_moe_share);
         g->fwd_s += extra * g->fwd_s / busy;
         g->bwd_s += extra * g->bwd_s / busy;
         g->host_wait_s = extra;

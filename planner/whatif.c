@@ -3,6 +3,7 @@
  * turn (whatif.h).  O(WHATIF_N) simulations.
  */
 #include "whatif.h"
+#include "resolve.h"
 
 #include <math.h>
 #include <string.h>
@@ -30,8 +31,16 @@ static int speed_up(const struct sim_config *cfg, enum whatif_res r, struct sim_
         switch (r) {
         case WHATIF_COMPUTE:
             if (g->role == SIM_TRAIN) {
-                g->fwd_s /= 2;
-                g->bwd_s /= 2;
+                /* the GPU's time halves; the host's launches do not, so an eager
+                 * MoE layer's pass keeps its floor (resolve_host.c) */
+                double busy = g->fwd_s + g->bwd_s, gpu = (busy - g->host_wait_s) / 2;
+                double wait = resolve_host_wait_s(gpu, g->host_floor_s, g->host_passes,
+                                                  g->host_moe_share);
+                if (busy > 0) {
+                    g->fwd_s *= (gpu + wait) / busy;
+                    g->bwd_s *= (gpu + wait) / busy;
+                }
+                g->host_wait_s = wait;
                 g->opt_s /= 2;
                 has = 1;
             }

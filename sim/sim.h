@@ -75,8 +75,11 @@ struct sim_group {
     int coll_ranks, coll_nodes;
     double fwd_s;           /* forward time of one worker per step, s (train groups) */
     double bwd_s;           /* backward time of one worker per step, s */
-    double host_wait_s;     /* of fwd_s + bwd_s, the GPU's waits for the host to issue its
-                               kernels (the planner's account, not read here), s */
+    /* The planner's account of the host's launches (planner/resolve_host.c), not read here:
+     * of fwd_s + bwd_s, host_wait_s waits for the host to issue the kernels, s, where each
+     * of host_passes layer passes a step takes at least host_floor_s, for the share
+     * host_moe_share of them (the MoE layers) */
+    double host_wait_s, host_floor_s, host_passes, host_moe_share;
     double opt_s;           /* optimizer update per step, s */
     double comm_slowdown;   /* >= 1: backward runs this many times slower while a gradient
                                collective of the group's chain is in flight (its kernels

@@ -22,6 +22,7 @@
 #include "../../planner/planner.h"
 #include "../../planner/memory.h"
 #include "../../planner/resolve.h"
+#include "../../planner/whatif.h"
 
 static struct catalog cat;
 
@@ -521,6 +522,23 @@ static void eager_moe_layers_wait_for_the_host(void)
             scenario_free(&sc);
         }
     T_NEAR(floor_s, 9.0e-3, 1e-12, "cuda_graphs none: a MoE layer's pass takes the host 9.0 ms");
+    for (int i = 0; i < 3; i += 2) {
+        /* what 2x compute saves: the GPU's half under graphs, where the
+         * host's floor holds every pass only the optimizer's share */
+        struct scenario sc;
+        struct sim_config cfg;
+        struct sim_result r;
+        struct whatif w;
+        struct dt_err e = {""};
+        if (resolve_fmt(&sc, &cfg, modes[i], text, "qwen3-30b-a3b", 1, 16, modes[i], 8))
+            return;
+        T_CHECK(sim_run(&cfg, &r, &e) == 0 && whatif_ask(&cfg, r.step_mean_s, &w, &e) == 0,
+                "%s: the what-ifs run: %s", modes[i], e.msg);
+        T_CHECK(i == 0 ? w.saved[WHATIF_COMPUTE] > 0.3 : fabs(w.saved[WHATIF_COMPUTE]) < 0.1,
+                "%s graphs: 2x compute saves %.0f%% of the step", modes[i],
+                100 * w.saved[WHATIF_COMPUTE]);
+        scenario_free(&sc);
+    }
     T_NEAR(busy[0][1], busy[0][0], 0, "partial graphs: the GPU's time, as full ones");
     {
         double pass = busy[0][0] / n[0] / m->layers;
