@@ -4,19 +4,26 @@
  * launches").
  *
  * Run eagerly, a MoE layer of Megatron-Core waits for the GPU once a pass:
- * the dispatcher's preprocessing copies the tokens each expert gets to the
- * host, which sizes the all-to-all and the grouped products with them.
- * The host cannot run ahead of that wait, so after it the GPU runs only as
- * fast as the host issues the layer's kernels (the permutation, the casts
- * and products of each local expert, the router, attention, the norms),
- * and a layer's pass (one micro-batch, forward and backward) takes at
- * least the host's time to issue it, whatever the GPU.  CUDA graphs hold
- * no such wait: full-iteration graphs replay the step without the host,
- * and Transformer Engine's scoped graphs that capture the preprocessing
- * (attention, the router, the preprocessing) run it without the copy, so
- * the host goes ahead of the GPU again and its launches hide behind the
- * kernels.  Under `none` alone, then, each MoE layer's pass takes at least
- * HOST_MOE_PASS_S.
+ * the number of tokens each local expert gets goes to the host, which sizes
+ * the all-to-all and the grouped products with it (the dispatchers'
+ * preprocessing; TEGroupedMLP's tokens_per_expert.tolist() before its
+ * grouped products, NVIDIA/Megatron-LM@d98e8a64 megatron/core/transformer/
+ * moe/experts.py, unless the grouped-tensor backend that full-iteration
+ * graphs need runs instead).  The host cannot run ahead of that wait, so
+ * past it the GPU runs only as fast as the host issues the layer's kernels
+ * (the permutation, each local expert's casts and products, the combine,
+ * the router, attention, the norms), and a layer's pass (one micro-batch,
+ * forward and backward) takes at least the host's time to issue it,
+ * whatever the GPU.  Full-iteration graphs replay the step without the
+ * host.  Transformer Engine's scoped graphs (attention, the router, the
+ * preprocessing) leave the wait in the experts but take their modules'
+ * launches off the host; how long the host then takes is not measured:
+ * the rows with them show no floor that binds at 4 local experts (Qwen3-
+ * 235B on 256 GB200, +14% without one and -31% with the eager figure), so
+ * `partial` is taken without a floor, and the two rows of Qwen3-30B with
+ * them at 16 local experts and 16,384 tokens a micro-batch, 31% and 38%
+ * fast, stay a known gap.  Under `none`, then, each MoE layer's pass takes
+ * at least HOST_MOE_PASS_S.
  *
  * The figure is the pass that Megatron-Bridge 26.04.01 (the NeMo container
  * of April 2026) took for Qwen3-30B-A3B on 16 H100 at ep 16 without graphs
