@@ -50,7 +50,9 @@ for my $p (read_cases("$root/validate/published/llm_pairs.csv")) {
     $n++;
     $sum += abs $d;
     if (abs $d <= 0.07) {
-        print "ok - $what\n";
+        # a marked pair back within 0.07 loses its mark, as validate/llm_runs.pl's cases
+        print $p->{known_gap} ? "FAIL - $what: within 0.07, take the known-gap mark off\n"
+                              : "ok - $what\n";
     } elsif ($p->{known_gap}) {
         print "xfail - $what [known gap: $p->{known_gap}]\n";
     } else {
