@@ -252,6 +252,16 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     if (sc->workload.recompute_layers > 0 &&
         ld_recompute_layers(ld, ld_get(ld, m, "recompute_layers", NULL)))
         return -1;
+    if (!isnan(sc->workload.moe_host_pass_s) && (v = ld_get(ld, m, "moe_host_pass_s", NULL))) {
+        if (sc->workload.cuda_graphs == SC_GRAPHS_FULL)
+            return ld_fail(ld, v->start_mark, "workload.moe_host_pass_s",
+                           "expected none under workload.cuda_graphs full (the graphs replay "
+                           "the step without the host), found %g", sc->workload.moe_host_pass_s);
+        if (!shape_known(sc->workload.model) || sc->workload.model->experts <= 0)
+            return ld_fail(ld, v->start_mark, "workload.moe_host_pass_s",
+                           "expected none for %s, a model without experts, found %g",
+                           sc->workload.model->name, sc->workload.moe_host_pass_s);
+    }
     if (sc->workload.solve_for == SC_SOLVE_COMPUTE && sc->workload.measured_gpu)
         return ld_fail(ld, ld->solve_node->start_mark, "workload.measured_step.solve_for",
                        "expected cpu_cost when workload.measured_compute is given, found "

@@ -69,8 +69,9 @@ int resolve_ep_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 double resolve_state_params(const struct scenario *sc);
 void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 /* The host's time to issue a MoE layer's pass (one micro-batch, forward
- * and backward) without full-iteration CUDA graphs, s; 0 under them or
- * without experts.  resolve_host: each train group's MoE layers take at
+ * and backward) without full-iteration CUDA graphs, s (the scenario's
+ * workload.moe_host_pass_s, else resolve_host.c's figure under none); 0
+ * under full graphs or without experts.  resolve_host: each train group's MoE layers take at
  * least that a pass (resolve_host.c), after resolve_ep. */
 double resolve_host_moe_pass_s(const struct scenario *sc);
 /* The waits a step adds where each of `passes` layer passes of GPU time

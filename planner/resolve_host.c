@@ -35,6 +35,9 @@
  * row.  How the host's time grows with the local experts is not resolved
  * by them (8 and 16 give the same pass within 2%), so it is one figure.
  * Dense layers are left out: their passes are long beside their launches.
+ * workload.moe_host_pass_s gives a run's own figure, under `none` or
+ * `partial` (a pass measured on the host the run will use, a stack other
+ * than Megatron-Core's, scoped graphs).
  */
 #include "resolve.h"
 
@@ -48,9 +51,11 @@ double resolve_host_moe_pass_s(const struct scenario *sc)
 {
     const struct cat_model *m = sc->workload.model;
 
-    if (sc->workload.cuda_graphs != SC_GRAPHS_NONE || !shape_known(m) || m->experts <= 0)
+    if (sc->workload.cuda_graphs == SC_GRAPHS_FULL || !shape_known(m) || m->experts <= 0)
         return 0;
-    return HOST_MOE_PASS_S;
+    if (!isnan(sc->workload.moe_host_pass_s))      /* the scenario's own measurement */
+        return sc->workload.moe_host_pass_s;
+    return sc->workload.cuda_graphs == SC_GRAPHS_NONE ? HOST_MOE_PASS_S : 0;
 }
 
 double resolve_host_wait_s(double gpu_s, double floor_s, double passes, double moe_share)

@@ -209,6 +209,9 @@ struct sc_workload {
                                           offload.h); 0 none */
     int optimizer_loop;                /* workload.optimizer_loop: enum sc_opt_loop */
     int cuda_graphs;                   /* workload.cuda_graphs: enum sc_graphs */
+    double moe_host_pass_s;            /* workload.moe_host_pass_s: the host's time to issue a
+                                          MoE layer's pass without full-iteration graphs, s;
+                                          NAN: planner/resolve_host.c's figure */
     int fp8_bf16_layers;               /* workload.fp8_bf16_layers: the first and the last
                                           this many layers run their GEMMs in 16 bits */
     int fp8_attention;                 /* workload.fp8_attention: fused attention in fp8 too

@@ -553,6 +553,24 @@ static void eager_moe_layers_wait_for_the_host(void)
         T_NEAR(busy[1][2], busy[1][0], 0, "none: a pass over the floor does not move");
     }
     {
+        /* a scenario's own figure: under scoped graphs too */
+        static const char *own =
+            "workload: {model: qwen3-30b-a3b, batch_per_gpu: 1, seq_len: 4096, precision: bf16, "
+            "global_batch: 16, moe_imbalance: 1, cuda_graphs: partial, moe_host_pass_s: 0.012}\n"
+            "input: {cpu_s_per_sample: 0}\n"
+            "gradients: {sharding: zero1}\n"
+            "parallel: {ep: 8}\n"
+            "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge, count: 1}]}\n";
+        struct scenario sc;
+        struct sim_config cfg;
+        if (resolve_fmt(&sc, &cfg, "moe_host_pass_s", "%s", own))
+            return;
+        T_NEAR(resolve_host_moe_pass_s(&sc), 0.012, 1e-15, "moe_host_pass_s 0.012 under partial");
+        T_NEAR(cfg.groups[0].fwd_s + cfg.groups[0].bwd_s, cfg.w.accum * m->layers * 0.012,
+               1e-9 * cfg.groups[0].fwd_s, "each pass at the scenario's 12 ms");
+        scenario_free(&sc);
+    }
+    {
         struct scenario sc;
         struct sim_config cfg[2];
         for (int i = 0; i < 2; i++) {
