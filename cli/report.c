@@ -195,9 +195,10 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
                     p->ep_over_nics ? "across nodes, over the NICs" : "inside a node, over NVLink",
                     p->ep_comm_s, r->step_mean_s);
         if (p->host_wait_s > 0)
-            fprintf(f, "Host: %s: without CUDA graphs the GPUs wait %.3g s of each %.3g s step "
-                    "for the host to issue the MoE layers' kernels, counted in compute "
-                    "(workload.cuda_graphs none)\n", p->cl->name, p->host_wait_s, r->step_mean_s);
+            fprintf(f, "Host: %s: without full-iteration CUDA graphs the GPUs wait %.3g s of each "
+                    "%.3g s step for the host to issue the MoE layers' kernels, counted in "
+                    "compute (workload.cuda_graphs)\n", p->cl->name, p->host_wait_s,
+                    r->step_mean_s);
         if (p->cfg.c.pp > 1)
             fprintf(f, "Pipeline: %s: tp %d x pp %d%s%s x dp %.0f, %d micro-batches of %d a step; "
                     "of each %.3g s step, %.3g s computing, %.3g s in the bubble and activations' "

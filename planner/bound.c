@@ -346,11 +346,11 @@ static int expert_bound(struct plan_cluster *pc)
 }
 
 /*
- * Without CUDA graphs, a step whose GPUs wait for the host's launches
- * (resolve_host.c) is bound by the host: the floor holds every MoE layer's
- * pass where it binds, so a faster GPU leaves those passes as they are
- * (the what-if shows it) and the what-ifs' words are left out, as
- * expert_bound's.  1 when it applies.
+ * Without full-iteration CUDA graphs, a step whose GPUs wait for the
+ * host's launches (resolve_host.c) is bound by the host: the floor holds
+ * every MoE layer's pass where it binds, so a faster GPU leaves those
+ * passes as they are (the what-if shows it) and the what-ifs' words are
+ * left out, as expert_bound's.  1 when it applies.
  */
 static int host_bound(struct plan_cluster *pc)
 {
@@ -361,7 +361,7 @@ static int host_bound(struct plan_cluster *pc)
     pc->bound = PLAN_BOUND_COMPUTE;
     snprintf(pc->bound_text, sizeof pc->bound_text,
              "host-launch-bound: %.1f s of each %.1f s step the GPUs wait for the host to issue "
-             "the MoE layers' kernels (no CUDA graphs); full-iteration CUDA graphs would take "
+             "the MoE layers' kernels; full-iteration CUDA graphs would take "
              "it off the step, a faster GPU would not; compute %.1f s of the rest",
              pc->host_wait_s, r->step_mean_s, r->compute_s - pc->host_wait_s);
     return 1;

@@ -323,4 +323,4 @@ check "cuda_graphs none: the GPUs wait for the host ($hw_none s a step), full: n
     perl -e 'exit !($ARGV[0] > 1 && $ARGV[1] == 0)' "$hw_none" "$hw_full"
 "$DT" -q "$moe" > "$tmp/moe.txt" 2> "$tmp/err"
 check "cuda_graphs none: a Host: line and a host-launch-bound bottleneck" \
-    sh -c "grep -q '^Host: run: without CUDA graphs the GPUs wait' '$tmp/moe.txt' && grep -q 'host-launch-bound: ' '$tmp/moe.txt'"
+    sh -c "grep -q '^Host: run: without full-iteration CUDA graphs the GPUs wait' '$tmp/moe.txt' && grep -q 'host-launch-bound: ' '$tmp/moe.txt'"
