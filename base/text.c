@@ -8,6 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
+size_t text_char_start(const char *s, size_t at)
+{
+    while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80)
+        at--;
+    return at;
+}
+
 size_t text_char_len(const unsigned char *s, size_t n)
 {
     unsigned c = s[0];

@@ -20,6 +20,11 @@
  * continuation byte or a broken sequence. */
 size_t text_char_len(const unsigned char *s, size_t n);
 
+/* The largest offset at most `at` that does not fall inside a UTF-8
+ * character of s (continuation bytes skipped back), where a cut keeps
+ * whole characters; s has at least at + 1 bytes. */
+size_t text_char_start(const char *s, size_t at);
+
 /* The offset of the first byte of s[0..n) that is not part of a printable
  * UTF-8 character, or n when every byte is. */
 size_t text_bad_at(const char *s, size_t n);

@@ -212,12 +212,8 @@ static int storage_list(FILE *f, const void *ctx, struct dt_err *e)
         cell_num(all, sizeof all, st->gbs, "%.0f");
         cell_num(node, sizeof node, st->node_gbs, "%.2f");
         snprintf(src, sizeof src, "%s", st->source ? st->source : "-");
-        if (st->source && strlen(st->source) >= sizeof src) {  /* cut at a character's start */
-            size_t k = sizeof src - 4;
-            while (k > 0 && ((unsigned char)src[k] & 0xC0) == 0x80)
-                k--;
-            memcpy(src + k, "...", 4);
-        }
+        if (st->source && strlen(st->source) >= sizeof src)   /* cut at a character's start */
+            memcpy(src + text_char_start(src, sizeof src - 4), "...", 4);
         fprintf(f, "%-22s %-8s %12s %10s %10s %-5s %s\n", st->name, st->cloud, tib, all, node,
                 st->local ? "yes" : "no", src);
     }

@@ -20,6 +20,7 @@
 
 #include "html_svg.h"
 #include "../base/numfmt.h"
+#include "../base/text.h"
 
 static const char *cname(const struct plan_cluster *pc)
 {
@@ -75,9 +76,7 @@ static void bound_kind(FILE *f, const char *text)
     size_t n = colon ? (size_t)(colon - text) : strlen(text);
 
     if (n > 24) {
-        size_t cut = 24;
-        while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
-            cut--;          /* not inside a UTF-8 character */
+        size_t cut = text_char_start(text, 24);
         snprintf(kind, sizeof kind, "%.*s\xe2\x80\xa6", (int)cut, text);
     } else {
         snprintf(kind, sizeof kind, "%.*s", (int)n, text);

@@ -75,19 +75,19 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
         }
     }
     if (sc->workload.model && sc->workload.model->experts > 0) {
-        if (!isnan(sc->workload.moe_host_pass_s) && sc->workload.cuda_graphs != SC_GRAPHS_FULL)
+        double floor_s = resolve_host_moe_pass_s(sc);      /* the one rule of the floor */
+        int graphs = sc->workload.cuda_graphs;
+        if (graphs != SC_GRAPHS_FULL && !isnan(sc->workload.moe_host_pass_s))
             snprintf(b, sizeof b, "mixture of experts %s CUDA graphs: each MoE layer's "
                      "pass takes at least the %.3g ms the scenario gives the host to issue it "
                      "(workload.moe_host_pass_s; docs/model.md \"The host's launches\")",
-                     sc->workload.cuda_graphs == SC_GRAPHS_NONE ? "without" : "under scoped",
-                     sc->workload.moe_host_pass_s * 1e3);
-        else if (sc->workload.cuda_graphs == SC_GRAPHS_NONE)
+                     graphs == SC_GRAPHS_NONE ? "without" : "under scoped", floor_s * 1e3);
+        else if (graphs == SC_GRAPHS_NONE)
             snprintf(b, sizeof b, "mixture of experts without CUDA graphs (workload.cuda_graphs "
                      "none): each MoE layer's pass takes at least the %.1f ms the host takes to "
                      "issue it, as Megatron-Core's eager dispatcher waits for the GPU once a "
-                     "layer (docs/model.md \"The host's launches\")",
-                     resolve_host_moe_pass_s(sc) * 1e3);
-        else if (sc->workload.cuda_graphs == SC_GRAPHS_PARTIAL)
+                     "layer (docs/model.md \"The host's launches\")", floor_s * 1e3);
+        else if (graphs == SC_GRAPHS_PARTIAL)
             snprintf(b, sizeof b, "mixture of experts under scoped CUDA graphs (workload."
                      "cuda_graphs partial): taken without the host's floor on a MoE layer's "
                      "pass, which is not measured for them; workload.moe_host_pass_s gives one "
