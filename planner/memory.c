@@ -188,19 +188,22 @@ static void state_bytes(const struct scenario *sc, enum sc_sharding sharding, do
  * of activations it keeps at the peak of the schedule (sim/pp.c): 1F1B's
  * first stage min(pp, m) micro-batches of its layers; interleaved, the
  * warm-up's 2 (pp - 1) + (v - 1) pp + 1 chunks; the last stage one. */
-static void stage_of(const struct scenario *sc, int m, int first, double *params, double *lmb)
+static void stage_of(const struct scenario *sc, int m, int first, double *params, double *xparams,
+                     double *lmb)
 {
     const struct cat_model *md = sc->workload.model;
     int pp = sc->parallel.pp, v = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1, n = pp * v, lay[4096], mine = 0;
     double embed, out, inner;
 
     double held = resolve_state_params(sc);     /* expert parallelism: a share of the experts */
+    double xheld = resolve_expert_state_params(sc);
 
     shape_tables(md, &embed, &out);
     inner = held - embed - (md->tied_embeddings ? 0 : out);
 
     if (n > 4096 || inner <= 0) {
         *params = held / pp;
+        *xparams = xheld / pp;
         *lmb = (double)md->layers / pp * (first ? (m < pp ? m : pp) : 1);
         return;
     }
@@ -211,12 +214,14 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
          * pp + 1 micro-batches of a stage's activations at its peak */
         mine = lay[0] + lay[pp - 1];
         *params = inner * mine / md->layers + embed + out;
+        *xparams = xheld * mine / md->layers;
         *lmb = 0.5 * mine * (m < pp + 1 ? m : pp + 1);
         return;
     }
     for (int c = 0; c < v; c++)
         mine += lay[c * pp + (first ? 0 : pp - 1)];
     *params = inner * mine / md->layers + (first ? embed : out);
+    *xparams = xheld * mine / md->layers;
     if (!first) {
         *lmb = lay[n - 1];
     } else if (v == 1) {
@@ -239,6 +244,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                                       : in->gpu ? in->gpu->mem_gib : NAN)
                                    : in->mem_gib;
     double params = resolve_state_params(sc), layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
+    double xparams = resolve_expert_state_params(sc), xn;
 
     enum sc_sharding asked = sharding;
 
@@ -252,18 +258,20 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         layer_mb = m->layers - sc->workload.offload_layers;   /* the rest in host memory */
     if (sc->parallel.pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
-        double p0, l0, p1, l1, s = scenario_rank_tokens(sc);
+        double p0, l0, p1, l1, x0, x1, s = scenario_rank_tokens(sc);
         int rep = scenario_replica_gpus(sc), mb = ranks / rep > 0 ? resolve_accum(sc, ranks / rep) : 1;
         double per_layer = memory_layer_bytes(sc);
-        stage_of(sc, mb, 1, &p0, &l0);
-        stage_of(sc, mb, 0, &p1, &l1);
+        stage_of(sc, mb, 1, &p0, &x0, &l0);
+        stage_of(sc, mb, 0, &p1, &x1, &l1);
         if (p0 * (w + g + o) + l0 * per_layer >=
             p1 * (w + g + o) + l1 * per_layer + (m->lm_head ? 4.0 * s * m->vocab / tp * b * width : 0)) {
             params = p0;
+            xparams = x0;
             layer_mb = l0;
             logits = 0;
         } else {
             params = p1;
+            xparams = x1;
             layer_mb = l1;
         }
     }
@@ -275,12 +283,20 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     u->sharding = asked;
     if (sharding == SC_SHARD_HSDP)
         n = local / tp > 1 ? local / tp : 1;
-    if (sharding >= SC_SHARD_ZERO1)
-        u->optimizer /= n;
-    if (sharding >= SC_SHARD_ZERO2)
-        u->gradients /= n;
-    if (sharding >= SC_SHARD_ZERO3)
-        u->weights /= n;
+    /* the routed experts' state shards over the expert-data-parallel ranks
+     * (resolve_expert_dp), fewer than the data-parallel ones under ep:
+     * none at all where ep x pp spans the cluster */
+    xn = resolve_expert_dp(sc, ranks);
+    xn = xn < n ? xn : n;
+    {
+        double kept = params > 0 ? resolve_sharded_params(params, xparams, n, xn) / params : 1 / n;
+        if (sharding >= SC_SHARD_ZERO1)
+            u->optimizer *= kept;
+        if (sharding >= SC_SHARD_ZERO2)
+            u->gradients *= kept;
+        if (sharding >= SC_SHARD_ZERO3)
+            u->weights *= kept;
+    }
     if (shape_known(m)) {
         u->activations = layer_mb * memory_layer_bytes(sc) +
                          b * width * logits * 4.0 * scenario_rank_tokens(sc) * m->vocab / tp;

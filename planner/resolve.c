@@ -761,6 +761,19 @@ static int shard_ranks(const struct scenario *sc, int k, int local, int is_ps)
     return n > 1 ? n : 1;
 }
 
+/* The parameters a rank updates of the `uparams` it holds: the dense ones
+ * a shard_ranks-th, the routed experts an expert-data-parallel-th
+ * (resolve_expert_dp; at most the dense share's ranks). */
+static double updated_params(const struct scenario *sc, double uparams, int k, int local, int is_ps)
+{
+    int n = shard_ranks(sc, k, local, is_ps), xn;
+
+    if (n <= 1)
+        return uparams;
+    xn = resolve_expert_dp(sc, k);
+    return resolve_sharded_params(uparams, resolve_expert_state_params(sc), n, xn < n ? xn : n);
+}
+
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e)
 {
@@ -814,7 +827,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
             return -1;
         if (sg->role == SIM_TRAIN) {
             if (resolve_train(sc, in, o,
-                              uparams * opt_bytes / shard_ranks(sc, k, wpn_of(in), is_ps), g,
+                              updated_params(sc, uparams, k, wpn_of(in), is_ps) * opt_bytes, g,
                               e))
                 return -1;
             if (auto_workers < 0) {

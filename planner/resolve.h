@@ -67,6 +67,14 @@ void resolve_cp(const struct scenario *sc, struct sim_config *cfg);
  * all-to-alls (resolve_ep.c). */
 int resolve_ep_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
 double resolve_state_params(const struct scenario *sc);
+/* Of resolve_state_params, the routed experts' share (0 without experts);
+ * the expert-data-parallel ranks of `ranks` GPUs, which shard the experts'
+ * state as the data-parallel ranks (GPUs over tp x pp) shard the rest; and
+ * what a rank keeps of `held` parameters, `xheld` of them experts, when the
+ * rest shards n ways and the experts xn ways. */
+double resolve_expert_state_params(const struct scenario *sc);
+int resolve_expert_dp(const struct scenario *sc, int ranks);
+double resolve_sharded_params(double held, double xheld, double n, double xn);
 void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 /* The host's time to issue a MoE layer's pass (one micro-batch, forward
  * and backward) without full-iteration CUDA graphs, s (the scenario's

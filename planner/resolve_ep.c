@@ -125,6 +125,36 @@ double resolve_state_params(const struct scenario *sc)
     return m->params - shape_expert_params(m) * (1 - (double)tp / (ep * etp_of(sc)));
 }
 
+double resolve_expert_state_params(const struct scenario *sc)
+{
+    const struct cat_model *m = sc->workload.model;
+    int ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+
+    if (!shape_known(m) || m->experts <= 0)
+        return 0;
+    return shape_expert_params(m) * tp / (ep * etp_of(sc));
+}
+
+/* Megatron-Core's expert-data-parallel size: world / (pp x ep x etp)
+ * (megatron/core/parallel_state.py, the expert groups' generator), the
+ * ranks that hold the same experts; the dense state's are world / (tp x
+ * pp), context parallelism folded in both. */
+int resolve_expert_dp(const struct scenario *sc, int ranks)
+{
+    int ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1, pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
+    int n = ranks / (pp * ep * etp_of(sc));
+
+    return n > 1 ? n : 1;
+}
+
+double resolve_sharded_params(double held, double xheld, double n, double xn)
+{
+    xheld = xheld < 0 ? 0 : xheld > held ? held : xheld;
+    n = n > 1 ? n : 1;
+    xn = xn > 1 ? xn : 1;
+    return (held - xheld) / n + xheld / xn;
+}
+
 /* Of a token's top_k experts, drawn without replacement from E spread
  * evenly over n nodes, the expected number of other nodes it reaches.  Under
  * group-limited routing whose groups fill nodes whole (DeepSeek-V3's 8

@@ -103,6 +103,59 @@ static void zero_stages_divide_the_model_state(void)
 }
 
 /*
+ * A mixture of experts' state shards as Megatron-Core shards it: the dense
+ * parameters over the data-parallel ranks (GPUs over tp x pp), the routed
+ * experts over the expert-data-parallel ones (GPUs over pp x ep x etp,
+ * megatron/core/parallel_state.py).  Llama 3 8B's shape with 8 experts of
+ * width 1024 in every layer: 32 x 8 x 3 x 4096 x 1024 expert parameters.
+ */
+static void experts_shard_over_their_own_ranks(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u;
+    double x = 32.0 * 8 * 3 * 4096 * 1024, dense;
+
+    fixture(&m, &g, &in, &sc, 0, 192);
+    t_llama3_8b(&m);
+    m.experts = 8;
+    m.top_k = 2;
+    m.moe_ffn_hidden = 1024;
+    m.params = 5e9 + x;
+    dense = m.params - x;
+    sc.workload.precision = CAT_BF16;
+    sc.gradients.precision = CAT_BF16;
+    sc.parallel.sharding = SC_SHARD_ZERO1;
+    sc.parallel.ep = 8;
+    /* 64 GPUs, ep 8: a rank holds an eighth of the experts, shared with
+     * 64 / 8 = 8 expert-data-parallel ranks */
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
+    T_NEAR(u.optimizer, 12 * (dense / 64 + x / 8 / 8), 1e-12,
+           "zero1, ep 8 of 64: dense state over 64, the experts' over 8");
+    T_NEAR(u.weights, 2 * (dense + x / 8), 1e-12, "weights whole: the dense ones and an eighth of the experts");
+    /* ep 64: each rank the only holder of its expert, its state unsharded */
+    sc.parallel.ep = 1;
+    m.experts = 64;
+    x *= 8;
+    m.params = dense + x;
+    sc.parallel.ep = 64;
+    memory_of(&sc, sc.parallel.sharding, &in, 64, 8, &u);
+    T_NEAR(u.optimizer, 12 * (dense / 64 + x / 64), 1e-12,
+           "zero1, ep 64 of 64: the experts' state not sharded at all");
+    sc.parallel.sharding = SC_SHARD_ZERO3;
+    memory_of(&sc, sc.parallel.sharding, &in, 128, 8, &u);
+    T_NEAR(u.weights, 2 * (dense / 128 + x / 64 / 2), 1e-12,
+           "zero3, ep 64 of 128: weights too, the experts' over 2");
+    /* no expert parallelism: the experts shard with the rest */
+    sc.parallel.ep = 1;
+    memory_of(&sc, sc.parallel.sharding, &in, 128, 8, &u);
+    T_NEAR(u.optimizer, 12 * m.params / 128, 1e-12, "ep 1: everything over the 128 data-parallel ranks");
+    scenario_free(&sc);
+}
+
+/*
  * The ZeRO paper's table 1 (per-device model state in GB of 7.5B, 128B and
  * 1T parameters at data-parallel degrees 1 to 1024, each stage; all 54
  * cells) and table 2's left half at one-way model parallelism (the largest
@@ -371,6 +424,7 @@ int main(void)
 {
     T_RUN(some_layers_recompute);
     T_RUN(zero_stages_divide_the_model_state);
+    T_RUN(experts_shard_over_their_own_ranks);
     T_RUN(pipeline_stages_keep_their_micro_batches);
     T_RUN(zero_tables_1_and_2);
     T_RUN(transformer_layers_keep_korthikantis_bytes);
