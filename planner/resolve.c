@@ -774,6 +774,24 @@ static double updated_params(const struct scenario *sc, double uparams, int k, i
     return resolve_sharded_params(uparams, resolve_expert_state_params(sc), n, xn < n ? xn : n);
 }
 
+/* The gradients a rank reduces a step, as parameters of the data-parallel
+ * group's reduction: the routed experts' reduce over their own
+ * expert-data-parallel group (resolve_expert_dp), whose ring moves (n -
+ * 1) / n of them where the data-parallel one moves (dp - 1) / dp: counted
+ * at that ratio, none where the experts' group is one rank.  An
+ * approximation: the experts' group is timed on the data-parallel group's
+ * links. */
+static double reduced_params(const struct scenario *sc, double xparams, int k)
+{
+    double x = resolve_expert_state_params(sc), dp = (double)k / scenario_model_parallel(sc);
+    double xn = resolve_expert_dp(sc, k);
+
+    if (!(x > 0) || dp <= 1)
+        return xparams;
+    x = x < xparams ? x : xparams;
+    return xparams - x + x * ((xn - 1) / xn) / ((dp - 1) / dp);
+}
+
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e)
 {
@@ -847,7 +865,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 
     cfg->w.batch = (double)sc->parallel.micro_batch * sc->workload.grad_accum;
     cfg->w.accum = sc->workload.grad_accum;
-    cfg->w.grad_bytes = xparams * (sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0);
+    cfg->w.grad_bytes = reduced_params(sc, xparams, k) * (sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0);
     cfg->w.cpu_s_per_sample = resolve_cpu_s_per_sample(sc, o);
     cfg->w.prep_bytes = sc->input.prep_bytes;
     cfg->w.send_cpu_s_per_byte = sc->input.service_send_cpu_s_per_byte;

@@ -462,8 +462,17 @@ static void expert_parallelism_splits_the_experts(void)
         return;
     T_NEAR(held[1], m->params - shape_expert_params(m) * 7 / 8, 1, "ep 8: an eighth of the "
            "experts a rank (%.4g of %.4g parameters)", held[1], m->params);
-    T_NEAR(cfg[1].w.grad_bytes / cfg[0].w.grad_bytes, held[1] / held[0], 1e-9,
-           "the gradients a rank reduces follow");
+    {
+        /* the dense gradients reduce over 16 data-parallel ranks, a ring
+         * moving 15/16 of them; ep 8's experts over their 16 / 8 = 2
+         * expert-data-parallel ranks, 1/2 of them; ep 16's over one rank,
+         * none: counted at those shares of the dense ring's */
+        double x8 = shape_expert_params(m) / 8, dense = held[1] - x8;
+        T_NEAR(cfg[1].w.grad_bytes / cfg[0].w.grad_bytes, (dense + x8 * 0.5 / (15.0 / 16)) / held[0],
+               1e-9, "ep 8: the experts' gradients over their 2 ranks, at 1/2 for 15/16");
+        T_NEAR(cfg[2].w.grad_bytes / cfg[0].w.grad_bytes, (held[2] - shape_expert_params(m) / 16) / held[0],
+               1e-9, "ep 16 of 16: each expert on one rank, its gradients not reduced");
+    }
     {
         /* ep 16 over 2 nodes: a micro-batch's 4096 x 8 copies of 2048 x 2
          * bytes, 8 of 16 ranks on the other node, over a GPU's share of the
