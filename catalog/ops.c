@@ -71,6 +71,11 @@ static struct ops_item *push(struct ops_model *o, enum ops_kind kind, double cou
 }
 
 /* A GEMM of m rows per sample, n columns, k-long reduction. */
+struct ops_item *ops_push(struct ops_model *o, enum ops_kind kind, double count)
+{
+    return push(o, kind, count);
+}
+
 static struct ops_item *gemm(struct ops_model *o, enum ops_kind kind, double count, double m,
                              double n, double k)
 {
@@ -303,6 +308,7 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     it->nb = nb;
     it->grouped = nb > 1;
     it->a_elems = e * h;
+    it->proj = OPS_PROJ_FC1;
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
     first = o->n;
@@ -318,6 +324,7 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     it->nb = nb;
     it->grouped = nb > 1;
     it->a_elems = e * f / t;
+    it->proj = OPS_PROJ_FC2;
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
 }
@@ -441,6 +448,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     } else {
         it = gemm(o, OPS_LINEAR, l, s, (qw + 2 * kv) / t, h);
         fp8_of(it, 1);
+        it->proj = OPS_PROJ_QKV;
         it->op_sac = kv / (qw + 2 * kv);            /* K, the second of Q, K, V */
     }
     if (sp > 1 && (o->style & OPS_BSH)) {
@@ -470,6 +478,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     tag(o, first, OPS_MOD_CORE_ATTN);
     it = gemm(o, OPS_LINEAR, l, s, h, m->heads * dv / t);   /* the fourth product */
     fp8_of(it, 0);
+    it->proj = OPS_PROJ_OUT;
     it->op_sac = 1;
     dropout_add(o, l, rep, drop);
     first = o->n;

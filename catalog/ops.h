@@ -69,6 +69,10 @@ struct ops_item {
      * an activation) writes its input in fp8, 0 where a cast of its own
      * does (the attention's output projection). */
     int fp8, cast_fused;
+    /* Which of a transformer block's products it is (OPS_PROJ_*; 0 none):
+     * what LoRA's targets name (catalog/ops_lora.c).  no_wgrad 1: a frozen
+     * weight, backward computes its input's gradient only. */
+    int proj, no_wgrad;
     /* Per-operator selective recompute (workload.recompute: selective_op):
      * the share of this item's forward that backward runs again.  torchtitan
      * saves the output of every odd matrix product of a block, counting
@@ -151,6 +155,31 @@ struct ops_layout {
 void ops_build_layout(const struct cat_model *m, int seq, const struct ops_layout *lay, int flash,
                       int style, struct ops_model *out);
 void ops_free(struct ops_model *o);
+
+/* A transformer block's four products as LoRA's targets name them
+ * (workload.lora_targets): the fused query-key-value projection, the
+ * attention's output projection, the feed-forward block's first (gated:
+ * gate and up together) and second products. */
+enum { OPS_PROJ_NONE = 0, OPS_PROJ_QKV, OPS_PROJ_OUT, OPS_PROJ_FC1, OPS_PROJ_FC2, OPS_NPROJ };
+/* A target set holds 1 << (OPS_PROJ_* - 1); ops_lora_target_name(i) names
+ * bit i (qkv, out, fc1, fc2; NULL past the end). */
+const char *ops_lora_target_name(int i);
+#define OPS_LORA_BIT(proj) (1u << ((proj) - 1))
+#define OPS_LORA_DEFAULT (OPS_LORA_BIT(OPS_PROJ_QKV) | OPS_LORA_BIT(OPS_PROJ_OUT))
+
+/*
+ * LoRA fine-tuning (catalog/ops_lora.c; Hu et al. 2021, arXiv:2106.09685),
+ * applied to a layout ops_build_layout made: every weight of o frozen (backward computes the inputs' gradients only,
+ * the embedding none), and beside each product a target names, its
+ * adapter: x A (k x rank) then (x A) B (rank x n), trainable, in 16 bits.
+ * Experts' products (grouped) take none.  ops_lora_params: the adapters'
+ * parameters over model m, whole (before tensor parallelism).
+ */
+void ops_lora(struct ops_model *o, int rank, unsigned targets);
+double ops_lora_params(const struct cat_model *m, int rank, unsigned targets);
+/* An item appended to o (kind, count a pass), zeroed but for them; the
+ * layouts' common step (ops.c, ops_lora.c). */
+struct ops_item *ops_push(struct ops_model *o, enum ops_kind kind, double count);
 
 /* Forward FLOPs per sample of the matrix work (2 per multiply-add). */
 double ops_fwd_flops(const struct ops_model *o);

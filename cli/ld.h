@@ -189,7 +189,7 @@ int ld_source(struct ld *ld, yaml_node_t *m, const char *path, char **out);
 /* ---- the scenario's sections through its field table (ld_field.c) ---- */
 
 struct sc_field;
-#define LD_MAX_KEYS 32          /* keys of one section's mapping, and the terminator */
+#define LD_MAX_KEYS 48          /* keys of one section's mapping, and the terminator */
 
 /* A section's own code for a field the table marks SC_FIELD_CODE: v is its
  * value (NULL when absent), k its key node, at the section's mark. */

@@ -158,6 +158,19 @@ static int workload_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v
         }
         return 0;
     }
+    if (strcmp(key, "lora_targets") == 0) {
+        char fb[FIELD_LEN];
+        if (ld_list(ld, v, "workload.lora_targets", 1, OPS_NPROJ - 1, "products"))
+            return -1;
+        sc->workload.lora_targets = 0;
+        for (int j = 0; j < ld_list_len(v); j++) {
+            ld_path_idx(fb, sizeof fb, "workload.lora_targets", j);
+            if (ld_enum(ld, ld_list_item(ld, v, j), fb, f->names, &i))
+                return -1;
+            sc->workload.lora_targets |= 1u << i;
+        }
+        return 0;
+    }
     if (ld_enum(ld, v, f->path, f->names, &i))
         return -1;
     if (strcmp(key, "precision") == 0) {
@@ -261,6 +274,28 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
             return ld_fail(ld, v->start_mark, "workload.moe_host_pass_s",
                            "expected none for %s, a model without experts, found %g",
                            sc->workload.model->name, sc->workload.moe_host_pass_s);
+    }
+    if (sc->workload.fp8_params && sc->workload.precision != CAT_FP8 &&
+        (v = ld_get(ld, m, "fp8_params", NULL)))
+        return ld_fail(ld, v->start_mark, "workload.fp8_params",
+                       "expected false unless workload.precision is fp8 (the weights held in "
+                       "fp8), found true with precision %s",
+                       scenario_prec_name(sc->workload.precision));
+    if (sc->workload.lora_targets && !sc->workload.lora_rank &&
+        (v = ld_get(ld, m, "lora_targets", NULL)))
+        return ld_fail(ld, v->start_mark, "workload.lora_targets",
+                       "expected none without workload.lora_rank (the targets of LoRA's "
+                       "adapters), found a list");
+    if (sc->workload.lora_rank > 0 && (v = ld_get(ld, m, "lora_rank", NULL))) {
+        const struct cat_model *md = sc->workload.model;
+        if (!shape_known(md))
+            return ld_fail(ld, v->start_mark, "workload.lora_rank",
+                           "expected a model given by its shape (layers, hidden, heads, ...), "
+                           "found %d for model %s", sc->workload.lora_rank, md->name);
+        if (sc->workload.lora_rank > md->hidden)
+            return ld_fail(ld, v->start_mark, "workload.lora_rank",
+                           "expected at most %s's hidden width %d (a low-rank adapter), found %d",
+                           md->name, md->hidden, sc->workload.lora_rank);
     }
     if (sc->workload.solve_for == SC_SOLVE_COMPUTE && sc->workload.measured_gpu)
         return ld_fail(ld, ld->solve_node->start_mark, "workload.measured_step.solve_for",

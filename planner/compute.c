@@ -333,7 +333,7 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose, 
 
     if (it->flops > 0) {
         *fwd = it->flops * batch / r->flops[f] + KERNEL_S;
-        *bwd = 2 * *fwd;            /* two GEMMs of the forward's size, two kernels */
+        *bwd = (it->no_wgrad ? 1 : 2) * *fwd;  /* two GEMMs of the forward's size, two kernels */
         return;
     }
     if (flash_s(it, f, r, fp8_attn, batch, fwd, bwd))
@@ -346,13 +346,13 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose, 
     if (it->grouped && nb > 1) {
         *fwd = grouped_s(m, it->n, it->k, nb, a, f, r);
         *bwd = (it->no_dgrad ? 0 : grouped_s(m, it->k, it->n, nb, mn, f, r)) +
-               grouped_s(it->k, it->n, m, nb, a, f, r) + it->recompute * *fwd;
+               (it->no_wgrad ? 0 : grouped_s(it->k, it->n, m, nb, a, f, r)) + it->recompute * *fwd;
         return;
     }
     *fwd = gemm_s(m, it->n, it->k, nb, a, f, r);
     /* dX = dY W^T (m x k, reduce n); dW = X^T dY (k x n, reduce m). */
     *bwd = (it->no_dgrad ? 0 : gemm_s(m, it->k, it->n, nb, mn, f, r)) +
-           gemm_s(it->k, it->n, m, nb, a, f, r) + it->recompute * *fwd;
+           (it->no_wgrad ? 0 : gemm_s(it->k, it->n, m, nb, a, f, r)) + it->recompute * *fwd;
     if (transpose && it->kind == OPS_CONV) {
         double t = (a + mn) * bytes_of(f) / r->mem_Bps;
         *fwd += TRANSPOSE_FWD * t;
@@ -380,7 +380,7 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
             if (!(r->flops[f] > 0))
                 return -1;
             matrix_s(it, f, p->transpose && f != CAT_FP32, p->fp8_attn, r, batch, &fwd, &bwd);
-            t->kernels += it->count * (it->no_dgrad ? 2 : 3);
+            t->kernels += it->count * (3 - it->no_dgrad - it->no_wgrad);
             if (f == CAT_FP8) {
                 /* the casts; the first and the last fp8_bf16_layers layers
                  * in 16 bits instead */
@@ -482,6 +482,9 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
                                  sc->parallel.ep, scenario_moe_imbalance(sc), sc->parallel.etp};
         ops_build_layout(sc->workload.model, sc->workload.seq_len, &lay, flash,
                          scenario_ops_style(sc), &o);
+        if (sc->workload.lora_rank > 0)     /* LoRA fine-tuning: frozen weights, adapters */
+            ops_lora(&o, sc->workload.lora_rank,
+                     sc->workload.lora_targets ? sc->workload.lora_targets : OPS_LORA_DEFAULT);
     }
     compute_rates_of(g, profile_tflops, &r);
     if (!sc->workload.precision_auto) {

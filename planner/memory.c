@@ -64,24 +64,24 @@
  * recompute_modules moe keeps the block's input alone (the
  * layer norm's, counted already); moe_act drops the activation's output.
  */
-static void ffn_bytes(const struct cat_model *m, double ffn, double in, int flags, double *whole,
-                      double *split)
+static void ffn_bytes(const struct cat_model *m, double ffn, double in2, double xin, int flags,
+                      double *whole, double *split)
 {
     double h = m->hidden, l = m->layers, lm = shape_moe_layers(m), k = m->top_k;
-    double fe = shape_expert_width(m), act = flags & MEM_ACT_REDO_MOE_ACT ? in : 0;
+    double fe = shape_expert_width(m), act = flags & MEM_ACT_REDO_MOE_ACT ? xin : 0;
     double moe_whole = 0, moe_split = 0;
 
     *whole = 0;
-    *split = (ffn + in) * m->ffn_hidden;
+    *split = (ffn + in2) * m->ffn_hidden;
     if (!(shape_known(m) && m->experts > 0 && lm > 0 && l > 0))
         return;
     if (!(flags & MEM_ACT_REDO_MOE)) {
-        moe_whole = 4 * m->experts + k * in * h;
-        moe_split = k * (ffn + in - act) * fe +
-                    (m->shared_experts > 0 ? (ffn + in) * shape_shared_width(m) : 0);
+        moe_whole = 4 * m->experts + k * xin * h;
+        moe_split = k * (ffn + xin - act) * fe +
+                    (m->shared_experts > 0 ? (ffn + in2) * shape_shared_width(m) : 0);
     }
     *whole = lm / l * moe_whole;
-    *split = (l - lm) / l * (ffn + in) * m->ffn_hidden + lm / l * moe_split;
+    *split = (l - lm) / l * (ffn + in2) * m->ffn_hidden + lm / l * moe_split;
 }
 
 double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, int sp, int flash,
@@ -90,9 +90,16 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
     double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = m->dropout > 0;
     double kv = h * m->kv_heads / m->heads, t = tp > 1 ? tp : 1;
     double in = flags & MEM_ACT_FP8 ? 1 : 2;                      /* a GEMM input's bytes */
-    double kept = 4 * h + in * h + in * h + 2 * d * h;            /* not split by tp */
-    double proj = flash ? 2 * h + (flags & MEM_ACT_PROJ_FP8 ? in * h : 0)  /* output projection */
-                        : flags & MEM_ACT_PROJ_FP8 ? in * h : 2 * h;     /* input */
+    /* the QKV, first and second feed-forward products' inputs; frozen
+     * (LoRA), an adapter's 16-bit input or nothing */
+    int fz = flags & MEM_ACT_FROZEN;
+    double in_qkv = fz ? (flags & MEM_ACT_ADAPT_QKV ? 2 : 0) : in;
+    double in_fc1 = fz ? (flags & MEM_ACT_ADAPT_FC1 ? 2 : 0) : in;
+    double in_fc2 = fz ? (flags & MEM_ACT_ADAPT_FC2 ? 2 : 0) : in;
+    double kept = 4 * h + in_qkv * h + in_fc1 * h + 2 * d * h;    /* not split by tp */
+    double proj = fz ? (flash || (flags & MEM_ACT_ADAPT_OUT) ? 2 * h : 0)  /* output projection */
+                : flash ? 2 * h + (flags & MEM_ACT_PROJ_FP8 ? in * h : 0)  /* input */
+                        : flags & MEM_ACT_PROJ_FP8 ? in * h : 2 * h;
     /* a byte of f: the activation's input and output kept; fused SwiGLU, its
      * input 2 f alone, 16-bit or (fp8_act_input) fp8 */
     double ffn = !m->gated_ffn ? 2 : !(flags & MEM_ACT_FUSED) ? 6
@@ -100,7 +107,7 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
     double ffn_whole, ffn_split;
     double split, scores = (2 + 3 * d) * a * s;                   /* per token */
 
-    ffn_bytes(m, ffn, in, flags, &ffn_whole, &ffn_split);
+    ffn_bytes(m, ffn, in_fc2, fz ? 0 : in, flags, &ffn_whole, &ffn_split);
     split = 2 * h + 2 * kv + 2 * kv + proj                        /* Q, K; V; proj input */
             + ffn_split;                                          /* feed-forward */
 
@@ -118,6 +125,20 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
                 (split + scores) / t);
 }
 
+/* LoRA (workload.lora_rank): the frozen weights and the products with
+ * adapters, as MEM_ACT_* flags. */
+static int lora_flags(const struct scenario *sc)
+{
+    unsigned t = sc->workload.lora_targets ? sc->workload.lora_targets : OPS_LORA_DEFAULT;
+
+    if (sc->workload.lora_rank <= 0)
+        return 0;
+    return MEM_ACT_FROZEN | (t & OPS_LORA_BIT(OPS_PROJ_QKV) ? MEM_ACT_ADAPT_QKV : 0) |
+           (t & OPS_LORA_BIT(OPS_PROJ_OUT) ? MEM_ACT_ADAPT_OUT : 0) |
+           (t & OPS_LORA_BIT(OPS_PROJ_FC1) ? MEM_ACT_ADAPT_FC1 : 0) |
+           (t & OPS_LORA_BIT(OPS_PROJ_FC2) ? MEM_ACT_ADAPT_FC2 : 0);
+}
+
 static int memory_act_flags(const struct scenario *sc)
 {
     int te = sc->workload.precision == CAT_FP8 && sc->workload.fp8_library == SC_FP8_LIB_TE;
@@ -128,7 +149,7 @@ static int memory_act_flags(const struct scenario *sc)
            (te && sc->workload.fp8_recipe == SC_FP8_DELAYED ? MEM_ACT_PROJ_FP8 : 0) |
            (mods & (1u << OPS_MOD_MOE) ? MEM_ACT_REDO_MOE : 0) |
            (mods & (1u << OPS_MOD_MOE_ACT) ? MEM_ACT_REDO_MOE_ACT : 0) |
-           (sc->workload.fp8_act_input ? MEM_ACT_FP8_ACT_IN : 0);
+           (sc->workload.fp8_act_input ? MEM_ACT_FP8_ACT_IN : 0) | lora_flags(sc);
 }
 
 double memory_layer_bytes(const struct scenario *sc)
@@ -176,7 +197,7 @@ static void state_bytes(const struct scenario *sc, enum sc_sharding sharding, do
 {
     int wide = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 || sc->workload.precision_strict;
 
-    *w = wide ? 4 : 2;
+    *w = wide ? 4 : sc->workload.fp8_params && sc->workload.precision == CAT_FP8 ? 1 : 2;
     *g = wide || (sc->gradients.precision == CAT_FP32 && sharding < SC_SHARD_ZERO3) ? 4 : 2;
     *o = wide ? 8 : 12;     /* moments; in mixed precision also the fp32 master weights */
     if (!isnan(sc->workload.optimizer_state_bytes))
@@ -278,6 +299,14 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     u->weights = params * w / tp;
     u->gradients = params * g / tp;
     u->optimizer = params * o / tp;
+    if (sc->workload.lora_rank > 0) {
+        /* LoRA: the frozen weights whole, gradients and state for the
+         * adapters alone (a stage's share of them under a pipeline) */
+        double t = resolve_lora_params(sc) / (sc->parallel.pp > 1 ? sc->parallel.pp : 1);
+        u->gradients = t * g / tp;
+        u->optimizer = t * o / tp;
+        xparams = 0;
+    }
     /* ZeRO's table 1: stage 1 shards the optimizer state, 2 the gradients
      * too, 3 the weights too; hsdp is stage 3 over a node's ranks */
     u->sharding = asked;
@@ -290,10 +319,11 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     xn = xn < n ? xn : n;
     {
         double kept = params > 0 ? resolve_sharded_params(params, xparams, n, xn) / params : 1 / n;
+        double tkept = sc->workload.lora_rank > 0 ? 1 / n : kept;   /* the adapters: dense */
         if (sharding >= SC_SHARD_ZERO1)
-            u->optimizer *= kept;
+            u->optimizer *= tkept;
         if (sharding >= SC_SHARD_ZERO2)
-            u->gradients *= kept;
+            u->gradients *= tkept;
         if (sharding >= SC_SHARD_ZERO3)
             u->weights *= kept;
     }

@@ -47,9 +47,13 @@ enum {
     MEM_ACT_REDO_MOE = 8, /* recompute_modules moe: a MoE block keeps its input alone */
     MEM_ACT_REDO_MOE_ACT = 16, /* recompute_modules moe_act: the experts' activation output
                                   not kept */
-    MEM_ACT_FP8_ACT_IN = 32 /* workload.fp8_act_input: the fused SwiGLU's input kept in fp8
+    MEM_ACT_FP8_ACT_IN = 32, /* workload.fp8_act_input: the fused SwiGLU's input kept in fp8
                                for its backward (Megatron-Core's
                                activation_func_fp8_input_store) */
+    MEM_ACT_FROZEN = 64,    /* LoRA: the weights frozen, so a product keeps its input only for
+                               its adapter's gradient (16-bit), the experts' none */
+    MEM_ACT_ADAPT_QKV = 128, MEM_ACT_ADAPT_OUT = 256, MEM_ACT_ADAPT_FC1 = 512,
+    MEM_ACT_ADAPT_FC2 = 1024  /* with MEM_ACT_FROZEN, the products that have adapters */
 };
 
 /* Activation bytes of one layer of shaped transformer m, per sample of s

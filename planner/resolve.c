@@ -770,6 +770,8 @@ static double updated_params(const struct scenario *sc, double uparams, int k, i
 
     if (n <= 1)
         return uparams;
+    if (sc->workload.lora_rank > 0)
+        return uparams / n;                 /* the adapters, dense */
     xn = resolve_expert_dp(sc, k);
     return resolve_sharded_params(uparams, resolve_expert_state_params(sc), n, xn < n ? xn : n);
 }
@@ -786,7 +788,7 @@ static double reduced_params(const struct scenario *sc, double xparams, int k)
     double x = resolve_expert_state_params(sc), dp = (double)k / scenario_model_parallel(sc);
     double xn = resolve_expert_dp(sc, k);
 
-    if (!(x > 0) || dp <= 1)
+    if (!(x > 0) || dp <= 1 || sc->workload.lora_rank > 0)
         return xparams;
     x = x < xparams ? x : xparams;
     return xparams - x + x * ((xn - 1) / xn) / ((dp - 1) / dp);
@@ -827,6 +829,8 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
         xparams *= resolve_state_params(sc) / sc->workload.model->params;
         uparams *= resolve_state_params(sc) / sc->workload.model->params;
     }
+    if (sc->workload.lora_rank > 0)
+        xparams = uparams = resolve_lora_params(sc);    /* the adapters alone train */
 
     memset(cfg, 0, sizeof *cfg);
     cfg->ngroups = cl->ngroups;

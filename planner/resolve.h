@@ -75,6 +75,11 @@ double resolve_state_params(const struct scenario *sc);
 double resolve_expert_state_params(const struct scenario *sc);
 int resolve_expert_dp(const struct scenario *sc, int ranks);
 double resolve_sharded_params(double held, double xheld, double n, double xn);
+/* LoRA fine-tuning (workload.lora_rank; resolve_lora.c): the adapters'
+ * parameters over the model, before tensor parallelism, and their
+ * tensors (an optimizer walks them); 0 without LoRA. */
+double resolve_lora_params(const struct scenario *sc);
+double resolve_lora_tensors(const struct scenario *sc);
 void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 /* The host's time to issue a MoE layer's pass (one micro-batch, forward
  * and backward) without full-iteration CUDA graphs, s (the scenario's

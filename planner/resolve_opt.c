@@ -41,6 +41,8 @@ static double walk_s(const struct scenario *sc)
 
     if (!m || impl < 0 || impl > SC_OPT_PER_TENSOR)
         return 0;
+    if (sc->workload.lora_rank > 0)
+        return resolve_lora_tensors(sc) * per_tensor_s[impl];
     return ops_tensors(m) * per_tensor_s[impl];
 }
 

@@ -78,6 +78,7 @@ const struct sc_field sc_fields[] = {
         "an integer from 0 to 100000"),
     BOOL("workload.fp8_attention", WL, OFF(sc_workload, fp8_attention), 0),
     BOOL("workload.fp8_act_input", WL, OFF(sc_workload, fp8_act_input), 0),
+    BOOL("workload.fp8_params", WL, OFF(sc_workload, fp8_params), 0),
     NUM("workload.step_overhead_s", WL, OFF(sc_workload, step_overhead_s), 0, 0, 0, 3600,
         "seconds in [0, 3600]"),
     {"workload.recompute_modules", WL, SC_FIELD_UBITS, OFF(sc_workload, recompute_modules), 0, 0,
@@ -86,6 +87,10 @@ const struct sc_field sc_fields[] = {
         "an integer from 1 to 100000"),
     NUM("workload.moe_imbalance", WL, OFF(sc_workload, moe_imbalance), NAN, 1, 0, 100,
         "a factor in [1, 100]"),
+    INT("workload.lora_rank", WL, OFF(sc_workload, lora_rank), 0, 1, 65536,
+        "an integer from 1 to 65536"),
+    {"workload.lora_targets", WL, SC_FIELD_UBITS, OFF(sc_workload, lora_targets), 0, 0, 0, 0, 1,
+     NULL, ops_lora_target_name, SC_FIELD_CODE},
 
     REF("workload.measured_compute.gpu", WL, "a GPU of the catalog",
         SC_FIELD_REQUIRED | SC_FIELD_CODE),

@@ -216,6 +216,10 @@ struct sc_workload {
                                           this many layers run their GEMMs in 16 bits */
     int fp8_attention;                 /* workload.fp8_attention: fused attention in fp8 too
                                           (Transformer Engine's fp8_dpa), under fp8 */
+    int fp8_params;                    /* workload.fp8_params: the weights held in fp8, a byte
+                                          each (Transformer Engine's fp8_model_init, NeMo's
+                                          fp8_params); the optimizer's fp32 master copy as
+                                          before */
     int fp8_act_input;                 /* workload.fp8_act_input: the fused SwiGLU's input kept
                                           in fp8 for its backward (Megatron-Core's
                                           activation_func_fp8_input_store) */
@@ -228,6 +232,11 @@ struct sc_workload {
     int recompute_layers;              /* workload.recompute_layers: under full recompute, the
                                           model's layers that redo their forward (the rest keep
                                           every activation); 0 all of them */
+    int lora_rank;                     /* workload.lora_rank: LoRA fine-tuning at this rank
+                                          (catalog/ops.h ops_lora): the weights frozen,
+                                          adapters trained; 0 every weight trained */
+    unsigned lora_targets;             /* workload.lora_targets: OPS_LORA_BIT()s of the
+                                          products given adapters; 0 the default (qkv, out) */
     double moe_imbalance;              /* workload.moe_imbalance: the busiest expert-parallel
                                           rank's tokens over an even share, >= 1; NAN not
                                           given (scenario_moe_imbalance's default) */

@@ -656,6 +656,58 @@ static void expert_parallel_ranks_split_the_experts(void)
     ops_free(&o8i);
 }
 
+/* LoRA (ops_lora): every weight frozen, each targeted product's adapter
+ * beside it.  Llama 3 8B at rank 16 on the fused QKV and output
+ * projections: 32 x 16 x ((4096 + 4096 + 2 x 1024) + (4096 + 4096))
+ * trained parameters; the frozen products' backward is their input's
+ * gradient alone (of a 16-bit product's two backward GEMMs, the one of its
+ * forward's shape), and the adapters add two GEMMs and a sum each. */
+static void lora_freezes_the_weights_and_adds_adapters(void)
+{
+    const struct cat_model *m = catalog_find_model(&cat, "llama3-8b");
+    const struct cat_gpu *g = catalog_find_gpu(&cat, "H100");
+    struct ops_layout full = {1, 0, 1, 1, 0, 0};
+    struct ops_model o1, o2;
+    struct compute_plan p;
+    struct compute_rates r;
+    struct compute_time t1, t2;
+    int frozen = 1, adapters = 0;
+
+    if (!m || !g) {
+        T_CHECK(0, "llama3-8b and H100 in the catalog");
+        return;
+    }
+    T_NEAR(ops_lora_params(m, 16, OPS_LORA_DEFAULT), 32.0 * 16 * (4096 + 4096 + 2048 + 8192), 0,
+           "rank 16 on qkv and out: %.4g parameters trained", ops_lora_params(m, 16, OPS_LORA_DEFAULT));
+    T_NEAR(ops_lora_params(m, 16, OPS_LORA_BIT(OPS_PROJ_FC1) | OPS_LORA_BIT(OPS_PROJ_FC2)),
+           32.0 * 16 * ((4096 + 2 * 14336) + (14336 + 4096)), 0, "on fc1 (gated) and fc2");
+    ops_build_layout(m, 8192, &full, 1, 0, &o1);
+    ops_build_layout(m, 8192, &full, 1, 0, &o2);
+    ops_lora(&o2, 16, OPS_LORA_DEFAULT);
+    for (int k = 0; k < o1.n; k++)
+        if (o1.v[k].kind == OPS_LINEAR && !o2.v[k].no_wgrad)
+            frozen = 0;
+    for (int k = o1.n; k < o2.n; k++)
+        adapters += o2.v[k].kind == OPS_LINEAR && !o2.v[k].no_wgrad && !o2.v[k].fp8 &&
+                    (o2.v[k].n == 16 || o2.v[k].k == 16);
+    T_CHECK(frozen, "every product of the model frozen");
+    T_CHECK(o2.n - o1.n == 6 && adapters == 4, "two adapters of two products and a sum each (%d items, "
+            "%d adapter products)", o2.n - o1.n, adapters);
+    compute_rates_of(g, NULL, &r);
+    if (compute_plan_of(g, CAT_BF16, 0, &p) == 0 && compute_time_of(&o1, &p, &r, 1, &t1) == 0 &&
+        compute_time_of(&o2, &p, &r, 1, &t2) == 0) {
+        double lin1 = t1.kind_s[OPS_LINEAR], lin2 = t2.kind_s[OPS_LINEAR];
+        T_CHECK(lin2 < 0.75 * lin1 && lin2 > 0.6 * lin1,
+                "the products' time about two thirds of training's (%.3f of %.3f s)", lin2, lin1);
+        T_CHECK(t2.fwd_s > t1.fwd_s && t2.fwd_s < 1.05 * t1.fwd_s,
+                "forward: the adapters add under 5%% (%.4f against %.4f s)", t2.fwd_s, t1.fwd_s);
+    } else {
+        T_CHECK(0, "H100 times llama3-8b in bf16");
+    }
+    ops_free(&o1);
+    ops_free(&o2);
+}
+
 /* A MoE layer's experts run as Transformer Engine's grouped linear runs
  * them: one cuBLAS call an expert, 4 streams at once, so 128 small experts
  * (Qwen3-30B-A3B at ep 1: 256 rows each a sequence) take longer than one
@@ -827,6 +879,7 @@ int main(void)
     T_RUN(fp8_runs_as_transformer_engine_runs_it);
     T_RUN(context_parallel_ranks_split_the_sequence);
     T_RUN(expert_parallel_ranks_split_the_experts);
+    T_RUN(lora_freezes_the_weights_and_adds_adapters);
     T_RUN(grouped_experts_launch_one_by_one);
     T_RUN(recompute_modules_tag_their_items);
     T_RUN(sliding_windows_run_at_their_published_rate);

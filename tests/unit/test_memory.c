@@ -156,6 +156,48 @@ static void experts_shard_over_their_own_ranks(void)
 }
 
 /*
+ * LoRA (workload.lora_rank): the frozen weights whole, gradients and
+ * optimizer state for the adapters alone (Llama 3 8B at rank 16 on qkv and
+ * out: 9,437,184 trained parameters), fp8_params holding the weights a
+ * byte each; a frozen product keeps no input but its adapter's, so at tp 1
+ * a layer drops the first feed-forward product's input (s h) and the
+ * second's (s f) of fp8 training and keeps the QKV input in 16 bits (2 s h
+ * for s h).
+ */
+static void lora_trains_the_adapters_alone(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u;
+    double trained = 32.0 * 16 * (4096 + 4096 + 2048 + 8192), fz, full;
+    int fl = MEM_ACT_FUSED | MEM_ACT_FP8;
+
+    fixture(&m, &g, &in, &sc, 0, 80);
+    t_llama3_8b(&m);
+    sc.workload.precision = CAT_BF16;
+    sc.gradients.precision = CAT_BF16;
+    sc.parallel.sharding = SC_SHARD_ZERO1;
+    sc.workload.lora_rank = 16;
+    memory_of(&sc, sc.parallel.sharding, &in, 8, 8, &u);
+    T_NEAR(u.weights, 2 * 8e9, 1e-12, "the frozen weights whole, 2 bytes each");
+    T_NEAR(u.gradients, 2 * trained, 1e-12, "gradients for the adapters alone");
+    T_NEAR(u.optimizer, 12 * trained / 8, 1e-12, "their optimizer state, over the 8 ranks");
+    sc.workload.precision = CAT_FP8;
+    sc.workload.fp8_params = 1;
+    memory_of(&sc, sc.parallel.sharding, &in, 8, 8, &u);
+    T_NEAR(u.weights, 8e9, 1e-12, "fp8_params: a byte a weight");
+    sc.workload.fp8_params = 0;
+    full = memory_layer_act(&m, 8192, 1, 0, 0, 1, fl, SC_RECOMPUTE_NONE);
+    fz = memory_layer_act(&m, 8192, 1, 0, 0, 1, fl | MEM_ACT_FROZEN | MEM_ACT_ADAPT_QKV | MEM_ACT_ADAPT_OUT,
+                          SC_RECOMPUTE_NONE);
+    T_NEAR(full - fz, 8192 * (4096 + 14336 - 4096.0), 1e-9,
+           "frozen: the feed-forward products' inputs dropped, the QKV input 16-bit for its adapter");
+    scenario_free(&sc);
+}
+
+/*
  * The ZeRO paper's table 1 (per-device model state in GB of 7.5B, 128B and
  * 1T parameters at data-parallel degrees 1 to 1024, each stage; all 54
  * cells) and table 2's left half at one-way model parallelism (the largest
@@ -425,6 +467,7 @@ int main(void)
     T_RUN(some_layers_recompute);
     T_RUN(zero_stages_divide_the_model_state);
     T_RUN(experts_shard_over_their_own_ranks);
+    T_RUN(lora_trains_the_adapters_alone);
     T_RUN(pipeline_stages_keep_their_micro_batches);
     T_RUN(zero_tables_1_and_2);
     T_RUN(transformer_layers_keep_korthikantis_bytes);
