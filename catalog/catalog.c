@@ -41,9 +41,10 @@ static const char *const gpu_cols[G_N] = {
 
 /* The optional columns of gpus.csv: fp8 and fp4 peaks, SM count, the
  * measured fractions of peak and bandwidth and their source. */
-enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_CC, GO_FP4, GO_N };
+enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_CC, GO_FP4, GO_CDNA, GO_N };
 static const char *const gpu_opt_cols[GO_N] = {"fp8_tflops", "sm_count", "mm_eff", "fp32_eff",
-                                               "mem_eff", "compute_capability", "fp4_tflops"};
+                                               "mem_eff", "compute_capability", "fp4_tflops",
+                                               "cdna"};
 
 static int get_gpu_opt(struct cat_gpu *g, const struct cat_table *t, const struct csv_row *row,
                        const int *col, struct dt_err *e)
@@ -62,6 +63,7 @@ static int get_gpu_opt(struct cat_gpu *g, const struct cat_table *t, const struc
     g->fp32_eff = v[GO_FP32];
     g->mem_eff = v[GO_MEM];
     g->cc = isnan(v[GO_CC]) ? 0 : (int)lround(v[GO_CC] * 10);
+    g->cdna = isnan(v[GO_CDNA]) ? 0 : (int)v[GO_CDNA];
     return 0;
 }
 

@@ -51,6 +51,9 @@ struct cat_gpu {
     double mm_eff, fp32_eff, mem_eff;
     int cc;                     /* CUDA compute capability x 10 (optional column
                                    compute_capability: 70 V100, 80 A100, 90 H100); 0 unknown */
+    int cdna;                   /* AMD Instinct's CDNA generation (optional column cdna: 3
+                                   MI300X and MI325X, 4 MI350X and MI355X); 0 not AMD or
+                                   unknown */
     char *eff_source;
 };
 

@@ -80,6 +80,7 @@ static const struct cat_field table[] = {
     {"fp32_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
     {"mem_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
     {"compute_capability", NULL, 0, 1, 20, 0, "a compute capability from 1.0 to 20.0"},
+    {"cdna", NULL, 1, 1, 9, 0, "a CDNA generation from 1 to 9"},
 };
 
 #define NFIELDS (sizeof table / sizeof *table)

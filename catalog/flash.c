@@ -320,3 +320,38 @@ double flash_dropout_factor(int impl, int cc, double head_dim, int causal, doubl
     return at_dseq(dropout_factor[k][0][c], seq) +
            x * (at_dseq(dropout_factor[k][1][c], seq) - at_dseq(dropout_factor[k][0][c], seq));
 }
+
+/*
+ * AMD's published fused-attention rates (flash_share_amd): ROCm/aiter@0403bcdf
+ * op_tests/cpp/mha/README.md (the asm fmha_v3 kernels' table, PR #1270,
+ * 2025-10-28: bf16, BSHD, 64 query and 8 key-value heads of 128, batch 8 at
+ * 2k to 8k, batch 1 at 16k; causal rows counted at half the FLOPs, as
+ * FlashAttention counts them), TFLOP/s [CDNA 3 (MI300X), CDNA 4
+ * (MI355X)][non-causal, causal][forward, backward with bf16 atomics][2k,
+ * 4k, 8k, 16k].
+ */
+static const double amd_tflops[2][2][2][4] = {
+    {{{556.35, 578.99, 577.45, 547.78}, {479.74, 482.86, 537.04, 519.21}},
+     {{452.03, 509.255, 550.67, 541.55}, {382.1, 457.05, 474.02, 458.075}}},
+    {{{1250.96, 1361.66, 1322.77, 1437.62}, {1044.77, 1125.48, 1182.59, 1212.72}},
+     {{963.165, 1190.295, 1311.955, 1392.485}, {817.49, 972.25, 1067.89, 1162.805}}}};
+/* the catalog's bf16 GEMM rate of the GPUs measured (gpus.csv: MI300X 1300 x
+ * 0.545, MI355X 2500 x 0.626), TFLOP/s */
+static const double amd_gemm_tflops[2] = {708.5, 1565.0};
+
+double flash_share_amd(int cdna, int causal, double seq)
+{
+    int g = cdna - 3, c = causal ? 1 : 0, i;
+    double x, rate[2];
+
+    if (g < 0 || g > 1)
+        return NAN;
+    x = log2(fmin(fmax(seq, 2048), 16384) / 2048);     /* 0 .. 3 */
+    i = x >= 3 ? 2 : (int)x;
+    for (int d = 0; d < 2; d++) {
+        const double *v = amd_tflops[g][c][d];
+        rate[d] = v[i] + (v[i + 1] - v[i]) * (x - i);
+    }
+    /* one forward and 2.5 forwards' FLOPs backward */
+    return 3.5 / (1 / rate[0] + 2.5 / rate[1]) / amd_gemm_tflops[g];
+}

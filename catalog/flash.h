@@ -58,6 +58,20 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq);
  * the window's length.  Its FLOPs are those of the keys each query sees. */
 double flash_window_share(int impl, int cc, double head_dim, double window);
 
+/*
+ * The same share on an AMD Instinct GPU of CDNA generation cdna (gpus.csv
+ * cdna: 3 MI300X and MI325X, 4 MI350X and MI355X), whatever the kernel's
+ * name: AMD's own aiter fmha_v3 kernels, the ones Transformer Engine's CK
+ * backend runs (NVTE_CK_USES_FWD_V3, NVTE_CK_USES_BWD_V3), forward and
+ * backward (bf16-atomic dQ, NVTE_CK_IS_V3_ATOMIC_FP32=0) combined as the
+ * FLOPs weigh them (1 forward, 2.5 backward), over the catalog's bf16 GEMM
+ * rate of the GPU they were measured on (MI300X 708.5, MI355X 1565.0
+ * TFLOP/s: gpus.csv); head dimension 128 for every head dimension (no other
+ * was published), sequences between 2k and 16k on a log scale, held at the
+ * ends.  NAN for another generation.
+ */
+double flash_share_amd(int cdna, int causal, double seq);
+
 /* How much faster cuDNN's fused attention runs in fp8 than in 16 bits on a
  * GPU of compute capability cc (x 10), head dimension head_dim, sequence
  * seq: per-tensor scales, or MXFP8's blocks where mx (Blackwell only), as

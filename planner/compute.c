@@ -140,6 +140,7 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
     r->mem_Bps = g->mem_bw_gbs * 1e9 * me;
     r->sms = g->sm_count;
     r->cc = g->cc;
+    r->cdna = g->cdna;
 }
 
 static double bytes_of(enum cat_prec f)
@@ -287,11 +288,15 @@ static int flash_s(const struct ops_item *it, enum cat_prec f, const struct comp
 
     if (!it->flash || (f != CAT_FP16 && f != CAT_BF16))
         return 0;
-    share = it->window > 0 ? flash_window_share(it->flash, r->cc, it->head_dim, it->window)
-                           : flash_share(it->flash, r->cc, it->head_dim, it->causal, it->m);
+    if (r->cdna > 0)            /* AMD: its own kernels' rates, whatever the name */
+        share = flash_share_amd(r->cdna, it->causal && it->window == 0,
+                                it->window > 0 ? it->window : it->m);
+    else
+        share = it->window > 0 ? flash_window_share(it->flash, r->cc, it->head_dim, it->window)
+                               : flash_share(it->flash, r->cc, it->head_dim, it->causal, it->m);
     if (!(share > 0))
         return 0;
-    if (fp8_attn && it->window == 0)    /* windows: no fp8 figure stands (flash.h) */
+    if (fp8_attn && it->window == 0 && r->cdna == 0)  /* windows, AMD: no fp8 figure stands */
         share *= flash_fp8_factor(r->cc, it->head_dim, fp8_attn == 2, it->m);
     flops = 2 * it->m * it->n * it->k * it->nb * batch * (it->causal ? 0.5 : 1);
     if (it->dropout)
@@ -518,12 +523,12 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     }
     ops_free(&o);
     if (rc == 0 && flash && shape_known(sc->workload.model) &&
-        isnan(flash_share(flash, g->cc, 128, 1, 2048))) {
+        isnan(flash_share(flash, g->cc, 128, 1, 2048)) && isnan(flash_share_amd(g->cdna, 1, 2048))) {
         size_t n = strlen(p->note);
         snprintf(p->note + n, sizeof p->note - n, "%s%s: no FlashAttention rate (Ampere and later "
                  "only): attention as two GEMMs", n ? "; " : "", g->name);
     } else if (rc == 0 && flash == FLASH_CUDNN && shape_known(sc->workload.model) &&
-               !cudnn_measured(g->cc)) {
+               !cudnn_measured(g->cc) && g->cdna == 0) {
         size_t n = strlen(p->note);
         snprintf(p->note + n, sizeof p->note - n, "%s%s: cuDNN attention measured on Hopper and "
                  "Blackwell only: FlashAttention-2's rate", n ? "; " : "", g->name);

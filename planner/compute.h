@@ -55,6 +55,8 @@ struct compute_rates {
     double flops[CAT_NPREC]; /* large-GEMM FLOP/s per format, NAN where none */
     double mem_Bps;          /* streaming bandwidth, bytes/s */
     int sms;                 /* 0: tile waves not modelled */
+    int cdna;                /* AMD's CDNA generation (0 not AMD): AMD's published fused-
+                                attention rates (flash_share_amd) */
     int cc;                  /* compute capability x 10 (0 unknown): which published
                                 fused-attention rates apply (catalog/flash.h) */
     int assumed;             /* 1: the GPU's mm_eff or mem_eff was not known */

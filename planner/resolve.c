@@ -650,6 +650,10 @@ static void resolve_shard(const struct scenario *sc, int k, struct sim_config *c
     if (sc->parallel.pp > 1 && cfg->c.shard > SIM_SHARD_OPT)
         cfg->c.shard = SIM_SHARD_OPT;
     cfg->c.param_bytes = resolve_state_params(sc) * (wide ? 4.0 : 2.0);
+    if (sc->workload.lora_rank > 0 && cfg->c.shard <= SIM_SHARD_OPT)
+        /* LoRA: the distributed optimizer gathers the adapters it updated;
+         * the frozen weights never move (sharded whole, they do) */
+        cfg->c.param_bytes = resolve_lora_params(sc) * (wide ? 4.0 : 2.0);
     units = shape_known(m) ? m->layers : ceil(cfg->w.grad_bytes / cfg->c.bucket_bytes);
     cfg->c.units = units >= 1 ? (units < 1e4 ? (int)units : 10000) : 1;
     cfg->c.micro_batches = sc->workload.grad_accum;

@@ -452,6 +452,23 @@ static void fused_attention_runs_at_its_published_rate(void)
            "Blackwell: the published H100 bar's share, 265 of 719.7");
     T_NEAR(flash_share(FLASH_CUDNN, 90, 128, 1, 8192), 566.9 / 719.7, 1e-12,
            "cuDNN on Hopper: NVIDIA's published H200 figure at 8k, causal (566.9)");
+    T_NEAR(flash_share_amd(3, 1, 8192), 3.5 / (1 / 550.67 + 2.5 / 474.02) / 708.5, 1e-12,
+           "MI300X: aiter's causal 8k forward 550.67 and backward 474.02 TFLOP/s, combined, over "
+           "its 708.5 GEMM rate (%.3f)", flash_share_amd(3, 1, 8192));
+    T_NEAR(flash_share_amd(4, 0, 4096 * sqrt(2.0)), 3.5 / (1 / (0.5 * (1361.66 + 1322.77)) +
+                                                         2.5 / (0.5 * (1125.48 + 1182.59))) / 1565.0,
+           1e-12, "MI355X, unmasked, halfway between 4k and 8k on a log scale");
+    T_NEAR(flash_share_amd(3, 1, 1024), flash_share_amd(3, 1, 2048), 0, "held under 2k");
+    {
+        /* the shares' GEMM rates are the catalog's for the GPUs measured */
+        const struct cat_gpu *a3 = catalog_find_gpu(&cat, "MI300X"), *a4 = catalog_find_gpu(&cat, "MI355X");
+        T_CHECK(a3 && a4 && a3->cdna == 3 && a4->cdna == 4 &&
+                fabs(a3->peak_tflops[CAT_BF16] * a3->mm_eff - 708.5) < 1e-9 &&
+                fabs(a4->peak_tflops[CAT_BF16] * a4->mm_eff - 1565.0) < 1e-9,
+                "MI300X (CDNA 3) at 708.5 and MI355X (CDNA 4) at 1565.0 TFLOP/s in gpus.csv");
+    }
+    T_CHECK(isnan(flash_share_amd(2, 1, 8192)) && isnan(flash_share_amd(0, 1, 8192)),
+            "no figure for another generation, nor for a GPU that is not AMD's");
     T_NEAR(flash_share(FLASH_CUDNN, 90, 128, 0, 8192), 566.9 * 589 / 531 / 719.7, 1e-12,
            "unmasked: that figure times the measured unmasked-to-causal ratio (589 / 531)");
     T_NEAR(flash_share(FLASH_CUDNN, 90, 128, 1, 131072), 608.0 / 719.7, 1e-12,
