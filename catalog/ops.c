@@ -71,10 +71,6 @@ static struct ops_item *push(struct ops_model *o, enum ops_kind kind, double cou
 }
 
 /* A GEMM of m rows per sample, n columns, k-long reduction. */
-struct ops_item *ops_push(struct ops_model *o, enum ops_kind kind, double count)
-{
-    return push(o, kind, count);
-}
 
 static struct ops_item *gemm(struct ops_model *o, enum ops_kind kind, double count, double m,
                              double n, double k)
@@ -89,6 +85,17 @@ static struct ops_item *gemm(struct ops_model *o, enum ops_kind kind, double cou
 }
 
 /* Memory-bound work over a tensor of e elements per sample. */
+struct ops_item *ops_push(struct ops_model *o, enum ops_kind kind, double count)
+{
+    return push(o, kind, count);
+}
+
+struct ops_item *ops_gemm(struct ops_model *o, enum ops_kind kind, double count, double m,
+                          double n, double k)
+{
+    return gemm(o, kind, count, m, n, k);
+}
+
 static struct ops_item *mem(struct ops_model *o, enum ops_kind kind, double count, double e)
 {
     struct ops_item *it = push(o, kind, count);

@@ -177,9 +177,12 @@ const char *ops_lora_target_name(int i);
  */
 void ops_lora(struct ops_model *o, int rank, unsigned targets);
 double ops_lora_params(const struct cat_model *m, int rank, unsigned targets);
-/* An item appended to o (kind, count a pass), zeroed but for them; the
- * layouts' common step (ops.c, ops_lora.c). */
+/* An item appended to o (kind, count a pass), zeroed but for them, and a
+ * GEMM of m x n x k so appended: the layouts' common steps (ops.c,
+ * ops_lora.c). */
 struct ops_item *ops_push(struct ops_model *o, enum ops_kind kind, double count);
+struct ops_item *ops_gemm(struct ops_model *o, enum ops_kind kind, double count, double m,
+                          double n, double k);
 
 /* Forward FLOPs per sample of the matrix work (2 per multiply-add). */
 double ops_fwd_flops(const struct ops_model *o);

@@ -28,17 +28,6 @@ const char *ops_lora_target_name(int i)
     return i >= 0 && i < OPS_NPROJ - 1 ? target_names[i] : NULL;
 }
 
-static struct ops_item *adapter(struct ops_model *o, double count, double m, double n, double k)
-{
-    struct ops_item *it = ops_push(o, OPS_LINEAR, count);
-
-    it->m = m;
-    it->n = n;
-    it->k = k;
-    it->a_elems = m * k;
-    return it;
-}
-
 void ops_lora(struct ops_model *o, int rank, unsigned targets)
 {
     int n = o->n;
@@ -59,8 +48,8 @@ void ops_lora(struct ops_model *o, int rank, unsigned targets)
         m = it->m;
         cols = it->n;
         k = it->k;
-        adapter(o, count, m, r, k);
-        adapter(o, count, m, cols, r);
+        ops_gemm(o, OPS_LINEAR, count, m, r, k);
+        ops_gemm(o, OPS_LINEAR, count, m, cols, r);
         {
             struct ops_item *add = ops_push(o, OPS_ADD, count);
             add->elems_fwd = 3 * m * cols;      /* read both outputs, write the sum */

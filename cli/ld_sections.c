@@ -90,6 +90,26 @@ static int ld_measured_step(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
     return ld_section(ld, m, "workload.measured_step", at, measured_step_code);
 }
 
+/* A list of 1 to max names of field f (node v) as a set of their bits into
+ * *out: workload.recompute_modules, workload.lora_targets. */
+static int name_set(struct ld *ld, yaml_node_t *v, const struct sc_field *f, int max,
+                    const char *what, unsigned *out)
+{
+    char fb[FIELD_LEN];
+    int i;
+
+    if (ld_list(ld, v, f->path, 1, max, what))
+        return -1;
+    *out = 0;
+    for (int j = 0; j < ld_list_len(v); j++) {
+        ld_path_idx(fb, sizeof fb, f->path, j);
+        if (ld_enum(ld, ld_list_item(ld, v, j), fb, f->names, &i))
+            return -1;
+        *out |= 1u << i;
+    }
+    return 0;
+}
+
 /* The workload's fields that take more than a value read into a slot. */
 static int workload_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v, yaml_node_t *k,
                          yaml_mark_t at)
@@ -145,32 +165,10 @@ static int workload_code(struct ld *ld, const struct sc_field *f, yaml_node_t *v
     }
     if (strcmp(key, "measured_compute") == 0 || strcmp(key, "measured_step") == 0)
         return 0;   /* once the whole section is read (ld_workload) */
-    if (strcmp(key, "recompute_modules") == 0) {
-        char fb[FIELD_LEN];
-        if (ld_list(ld, v, "workload.recompute_modules", 1, OPS_NMOD, "modules"))
-            return -1;
-        sc->workload.recompute_modules = 0;
-        for (int j = 0; j < ld_list_len(v); j++) {
-            ld_path_idx(fb, sizeof fb, "workload.recompute_modules", j);
-            if (ld_enum(ld, ld_list_item(ld, v, j), fb, f->names, &i))
-                return -1;
-            sc->workload.recompute_modules |= 1u << i;
-        }
-        return 0;
-    }
-    if (strcmp(key, "lora_targets") == 0) {
-        char fb[FIELD_LEN];
-        if (ld_list(ld, v, "workload.lora_targets", 1, OPS_NPROJ - 1, "products"))
-            return -1;
-        sc->workload.lora_targets = 0;
-        for (int j = 0; j < ld_list_len(v); j++) {
-            ld_path_idx(fb, sizeof fb, "workload.lora_targets", j);
-            if (ld_enum(ld, ld_list_item(ld, v, j), fb, f->names, &i))
-                return -1;
-            sc->workload.lora_targets |= 1u << i;
-        }
-        return 0;
-    }
+    if (strcmp(key, "recompute_modules") == 0)
+        return name_set(ld, v, f, OPS_NMOD, "modules", &sc->workload.recompute_modules);
+    if (strcmp(key, "lora_targets") == 0)
+        return name_set(ld, v, f, OPS_NPROJ - 1, "products", &sc->workload.lora_targets);
     if (ld_enum(ld, v, f->path, f->names, &i))
         return -1;
     if (strcmp(key, "precision") == 0) {

@@ -100,6 +100,14 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
                      "launches\")");
         add(pc, b);
     }
+    if (sc->workload.lora_rank > 0) {
+        double t = resolve_lora_params(sc), all = sc->workload.model->params;
+        snprintf(b, sizeof b, "LoRA at rank %d: %.3g of %.3g parameters trained (the adapters; "
+                 "their gradients, reduction and optimizer state), the frozen weights computing "
+                 "their inputs' gradients only; the adapters' input dropout not counted "
+                 "(docs/model.md \"LoRA fine-tuning\")", sc->workload.lora_rank, t, all);
+        add(pc, b);
+    }
     if (sc->goodput.present && goodput_store_local(&sc->goodput)) {
         snprintf(b, sizeof b, "goodput: checkpoints on %.40s, the nodes' own disks: a restart "
                  "after a node is lost (a failure, a preemption) taken to find that node's "

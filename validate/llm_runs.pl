@@ -400,15 +400,16 @@ if ($check) {
     # input; 38 cases): Qwen3-235B on B200 +71% to +1.7%, 26.06's Qwen3-30B H100 row +82% to
     # +1.2%, ModelZoo's tp 4 x pp 8 and tp 2 x pp 32 rows +66% and +38% to -11.7% and
     # +20.5%, GPT-OSS on H100 +65% to +53%: 20.4%.
-    # MLPerf Training's llama2_70b_lora (LoRA fine-tuning, workload.lora_rank) joined, 11
-    # rows of v5.0 and v5.1 on MI300X, MI325X, MI355X, H200, B200, GB200 and GB300 (127
+    # MLPerf Training's llama2_70b_lora (LoRA fine-tuning, workload.lora_rank) joined, 14
+    # rows of v5.0 and v5.1 on MI300X, MI325X, MI355X, H200, B200, GB200 and GB300 (130
     # cases), with AMD's published fused-attention rates on CDNA 3 and 4 (catalog/flash.c
-    # flash_share_amd; AMD's attention had run as two GEMMs): v5.1's NVIDIA-family rows
-    # within 6% (3.6%), AMD's +15.4%, +8.0% and +0.6%, v5.0's NeMo 25.04 rows +24%, +23%
-    # (known gaps: that stack) and +14%; the MI355X Llama 3.1 8B row +2.6% to +5.6%: 10.1%,
-    # carried 6.3% (AMD's group carries from MI300X, whose row alone recomputes).
+    # flash_share_amd; AMD's attention had run as two GEMMs): v5.1's NVIDIA-family fp8 rows
+    # within 6%, its NVFP4 rows -1.3% (B200), -6.5% (GB200) and -22.1% (GB300, known gap:
+    # NVFP4 on Blackwell Ultra), AMD's +15.4%, +8.0% and +0.6%, v5.0's NeMo 25.04 rows +24%,
+    # +23% (known gaps: that stack) and +14%; the MI355X Llama 3.1 8B row +2.6% to +5.6%:
+    # 10.1%, carried 6.6% (AMD's group carries from MI300X, whose row alone recomputes).
     my %guard = (catalog => [10.2, [errs('err', @dense)]],
-                 carried => [6.4, [errs('cerr', @dense)]],
+                 carried => [6.7, [errs('cerr', @dense)]],
                  'MoE catalog' => [20.5, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
