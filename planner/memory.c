@@ -97,8 +97,19 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
     double in_fc1 = fz ? (flags & MEM_ACT_ADAPT_FC1 ? 2 : 0) : in;
     double in_fc2 = fz ? (flags & MEM_ACT_ADAPT_FC2 ? 2 : 0) : in;
     double kept = 4 * h + in_qkv * h + in_fc1 * h + 2 * d * h;    /* not split by tp */
-    double proj = fz ? (flash || (flags & MEM_ACT_ADAPT_OUT) ? 2 * h : 0)  /* output projection */
-                : flash ? 2 * h + (flags & MEM_ACT_PROJ_FP8 ? in * h : 0)  /* input */
+    /* fused attention in fp8 (Transformer Engine's FusedAttnFunc under
+     * NVTE_FP8_DPA_BWD, its default): Q, K and V kept in fp8, the output
+     * too under delayed scaling (current scaling and MXFP8 keep it 16-bit:
+     * NVTE_DPA_FP8CS_O_in_F16's default; NVIDIA/TransformerEngine@d0067d0
+     * transformer_engine/pytorch/attention/dot_product_attention/backends.py) */
+    int fa8 = flash && (flags & MEM_ACT_FP8_ATTN);
+    double qb = fa8 ? 1 : 2, ob = fa8 && (flags & MEM_ACT_PROJ_FP8) ? 1 : 2;
+    /* the output projection's input: attention's output as the kernel keeps
+     * it, and the projection's own copy where it is another tensor (an fp8
+     * cast under delayed scaling; a frozen projection's adapter, 16-bit) */
+    double proj = fz ? (flash ? ob * h + (flags & MEM_ACT_ADAPT_OUT && ob < 2 ? 2 * h : 0)
+                              : flags & MEM_ACT_ADAPT_OUT ? 2 * h : 0)
+                : flash ? ob * h + (flags & MEM_ACT_PROJ_FP8 ? in * h : 0)
                         : flags & MEM_ACT_PROJ_FP8 ? in * h : 2 * h;
     /* a byte of f: the activation's input and output kept; fused SwiGLU, its
      * input 2 f alone, 16-bit or (fp8_act_input) fp8 */
@@ -108,7 +119,7 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
     double split, scores = (2 + 3 * d) * a * s;                   /* per token */
 
     ffn_bytes(m, ffn, in_fc2, fz ? 0 : in, flags, &ffn_whole, &ffn_split);
-    split = 2 * h + 2 * kv + 2 * kv + proj                        /* Q, K; V; proj input */
+    split = qb * h + qb * kv + qb * kv + proj                     /* Q, K; V; proj input */
             + ffn_split;                                          /* feed-forward */
 
     if (rc == SC_RECOMPUTE_FULL)
@@ -149,7 +160,8 @@ static int memory_act_flags(const struct scenario *sc)
            (te && sc->workload.fp8_recipe == SC_FP8_DELAYED ? MEM_ACT_PROJ_FP8 : 0) |
            (mods & (1u << OPS_MOD_MOE) ? MEM_ACT_REDO_MOE : 0) |
            (mods & (1u << OPS_MOD_MOE_ACT) ? MEM_ACT_REDO_MOE_ACT : 0) |
-           (sc->workload.fp8_act_input ? MEM_ACT_FP8_ACT_IN : 0) | lora_flags(sc);
+           (sc->workload.fp8_act_input ? MEM_ACT_FP8_ACT_IN : 0) |
+           (te && sc->workload.fp8_attention ? MEM_ACT_FP8_ATTN : 0) | lora_flags(sc);
 }
 
 double memory_layer_bytes(const struct scenario *sc)

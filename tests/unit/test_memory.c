@@ -194,6 +194,14 @@ static void lora_trains_the_adapters_alone(void)
                           SC_RECOMPUTE_NONE);
     T_NEAR(full - fz, 8192 * (4096 + 14336 - 4096.0), 1e-9,
            "frozen: the feed-forward products' inputs dropped, the QKV input 16-bit for its adapter");
+    /* fused attention in fp8: Q, K and V kept a byte each (h + 2 kv a token
+     * saved), the output too under delayed scaling (h more) */
+    T_NEAR(full - memory_layer_act(&m, 8192, 1, 0, 0, 1, fl | MEM_ACT_FP8_ATTN, SC_RECOMPUTE_NONE),
+           8192 * (4096 + 2 * 1024.0), 1e-9, "fp8 attention: Q, K and V in fp8");
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, fl | MEM_ACT_PROJ_FP8, SC_RECOMPUTE_NONE) -
+               memory_layer_act(&m, 8192, 1, 0, 0, 1, fl | MEM_ACT_PROJ_FP8 | MEM_ACT_FP8_ATTN,
+                                SC_RECOMPUTE_NONE),
+           8192 * (4096 + 2 * 1024.0 + 4096), 1e-9, "and under delayed scaling its output");
     scenario_free(&sc);
 }
 
