@@ -259,11 +259,15 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
     double replicas = pc->res.workers / scenario_replica_gpus(sc); /* data-parallel */
     const struct cat_model *m = sc->workload.model;
     double peak = 0, fwd = scenario_fwd_gflops(sc) * 1e9;
+    /* a pass's FLOPs in forwards: 3 (backward two GEMMs a product), 2 under
+     * LoRA (frozen products compute their inputs' gradients only; the
+     * adapters' are not counted) */
+    double passes = sc->workload.lora_rank > 0 ? 2 : 3;
 
     pc->tokens_per_s = pc->causal_flops_per_token = NAN;
     if (shape_known(m)) {
         pc->tokens_per_s = pc->res.samples_per_s * scenario_seq_len(sc);
-        pc->causal_flops_per_token = 3 * shape_fwd_flops_causal(m, scenario_seq_len(sc)) /
+        pc->causal_flops_per_token = passes * shape_fwd_flops_causal(m, scenario_seq_len(sc)) /
                                      scenario_seq_len(sc);
     }
     for (int i = 0; i < pc->cl->ngroups; i++) {
@@ -273,7 +277,7 @@ static void throughput_of(const struct scenario *sc, struct plan_cluster *pc)
         else if (g->role == SIM_TRAIN)
             peak = NAN;     /* a CPU worker's peak is assumed, not catalogued */
     }
-    pc->mfu = peak > 0 && fwd > 0 ? pc->res.samples_per_s * 3 * fwd / peak : NAN;
+    pc->mfu = peak > 0 && fwd > 0 ? pc->res.samples_per_s * passes * fwd / peak : NAN;
     pc->grad_accum = resolve_accum(sc, (int)replicas);
     pc->global_batch = pc->cfg.w.batch * pc->res.workers;
     pc->batch_note[0] = '\0';

@@ -723,6 +723,33 @@ static void lora_freezes_the_weights_and_adds_adapters(void)
     }
     ops_free(&o1);
     ops_free(&o2);
+    {
+        /* NVIDIA's MLPerf LoRA implementation counts 2,598 TFLOP a sample of
+         * Llama 2 70B at 8,192 tokens (mlcommons/training_results_v5.1@441d65f4
+         * NVIDIA/benchmarks/llama2_70b_lora/implementations/nemo/config_common.sh,
+         * MODEL_TFLOP_PER_SAMPLE): the LoRA layout's forward and backward
+         * (frozen products one backward GEMM, fused attention's backward 2.5
+         * forwards, causal halved) within 2% of it */
+        const struct cat_model *l2 = catalog_find_model(&cat, "llama2-70b");
+        struct ops_model o;
+        double total = 0;
+        if (!l2) {
+            T_CHECK(0, "llama2-70b in the catalog");
+            return;
+        }
+        ops_build_layout(l2, 8192, &full, 1, 0, &o);
+        ops_lora(&o, 16, OPS_LORA_DEFAULT);
+        for (int k = 0; k < o.n; k++) {
+            const struct ops_item *it = &o.v[k];
+            double f = 2 * it->m * it->n * it->k * it->nb * it->count * (it->causal ? 0.5 : 1);
+            if (!ops_is_matrix(it->kind))
+                continue;
+            total += it->flash ? 3.5 * f : f * (1 + !it->no_dgrad + !it->no_wgrad);
+        }
+        T_NEAR(total / 1e12, 2598, 0.02 * 2598, "Llama 2 70B LoRA: %.0f TFLOP a sample against "
+               "NVIDIA's 2,598", total / 1e12);
+        ops_free(&o);
+    }
 }
 
 /* A MoE layer's experts run as Transformer Engine's grouped linear runs
