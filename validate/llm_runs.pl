@@ -408,8 +408,12 @@ if ($check) {
     # NVFP4 on Blackwell Ultra), AMD's +15.4%, +8.0% and +0.6%, v5.0's NeMo 25.04 rows +24%,
     # +23% (known gaps: that stack) and +14%; the MI355X Llama 3.1 8B row +2.6% to +5.6%:
     # 10.1%, carried 6.6% (AMD's group carries from MI300X, whose row alone recomputes).
-    my %guard = (catalog => [10.2, [errs('err', @dense)]],
-                 carried => [6.7, [errs('cerr', @dense)]],
+    # v4.0 and v4.1's six H100 and H200 LoRA rows (NeMo 24.04 and 24.09; 136 cases): one
+    # node +12.5% to +13.5% (tp 4 with the userbuffers' overlap), H200 +9.3%, 64 H100 at
+    # tp 4 x cp 2 +19.3% (v4.1) and +42.2% (v4.0, a known gap: v4.1 ran the same layout 18%
+    # faster): 10.5%, carried 6.8%.
+    my %guard = (catalog => [10.6, [errs('err', @dense)]],
+                 carried => [6.9, [errs('cerr', @dense)]],
                  'MoE catalog' => [20.5, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};

@@ -268,7 +268,7 @@ static void llm_bands_follow_generation_and_precision(void)
     scenario_prec_set(&sc, CAT_FP8);
     if (plan_run(&sc, NULL, &rep, &e) == 0) {
         plan_errors_of(&sc, &rep.clusters[0], &pe);
-        T_NEAR(pe.compute, 0.057, 1e-9, "in fp8 on an H100: 5.7%%, its own (%.3f)", pe.compute);
+        T_NEAR(pe.compute, 0.064, 1e-9, "in fp8 on an H100: 6.4%%, its own (%.3f)", pe.compute);
         plan_report_free(&rep);
     } else {
         T_CHECK(0, "plan_run: %s", e.msg);
@@ -276,7 +276,7 @@ static void llm_bands_follow_generation_and_precision(void)
     sc.workload.seq_len = 32768;
     if (plan_run(&sc, NULL, &rep, &e) == 0) {
         plan_errors_of(&sc, &rep.clusters[0], &pe);
-        T_NEAR(pe.compute, 0.126, 1e-9, "in fp8 at 32K tokens: 12.6%%, the long contexts' (%.3f)",
+        T_NEAR(pe.compute, 0.143, 1e-9, "in fp8 at 32K tokens: 14.3%%, the long contexts' (%.3f)",
                pe.compute);
         plan_report_free(&rep);
     } else {
