@@ -412,8 +412,11 @@ if ($check) {
     # node +12.5% to +13.5% (tp 4 with the userbuffers' overlap), H200 +9.3%, 64 H100 at
     # tp 4 x cp 2 +19.3% (v4.1) and +42.2% (v4.0, a known gap: v4.1 ran the same layout 18%
     # faster): 10.5%, carried 6.8%.
-    my %guard = (catalog => [10.6, [errs('err', @dense)]],
-                 carried => [6.9, [errs('cerr', @dense)]],
+    # Megatron-Bridge 26.06's five LoRA rows (Llama 3 70B on 8 GB300, GB200 and H100, FP8-CS
+    # and MXFP8, pipelines of 2 and 4 with 20 chunks a stage, LoRA on QKV at rank 32; 141
+    # cases): -8.0% to +1.9% (4.0%): 10.3%, carried 6.9%.
+    my %guard = (catalog => [10.4, [errs('err', @dense)]],
+                 carried => [7.0, [errs('cerr', @dense)]],
                  'MoE catalog' => [20.5, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
