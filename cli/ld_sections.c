@@ -410,6 +410,26 @@ int ld_buckets(struct ld *ld)
     char f[FIELD_LEN];
     double grad, n;
 
+    if (sc->gradients.bucket_rule == SC_BUCKETS_MEGATRON) {
+        /* the rule sizes every bucket: a size written beside it is refused */
+        static const char *const sized[][2] = { {"gradients", "bucket_mb"},
+                                                {"gradients", "buckets_mb"}, {"plan", "bucket_mb"} };
+        for (int i = 0; i < 3; i++) {
+            yaml_node_t *sec = sized[i][0][0] == 'g' ? g : p;
+            if (sec && (v = ld_get(ld, sec, sized[i][1], NULL))) {
+                snprintf(f, sizeof f, "%s.%s", sized[i][0], sized[i][1]);
+                return ld_fail(ld, v->start_mark, f,
+                               "expected no bucket size under gradients.buckets megatron "
+                               "(Megatron-Core sizes each bucket from the data-parallel ranks), "
+                               "found %s%s%s; drop it or set gradients.buckets fixed",
+                               v->type == YAML_SCALAR_NODE ? "\"" : "",
+                               v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value
+                                                           : "a list",
+                               v->type == YAML_SCALAR_NODE ? "\"" : "");
+            }
+        }
+        return 0;   /* buckets of at least 40M parameters: never too many */
+    }
     if (!m || !(m->params > 0))
         return 0;
     grad = m->params * (sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0);

@@ -588,12 +588,12 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
 /* The gradient sharing of cl: strategy, buckets, the background cycle and
  * the parameter servers (their count, order and calibrated pull overlap). */
 static void resolve_comm(const struct scenario *sc, const struct sc_cluster *cl,
-                         const struct sc_comm *comm, struct sim_config *cfg)
+                         const struct sc_comm *comm, int k, struct sim_config *cfg)
 {
     int is_ps = sim_is_ps(comm->strategy);
 
     cfg->c.strategy = comm->strategy;
-    cfg->c.bucket_bytes = comm->bucket_bytes;
+    cfg->c.bucket_bytes = scenario_bucket_bytes(sc, comm->bucket_bytes, k);
     cfg->c.bucket_list = sc->gradients.nbucket_list > 0 ? sc->gradients.bucket_list : NULL;
     cfg->c.nbucket_list = sc->gradients.nbucket_list;
     cfg->c.overlap = sc->gradients.overlap;
@@ -889,7 +889,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     cfg->w.ps_reduce_s_per_byte = PS_REDUCE_S_PER_BYTE;
     cfg->w.step_overhead_s = sc->workload.step_overhead_s;
 
-    resolve_comm(sc, cl, &comm, cfg);
+    resolve_comm(sc, cl, &comm, k, cfg);
     resolve_shard(sc, k, cfg);
     resolve_tp(sc, cl, cfg);
     for (int i = 0; i < cl->ngroups; i++)   /* after tp: every rank walks every tensor */

@@ -147,6 +147,8 @@ const struct sc_field sc_fields[] = {
      65536, 1, DT_MIB, "a size in MiB in (0, 65536]", NULL, 0},
     {"gradients.buckets_mb", GR, SC_FIELD_REF, NOSLOT, NAN, 0, 65536, 1, DT_MIB,
      "a size in MiB in (0, 65536]", NULL, SC_FIELD_CODE},
+    ENUM("gradients.buckets", GR, OFF(sc_gradients, bucket_rule), SC_BUCKETS_FIXED,
+         scenario_bucket_rule_name),
     BOOL("gradients.overlap", GR, OFF(sc_gradients, overlap), 1),
     NUM("gradients.cycle_ms", GR, OFF(sc_gradients, cycle_ms), 0, 0, 0, 10000,
         "a period in ms in [0, 10000]"),

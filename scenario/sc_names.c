@@ -14,6 +14,7 @@
 static const char *const objectives[] = { "step_time", "cost_per_step", "cost_to_train", NULL };
 static const char *const places[] = { "colocated", "dedicated", NULL };
 static const char *const receives[] = { "together", "in_turn", NULL };
+static const char *const bucket_rules[] = { "fixed", "megatron", NULL };
 static const char *const solves[] = { "cpu_cost", "compute", NULL };
 static const char *const checkpoints[] = { "sync", "async", NULL };
 static const char *const grad_precs[] = { "fp32", "fp16", "bf16", NULL };
@@ -24,6 +25,7 @@ const char *scenario_checkpoint_name(int c) { return NAMES_AT(checkpoints, c); }
 int scenario_objective_parse(const char *s) { return names_parse(scenario_objective_name, s); }
 const char *scenario_ps_place_name(int p) { return NAMES_AT(places, p); }
 const char *scenario_ps_receive_name(int r) { return NAMES_AT(receives, r); }
+const char *scenario_bucket_rule_name(int r) { return NAMES_AT(bucket_rules, r); }
 const char *scenario_solve_name(int s) { return NAMES_AT(solves, s); }
 const char *scenario_grad_prec_name(int i) { return NAMES_AT(grad_precs, i); }
 int scenario_ps_place_parse(const char *s) { return names_parse(scenario_ps_place_name, s); }

@@ -110,6 +110,26 @@ int scenario_replica_gpus(const struct scenario *sc)
     return scenario_model_parallel(sc) * (sc->parallel.cp > 1 ? sc->parallel.cp : 1);
 }
 
+/* Megatron-Core's DistributedDataParallel sizes a bucket, when none is
+ * given, at max(40M, 1M x the data-parallel group's ranks) parameters, so
+ * that a ring's share of a bucket stays bandwidth-bound as the group grows
+ * (NVIDIA/Megatron-LM@d98e8a64 megatron/core/distributed/
+ * distributed_data_parallel.py). */
+#define MEGATRON_BUCKET_MIN_PARAMS 40e6
+#define MEGATRON_BUCKET_PARAMS_PER_RANK 1e6
+
+double scenario_bucket_bytes(const struct scenario *sc, double cluster_bytes, int k)
+{
+    int dp = k / scenario_replica_gpus(sc);
+
+    if (sc->gradients.bucket_rule != SC_BUCKETS_MEGATRON)
+        return cluster_bytes;
+    if (dp < 1)
+        dp = 1;
+    return fmax(MEGATRON_BUCKET_MIN_PARAMS, MEGATRON_BUCKET_PARAMS_PER_RANK * dp) *
+           (sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0);
+}
+
 void scenario_cluster_comm(const struct scenario *sc, const struct sc_cluster *cl,
                            struct sc_comm *out)
 {

@@ -25,6 +25,10 @@
 #define SC_MAX_BUCKET_LIST 1024
 
 enum sc_ps_place { SC_PS_COLOCATED = 0, SC_PS_DEDICATED };
+/* gradients.buckets: how a bucket is sized.  FIXED: bucket_mb (PyTorch DDP's
+ * 25 MiB by default); MEGATRON: Megatron-Core's default, max(40M, 1M x the
+ * data-parallel ranks) parameters at the gradients' precision. */
+enum sc_bucket_rule { SC_BUCKETS_FIXED = 0, SC_BUCKETS_MEGATRON };
 
 enum sc_ps_receive { SC_PS_TOGETHER = 0, SC_PS_IN_TURN };
 
@@ -290,6 +294,7 @@ struct sc_input {
 struct sc_gradients {
     enum sim_strategy strategy;
     double bucket_bytes;               /* default 25 MiB */
+    int bucket_rule;                   /* gradients.buckets: enum sc_bucket_rule */
     double bucket_list[SC_MAX_BUCKET_LIST]; /* gradients.buckets_mb: sizes in release order, bytes */
     int nbucket_list;                  /* 0: every bucket bucket_bytes */
     int overlap;                       /* 1: buckets overlap the backward pass */
@@ -540,6 +545,10 @@ const char *scenario_objective_name(int o);
 const char *scenario_checkpoint_name(int c);       /* sync, async */
 int scenario_objective_parse(const char *s);
 const char *scenario_ps_place_name(int p);
+const char *scenario_bucket_rule_name(int r);
+/* Bytes a gradient bucket holds on a cluster of k training GPUs: bucket_mb's
+ * (cluster_bytes), or Megatron-Core's default under gradients.buckets megatron. */
+double scenario_bucket_bytes(const struct scenario *sc, double cluster_bytes, int k);
 int scenario_ps_place_parse(const char *s);
 const char *scenario_ps_receive_name(int r);
 int scenario_ps_receive_parse(const char *s);

@@ -678,6 +678,8 @@ static void transformer_shapes_give_the_published_counts(void)
         {"gpt3-13b", 13e9, 0.02}, {"gpt3-175b", 175e9, 0.02}, {"llama2-7b", 6.74e9, 0.01},
         {"llama2-13b", 13.0e9, 0.01}, {"llama2-70b", 69.0e9, 0.01}, {"llama3-8b", 8.03e9, 0.01},
         {"llama3-70b", 70.6e9, 0.01}, {"llama3-405b", 405e9, 0.01}, {"mistral-7b", 7.24e9, 0.01},
+        /* Nemotron-4: 12.5B + 3.2B and 331.6B + 9.4B (non-embedding + embedding) */
+        {"nemotron4-15b", 15.7e9, 0.01}, {"nemotron4-340b", 341.0e9, 0.01},
     };
     const struct cat_model *m;
 

@@ -268,7 +268,7 @@ static void llm_bands_follow_generation_and_precision(void)
     scenario_prec_set(&sc, CAT_FP8);
     if (plan_run(&sc, NULL, &rep, &e) == 0) {
         plan_errors_of(&sc, &rep.clusters[0], &pe);
-        T_NEAR(pe.compute, 0.064, 1e-9, "in fp8 on an H100: 6.4%%, its own (%.3f)", pe.compute);
+        T_NEAR(pe.compute, 0.065, 1e-9, "in fp8 on an H100: 6.5%%, its own (%.3f)", pe.compute);
         plan_report_free(&rep);
     } else {
         T_CHECK(0, "plan_run: %s", e.msg);

@@ -614,6 +614,35 @@ static void moe_imbalance_defaults_to_dropless_routing(void)
     catalog_free(&cat);
 }
 
+/* gradients.buckets megatron: Megatron-Core's max(40M, 1M x dp) parameters */
+static void megatron_buckets_grow_with_the_replicas(void)
+{
+    struct scenario sc;
+
+    memset(&sc, 0, sizeof sc);
+    sc.parallel.tp = 4;
+    sc.parallel.pp = 8;
+    sc.parallel.cp = 1;
+    sc.gradients.precision = CAT_BF16;
+    sc.gradients.bucket_rule = SC_BUCKETS_FIXED;
+    T_NEAR(scenario_bucket_bytes(&sc, 25 * 1048576.0, 512), 25 * 1048576.0, 0,
+           "fixed: bucket_mb's size");
+    sc.gradients.bucket_rule = SC_BUCKETS_MEGATRON;
+    T_NEAR(scenario_bucket_bytes(&sc, 25 * 1048576.0, 512), 80e6, 0,
+           "16 replicas: the 40M-parameter floor, 2 bytes each");
+    sc.parallel.pp = 6;
+    T_NEAR(scenario_bucket_bytes(&sc, 25 * 1048576.0, 10752), 896e6, 0,
+           "448 replicas (tp 4 x pp 6 on 10,752 GPUs): 448M parameters");
+    sc.parallel.cp = 2;
+    T_NEAR(scenario_bucket_bytes(&sc, 25 * 1048576.0, 10752), 448e6, 0,
+           "cp 2 halves the replicas: 224M parameters");
+    sc.gradients.precision = CAT_FP32;
+    T_NEAR(scenario_bucket_bytes(&sc, 25 * 1048576.0, 10752), 896e6, 0,
+           "fp32 gradients: 4 bytes a parameter");
+    T_NEAR(scenario_bucket_bytes(&sc, 25 * 1048576.0, 8), 160e6, 0,
+           "fewer GPUs than a replica: one replica, the floor");
+}
+
 int main(void)
 {
     T_RUN(the_full_scenario_sets_every_field);
@@ -628,5 +657,6 @@ int main(void)
     T_RUN(the_same_file_loads_twice_into_one_catalog);
     T_RUN(enum_names_match_the_file_format);
     T_RUN(moe_imbalance_defaults_to_dropless_routing);
+    T_RUN(megatron_buckets_grow_with_the_replicas);
     return T_DONE();
 }
