@@ -166,6 +166,12 @@ struct cat_model {
      * router_groups groups, a token's top_k drawn from its router_group_topk
      * best groups (0: none) */
     int router_groups, router_group_topk;
+    /* The experts' products carry biases (expert_bias 1) and their gated
+     * activation clamps its two halves (expert_clamp 1): GPT-OSS, whose
+     * gate is held at most 7 and whose linear half within +-7.  What they
+     * cost depends on how the stack runs the experts' block
+     * (workload.expert_mlp, catalog/ops.c). */
+    int expert_bias, expert_clamp;
     /* The layers of a network the catalog can lay out (catalog/ops.h), e.g.
      * "resnet50"; "" when the model is given by its FLOPs alone. */
     char arch[24];

@@ -54,6 +54,37 @@ static const double pass_bwd[OPS_NKIND] = {0, 0, 0, 5, 3, 3, 3, 0, 3, 2.5, 3, 2,
 #define EAGER_SWIGLU_FWD 3.7
 #define EAGER_SWIGLU_BWD 6.6
 
+/*
+ * The experts' epilogue as Megatron-Core's TEGroupedMLP ran it through
+ * mid-2026 (NVIDIA/Megatron-LM@d30c3ae5, April 2026: megatron/core/
+ * transformer/moe/experts.py and fusions/fused_bias_geglu.py), counted as
+ * PyTorch runs each operation, in elements of 16 bits read plus written
+ * (an fp32 element is two):
+ *   the clamp of a clamped gated activation (weighted_bias_quick_geglu_impl
+ *     with a clamp value): chunk into halves, clamp each, cat them back,
+ *     before the fused activation; over the first product's output of
+ *     rows x 2f: forward 8 a row's f (each clamp reads and writes f, the
+ *     cat reads and writes 2f), backward 10 (each clamp's backward reads
+ *     the gradient and its input and writes one, 3f; the chunk's backward
+ *     writes the whole gradient, 2f in and out).  The moe_act module
+ *     recomputes it with the activation.
+ *   the second product's biases (skip_bias_add, then _apply_bias): expert
+ *     by expert the bias times the tokens' routing weights (fp32) added to
+ *     the product's output, concatenated, cast back to 16 bits; over rows
+ *     x h: forward 14 (the product b x p written in fp32, 2; the sum reads
+ *     1 + 2 and writes 2; the cat 2 + 2; the cast 2 + 1), backward 18 (the
+ *     cast's gradient to fp32, 3; back to 16 bits for the output, 3; the
+ *     bias's and the weights' gradients each a product and a reduction,
+ *     2 + 2 + 2 apiece).
+ * The first product's bias runs in the grouped GEMM's epilogue and its
+ * gradient with the weight gradient (Transformer Engine's grouped_linear.py):
+ * nothing more.  The host's launches of the per-expert loop are not counted.
+ */
+#define EXPERT_CLAMP_FWD 8.0
+#define EXPERT_CLAMP_BWD 10.0
+#define EXPERT_BIAS_FWD 14.0
+#define EXPERT_BIAS_BWD 18.0
+
 static struct ops_item *push(struct ops_model *o, enum ops_kind kind, double count)
 {
     struct ops_item *it;
@@ -303,11 +334,14 @@ static void norm(struct ops_model *o, const struct cat_model *m, double count, d
  * A feed-forward block of width f over `rows` tokens a sample, `count` of
  * them, as `nb` independent GEMMs (the experts of a MoE layer; 1 dense): the
  * first product (gated: gate and up together), the activation, the second.
+ * experts 1: a MoE layer's routed experts (their activation is the moe_act
+ * module; under OPS_EXPERT_GROUPED their clamp and biases cost more).
  */
 static void ffn_rows(struct ops_model *o, const struct cat_model *m, double count, double rows,
-                     double nb, double f, double t)
+                     double nb, double f, double t, int experts)
 {
     double h = m->hidden, e = rows * nb;
+    int grouped = experts && (o->style & OPS_EXPERT_GROUPED);
     struct ops_item *it;
     int first;
 
@@ -319,13 +353,19 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
     first = o->n;
+    if (grouped && m->expert_clamp && m->gated_ffn) {
+        it = mem(o, OPS_ACT, count, 0);             /* the clamp's own kernels */
+        it->elems_fwd = EXPERT_CLAMP_FWD * e * f / t;
+        it->elems_bwd = EXPERT_CLAMP_BWD * e * f / t;
+        it->op_sac = 1;
+    }
     it = mem(o, OPS_ACT, count, e * f / t * (m->gated_ffn ? 1.5 : 1));
     if (m->gated_ffn && !(o->style & OPS_FUSED)) {
         it->elems_fwd = EAGER_SWIGLU_FWD * e * f / t;
         it->elems_bwd = EAGER_SWIGLU_BWD * e * f / t;
     }
     it->op_sac = 1;
-    if (nb > 1)
+    if (experts)
         tag(o, first, OPS_MOD_MOE_ACT);     /* the experts' activation */
     it = gemm(o, OPS_LINEAR, count, rows, h, f / t);
     it->nb = nb;
@@ -334,6 +374,11 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     it->proj = OPS_PROJ_FC2;
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
+    if (grouped && m->expert_bias) {
+        it = mem(o, OPS_ADD, count, 0);             /* the biases, expert by expert */
+        it->elems_fwd = EXPERT_BIAS_FWD * e * h;
+        it->elems_bwd = EXPERT_BIAS_BWD * e * h;
+    }
 }
 
 /*
@@ -367,12 +412,12 @@ static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count
      * a rank dispatches its sequence-parallel share s / t, and an expert
      * split etp ways gathers the rows of its etp ranks, s k ep etp / (t E),
      * each a etp-th of the expert's width */
-    ffn_rows(o, m, count, s * k * ep * etp / (t * E) * imb, E / ep, shape_expert_width(m), etp);
+    ffn_rows(o, m, count, s * k * ep * etp / (t * E) * imb, E / ep, shape_expert_width(m), etp, 1);
     it = mem(o, OPS_COPY, count, s * k * h);         /* unpermute and combine */
     it->op_sac = 1;
     shared = o->n;
     if (m->shared_experts > 0)
-        ffn_rows(o, m, count, s, 1, shape_shared_width(m), t);
+        ffn_rows(o, m, count, s, 1, shape_shared_width(m), t, 0);
     tag(o, shared, OPS_MOD_SHARED);
     tag(o, first, OPS_MOD_MOE);
 }
@@ -493,7 +538,7 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
     tag(o, first, OPS_MOD_LAYERNORM);
     first = o->n;
     if (l - lm > 0)
-        ffn_rows(o, m, l - lm, s, 1, f, t);
+        ffn_rows(o, m, l - lm, s, 1, f, t, 0);
     tag(o, first, OPS_MOD_MLP);
     if (lm > 0)
         moe_ffn(o, m, lm, s, t, lay->ep > 1 ? lay->ep : 1, lay->etp > 0 ? lay->etp : t,

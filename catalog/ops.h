@@ -123,6 +123,13 @@ const char *ops_mod_name(int i);    /* core_attn, layernorm, ... NULL past the e
  * with a gather or scatter dimension other than 0: torch.cat of
  * torch.chunk).  Megatron-LM's s x b x h needs no copy. */
 #define OPS_BSH 4
+/* OPS_EXPERT_GROUPED: the experts' block as Megatron-Core's TEGroupedMLP ran
+ * it before Transformer Engine's fused grouped MLP (workload.expert_mlp:
+ * grouped): a clamped activation clamps its halves in kernels of their own,
+ * and the second product's biases are added expert by expert in fp32
+ * (catalog/ops.c expert_epilogue).  Without it the block is fused and the
+ * biases and the clamp cost nothing more. */
+#define OPS_EXPERT_GROUPED 8
 
 /* Model m's parameter tensors, as ops_build counts them (ops_model.tensors),
  * without laying it out. */

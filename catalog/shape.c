@@ -205,6 +205,16 @@ static const char *moe_check(const struct cat_model *m, char *what, size_t cap)
         snprintf(what, cap, "a capacity_factor of at least 1 (0: dropless)");
         return "capacity_factor";
     }
+    if (m->experts == 0 && (m->expert_bias || m->expert_clamp)) {
+        snprintf(what, cap, "experts with expert_bias and expert_clamp (the experts' biases "
+                 "and clamped activation)");
+        return "experts";
+    }
+    if (m->expert_clamp && !m->gated_ffn) {
+        snprintf(what, cap, "gated_ffn with expert_clamp (a gated activation's two halves "
+                 "clamped)");
+        return "expert_clamp";
+    }
     if (m->kv_lora_rank > 0 && (m->qk_rope_dim <= 0 || m->qk_nope_dim <= 0 || m->v_head_dim <= 0)) {
         snprintf(what, cap, "qk_rope_dim, qk_nope_dim and v_head_dim with kv_lora_rank (MLA)");
         return "kv_lora_rank";

@@ -368,7 +368,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         "causal", "rms_norm", "rotary", "head_dim", "q_lora_rank", "kv_lora_rank",
         "qk_rope_dim", "qk_nope_dim", "v_head_dim", "experts", "top_k", "moe_ffn_hidden",
         "shared_experts", "shared_ffn_hidden", "first_dense_layers", "moe_every",
-        "capacity_factor", "window", "window_every", "router_groups", "router_group_topk", NULL
+        "capacity_factor", "window", "window_every", "router_groups", "router_group_topk",
+        "expert_bias", "expert_clamp", NULL
     };
     const struct key_spec size[] = {
         ld_field_spec("params", 0, offsetof(struct cat_model, params)),
@@ -408,6 +409,8 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         ld_field_spec("window_every", 0, offsetof(struct cat_model, window_every)),
         ld_field_spec("router_groups", 0, offsetof(struct cat_model, router_groups)),
         ld_field_spec("router_group_topk", 0, offsetof(struct cat_model, router_group_topk)),
+        {"expert_bias", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, expert_bias)},
+        {"expert_clamp", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, expert_clamp)},
     };
     char f[FIELD_LEN];
     yaml_node_t *v;

@@ -273,6 +273,11 @@ int ld_workload(struct ld *ld, yaml_node_t *m, yaml_mark_t at)
                            "expected none for %s, a model without experts, found %g",
                            sc->workload.model->name, sc->workload.moe_host_pass_s);
     }
+    if (sc->workload.expert_mlp != SC_EXPERT_FUSED && (v = ld_get(ld, m, "expert_mlp", NULL)) &&
+        (!shape_known(sc->workload.model) || sc->workload.model->experts <= 0))
+        return ld_fail(ld, v->start_mark, "workload.expert_mlp",
+                       "expected fused (the default) for %s, a model without experts, found %s",
+                       sc->workload.model->name, scenario_expert_mlp_name(sc->workload.expert_mlp));
     if (sc->workload.fp8_params && sc->workload.precision != CAT_FP8 &&
         (v = ld_get(ld, m, "fp8_params", NULL)))
         return ld_fail(ld, v->start_mark, "workload.fp8_params",

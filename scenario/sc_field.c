@@ -70,6 +70,8 @@ const struct sc_field sc_fields[] = {
          scenario_opt_loop_name),
     ENUM("workload.cuda_graphs", WL, OFF(sc_workload, cuda_graphs), SC_GRAPHS_FULL,
          scenario_graphs_name),
+    ENUM("workload.expert_mlp", WL, OFF(sc_workload, expert_mlp), SC_EXPERT_FUSED,
+         scenario_expert_mlp_name),
     NUM("workload.moe_host_pass_s", WL, OFF(sc_workload, moe_host_pass_s), NAN, 0, 0, 10,
         "seconds in [0, 10]"),
     INT("workload.offload_layers", WL, OFF(sc_workload, offload_layers), 0, 0, 100000,

@@ -43,6 +43,7 @@ static const char *const fp8_recipes[] = { "delayed", "current", "mxfp8", "nvfp4
 static const char *const fp8_libraries[] = { "transformer_engine", "torchao", NULL };
 static const char *const opt_loops[] = { "fused", "foreach", "per_tensor", NULL };
 static const char *const graphs[] = { "full", "partial", "none", NULL };
+static const char *const expert_mlps[] = { "fused", "grouped", NULL };
 /* the stages a scenario may ask for (enum sc_sharding; fsdp is zero3 as
  * PyTorch FSDP's FULL_SHARD runs it) */
 static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
@@ -74,11 +75,13 @@ const char *scenario_fp8_recipe_name(int i) { return NAMES_AT(fp8_recipes, i); }
 const char *scenario_fp8_library_name(int i) { return NAMES_AT(fp8_libraries, i); }
 const char *scenario_opt_loop_name(int i) { return NAMES_AT(opt_loops, i); }
 const char *scenario_graphs_name(int i) { return NAMES_AT(graphs, i); }
+const char *scenario_expert_mlp_name(int i) { return NAMES_AT(expert_mlps, i); }
 
 int scenario_ops_style(const struct scenario *sc)
 {
     return (sc->workload.amp_pure ? OPS_PURE : 0) | (sc->workload.kernels_fused ? OPS_FUSED : 0) |
-           (sc->parallel.tp_layout == SC_TP_LAYOUT_BSH ? OPS_BSH : 0);
+           (sc->parallel.tp_layout == SC_TP_LAYOUT_BSH ? OPS_BSH : 0) |
+           (sc->workload.expert_mlp == SC_EXPERT_GROUPED ? OPS_EXPERT_GROUPED : 0);
 }
 
 void scenario_prec_set(struct scenario *sc, int i)

@@ -104,6 +104,13 @@ enum sc_opt_loop { SC_OPT_FUSED = 0, SC_OPT_FOREACH, SC_OPT_PER_TENSOR };
  * dispatcher's preprocessing), or none. */
 enum sc_graphs { SC_GRAPHS_FULL = 0, SC_GRAPHS_PARTIAL, SC_GRAPHS_NONE };
 
+/* How the stack runs a MoE layer's experts' block (workload.expert_mlp;
+ * docs/model.md "The experts' epilogue"): fused (Transformer Engine's fused
+ * grouped MLP, the biases and a clamped activation inside its kernels), or
+ * grouped (Megatron-Core's TEGroupedMLP: the grouped products with the
+ * clamp and the second product's biases in kernels of their own). */
+enum sc_expert_mlp { SC_EXPERT_FUSED = 0, SC_EXPERT_GROUPED };
+
 /* How fp8 is scaled (workload.fp8_recipe; docs/model.md "fp8"): Transformer
  * Engine's delayed scaling (a history of amax values), current scaling
  * (each tensor's amax taken before its cast), or MXFP8 blocks of 32 with
@@ -213,6 +220,7 @@ struct sc_workload {
                                           offload.h); 0 none */
     int optimizer_loop;                /* workload.optimizer_loop: enum sc_opt_loop */
     int cuda_graphs;                   /* workload.cuda_graphs: enum sc_graphs */
+    int expert_mlp;                    /* workload.expert_mlp: enum sc_expert_mlp */
     double moe_host_pass_s;            /* workload.moe_host_pass_s: the host's time to issue a
                                           MoE layer's pass without full-iteration graphs, s;
                                           NAN: planner/resolve_host.c's figure */
@@ -576,6 +584,7 @@ const char *scenario_fp8_recipe_name(int i);      /* delayed, current, mxfp8 */
 const char *scenario_fp8_library_name(int i);     /* transformer_engine, torchao */
 const char *scenario_opt_loop_name(int i);        /* fused, foreach, per_tensor */
 const char *scenario_graphs_name(int i);          /* full, partial, none */
+const char *scenario_expert_mlp_name(int i);      /* fused, grouped */
 /* The OPS_* style bits (catalog/ops.h) of sc's workload.amp and kernels. */
 int scenario_ops_style(const struct scenario *sc);
 int scenario_grad_prec_parse(const char *s);

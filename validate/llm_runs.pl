@@ -400,6 +400,10 @@ if ($check) {
     # input; 38 cases): Qwen3-235B on B200 +71% to +1.7%, 26.06's Qwen3-30B H100 row +82% to
     # +1.2%, ModelZoo's tp 4 x pp 8 and tp 2 x pp 32 rows +66% and +38% to -11.7% and
     # +20.5%, GPT-OSS on H100 +65% to +53%: 20.4%.
+    # The experts' epilogue as TEGroupedMLP runs it (workload.expert_mlp: grouped; GPT-OSS's
+    # clamp and second product's biases in kernels of their own, catalog/ops.c) on the
+    # 26.04.01 and 26.06 GPT-OSS rows: GB200 +77% to +42%, B200 +106% to +67%, H100 +54% to
+    # +39%, B300 +97% to +54%: 16.9%, carried 9.0%.
     # MLPerf Training's llama2_70b_lora (LoRA fine-tuning, workload.lora_rank) joined, 14
     # rows of v5.0 and v5.1 on MI300X, MI325X, MI355X, H200, B200, GB200 and GB300 (130
     # cases), with AMD's published fused-attention rates on CDNA 3 and 4 (catalog/flash.c
@@ -417,7 +421,7 @@ if ($check) {
     # cases): -8.0% to +1.9% (4.0%): 10.3%, carried 6.9%.
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [20.5, [errs('err', @moe)]]);
+                 'MoE catalog' => [17.0, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

@@ -882,6 +882,50 @@ static void sliding_windows_run_at_their_published_rate(void)
     T_NEAR(causal, 36, 0, "and 18 full-attention layers (%g)", causal);
 }
 
+/* The experts' epilogue under workload.expert_mlp: grouped (catalog/ops.c expert_epilogue):
+ * GPT-OSS's clamp adds 8 and 10 elements a row's expert width to the moe_act module and its
+ * second product's biases 14 and 18 a row's hidden width; fused, and for a model without
+ * them, nothing changes. */
+static void grouped_experts_pay_their_epilogue(void)
+{
+    const struct cat_model *m = catalog_find_model(&cat, "gpt-oss-120b");
+    const struct cat_model *q = catalog_find_model(&cat, "qwen3-30b-a3b");
+    struct ops_layout lay = {.tp = 1, .sp = 0, .cp = 1, .ep = 8, .moe_imbalance = 1, .etp = 1};
+    struct ops_model f, g;
+    double df = 0, db = 0, act_f = 0, act_g = 0, rows;
+
+    T_CHECK(m && m->expert_bias && m->expert_clamp, "gpt-oss-120b: biased, clamped experts");
+    T_CHECK(q && !q->expert_bias && !q->expert_clamp, "qwen3-30b-a3b: neither");
+    if (!m || !q)
+        return;
+    ops_build_layout(m, 4096, &lay, 1, OPS_PURE | OPS_FUSED, &f);
+    ops_build_layout(m, 4096, &lay, 1, OPS_PURE | OPS_FUSED | OPS_EXPERT_GROUPED, &g);
+    for (int i = 0; i < f.n; i++)
+        df += f.v[i].count * (f.v[i].elems_fwd + f.v[i].elems_bwd);
+    for (int i = 0; i < g.n; i++) {
+        db += g.v[i].count * (g.v[i].elems_fwd + g.v[i].elems_bwd);
+        if (g.v[i].mods & (1u << OPS_MOD_MOE_ACT))
+            act_g += g.v[i].count * g.v[i].elems_fwd;
+    }
+    for (int i = 0; i < f.n; i++)
+        if (f.v[i].mods & (1u << OPS_MOD_MOE_ACT))
+            act_f += f.v[i].count * f.v[i].elems_fwd;
+    /* a rank's rows: 4096 tokens x top 4 x ep 8 over 128 experts, 16 of them local */
+    rows = 4096.0 * 4 * 8 / 128 * 16;
+    T_NEAR(g.n - f.n, 2, 0, "two items more: the clamp and the biases (%d)", g.n - f.n);
+    T_NEAR(db - df, 36 * rows * ((8 + 10) * 2880.0 + (14 + 18) * 2880.0), 1e-6 * db,
+           "36 layers' clamps and biases (%.4g elements)", db - df);
+    T_NEAR(act_g - act_f, 36 * rows * 8 * 2880.0, 1e-6 * act_g,
+           "the clamp's forward is part of moe_act (%.4g)", act_g - act_f);
+    ops_free(&f);
+    ops_free(&g);
+    ops_build_layout(q, 4096, &lay, 1, OPS_PURE | OPS_FUSED, &f);
+    ops_build_layout(q, 4096, &lay, 1, OPS_PURE | OPS_FUSED | OPS_EXPERT_GROUPED, &g);
+    T_CHECK(f.n == g.n, "Qwen3: the same items either way (%d, %d)", f.n, g.n);
+    ops_free(&f);
+    ops_free(&g);
+}
+
 /* Attention in fp8 (workload.fp8_attention) at NVIDIA's published fp8 and MXFP8 rates over
  * the same benchmark's 16-bit ones (catalog/flash.c flash_fp8_factor). */
 static void fp8_attention_runs_at_its_published_rate(void)
@@ -908,6 +952,7 @@ int main(void)
         return 1;
     }
     T_RUN(networks_match_their_published_flops);
+    T_RUN(grouped_experts_pay_their_epilogue);
     T_RUN(precisions_run_as_frameworks_run_them);
     T_RUN(auto_takes_the_fastest_native_format);
     T_RUN(recompute_adds_its_forward_work);
