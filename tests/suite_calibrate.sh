@@ -359,7 +359,10 @@ fi
 rc=$?
 check "-o /dev/null: exit 0, no /dev/null.partial" [ $rc -eq 0 -a ! -e /dev/null.partial ]
 mkfifo "$tmp/fifo"
-timeout 10 cat "$tmp/fifo" > "$tmp/fifo.out" &
+# The reader's timeout only keeps a writer that never opens the FIFO from
+# hanging the suite; it is long, so that a loaded machine (two suites at
+# once) does not cut the run off mid-profile.
+timeout 300 cat "$tmp/fifo" > "$tmp/fifo.out" &
 reader=$!
 # A run that would be killed after its first checkpoint, had it one.
 DTPLAN_CALIBRATE_KILL_AFTER=1 "$DT" calibrate --coll-cmd "echo 0.001" --quick --instance test.box \
