@@ -281,6 +281,43 @@ static double window_eff(double w)
     return e1024 + (x - 10) / 2 * (1 - e1024);
 }
 
+/*
+ * A sliding window's kernel in fp8 (workload.fp8_attention) on Blackwell,
+ * from the same published files as window_eff (NVIDIA/cudnn-frontend@fb682ce
+ * benchmark/sdpa_benchmark_training/results/gpt_oss/{gb200,gb300}/, cuDNN
+ * 9.22, GPT-OSS's 128-token window, head dimension 64, 128 heads, batch 2):
+ * the times in ms, [GB200, GB300][bf16, fp8 per-tensor, MXFP8][forward,
+ * backward] at 2k to 32k tokens (bw_seqs).  The fp8 forward keeps to the
+ * window (its time grows with the sequence as the bf16 one does); the fp8
+ * and MXFP8 backward does not: its time grows about fourfold a doubling, with
+ * the square of the sequence, as the whole causal backward's would (90 ms at
+ * 32k against 3.7 in bf16 on the GB200).  Whether a later cuDNN keeps the fp8
+ * backward to its window is not published.
+ */
+static const double win_ms[2][3][2][NBSEQ] = {
+    {{{0.109, 0.210, 0.414, 0.822, 2.634}, {0.237, 0.465, 0.911, 1.818, 3.692}},
+     {{0.101, 0.195, 0.385, 0.766, 1.529}, {0.536, 1.731, 6.176, 23.231, 90.348}},
+     {{0.109, 0.210, 0.417, 0.826, 1.637}, {0.642, 2.080, 7.427, 27.940, 108.370}}},
+    {{{0.104, 0.202, 0.397, 0.790, 2.530}, {0.227, 0.442, 0.862, 1.712, 3.450}},
+     {{0.086, 0.167, 0.327, 0.650, 1.296}, {0.467, 1.480, 5.189, 19.354, 74.763}},
+     {{0.092, 0.175, 0.342, 0.676, 1.345}, {0.581, 1.871, 6.648, 24.996, 96.913}}},
+};
+
+double flash_fp8_window_factor(int cc, int mx, double seq, int bwd)
+{
+    int g = cc >= 103 ? 1 : 0, k = mx ? 2 : 1;
+    double r, top = bw_seqs[NBSEQ - 1];
+
+    if (!cat_cc_blackwell(cc))
+        return 1;
+    r = at_len(bw_seqs, NBSEQ, win_ms[g][0][bwd], seq) / at_len(bw_seqs, NBSEQ, win_ms[g][k][bwd], seq);
+    /* past 32k the backward's ratio keeps falling as the sequence grows (the
+     * window's time with it, the fp8 one with its square) */
+    if (bwd && seq > top)
+        r *= top / seq;
+    return r;
+}
+
 double flash_window_share(int impl, int cc, double head_dim, double window)
 {
     if (window >= WIN_REF)

@@ -78,6 +78,12 @@ double flash_share_amd(int cdna, int causal, double seq);
  * NVIDIA's training benchmark publishes both beside its 16-bit runs
  * (flash.c bw_fp8_tflops, h200_fp8_bf16).  1 where none is published. */
 double flash_fp8_factor(int cc, double head_dim, int mx, double seq);
+/* A sliding window's kernel in fp8 on Blackwell over its 16-bit time as
+ * NVIDIA's benchmark publishes both (flash.c win_ms), forward (bwd 0) or
+ * backward (bwd 1), per-tensor fp8 or MXFP8 (mx), at seq tokens: the
+ * forward about 1, the backward far under 1 (its kernel does not keep to
+ * the window).  1 off Blackwell, where none is published. */
+double flash_fp8_window_factor(int cc, int mx, double seq, int bwd);
 
 /* 1 where flash_share's FLASH_CUDNN rate rests on a cuDNN measurement
  * (Hopper, datacenter Blackwell), 0 where it takes FlashAttention-2's. */

@@ -284,7 +284,7 @@ static void fp8_casts(const struct ops_item *it, const struct compute_plan *p,
 static int flash_s(const struct ops_item *it, enum cat_prec f, const struct compute_rates *r,
                    int fp8_attn, double batch, double *fwd, double *bwd)
 {
-    double share, flops;
+    double share, flops, fwd_x = 1, bwd_x = 1;
 
     if (!it->flash || (f != CAT_FP16 && f != CAT_BF16))
         return 0;
@@ -296,13 +296,18 @@ static int flash_s(const struct ops_item *it, enum cat_prec f, const struct comp
                                : flash_share(it->flash, r->cc, it->head_dim, it->causal, it->m);
     if (!(share > 0))
         return 0;
-    if (fp8_attn && it->window == 0 && r->cdna == 0)  /* windows, AMD: no fp8 figure stands */
+    if (fp8_attn && it->window == 0 && r->cdna == 0)  /* AMD: no fp8 figure stands */
         share *= flash_fp8_factor(r->cc, it->head_dim, fp8_attn == 2, it->m);
+    if (fp8_attn && it->window > 0 && r->cdna == 0) {
+        /* a window in fp8: its forward and backward as published apart */
+        fwd_x = flash_fp8_window_factor(r->cc, fp8_attn == 2, it->m, 0);
+        bwd_x = flash_fp8_window_factor(r->cc, fp8_attn == 2, it->m, 1);
+    }
     flops = 2 * it->m * it->n * it->k * it->nb * batch * (it->causal ? 0.5 : 1);
     if (it->dropout)
         share /= flash_dropout_factor(it->flash, r->cc, it->head_dim, it->causal, it->m);
-    *fwd = flops / (r->flops[f] * share) + KERNEL_S;
-    *bwd = 2.5 * flops / (r->flops[f] * share) + KERNEL_S;
+    *fwd = flops / (r->flops[f] * share * fwd_x) + KERNEL_S;
+    *bwd = 2.5 * flops / (r->flops[f] * share * bwd_x) + KERNEL_S;
     return 1;
 }
 

@@ -408,6 +408,9 @@ if ($check) {
     # 1, 24.11 and 24.12; NeMo 25.04) and GB200 +4% to +27%, Llama 4 Maverick on GB200 +32% to
     # +46% and on H100 +11% and +26%, DeepSeek-V3 in bf16 on H100 +30% and +35% and on GB200
     # 3.2x too fast (known gaps: NVIDIA's April-2025 containers on GB200): 27.6%, carried 13.2%.
+    # A sliding window in fp8 at the rates cuDNN's benchmark publishes for it (catalog/flash.c
+    # win_ms: its backward does not keep to the window): 26.08's GPT-OSS rows +27.3% and
+    # +25.4% to +19.1% and +17.0%: 27.3%.
     # MLPerf Training's llama2_70b_lora (LoRA fine-tuning, workload.lora_rank) joined, 14
     # rows of v5.0 and v5.1 on MI300X, MI325X, MI355X, H200, B200, GB200 and GB300 (130
     # cases), with AMD's published fused-attention rates on CDNA 3 and 4 (catalog/flash.c
@@ -425,7 +428,7 @@ if ($check) {
     # cases): -8.0% to +1.9% (4.0%): 10.3%, carried 6.9%.
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [27.7, [errs('err', @moe)]]);
+                 'MoE catalog' => [27.4, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

@@ -926,6 +926,22 @@ static void grouped_experts_pay_their_epilogue(void)
     ops_free(&g);
 }
 
+/* A sliding window in fp8 on Blackwell (catalog/flash.c win_ms): the forward near its 16-bit
+ * time, the backward as published (MXFP8 on a GB200 at 4k: 2.080 ms against 0.465 in bf16),
+ * falling with the sequence past 32k; Hopper's windows keep their 16-bit rate. */
+static void fp8_windows_run_at_their_published_times(void)
+{
+    double f = flash_fp8_window_factor(100, 1, 4096, 0), b = flash_fp8_window_factor(100, 1, 4096, 1);
+
+    T_NEAR(f, 0.210 / 0.210, 1e-12, "GB200, MXFP8 at 4k: the forward as in bf16 (%.3f)", f);
+    T_NEAR(b, 0.465 / 2.080, 1e-12, "GB200, MXFP8 at 4k: the backward 0.465 against 2.080 ms (%.3f)", b);
+    T_NEAR(flash_fp8_window_factor(103, 0, 8192, 1), 0.862 / 5.189, 1e-12,
+           "GB300, per-tensor fp8 at 8k: 0.862 against 5.189 ms");
+    T_NEAR(flash_fp8_window_factor(100, 1, 65536, 1), 3.692 / 108.370 / 2, 1e-12,
+           "GB200 at 64k: half 32k's ratio (the backward's time with the sequence's square)");
+    T_NEAR(flash_fp8_window_factor(90, 0, 4096, 1), 1, 0, "Hopper: none published, 1");
+}
+
 /* Attention in fp8 (workload.fp8_attention) at NVIDIA's published fp8 and MXFP8 rates over
  * the same benchmark's 16-bit ones (catalog/flash.c flash_fp8_factor). */
 static void fp8_attention_runs_at_its_published_rate(void)
@@ -953,6 +969,7 @@ int main(void)
     }
     T_RUN(networks_match_their_published_flops);
     T_RUN(grouped_experts_pay_their_epilogue);
+    T_RUN(fp8_windows_run_at_their_published_times);
     T_RUN(precisions_run_as_frameworks_run_them);
     T_RUN(auto_takes_the_fastest_native_format);
     T_RUN(recompute_adds_its_forward_work);
