@@ -411,6 +411,10 @@ if ($check) {
     # A sliding window in fp8 at the rates cuDNN's benchmark publishes for it (catalog/flash.c
     # win_ms: its backward does not keep to the window): 26.08's GPT-OSS rows +27.3% and
     # +25.4% to +19.1% and +17.0%: 27.3%.
+    # Three later DGX Cloud runs from their READMEs' example output joined (76 cases):
+    # DeepSeek-V3 on 1,024 H100 in NeMo 25.07.01 +6.8% (the 25.04.01 rows +30%, +35%), on
+    # 256 GB200 in Megatron-Bridge 25.09 +28.9% (25.04.01's 3.2x: 3.1x faster there),
+    # Qwen3-235B on 256 H100 in 25.11 +13.8%: 26.9%.
     # MLPerf Training's llama2_70b_lora (LoRA fine-tuning, workload.lora_rank) joined, 14
     # rows of v5.0 and v5.1 on MI300X, MI325X, MI355X, H200, B200, GB200 and GB300 (130
     # cases), with AMD's published fused-attention rates on CDNA 3 and 4 (catalog/flash.c
@@ -428,7 +432,7 @@ if ($check) {
     # cases): -8.0% to +1.9% (4.0%): 10.3%, carried 6.9%.
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [27.4, [errs('err', @moe)]]);
+                 'MoE catalog' => [27.0, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
