@@ -375,7 +375,7 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
     if (grouped && m->expert_bias) {
-        it = mem(o, OPS_ADD, count, 0);             /* the biases, expert by expert */
+        it = mem(o, OPS_ACT, count, 0);             /* the biases, expert by expert */
         it->elems_fwd = EXPERT_BIAS_FWD * e * h;
         it->elems_bwd = EXPERT_BIAS_BWD * e * h;
     }

@@ -34,7 +34,8 @@ static void usage(FILE *f)
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--optimizer fused|foreach|per_tensor]\n"
             "                      [--fp8-recipe delayed|current|mxfp8|nvfp4]\n"
-            "                      [--fp8-attention] [--measured GPU:SECONDS[:BATCH]]\n"
+            "                      [--fp8-attention] [--expert-mlp fused|grouped]\n"
+            "                      [--measured GPU:SECONDS[:BATCH]]\n"
             "                      [--catalog DIR] [--json]\n"
             "                      [-o FILE]\n"
             "\n"
@@ -55,7 +56,10 @@ static void usage(FILE *f)
             "parameter tensors as that loop runs (docs/model.md, step semantics).\n"
             "--fp8-recipe scales fp8 as Transformer Engine's recipe of that name (default\n"
             "delayed; docs/model.md \"fp8 as Transformer Engine runs it\"); --fp8-attention\n"
-            "runs fused attention in fp8 too (workload.fp8_attention).\n"
+            "runs fused attention in fp8 too (workload.fp8_attention).  --expert-mlp\n"
+            "grouped runs a mixture of experts' block as Megatron-Core's TEGroupedMLP, the\n"
+            "clamp and biases of GPT-OSS's experts in kernels of their own\n"
+            "(workload.expert_mlp; default fused).\n"
             "-o FILE writes the table or JSON to FILE (all or nothing) instead of standard\n"
             "output.  Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
@@ -232,7 +236,7 @@ int compute_cmd_main(int argc, char **argv)
 {
     const char *model = NULL, *gpus = NULL, *catarg = NULL, *measured = NULL, *output = NULL;
     int json = 0, fp8_attn = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0, amp = 0;
-    int kern = 0, optl = -1, recipe = SC_FP8_DELAYED;
+    int kern = 0, optl = -1, recipe = SC_FP8_DELAYED, xmlp = SC_EXPERT_FUSED;
     int rc = CLI_EXIT_INPUT;
     unsigned long long batch = 32, seq = 0;
     struct cli_name_arg prec_arg = {scenario_prec_name, &prec};
@@ -242,6 +246,7 @@ int compute_cmd_main(int argc, char **argv)
     struct cli_name_arg kern_arg = {scenario_kernels_name, &kern};
     struct cli_name_arg opt_arg = {scenario_opt_loop_name, &optl};
     struct cli_name_arg recipe_arg = {scenario_fp8_recipe_name, &recipe};
+    struct cli_name_arg xmlp_arg = {scenario_expert_mlp_name, &xmlp};
     const struct args_opt opts[] = {
         {"--model", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a model of the catalog", cli_take_str,
          &model, NULL},
@@ -261,6 +266,8 @@ int compute_cmd_main(int argc, char **argv)
          cli_take_name, &opt_arg, NULL},
         {"--fp8-recipe", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of delayed, current, mxfp8, nvfp4",
          cli_take_name, &recipe_arg, NULL},
+        {"--expert-mlp", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of fused, grouped",
+         cli_take_name, &xmlp_arg, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},
@@ -323,6 +330,12 @@ int compute_cmd_main(int argc, char **argv)
     sc.workload.optimizer_loop = optl >= 0 ? optl : SC_OPT_FUSED;
     sc.workload.fp8_recipe = recipe;
     sc.workload.fp8_attention = fp8_attn;
+    if (xmlp != SC_EXPERT_FUSED && (!shape_known(sc.workload.model) || sc.workload.model->experts <= 0)) {
+        text_eprintf(CMD ": --expert-mlp: expected fused (the default) for %s, a model without "
+                     "experts, found %s", model, scenario_expert_mlp_name(xmlp));
+        goto out;
+    }
+    sc.workload.expert_mlp = xmlp;
     rows.opt = optl >= 0;
     scenario_prec_set(&sc, prec);
     rows.json = json;

@@ -33,6 +33,8 @@ _dtplan()
                         COMPREPLY=($(compgen -W "fused foreach per_tensor" -- "$cur")) ;;
                     --fp8-recipe)
                         COMPREPLY=($(compgen -W "delayed current mxfp8 nvfp4" -- "$cur")) ;;
+                    --expert-mlp)
+                        COMPREPLY=($(compgen -W "fused grouped" -- "$cur")) ;;
                     --catalog)
                         COMPREPLY=($(compgen -d -- "$cur")) ;;
                     -o|--output)
@@ -40,7 +42,7 @@ _dtplan()
                     --model|--gpu|--batch|--seq|--measured) ;;
                     *)
                         COMPREPLY=($(compgen -W "--model --gpu --precision --batch --seq --attention
-                            --memory-format --amp --kernels --optimizer --fp8-recipe --fp8-attention --measured
+                            --memory-format --amp --kernels --optimizer --fp8-recipe --fp8-attention --expert-mlp --measured
                             --catalog --json -o --output -h --help" -- "$cur")) ;;
                 esac
                 return 0

@@ -263,6 +263,18 @@ check "compute: a bad precision names the set" \
 "$DT" compute --model gpt3-1.3b --fp8-recipe blockwise > /dev/null 2> "$tmp/err"
 check "compute: a bad --fp8-recipe names the set" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --fp8-recipe: expected one of delayed, current, mxfp8, nvfp4, found "blockwise"' ]
+"$DT" compute --model gpt-oss-120b --expert-mlp unfused > /dev/null 2> "$tmp/err"
+check "compute: a bad --expert-mlp names the set" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --expert-mlp: expected one of fused, grouped, found "unfused"' ]
+"$DT" compute --model llama3-8b --expert-mlp grouped > /dev/null 2> "$tmp/err"
+check "compute: --expert-mlp grouped on a model without experts is refused" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --expert-mlp: expected fused (the default) for llama3-8b, a model without experts, found grouped' ]
+"$DT" compute --model gpt-oss-120b --gpu GB200 --precision bf16 --batch 1 --seq 4096 --json > "$tmp/f.json"
+"$DT" compute --model gpt-oss-120b --gpu GB200 --precision bf16 --batch 1 --seq 4096 --expert-mlp grouped --json > "$tmp/g.json"
+check "compute --expert-mlp grouped: GPT-OSS's unfused clamp and biases make its pass slower" \
+    perl -MJSON::PP -e 'local $/; open my $a, "<", $ARGV[0]; open my $b, "<", $ARGV[1];
+        my ($f, $g) = (decode_json(<$a>)->[0], decode_json(<$b>)->[0]);
+        exit !($g->{samples_per_s} < $f->{samples_per_s})' "$tmp/f.json" "$tmp/g.json"
 "$DT" compute --model gpt3-1.3b --optimizer python > /dev/null 2> "$tmp/err"
 check "compute: a bad --optimizer names the set" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --optimizer: expected one of fused, foreach, per_tensor, found "python"' ]
