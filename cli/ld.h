@@ -65,6 +65,7 @@ struct ld {
     yaml_node_t *tp_node;                    /* parallel.tp */
     yaml_node_t *cluster_tp_node[SC_MAX_CLUSTERS]; /* clusters[i].parallel.tp */
     yaml_node_t *pp_node;                    /* parallel.pp */
+    yaml_node_t *pp_layers_node;             /* parallel.pp_layers */
     yaml_node_t *cluster_pp_node[SC_MAX_CLUSTERS]; /* clusters[i].parallel.pp */
     yaml_node_t *cp_node;                    /* parallel.cp */
     yaml_node_t *ep_node;                    /* parallel.ep */

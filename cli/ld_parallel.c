@@ -186,6 +186,20 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     }
     if (micro_batch(ld, m, p.mb))
         return -1;
+    if ((ld->pp_layers_node = ld_get(ld, m, "pp_layers", NULL))) {
+        yaml_node_t *v = ld->pp_layers_node;
+        const struct sc_field *fd = sc_field_find("parallel.pp_layers");
+        char f[FIELD_LEN];
+        if (ld_list(ld, v, "parallel.pp_layers", 1, SC_MAX_PP_CHUNKS, "layer counts"))
+            return -1;
+        sc->parallel.npp_layers = ld_list_len(v);
+        for (int i = 0; i < sc->parallel.npp_layers; i++) {
+            ld_path_idx(f, sizeof f, "parallel.pp_layers", i);
+            if (ld_int(ld, ld_list_item(ld, v, i), f, (int)fd->lo, (int)fd->hi, fd->words,
+                       &sc->parallel.pp_layers[i]))
+                return -1;
+        }
+    }
     if ((sc->parallel.tp > 1 || sc->parallel.tp_auto || sc->parallel.pp > 1 || sc->parallel.pp_auto) && sim_is_ps(sc->gradients.strategy))
         return ld_fail(ld, (p.tp_node ? p.tp_node : p.pp_node)->start_mark,
                        p.tp_node ? "parallel.tp" : "parallel.pp",
@@ -223,6 +237,50 @@ int ld_cluster_parallel(struct ld *ld, yaml_node_t *m, const char *path, int ci)
     c->parallel.pp = p.pp;
     c->parallel.interleave = p.interleave;
     c->parallel.sp = p.sp < 0 ? 0 : p.sp ? 2 : 1;
+    return 0;
+}
+
+/* parallel.pp_layers against the layout and the model: a count for each of
+ * every cluster's pp x interleave chunks, adding up to the model's layers,
+ * with pp fixed and the even split's keys left out. */
+static int ld_pp_layers(struct ld *ld)
+{
+    const struct scenario *sc = ld->sc;
+    const struct cat_model *md = sc->workload.model;
+    yaml_mark_t at = ld->pp_layers_node->start_mark;
+    int n = sc->parallel.npp_layers, sum = 0;
+
+    if (sc->parallel.pp_auto || sc->parallel.pp < 2)
+        return ld_fail(ld, at, "parallel.pp_layers",
+                       "expected none without a fixed parallel.pp of 2 or more (the layers of "
+                       "each model chunk), found a list of %d", n);
+    if (sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS)
+        return ld_fail(ld, at, "parallel.pp_layers",
+                       "expected none with parallel.pp_split embedding_loss (the list gives "
+                       "each chunk's layers itself), found a list of %d", n);
+    if (sc->parallel.pp_schedule == SC_PP_DUALPIPE)
+        return ld_fail(ld, at, "parallel.pp_layers",
+                       "expected none with parallel.pp_schedule dualpipe, found a list of %d", n);
+    for (int i = 0; i < sc->nclusters; i++) {
+        const struct sc_cluster *c = &sc->clusters[i];
+        int pp = c->parallel.pp > 0 ? c->parallel.pp : sc->parallel.pp;
+        int v = c->parallel.interleave > 0 ? c->parallel.interleave : sc->parallel.interleave;
+        if (c->parallel.pp < 0 || pp * (v > 1 ? v : 1) != n)
+            return ld_fail(ld, at, "parallel.pp_layers",
+                           "expected %d counts, one for each of cluster %s's pp x interleave "
+                           "chunks (%d x %d), found %d", pp * (v > 1 ? v : 1), c->name, pp,
+                           v > 1 ? v : 1, n);
+    }
+    if (!shape_known(md))
+        return ld_fail(ld, at, "parallel.pp_layers",
+                       "expected a model given by its shape (layers, hidden, ...), found %s",
+                       md->name);
+    for (int i = 0; i < n; i++)
+        sum += sc->parallel.pp_layers[i];
+    if (sum != md->layers)
+        return ld_fail(ld, at, "parallel.pp_layers",
+                       "expected counts adding up to %s's %d layers, found %d", md->name,
+                       md->layers, sum);
     return 0;
 }
 
@@ -272,6 +330,8 @@ int ld_parallel_fits(struct ld *ld)
         return ld_fail(ld, at ? at->start_mark : ld->root->start_mark, f, "cluster %s: %s",
                        c->name, why);
     }
+    if (ld->pp_layers_node && ld_pp_layers(ld))
+        return -1;
     /* the model's heads, whatever the clusters (a plan: searches without) */
     if (!sc->parallel.tp_auto && !shape_tp_fits(sc->workload.model, sc->parallel.tp))
         return ld_fail(ld, ld->tp_node ? ld->tp_node->start_mark : ld->root->start_mark,

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../base/xmem.h"
 #include "../catalog/shape.h"
@@ -145,6 +146,12 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     cfg->c.pp_interleave = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1;
     cfg->c.pp_order = sc->parallel.order;
     cfg->c.pp_ends = sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS;
+    /* the chunks' layers as given (parallel.pp_layers), where they are for this layout */
+    if (sc->parallel.npp_layers == pp * (sc->parallel.interleave > 1 ? sc->parallel.interleave : 1) && sc->parallel.npp_layers <= SIM_MAX_PP_CHUNKS) {
+        cfg->c.pp_nlayers = sc->parallel.npp_layers;
+        memcpy(cfg->c.pp_layers, sc->parallel.pp_layers,
+               (size_t)sc->parallel.npp_layers * sizeof *cfg->c.pp_layers);
+    }
     cfg->c.pp_dualpipe = sc->parallel.pp_schedule == SC_PP_DUALPIPE;
     cfg->c.units = m->layers;
     cfg->c.micro_batches = resolve_accum(sc, k / scenario_replica_gpus(sc));

@@ -186,6 +186,8 @@ const struct sc_field sc_fields[] = {
      0, 0, 1, NULL, scenario_tp_layout_name, SC_FIELD_CODE},
     {"parallel.pp_split", PA, SC_FIELD_ENUM, OFF(sc_parallel, pp_split), SC_PP_SPLIT_LAYERS, 0,
      0, 0, 1, NULL, scenario_pp_split_name, SC_FIELD_CODE},
+    {"parallel.pp_layers", PA, SC_FIELD_REF, NOSLOT, NAN, 0, 1000, 0, 1,
+     "a layer count from 0 to 1000", NULL, SC_FIELD_CODE},
     {"parallel.pp_schedule", PA, SC_FIELD_ENUM, OFF(sc_parallel, pp_schedule), SC_PP_1F1B, 0, 0,
      0, 1, NULL, scenario_pp_schedule_name, SC_FIELD_CODE},
     {"parallel.cp", PA, SC_FIELD_INT_AUTO, OFF(sc_parallel, cp), 1, 1, 1024, 0, 1,

@@ -23,6 +23,7 @@
 #define SC_MAX_GROUPS 8
 
 #define SC_MAX_BUCKET_LIST 1024
+#define SC_MAX_PP_CHUNKS 1024     /* parallel.pp_layers: a count a model chunk */
 
 enum sc_ps_place { SC_PS_COLOCATED = 0, SC_PS_DEDICATED };
 /* gradients.buckets: how a bucket is sized.  FIXED: bucket_mb (PyTorch DDP's
@@ -356,6 +357,11 @@ struct sc_parallel {
     int interleave_set;                /* 1: parallel.interleave given (pp: auto then keeps it) */
     int pp_split;                      /* parallel.pp_split: SC_PP_SPLIT_LAYERS (default) or
                                           _EMBEDDING_LOSS */
+    int npp_layers;                    /* parallel.pp_layers: the layers of each model chunk,
+                                          as Megatron-LM's pipeline layout gives them, in
+                                          chunk order (chunk k of stage s at k x pp + s); 0:
+                                          cut evenly (pp_split) */
+    int pp_layers[SC_MAX_PP_CHUNKS];
     int pp_schedule;                   /* parallel.pp_schedule: SC_PP_1F1B (default) or
                                           _DUALPIPE */
     int ep;                            /* parallel.ep: expert-parallel ranks (default 1), each

@@ -375,7 +375,10 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     /* a micro-batch's activations to the next stage, boundary by boundary */
     for (int s = 0; s < pp; s++)
         p2p[s] = trip_s(cfg, g, s);
-    sim_pp_layers(c->units, pp, v, c->pp_ends, lay);
+    if (c->pp_nlayers == n)
+        memcpy(lay, c->pp_layers, (size_t)n * sizeof *lay);
+    else
+        sim_pp_layers(c->units, pp, v, c->pp_ends, lay);
     for (int i = 0; i < n; i++) {
         fwd[i] = lay[i] * lf + (i == n - 1 ? hf : 0);
         bwd[i] = lay[i] * lb + (i == n - 1 ? hb : 0);
@@ -530,7 +533,18 @@ static int pp_check(const struct sim_config *cfg, struct dt_err *e)
                        "expected tp x pp to divide the GPUs and %s to be whole nodes or "
                        "part of one", c->pp, c->tp, g->count, g->gpus,
                        c->pp_order ? "a replica" : "a stage");
-    if (c->units + (c->pp_ends ? 2 : 0) < c->pp * v || c->micro_batches < 1 ||
+    if (c->pp_nlayers > 0) {
+        int sum = 0, bad = c->pp_nlayers != c->pp * v || c->pp_nlayers > SIM_MAX_PP_CHUNKS;
+        for (int i = 0; !bad && i < c->pp_nlayers; i++) {
+            bad = c->pp_layers[i] < 0;
+            sum += c->pp_layers[i];
+        }
+        if (bad || sum != c->units)
+            return dt_errf(e, "sim: %d given chunk layer counts for %d stages of %d chunks and %d "
+                           "layers; expected one a chunk, none negative, adding up to the layers",
+                           c->pp_nlayers, c->pp, v, c->units);
+    }
+    if ((c->pp_nlayers == 0 && c->units + (c->pp_ends ? 2 : 0) < c->pp * v) || c->micro_batches < 1 ||
         (v > 1 && c->micro_batches % c->pp != 0) ||
         2.0 * c->pp * v * c->micro_batches > 1e7)
         return dt_errf(e, "sim: %d layers over %d stages of %d chunks, %d micro-batches; "

@@ -19,6 +19,7 @@
 #include "../base/xmem.h"
 
 #define SIM_MAX_GROUPS 8
+#define SIM_MAX_PP_CHUNKS 1024  /* model chunks a pipeline's layers are given in (pp_layers) */
 #define SIM_MAX_BUCKETS 1000000 /* gradient buckets a step (sim_check; scenarios stop at 1e5) */
 
 struct sim_trace;
@@ -172,6 +173,10 @@ struct sim_comm {
                                    each way; pp even, one chunk a stage */
     int pp_ends;                /* 1: the embedding and the loss each count as a layer when
                                    the layers are cut into chunks (sim_pp_layers) */
+    int pp_nlayers;             /* > 0: pp x interleave counts in pp_layers, each chunk's
+                                   layers (chunk k of stage s at k x pp + s), adding up to
+                                   units, given rather than cut evenly */
+    int pp_layers[SIM_MAX_PP_CHUNKS];
     double pp_head_frac;        /* of a micro-batch's forward and backward, the share outside
                                    the layers (embedding, final norm, output layer and loss):
                                    the last stage runs it */

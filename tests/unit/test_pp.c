@@ -234,6 +234,42 @@ static void layer_split(void)
             "81 layers and the ends in 16 chunks: %d in all, ends %d and %d", sum, out[0], out[15]);
 }
 
+/* Chunks' layers as given (parallel.pp_layers): the pipeline runs at its
+ * busiest stage's pace.  16 layers on 4 stages, 8 micro-batches, no head:
+ * [4, 4, 4, 4] is the even split; [2, 5, 5, 4] paces at 5 layers a
+ * micro-batch; a list that does not add up is refused. */
+static void given_layers(void)
+{
+    struct sim_config c;
+    struct sim_result r0, r;
+    int pp = 4, m = 8, L = 16;
+    const int even[4] = {4, 4, 4, 4}, uneven[4] = {2, 5, 5, 4}, bad[4] = {4, 4, 4, 3};
+    double layer = 0.030 / L;
+
+    piped(&c, pp, pp, 1, L, m);
+    c.c.pp_nlayers = 4;
+    memcpy(c.c.pp_layers, even, sizeof even);
+    if (run(&c, &r0)) {
+        T_CHECK(0, "an even list runs");
+        return;
+    }
+    piped(&c, pp, pp, 1, L, m);
+    if (run(&c, &r) == 0)
+        T_NEAR(r0.step_mean_s, r.step_mean_s, 1e-12, "the even list is the even split (%.6f s)",
+               r0.step_mean_s);
+    c.c.pp_nlayers = 4;
+    memcpy(c.c.pp_layers, uneven, sizeof uneven);
+    if (run(&c, &r) == 0)
+        T_CHECK(r.step_mean_s >= m * 5 * layer - 1e-12 &&
+                    r.step_mean_s <= (m - 1) * 5 * layer + 16 * layer + 1e-12,
+                "[2, 5, 5, 4]: between its busiest stage's 8 micro-batches (%.6f s) and 7 of "
+                "them plus every stage's one (%.6f): %.6f s", m * 5 * layer,
+                (m - 1) * 5 * layer + 16 * layer, r.step_mean_s);
+    T_CHECK(r.step_mean_s > r0.step_mean_s, "the busier stage paces the pipeline slower");
+    memcpy(c.c.pp_layers, bad, sizeof bad);
+    T_CHECK(run(&c, &r) != 0, "a list adding up to 15 of 16 layers is refused");
+}
+
 static void replicas(void)
 {
     struct sim_config c;
@@ -409,6 +445,7 @@ int main(void)
     T_RUN(trips_and_output_layer);
     T_RUN(placement_orders);
     T_RUN(layer_split);
+    T_RUN(given_layers);
     T_RUN(replicas);
     T_RUN(fits_and_bad);
     if (catalog_load(&cat, "catalog", &e)) {
