@@ -388,7 +388,7 @@ static const char *const shape_cols[] = {
     "tied_embeddings", "seq_len", "head_dim", "q_lora_rank", "kv_lora_rank", "qk_rope_dim",
     "qk_nope_dim", "v_head_dim", "experts", "top_k", "moe_ffn_hidden", "shared_experts",
     "shared_ffn_hidden", "first_dense_layers", "moe_every", "window", "window_every",
-    "router_groups", "router_group_topk", "expert_bias", "expert_clamp"};
+    "router_groups", "router_group_topk", "expert_bias", "expert_clamp", "mtp_layers"};
 #define NSHAPE ((int)(sizeof shape_cols / sizeof shape_cols[0]))
 
 /* The row's shape (empty cells 0, an empty kv_heads heads), checked whole
@@ -408,7 +408,7 @@ static int get_shape(struct cat_model *m, const struct cat_table *t, const struc
                         &m->moe_ffn_hidden, &m->shared_experts, &m->shared_ffn_hidden,
                         &m->first_dense_layers, &m->moe_every, &m->window, &m->window_every,
                         &m->router_groups, &m->router_group_topk, &m->expert_bias,
-                        &m->expert_clamp};
+                        &m->expert_clamp, &m->mtp_layers};
     const char *key;
     char what[160];
     double v = NAN;

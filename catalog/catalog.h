@@ -172,6 +172,11 @@ struct cat_model {
      * cost depends on how the stack runs the experts' block
      * (workload.expert_mlp, catalog/ops.c). */
     int expert_bias, expert_clamp;
+    /* Multi-token prediction modules trained beside the model (DeepSeek-V3:
+     * 1), each a projection, one more block and the shared output head; 0
+     * none.  Their weights count in params (trained), not in the model's
+     * published size (shape_mtp_weights). */
+    int mtp_layers;
     /* The layers of a network the catalog can lay out (catalog/ops.h), e.g.
      * "resnet50"; "" when the model is given by its FLOPs alone. */
     char arch[24];

@@ -65,6 +65,7 @@ static const struct cat_field table[] = {
     {"router_group_topk", "router_group_topk", 1, 1, 1e4, 0, "a group count from 1 to 10000"},
     {"expert_bias", NULL, 1, 0, 1, 0, "0 or 1"},
     {"expert_clamp", NULL, 1, 0, 1, 0, "0 or 1"},
+    {"mtp_layers", "mtp_layers", 1, 0, 16, 0, "a count from 0 to 16"},
     /* what a GPU delivers (gpus.csv); an empty peak is unknown, 0 is refused:
      * the simulator divides by every one of these */
     {"fp32_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},

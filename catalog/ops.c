@@ -458,22 +458,25 @@ static void attention(struct ops_model *o, const struct cat_model *m, double cou
     it->window = flash && m->window > 0 && keys < s ? keys : 0;
 }
 
-static void transformer(struct ops_model *o, const struct cat_model *m, double seq, double cp,
-                        int flash, double t, double sp, const struct ops_layout *lay)
+/*
+ * `l` transformer blocks over s of seq tokens, lm of them MoE and wl of them
+ * under the sliding window: the norm, the Q, K, V (or MLA) projections,
+ * rotary, attention, the output projection, (dropout,) add, norm, the
+ * feed-forward block or the experts, (dropout,) add.
+ */
+static void blocks(struct ops_model *o, const struct cat_model *m, double l, double lm,
+                   double wl, double seq, double s, int flash, double t, double sp,
+                   const struct ops_layout *lay)
 {
-    double s = seq / cp;        /* a context-parallel rank's tokens; attention sees all seq */
     double h = m->hidden, f = m->ffn_hidden, a = m->heads / t, d = shape_qk_head(m);
-    double dv = shape_v_head(m), qw = m->heads * d, lm = shape_moe_layers(m);
-    double l = m->layers, kv = shape_kv_width(m), drop = m->dropout > 0;
-    double wl = shape_window_layers(m);
+    double dv = shape_v_head(m), qw = m->heads * d;
+    double kv = shape_kv_width(m), drop = m->dropout > 0;
     double rep = s * h / sp;    /* what every rank of the group holds whole (sp: a share) */
     struct ops_item *it;
     int first;
 
     int eager = !(o->style & OPS_FUSED);
 
-    o->tensors = ops_tensors(m);
-    mem(o, OPS_EMBED, 1, s * h);
     first = o->n;
     norm(o, m, l, rep, 1);
     tag(o, first, OPS_MOD_LAYERNORM);
@@ -544,12 +547,45 @@ static void transformer(struct ops_model *o, const struct cat_model *m, double s
         moe_ffn(o, m, lm, s, t, lay->ep > 1 ? lay->ep : 1, lay->etp > 0 ? lay->etp : t,
                 lay->moe_imbalance > 1 ? lay->moe_imbalance : 1);
     dropout_add(o, l, rep, drop);
-    norm(o, m, 1, rep, 0);
+}
+
+/* The output projection over the vocabulary and its loss (a language
+ * model), or a span or class head. */
+static void head(struct ops_model *o, const struct cat_model *m, double count, double s, double t)
+{
     if (m->lm_head) {
-        gemm(o, OPS_LINEAR, 1, s, m->vocab / t, h);
-        mem(o, OPS_SOFTMAX, 1, s * m->vocab / t)->amp_bytes = 3;   /* the loss, in fp32 */
+        gemm(o, OPS_LINEAR, count, s, m->vocab / t, m->hidden);
+        mem(o, OPS_SOFTMAX, count, s * m->vocab / t)->amp_bytes = 3;   /* the loss, in fp32 */
     } else {
-        gemm(o, OPS_LINEAR, 1, s, 2, h);            /* a span or class head */
+        gemm(o, OPS_LINEAR, count, s, 2, m->hidden);  /* a span or class head */
+    }
+}
+
+static void transformer(struct ops_model *o, const struct cat_model *m, double seq, double cp,
+                        int flash, double t, double sp, const struct ops_layout *lay)
+{
+    double s = seq / cp;        /* a context-parallel rank's tokens; attention sees all seq */
+    double h = m->hidden, rep = s * h / sp, mtp = m->mtp_layers;
+
+    o->tensors = ops_tensors(m);
+    mem(o, OPS_EMBED, 1, s * h);
+    blocks(o, m, m->layers, shape_moe_layers(m), shape_window_layers(m), seq, s, flash, t, sp, lay);
+    norm(o, m, 1, rep, 0);
+    head(o, m, 1, s, t);
+    if (mtp > 0) {
+        /* multi-token prediction (DeepSeek-V3, arXiv:2412.19437 section
+         * 2.2; Megatron-Core's multi_token_prediction.py): each module
+         * normalizes the last hidden state and the next token's embedding,
+         * projects the two (2h) back to h, runs one more block (a MoE block
+         * where the model's last is) and the shared output head and loss
+         * again; once a pass, on the last pipeline stage as the head */
+        struct ops_item *it;
+        norm(o, m, 2 * mtp, rep, 0);
+        it = gemm(o, OPS_LINEAR, mtp, s, h, 2 * h);
+        fp8_of(it, 0);
+        blocks(o, m, mtp, shape_moe_layers(m) > 0 ? mtp : 0, 0, seq, s, flash, t, sp, lay);
+        norm(o, m, mtp, rep, 0);
+        head(o, m, mtp, s, t);
     }
 }
 

@@ -91,14 +91,27 @@ double shape_ffn_weights(const struct cat_model *m, int moe, int active)
            ffn_weights(m, shape_shared_width(m));
 }
 
-/* Weights of the matrix products of all the layers: every one, or those a
- * token uses. */
+/* The multi-token-prediction modules' weights (every one, or those a token
+ * uses): each the projection of 2h to h and one block, MoE where the model
+ * has MoE layers; the embedding and output head are the model's. */
+double shape_mtp_weights(const struct cat_model *m, int active)
+{
+    double h = m->hidden;
+
+    if (m->mtp_layers <= 0)
+        return 0;
+    return m->mtp_layers * (2 * h * h + shape_attn_weights(m) +
+                            shape_ffn_weights(m, shape_moe_layers(m) > 0, active));
+}
+
+/* Weights of the matrix products of all the layers (the multi-token-
+ * prediction modules' too): every one, or those a token uses. */
 static double layers_weights(const struct cat_model *m, int active)
 {
     int moe = shape_moe_layers(m);
 
     return m->layers * shape_attn_weights(m) + (m->layers - moe) * shape_ffn_weights(m, 0, 0) +
-           moe * shape_ffn_weights(m, 1, active);
+           moe * shape_ffn_weights(m, 1, active) + shape_mtp_weights(m, active);
 }
 
 void shape_tables(const struct cat_model *m, double *first, double *last)
@@ -129,7 +142,10 @@ double shape_active_params(const struct cat_model *m)
 
 double shape_expert_params(const struct cat_model *m)
 {
-    return (double)shape_moe_layers(m) * m->experts * ffn_weights(m, shape_expert_width(m));
+    int moe = shape_moe_layers(m);
+
+    return (double)(moe + (moe > 0 ? m->mtp_layers : 0)) * m->experts *
+           ffn_weights(m, shape_expert_width(m));
 }
 
 int shape_window_layers(const struct cat_model *m)
@@ -148,7 +164,7 @@ static double keys_of(const struct cat_model *m, double seq, int causal)
 {
     double wl = shape_window_layers(m);
 
-    return (m->layers - wl) * (causal ? seq / 2 : seq) + wl * fmin(seq, m->window);
+    return (m->layers + m->mtp_layers - wl) * (causal ? seq / 2 : seq) + wl * fmin(seq, m->window);
 }
 
 static double fwd_flops(const struct cat_model *m, double seq, int causal)
@@ -158,7 +174,7 @@ static double fwd_flops(const struct cat_model *m, double seq, int causal)
     /* the products a token's weights take, attention's scores and weighted
      * sum over the keys it sees, the output projection */
     return (2 * layers_weights(m, 1) + 2 * keys_of(m, seq, causal) * heads +
-            2.0 * m->hidden * m->vocab) * seq;
+            2.0 * m->hidden * m->vocab * (1 + m->mtp_layers)) * seq;
 }
 
 double shape_fwd_flops(const struct cat_model *m, double seq)

@@ -55,6 +55,10 @@ double shape_kv_width(const struct cat_model *m);
  * (moe 0), or a MoE layer's router, experts and shared experts, all of them
  * (active 0) or those one token uses. */
 double shape_attn_weights(const struct cat_model *m);
+/* The multi-token-prediction modules' weights (models.csv mtp_layers), all
+ * (active 0) or those a token uses; in shape_params, not in a model's
+ * published size. */
+double shape_mtp_weights(const struct cat_model *m, int active);
 double shape_ffn_weights(const struct cat_model *m, int moe, int active);
 
 /* A routed expert's width (moe_ffn_hidden, else ffn_hidden), the shared

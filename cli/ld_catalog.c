@@ -369,7 +369,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         "qk_rope_dim", "qk_nope_dim", "v_head_dim", "experts", "top_k", "moe_ffn_hidden",
         "shared_experts", "shared_ffn_hidden", "first_dense_layers", "moe_every",
         "capacity_factor", "window", "window_every", "router_groups", "router_group_topk",
-        "expert_bias", "expert_clamp", NULL
+        "expert_bias", "expert_clamp", "mtp_layers", NULL
     };
     const struct key_spec size[] = {
         ld_field_spec("params", 0, offsetof(struct cat_model, params)),
@@ -411,6 +411,7 @@ static int ld_inline_model(struct ld *ld, yaml_node_t *m, const char *path, int 
         ld_field_spec("router_group_topk", 0, offsetof(struct cat_model, router_group_topk)),
         {"expert_bias", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, expert_bias)},
         {"expert_clamp", KEY_BOOL, 0, 0, 0, 0, NULL, offsetof(struct cat_model, expert_clamp)},
+        ld_field_spec("mtp_layers", 0, offsetof(struct cat_model, mtp_layers)),
     };
     char f[FIELD_LEN];
     yaml_node_t *v;

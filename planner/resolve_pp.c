@@ -160,6 +160,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
      * it); the output layer, or the tied table's copy, on the last */
     params = m->params > 0 ? m->params : shape_params(m);
     shape_tables(m, &first, &last);
+    last += shape_mtp_weights(m, 0);    /* the multi-token-prediction modules, with the head */
     cfg->c.pp_embed_frac = params > 0 ? first / params : 0;
     cfg->c.pp_out_frac = params > 0 ? last / params : 0;
     if (cfg->c.pp_embed_frac + cfg->c.pp_out_frac >= 0.9) {

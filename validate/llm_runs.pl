@@ -415,6 +415,13 @@ if ($check) {
     # DeepSeek-V3 on 1,024 H100 in NeMo 25.07.01 +6.8% (the 25.04.01 rows +30%, +35%), on
     # 256 GB200 in Megatron-Bridge 25.09 +28.9% (25.04.01's 3.2x: 3.1x faster there),
     # Qwen3-235B on 256 H100 in 25.11 +13.8%: 26.9%.
+    # DeepSeek-V3's multi-token-prediction module (models.csv mtp_layers 1) on each recipe's
+    # explicit pipeline layout (parallel.pp_layers): Megatron-Bridge 26.04.01 GB200 +11.8% to
+    # +7.3%, B200 -3.7% to -11.3%, 26.06 B300 +21.9% to +13.2%, 26.08 GB300 -2.7% to -5.0%,
+    # GB200 +3.0% to -0.8%; DGX Cloud's 25.04.01 H100 rows +35.3% and +30.1% to +6.8% and
+    # +15.3%; the report under DualPipe, whose stages' layers are not published, -11.6% to
+    # -25.7% (known gap): 26.0%, carried 18.6% (the April GB200 rows carried from the H100
+    # one).
     # MLPerf Training's llama2_70b_lora (LoRA fine-tuning, workload.lora_rank) joined, 14
     # rows of v5.0 and v5.1 on MI300X, MI325X, MI355X, H200, B200, GB200 and GB300 (130
     # cases), with AMD's published fused-attention rates on CDNA 3 and 4 (catalog/flash.c
@@ -432,7 +439,7 @@ if ($check) {
     # cases): -8.0% to +1.9% (4.0%): 10.3%, carried 6.9%.
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [27.0, [errs('err', @moe)]]);
+                 'MoE catalog' => [26.1, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

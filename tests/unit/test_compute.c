@@ -804,7 +804,8 @@ static void grouped_experts_launch_one_by_one(void)
 
 /* Megatron-Core's recompute modules as the items carry them: the two
  * layer norms a layer, MLA's two up projections, the routed experts'
- * activation inside the MoE block; a module's forward is what backward
+ * activation inside the MoE block, the layers' and the multi-token-
+ * prediction module's block alike; a module's forward is what backward
  * runs again (DeepSeek-V3: the MoE block, a part of the forward). */
 static void recompute_modules_tag_their_items(void)
 {
@@ -828,9 +829,11 @@ static void recompute_modules_tag_their_items(void)
         if ((o.v[k].mods & (1u << OPS_MOD_MOE_ACT)) && !(o.v[k].mods & (1u << OPS_MOD_MOE)))
             act_in_moe = 0;
     }
-    T_CHECK(n[OPS_MOD_LAYERNORM] == 2 && n[OPS_MOD_MLA_UP] == 2 && n[OPS_MOD_MOE_ACT] == 1 &&
+    /* the multi-token-prediction module's block carries its modules too */
+    T_CHECK(n[OPS_MOD_LAYERNORM] == 2 * (1 + m->mtp_layers) &&
+            n[OPS_MOD_MLA_UP] == 2 * (1 + m->mtp_layers) && n[OPS_MOD_MOE_ACT] == 1 + m->mtp_layers &&
             n[OPS_MOD_CORE_ATTN] >= 2 && n[OPS_MOD_MLP] >= 3 && n[OPS_MOD_SHARED] >= 3,
-            "layernorm 2, mla_up_proj 2, moe_act 1, core_attn %d, mlp %d, shared_experts %d items",
+            "layernorm 2, mla_up_proj 2, moe_act 1 a block (the layers' and the module's), core_attn %d, mlp %d, shared_experts %d items",
             n[OPS_MOD_CORE_ATTN], n[OPS_MOD_MLP], n[OPS_MOD_SHARED]);
     T_CHECK(act_in_moe, "the experts' activation is part of the MoE block");
     compute_plan_of(h100, CAT_BF16, 0, &p);
