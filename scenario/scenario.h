@@ -23,7 +23,7 @@
 #define SC_MAX_GROUPS 8
 
 #define SC_MAX_BUCKET_LIST 1024
-#define SC_MAX_PP_CHUNKS 1024     /* parallel.pp_layers: a count a model chunk */
+#define SC_MAX_PP_CHUNKS 256      /* parallel.pp_layers: a count a model chunk */
 
 enum sc_ps_place { SC_PS_COLOCATED = 0, SC_PS_DEDICATED };
 /* gradients.buckets: how a bucket is sized.  FIXED: bucket_mb (PyTorch DDP's

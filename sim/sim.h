@@ -19,7 +19,7 @@
 #include "../base/xmem.h"
 
 #define SIM_MAX_GROUPS 8
-#define SIM_MAX_PP_CHUNKS 1024  /* model chunks a pipeline's layers are given in (pp_layers) */
+#define SIM_MAX_PP_CHUNKS 256   /* model chunks a pipeline's layers are given in (pp_layers) */
 #define SIM_MAX_BUCKETS 1000000 /* gradient buckets a step (sim_check; scenarios stop at 1e5) */
 
 struct sim_trace;
