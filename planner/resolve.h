@@ -41,6 +41,10 @@ int resolve_accum(const struct scenario *sc, int workers);
 /* Whether parallel.tp fits cl (it divides a node's GPUs or spans whole
  * nodes, and the model is given by its shape); 0 with why. */
 int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
+/* Tensor parallelism into cfg: the degree, sequence parallelism, the
+ * overlap's product shares, a layer's collective bytes, and each GPU's
+ * share of a replica's batch and optimizer (resolve_tp.c). */
+void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg);
 
 /* Whether parallel.pp (with tp and interleave) fits cl: one group of GPU
  * train nodes, a shaped model with a layer a chunk, sharding none or zero1,
