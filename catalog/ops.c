@@ -136,6 +136,17 @@ static struct ops_item *mem(struct ops_model *o, enum ops_kind kind, double coun
     return it;
 }
 
+/* Element-wise work counted operation by operation: fwd and bwd elements
+ * read plus written per sample (the experts' epilogue). */
+static struct ops_item *counted(struct ops_model *o, double count, double fwd, double bwd)
+{
+    struct ops_item *it = push(o, OPS_ACT, count);
+
+    it->elems_fwd = fwd;
+    it->elems_bwd = bwd;
+    return it;
+}
+
 /* Autocast's fp32 kernels: 16-bit in, 32-bit out (3 bytes an element on
  * average), then the cast back to 16 bits that the next matrix product
  * makes (read 4, write 2: 3 again), forward and backward alike.  PyTorch's
@@ -353,12 +364,8 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
     first = o->n;
-    if (grouped && m->expert_clamp && m->gated_ffn) {
-        it = mem(o, OPS_ACT, count, 0);             /* the clamp's own kernels */
-        it->elems_fwd = EXPERT_CLAMP_FWD * e * f / t;
-        it->elems_bwd = EXPERT_CLAMP_BWD * e * f / t;
-        it->op_sac = 1;
-    }
+    if (grouped && m->expert_clamp && m->gated_ffn)   /* the clamp's own kernels */
+        counted(o, count, EXPERT_CLAMP_FWD * e * f / t, EXPERT_CLAMP_BWD * e * f / t)->op_sac = 1;
     it = mem(o, OPS_ACT, count, e * f / t * (m->gated_ffn ? 1.5 : 1));
     if (m->gated_ffn && !(o->style & OPS_FUSED)) {
         it->elems_fwd = EAGER_SWIGLU_FWD * e * f / t;
@@ -374,11 +381,8 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     it->proj = OPS_PROJ_FC2;
     fp8_of(it, 1);
     it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
-    if (grouped && m->expert_bias) {
-        it = mem(o, OPS_ACT, count, 0);             /* the biases, expert by expert */
-        it->elems_fwd = EXPERT_BIAS_FWD * e * h;
-        it->elems_bwd = EXPERT_BIAS_BWD * e * h;
-    }
+    if (grouped && m->expert_bias)                  /* the biases, expert by expert */
+        counted(o, count, EXPERT_BIAS_FWD * e * h, EXPERT_BIAS_BWD * e * h);
 }
 
 /*

@@ -6,7 +6,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "../base/units.h"
 #include "../catalog/ops.h"
@@ -241,10 +240,7 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
         *lmb = (double)md->layers / pp * (first ? (m < pp ? m : pp) : 1);
         return;
     }
-    if (sc->parallel.npp_layers == n)     /* the chunks' layers as given (parallel.pp_layers) */
-        memcpy(lay, sc->parallel.pp_layers, (size_t)n * sizeof *lay);
-    else
-        sim_pp_layers(md->layers, pp, v, sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS, lay);
+    resolve_pp_chunks(sc, pp, v, lay);
     if (sc->parallel.pp_schedule == SC_PP_DUALPIPE && v == 1) {
         /* DualPipe: the rank holds stage 0 and its mirror pp - 1, both
          * tables, twice a stage's parameters (the report's Table 2), and

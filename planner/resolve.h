@@ -51,6 +51,10 @@ void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl, struct s
  * Megatron's order (sim_pp_fits), and with interleaving micro-batches a
  * multiple of pp; 0 with why (resolve_pp.c). */
 int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char *why, size_t len);
+/* Each of pp x v chunks' layers into out: as parallel.pp_layers gives them
+ * where it lists that many (1), else cut evenly as pp_split says
+ * (sim_pp_layers; 0) (resolve_pp.c). */
+int resolve_pp_chunks(const struct scenario *sc, int pp, int v, int *out);
 /* Whether parallel.cp fits cl: a shaped model, a sequence of a multiple of
  * 2 cp tokens, and tp x pp x cp dividing every train group's GPUs; 0 with
  * why.  resolve_cp_waits: a micro-batch's waits, forward and backward, for

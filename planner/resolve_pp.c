@@ -128,6 +128,19 @@ static double head_share(const struct scenario *sc, const struct cat_instance *i
     return share > 0 && share < 1 ? share : 0;
 }
 
+int resolve_pp_chunks(const struct scenario *sc, int pp, int v, int *out)
+{
+    int n = pp * v;
+
+    if (sc->parallel.npp_layers == n) {
+        memcpy(out, sc->parallel.pp_layers, (size_t)n * sizeof *out);
+        return 1;
+    }
+    sim_pp_layers(sc->workload.model->layers, pp, v,
+                  sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS, out);
+    return 0;
+}
+
 void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
                 struct sim_config *cfg)
 {
@@ -147,11 +160,9 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     cfg->c.pp_order = sc->parallel.order;
     cfg->c.pp_ends = sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS;
     /* the chunks' layers as given (parallel.pp_layers), where they are for this layout */
-    if (sc->parallel.npp_layers == pp * (sc->parallel.interleave > 1 ? sc->parallel.interleave : 1) && sc->parallel.npp_layers <= SIM_MAX_PP_CHUNKS) {
-        cfg->c.pp_nlayers = sc->parallel.npp_layers;
-        memcpy(cfg->c.pp_layers, sc->parallel.pp_layers,
-               (size_t)sc->parallel.npp_layers * sizeof *cfg->c.pp_layers);
-    }
+    if (pp * cfg->c.pp_interleave <= SIM_MAX_PP_CHUNKS &&
+        resolve_pp_chunks(sc, pp, cfg->c.pp_interleave, cfg->c.pp_layers))
+        cfg->c.pp_nlayers = pp * cfg->c.pp_interleave;
     cfg->c.pp_dualpipe = sc->parallel.pp_schedule == SC_PP_DUALPIPE;
     cfg->c.units = m->layers;
     cfg->c.micro_batches = resolve_accum(sc, k / scenario_replica_gpus(sc));
