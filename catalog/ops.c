@@ -362,6 +362,12 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     it->a_elems = e * h;
     it->proj = OPS_PROJ_FC1;
     fp8_of(it, 1);
+    if (experts) {
+        /* a routed expert's input comes from the dispatcher in 16 bits,
+         * not from a norm that writes fp8: a cast of its own */
+        it->cast_fused = 0;
+        it->epi_cast = grouped || !m->gated_ffn ? 0 : OPS_EPI_BWD;
+    }
     it->op_sac = m->gated_ffn ? 0.5 : 0;            /* gated: w3, the sixth */
     first = o->n;
     if (grouped && m->expert_clamp && m->gated_ffn)   /* the clamp's own kernels */
@@ -379,7 +385,11 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
     it->grouped = nb > 1;
     it->a_elems = e * f / t;
     it->proj = OPS_PROJ_FC2;
-    fp8_of(it, 1);
+    /* grouped: Megatron-Core's activation writes 16 bits and the grouped
+     * linear casts them */
+    fp8_of(it, !grouped);
+    if (experts && !grouped && m->gated_ffn)
+        it->epi_cast = OPS_EPI_FWD;
     it->op_sac = m->gated_ffn ? 0 : 1;              /* ungated: the sixth */
     if (grouped && m->expert_bias)                  /* the biases, expert by expert */
         counted(o, count, EXPERT_BIAS_FWD * e * h, EXPERT_BIAS_BWD * e * h);

@@ -69,6 +69,13 @@ struct ops_item {
      * an activation) writes its input in fp8, 0 where a cast of its own
      * does (the attention's output projection). */
     int fp8, cast_fused;
+    /* A routed expert's product under Transformer Engine's fused grouped
+     * MLP (OPS_EXPERT_GROUPED unset): OPS_EPI_FWD, its input's fp8 copies
+     * (row- and column-wise) written by the first product's GLU epilogue
+     * (the second product); OPS_EPI_BWD, its output gradient's written by
+     * the second product's dGLU epilogue (the first).  Where those kernels
+     * run (Blackwell, MXFP8) planner/compute.c counts no cast for them. */
+    int epi_cast;
     /* Which of a transformer block's products it is (OPS_PROJ_*; 0 none):
      * what LoRA's targets name (catalog/ops_lora.c).  no_wgrad 1: a frozen
      * weight, backward computes its input's gradient only. */
@@ -130,6 +137,8 @@ const char *ops_mod_name(int i);    /* core_attn, layernorm, ... NULL past the e
  * (catalog/ops.c expert_epilogue).  Without it the block is fused and the
  * biases and the clamp cost nothing more. */
 #define OPS_EXPERT_GROUPED 8
+#define OPS_EPI_FWD 1
+#define OPS_EPI_BWD 2
 
 /* Model m's parameter tensors, as ops_build counts them (ops_model.tensors),
  * without laying it out. */

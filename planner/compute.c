@@ -252,13 +252,17 @@ static void fp8_casts(const struct ops_item *it, const struct compute_plan *p,
                       const struct compute_rates *r, double batch, double *fwd, double *bwd,
                       double *kernels)
 {
-    double bw = r->mem_Bps * kind_bw[OPS_ACT], x = it->m * it->k * batch;
-    double y = it->m * it->n * batch, f = recipe_factor(p->fp8_recipe, r->cc);
+    double nb = it->nb > 1 ? it->nb : 1;    /* a MoE layer's experts: all their rows */
+    double bw = r->mem_Bps * kind_bw[OPS_ACT], x = it->m * it->k * nb * batch;
+    double y = it->m * it->n * nb * batch, f = recipe_factor(p->fp8_recipe, r->cc);
     int cur = p->fp8_recipe == SC_FP8_CURRENT;
 
-    *fwd = f * (it->cast_fused ? 2 : 4) * x / bw + (1 + cur) * KERNEL_S;
-    *bwd = f * 4 * y / bw + (1 + cur) * KERNEL_S;
-    *kernels = 2 * (1 + cur);
+    /* the fused grouped MLP's kernels (Blackwell, MXFP8) write these */
+    int epi = p->fp8_recipe == SC_FP8_MXFP8 && cat_cc_blackwell(r->cc) ? it->epi_cast : 0;
+
+    *fwd = epi & OPS_EPI_FWD ? 0 : f * (it->cast_fused ? 2 : 4) * x / bw + (1 + cur) * KERNEL_S;
+    *bwd = epi & OPS_EPI_BWD ? 0 : f * 4 * y / bw + (1 + cur) * KERNEL_S;
+    *kernels = (!(epi & OPS_EPI_FWD) + !(epi & OPS_EPI_BWD)) * (1 + cur);
 }
 
 /*
@@ -333,6 +337,12 @@ static double grouped_s(double m, double n, double k, double nb, double a_el, en
     double t = nb / at_once * gemm_s(m, n, k, at_once, a_el * at_once / nb, f, r);
 
     return fmax(t, nb * GROUP_LAUNCH_S);
+}
+
+double compute_grouped_s(const struct compute_rates *r, double m, double n, double k, double nb,
+                         enum cat_prec f)
+{
+    return grouped_s(m, n, k, nb, nb * m * k, f, r);
 }
 
 /* Forward and backward seconds of matrix item it at `batch` samples. */

@@ -68,6 +68,10 @@ struct compute_rates {
  * sweeps). */
 double compute_gemm_s(const struct compute_rates *r, double m, double n, double k,
                       enum cat_prec f);
+/* nb products of m x n, reduction k, as a MoE layer's experts run them
+ * (Transformer Engine's grouped linear: one call an expert over 4 streams). */
+double compute_grouped_s(const struct compute_rates *r, double m, double n, double k, double nb,
+                         enum cat_prec f);
 
 /* Rates of g; profile_tflops (NULL: none) is a profile's best GEMM TFLOP/s
  * per format, which replaces peak x mm_eff where it is present. */

@@ -269,12 +269,7 @@ if ($check) {
             . 'on GB300, tp 4 x pp 16 x interleave 8 on GB200',
         'mb2604-llama3-70b-gb300-mxfp8/mb2604-llama3-70b-gb200-mxfp8' =>
             'two layouts: the GB200 row runs tp 2 with sequence parallelism (+9.6%), the GB300 one '
-            . 'tp 1 (-2.8%); the same model in fp8 on one layout is within 9%',
-        'mb2604-qwen3-235b-gb200-mxfp8/mb2604-qwen3-235b-b200-mxfp8' =>
-            'two layouts and two graph scopes: the B200 row runs ep 8 without CUDA graphs, its host\'s '
-            . 'floor on a pass modelled (+1.7%), the GB200 one ep 32 x interleave 3 under Transformer '
-            . 'Engine\'s scoped graphs (+14.4%), whose launches outside the graphs are taken to hide '
-            . 'behind the kernels (planner/resolve_host.c); not resolved');
+            . 'tp 1 (-2.8%); the same model in fp8 on one layout is within 9%');
     my %pair;
     for my $c (grep { $_->{gpu} =~ /^(GB300|GB200|B200)$/ && defined $_->{pred} } @pred) {
         $pair{join '|', $c->{framework}, $c->{model}, $c->{precision_published}, $c->{seq_len},
@@ -439,7 +434,7 @@ if ($check) {
     # cases): -8.0% to +1.9% (4.0%): 10.3%, carried 6.9%.
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [26.1, [errs('err', @moe)]]);
+                 'MoE catalog' => [25.4, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
