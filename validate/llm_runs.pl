@@ -417,6 +417,12 @@ if ($check) {
     # +15.3%; the report under DualPipe, whose stages' layers are not published, -11.6% to
     # -25.7% (known gap): 26.0%, carried 18.6% (the April GB200 rows carried from the H100
     # one).
+    # fp8's casts around the experts over every row the rank's experts take (they counted
+    # one expert's), TEGroupedMLP's in full and the fused grouped MLP's epilogue casts free
+    # on Blackwell under MXFP8; the stacks that ran TEGroupedMLP marked expert_mlp: grouped:
+    # 26.04.01's Qwen3-30B +38% and +31% to +17.6% and +11.6% (marks off), Qwen3-235B GB200
+    # +14.4% to +4.7%, 26.06's GPT-OSS B300 +54% to +37%, 26.08's fused Qwen3 and DeepSeek-V3
+    # rows -2.0%..+1.3% to -11.5%..-4.8%: 25.3%, carried 18.6%.
     # MLPerf Training's llama2_70b_lora (LoRA fine-tuning, workload.lora_rank) joined, 14
     # rows of v5.0 and v5.1 on MI300X, MI325X, MI355X, H200, B200, GB200 and GB300 (130
     # cases), with AMD's published fused-attention rates on CDNA 3 and 4 (catalog/flash.c
