@@ -95,7 +95,7 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
         else
             snprintf(b, sizeof b, "mixture of experts: the host's kernel launches hidden, as "
                      "full-iteration CUDA graphs hide them (workload.cuda_graphs full; "
-                     "Megatron-Bridge 26.08's Qwen3 and DeepSeek-V3 runs: within 6%%); eager "
+                     "Megatron-Bridge 26.08's Qwen3 and DeepSeek-V3 runs: within 12%%); eager "
                      "runs are slower: say cuda_graphs: none (docs/model.md \"The host's "
                      "launches\")");
         add(pc, b);
