@@ -107,6 +107,11 @@ double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instanc
                              const struct sim_group *g);
 void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
                       const struct sim_group *g, double *fwd_s, double *bwd_s);
+/* One of a MoE layer's expert tensor-parallel gathers or reduce-scatters
+ * of one micro-batch (etp > 1 under expert parallelism), s; 0 otherwise.
+ * resolve_ep_waits counts two forward and two backward a MoE layer. */
+double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_instance *in,
+                               const struct sim_group *g);
 /* Whether parallel.ep's group spans nodes of `in` (its ranks etp apart). */
 int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance *in);
 /* Of n micro-batches' waits of wait_s each beside compute_s of compute

@@ -231,10 +231,52 @@ double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instanc
     return alltoall_s(sc, in, g);
 }
 
+/*
+ * Expert tensor parallelism of etp > 1 (tp's by default): after the
+ * dispatch each rank gathers, over its etp ranks, the tokens they received
+ * for the experts they share, and before the combine reduce-scatters the
+ * experts' outputs back (Megatron-Core's alltoall dispatcher:
+ * gather_from_sequence_parallel_region after the all-to-all,
+ * reduce_scatter_to_sequence_parallel_region before it;
+ * NVIDIA/Megatron-LM@2e2bdf62 megatron/core/transformer/moe/
+ * token_dispatcher.py, and the expert tensor-parallel group since parallel
+ * folding).  The gathered tensor is etp ranks' received copies, top_k of
+ * each of a rank's tokens (a tp-th of them under sequence parallelism),
+ * hidden 16-bit values each; a ring moves (etp - 1) / etp of it a rank,
+ * over NVLink where the etp ranks share a node, else the GPU's share of
+ * its NICs.  These run on the compute stream beside the all-to-alls, not
+ * under the tensor-parallel overlap's products.  One such collective of one
+ * micro-batch, s; 0 at etp 1.
+ */
+static double etp_gather_s(const struct scenario *sc, const struct cat_instance *in,
+                           const struct sim_group *g)
+{
+    const struct cat_model *m = sc->workload.model;
+    int etp = etp_of(sc), tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
+    double bytes, bw;
+
+    if (etp <= 1 || sc->parallel.ep <= 1 || !shape_known(m) || m->experts <= 0)
+        return 0;
+    bytes = etp * scenario_rank_tokens(sc) * sc->parallel.micro_batch /
+            (sc->parallel.sequence_parallel ? tp : 1) * m->top_k * m->hidden * width *
+            scenario_moe_imbalance(sc);
+    bw = etp <= in->gpu_count && g->intra_Bps > 0 ? g->intra_Bps
+         : in->gpu_count > 0 ? g->nic_Bps / in->gpu_count : 0;
+    return bw > 0 ? bytes * (etp - 1.0) / etp / bw : 0;
+}
+
+double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_instance *in,
+                               const struct sim_group *g)
+{
+    return in->gpu_count >= 1 ? etp_gather_s(sc, in, g) : 0;
+}
+
 void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
                       const struct sim_group *g, double *fwd_s, double *bwd_s)
 {
     double a2a = resolve_ep_alltoall_s(sc, in, g), layers = shape_moe_layers(sc->workload.model);
+    double gath = resolve_ep_etp_gather_s(sc, in, g);
     /* the forward dispatch in fp8 (a byte a value and an fp32 scale a 128)
      * where the run's tokens would go at 16 bits; its backward and the
      * combines stay 16-bit */
@@ -247,8 +289,9 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
     double redo = sc->workload.recompute_modules & (1u << OPS_MOD_MOE)
                       ? 1 : scenario_recompute_share(sc);
 
-    *fwd_s = layers * (disp + a2a);
-    *bwd_s = layers * (2 * a2a + redo * (disp + a2a));
+    /* and with each, where etp > 1, the experts' gather or reduce-scatter */
+    *fwd_s = layers * (disp + a2a + 2 * gath);
+    *bwd_s = layers * (2 * a2a + 2 * gath + redo * (disp + a2a + 2 * gath));
 }
 
 /* DualPipe pairs every forward chunk with a backward chunk, each's

@@ -631,7 +631,9 @@ static void a_pipeline_over_fsdp_runs_as_its_stages_hold_it(void)
  * (8 x 8 / 16) as NCCL's all-to-all sends them.  ep_overlap: of 4 micro-
  * batches' waits of 1 s beside 0.5 s of compute each, the first's whole and
  * of each other's what hiding RESOLVE_EP_HIDDEN of the 0.5 s leaves.  etp 1 under tp 2 at ep 32: a rank holds 1/32 of
- * the routed experts whole, a sixteenth of what it held split over tp. */
+ * the routed experts whole, a sixteenth of what it held split over tp; etp
+ * 2 gathers its ranks' received tokens and reduce-scatters the experts'
+ * outputs, etp 1 neither. */
 static void dispatchers_overlap_and_expert_tp(void)
 {
     static const char *text =
@@ -722,6 +724,34 @@ static void dispatchers_overlap_and_expert_tp(void)
                "etp tp's (2) at ep 4: a quarter of the experts before tp's split");
         T_NEAR(held[1], m->params - shape_expert_params(m) * (1 - 2.0 / 8), 1,
                "etp 1 at ep 8: an eighth of the experts whole, 2/8 before tp's split");
+    }
+    {
+        /* expert tensor parallelism: etp 2 (tp's) gathers what 2 ranks
+         * received, 8 copies of each of a rank's 4096 / 2 tokens of 2048
+         * 16-bit values, a ring moving half of it over NVLink; two such a
+         * MoE layer forward, two backward, beside the all-to-alls; etp 1
+         * none */
+        double g2, a2a, f, b, f1, b1;
+        const double layers = 48;
+        if (resolve_fmt(&sc, &cfg, "etp 2", text, "tp: 2, sequence_parallel: true, ep: 4", 1))
+            return;
+        g2 = resolve_ep_etp_gather_s(&sc, p5, &cfg.groups[0]);
+        a2a = resolve_ep_alltoall_s(&sc, p5, &cfg.groups[0]);
+        T_NEAR(g2, 2 * 2048.0 * 8 * 2048 * 2 / 2 / cfg.groups[0].intra_Bps, 1e-9 * g2,
+               "etp 2: a gather of 2 ranks' received tokens, %.3f ms", g2 * 1e3);
+        resolve_ep_waits(&sc, p5, &cfg.groups[0], &f, &b);
+        T_NEAR(f, layers * (2 * a2a + 2 * g2), 1e-9 * f, "forward: dispatch, combine, a gather "
+               "and a reduce-scatter a MoE layer");
+        T_NEAR(b, layers * (2 * a2a + 2 * g2), 1e-9 * b, "backward the same");
+        scenario_free(&sc);
+        if (resolve_fmt(&sc, &cfg, "etp 1", text, "tp: 2, sequence_parallel: true, ep: 8, etp: 1",
+                        2))
+            return;
+        T_CHECK(resolve_ep_etp_gather_s(&sc, p5, &cfg.groups[0]) == 0, "etp 1: no gather");
+        resolve_ep_waits(&sc, p5, &cfg.groups[0], &f1, &b1);
+        T_NEAR(f1, layers * 2 * resolve_ep_alltoall_s(&sc, p5, &cfg.groups[0]), 1e-9 * f1,
+               "etp 1: the all-to-alls alone");
+        scenario_free(&sc);
     }
 }
 
