@@ -423,6 +423,10 @@ if ($check) {
     # 26.04.01's Qwen3-30B +38% and +31% to +17.6% and +11.6% (marks off), Qwen3-235B GB200
     # +14.4% to +4.7%, 26.06's GPT-OSS B300 +54% to +37%, 26.08's fused Qwen3 and DeepSeek-V3
     # rows -2.0%..+1.3% to -11.5%..-4.8%: 25.3%, carried 18.6%.
+    # Expert tensor parallelism's gather and reduce-scatter around the experts (planner/
+    # resolve_ep.c etp_gather_s): Grok-1's DGX Cloud rows at etp 4, NeMo 1 H100 bf16 +14% to
+    # +8%, fp8 +23%..+26% to +14%..+17% (marks off), GB200 +10%..+20% to +3%..+9%: 23.4%,
+    # carried 18.5%.
     # MLPerf Training's llama2_70b_lora (LoRA fine-tuning, workload.lora_rank) joined, 14
     # rows of v5.0 and v5.1 on MI300X, MI325X, MI355X, H200, B200, GB200 and GB300 (130
     # cases), with AMD's published fused-attention rates on CDNA 3 and 4 (catalog/flash.c
