@@ -90,6 +90,12 @@ void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl, struct s
     if (sc->parallel.tp_overlap)
         tp_shares(sc, cl, cfg);
     cfg->c.tp_bytes = scenario_rank_tokens(sc) * sc->parallel.micro_batch * m->hidden * width;
+    /* a MoE layer without shared experts gathers no dense feed-forward
+     * input over tp: its router reads the rank's own tokens and its experts
+     * gather theirs over etp (resolve_ep.c); shared experts are a dense
+     * block with their pair (Megatron-Core's SharedExpertMLP) */
+    if (m->experts > 0 && m->shared_experts <= 0 && m->layers > 0)
+        cfg->c.tp_moe_share = shape_moe_layers(m) / (double)m->layers;
     {
         /* fp8 with sequence parallelism gathers the QKV and first
          * feed-forward inputs in fp8, a byte an element: Transformer

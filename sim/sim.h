@@ -140,6 +140,11 @@ struct sim_comm {
     double tp_bytes;            /* tp > 1: one layer's activation all-reduce, s b h at 16
                                    bits, bytes a micro-batch; two after each layer's forward
                                    and two after its backward, the layer waiting for them */
+    double tp_moe_share;        /* of the layers, the share whose feed-forward block is a
+                                   mixture of experts without shared experts: it runs no
+                                   dense block's second pair of collectives (its experts'
+                                   own, over their expert tensor-parallel ranks, are the
+                                   planner's: planner/resolve_ep.c); 0: every layer's */
     int tp_sp;                  /* 1: sequence parallel: each all-reduce runs as a reduce-
                                    scatter and an all-gather of the same bytes */
     int tp_recompute;           /* SIM_TP_REDO_*: what a recomputing backward runs again of

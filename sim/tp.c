@@ -137,6 +137,23 @@ static double gather_bytes(const struct sim_comm *c)
     return c->tp_gather_bytes > 0 ? c->tp_gather_bytes : c->tp_bytes;
 }
 
+/* Of the layers, the share that runs a dense feed-forward block's pair of
+ * collectives (sim_comm.tp_moe_share). */
+static double ffn_share(const struct sim_comm *c)
+{
+    return c->tp_moe_share > 0 ? 1 - c->tp_moe_share : 1;
+}
+
+/* The phases of sq from n0 on, each for share f of the layers: its bytes
+ * and its latency times f. */
+static void scale_from(struct coll_seq *sq, int n0, double f)
+{
+    for (int p = n0; p < sq->nph; p++) {
+        sq->ph[p].amount *= f;
+        sq->ph[p].lat_s *= f;
+    }
+}
+
 static void alone_of(struct sim *s, struct tp *t, int i, const struct nccl_shape *tpg)
 {
     const struct sim_config *cfg = s->cfg;
@@ -148,12 +165,14 @@ static void alone_of(struct sim *s, struct tp *t, int i, const struct nccl_shape
     if (cfg->c.tp_sp) {
         double ag = coll_alone_s(cfg, g, tpg, tn, tw, NCCL_ALLGATHER, gather_bytes(&cfg->c));
         double rs = coll_alone_s(cfg, g, tpg, tn, tw, NCCL_REDUCESCATTER, cfg->c.tp_bytes);
-        t->alone[i][0] = t->alone[i][2] = ag;
-        t->alone[i][1] = t->alone[i][3] = rs;
+        t->alone[i][0] = ag;
+        t->alone[i][1] = rs;
+        t->alone[i][2] = ffn_share(&cfg->c) * ag;
+        t->alone[i][3] = ffn_share(&cfg->c) * rs;
         t->nalone = 4;
     } else {
-        t->alone[i][0] = t->alone[i][1] =
-            coll_alone_s(cfg, g, tpg, tn, tw, NCCL_ALLREDUCE, cfg->c.tp_bytes);
+        t->alone[i][0] = coll_alone_s(cfg, g, tpg, tn, tw, NCCL_ALLREDUCE, cfg->c.tp_bytes);
+        t->alone[i][1] = ffn_share(&cfg->c) * t->alone[i][0];
         t->nalone = 2;
     }
 }
@@ -204,8 +223,13 @@ static void *tp_build(struct sim *s, int id)
         if (cm->tp_overlap)
             alone_of(s, t, i, have ? &tpg : NULL);
         tp_ctx(all, i, cm->tp, &g);
-        /* two of them: all-reduces, or each a reduce-scatter and an all-gather */
+        /* two of them: all-reduces, or each a reduce-scatter and an all-gather;
+         * the second, the feed-forward block's, in the dense layers alone */
         for (int k = 0; k < 2; k++) {
+            double f = k == 1 ? ffn_share(cm) : 1;
+            int n0[3] = {t->coll[i].nph, t->bcoll[i].nph, t->redo[i].nph};
+            if (!(f > 0))
+                break;
             for (int j = 0; j < (cm->tp_sp ? 2 : 1); j++) {
                 int gather = cm->tp_sp && j == 1;
                 coll_seq_add(&t->coll[i], &g, cm->strategy, kinds[j], have ? &tpg : NULL,
@@ -217,6 +241,11 @@ static void *tp_build(struct sim *s, int id)
             if (cm->tp_recompute == SIM_TP_REDO_GATHERS && (cm->tp_sp || k == 0))
                 coll_seq_add(&t->redo[i], &g, cm->strategy, kinds[cm->tp_sp ? 1 : 0],
                              have ? &tpg : NULL, cm->tp_sp ? gather_bytes(cm) : cm->tp_bytes, 1);
+            if (f < 1) {
+                scale_from(&t->coll[i], n0[0], f);
+                scale_from(&t->bcoll[i], n0[1], f);
+                scale_from(&t->redo[i], n0[2], f);
+            }
         }
     }
     return t;
@@ -410,6 +439,9 @@ static int tp_check(const struct sim_config *cfg, struct dt_err *e)
         if (!(c->tp_gemm_share[k] >= 0 && c->tp_gemm_share[k] <= 1))
             return dt_errf(e, "sim: tensor-parallel product share %g, expected a fraction in "
                            "[0, 1]", c->tp_gemm_share[k]);
+    if (!(c->tp_moe_share >= 0 && c->tp_moe_share <= 1))
+        return dt_errf(e, "sim: tensor-parallel MoE layers' share %g, expected a fraction in "
+                       "[0, 1]", c->tp_moe_share);
     if (sim_is_ps(c->strategy) || !isfinite(c->tp_bytes) || c->tp_bytes < 0)
         return dt_errf(e, "sim: tensor parallelism %d with strategy %s and %g bytes a layer; "
                        "expected an all-reduce strategy and finite bytes", c->tp,
@@ -498,11 +530,14 @@ static void tp_stage_layer(const struct sim_config *cfg, const struct sim_group 
     } else {
         t0 = t1 = coll_alone_s(cfg, g, all ? &tpg : NULL, tn, tw, NCCL_ALLREDUCE, c->tp_bytes);
     }
-    *fwd_s += 2 * t0;
-    *bwd_s += 2 * t1 + (1 - c->tp_redo_skip) *
-                           (c->tp_recompute == SIM_TP_REDO_ALL ? 2 * t0
-                            : c->tp_recompute == SIM_TP_REDO_GATHERS ? (c->tp_sp ? 2 * ag : t0)
-                            : 0);
+    /* the attention's pair, and the feed-forward block's in the dense layers */
+    double pairs = 1 + ffn_share(c);
+
+    *fwd_s += pairs * t0;
+    *bwd_s += pairs * t1 + (1 - c->tp_redo_skip) *
+                               (c->tp_recompute == SIM_TP_REDO_ALL ? pairs * t0
+                                : c->tp_recompute == SIM_TP_REDO_GATHERS ? (c->tp_sp ? pairs * ag : t0)
+                                : 0);
 }
 
 /* tp_overlap: the collectives beside the compute, which runs slower by the

@@ -91,6 +91,22 @@ static void layers_wait_for_their_all_reduces(void)
     }
     T_NEAR(r.tp_comm_s, all + L * 2 * (ar / 2), 1e-9,
            "sequence parallel, per-operator recompute: the backward redoes the two all-gathers");
+    /* a mixture of experts without shared experts in half the layers: those
+     * run the attention's pair alone (their experts gather over etp, the
+     * planner's), so the feed-forward pair's bytes and latency count half */
+    c.c.tp_recompute = SIM_TP_REDO_NONE;
+    c.c.tp_moe_share = 0.5;
+    if (run(&c, &r)) {
+        T_CHECK(0, "tp 4 with MoE layers runs");
+        return;
+    }
+    T_NEAR(r.tp_comm_s, all * 0.75, 1e-9, "half the layers MoE: three quarters of the waits");
+    c.c.tp_moe_share = 1;
+    if (run(&c, &r)) {
+        T_CHECK(0, "tp 4, every layer MoE, runs");
+        return;
+    }
+    T_NEAR(r.tp_comm_s, all / 2, 1e-9, "every layer MoE: the attention's pair alone");
 }
 
 /* tp_overlap: a layer's collectives run beside its compute.  Shorter than
@@ -208,6 +224,10 @@ static void bad_layouts_are_rejected(void)
     layered(&c, 2, 8, 8, 6);
     c.c.tp_bytes = NAN;
     T_CHECK(sim_run(&c, &r, &e) != 0, "unknown activation bytes refused");
+    layered(&c, 2, 8, 8, 6);
+    c.c.tp_moe_share = 1.5;
+    T_CHECK(sim_run(&c, &r, &e) != 0 && strstr(e.msg, "MoE layers' share"),
+            "a MoE share past 1 refused: %s", e.msg);
 }
 
 int main(void)
