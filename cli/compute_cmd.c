@@ -34,7 +34,7 @@ static void usage(FILE *f)
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--optimizer fused|foreach|per_tensor]\n"
             "                      [--fp8-recipe delayed|current|mxfp8|nvfp4]\n"
-            "                      [--fp8-attention] [--expert-mlp fused|grouped]\n"
+            "                      [--fp8-attention] [--expert-mlp fused|grouped] [--ep N]\n"
             "                      [--measured GPU:SECONDS[:BATCH]]\n"
             "                      [--catalog DIR] [--json]\n"
             "                      [-o FILE]\n"
@@ -59,7 +59,10 @@ static void usage(FILE *f)
             "runs fused attention in fp8 too (workload.fp8_attention).  --expert-mlp\n"
             "grouped runs a mixture of experts' block as Megatron-Core's TEGroupedMLP, the\n"
             "clamp and biases of GPT-OSS's experts in kernels of their own\n"
-            "(workload.expert_mlp; default fused).\n"
+            "(workload.expert_mlp; default fused).  --ep N times one GPU of an expert-\n"
+            "parallel group of N (parallel.ep, N dividing the experts): its experts / N\n"
+            "experts, each over the rows all N GPUs route to it, on an even load; default\n"
+            "1, every expert on the GPU.\n"
             "-o FILE writes the table or JSON to FILE (all or nothing) instead of standard\n"
             "output.  Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
@@ -235,10 +238,10 @@ static int compute_cmd_write(FILE *f, const void *ctx, struct dt_err *e)
 int compute_cmd_main(int argc, char **argv)
 {
     const char *model = NULL, *gpus = NULL, *catarg = NULL, *measured = NULL, *output = NULL;
-    int json = 0, fp8_attn = 0, have_batch = 0, have_seq = 0, prec = CAT_FP32, att = 0, fmt = 0, amp = 0;
+    int json = 0, fp8_attn = 0, have_batch = 0, have_seq = 0, have_ep = 0, prec = CAT_FP32, att = 0, fmt = 0, amp = 0;
     int kern = 0, optl = -1, recipe = SC_FP8_DELAYED, xmlp = SC_EXPERT_FUSED;
     int rc = CLI_EXIT_INPUT;
-    unsigned long long batch = 32, seq = 0;
+    unsigned long long batch = 32, seq = 0, ep = 1;
     struct cli_name_arg prec_arg = {scenario_prec_name, &prec};
     struct cli_name_arg att_arg = {scenario_attention_name, &att};
     struct cli_name_arg fmt_arg = {scenario_memory_format_name, &fmt};
@@ -271,6 +274,7 @@ int compute_cmd_main(int argc, char **argv)
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},
+        {"--ep", NULL, ARGS_UINT, &have_ep, NULL, &ep, 1, 65536, NULL, NULL, NULL, NULL},
         {"--measured", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
          "GPU:SECONDS[:BATCH], a pass measured on a catalog GPU", cli_take_str, &measured, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},
@@ -336,6 +340,19 @@ int compute_cmd_main(int argc, char **argv)
         goto out;
     }
     sc.workload.expert_mlp = xmlp;
+    if (have_ep && ep > 1) {
+        const struct cat_model *m = sc.workload.model;
+        if (!shape_known(m) || m->experts <= 0 || (unsigned long long)m->experts % ep != 0) {
+            if (!shape_known(m) || m->experts <= 0)
+                text_eprintf(CMD ": --ep: expected 1 for %s, a model without experts, found %llu",
+                             model, ep);
+            else
+                text_eprintf(CMD ": --ep: expected a divisor of %s's %d experts, found %llu", model,
+                             m->experts, ep);
+            goto out;
+        }
+        sc.parallel.ep = (int)ep;
+    }
     rows.opt = optl >= 0;
     scenario_prec_set(&sc, prec);
     rows.json = json;

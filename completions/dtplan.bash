@@ -39,10 +39,10 @@ _dtplan()
                         COMPREPLY=($(compgen -d -- "$cur")) ;;
                     -o|--output)
                         COMPREPLY=($(compgen -f -- "$cur")) ;;
-                    --model|--gpu|--batch|--seq|--measured) ;;
+                    --model|--gpu|--batch|--seq|--ep|--measured) ;;
                     *)
                         COMPREPLY=($(compgen -W "--model --gpu --precision --batch --seq --attention
-                            --memory-format --amp --kernels --optimizer --fp8-recipe --fp8-attention --expert-mlp --measured
+                            --memory-format --amp --kernels --optimizer --fp8-recipe --fp8-attention --expert-mlp --ep --measured
                             --catalog --json -o --output -h --help" -- "$cur")) ;;
                 esac
                 return 0

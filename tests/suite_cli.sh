@@ -275,6 +275,18 @@ check "compute --expert-mlp grouped: GPT-OSS's unfused clamp and biases make its
     perl -MJSON::PP -e 'local $/; open my $a, "<", $ARGV[0]; open my $b, "<", $ARGV[1];
         my ($f, $g) = (decode_json(<$a>)->[0], decode_json(<$b>)->[0]);
         exit !($g->{samples_per_s} < $f->{samples_per_s})' "$tmp/f.json" "$tmp/g.json"
+"$DT" compute --model qwen3-30b-a3b --ep 3 > /dev/null 2> "$tmp/err"
+check "compute: an --ep that does not divide the experts is refused" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = "dtplan compute: --ep: expected a divisor of qwen3-30b-a3b's 128 experts, found 3" ]
+"$DT" compute --model llama3-8b --ep 2 > /dev/null 2> "$tmp/err"
+check "compute: --ep on a model without experts is refused" \
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --ep: expected 1 for llama3-8b, a model without experts, found 2' ]
+"$DT" compute --model qwen3-30b-a3b --gpu B200 --precision bf16 --batch 1 --seq 4096 --json > "$tmp/e1.json"
+"$DT" compute --model qwen3-30b-a3b --gpu B200 --precision bf16 --batch 1 --seq 4096 --ep 8 --json > "$tmp/e8.json"
+check "compute --ep 8: 16 local experts of 2,048 rows run faster than 128 of 256 (the same FLOPs)" \
+    perl -MJSON::PP -e 'local $/; open my $a, "<", $ARGV[0]; open my $b, "<", $ARGV[1];
+        my ($one, $ep) = (decode_json(<$a>)->[0], decode_json(<$b>)->[0]);
+        exit !($ep->{samples_per_s} > 1.2 * $one->{samples_per_s})' "$tmp/e1.json" "$tmp/e8.json"
 "$DT" compute --model gpt3-1.3b --optimizer python > /dev/null 2> "$tmp/err"
 check "compute: a bad --optimizer names the set" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --optimizer: expected one of fused, foreach, per_tensor, found "python"' ]
