@@ -189,11 +189,17 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
         const struct sim_result *r = &p->res;
         if (p->layout_why[0])
             fprintf(f, "Layout: %s: %s\n", p->cl->name, p->layout_why);
-        if (p->ep_comm_s > 0)
-            fprintf(f, "Experts: %s: the MoE layers' all-to-alls (expert parallelism, %s) wait "
-                    "%.3g s of each %.3g s step, counted in compute\n", p->cl->name,
+        if (p->ep_comm_s > 0) {
+            /* expert tensor parallelism (tp's unless set) gathers beside them */
+            int etp = p->etp > 0 ? p->etp : p->cfg.c.tp;
+            char gath[64] = "";
+            if (etp > 1)
+                snprintf(gath, sizeof gath, " and their gathers over etp %d", etp);
+            fprintf(f, "Experts: %s: the MoE layers' all-to-alls%s (expert parallelism, %s) wait "
+                    "%.3g s of each %.3g s step, counted in compute\n", p->cl->name, gath,
                     p->ep_over_nics ? "across nodes, over the NICs" : "inside a node, over NVLink",
                     p->ep_comm_s, r->step_mean_s);
+        }
         if (p->host_wait_s > 0)
             fprintf(f, "Host: %s: without full-iteration CUDA graphs the GPUs wait %.3g s of each "
                     "%.3g s step for the host to issue the MoE layers' kernels, counted in "
