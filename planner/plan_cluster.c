@@ -208,14 +208,14 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
  * the compute beside them is what total leaves). */
 static double exposed_of(const struct scenario *sc, double w, double total, int n)
 {
-    double c;
+    double c, h = resolve_ep_hidden(sc);
 
-    if (!sc->parallel.ep_overlap || n < 1)
+    if (!(h > 0) || n < 1)
         return n * w;
-    /* total = n c + w + (n - 1) (w - h min(w, c)), h RESOLVE_EP_HIDDEN */
-    c = (total - w - (n - 1) * (1 - RESOLVE_EP_HIDDEN) * w) / n;   /* under compute */
+    /* total = n c + w + (n - 1) (w - h min(w, c)) */
+    c = (total - w - (n - 1) * (1 - h) * w) / n;   /* under compute */
     if (w > c)
-        c = (total - n * w) / (n - RESOLVE_EP_HIDDEN * (n - 1));     /* outlasting it */
+        c = (total - n * w) / (n - h * (n - 1));    /* outlasting it */
     return resolve_ep_exposed(sc, w, c, n);
 }
 

@@ -431,6 +431,8 @@ if ($check) {
     # simulator (sim_comm.tp_moe_share): ModelZoo's Qwen3-235B 1 to 4 points nearer, Grok-1
     # 1 to 2 further: 23.7%, carried 18.5% (the guard 23.8: the simulator's phantom pair
     # had been helping those rows; the model is the more faithful for it).
+    # DualPipe hides its all-to-alls whole, as its report says (DUALPIPE_HIDDEN, planner/
+    # resolve_ep.c): the report's run -27.3% to -2.4%: 23.4%, carried 18.5%.
     # MLPerf Training's llama2_70b_lora (LoRA fine-tuning, workload.lora_rank) joined, 14
     # rows of v5.0 and v5.1 on MI300X, MI325X, MI355X, H200, B200, GB200 and GB300 (130
     # cases), with AMD's published fused-attention rates on CDNA 3 and 4 (catalog/flash.c
@@ -448,7 +450,7 @@ if ($check) {
     # cases): -8.0% to +1.9% (4.0%): 10.3%, carried 6.9%.
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [23.8, [errs('err', @moe)]]);
+                 'MoE catalog' => [23.5, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

@@ -710,6 +710,15 @@ static void dispatchers_overlap_and_expert_tp(void)
            "ep_overlap under more compute: the first micro-batch's 1 s, and what the others' "
            "keep");
     scenario_free(&sc);
+    /* DualPipe: its report's "fully hidden", ep_overlap or not */
+    if (resolve_fmt(&sc, &cfg, "DualPipe", text, "pp: 2, pp_schedule: dualpipe, ep: 4", 1))
+        return;
+    T_NEAR(resolve_ep_hidden(&sc), 1, 1e-12, "dualpipe hides all of the shorter");
+    T_NEAR(resolve_ep_exposed(&sc, 1, 2, 4), 1, 1e-12,
+           "dualpipe under more compute: the first micro-batch's 1 s alone");
+    T_NEAR(resolve_ep_exposed(&sc, 1, 0.5, 4), 1 + 3 * 0.5, 1e-12,
+           "dualpipe under less compute: what outlasts it");
+    scenario_free(&sc);
     {
         double held[2];
         const char *lay[2] = {"tp: 2, sequence_parallel: true, ep: 4",
