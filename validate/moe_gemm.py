@@ -20,7 +20,8 @@ and, where the GPU has fp8 (e4m3, per-tensor scales, bf16 out), loop4 with
 torch._scaled_mm.  It also times the token moves around the experts at T
 tokens a micro-batch: the router's product, its softmax and top-k, the
 permutation (a gather of T x top_k rows of h) and the unpermutation (a
-weighted scatter-add back to T rows), forward kernels each.  And the host's
+weighted scatter-add back to T rows, and as a gather-sum in token order,
+as a fused unpermute works), forward kernels each.  And the host's
 issue time of one eager torch.mm (what a launch an expert costs when no graph
 runs).  One JSON line a case, TFLOP/s over the products' FLOPs, seconds.
 
@@ -223,6 +224,12 @@ def moves(torch, h, E, k, iters):
     res["permute_s"] = graph_time(torch, lambda: x.index_select(0, src), iters)
     res["unpermute_s"] = graph_time(
         torch, lambda: out.zero_().index_add_(0, src, y * wts), iters)
+    # as a fused unpermute works: each token gathers its top_k rows and sums
+    # them by weight, no atomics (rows in token order: inverse of the sort)
+    inv = torch.argsort(order)
+    wk = wts.view(TOKENS, k, 1)
+    res["unpermute_gather_s"] = graph_time(
+        torch, lambda: (y.index_select(0, inv).view(TOKENS, k, h) * wk).sum(dim=1), iters)
     res["elems"] = TOKENS * k * h
     return res
 
