@@ -209,7 +209,10 @@ static enum cat_prec format_of(const struct compute_plan *p, const struct ops_it
  * before casting, in a kernel of its own; MXFP8 a scale a block of 32 in
  * its cast.  Delayed scaling's amax history update is one kernel a step for
  * all tensors, and the weights' casts one a step (cached over
- * micro-batches): both left out.
+ * micro-batches): both left out.  A MoE layer's grouped products cast every
+ * row their nb experts take; those whose casts the fused grouped MLP's
+ * kernels write in their epilogues (ops_item.epi_cast, on Blackwell under
+ * MXFP8) cast nothing there.
  *
  * The other recipes' quantization takes delayed scaling's time times what
  * Transformer Engine's own GEMM benchmark measures between them, its
