@@ -430,8 +430,13 @@ static void moe_ffn(struct ops_model *o, const struct cat_model *m, double count
     it = mem(o, OPS_COPY, count, s * k * h);         /* unpermute and combine */
     it->op_sac = 1;
     shared = o->n;
-    if (m->shared_experts > 0)
+    if (m->shared_experts > 0) {
         ffn_rows(o, m, count, s, 1, shape_shared_width(m), t, 0);
+        /* the MoE layer's norm is a module of its own (it feeds the router
+         * too), so the shared experts' first product casts its input in
+         * full, as a dense block's LayerNormLinear does not */
+        o->v[shared].cast_fused = 0;
+    }
     tag(o, shared, OPS_MOD_SHARED);
     tag(o, first, OPS_MOD_MOE);
 }

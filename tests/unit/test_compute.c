@@ -902,6 +902,33 @@ static void expert_casts_cover_all_their_rows(void)
     }
     ops_free(&fused);
     ops_free(&grouped);
+    {
+        /* shared experts: the MoE layer's norm feeds the router too, so
+         * their first product casts in full; a dense block's does not */
+        const struct cat_model *ds = catalog_find_model(&cat, "deepseek-v3");
+        const struct cat_model *dense = catalog_find_model(&cat, "llama3-8b");
+        struct ops_model o;
+        int fc1 = 0, sfc1 = 0, dfc1 = 0;
+        if (!ds || !dense) {
+            T_CHECK(0, "deepseek-v3 and llama3-8b in the catalog");
+            return;
+        }
+        ops_build_layout(ds, 4096, &l8, 1, 0, &o);
+        for (int k = 0; k < o.n; k++)
+            if ((o.v[k].mods & (1u << OPS_MOD_SHARED)) && o.v[k].fp8 && o.v[k].proj == OPS_PROJ_FC1) {
+                sfc1++;
+                fc1 += o.v[k].cast_fused == 0;
+            }
+        ops_free(&o);
+        ops_build_layout(dense, 4096, &l8, 1, 0, &o);
+        for (int k = 0; k < o.n; k++)
+            if (o.v[k].fp8 && o.v[k].proj == OPS_PROJ_FC1)
+                dfc1 += o.v[k].cast_fused == 1;
+        ops_free(&o);
+        T_CHECK(sfc1 >= 1 && fc1 == sfc1 && dfc1 == 1, "the shared experts' first product "
+                "casts in full (%d of %d blocks), a dense block's only transposes (%d)", fc1,
+                sfc1, dfc1);
+    }
 }
 
 static void grouped_experts_launch_one_by_one(void)
