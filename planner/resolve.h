@@ -5,7 +5,8 @@
  * (pipeline parallelism) and interfere.c (compute slowed by collectives),
  * and below them, for the rest of the planner too, resolve_profile.c (the
  * profile of an instance type), resolve_peak.c (a worker's peak FLOP/s) and
- * resolve_accum.c (gradient accumulation), which call none of the others.
+ * resolve_accum.c (gradient accumulation) and resolve_shaped.c (the shape check),
+ * which call none of the others.
  */
 #ifndef DT_RESOLVE_H
 #define DT_RESOLVE_H
@@ -37,6 +38,10 @@ double resolve_peak_flops(const struct cat_instance *in, enum cat_prec p, double
  * (batch_per_gpu x workers), rounded to the nearest whole number and at
  * least 1; grad_accum without a global batch (resolve_accum.c). */
 int resolve_accum(const struct scenario *sc, int workers);
+
+/* 1 where the model is given by its shape; else 0 with why: parallel.<dim> n
+ * needs one (the tp, pp and cp checks share it; resolve_shaped.c). */
+int resolve_shaped(const struct scenario *sc, const char *dim, int n, char *why, size_t len);
 
 /* Whether parallel.tp fits cl (it divides a node's GPUs or spans whole
  * nodes, and the model is given by its shape); 0 with why. */

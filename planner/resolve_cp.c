@@ -50,11 +50,8 @@ int resolve_cp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
 
     if (cp <= 1)
         return 1;
-    if (!shape_known(m)) {
-        snprintf(why, len, "parallel.cp %d needs a model given by its shape (layers, hidden, "
-                 "...); %s is not", cp, m->name);
+    if (!resolve_shaped(sc, "cp", cp, why, len))
         return 0;
-    }
     if (sc->parallel.cp_comm == SC_CP_A2A &&
         (m->heads % (sc->parallel.tp > 1 ? sc->parallel.tp : 1) != 0 ||
          (m->heads / (sc->parallel.tp > 1 ? sc->parallel.tp : 1)) % cp != 0)) {

@@ -188,24 +188,35 @@ int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance 
     return sc->parallel.ep > 1 && ranks_in_node(sc, in) < sc->parallel.ep;
 }
 
+/* The activations' bytes a value: 16 bits, fp32 and tf32 runs 32. */
+static double act_width(const struct scenario *sc)
+{
+    return sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
+}
+
+/* One copy of a rank's tokens a micro-batch, bytes: a tp-th of them under
+ * sequence parallelism, hidden values each, the busiest rank imb times an
+ * even share. */
+static double token_bytes(const struct scenario *sc)
+{
+    int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+
+    return scenario_rank_tokens(sc) * sc->parallel.micro_batch /
+           (sc->parallel.sequence_parallel ? tp : 1) * sc->workload.model->hidden *
+           act_width(sc) * scenario_moe_imbalance(sc);
+}
+
 /* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
  * a GPU of `in` with g's links, s. */
 static double alltoall_s(const struct scenario *sc, const struct cat_instance *in,
                          const struct sim_group *g)
 {
     const struct cat_model *m = sc->workload.model;
-    int ep = sc->parallel.ep, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    int ep = sc->parallel.ep;
     int wpn = in->gpu_count, in_node = ranks_in_node(sc, in);
-    double imb = scenario_moe_imbalance(sc);
-    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
-    double token, bytes, net, nvl, t_nvl, t_net;
+    double token = token_bytes(sc), bytes = token * m->top_k;   /* top_k copies of each */
+    double net, nvl, t_nvl, t_net;
 
-    /* a rank's tokens a micro-batch (a tp-th of them under sequence
-     * parallelism), hidden 16-bit values each, the busiest rank imb times
-     * an even share; top_k copies of each */
-    token = scenario_rank_tokens(sc) * sc->parallel.micro_batch /
-            (sc->parallel.sequence_parallel ? tp : 1) * m->hidden * width * imb;
-    bytes = token * m->top_k;
     if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || in_node >= ep) {
         /* (ep - 1) / ep of the copies to other ranks, by where they sit */
         nvl = bytes * (in_node - 1.0) / ep;
@@ -252,24 +263,21 @@ static double etp_gather_s(const struct scenario *sc, const struct cat_instance 
                            const struct sim_group *g)
 {
     const struct cat_model *m = sc->workload.model;
-    int etp = etp_of(sc), tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
-    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
+    int etp = etp_of(sc);
     double bytes, bw;
 
-    if (etp <= 1 || sc->parallel.ep <= 1 || !shape_known(m) || m->experts <= 0)
+    if (etp <= 1 || sc->parallel.ep <= 1 || !shape_known(m) || m->experts <= 0 ||
+        in->gpu_count < 1)
         return 0;
-    bytes = etp * scenario_rank_tokens(sc) * sc->parallel.micro_batch /
-            (sc->parallel.sequence_parallel ? tp : 1) * m->top_k * m->hidden * width *
-            scenario_moe_imbalance(sc);
-    bw = etp <= in->gpu_count && g->intra_Bps > 0 ? g->intra_Bps
-         : in->gpu_count > 0 ? g->nic_Bps / in->gpu_count : 0;
+    bytes = etp * token_bytes(sc) * m->top_k;
+    bw = etp <= in->gpu_count && g->intra_Bps > 0 ? g->intra_Bps : g->nic_Bps / in->gpu_count;
     return bw > 0 ? bytes * (etp - 1.0) / etp / bw : 0;
 }
 
 double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_instance *in,
                                const struct sim_group *g)
 {
-    return in->gpu_count >= 1 ? etp_gather_s(sc, in, g) : 0;
+    return etp_gather_s(sc, in, g);
 }
 
 void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
@@ -280,8 +288,7 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
     /* the forward dispatch in fp8 (a byte a value and an fp32 scale a 128)
      * where the run's tokens would go at 16 bits; its backward and the
      * combines stay 16-bit */
-    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
-    double disp = sc->parallel.ep_fp8_dispatch ? a2a * (1 + 4.0 / 128) / width : a2a;
+    double disp = sc->parallel.ep_fp8_dispatch ? a2a * (1 + 4.0 / 128) / act_width(sc) : a2a;
 
     /* dispatch and combine, forward and backward (and the forward's again
      * under full recompute, for the share of the layers that recompute, or

@@ -26,11 +26,8 @@ int resolve_pp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
     why[0] = '\0';
     if (pp == 1)
         return 1;
-    if (!shape_known(sc->workload.model)) {
-        snprintf(why, len, "parallel.pp %d needs a model given by its shape (layers, hidden, "
-                 "...); %s is not", pp, sc->workload.model->name);
+    if (!resolve_shaped(sc, "pp", pp, why, len))
         return 0;
-    }
     for (int i = 0; i < cl->ngroups; i++) {
         if (cl->groups[i].role != SIM_TRAIN || cl->ngroups > 1 || g) {
             snprintf(why, len, "parallel.pp %d needs one group of GPU train nodes and no "

@@ -22,11 +22,8 @@ int resolve_tp_fits(const struct scenario *sc, const struct sc_cluster *cl, char
     why[0] = '\0';
     if (tp == 1)
         return 1;
-    if (!shape_known(sc->workload.model)) {
-        snprintf(why, len, "parallel.tp %d needs a model given by its shape (layers, hidden, ...); "
-                 "%s is not", tp, sc->workload.model->name);
+    if (!resolve_shaped(sc, "tp", tp, why, len))
         return 0;
-    }
     for (int i = 0; i < cl->ngroups; i++) {
         const struct sc_group *g = &cl->groups[i];
         int wpn = g->inst->gpu_count;
