@@ -115,6 +115,7 @@ static void apply_profile(const struct scenario *sc, const struct sc_group *sg, 
         if (peak > 0) {
             g->fwd_s *= peak / (v * 1e12);
             g->bwd_s *= peak / (v * 1e12);
+            g->layer_wait_s *= peak / (v * 1e12);
         }
     }
     if (m->intra_Bps > 0 && g->gpus > 1) {
@@ -569,6 +570,7 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
         offload_of(sc, g->fwd_s / n, g->bwd_s / n, in->gpu->pcie_gbs_dir * 1e9 * PCIE_EFF, &wf, &wb);
         g->fwd_s += n * wf;
         g->bwd_s += n * wb;
+        g->layer_wait_s += n * (wf + wb);
     }
     if (sc->parallel.cp > 1) {
         /* each micro-batch's waits for ring attention's keys and values */
@@ -576,6 +578,7 @@ static int resolve_train(const struct scenario *sc, const struct cat_instance *i
         resolve_cp_waits(sc, in, g, attn, &wf, &wb);
         g->fwd_s += n * wf;
         g->bwd_s += n * wb;
+        g->layer_wait_s += n * (wf + wb);
     }
     if (in->gpu_count > 0)
         g->opt_s = in->gpu && in->gpu->mem_bw_gbs > 0

@@ -373,8 +373,11 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
         if (c > 0) {        /* the compute beside the overlap, slower in proportion */
             g->fwd_s *= 1 + slow / c;
             g->bwd_s *= 1 + slow / c;
+            g->layer_wait_s *= 1 + slow / c;
+            g->moe_wait_s *= 1 + slow / c;
         }
         g->fwd_s += wf + wb > 0 ? x * wf / (wf + wb) : 0;
         g->bwd_s += wf + wb > 0 ? x * wb / (wf + wb) : 0;
+        g->moe_wait_s += wf + wb > 0 ? x : 0;
     }
 }

@@ -87,5 +87,6 @@ void resolve_host(const struct scenario *sc, const struct sc_cluster *cl, struct
         g->fwd_s += extra * g->fwd_s / busy;
         g->bwd_s += extra * g->bwd_s / busy;
         g->host_wait_s = extra;
+        g->moe_wait_s += extra;
     }
 }

@@ -157,9 +157,17 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
     cfg->c.pp_order = sc->parallel.order;
     cfg->c.pp_ends = sc->parallel.pp_split == SC_PP_SPLIT_EMBEDDING_LOSS;
     /* the chunks' layers as given (parallel.pp_layers), where they are for this layout */
-    if (pp * cfg->c.pp_interleave <= SIM_MAX_PP_CHUNKS &&
-        resolve_pp_chunks(sc, pp, cfg->c.pp_interleave, cfg->c.pp_layers))
-        cfg->c.pp_nlayers = pp * cfg->c.pp_interleave;
+    if (pp * cfg->c.pp_interleave <= SIM_MAX_PP_CHUNKS) {
+        int n = pp * cfg->c.pp_interleave, at = 0;
+        if (resolve_pp_chunks(sc, pp, cfg->c.pp_interleave, cfg->c.pp_layers))
+            cfg->c.pp_nlayers = n;
+        /* which of each chunk's layers are MoE layers (their waits are theirs) */
+        for (int i = 0; i < n; i++) {
+            cfg->c.pp_moe_layers[i] = 0;
+            for (int j = 0; j < cfg->c.pp_layers[i]; j++, at++)
+                cfg->c.pp_moe_layers[i] += at < m->layers && shape_is_moe_layer(m, at);
+        }
+    }
     cfg->c.pp_dualpipe = sc->parallel.pp_schedule == SC_PP_DUALPIPE;
     cfg->c.units = m->layers;
     cfg->c.micro_batches = resolve_accum(sc, k / scenario_replica_gpus(sc));

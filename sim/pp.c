@@ -352,7 +352,9 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     double *fwd = x_calloc((size_t)n * 4, sizeof *fwd), *bwd = fwd + n, *tpf = fwd + 2 * n,
            *tpb = fwd + 3 * n;
     struct pp_stage *st = x_calloc((size_t)pp, sizeof *st);
-    double L = c->units, lf, lb, hf, hb, cf = 0, cb = 0, gall, glay, worst = -1;
+    double L = c->units, lf, lb, hf, hb, mf, mb, kf, busy, wait, cf = 0, cb = 0, gall, glay;
+    double worst = -1;
+    int nmoe = 0;
     double *p2p = x_calloc((size_t)pp, sizeof *p2p);
     int rc = 0, have;
 
@@ -361,11 +363,20 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     g = &cfg->groups[gi];
     dp_group(cfg, g, &nodes, &wpn, &share);
     have = sim_nccl_shape(cfg, &all) == 0;
-    /* a layer's compute a micro-batch, and the rest (the last chunk's) */
-    lf = g->fwd_s / m * (1 - c->pp_head_frac) / L;
-    lb = g->bwd_s / m * (1 - c->pp_head_frac) / L;
-    hf = g->fwd_s / m * c->pp_head_frac;
-    hb = g->bwd_s / m * c->pp_head_frac;
+    /* a micro-batch's output layer and loss (the last chunk's): their share
+     * of the compute, the layers' waits left out; a layer's time, and on
+     * each MoE layer its own waits besides */
+    busy = g->fwd_s + g->bwd_s;
+    wait = fmin(busy, fmax(0, g->layer_wait_s) + fmax(0, g->moe_wait_s));
+    for (int i = 0; i < n; i++)
+        nmoe += c->pp_moe_layers[i];
+    kf = busy > 0 ? g->fwd_s / busy : 0.5;
+    hf = (busy - wait) * kf / m * c->pp_head_frac;
+    hb = (busy - wait) * (1 - kf) / m * c->pp_head_frac;
+    mf = nmoe > 0 && busy > 0 ? fmin(fmax(0, g->moe_wait_s), busy) * kf / m / nmoe : 0;
+    mb = nmoe > 0 && busy > 0 ? fmin(fmax(0, g->moe_wait_s), busy) * (1 - kf) / m / nmoe : 0;
+    lf = (g->fwd_s / m - hf - mf * nmoe) / L;
+    lb = (g->bwd_s / m - hb - mb * nmoe) / L;
     /* a layer's own collectives a micro-batch, each dimension's alone on
      * its group (tensor parallelism's: two after the forward, two after
      * the backward, four when it recomputes its forward) */
@@ -380,8 +391,8 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     else
         sim_pp_layers(c->units, pp, v, c->pp_ends, lay);
     for (int i = 0; i < n; i++) {
-        fwd[i] = lay[i] * lf + (i == n - 1 ? hf : 0);
-        bwd[i] = lay[i] * lb + (i == n - 1 ? hb : 0);
+        fwd[i] = lay[i] * lf + c->pp_moe_layers[i] * mf + (i == n - 1 ? hf : 0);
+        bwd[i] = lay[i] * lb + c->pp_moe_layers[i] * mb + (i == n - 1 ? hb : 0);
         tpf[i] = lay[i] * cf;
         tpb[i] = lay[i] * cb;
     }
@@ -533,6 +544,16 @@ static int pp_check(const struct sim_config *cfg, struct dt_err *e)
                        "expected tp x pp to divide the GPUs and %s to be whole nodes or "
                        "part of one", c->pp, c->tp, g->count, g->gpus,
                        c->pp_order ? "a replica" : "a stage");
+    for (int i = 0; i < SIM_MAX_PP_CHUNKS; i++)
+        if (c->pp_moe_layers[i] < 0 || c->pp_moe_layers[i] > c->units ||
+            (i >= c->pp * v && c->pp_moe_layers[i] != 0) ||
+            (c->pp_nlayers > 0 && c->pp_moe_layers[i] > c->pp_layers[i]))
+            return dt_errf(e, "sim: chunk %d of %d holds %d MoE layers; expected 0 to its "
+                           "layers, and none past the last chunk", i, c->pp * v,
+                           c->pp_moe_layers[i]);
+    if (sim_bad_num(g->layer_wait_s) || sim_bad_num(g->moe_wait_s))
+        return dt_errf(e, "sim: the layers' waits %g and %g s (every layer's, the MoE "
+                       "layers'); expected finite seconds", g->layer_wait_s, g->moe_wait_s);
     if (c->pp_nlayers > 0) {
         int sum = 0, bad = c->pp_nlayers != c->pp * v || c->pp_nlayers > SIM_MAX_PP_CHUNKS;
         for (int i = 0; !bad && i < c->pp_nlayers; i++) {

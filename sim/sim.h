@@ -81,6 +81,12 @@ struct sim_group {
      * of host_passes layer passes a step takes at least host_floor_s, for the share
      * host_moe_share of them (the MoE layers) */
     double host_wait_s, host_floor_s, host_passes, host_moe_share;
+    /* Of fwd_s + bwd_s, the seconds the layers spend beyond their compute, s: layer_wait_s
+     * in every layer alike (context parallelism's exchanges, offloading's copies), moe_wait_s
+     * in the MoE layers alone (expert parallelism's all-to-alls and the compute they slow, the
+     * host's floor).  A pipeline (pp.c) charges them to the chunks holding those layers and
+     * none to the output layer and loss; 0: none */
+    double layer_wait_s, moe_wait_s;
     double opt_s;           /* optimizer update per step, s */
     double comm_slowdown;   /* >= 1: backward runs this many times slower while a gradient
                                collective of the group's chain is in flight (its kernels
@@ -182,9 +188,13 @@ struct sim_comm {
                                    layers (chunk k of stage s at k x pp + s), adding up to
                                    units, given rather than cut evenly */
     int pp_layers[SIM_MAX_PP_CHUNKS];
-    double pp_head_frac;        /* of a micro-batch's forward and backward, the share outside
-                                   the layers (embedding, final norm, output layer and loss):
-                                   the last stage runs it */
+    double pp_head_frac;        /* of a micro-batch's forward and backward compute (the
+                                   train group's fwd_s + bwd_s less its layer_wait_s and
+                                   moe_wait_s), the share outside the layers (embedding, final
+                                   norm, output layer and loss): the last stage runs it */
+    int pp_moe_layers[SIM_MAX_PP_CHUNKS];   /* each chunk's MoE layers (of pp_layers, or of
+                                   sim_pp_layers' cut), which take the train group's
+                                   moe_wait_s; all 0: every layer a share */
     double pp_embed_frac;       /* of grad_bytes, the share of the input embedding (first
                                    stage) */
     double pp_out_frac;         /* of grad_bytes, the share of the output layer (last stage;

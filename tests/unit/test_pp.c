@@ -153,6 +153,67 @@ static void trips_and_output_layer(void)
     }
 }
 
+/* The layers' waits beyond their compute (sim_group.layer_wait_s,
+ * moe_wait_s): a MoE layer's all-to-alls belong to the chunks holding MoE
+ * layers, and the output layer's share is of the compute alone.  pp 4, 16
+ * layers; the compute 10 + 20 ms a micro-batch as piped gives it, plus 12
+ * ms of the MoE layers' waits a micro-batch, all in stage 0's 4 layers. */
+static void moe_waits(void)
+{
+    struct sim_config c;
+    struct sim_result r;
+    struct dt_err e;
+    int pp = 4, m = 8, L = 16;
+    double t = 0.030 / pp, w = 0.012;
+
+    piped(&c, pp, pp, 1, L, m);
+    c.groups[0].fwd_s += w / 3 * m;
+    c.groups[0].bwd_s += 2 * w / 3 * m;
+    c.groups[0].moe_wait_s = w * m;
+    c.c.pp_moe_layers[0] = 4;
+    if (run(&c, &r)) {
+        T_CHECK(0, "a pipeline with MoE waits runs");
+        return;
+    }
+    /* stage 0 takes all 12 ms: the slowest, it sets the pace.  It computes
+     * m (t + w); after its pp - 1 warm-up forwards and one more (a third of
+     * t + w each) it waits for micro-batch 0 to come back through the
+     * others, one forward in and pp - 1 stages' t there and back */
+    {
+        double f0 = (t + w) / 3, x = m * (t + w) + (pp - 1) * t - (pp - 1) * f0;
+        T_NEAR(r.step_mean_s, x, 1e-9, "the stage holding the MoE layers takes their waits: "
+               "%.6f s", x);
+    }
+    /* spread over the 4 stages' MoE layers alike: each stage t + w / 4 */
+    for (int i = 0; i < pp; i++)
+        c.c.pp_moe_layers[i] = 4;
+    if (run(&c, &r) == 0)
+        T_NEAR(r.step_mean_s, (m + pp - 1) * (t + w / pp), 1e-9,
+               "every stage's MoE layers alike: 1F1B's (m + pp - 1) stage times");
+    /* the output layer's half is of the compute, not of the waits: the last
+     * stage's time is t / 2 of layers, 15 ms of head and its 3 ms of waits */
+    c.c.pp_head_frac = 0.5;
+    if (run(&c, &r) == 0) {
+        double mid = 0.5 * t + w / pp, last = mid + 0.5 * 0.030;
+        T_NEAR(r.step_mean_s, m * last + (pp - 1) * mid, 1e-9,
+               "the head's share is of the compute: %.6f s, not %.6f",
+               m * last + (pp - 1) * mid, m * (0.5 * (t + w / pp) + 0.5 * (0.030 + w)) +
+               (pp - 1) * 0.5 * (t + w / pp));
+    }
+    c.c.pp_nlayers = pp;
+    for (int i = 0; i < pp; i++)
+        c.c.pp_layers[i] = L / pp;
+    c.c.pp_moe_layers[0] = 5;
+    T_CHECK(sim_check(&c, &e) != 0 && strstr(e.msg, "MoE"), "more MoE layers than a chunk's "
+            "4 refused where the chunks are given (%s)", e.msg);
+    c.c.pp_moe_layers[0] = 4;
+    c.c.pp_moe_layers[pp] = 1;
+    T_CHECK(sim_check(&c, &e) != 0, "MoE layers past the last chunk refused");
+    c.c.pp_moe_layers[pp] = 0;
+    c.groups[0].moe_wait_s = NAN;
+    T_CHECK(sim_check(&c, &e) != 0 && strstr(e.msg, "waits"), "a NaN wait refused (%s)", e.msg);
+}
+
 /* Placement: pipeline before data parallelism (tp-pp-dp) keeps a replica's
  * stages together.  tp 2 x pp 4 on 4 nodes of 8: in Megatron's order a
  * stage's 8 ranks (tp 2 x dp 4) fill a node and every trip crosses the
@@ -443,6 +504,7 @@ int main(void)
     T_RUN(bubbles);
     T_RUN(dualpipe_bubble);
     T_RUN(trips_and_output_layer);
+    T_RUN(moe_waits);
     T_RUN(placement_orders);
     T_RUN(layer_split);
     T_RUN(given_layers);
