@@ -17,7 +17,7 @@
 
 /* A parallel: mapping as read: 0 for an absent number, -1 for auto. */
 struct par {
-    int tp, pp, interleave, mb, cp, ep, etp, sp, ov, order, layout, split, disp,
+    int tp, pp, interleave, mb, cp, ep, etp, epsms, sp, ov, order, layout, split, disp,
         epov, cpc, cpkv, fp8d, sched;  /* sp ... sched -1 absent */
     yaml_node_t *tp_node, *pp_node, *cp_node, *ep_node, *etp_node;
 };
@@ -92,7 +92,8 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
         (top && int_or_auto(ld, m, path, "micro_batch", &p->mb, NULL)) ||
         (top && int_or_auto(ld, m, path, "cp", &p->cp, &p->cp_node)) ||
         (top && int_or_auto(ld, m, path, "ep", &p->ep, &p->ep_node)) ||
-        (top && int_or_auto(ld, m, path, "etp", &p->etp, &p->etp_node)))
+        (top && int_or_auto(ld, m, path, "etp", &p->etp, &p->etp_node)) ||
+        (top && int_or_auto(ld, m, path, "ep_sms", &p->epsms, NULL)))
         return -1;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         const struct word *w = &words[i];
@@ -175,6 +176,7 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     sc->parallel.cp = p.cp > 0 ? p.cp : 1;
     sc->parallel.ep = p.ep > 0 ? p.ep : 1;
     sc->parallel.etp = p.etp > 0 ? p.etp : 0;
+    sc->parallel.ep_sms = p.epsms > 0 ? p.epsms : 0;
     sc->parallel.cp_auto = p.cp < 0;
     sc->parallel.ep_auto = p.ep < 0;
     sc->parallel.etp_auto = p.etp < 0;

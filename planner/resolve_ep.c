@@ -91,6 +91,15 @@ int resolve_ep_fits(const struct scenario *sc, const struct sc_cluster *cl, char
                  m->experts);
         return 0;
     }
+    for (int i = 0; i < cl->ngroups && sc->parallel.ep_sms > 0; i++) {
+        const struct cat_gpu *gpu = cl->groups[i].inst->gpu;
+        if (cl->groups[i].role == SIM_TRAIN && gpu && gpu->sm_count > 0 &&
+            sc->parallel.ep_sms >= gpu->sm_count) {
+            snprintf(why, len, "parallel.ep_sms %d leaves no SM of %s's %d to compute beside the "
+                     "dispatcher", sc->parallel.ep_sms, gpu->name, gpu->sm_count);
+            return 0;
+        }
+    }
     if (etp > 0 && shape_expert_width(m) / etp < 1) {
         snprintf(why, len, "parallel.etp %d is more ranks than %s's expert width %g", etp,
                  m->name, shape_expert_width(m));
@@ -337,9 +346,14 @@ double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compu
  * other micro-batch computes: DeepEP's and HybridEP's 20 (Megatron-Core's
  * moe_deepep_num_sms, "historical default 20", megatron/core/transformer/
  * transformer_config.py), NCCL's all-to-all as many blocks as its ring's
- * (interfere.c: 24 on an H100 node).  The compute beside them runs on the
- * rest: SMs / (SMs - blocks) times slower, for the share of it the
- * all-to-alls cover.  The seconds a micro-batch's compute c gains so.
+ * (interfere.c: 24 on an H100 node), or parallel.ep_sms where a run sets
+ * them (Megatron-Core's moe_flex_dispatcher_num_sms; Megatron-Bridge's perf
+ * recipes give HybridEP 32 in every run, NVIDIA-NeMo/Megatron-Bridge@
+ * 4ab94dfad src/megatron/bridge/perf_recipes/_common.py _benchmark_common,
+ * and at 21d102f5e scripts/performance/utils/overrides.py).  The compute
+ * beside them runs on the rest: SMs / (SMs - blocks) times slower, for the
+ * share of it the all-to-alls cover.  The seconds a micro-batch's compute c
+ * gains so.
  */
 #define EP_FLEX_SMS 20
 #define EP_NCCL_SMS 24
@@ -348,7 +362,8 @@ static double overlap_cost_s(const struct scenario *sc, const struct cat_instanc
                              double c)
 {
     int sms = in->gpu ? in->gpu->sm_count : 0;
-    int held = sc->parallel.ep_dispatch == SC_EP_ALLTOALL ? EP_NCCL_SMS : EP_FLEX_SMS;
+    int held = sc->parallel.ep_sms > 0 ? sc->parallel.ep_sms
+               : sc->parallel.ep_dispatch == SC_EP_ALLTOALL ? EP_NCCL_SMS : EP_FLEX_SMS;
 
     if ((!sc->parallel.ep_overlap && !dualpipe(sc)) || sms <= held || !(c > 0))
         return 0;

@@ -206,6 +206,8 @@ const struct sc_field sc_fields[] = {
      1, "true or false", NULL, SC_FIELD_CODE},
     {"parallel.ep_overlap", PA, SC_FIELD_BOOL, OFF(sc_parallel, ep_overlap), 0, 0, 1, 0, 1,
      "true or false", NULL, SC_FIELD_CODE},
+    {"parallel.ep_sms", PA, SC_FIELD_INT, OFF(sc_parallel, ep_sms), 0, 1, 1024, 0, 1,
+     "an SM count from 1 to 1024", NULL, SC_FIELD_CODE},
 
     /* ---- fabric, objective, simulation ---- */
     NUM("fabric.oversubscription", SC_SEC_FABRIC, OFF(sc_fabric, oversubscription), 1, 1, 0, 1000,

@@ -387,6 +387,10 @@ struct sc_parallel {
     int ep_overlap;                    /* parallel.ep_overlap (default 0): one micro-batch's
                                           all-to-alls beside another's compute (Megatron-
                                           Core's overlap_moe_expert_parallel_comm) */
+    int ep_sms;                        /* parallel.ep_sms: the SMs the dispatcher's kernels
+                                          hold while they run beside compute (Megatron-Core's
+                                          moe_flex_dispatcher_num_sms); 0: the dispatcher's
+                                          default (planner/resolve_ep.c) */
     int cp;                            /* parallel.cp: context-parallel ranks (default 1),
                                           each a cp-th of every sequence; data parallelism
                                           is the GPUs / (tp pp cp) replicas, the gradients'

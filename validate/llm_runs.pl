@@ -458,9 +458,14 @@ if ($check) {
     # Grok-1 fp8 rows past 20% by a point (marked): 24.7%, carried 12.7% (from 18.5%).  The
     # guard moves with it (24.8): the head had been standing in for costs those stacks pay
     # that the model does not have; the model is the more faithful for it.
+    # HybridEP's kernels on the 32 SMs Megatron-Bridge's perf scripts give every HybridEP run
+    # (parallel.ep_sms; the compute beside the overlapped all-to-alls slower for it, on GB200,
+    # whose SMs are known): 26.08's GPT-OSS on GB200 +17.0% to +14.9%, Qwen3 and DeepSeek-V3
+    # there 2 to 3 points slower (-5.7% to -14.3%); issue 38's own set (26.08's eight rows and
+    # the report) 9.7%, none past 15%: 24.8%, carried 12.7% (the guard 24.9).
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [24.8, [errs('err', @moe)]]);
+                 'MoE catalog' => [24.9, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
