@@ -128,6 +128,9 @@ int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance 
  * them, the share hidden: RESOLVE_EP_HIDDEN under parallel.ep_overlap, all
  * of it under DualPipe (its report: "fully hidden"), none otherwise. */
 double resolve_ep_hidden(const struct scenario *sc);
+/* How much slower compute runs on a GPU of sms SMs while a dispatcher holds
+ * held of them: sms / (sms - held), 1 where none are held. */
+double resolve_ep_sm_factor(int sms, int held);
 double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compute_s, int n);
 
 /* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after

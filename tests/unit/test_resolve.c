@@ -791,6 +791,54 @@ static int cp_waits(struct scenario *sc, struct sim_group *g, const char *text, 
  * of 128): the ring hides its transfers under a long attention; Ulysses'
  * all-to-alls move half of Q, K, V and the output each way, waited for;
  * the all-gather brings the other rank's K and V, its gradients back. */
+/* The held SMs' factor (resolve_ep_sm_factor) against a lent H200's
+ * measurement (validate/sm_share.py): a kernel holding k SMs beside 16-bit
+ * products, causal attention and a cast to fp8, each op's time beside it
+ * over its time alone; from 20 SMs up each within 16% of sms / (sms - k),
+ * the mean within 3%; a plain copy keeps its rate. */
+static void held_sms_slow_compute_as_measured(void)
+{
+    const char *files[2] = {"results/gpu-profiles/h200-sm-share.jsonl",
+                            "results/gpu-profiles/h200-sm-share-2.jsonl"};
+    char line[1024];
+    int n = 0;
+    double sum = 0, worst = 0, copy = 0;
+
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(files[i], "rb");
+        T_CHECK(f != NULL, "%s opens", files[i]);
+        if (!f)
+            return;
+        while (fgets(line, sizeof line, f)) {
+            cJSON *j = cJSON_Parse(line);
+            cJSON *op = j ? cJSON_GetObjectItem(j, "op") : NULL;
+            int sms = j ? cJSON_GetObjectItem(j, "sms")->valueint : 0;
+            int k = j ? cJSON_GetObjectItem(j, "held")->valueint : 0;
+            double got = j ? cJSON_GetObjectItem(j, "slowdown")->valuedouble : 0, d;
+            if (!op || !cJSON_IsString(op) || k < 20) {
+                cJSON_Delete(j);
+                continue;
+            }
+            d = got / resolve_ep_sm_factor(sms, k) - 1;
+            if (strncmp(op->valuestring, "copy", 4) == 0)
+                copy = fmax(copy, got);
+            else {
+                sum += d;
+                worst = fmax(worst, fabs(d));
+                n++;
+            }
+            cJSON_Delete(j);
+        }
+        fclose(f);
+    }
+    T_CHECK(n >= 20, "%d compute rows from 20 held SMs up", n);
+    T_CHECK(worst <= 0.16, "each within 16%% of sms / (sms - k): the worst %.1f%%", 100 * worst);
+    T_CHECK(n > 0 && fabs(sum / n) <= 0.03, "their mean within 3%%: %+.1f%%",
+            n > 0 ? 100 * sum / n : 0.0);
+    T_CHECK(copy > 0 && copy < 1.05, "a copy kernel keeps its rate beside them (%.3f at most)",
+            copy);
+}
+
 static void context_parallelism_moves_keys_three_ways(void)
 {
     static const char *text =
@@ -891,6 +939,7 @@ int main(void)
     T_RUN(expert_parallelism_splits_the_experts);
     T_RUN(dispatchers_overlap_and_expert_tp);
     T_RUN(eager_moe_layers_wait_for_the_host);
+    T_RUN(held_sms_slow_compute_as_measured);
     T_RUN(context_parallelism_moves_keys_three_ways);
     T_RUN(context_parallelism_as_torch_runs_it);
     T_RUN(a_pipeline_over_fsdp_runs_as_its_stages_hold_it);
