@@ -195,10 +195,14 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
             char gath[64] = "";
             if (etp > 1)
                 snprintf(gath, sizeof gath, " and their gathers over etp %d", etp);
+            char held[160] = "";
+            if (p->ep_sm_slow_s > 0)
+                snprintf(held, sizeof held, ", and the compute beside them loses %.3g s to the "
+                         "%d SMs their kernels hold (parallel.ep_sms)", p->ep_sm_slow_s, p->ep_sms);
             fprintf(f, "Experts: %s: the MoE layers' all-to-alls%s (expert parallelism, %s) wait "
-                    "%.3g s of each %.3g s step, counted in compute\n", p->cl->name, gath,
+                    "%.3g s of each %.3g s step%s, counted in compute\n", p->cl->name, gath,
                     p->ep_over_nics ? "across nodes, over the NICs" : "inside a node, over NVLink",
-                    p->ep_comm_s, r->step_mean_s);
+                    p->ep_comm_s, r->step_mean_s, held);
         }
         if (p->host_wait_s > 0)
             fprintf(f, "Host: %s: without full-iteration CUDA graphs the GPUs wait %.3g s of each "
@@ -259,6 +263,7 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);
     report_json_num(o, "ep_comm_s", pc->ep_comm_s);
     report_json_num(o, "host_wait_s", pc->host_wait_s);
+    report_json_num(o, "ep_sm_slow_s", pc->ep_sm_slow_s);
     report_json_num(o, "mfu", pc->mfu);
     report_json_num(o, "causal_flops_per_token", pc->causal_flops_per_token);
     cJSON_AddNumberToObject(o, "grad_accum", pc->grad_accum);

@@ -230,10 +230,15 @@ static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
     pc->ep_comm_s = 0;
     pc->ep_over_nics = 0;
     pc->host_wait_s = 0;
+    pc->ep_sm_slow_s = 0;
+    pc->ep_sms = 0;
     for (int i = 0; i < pc->cl->ngroups && i < pc->cfg.ngroups; i++)
         if (pc->cl->groups[i].role == SIM_TRAIN) {
-            /* the host's launches (resolve_host.c), a stage's share */
+            /* the host's launches (resolve_host.c) and the dispatcher's held
+             * SMs (resolve_ep.c), a stage's share */
             pc->host_wait_s = pc->cfg.groups[i].host_wait_s / pp;
+            pc->ep_sm_slow_s = pc->cfg.groups[i].ep_sm_slow_s / pp;
+            pc->ep_sms = pc->cfg.groups[i].ep_sms_held;
             break;
         }
     pc->cp = sc->parallel.cp > 1 ? sc->parallel.cp : 1;

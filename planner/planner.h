@@ -149,6 +149,10 @@ struct plan_cluster {
     double ep_comm_s;             /* expert parallelism: a GPU's waits a step for its MoE layers'
                                      all-to-alls, inside compute_s (resolve_ep.c); 0 none */
     int ep_over_nics;             /* 1: the expert-parallel group spans nodes */
+    double ep_sm_slow_s;          /* of compute_s, a GPU's seconds a step lost beside the
+                                     overlapped all-to-alls to the SMs the dispatcher holds
+                                     (ep_sms of them; resolve_ep.c); 0 none */
+    int ep_sms;
     double host_wait_s;           /* without CUDA graphs: a GPU's waits a step for the host to
                                      issue its MoE layers' kernels, inside compute_s
                                      (resolve_host.c); 0 none */

@@ -131,6 +131,9 @@ double resolve_ep_hidden(const struct scenario *sc);
 /* How much slower compute runs on a GPU of sms SMs while a dispatcher holds
  * held of them: sms / (sms - held), 1 where none are held. */
 double resolve_ep_sm_factor(int sms, int held);
+/* The SMs the dispatcher's kernels hold beside compute: parallel.ep_sms, or
+ * the dispatcher's default. */
+int resolve_ep_sms_held(const struct scenario *sc);
 double resolve_ep_exposed(const struct scenario *sc, double wait_s, double compute_s, int n);
 
 /* The pipeline fields of cfg for the cluster's k GPUs (sim/pp.c), after

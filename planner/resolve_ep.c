@@ -368,12 +368,16 @@ double resolve_ep_sm_factor(int sms, int held)
     return sms > held && held > 0 ? (double)sms / (sms - held) : 1;
 }
 
+int resolve_ep_sms_held(const struct scenario *sc)
+{
+    return sc->parallel.ep_sms > 0 ? sc->parallel.ep_sms
+           : sc->parallel.ep_dispatch == SC_EP_ALLTOALL ? EP_NCCL_SMS : EP_FLEX_SMS;
+}
+
 static double overlap_cost_s(const struct scenario *sc, const struct cat_instance *in, double w,
                              double c)
 {
-    int sms = in->gpu ? in->gpu->sm_count : 0;
-    int held = sc->parallel.ep_sms > 0 ? sc->parallel.ep_sms
-               : sc->parallel.ep_dispatch == SC_EP_ALLTOALL ? EP_NCCL_SMS : EP_FLEX_SMS;
+    int sms = in->gpu ? in->gpu->sm_count : 0, held = resolve_ep_sms_held(sc);
 
     if ((!sc->parallel.ep_overlap && !dualpipe(sc)) || sms <= held || !(c > 0))
         return 0;
@@ -396,6 +400,8 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
         slow = overlap_cost_s(sc, cl->groups[i].inst, wf + wb, c);
         x = resolve_ep_exposed(sc, wf + wb, c + slow, n);
         if (c > 0) {        /* the compute beside the overlap, slower in proportion */
+            g->ep_sm_slow_s = (g->fwd_s + g->bwd_s) * slow / c;
+            g->ep_sms_held = slow > 0 ? resolve_ep_sms_held(sc) : 0;
             g->fwd_s *= 1 + slow / c;
             g->bwd_s *= 1 + slow / c;
             g->layer_wait_s *= 1 + slow / c;

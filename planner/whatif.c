@@ -42,6 +42,7 @@ static int speed_up(const struct sim_config *cfg, enum whatif_res r, struct sim_
                 }
                 /* the layers' waits as the GPU's time, the host's apart */
                 g->layer_wait_s /= 2;
+                g->ep_sm_slow_s /= 2;
                 g->moe_wait_s = fmax(0, g->moe_wait_s - g->host_wait_s) / 2 + wait;
                 g->host_wait_s = wait;
                 g->opt_s /= 2;

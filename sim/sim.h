@@ -81,6 +81,11 @@ struct sim_group {
      * of host_passes layer passes a step takes at least host_floor_s, for the share
      * host_moe_share of them (the MoE layers) */
     double host_wait_s, host_floor_s, host_passes, host_moe_share;
+    /* The planner's account of expert parallelism's overlap (planner/resolve_ep.c), not read
+     * here: of fwd_s + bwd_s, the seconds the compute beside the all-to-alls loses to the SMs
+     * the dispatcher holds (parallel.ep_sms), and that count */
+    double ep_sm_slow_s;
+    int ep_sms_held;
     /* Of fwd_s + bwd_s, the seconds the layers spend beyond their compute, s: layer_wait_s
      * in every layer alike (context parallelism's exchanges, offloading's copies), moe_wait_s
      * in the MoE layers alone (expert parallelism's all-to-alls and the compute they slow, the

@@ -324,3 +324,19 @@ check "cuda_graphs none: the GPUs wait for the host ($hw_none s a step), full: n
 "$DT" -q "$moe" > "$tmp/moe.txt" 2> "$tmp/err"
 check "cuda_graphs none: a Host: line and a host-launch-bound bottleneck" \
     sh -c "grep -q '^Host: run: without full-iteration CUDA graphs the GPUs wait' '$tmp/moe.txt' && grep -q 'host-launch-bound: ' '$tmp/moe.txt'"
+# The expert-parallel overlap's held SMs (parallel.ep_sms): the compute beside
+# the all-to-alls loses time to them, in the Experts: line and as
+# ep_sm_slow_s; 32 held lose more than 20, and no overlap loses none.
+ov=validate/published/llm_runs/mb2608-gpt-oss-120b-gb200-mxfp8.yaml
+sed 's/ep_sms: 32,/ep_sms: 20,/' "$ov" > "$tmp/ov20.yaml"
+sed 's/ ep_overlap: true,//' "$ov" > "$tmp/ov-off.yaml"
+smslow() { # FILE: ep_sm_slow_s of the first cluster
+    "$DT" -q --json "$1" 2> /dev/null | perl -MJSON::PP -e '
+        local $/; printf "%.4f\n", decode_json(<STDIN>)->{clusters}[0]{ep_sm_slow_s}'
+}
+s32=$(smslow "$ov"); s20=$(smslow "$tmp/ov20.yaml"); s0=$(smslow "$tmp/ov-off.yaml")
+check "ep_overlap: 32 held SMs slow the compute beside it $s32 s a step, 20 $s20 s, no overlap $s0 s" \
+    perl -e 'exit !($ARGV[0] > $ARGV[1] && $ARGV[1] > 0 && $ARGV[2] == 0)' "$s32" "$s20" "$s0"
+"$DT" -q "$ov" > "$tmp/ov.txt" 2> "$tmp/err"
+check "ep_overlap: the Experts: line names the held SMs" \
+    grep -q '^Experts: run: .* loses .* s to the 32 SMs their kernels hold (parallel.ep_sms)' "$tmp/ov.txt"
