@@ -19,6 +19,7 @@
 struct par {
     int tp, pp, interleave, mb, cp, ep, etp, epsms, sp, ov, order, layout, split, disp,
         epov, cpc, cpkv, fp8d, sched;  /* sp ... sched -1 absent */
+    int epov_auto;               /* ep_overlap: auto */
     yaml_node_t *tp_node, *pp_node, *cp_node, *ep_node, *etp_node;
 };
 
@@ -101,8 +102,19 @@ static int ld_parallel_map(struct ld *ld, yaml_node_t *m, const char *path, int 
         if (!top && !w->cluster)
             continue;
         ld_path_key(f, sizeof f, path, w->key);
-        if ((v = ld_get(ld, m, w->key, NULL)) &&
-            (w->names ? ld_enum(ld, v, f, w->names, out) : ld_bool(ld, v, f, out)))
+        v = ld_get(ld, m, w->key, NULL);
+        if (v && w->off == offsetof(struct par, epov)) {
+            char fb[FOUND_LEN];
+            if (ld_scalar_is(v, "auto")) {
+                p->epov_auto = 1;   /* chosen per cluster by the layout search */
+                continue;
+            }
+            if (ld_bool(ld, v, f, out))
+                return ld_fail(ld, v->start_mark, f, "expected true, false or auto, found %s",
+                               ld_found(v, fb, sizeof fb));
+            continue;
+        }
+        if (v && (w->names ? ld_enum(ld, v, f, w->names, out) : ld_bool(ld, v, f, out)))
             return -1;
     }
     return 0;
@@ -177,6 +189,7 @@ int ld_parallel(struct ld *ld, yaml_node_t *m)
     sc->parallel.ep = p.ep > 0 ? p.ep : 1;
     sc->parallel.etp = p.etp > 0 ? p.etp : 0;
     sc->parallel.ep_sms = p.epsms > 0 ? p.epsms : 0;
+    sc->parallel.ep_overlap_auto = p.epov_auto;
     sc->parallel.cp_auto = p.cp < 0;
     sc->parallel.ep_auto = p.ep < 0;
     sc->parallel.etp_auto = p.etp < 0;

@@ -16,7 +16,7 @@
  * how much, and the runner-up.  Nothing here names a dimension: a new one is
  * a row of layout_dims.c.
  *
- * Cost: the combinations the rows allow (at most layout_dims_most(), 198,450)
+ * Cost: the combinations the rows allow (at most layout_dims_most(), 396,900)
  * x 21 micro-batches, pruned: by memory, by the rows' checks (a pipeline's
  * micro-batches not a multiple of pp when interleaved), and by growth: a
  * combination stops growing its micro-batch once doubling it gains no more
@@ -87,7 +87,7 @@ struct search {
     int ranks;                   /* train workers */
     const struct plan_eval_opts *rank;  /* the ranking's simulation settings */
     struct combo *cb;            /* the combinations tried, room for cap_cb, grown as they
-                                    are (the rows allow 198,450; a search tries hundreds) */
+                                    are (the rows allow 396,900; a search tries hundreds) */
     int ncb, cap_cb;
     int last;                    /* the last one tried; -1: none yet */
     struct plan_cluster *cand;   /* the candidate just simulated */

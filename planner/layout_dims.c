@@ -19,6 +19,9 @@
  *               pipeline stage's GPUs (a dense model: 1)
  *   etp         the scenario's, or under parallel.etp: auto tp's and, with
  *               experts split over tp > 1 and ep > 1, 1 (whole experts)
+ *   ep_overlap  the scenario's, or under parallel.ep_overlap: auto off and,
+ *               with ep > 1, on (the all-to-alls beside another micro-
+ *               batch's compute, which the dispatcher's held SMs slow)
  *   recompute   the scenario's, or under auto none, selective and full
  *   sharding    the scenario's, or under auto those that make sense here:
  *               none only on one rank or with parameter servers, hsdp over
@@ -26,8 +29,8 @@
  *               pipeline
  *
  * Each row's values come simplest first, so that the search's near ties
- * (LAYOUT_MARGIN in layout.c) keep the simpler layout.  At most 9 x 7 x 3 x 3
- * x 5 combinations; pruning by the rows before (pp by tp, interleave by pp,
+ * (LAYOUT_MARGIN in layout.c) keep the simpler layout.  At most 9 x 7 x 5 x 3
+ * x 7 x 2 x 2 x 3 x 5 combinations; pruning by the rows before (pp by tp, interleave by pp,
  * sharding by both and the cluster's shape) leaves far fewer.  A new
  * dimension is a row here: its values, its check on a candidate, its field
  * of the scenario, how a simulated cluster reports it, and its words.
@@ -212,6 +215,20 @@ static int etp_values(const struct layout_space *s, const int *chosen, int *out)
     return 2;
 }
 
+/* ep_overlap: the scenario's, or under auto off and, where the chosen ep
+ * splits the experts (ep > 1), on. */
+static int ep_overlap_values(const struct layout_space *s, const int *chosen, int *out)
+{
+    const struct scenario *sc = s->sc;
+
+    /* as a simulated cluster reports it: off where nothing is split */
+    out[0] = !sc->parallel.ep_overlap_auto && chosen[LAYOUT_DIM_EP] > 1 && sc->parallel.ep_overlap;
+    if (!sc->parallel.ep_overlap_auto || chosen[LAYOUT_DIM_EP] <= 1)
+        return 1;
+    out[1] = 1;
+    return 2;
+}
+
 /* interleave: 1 without a pipeline; the scenario's when it gives one or
  * fixes pp; else 1, 2 and 4 while a chunk keeps a layer. */
 static int interleave_values(const struct layout_space *s, const int *chosen, int *out)
@@ -282,6 +299,7 @@ static int sharding_values(const struct layout_space *s, const int *chosen, int 
 static void cp_apply(struct sc_parallel *p, int value) { p->cp = value; }
 static void ep_apply(struct sc_parallel *p, int value) { p->ep = value; }
 static void etp_apply(struct sc_parallel *p, int value) { p->etp = value; }
+static void ep_overlap_apply(struct sc_parallel *p, int value) { p->ep_overlap = value; }
 static void tp_apply(struct sc_parallel *p, int value) { p->tp = value; }
 static void pp_apply(struct sc_parallel *p, int value) { p->pp = value; }
 static void interleave_apply(struct sc_parallel *p, int value) { p->interleave = value; }
@@ -309,6 +327,7 @@ static int interleave_of_result(const struct plan_cluster *pc)
 static int cp_of_result(const struct plan_cluster *pc) { return pc->cp > 1 ? pc->cp : 1; }
 static int ep_of_result(const struct plan_cluster *pc) { return pc->ep > 1 ? pc->ep : 1; }
 static int etp_of_result(const struct plan_cluster *pc) { return pc->etp; }
+static int ep_overlap_of_result(const struct plan_cluster *pc) { return pc->ep_overlap; }
 static int recompute_of_result(const struct plan_cluster *pc) { return (int)pc->recompute; }
 static int sharding_of_result(const struct plan_cluster *pc) { return (int)pc->sharding; }
 
@@ -352,6 +371,14 @@ static int etp_text(const struct scenario *sc, const int *val, int first, char *
     return val[LAYOUT_DIM_ETP] > 0 ? snprintf(buf, len, "(etp %d) ", val[LAYOUT_DIM_ETP])
                                    : snprintf(buf, len, "(etp tp's) ");
 }
+static int ep_overlap_text(const struct scenario *sc, const int *val, int first, char *buf,
+                           size_t len)
+{
+    (void)first;
+    if (!sc->parallel.ep_overlap_auto || val[LAYOUT_DIM_EP] <= 1)
+        return 0;
+    return snprintf(buf, len, ", ep_overlap %s", val[LAYOUT_DIM_EP_OVERLAP] ? "on" : "off");
+}
 static int recompute_text(const struct scenario *sc, const int *val, int first, char *buf,
                           size_t len)
 {
@@ -382,6 +409,8 @@ const struct layout_dim layout_dims[LAYOUT_NDIMS] = {
                        ep_text},
     [LAYOUT_DIM_ETP] = {"etp", 2, 0, LAYOUT_TEXT_SHAPE, etp_values, NULL, etp_apply,
                         etp_of_result, etp_text},
+    [LAYOUT_DIM_EP_OVERLAP] = {"ep_overlap", 2, 0, LAYOUT_TEXT_OPTION, ep_overlap_values, NULL,
+                               ep_overlap_apply, ep_overlap_of_result, ep_overlap_text},
     [LAYOUT_DIM_RECOMPUTE] = {"recompute", 3, 0, LAYOUT_TEXT_OPTION, recompute_values, NULL,
                               recompute_apply, recompute_of_result, recompute_text},
     [LAYOUT_DIM_SHARDING] = {"sharding", NSTAGES, 0, LAYOUT_TEXT_STAGE, sharding_values, NULL,

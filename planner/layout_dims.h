@@ -25,6 +25,7 @@ enum layout_dim_id {
     LAYOUT_DIM_INTERLEAVE,  /* model chunks a pipeline stage */
     LAYOUT_DIM_EP,          /* expert-parallel ranks */
     LAYOUT_DIM_ETP,         /* expert tensor parallelism (0: tp's) */
+    LAYOUT_DIM_EP_OVERLAP,  /* 1: the all-to-alls beside another micro-batch's compute */
     LAYOUT_DIM_RECOMPUTE,   /* enum sc_recompute */
     LAYOUT_DIM_SHARDING,    /* enum sc_sharding */
     LAYOUT_NDIMS

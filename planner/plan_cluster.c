@@ -244,6 +244,7 @@ static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
     pc->cp = sc->parallel.cp > 1 ? sc->parallel.cp : 1;
     pc->ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1;
     pc->etp = sc->parallel.etp > 0 ? sc->parallel.etp : 0;
+    pc->ep_overlap = sc->parallel.ep > 1 && sc->parallel.ep_overlap;
     if (sc->parallel.ep <= 1 || !shape_known(m))
         return;
     for (int i = 0; i < pc->cl->ngroups && i < pc->cfg.ngroups; i++) {

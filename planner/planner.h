@@ -159,6 +159,8 @@ struct plan_cluster {
     int cp;                       /* context-parallel ranks (parallel.cp), >= 1 */
     int ep, etp;                  /* expert-parallel ranks (>= 1) and expert tensor
                                      parallelism (parallel.etp; 0: tp's) simulated */
+    int ep_overlap;               /* 1: the all-to-alls ran beside another micro-batch's
+                                     compute (parallel.ep_overlap) */
     double global_batch;          /* samples per optimizer step over all workers */
     double mfu;                   /* model FLOPs utilisation (PaLM's: 3 x forward FLOPs per
                                      sample, no recompute, over the train workers' dense peak

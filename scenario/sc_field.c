@@ -205,7 +205,7 @@ const struct sc_field sc_fields[] = {
     {"parallel.ep_fp8_dispatch", PA, SC_FIELD_BOOL, OFF(sc_parallel, ep_fp8_dispatch), 0, 0, 1, 0,
      1, "true or false", NULL, SC_FIELD_CODE},
     {"parallel.ep_overlap", PA, SC_FIELD_BOOL, OFF(sc_parallel, ep_overlap), 0, 0, 1, 0, 1,
-     "true or false", NULL, SC_FIELD_CODE},
+     "true, false or auto", NULL, SC_FIELD_CODE},
     {"parallel.ep_sms", PA, SC_FIELD_INT, OFF(sc_parallel, ep_sms), 0, 1, 1024, 0, 1,
      "an SM count from 1 to 1024", NULL, SC_FIELD_CODE},
 

@@ -96,12 +96,12 @@ int scenario_dims_auto(const struct scenario *sc)
     const struct sc_parallel *p = &sc->parallel;
 
     return p->tp_auto || p->pp_auto || p->cp_auto || p->ep_auto || p->etp_auto ||
-           p->recompute_auto || p->sharding_auto;
+           p->ep_overlap_auto || p->recompute_auto || p->sharding_auto;
 }
 
 void scenario_parallel_fixed(struct sc_parallel *p)
 {
-    p->tp_auto = p->pp_auto = p->cp_auto = p->ep_auto = p->etp_auto = 0;
+    p->tp_auto = p->pp_auto = p->cp_auto = p->ep_auto = p->etp_auto = p->ep_overlap_auto = 0;
     p->recompute_auto = p->sharding_auto = p->micro_batch_auto = 0;
 }
 

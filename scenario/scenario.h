@@ -387,6 +387,8 @@ struct sc_parallel {
     int ep_overlap;                    /* parallel.ep_overlap (default 0): one micro-batch's
                                           all-to-alls beside another's compute (Megatron-
                                           Core's overlap_moe_expert_parallel_comm) */
+    int ep_overlap_auto;               /* parallel.ep_overlap: auto: on or off chosen per
+                                          cluster (planner/layout.c), off until then */
     int ep_sms;                        /* parallel.ep_sms: the SMs the dispatcher's kernels
                                           hold while they run beside compute (Megatron-Core's
                                           moe_flex_dispatcher_num_sms); 0: the dispatcher's

@@ -85,14 +85,35 @@ perl -MJSON::PP -e '
 # ---- the MoE plan's layout follows memory (issue 38) ------------------------
 # DeepSeek-V3 at pp 8 on 256 GPUs: an 80 GB H100 holds its experts only by
 # recomputing every layer, a 141 GB H200 without; the search says what does
-# not fit, and the H200 types are the better buy.
+# not fit, and the H200 types are the better buy; across nodes of EFA the
+# all-to-alls overlapping the other micro-batch pay (ep_overlap: auto: on).
 "$DT" -q scenarios/moe-deepseek-v3.yaml > "$tmp/moe.txt" 2>&1
-if grep -q "^Layout: 32x-p5: ep [0-9]* + zero1, recompute full, .*do not fit at batch_per_gpu 1, the closest .* over the 72.0 GiB usable" "$tmp/moe.txt" &&
-   grep -q "^Layout: 32x-p5en: ep [0-9]* + zero1, recompute none, .* over the 126.9 GiB usable" "$tmp/moe.txt" &&
+if grep -q "^Layout: 32x-p5: ep [0-9]* + zero1, ep_overlap on, recompute full, .*do not fit at batch_per_gpu 1, the closest .* over the 72.0 GiB usable" "$tmp/moe.txt" &&
+   grep -q "^Layout: 32x-p5en: ep [0-9]* + zero1, ep_overlap on, recompute none, .* over the 126.9 GiB usable" "$tmp/moe.txt" &&
    grep -q "^Recommendation: change_type: 32x-p5en\|^Recommendation: change_type: 32x-a3-ultra" "$tmp/moe.txt"; then
     echo "ok - advice: moe-deepseek-v3: H100 recomputes every layer to fit, H200 does not, an H200 type recommended"
 else
     echo "FAIL - advice: moe-deepseek-v3: H100 recomputes every layer to fit, H200 does not, an H200 type recommended"
+fi
+# ep_overlap: auto weighs the all-to-alls it hides against the compute the
+# dispatcher's held SMs slow: Qwen3-30B at ep 8 inside p5 nodes overlaps at
+# DeepEP's 20 SMs, not at 48.
+cat > "$tmp/ov.yaml" <<'YAML'
+workload: {model: qwen3-30b-a3b, precision: bf16, seq_len: 4096, global_batch: 256, moe_imbalance: 1}
+input: {cpu_s_per_sample: 0}
+gradients: {sharding: zero1, precision: bf16}
+parallel: {ep: 8, ep_dispatch: deepep, ep_overlap: auto, micro_batch: 1}
+clusters:
+  - {name: p5, groups: [{role: train, instance: p5.48xlarge, count: 2}]}
+YAML
+sed 's/ep_overlap: auto,/ep_overlap: auto, ep_sms: 48,/' "$tmp/ov.yaml" > "$tmp/ov48.yaml"
+"$DT" -q "$tmp/ov.yaml" > "$tmp/ov.txt" 2>&1
+"$DT" -q "$tmp/ov48.yaml" > "$tmp/ov48.txt" 2>&1
+if grep -q "^Layout: p5: zero1, ep_overlap on, .* faster than zero1, ep_overlap off" "$tmp/ov.txt" &&
+   grep -q "^Layout: p5: zero1, ep_overlap off, .* faster than zero1, ep_overlap on" "$tmp/ov48.txt"; then
+    echo "ok - advice: ep_overlap auto: on at the dispatcher's 20 SMs, off at 48"
+else
+    echo "FAIL - advice: ep_overlap auto: on at the dispatcher's 20 SMs, off at 48"
 fi
 "$DT" -q scenarios/llm-405b-long-context.yaml > "$tmp/lc.txt" 2>&1
 if grep -q "^Pipeline: 128x-p5en: tp 8 x pp 8 x cp 16 x dp 1, 16 micro-batches of 1 a step" "$tmp/lc.txt"; then

@@ -233,8 +233,8 @@ static void a_visit_that_fails_stops_the_walk(void)
             "the walk returns the visit's status and visits no more (%d visited)", w.n);
     T_CHECK(s.ranks == 16 && s.nodes == 2 && s.wpn == 8 && !s.is_ps,
             "the space: 16 ranks on 2 nodes of 8");
-    T_CHECK(layout_dims_most() == 9 * 7 * 5 * 3 * 7 * 2 * 3 * 5,
-            "room for every combination: 198450");
+    T_CHECK(layout_dims_most() == 9 * 7 * 5 * 3 * 7 * 2 * 2 * 3 * 5,
+            "room for every combination: 396900");
     scenario_free(&sc);
 }
 
@@ -268,6 +268,37 @@ static void context_and_expert_parallelism_are_rows(void)
     scenario_free(&sc);
 }
 
+/* ep_overlap: auto is a row: off, and on where the chosen ep splits the
+ * experts; named only where it was chosen. */
+static void expert_overlap_is_a_row(void)
+{
+    struct scenario sc;
+    struct sc_cluster cl;
+    struct seen w;
+
+    build(&sc, &cl, "p5.48xlarge", 2);
+    sc.workload.model = catalog_find_model(&cat, "qwen3-30b-a3b");
+    sc.parallel.ep_auto = sc.parallel.ep_overlap_auto = 1;
+    T_CHECK(walk(&sc, &cl, &w) == 0 && w.within_max && w.n == 1 + 2 * 4,
+            "ep 1 alone, ep 2 to 16 each with the overlap off and on: %d (%s)", w.n, w.text);
+    T_CHECK(strstr(w.text, "ep 8 + none, ep_overlap on") != NULL &&
+                strstr(w.text, "ep 8 + none, ep_overlap off") != NULL &&
+                strstr(w.text, "ep 1 + none, ep_overlap") == NULL,
+            "named at ep > 1 only: %s", w.text);
+    sc.parallel.ep_auto = 0;
+    sc.parallel.ep = 8;
+    T_CHECK(walk(&sc, &cl, &w) == 0 && w.n == 2, "a fixed ep 8: off and on (%d: %s)", w.n,
+            w.text);
+    sc.parallel.ep_overlap_auto = 0;
+    sc.parallel.ep_overlap = 1;
+    T_CHECK(walk(&sc, &cl, &w) == 0 && w.n == 1 && !strstr(w.text, "ep_overlap"),
+            "given on: one combination, not named (%s)", w.text);
+    T_CHECK(scenario_dims_auto(&sc) == 0, "ep_overlap given: nothing left to the search");
+    sc.parallel.ep_overlap_auto = 1;
+    T_CHECK(scenario_dims_auto(&sc) != 0, "ep_overlap: auto leaves the search work");
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -282,6 +313,7 @@ int main(void)
     T_RUN(parameter_servers_and_one_rank_shard_nothing);
     T_RUN(a_visit_that_fails_stops_the_walk);
     T_RUN(context_and_expert_parallelism_are_rows);
+    T_RUN(expert_overlap_is_a_row);
     catalog_free(&cat);
     return T_DONE();
 }
