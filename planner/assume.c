@@ -5,7 +5,8 @@
  * catalog does not describe (simulated as PCIe), NICs not counted (one
  * assumed), a GPU's efficiency not published (the median of the others), a
  * processor's speed not known where the input pipeline costs something, a
- * mixture of experts' host launches taken as hidden, checkpoints on the nodes'
+ * mixture of experts' host launches taken as hidden, a GPU of unknown SM count
+ * losing nothing to the dispatcher's held SMs, checkpoints on the nodes'
  * own disks taken to survive a node's loss, and scenario fields that change
  * nothing (input.raw_bytes).  O(groups).
  */
@@ -67,6 +68,15 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
                          "processor, %.40s)", in->name, m->instance, in->cpu_model);
                 add(pc, b);
             }
+        }
+        if (g->role == SIM_TRAIN && in->gpu && !(in->gpu->sm_count > 0) && sc->parallel.ep > 1 &&
+            (sc->parallel.ep_overlap ||
+             (sc->parallel.pp_schedule == SC_PP_DUALPIPE && sc->parallel.pp > 1))) {
+            snprintf(b, sizeof b, "%s: its %s's SM count is unknown in the catalog: the compute "
+                     "beside the overlapped all-to-alls taken as losing nothing to the %d SMs "
+                     "the dispatcher holds (parallel.ep_sms)", in->name, in->gpu->name,
+                     resolve_ep_sms_held(sc));
+            add(pc, b);
         }
         if (isnan(in->cpu_speed) && isnan(in->cpu_ghz) && sc->input.cpu_s_per_sample > 0) {
             snprintf(b, sizeof b, "%s: processor clock unknown in the catalog: its vCPUs "

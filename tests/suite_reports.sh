@@ -338,5 +338,9 @@ s32=$(smslow "$ov"); s20=$(smslow "$tmp/ov20.yaml"); s0=$(smslow "$tmp/ov-off.ya
 check "ep_overlap: 32 held SMs slow the compute beside it $s32 s a step, 20 $s20 s, no overlap $s0 s" \
     perl -e 'exit !($ARGV[0] > $ARGV[1] && $ARGV[1] > 0 && $ARGV[2] == 0)' "$s32" "$s20" "$s0"
 "$DT" -q "$ov" > "$tmp/ov.txt" 2> "$tmp/err"
+gb300=validate/published/llm_runs/mb2608-gpt-oss-120b-gb300-mxfp8.yaml
+"$DT" -q "$gb300" > "$tmp/gb300.txt" 2> "$tmp/err"
+check "ep_overlap on a GPU of unknown SM count: an Assumed: line says the held SMs slow nothing, and none on GB200" \
+    sh -c "grep -q '^Assumed: run: gb300-nvl-64: its GB300.s SM count is unknown in the catalog' '$tmp/gb300.txt' && ! grep -q 'SM count is unknown' '$tmp/ov.txt'"
 check "ep_overlap: the Experts: line names the held SMs" \
     grep -q '^Experts: run: .* loses .* s to the 32 SMs their kernels hold (parallel.ep_sms)' "$tmp/ov.txt"
