@@ -32,6 +32,13 @@ static void build(struct scenario *sc, struct sc_cluster *cl, const char *type, 
     cl->groups[0].count = count;
 }
 
+/* Qwen3-30B-A3B (128 experts) on 2 x p5.48xlarge, nothing auto yet. */
+static void build_moe(struct scenario *sc, struct sc_cluster *cl)
+{
+    build(sc, cl, "p5.48xlarge", 2);
+    sc->workload.model = catalog_find_model(&cat, "qwen3-30b-a3b");
+}
+
 /* What a walk visited: the combinations' names, "; " between them. */
 struct seen {
     const struct layout_space *s;
@@ -248,8 +255,7 @@ static void context_and_expert_parallelism_are_rows(void)
     struct sc_cluster cl;
     struct seen w;
 
-    build(&sc, &cl, "p5.48xlarge", 2);
-    sc.workload.model = catalog_find_model(&cat, "qwen3-30b-a3b");
+    build_moe(&sc, &cl);
     sc.workload.seq_len = 8192;
     sc.parallel.cp_auto = sc.parallel.ep_auto = 1;
     T_CHECK(walk(&sc, &cl, &w) == 0 && w.within_max && w.n == 3 * 5,
@@ -276,8 +282,7 @@ static void expert_overlap_is_a_row(void)
     struct sc_cluster cl;
     struct seen w;
 
-    build(&sc, &cl, "p5.48xlarge", 2);
-    sc.workload.model = catalog_find_model(&cat, "qwen3-30b-a3b");
+    build_moe(&sc, &cl);
     sc.parallel.ep_auto = sc.parallel.ep_overlap_auto = 1;
     T_CHECK(walk(&sc, &cl, &w) == 0 && w.within_max && w.n == 1 + 2 * 4,
             "ep 1 alone, ep 2 to 16 each with the overlap off and on: %d (%s)", w.n, w.text);
