@@ -42,6 +42,9 @@ int resolve_accum(const struct scenario *sc, int workers);
 /* 1 where the model is given by its shape; else 0 with why: parallel.<dim> n
  * needs one (the tp, pp and cp checks share it; resolve_shaped.c). */
 int resolve_shaped(const struct scenario *sc, const char *dim, int n, char *why, size_t len);
+/* The activations' bytes a value as tensor, pipeline and expert parallelism
+ * move them: 2 (16 bits), 4 in fp32 and tf32 runs (resolve_shaped.c). */
+double resolve_act_width(const struct scenario *sc);
 
 /* Whether parallel.tp fits cl (it divides a node's GPUs or spans whole
  * nodes, and the model is given by its shape); 0 with why. */

@@ -197,12 +197,6 @@ int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance 
     return sc->parallel.ep > 1 && ranks_in_node(sc, in) < sc->parallel.ep;
 }
 
-/* The activations' bytes a value: 16 bits, fp32 and tf32 runs 32. */
-static double act_width(const struct scenario *sc)
-{
-    return sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
-}
-
 /* One copy of a rank's tokens a micro-batch, bytes: a tp-th of them under
  * sequence parallelism, hidden values each, the busiest rank imb times an
  * even share. */
@@ -212,7 +206,7 @@ static double token_bytes(const struct scenario *sc)
 
     return scenario_rank_tokens(sc) * sc->parallel.micro_batch /
            (sc->parallel.sequence_parallel ? tp : 1) * sc->workload.model->hidden *
-           act_width(sc) * scenario_moe_imbalance(sc);
+           resolve_act_width(sc) * scenario_moe_imbalance(sc);
 }
 
 /* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
@@ -268,8 +262,8 @@ double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instanc
  * under the tensor-parallel overlap's products.  One such collective of one
  * micro-batch, s; 0 at etp 1.
  */
-static double etp_gather_s(const struct scenario *sc, const struct cat_instance *in,
-                           const struct sim_group *g)
+double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_instance *in,
+                               const struct sim_group *g)
 {
     const struct cat_model *m = sc->workload.model;
     int etp = etp_of(sc);
@@ -283,12 +277,6 @@ static double etp_gather_s(const struct scenario *sc, const struct cat_instance 
     return bw > 0 ? bytes * (etp - 1.0) / etp / bw : 0;
 }
 
-double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_instance *in,
-                               const struct sim_group *g)
-{
-    return etp_gather_s(sc, in, g);
-}
-
 void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
                       const struct sim_group *g, double *fwd_s, double *bwd_s)
 {
@@ -297,7 +285,8 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
     /* the forward dispatch in fp8 (a byte a value and an fp32 scale a 128)
      * where the run's tokens would go at 16 bits; its backward and the
      * combines stay 16-bit */
-    double disp = sc->parallel.ep_fp8_dispatch ? a2a * (1 + 4.0 / 128) / act_width(sc) : a2a;
+    double disp = sc->parallel.ep_fp8_dispatch ? a2a * (1 + 4.0 / 128) / resolve_act_width(sc)
+                                               : a2a;
 
     /* dispatch and combine, forward and backward (and the forward's again
      * under full recompute, for the share of the layers that recompute, or

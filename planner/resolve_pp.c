@@ -143,7 +143,7 @@ void resolve_pp(const struct scenario *sc, const struct sc_cluster *cl, int k,
 {
     const struct cat_model *m = sc->workload.model;
     int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
-    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
+    double width = resolve_act_width(sc);
     double first, last, params;
     const struct cat_instance *in = NULL;
 

@@ -1,7 +1,8 @@
 /*
- * resolve_shaped.c - the check the tensor-, pipeline- and context-parallel
- * resolvers share: a parallel dimension above 1 needs a model given by its
- * shape.  Calls none of the other resolver files.
+ * resolve_shaped.c - what the parallel dimensions' resolvers share: a
+ * dimension above 1 needs a model given by its shape (tp, pp, cp), and the
+ * activations' width their traffic moves (tp, pp, ep).  Calls none of the
+ * other resolver files.
  */
 #include "resolve.h"
 
@@ -16,4 +17,9 @@ int resolve_shaped(const struct scenario *sc, const char *dim, int n, char *why,
     snprintf(why, len, "parallel.%s %d needs a model given by its shape (layers, hidden, ...); "
              "%s is not", dim, n, sc->workload.model->name);
     return 0;
+}
+
+double resolve_act_width(const struct scenario *sc)
+{
+    return sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
 }

@@ -72,7 +72,7 @@ void resolve_tp(const struct scenario *sc, const struct sc_cluster *cl, struct s
 {
     const struct cat_model *m = sc->workload.model;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
-    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
+    double width = resolve_act_width(sc);
 
     cfg->c.tp = tp;
     cfg->c.tp_sp = sc->parallel.sequence_parallel;

@@ -352,9 +352,9 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     double *fwd = x_calloc((size_t)n * 4, sizeof *fwd), *bwd = fwd + n, *tpf = fwd + 2 * n,
            *tpb = fwd + 3 * n;
     struct pp_stage *st = x_calloc((size_t)pp, sizeof *st);
-    double L = c->units, lf, lb, hf, hb, mf, mb, kf, busy, wait, cf = 0, cb = 0, gall, glay;
+    double L = c->units, lf, lb, hf, hb, mf, mb, kf, busy, wait, moe, cf = 0, cb = 0, gall, glay;
     double worst = -1;
-    int nmoe = 0;
+    int nmoe;
     double *p2p = x_calloc((size_t)pp, sizeof *p2p);
     int rc = 0, have;
 
@@ -367,14 +367,17 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
      * of the compute, the layers' waits left out; a layer's time, and on
      * each MoE layer its own waits besides */
     busy = g->fwd_s + g->bwd_s;
-    wait = fmin(busy, fmax(0, g->layer_wait_s) + fmax(0, g->moe_wait_s));
+    wait = fmin(busy, g->layer_wait_s + g->moe_wait_s);  /* pp_check: both >= 0 */
+    moe = nmoe = 0;
     for (int i = 0; i < n; i++)
         nmoe += c->pp_moe_layers[i];
     kf = busy > 0 ? g->fwd_s / busy : 0.5;
+    if (nmoe > 0)
+        moe = fmin(g->moe_wait_s, busy) / m / nmoe;    /* a MoE layer's, a micro-batch */
     hf = (busy - wait) * kf / m * c->pp_head_frac;
     hb = (busy - wait) * (1 - kf) / m * c->pp_head_frac;
-    mf = nmoe > 0 && busy > 0 ? fmin(fmax(0, g->moe_wait_s), busy) * kf / m / nmoe : 0;
-    mb = nmoe > 0 && busy > 0 ? fmin(fmax(0, g->moe_wait_s), busy) * (1 - kf) / m / nmoe : 0;
+    mf = moe * kf;
+    mb = moe * (1 - kf);
     lf = (g->fwd_s / m - hf - mf * nmoe) / L;
     lb = (g->bwd_s / m - hb - mb * nmoe) / L;
     /* a layer's own collectives a micro-batch, each dimension's alone on
