@@ -68,6 +68,7 @@ LAYER_test_sim        := sim
 LAYER_test_nccl       := sim
 LAYER_test_shard      := sim
 LAYER_test_tp         := sim
+LAYER_test_ep         := sim
 LAYER_bench_sim       := sim
 LAYER_bench_trace     := sim
 LAYER_predict         := scenario

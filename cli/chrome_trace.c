@@ -199,12 +199,15 @@ static void span_name(char *buf, size_t n, const struct sim_trace_span *sp,
     case SIM_ACT_SHARD:
         snprintf(buf, n, "%s %d phase %d",
                  sp->a == 0 ? "parameter all-gather" : sp->a == 1 ? "gradient reduction"
-                                                     : "tensor-parallel collectives, worker",
+                 : sp->a == 2 ? "tensor-parallel collectives, worker"
+                              : "expert all-to-alls, worker",
                  sp->b, sp->c);
         break;
     case SIM_ACT_SHARD_FLOW:
         snprintf(buf, n, "%s, collective %d phase %d",
-                 sp->a == 0 ? "parameters" : sp->a == 1 ? "gradients" : "activations", sp->b, sp->c);
+                 sp->a == 0 ? "parameters" : sp->a == 1 ? "gradients" : sp->a == 2 ? "activations"
+                                                                               : "tokens",
+                 sp->b, sp->c);
         break;
     default: snprintf(buf, n, "?"); break;
     }

@@ -192,33 +192,37 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
         if (p->ep_comm_s > 0) {
             /* expert tensor parallelism (tp's unless set) gathers beside them */
             int etp = p->etp > 0 ? p->etp : p->cfg.c.tp;
-            char gath[64] = "";
-            if (etp > 1)
-                snprintf(gath, sizeof gath, " and their gathers over etp %d", etp);
+            char gath[96] = "";
+            if (etp > 1 && p->ep_gather_s > 0)
+                snprintf(gath, sizeof gath, "; their gathers over etp %d wait %.3g s more, counted "
+                         "in compute", etp, p->ep_gather_s);
             char held[160] = "";
             if (p->ep_sm_slow_s > 0)
-                snprintf(held, sizeof held, ", and the compute beside them loses %.3g s to the "
+                snprintf(held, sizeof held, "; the compute beside them loses %.3g s to the "
                          "%d SMs their kernels hold (parallel.ep_sms)", p->ep_sm_slow_s, p->ep_sms);
-            fprintf(f, "Experts: %s: the MoE layers' all-to-alls%s (expert parallelism, %s) wait "
-                    "%.3g s of each %.3g s step%s, counted in compute\n", p->cl->name, gath,
+            fprintf(f, "Experts: %s: the MoE layers' all-to-alls (expert parallelism, %s) wait "
+                    "%.3g s of each %.3g s step (ep comm)%s%s\n", p->cl->name,
                     p->ep_over_nics ? "across nodes, over the NICs" : "inside a node, over NVLink",
-                    p->ep_comm_s, r->step_mean_s, held);
+                    p->ep_comm_s, r->step_mean_s, gath, held);
         }
         if (p->host_wait_s > 0)
             fprintf(f, "Host: %s: without full-iteration CUDA graphs the GPUs wait %.3g s of each "
                     "%.3g s step for the host to issue the MoE layers' kernels, counted in "
                     "compute (workload.cuda_graphs)\n", p->cl->name, p->host_wait_s,
                     r->step_mean_s);
+        char ep_words[48] = "";
+        if (r->ep_comm_s > 0)
+            snprintf(ep_words, sizeof ep_words, ", %.3g s expert-parallel", r->ep_comm_s);
         if (p->cfg.c.pp > 1)
             fprintf(f, "Pipeline: %s: tp %d x pp %d%s%s x dp %.0f, %d micro-batches of %d a step; "
                     "of each %.3g s step, %.3g s computing, %.3g s in the bubble and activations' "
-                    "trips, %.3g s tensor-parallel and %.3g s data-parallel communication\n",
+                    "trips, %.3g s tensor-parallel%s and %.3g s data-parallel communication\n",
                     p->cl->name, p->cfg.c.tp > 1 ? p->cfg.c.tp : 1, p->cfg.c.pp,
                     p->cfg.c.pp_interleave > 1 ? " (interleaved)" : "", cp_words(p),
                     r->workers / ((p->cfg.c.tp > 1 ? p->cfg.c.tp : 1) * p->cfg.c.pp *
                                   (p->cp > 1 ? p->cp : 1)),
                     p->grad_accum, p->batch_per_gpu, r->step_mean_s, r->compute_s,
-                    r->pp_bubble_s, r->tp_comm_s, r->exposed_comm_s - r->tp_comm_s);
+                    r->pp_bubble_s, r->tp_comm_s, ep_words, report_parts_dp_comm_s(r));
     }
 }
 
@@ -402,7 +406,7 @@ struct column {
  * compute to optim in enum report_part's order, as report_parts_shown says. */
 enum col_id {
     COL_MARK, COL_NAME, COL_GROUPS, COL_MEAN, COL_BAND, COL_P95, COL_COMPUTE, COL_STALL,
-    COL_DP_COMM, COL_TP_COMM, COL_BUBBLE, COL_INTERF, COL_OPT, COL_GPU, COL_CPU, COL_NIC,
+    COL_DP_COMM, COL_TP_COMM, COL_EP_COMM, COL_BUBBLE, COL_INTERF, COL_OPT, COL_GPU, COL_CPU, COL_NIC,
     COL_SPS, COL_USD_H, COL_USD_STEP, COL_EPOCH, COL_USD_EPOCH, COL_TRAIN, COL_USD_TRAIN,
     COL_BOTTLENECK, NCOL
 };
@@ -419,6 +423,7 @@ static const struct column columns[NCOL] = {
     [COL_STALL] = {"stall", ALIGN_RIGHT},
     [COL_DP_COMM] = {"dp comm", ALIGN_RIGHT},
     [COL_TP_COMM] = {"tp comm", ALIGN_RIGHT},
+    [COL_EP_COMM] = {"ep comm", ALIGN_RIGHT},
     [COL_BUBBLE] = {"bubble", ALIGN_RIGHT},
     [COL_INTERF] = {"interf", ALIGN_RIGHT},
     [COL_OPT] = {"optim", ALIGN_RIGHT},
@@ -771,6 +776,7 @@ static cJSON *json_cluster(const struct plan_cluster *pc)
     report_json_num(t, "dp_comm", report_parts_dp_comm_s(r));
     report_json_num(t, "comm_interference", r->comm_interference_s);
     report_json_num(t, "tp_comm", r->tp_comm_s);
+    report_json_num(t, "ep_comm", r->ep_comm_s);
     report_json_num(t, "pipeline_bubble", r->pp_bubble_s);
     report_json_num(t, "optimizer", r->optimizer_s);
 

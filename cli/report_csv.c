@@ -34,7 +34,7 @@ int report_csv(FILE *f, const struct plan_report *rep)
         "memory_capacity_gib", "tokens_per_s", "mfu", "ettr", "interruptions_per_day",
         "checkpoint_interval_s", "checkpoint_write_s", "restart_s",
         "time_to_train_without_failures_s", "cost_to_train_without_failures_usd",
-        "time_to_train_band_lo_s", "time_to_train_band_hi_s", "layout_why"};
+        "time_to_train_band_lo_s", "time_to_train_band_hi_s", "layout_why", "ep_comm_s"};
     size_t nh = sizeof head / sizeof head[0];
 
     for (size_t c = 0; c < nh; c++)
@@ -98,7 +98,13 @@ int report_csv(FILE *f, const struct plan_report *rep)
         }
         csv_num(f, pc->train_band_lo_s);
         csv_num(f, pc->train_band_hi_s);
-        csv_write_field(f, pc->layout_why, 1);
+        csv_write_field(f, pc->layout_why, 0);
+        {
+            char ep[32] = "";
+            if (isfinite(r->ep_comm_s))
+                snprintf(ep, sizeof ep, "%.6g", r->ep_comm_s);
+            csv_write_field(f, ep, 1);
+        }
     }
     return ferror(f) ? -1 : 0;
 }

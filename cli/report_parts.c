@@ -19,6 +19,8 @@ static const struct part_words words[REPORT_NPARTS] = {
     [REPORT_PART_DP_COMM] = {"dp comm", "data-parallel communication the compute does not hide "
                                         "(gradients; sharded, also the waits for parameters)"},
     [REPORT_PART_TP_COMM] = {"tp comm", "tensor-parallel collectives the layers wait for"},
+    [REPORT_PART_EP_COMM] = {"ep comm", "expert parallelism's all-to-alls the MoE layers wait "
+                                        "for"},
     [REPORT_PART_BUBBLE] = {"bubble", "pipeline bubble, the stage waiting on the others"},
     [REPORT_PART_INTERF] = {"interf", "backward time lost to collectives running beside it"},
     [REPORT_PART_OPT] = {"optim", "optimizer"},
@@ -26,7 +28,7 @@ static const struct part_words words[REPORT_NPARTS] = {
 
 double report_parts_dp_comm_s(const struct sim_result *r)
 {
-    double dp = r->exposed_comm_s - r->tp_comm_s;
+    double dp = r->exposed_comm_s - r->tp_comm_s - r->ep_comm_s;
 
     return fabs(dp) <= 1e-12 * r->exposed_comm_s ? 0 : dp;
 }
@@ -37,6 +39,7 @@ void report_parts_of(const struct sim_result *r, double v[REPORT_NPARTS])
     v[REPORT_PART_STALL] = r->data_stall_s;
     v[REPORT_PART_DP_COMM] = report_parts_dp_comm_s(r);
     v[REPORT_PART_TP_COMM] = r->tp_comm_s;
+    v[REPORT_PART_EP_COMM] = r->ep_comm_s;
     v[REPORT_PART_BUBBLE] = r->pp_bubble_s;
     v[REPORT_PART_INTERF] = r->comm_interference_s;
     v[REPORT_PART_OPT] = r->optimizer_s;
@@ -51,12 +54,15 @@ void report_parts_shown(const struct plan_cluster *pc, int n, size_t stride,
                         int show[REPORT_NPARTS])
 {
     for (int p = 0; p < REPORT_NPARTS; p++)
-        show[p] = p != REPORT_PART_TP_COMM && p != REPORT_PART_BUBBLE;
+        show[p] = p != REPORT_PART_TP_COMM && p != REPORT_PART_EP_COMM &&
+                  p != REPORT_PART_BUBBLE;
     for (int i = 0; i < n; i++) {
         const struct sim_result *r =
             &((const struct plan_cluster *)((const char *)pc + (size_t)i * stride))->res;
         if (r->tp_comm_s > 0)
             show[REPORT_PART_TP_COMM] = 1;
+        if (r->ep_comm_s > 0)
+            show[REPORT_PART_EP_COMM] = 1;
         if (r->pp_bubble_s > 0)
             show[REPORT_PART_BUBBLE] = 1;
     }

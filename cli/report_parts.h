@@ -2,13 +2,14 @@
  * report_parts.h - the parts a cluster's step splits into, as every report
  * shows them (the listed clusters' table, JSON and CSV in report.c; the
  * search's in report_search.c): compute, input stall, data-parallel
- * communication, tensor-parallel communication, pipeline bubble,
- * interference and optimizer.
+ * communication, tensor-parallel communication, expert parallelism's
+ * all-to-alls, pipeline bubble, interference and optimizer.
  *
  * They add up to the mean step (sim/sim.h, struct sim_result):
  *
- *   step_mean_s = compute_s + data_stall_s + (exposed_comm_s - tp_comm_s)
- *               + tp_comm_s + pp_bubble_s + comm_interference_s + optimizer_s
+ *   step_mean_s = compute_s + data_stall_s
+ *               + (exposed_comm_s - tp_comm_s - ep_comm_s) + tp_comm_s + ep_comm_s
+ *               + pp_bubble_s + comm_interference_s + optimizer_s
  *
  * since the simulator splits every moment of its slowest worker's step into
  * exactly one of them (docs/output.md "Where the step goes").  These
@@ -27,13 +28,14 @@ enum report_part {
     REPORT_PART_STALL,          /* waiting for an input batch */
     REPORT_PART_DP_COMM,        /* data-parallel communication not hidden behind compute */
     REPORT_PART_TP_COMM,        /* tensor-parallel collectives a layer waits for */
+    REPORT_PART_EP_COMM,        /* all-to-alls the MoE layers wait for */
     REPORT_PART_BUBBLE,         /* pipeline bubble */
     REPORT_PART_INTERF,         /* compute lost to collectives in flight */
     REPORT_PART_OPT,            /* optimizer */
     REPORT_NPARTS
 };
 
-/* r's data-parallel communication, exposed_comm_s less tp_comm_s, in
+/* r's data-parallel communication, exposed_comm_s less tp_comm_s and ep_comm_s, in
  * seconds; 0 where the two differ by their floating-point rounding only
  * (never a "-0.0" cell). */
 double report_parts_dp_comm_s(const struct sim_result *r);
@@ -45,8 +47,8 @@ void report_parts_of(const struct sim_result *r, double v[REPORT_NPARTS]);
 const char *report_parts_head(enum report_part p);
 
 /* Which parts a table of n clusters (stride bytes apart, the first at pc)
- * shows: all but the tensor-parallel and bubble parts, and those where a
- * cluster has a nonzero one. */
+ * shows: all but the tensor-parallel, expert all-to-all and bubble parts,
+ * and those where a cluster has a nonzero one. */
 void report_parts_shown(const struct plan_cluster *pc, int n, size_t stride,
                         int show[REPORT_NPARTS]);
 

@@ -26,10 +26,10 @@
 /* The columns; the step's parts, PH_PARTS on, in enum report_part's order,
  * as report_parts_shown says. */
 static const char *pick_head[] = {"#", "cluster", "strategy", "bucket MiB", "step ms", "band ms",
-                                  "compute", "stall", "dp comm", "tp comm", "bubble", "interf",
-                                  "optim", "GPU%", "CPU%", "NIC%", "samples/s", "$/h", "$/step",
-                                  "to train", "$ to train", "bound"};
-enum { PH_PARTS = 6, PH_N = 22 };
+                                  "compute", "stall", "dp comm", "tp comm", "ep comm", "bubble",
+                                  "interf", "optim", "GPU%", "CPU%", "NIC%", "samples/s", "$/h",
+                                  "$/step", "to train", "$ to train", "bound"};
+enum { PH_PARTS = 6, PH_N = 23 };
 _Static_assert(sizeof pick_head / sizeof pick_head[0] == PH_N, "a heading for each column");
 _Static_assert(PH_N == 15 + REPORT_NPARTS, "a column for each part of the step");
 
@@ -76,17 +76,19 @@ static void pick_row(const char *mark, const struct search_pick *pk,
     row[3] = comm ? report_cell_num("%g", pc->cfg.c.bucket_bytes / DT_MIB) : x_strdup("-");
     row[4] = report_cell_num("%.1f", 1e3 * pc->res.step_mean_s);
     row[5] = report_cell_band(pc);
+    char **after = row + PH_PARTS + REPORT_NPARTS;   /* the columns after the parts */
+
     for (int p = 0; p < REPORT_NPARTS; p++)
         row[PH_PARTS + p] = report_cell_num("%.1f", 1e3 * part[p]);
-    row[13] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
-    row[14] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
-    row[15] = report_cell_num("%.0f", 100 * pc->res.util_nic);
-    row[16] = report_cell_num("%.1f", pc->res.samples_per_s);
-    row[17] = report_cell_num("%.3f", pc->price_usd_h);
-    row[18] = report_cell_usd(pc->cost_per_step_usd, cf->usd_step_decimals);
-    row[19] = report_cell_duration(pc->train_s, cf->train);
-    row[20] = report_cell_num("%.2f", pc->cost_to_train_usd);
-    row[21] = x_strdup(plan_bound_name(pc->bound));
+    after[0] = report_cell_num("%.0f", 100 * pc->res.util_gpu);
+    after[1] = report_cell_num("%.0f", 100 * pc->res.util_cpu);
+    after[2] = report_cell_num("%.0f", 100 * pc->res.util_nic);
+    after[3] = report_cell_num("%.1f", pc->res.samples_per_s);
+    after[4] = report_cell_num("%.3f", pc->price_usd_h);
+    after[5] = report_cell_usd(pc->cost_per_step_usd, cf->usd_step_decimals);
+    after[6] = report_cell_duration(pc->train_s, cf->train);
+    after[7] = report_cell_num("%.2f", pc->cost_to_train_usd);
+    after[8] = x_strdup(plan_bound_name(pc->bound));
 }
 
 static void print_picks(FILE *f, const struct search_pick *pk, int n, const char *const *marks,
@@ -100,7 +102,7 @@ static void print_picks(FILE *f, const struct search_pick *pk, int n, const char
     report_parts_shown(n > 0 ? &pk[0].pc : NULL, n, sizeof *pk, parts);
     for (int c = 0; c < PH_N; c++) {
         cells[c] = x_strdup(pick_head[c]);
-        right[c] = c == 0 || (c >= 3 && c <= 20);
+        right[c] = c == 0 || (c >= 3 && c < PH_N - 1);     /* all but the names and bound */
         show[c] = c < PH_PARTS || c >= PH_PARTS + REPORT_NPARTS || parts[c - PH_PARTS];
     }
     for (int i = 0; i < n; i++) {
@@ -308,6 +310,7 @@ static cJSON *jplan_cluster(const struct plan_cluster *pc, int comm)
     report_json_num(o, "exposed_comm_s", pc->res.exposed_comm_s);
     report_json_num(o, "dp_comm_s", report_parts_dp_comm_s(&pc->res));
     report_json_num(o, "tp_comm_s", pc->res.tp_comm_s);
+    report_json_num(o, "ep_comm_s", pc->res.ep_comm_s);
     report_json_num(o, "pipeline_bubble_s", pc->res.pp_bubble_s);
     report_json_num(o, "comm_interference_s", pc->res.comm_interference_s);
     report_json_num(o, "optimizer_s", pc->res.optimizer_s);

@@ -318,11 +318,11 @@ static void words(struct plan_cluster *pc, enum plan_bound b)
 }
 
 /*
- * Expert parallelism's all-to-alls are waits inside the compute time
- * (resolve_ep.c), which the labels above read as compute: where they are
- * the larger part of the step's compute, the step is bound by them, over
- * the NICs when the expert-parallel group spans nodes, else over NVLink,
- * and the words say so.  The what-ifs would scale them as compute: their
+ * Expert parallelism's all-to-alls are communication the MoE layers wait
+ * for (sim_result.ep_comm_s: sim/ep.c's flows, or a pipeline stage's
+ * waits): where they take as long as the step's compute or longer, the
+ * step is bound by them, over the NICs when the expert-parallel group
+ * spans nodes, else over NVLink, and the words say so.  The what-ifs'
  * words are left out then.  1 when it applies.
  */
 static int expert_bound(struct plan_cluster *pc)
@@ -330,7 +330,7 @@ static int expert_bound(struct plan_cluster *pc)
     const struct sim_result *r = &pc->res;
     size_t n;
 
-    if (!(pc->ep_comm_s > 0) || !(r->step_mean_s > 0) || pc->ep_comm_s < 0.5 * r->compute_s)
+    if (!(pc->ep_comm_s > 0) || !(r->step_mean_s > 0) || pc->ep_comm_s < r->compute_s)
         return 0;
     pc->bound = pc->ep_over_nics ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
     n = (size_t)snprintf(pc->bound_text, sizeof pc->bound_text,
@@ -341,7 +341,7 @@ static int expert_bound(struct plan_cluster *pc)
                                           : "over NVLink");
     if (n < sizeof pc->bound_text)
         snprintf(pc->bound_text + n, sizeof pc->bound_text - n, "compute %.1f s of the rest",
-                 r->compute_s - pc->ep_comm_s);
+                 r->compute_s);
     return 1;
 }
 

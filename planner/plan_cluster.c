@@ -203,60 +203,35 @@ static void memory_check(const struct scenario *sc, struct plan_cluster *pc)
     }
 }
 
-/* What a step of n micro-batches waits for the all-to-alls of w each, from
- * total, the step's compute with those waits (resolve_ep_exposed's inverse:
- * the compute beside them is what total leaves). */
-static double exposed_of(const struct scenario *sc, double w, double total, int n)
-{
-    double c, h = resolve_ep_hidden(sc);
-
-    if (!(h > 0) || n < 1)
-        return n * w;
-    /* total = n c + w + (n - 1) (w - h min(w, c)) */
-    c = (total - w - (n - 1) * (1 - h) * w) / n;   /* under compute */
-    if (w > c)
-        c = (total - n * w) / (n - h * (n - 1));    /* outlasting it */
-    return resolve_ep_exposed(sc, w, c, n);
-}
-
-/* A GPU's waits a step for the MoE layers' all-to-alls (resolve_ep.c): each
- * micro-batch's, over its pipeline stage's share of the MoE layers. */
+/* A GPU's waits a step for the MoE layers' all-to-alls, as the simulator
+ * ran them (sim/ep.c's flows, or a pipeline stage's waits), and for the
+ * expert tensor-parallel gathers beside them (resolve_ep.c), a stage's
+ * share. */
 static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
 {
-    const struct cat_model *m = sc->workload.model;
     int pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
-    double wf, wb;
 
-    pc->ep_comm_s = 0;
+    pc->ep_comm_s = sc->parallel.ep > 1 ? pc->res.ep_comm_s : 0;
+    pc->ep_gather_s = 0;
     pc->ep_over_nics = 0;
     pc->host_wait_s = 0;
     pc->ep_sm_slow_s = 0;
     pc->ep_sms = 0;
     for (int i = 0; i < pc->cl->ngroups && i < pc->cfg.ngroups; i++)
         if (pc->cl->groups[i].role == SIM_TRAIN) {
-            /* the host's launches (resolve_host.c) and the dispatcher's held
-             * SMs (resolve_ep.c), a stage's share */
+            /* the host's launches (resolve_host.c), the dispatcher's held
+             * SMs and the gathers (resolve_ep.c), a stage's share */
             pc->host_wait_s = pc->cfg.groups[i].host_wait_s / pp;
             pc->ep_sm_slow_s = pc->cfg.groups[i].ep_sm_slow_s / pp;
             pc->ep_sms = pc->cfg.groups[i].ep_sms_held;
+            pc->ep_gather_s = sc->parallel.ep > 1 ? pc->cfg.groups[i].ep_gather_wait_s / pp : 0;
+            pc->ep_over_nics = resolve_ep_spans_nodes(sc, pc->cl->groups[i].inst);
             break;
         }
     pc->cp = sc->parallel.cp > 1 ? sc->parallel.cp : 1;
     pc->ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1;
     pc->etp = sc->parallel.etp > 0 ? sc->parallel.etp : 0;
     pc->ep_overlap = sc->parallel.ep > 1 && sc->parallel.ep_overlap;
-    if (sc->parallel.ep <= 1 || !shape_known(m))
-        return;
-    for (int i = 0; i < pc->cl->ngroups && i < pc->cfg.ngroups; i++) {
-        const struct sc_group *g = &pc->cl->groups[i];
-        if (g->role != SIM_TRAIN)
-            continue;
-        resolve_ep_waits(sc, g->inst, &pc->cfg.groups[i], &wf, &wb);
-        pc->ep_comm_s = exposed_of(sc, wf + wb, pc->cfg.groups[i].fwd_s + pc->cfg.groups[i].bwd_s,
-                                   pc->grad_accum) / pp;
-        pc->ep_over_nics = resolve_ep_spans_nodes(sc, g->inst);
-        return;
-    }
 }
 
 /* Tokens per second and MFU (planner.h). */

@@ -147,7 +147,9 @@ struct plan_cluster {
                                      them, attention causal (shape.h); NAN likewise */
     int grad_accum;               /* micro-batches a worker accumulates per step */
     double ep_comm_s;             /* expert parallelism: a GPU's waits a step for its MoE layers'
-                                     all-to-alls, inside compute_s (resolve_ep.c); 0 none */
+                                     all-to-alls, res.ep_comm_s (sim/ep.c, sim/pp.c); 0 none */
+    double ep_gather_s;           /* and for the expert tensor-parallel gathers beside them,
+                                     inside compute_s (resolve_ep.c); 0 none */
     int ep_over_nics;             /* 1: the expert-parallel group spans nodes */
     double ep_sm_slow_s;          /* of compute_s, a GPU's seconds a step lost beside the
                                      overlapped all-to-alls to the SMs the dispatcher holds

@@ -45,9 +45,11 @@
  * compute for that layout give at 0.50 (0.45: 1.105, 0.55: 1.150).  The
  * Megatron-Core MoE report's "93% overlap ratio" (arXiv:2603.07685,
  * section 4.2.3) would give 1.36 there; it does not count what the pairing
- * costs the compute beside it beyond the SMs held (overlap_cost_s).  Not
- * yet: the all-to-alls beside other flows on the links (they are waits
- * here, not flows).
+ * costs the compute beside it beyond the SMs held (overlap_cost_s).
+ *
+ * Without a pipeline the all-to-alls run in the simulator as flows beside
+ * every other (resolve_ep below, sim/ep.c); a pipeline's stages take them
+ * as waits.
  */
 #include "resolve.h"
 
@@ -209,29 +211,39 @@ static double token_bytes(const struct scenario *sc)
            resolve_act_width(sc) * scenario_moe_imbalance(sc);
 }
 
-/* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch on
- * a GPU of `in` with g's links, s. */
-static double alltoall_s(const struct scenario *sc, const struct cat_instance *in,
-                         const struct sim_group *g)
+/* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch:
+ * the bytes a GPU of `in` sends over NVLink (*nvl) and to other nodes
+ * (*net). */
+static void alltoall_bytes(const struct scenario *sc, const struct cat_instance *in, double *nvl,
+                           double *net)
 {
     const struct cat_model *m = sc->workload.model;
-    int ep = sc->parallel.ep;
-    int wpn = in->gpu_count, in_node = ranks_in_node(sc, in);
+    int ep = sc->parallel.ep, in_node = ranks_in_node(sc, in);
     double token = token_bytes(sc), bytes = token * m->top_k;   /* top_k copies of each */
-    double net, nvl, t_nvl, t_net;
 
     if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || in_node >= ep) {
         /* (ep - 1) / ep of the copies to other ranks, by where they sit */
-        nvl = bytes * (in_node - 1.0) / ep;
-        net = bytes * (double)(ep - in_node) / ep;
+        *nvl = bytes * (in_node - 1.0) / ep;
+        *net = bytes * (double)(ep - in_node) / ep;
     } else {
         /* a token once to each other node of its experts; there, and for
          * this node's own, the copies fanned out over NVLink */
-        nvl = bytes * (in_node - 1.0) / in_node;
-        net = token * remote_nodes(m, ep / in_node);
+        *nvl = bytes * (in_node - 1.0) / in_node;
+        *net = token * remote_nodes(m, ep / in_node);
     }
+}
+
+/* ... its time on a GPU of `in` with g's links, s: the slower of its NVLink
+ * share and its NIC share (every GPU of the node sends at once). */
+static double alltoall_s(const struct scenario *sc, const struct cat_instance *in,
+                         const struct sim_group *g)
+{
+    int wpn = in->gpu_count, in_node = ranks_in_node(sc, in);
+    double nvl, net, t_nvl, t_net;
+
+    alltoall_bytes(sc, in, &nvl, &net);
     t_nvl = g->intra_Bps > 0 ? nvl / g->intra_Bps : 0;
-    t_net = in_node < ep && g->nic_Bps > 0 ? net / (g->nic_Bps / wpn) : 0;
+    t_net = in_node < sc->parallel.ep && g->nic_Bps > 0 ? net / (g->nic_Bps / wpn) : 0;
     return fmax(t_nvl, t_net);
 }
 
@@ -277,26 +289,35 @@ double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_insta
     return bw > 0 ? bytes * (etp - 1.0) / etp / bw : 0;
 }
 
+/* The all-to-alls a MoE layer's forward and backward run (*nf, *nb), in
+ * units of one 16-bit all-to-all of a micro-batch: the forward dispatch in
+ * fp8 (a byte a value and an fp32 scale a 128) counts its share where the
+ * run's tokens would go at 16 bits (its backward and the combines stay
+ * 16-bit); dispatch and combine forward, their gradients backward, and the
+ * forward's again under full recompute (for the share of the layers that
+ * recompute, or the moe module's).  Each brings one etp gather or
+ * reduce-scatter (*gf, *gb of them). */
+static void counts_of(const struct scenario *sc, double *nf, double *nb, double *gf, double *gb)
+{
+    double disp = sc->parallel.ep_fp8_dispatch ? (1 + 4.0 / 128) / resolve_act_width(sc) : 1;
+    double redo = sc->workload.recompute_modules & (1u << OPS_MOD_MOE)
+                      ? 1 : scenario_recompute_share(sc);
+
+    *nf = disp + 1;
+    *nb = 2 + redo * (disp + 1);
+    *gf = 2;
+    *gb = 2 + redo * 2;
+}
+
 void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
                       const struct sim_group *g, double *fwd_s, double *bwd_s)
 {
     double a2a = resolve_ep_alltoall_s(sc, in, g), layers = shape_moe_layers(sc->workload.model);
-    double gath = resolve_ep_etp_gather_s(sc, in, g);
-    /* the forward dispatch in fp8 (a byte a value and an fp32 scale a 128)
-     * where the run's tokens would go at 16 bits; its backward and the
-     * combines stay 16-bit */
-    double disp = sc->parallel.ep_fp8_dispatch ? a2a * (1 + 4.0 / 128) / resolve_act_width(sc)
-                                               : a2a;
+    double gath = resolve_ep_etp_gather_s(sc, in, g), nf, nb, gf, gb;
 
-    /* dispatch and combine, forward and backward (and the forward's again
-     * under full recompute, for the share of the layers that recompute, or
-     * the moe module's), in each MoE layer */
-    double redo = sc->workload.recompute_modules & (1u << OPS_MOD_MOE)
-                      ? 1 : scenario_recompute_share(sc);
-
-    /* and with each, where etp > 1, the experts' gather or reduce-scatter */
-    *fwd_s = layers * (disp + a2a + 2 * gath);
-    *bwd_s = layers * (2 * a2a + 2 * gath + redo * (disp + a2a + 2 * gath));
+    counts_of(sc, &nf, &nb, &gf, &gb);
+    *fwd_s = layers * (nf * a2a + gf * gath);
+    *bwd_s = layers * (nb * a2a + gb * gath);
 }
 
 /* DualPipe pairs every forward chunk with a backward chunk, each's
@@ -373,20 +394,37 @@ static double overlap_cost_s(const struct scenario *sc, const struct cat_instanc
     return c * fmin(1, w / c) * (resolve_ep_sm_factor(sms, held) - 1);
 }
 
+/*
+ * The all-to-alls into the simulator.  Without a pipeline they run there as
+ * flows (sim/ep.c) on the links and NICs the data-parallel reductions and
+ * gathers share: one all-to-all's bytes a GPU, how many a layer's forward
+ * and backward run (the MoE layers' share of the layers), and the share of
+ * their time alone waited for (the overlap's exposure: resolve_ep_exposed's
+ * over all of them).  In a pipeline each stage runs alone (sim/pp.c): they
+ * are waits in the MoE layers, exposed as here, and ep_wait_s says how much
+ * of those waits they are.  The etp gathers stay waits either way.
+ */
 void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct sim_config *cfg)
 {
-    int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1;
+    const struct cat_model *m = sc->workload.model;
+    int n = sc->workload.grad_accum > 0 ? sc->workload.grad_accum : 1, flows = sc->parallel.pp <= 1;
+    double layers = shape_moe_layers(m), units = cfg->c.units > 0 ? cfg->c.units : m->layers;
+    double nf, nb, gf, gb;
 
     if (sc->parallel.ep <= 1)
         return;
+    counts_of(sc, &nf, &nb, &gf, &gb);
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
+        const struct cat_instance *in = cl->groups[i].inst;
         struct sim_group *g = &cfg->groups[i];
-        double wf, wb, c, x, slow;
+        double wf, wb, c, x, slow, e, a2a, gath;
         if (cl->groups[i].role != SIM_TRAIN)
             continue;
-        resolve_ep_waits(sc, cl->groups[i].inst, g, &wf, &wb);
+        resolve_ep_waits(sc, in, g, &wf, &wb);
+        a2a = layers * (nf + nb) * resolve_ep_alltoall_s(sc, in, g);   /* of wf + wb */
+        gath = layers * (gf + gb) * resolve_ep_etp_gather_s(sc, in, g);
         c = (g->fwd_s + g->bwd_s) / n;
-        slow = overlap_cost_s(sc, cl->groups[i].inst, wf + wb, c);
+        slow = overlap_cost_s(sc, in, wf + wb, c);
         x = resolve_ep_exposed(sc, wf + wb, c + slow, n);
         if (c > 0) {        /* the compute beside the overlap, slower in proportion */
             g->ep_sm_slow_s = (g->fwd_s + g->bwd_s) * slow / c;
@@ -396,8 +434,29 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
             g->layer_wait_s *= 1 + slow / c;
             g->moe_wait_s *= 1 + slow / c;
         }
-        g->fwd_s += wf + wb > 0 ? x * wf / (wf + wb) : 0;
-        g->bwd_s += wf + wb > 0 ? x * wb / (wf + wb) : 0;
-        g->moe_wait_s += wf + wb > 0 ? x : 0;
+        if (!(wf + wb > 0))
+            continue;
+        e = fmin(1, x / (n * (wf + wb)));   /* the share of them waited for */
+        /* the exposed gathers (and, in a pipeline, all-to-alls) as waits,
+         * shared between forward and backward as the gathers are */
+        double w = n * e * (flows ? gath : wf + wb);
+        double fw = flows ? (gf + gb > 0 ? gf / (gf + gb) : 0) : wf / (wf + wb);
+        g->fwd_s += w * fw;
+        g->bwd_s += w * (1 - fw);
+        g->moe_wait_s += w;
+        g->ep_gather_wait_s = n * e * gath;
+        if (!flows) {
+            g->ep_wait_s = n * e * a2a;
+            continue;
+        }
+        g->ep_flow_s = n * e * a2a;
+        if (cfg->c.ep == 0 && e > 0 && a2a > 0 && units > 0) {
+            alltoall_bytes(sc, in, &cfg->c.ep_nvl_bytes, &cfg->c.ep_net_bytes);
+            cfg->c.ep = sc->parallel.ep;
+            cfg->c.ep_fwd = layers / units * nf;
+            cfg->c.ep_bwd = layers / units * nb;
+            cfg->c.ep_exposed = e;
+            cfg->c.ep_overlap = resolve_ep_hidden(sc) > 0;
+        }
     }
 }

@@ -75,15 +75,17 @@ void resolve_host(const struct scenario *sc, const struct sc_cluster *cl, struct
         return;
     for (int i = 0; i < cl->ngroups && i < cfg->ngroups; i++) {
         struct sim_group *g = &cfg->groups[i];
-        double busy = g->fwd_s + g->bwd_s, extra;
+        double busy = g->fwd_s + g->bwd_s, extra, pass;
         if (cl->groups[i].role != SIM_TRAIN || cl->groups[i].inst->gpu_count < 1 || !(busy > 0))
             continue;
-        /* a layer's pass a micro-batch, the all-to-alls' waits in it; each
-         * MoE layer's takes the host's time where that is longer */
+        /* a layer's pass a micro-batch, the all-to-alls' waits in it (those
+         * the simulator runs as flows too); each MoE layer's takes the
+         * host's time where that is longer */
         g->host_floor_s = floor_s;
         g->host_passes = (double)n * m->layers;
         g->host_moe_share = (double)shape_moe_layers(m) / m->layers;
-        extra = resolve_host_wait_s(busy, floor_s, g->host_passes, g->host_moe_share);
+        pass = busy + g->ep_flow_s;
+        extra = resolve_host_wait_s(pass, floor_s, g->host_passes, g->host_moe_share);
         g->fwd_s += extra * g->fwd_s / busy;
         g->bwd_s += extra * g->bwd_s / busy;
         g->host_wait_s = extra;

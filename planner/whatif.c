@@ -32,18 +32,21 @@ static int speed_up(const struct sim_config *cfg, enum whatif_res r, struct sim_
         case WHATIF_COMPUTE:
             if (g->role == SIM_TRAIN) {
                 /* the GPU's time halves; the host's launches do not, so an eager
-                 * MoE layer's pass keeps its floor (resolve_host.c) */
-                double busy = g->fwd_s + g->bwd_s, gpu = (busy - g->host_wait_s) / 2;
-                double wait = resolve_host_wait_s(gpu, g->host_floor_s, g->host_passes,
-                                                  g->host_moe_share);
+                 * MoE layer's pass keeps its floor (resolve_host.c), nor do a
+                 * pipeline's all-to-alls (resolve_ep.c) */
+                double busy = g->fwd_s + g->bwd_s, a2a = g->ep_wait_s;
+                double gpu = (busy - g->host_wait_s - a2a) / 2;
+                double wait = resolve_host_wait_s(gpu + a2a + g->ep_flow_s, g->host_floor_s,
+                                                  g->host_passes, g->host_moe_share);
                 if (busy > 0) {
-                    g->fwd_s *= (gpu + wait) / busy;
-                    g->bwd_s *= (gpu + wait) / busy;
+                    g->fwd_s *= (gpu + wait + a2a) / busy;
+                    g->bwd_s *= (gpu + wait + a2a) / busy;
                 }
-                /* the layers' waits as the GPU's time, the host's apart */
+                /* the layers' waits as the GPU's time, the host's and the
+                 * all-to-alls' apart */
                 g->layer_wait_s /= 2;
                 g->ep_sm_slow_s /= 2;
-                g->moe_wait_s = fmax(0, g->moe_wait_s - g->host_wait_s) / 2 + wait;
+                g->moe_wait_s = fmax(0, g->moe_wait_s - g->host_wait_s - a2a) / 2 + wait + a2a;
                 g->host_wait_s = wait;
                 g->opt_s /= 2;
                 has = 1;

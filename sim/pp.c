@@ -324,6 +324,8 @@ struct pp_plan {
     int stage;                 /* the stage simulated */
     double end_s;              /* its last backward's end in the schedule */
     double busy_s, tp_s;       /* its compute, tensor-parallel collectives included; theirs */
+    double ep_s;               /* of busy_s, its MoE layers' waits for the all-to-alls
+                                  (sim_group.ep_wait_s's share of moe_wait_s) */
     double p2p_s;              /* a micro-batch's activations from stage to stage, the
                                   slowest boundary's */
     double gpus;               /* GPUs of the train group */
@@ -431,6 +433,7 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     out->c.tp_sp = 0;
     out->c.tp_recompute = 0;
     out->c.shard = SIM_SHARD_NONE;
+    out->c.ep_nvl_bytes = out->c.ep_net_bytes = 0;  /* the stage's waits carry them */
     out->w.accum = 1;           /* the stage's last backward stands for the step's */
     out->groups[gi].count = nodes;
     out->groups[gi].gpus = wpn;
@@ -445,6 +448,18 @@ static int pp_config(const struct sim_config *cfg, struct sim_config *out, struc
     plan->end_s = st[rep].last1;
     plan->busy_s = st[rep].busy;
     plan->tp_s = st[rep].tp;
+    /* the stage's MoE layers' waits, m micro-batches of each of its chunks
+     * (DualPipe: half of its own, half of its mirror's), and of them the
+     * all-to-alls' */
+    {
+        double moe_s = 0;
+        for (int k = 0; k < v; k++)
+            moe_s += c->pp_dualpipe && v == 1
+                         ? 0.5 * (c->pp_moe_layers[rep] + c->pp_moe_layers[pp - 1 - rep])
+                         : c->pp_moe_layers[k * pp + rep];
+        moe_s *= m * (mf + mb);
+        plan->ep_s = g->moe_wait_s > 0 ? moe_s * fmin(1, g->ep_wait_s / g->moe_wait_s) : 0;
+    }
     plan->p2p_s = 0;
     for (int s = 0; s < pp; s++)
         plan->p2p_s = fmax(plan->p2p_s, p2p[s]);
@@ -462,9 +477,10 @@ static void pp_result(const struct pp_plan *plan, struct sim_result *res)
     double k = plan->end_s > 0 ? res->compute_s / plan->end_s : 0;
 
     res->tp_comm_s = plan->tp_s * k;
+    res->ep_comm_s = plan->ep_s * k;
     res->pp_bubble_s = (plan->end_s - plan->busy_s) * k;
-    res->compute_s = (plan->busy_s - plan->tp_s) * k;
-    res->exposed_comm_s += res->tp_comm_s;
+    res->compute_s = (plan->busy_s - plan->tp_s - plan->ep_s) * k;
+    res->exposed_comm_s += res->tp_comm_s + res->ep_comm_s;
     res->workers = plan->gpus;
     for (int i = 0; i < SIM_MAX_GROUPS; i++)
         if (res->g[i].gpu_util > 0 && res->step_mean_s > 0)
@@ -554,9 +570,10 @@ static int pp_check(const struct sim_config *cfg, struct dt_err *e)
             return dt_errf(e, "sim: chunk %d of %d holds %d MoE layers; expected 0 to its "
                            "layers, and none past the last chunk", i, c->pp * v,
                            c->pp_moe_layers[i]);
-    if (sim_bad_num(g->layer_wait_s) || sim_bad_num(g->moe_wait_s))
-        return dt_errf(e, "sim: the layers' waits %g and %g s (every layer's, the MoE "
-                       "layers'); expected finite seconds", g->layer_wait_s, g->moe_wait_s);
+    if (sim_bad_num(g->layer_wait_s) || sim_bad_num(g->moe_wait_s) || sim_bad_num(g->ep_wait_s))
+        return dt_errf(e, "sim: the layers' waits %g, %g and %g s (every layer's, the MoE "
+                       "layers', their all-to-alls'); expected finite seconds", g->layer_wait_s,
+                       g->moe_wait_s, g->ep_wait_s);
     if (c->pp_nlayers > 0) {
         int sum = 0, bad = c->pp_nlayers != c->pp * v || c->pp_nlayers > SIM_MAX_PP_CHUNKS;
         for (int i = 0; !bad && i < c->pp_nlayers; i++) {

@@ -86,12 +86,20 @@ struct sim_group {
      * the dispatcher holds (parallel.ep_sms), and that count */
     double ep_sm_slow_s;
     int ep_sms_held;
+    double ep_gather_wait_s;    /* of fwd_s + bwd_s, the exposed expert tensor-parallel
+                                   gathers and reduce-scatters beside the all-to-alls, s */
+    double ep_flow_s;           /* the exposed all-to-alls' time alone where they run as
+                                   flows (sim_comm.ep_*), not in fwd_s + bwd_s, s */
     /* Of fwd_s + bwd_s, the seconds the layers spend beyond their compute, s: layer_wait_s
      * in every layer alike (context parallelism's exchanges, offloading's copies), moe_wait_s
      * in the MoE layers alone (expert parallelism's all-to-alls and the compute they slow, the
      * host's floor).  A pipeline (pp.c) charges them to the chunks holding those layers and
      * none to the output layer and loss; 0: none */
     double layer_wait_s, moe_wait_s;
+    /* Of moe_wait_s, the seconds expert parallelism's all-to-alls keep the layers waiting
+     * where a pipeline runs them as waits (sim_comm.ep_nvl_bytes and ep_net_bytes 0): pp.c
+     * reports that share of the MoE layers' waits as ep_comm_s; 0: none */
+    double ep_wait_s;
     double opt_s;           /* optimizer update per step, s */
     double comm_slowdown;   /* >= 1: backward runs this many times slower while a gradient
                                collective of the group's chain is in flight (its kernels
@@ -175,6 +183,21 @@ struct sim_comm {
                                    the attention's output projection, the two feed-forward
                                    products), each the only compute its collective hides
                                    under; all 0: the whole layer's */
+    /* Expert parallelism's all-to-alls (sim/ep.c; planner/resolve_ep.c) as flows: in each
+     * MoE layer every GPU sends its tokens' copies to the ranks of their experts and takes
+     * the results back, on the compute stream.  One all-to-all of one micro-batch moves
+     * ep_nvl_bytes of a GPU's over its GPU link and ep_net_bytes over its share of the
+     * node's NICs (every GPU of a node runs its own at once).  A layer's forward runs
+     * ep_fwd of them and its backward ep_bwd (the MoE layers' share of the layers counted
+     * in).  ep_exposed of their time alone is waited for after the layer's compute; under
+     * ep_overlap they start with the compute (one micro-batch's beside another's: the
+     * planner's share hidden) and the layer waits at least that long after it.  Both bytes
+     * 0: none here (a pipeline's stages take them as waits, sim_group.ep_wait_s). */
+    int ep;                     /* expert-parallel ranks, >= 1 (0: none) */
+    double ep_nvl_bytes, ep_net_bytes;
+    double ep_fwd, ep_bwd;      /* all-to-alls a layer's forward, backward, >= 0 */
+    double ep_exposed;          /* (0, 1]: the share of their time alone waited for */
+    int ep_overlap;             /* 1: they start with the layer's compute */
     /* Pipeline parallelism (sim/pp.c): pp > 1 stages, each a block of tp x dp ranks in
      * Megatron's order (tp innermost, then dp, then pp); one train group.  units are the
      * model's layers, micro_batches the micro-batches a pipeline runs a step. */
@@ -265,6 +288,8 @@ struct sim_result {
     double optimizer_s;
     double tp_comm_s;           /* of exposed_comm_s, the tensor-parallel collectives a layer
                                    waits for (sim/tp.c) */
+    double ep_comm_s;           /* of exposed_comm_s, expert parallelism's all-to-alls the MoE
+                                   layers wait for (sim/ep.c; a pipeline's, sim/pp.c) */
     double pp_bubble_s;         /* pipelined: time the step's slowest stage waits on the others
                                    (the bubble, activations in transit), not in compute_s */
     double workers;             /* data-parallel workers (GPUs, or CPU train nodes) */

@@ -57,6 +57,10 @@ struct worker {
     double bwd_rate;              /* 1, or 1 / comm_slowdown while a collective runs */
     int bwd_gen;                  /* events of older generations are stale */
     int next_bucket;              /* the next bucket backward releases */
+    /* a layer-by-layer step's use whose end the hooked dimensions take in turn (dim.c):
+     * the next of them to ask, and the use's kind and dilation */
+    int hook_at, hook_bwd;
+    double hook_dil;
     double *end;               /* end time of each step */
     double ranks;              /* workers in the group */
 };
@@ -142,9 +146,10 @@ static inline void sim_dim_flow(struct sim *s, int id, double amount, double bou
 {
     mm_add_flow(&s->mm, amount, bound, use, nuse, FL_DIM + id, a, b, c);
 }
-/* The layer-by-layer step: every other dimension's use_begin or use_end
- * hook in table order (1 when one runs collectives for the use; at most
- * one takes a use's end); the stepper's use_done and comm hooks. */
+/* The layer-by-layer step: every other dimension's use_begin hook, and
+ * their use_end hooks in table order, one after another (1 when one runs
+ * collectives for the use: its sim_use_done then asks the next, and the
+ * stepper's use_done follows the last); the stepper's comm hook. */
 int sim_use_begin(struct sim *s, int wi, int bwd, double dil);
 int sim_use_end(struct sim *s, int wi, int bwd, double dil);
 void sim_use_done(struct sim *s, int wi);

@@ -60,8 +60,9 @@ enum sim_act {
 };
 
 /* The lanes of SIM_ACT_SHARD: a unit's parameter all-gathers, its gradient
- * reductions (shard.c), a layer's tensor-parallel collectives (tp.c). */
-enum { SIM_LANE_GATHER = 0, SIM_LANE_REDUCE, SIM_LANE_TP };
+ * reductions (shard.c), a layer's tensor-parallel collectives (tp.c), a
+ * MoE layer's all-to-alls (ep.c). */
+enum { SIM_LANE_GATHER = 0, SIM_LANE_REDUCE, SIM_LANE_TP, SIM_LANE_EP };
 
 enum sim_counter {
     SIM_CNT_READY = 0,      /* batches ready for a worker (the prefetch queue), track = compute */

@@ -30,12 +30,12 @@ fi
 # those whose parts miss the step, then the first miss, if any.  Listed
 # reports keep the parts in breakdown_s (seconds) beside step_time_s.mean;
 # plan reports keep them as NAME_s fields beside step_s.  Also counts a
-# miss where dp comm + tp comm is not exposed_comm (the older field).
+# miss where dp comm + tp comm + ep comm is not exposed_comm (the older field).
 json_sums() {
     perl -MJSON::PP -e '
         local $/; open my $j, "<", $ARGV[0] or die "$ARGV[0]: $!"; my $r = decode_json(<$j>);
-        my ($n, $bad, $what, $tp, $bub) = (0, 0, "", 0, 0);
-        my @parts = qw(compute data_stall dp_comm tp_comm pipeline_bubble comm_interference optimizer);
+        my ($n, $bad, $what, $tp, $bub, $ep) = (0, 0, "", 0, 0, 0);
+        my @parts = qw(compute data_stall dp_comm tp_comm ep_comm pipeline_bubble comm_interference optimizer);
         sub miss { my ($a, $b) = @_; return abs($a - $b) > (0.001 * abs($a) > 5e-5 ? 0.001 * abs($a) : 5e-5) }
         sub one {
             my ($name, $step, $p) = @_;
@@ -48,9 +48,10 @@ json_sums() {
             }
             $tp++ if $p->{tp_comm} > 0;
             $bub++ if $p->{pipeline_bubble} > 0;
+            $ep++ if $p->{ep_comm} > 0;
             if (miss($step, $sum)) { $bad++; $what ||= "$name: step $step, parts $sum" }
-            elsif (miss($p->{exposed_comm}, $p->{dp_comm} + $p->{tp_comm})) {
-                $bad++; $what ||= "$name: exposed_comm $p->{exposed_comm} is not dp_comm + tp_comm";
+            elsif (miss($p->{exposed_comm}, $p->{dp_comm} + $p->{tp_comm} + $p->{ep_comm})) {
+                $bad++; $what ||= "$name: exposed_comm $p->{exposed_comm} is not dp_comm + tp_comm + ep_comm";
             }
         }
         sub walk {
@@ -66,7 +67,7 @@ json_sums() {
             walk($x->{$_}) for sort keys %$x;
         }
         walk($r);
-        print "$n $bad $tp $bub $what\n";' "$1" 2>&1
+        print "$n $bad $tp $bub $ep $what\n";' "$1" 2>&1
 }
 
 # csv_sums FILE: "N BAD WHAT" for the CSV's lines, by the header's names.
@@ -74,7 +75,7 @@ csv_sums() {
     perl -MText::ParseWords -e '
         open my $c, "<", $ARGV[0] or die "$ARGV[0]: $!"; chomp(my @l = <$c>);
         my @h = parse_line(",", 0, shift @l); my %i; @i{@h} = 0 .. $#h;
-        my @parts = qw(compute_s data_stall_s dp_comm_s tp_comm_s pipeline_bubble_s comm_interference_s optimizer_s);
+        my @parts = qw(compute_s data_stall_s dp_comm_s tp_comm_s ep_comm_s pipeline_bubble_s comm_interference_s optimizer_s);
         for (@parts, "step_mean_s") { die "no column $_\n" unless exists $i{$_} }
         my ($n, $bad, $what) = (0, 0, "");
         for my $line (@l) {
@@ -97,7 +98,7 @@ csv_sums() {
 table_sums() {
     perl -e '
         open my $t, "<", $ARGV[0] or die "$ARGV[0]: $!"; chomp(my @l = <$t>);
-        my @parts = ("compute", "stall", "dp comm", "tp comm", "bubble", "interf", "optim");
+        my @parts = ("compute", "stall", "dp comm", "tp comm", "ep comm", "bubble", "interf", "optim");
         my ($n, $bad, $what, $shown) = (0, 0, "", "");
         sub cell { my ($row, $end) = @_; my $s = substr($row, 0, $end); $s =~ /(\S+)$/; return $1 }
         for (my $i = 0; $i < @l; $i++) {
@@ -140,22 +141,29 @@ check_table() {
 # llm-70b-3d: tensor and pipeline parallelism (the shipped scenario with its
 # layout fixed at tp 4 x pp 4, so that every cluster has both parts whatever
 # the search would pick); llm-8b-fsdp: sharded; s1: input-bound;
-# deepfm-ps-sync: parameter servers and a CPU cluster.
+# deepfm-ps-sync: parameter servers and a CPU cluster; moe-deepseek-v3: the
+# all-to-alls of a pipeline's stages; the Qwen3-30B row: the all-to-alls as
+# flows, without a pipeline.
 sed -e 's/^parallel: {tp: auto, pp: auto}$/parallel: {tp: 4, pp: 4}/' \
     -e 's/^  sharding: auto$/  sharding: zero1/' -e 's/^  recompute: auto$/  recompute: selective/' \
     scenarios/llm-70b-3d.yaml > "$tmp/llm-70b-3d.yaml"
 check "the fixed 3D layout is in the copy" grep -q '^parallel: {tp: 4, pp: 4}$' "$tmp/llm-70b-3d.yaml"
 for sc in "$tmp/llm-70b-3d.yaml" scenarios/llm-8b-fsdp.yaml \
-          scenarios/seeds/s1-hetero-tfdata-resnet50.yaml tests/data/deepfm-ps-sync.yaml; do
+          scenarios/seeds/s1-hetero-tfdata-resnet50.yaml tests/data/deepfm-ps-sync.yaml \
+          scenarios/moe-deepseek-v3.yaml validate/published/llm_runs/mb2604-qwen3-30b-h100-fp8.yaml; do
     b=$(basename "$sc" .yaml)
     # the table and, beside it, the JSON (--save-json): one run for both
     "$DT" -q --save-json "$tmp/$b.json" "$sc" > "$tmp/$b.txt" 2> "$tmp/err"
     set -- $(json_sums "$tmp/$b.json")
-    n=$1 bad=$2 tp=$3 bub=$4; shift 4
+    n=$1 bad=$2 tp=$3 bub=$4 ep=$5; shift 5
     check "$b --json: the parts of each of its $n clusters add up to the step $*" [ "$n" -gt 0 -a "$bad" = 0 ]
     [ "$b" = llm-70b-3d ] &&
         check "$b --json: tensor-parallel and bubble parts are there to add ($tp and $bub clusters)" \
             [ "$tp" -gt 0 -a "$bub" -gt 0 ]
+    case $b in moe-*|*qwen3*)
+        check "$b --json: the all-to-alls' part is there to add ($ep clusters)" [ "$ep" -gt 0 ]
+        check "$b table: an ep comm column" sh -c "grep '  step ms  ' '$tmp/$b.txt' | grep -q ' ep comm '";;
+    esac
     "$DT" -q --csv "$sc" > "$tmp/$b.csv" 2> "$tmp/err"
     check_csv "$b" "$tmp/$b.csv"
     check_table "$b" "$tmp/$b.txt" table
@@ -174,7 +182,7 @@ for sc in "$tmp/llm-70b-3d.yaml" scenarios/llm-8b-fsdp.yaml tests/data/plan/cpu-
     b=plan-$(basename "$sc" .yaml)
     "$DT" plan -q --save-json "$tmp/$b.json" "$sc" > "$tmp/$b.txt" 2> "$tmp/err"
     set -- $(json_sums "$tmp/$b.json")
-    n=$1 bad=$2 tp=$3 bub=$4; shift 4
+    n=$1 bad=$2 tp=$3 bub=$4; shift 5
     check "$b --json: the parts of each of its $n picks add up to the step $*" [ "$n" -gt 0 -a "$bad" = 0 ]
     [ "$b" = plan-llm-70b-3d ] &&
         check "$b --json: tensor-parallel and bubble parts are there to add ($tp and $bub picks)" \

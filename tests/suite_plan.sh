@@ -128,7 +128,7 @@ else
     echo "FAIL - plan --csv: status $rc, $(wc -l < "$out/o.csv") lines for $ntop rows"
 fi
 # Rows in rank order: the step time and cost per step of row i are those of top[i] in the JSON,
-# the first row alone is recommended, every line has the 50 fields of docs/reports.md, and
+# the first row alone is recommended, every line has the 51 fields of docs/reports.md, and
 # the time to train over the step's band is the JSON's train_band_s.
 same=$(perl -MJSON::PP -MText::ParseWords -e '
     local $/; open my $j, "<", $ARGV[0] or die; my $r = decode_json(<$j>); close $j;
@@ -138,7 +138,7 @@ same=$(perl -MJSON::PP -MText::ParseWords -e '
         my @f = parse_line(",", 0, $l[$i]);
         my $k = $r->{top}[$i];
         my $tb = $k->{train_band_s} // [];
-        $bad++ unless @f == 50 && index($f[0], $k->{name}) == 0 && $f[4] == $k->{step_s}
+        $bad++ unless @f == 51 && index($f[0], $k->{name}) == 0 && $f[4] == $k->{step_s}
             && $f[24] == $k->{cost_per_step_usd} && $f[2] eq ($i == 0 ? "yes" : "no")
             && $f[30] eq $k->{bound} && defined $tb->[1] && $f[47] == $tb->[0] && $f[48] == $tb->[1];
     }

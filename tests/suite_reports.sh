@@ -29,7 +29,7 @@ check "--csv: the header starts with cluster,groups,recommended,feasible,step_me
     sh -c "head -n 1 '$tmp/c.csv' | grep -q '^cluster,groups,recommended,feasible,step_mean_s,'"
 fields=$(perl -MText::ParseWords -ne 'chomp; my @f = parse_line(",", 0, $_); print scalar(@f), "\n"' \
     "$tmp/c.csv" | sort -u | tr '\n' ' ')
-check "--csv: every line has 50 fields (${fields})" [ "$fields" = "50 " ]
+check "--csv: every line has 51 fields (${fields})" [ "$fields" = "51 " ]
 "$DT" -q --json "$SC" > "$tmp/r.json"
 same=$(perl -MJSON::PP -MText::ParseWords -e '
     local $/; open my $j, "<", $ARGV[0] or die; my $r = decode_json(<$j>); close $j;
@@ -181,7 +181,7 @@ check "a shape without kv_heads and seq_len loads (exit $rc) and reports as the 
 # ---- goodput (docs/model.md "Goodput"): CSV columns and the HTML chart ------
 "$DT" -q --csv scenarios/goodput-16k.yaml > "$tmp/g.csv" 2> "$tmp/err"
 check "goodput: the CSV has ettr and the failure-free time to train" \
-    sh -c "head -1 '$tmp/g.csv' | grep -q ',ettr,interruptions_per_day,checkpoint_interval_s,checkpoint_write_s,restart_s,time_to_train_without_failures_s,cost_to_train_without_failures_usd,time_to_train_band_lo_s,time_to_train_band_hi_s,layout_why\$'"
+    sh -c "head -1 '$tmp/g.csv' | grep -q ',ettr,interruptions_per_day,checkpoint_interval_s,checkpoint_write_s,restart_s,time_to_train_without_failures_s,cost_to_train_without_failures_usd,time_to_train_band_lo_s,time_to_train_band_hi_s,layout_why,ep_comm_s\$'"
 "$DT" -q --report "$tmp/g.html" scenarios/goodput-16k.yaml > /dev/null 2> "$tmp/err"
 check "goodput: the HTML report charts the effective training time, a point a cluster" \
     [ "$(grep -c '<svg id="chart-goodput"' "$tmp/g.html")" = 1 -a \

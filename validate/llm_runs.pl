@@ -463,9 +463,15 @@ if ($check) {
     # whose SMs are known): 26.08's GPT-OSS on GB200 +17.0% to +14.9%, Qwen3 and DeepSeek-V3
     # there 2 to 3 points slower (-5.7% to -14.3%); issue 38's own set (26.08's eight rows and
     # the report) 9.7%, none past 15%: 24.8%, carried 12.7% (the guard 24.9).
+    # The all-to-alls as flows on the links and NICs beside the other traffic, without a
+    # pipeline (sim/ep.c): no longer waits inside the compute, they no longer take the
+    # compute's jitter (the slowest of the ranks' multiplier), so the 22 non-pipelined MoE
+    # rows came 0.1 to 1.4 points faster (contention with the dense part's reductions moved
+    # none by more); DGX Cloud's Llama 4 H100 fp8 row +19.8% to +20.6% (marked), 26.08's
+    # GPT-OSS on GB200 +14.9% to +15.4%: 24.9%, carried 12.6% (the guard 25.0).
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [24.9, [errs('err', @moe)]]);
+                 'MoE catalog' => [25.0, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

@@ -190,6 +190,22 @@ static void moe_waits(void)
     if (run(&c, &r) == 0)
         T_NEAR(r.step_mean_s, (m + pp - 1) * (t + w / pp), 1e-9,
                "every stage's MoE layers alike: 1F1B's (m + pp - 1) stage times");
+    /* half those waits the all-to-alls': the step the same, and of the
+     * stage's m (t + w / pp) busy, m w / (2 pp) reported as theirs */
+    {
+        struct sim_result r0 = r;
+        c.groups[0].ep_wait_s = w * m / 2;
+        if (run(&c, &r) == 0) {
+            T_NEAR(r.step_mean_s, r0.step_mean_s, 1e-12, "the all-to-alls' share of the "
+                   "waits leaves the step as it is");
+            T_NEAR(r.ep_comm_s, m * w / (2 * pp), 1e-9, "and is reported apart: %.6f s",
+                   m * w / (2 * pp));
+            T_NEAR(r.compute_s + r.ep_comm_s, r0.compute_s, 1e-9, "out of the compute");
+            T_NEAR(r.exposed_comm_s - r0.exposed_comm_s, r.ep_comm_s, 1e-9,
+                   "into the exposed communication");
+        }
+        c.groups[0].ep_wait_s = 0;
+    }
     /* the output layer's half is of the compute, not of the waits: the last
      * stage's time is t / 2 of layers, 15 ms of head and its 3 ms of waits */
     c.c.pp_head_frac = 0.5;
