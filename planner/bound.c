@@ -320,17 +320,21 @@ static void words(struct plan_cluster *pc, enum plan_bound b)
 /*
  * Expert parallelism's all-to-alls are communication the MoE layers wait
  * for (sim_result.ep_comm_s: sim/ep.c's flows, or a pipeline stage's
- * waits): where they take as long as the step's compute or longer, the
- * step is bound by them, over the NICs when the expert-parallel group
- * spans nodes, else over NVLink, and the words say so.  The what-ifs'
- * words are left out then.  1 when it applies.
+ * waits): where they are the step's largest part (as long as its compute
+ * or longer, and its other communication and bubble), the step is bound by
+ * them, over the NICs when the expert-parallel group spans nodes, else
+ * over NVLink, and the words say so.  The what-ifs' words are left out
+ * then.  1 when it applies.
  */
 static int expert_bound(struct plan_cluster *pc)
 {
     const struct sim_result *r = &pc->res;
     size_t n;
 
-    if (!(pc->ep_comm_s > 0) || !(r->step_mean_s > 0) || pc->ep_comm_s < r->compute_s)
+    double rest = r->exposed_comm_s - pc->ep_comm_s;   /* data- and tensor-parallel */
+
+    if (!(pc->ep_comm_s > 0) || !(r->step_mean_s > 0) || pc->ep_comm_s < r->compute_s ||
+        pc->ep_comm_s < rest || pc->ep_comm_s < r->pp_bubble_s)
         return 0;
     pc->bound = pc->ep_over_nics ? PLAN_BOUND_NETWORK : PLAN_BOUND_GPU_LINK;
     n = (size_t)snprintf(pc->bound_text, sizeof pc->bound_text,

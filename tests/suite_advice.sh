@@ -115,6 +115,41 @@ if grep -q "^Layout: p5: zero1, ep_overlap on, .* faster than zero1, ep_overlap 
 else
     echo "FAIL - advice: ep_overlap auto: on at the dispatcher's 20 SMs, off at 48"
 fi
+# The all-to-alls bound the step where they are its largest part: NCCL's
+# all-to-all of Qwen3-30B over 4 p4d nodes' NICs (ep 32) outlasts the
+# compute; at ep 64 x cp 2 over 2,048 p5 nodes they outlast it too, but the
+# data-parallel gathers and reductions over 8,192 ranks take far longer (the
+# label had read only the compute).
+cat > "$tmp/eb.yaml" <<'YAML'
+workload: {model: qwen3-30b-a3b, batch_per_gpu: 1, precision: bf16, seq_len: 4096, global_batch: 64, moe_imbalance: 1}
+input: {cpu_s_per_sample: 0}
+gradients: {sharding: zero1, precision: bf16}
+parallel: {tp: 1, ep: 32, ep_dispatch: alltoall}
+clusters:
+  - {name: p4d-4, groups: [{role: train, instance: p4d.24xlarge, count: 4}]}
+simulation: {seed: 1, steps: 2, warmup: 1}
+YAML
+cat > "$tmp/edp.yaml" <<'YAML'
+workload: {model: qwen3-30b-a3b, batch_per_gpu: 1, precision: bf16, seq_len: 8192, global_batch: 16384}
+input: {cpu_s_per_sample: 0}
+gradients: {sharding: zero1, precision: bf16}
+parallel: {tp: 1, ep: 64, cp: 2}
+clusters:
+  - {name: p5-2048, groups: [{role: train, instance: p5.48xlarge, count: 2048}]}
+simulation: {seed: 1, steps: 2, warmup: 1}
+YAML
+"$DT" -q --json "$tmp/eb.yaml" > "$tmp/eb.json" 2>&1
+"$DT" -q --json "$tmp/edp.yaml" > "$tmp/edp.json" 2>&1
+if perl -MJSON::PP -e 'local $/; open my $a, "<", $ARGV[0]; open my $b, "<", $ARGV[1];
+        my ($e, $d) = (decode_json(<$a>)->{clusters}[0], decode_json(<$b>)->{clusters}[0]);
+        my ($eb, $db) = ($e->{breakdown_s}, $d->{breakdown_s});
+        exit !($e->{bottleneck_detail} =~ /^expert-all-to-all-bound: / && $e->{bottleneck} eq "network" &&
+               $db->{ep_comm} > $db->{compute} && $db->{dp_comm} > $db->{ep_comm} &&
+               $d->{bottleneck_detail} !~ /^expert-all-to-all-bound/)' "$tmp/eb.json" "$tmp/edp.json"; then
+    echo "ok - advice: expert-all-to-all-bound where the all-to-alls are the step's largest part, not where the data-parallel communication is"
+else
+    echo "FAIL - advice: expert-all-to-all-bound where the all-to-alls are the step's largest part, not where the data-parallel communication is"
+fi
 "$DT" -q scenarios/llm-405b-long-context.yaml > "$tmp/lc.txt" 2>&1
 if grep -q "^Pipeline: 128x-p5en: tp 8 x pp 8 x cp 16 x dp 1, 16 micro-batches of 1 a step" "$tmp/lc.txt"; then
     echo "ok - advice: llm-405b-long-context: the layout reads tp x pp x cp x dp"
