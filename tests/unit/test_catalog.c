@@ -83,7 +83,7 @@ static void instance_rows_carry_the_shared_values(void)
     in = catalog_find_instance(&cat, "p4d.24xlarge");
     if (in) {
         T_CHECK(in->vcpus == 96 && in->gpu_count == 8, "p4d.24xlarge has 96 vCPUs and 8 GPUs");
-        T_NEAR(in->price_usd_h, 32.7726, 1e-12, "p4d.24xlarge on-demand $/h");
+        T_NEAR(in->price_usd_h, 21.957642, 1e-12, "p4d.24xlarge on-demand $/h (after the 2025 cut)");
         T_NEAR(in->net_gbps, 400, 1e-12, "p4d.24xlarge NIC Gbit/s");
         T_CHECK(in->efa == 1, "p4d.24xlarge has EFA");
         T_CHECK(in->gpu && strcmp(in->gpu->name, "A100") == 0,
