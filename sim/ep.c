@@ -207,10 +207,8 @@ static void ep_flow_done(struct sim *s, void *st, int a, int b, int c)
         sim_trace_end(s->cfg->trace, s->now, SIM_ACT_SHARD_FLOW, SIM_LANE_EP, a, 0);
     if (!ew->wait)
         return;             /* the compute goes on; its end takes the use */
-    if (ew->until > s->now) {
-        sim_dim_push(s, t->id, EP_EV_HOLD, ew->until, a, 0, 0);
+    if (sim_dim_hold(s, t->id, EP_EV_HOLD, ew->until, a))
         return;
-    }
     finish(s, t, a);
 }
 

@@ -141,6 +141,17 @@ static inline void sim_dim_push(struct sim *s, int id, int kind, double t, int a
     evq_push(&s->q, t, EV_DIM + id * SIM_DIM_EVENTS + kind, a, b, c);
 }
 
+/* A use that ends no sooner than `until` (an overlapped use's exposed
+ * minimum): dimension id's event of `kind` then for worker wi, and 1; 0
+ * when that time has come. */
+static inline int sim_dim_hold(struct sim *s, int id, int kind, double until, int wi)
+{
+    if (!(until > s->now))
+        return 0;
+    evq_push(&s->q, until, EV_DIM + id * SIM_DIM_EVENTS + kind, wi, 0, 0);
+    return 1;
+}
+
 static inline void sim_dim_flow(struct sim *s, int id, double amount, double bound,
                                 const struct mm_use *use, int nuse, int a, int b, int c)
 {

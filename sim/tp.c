@@ -382,10 +382,8 @@ static void phase_done(struct sim *s, struct tp *t, int wi, int p)
         sim_comm(s, -1);
         if (!tw->wait)
             return;         /* the compute goes on; its end finishes the use */
-        if (tw->until > s->now) {
-            sim_dim_push(s, t->id, TP_EV_HOLD, tw->until, wi, 0, 0);
+        if (sim_dim_hold(s, t->id, TP_EV_HOLD, tw->until, wi))
             return;
-        }
     }
     finish(s, t, wi);
 }
