@@ -469,9 +469,15 @@ if ($check) {
     # rows came 0.1 to 1.4 points faster (contention with the dense part's reductions moved
     # none by more); DGX Cloud's Llama 4 H100 fp8 row +19.8% to +20.6% (marked), 26.08's
     # GPT-OSS on GB200 +14.9% to +15.4%: 24.9%, carried 12.6% (the guard 25.0).
+    # Megatron-Bridge 26.02's seven MoE rows on B200 and H100 (group megatron-bridge-moe-2602,
+    # the release the issue names, H100 and B200, that the 26.04.01 archive had left out):
+    # Qwen3-235B +12.6% (B200) and +1.6% (H100); DeepSeek-V3 +47.5%, GPT-OSS +24.0% and
+    # +36.9%, and Qwen3-30B at micro-batch 1 2.9x (scoped graphs, no floor taken) and 3.4x
+    # (H100, not found) too fast, all five marked: 83 cases, 29.4%, carried 12.6% (the
+    # guard 29.5: rows added, no prediction changed).
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [25.0, [errs('err', @moe)]]);
+                 'MoE catalog' => [29.5, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
