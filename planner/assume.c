@@ -99,9 +99,10 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
                      "layer (docs/model.md \"The host's launches\")", floor_s * 1e3);
         else if (graphs == SC_GRAPHS_PARTIAL)
             snprintf(b, sizeof b, "mixture of experts under scoped CUDA graphs (workload."
-                     "cuda_graphs partial): taken without the host's floor on a MoE layer's "
-                     "pass, which is not measured for them; workload.moe_host_pass_s gives one "
-                     "(docs/model.md \"The host's launches\")");
+                     "cuda_graphs partial): no host floor taken on a MoE layer's pass; it binds "
+                     "at small micro-batches with many local experts (Megatron-Bridge 26.02's "
+                     "Qwen3-30B on B200: 8.8 ms a pass at micro-batch 1): set "
+                     "workload.moe_host_pass_s (docs/model.md \"The host's launches\")");
         else
             snprintf(b, sizeof b, "mixture of experts: the host's kernel launches hidden, as "
                      "full-iteration CUDA graphs hide them (workload.cuda_graphs full; "

@@ -344,3 +344,13 @@ check "ep_overlap on a GPU of unknown SM count: an Assumed: line says the held S
     sh -c "grep -q '^Assumed: run: gb300-nvl-64: its GB300.s SM count is unknown in the catalog' '$tmp/gb300.txt' && ! grep -q 'SM count is unknown' '$tmp/ov.txt'"
 check "ep_overlap: the Experts: line names the held SMs" \
     grep -q '^Experts: run: .* loses .* s to the 32 SMs their kernels hold (parallel.ep_sms)' "$tmp/ov.txt"
+# Scoped CUDA graphs: no host floor is taken, and the Assumed: line says where one binds and how
+# to give it (Megatron-Bridge 26.02's Qwen3-30B at micro-batch 1); a run that gives one is told so.
+sg=validate/published/llm_runs/mb2602-qwen3-30b-b200-mxfp8.yaml
+"$DT" -q "$sg" > "$tmp/sg.txt" 2> "$tmp/err"
+sed 's/^  cuda_graphs: partial$/  cuda_graphs: partial\n  moe_host_pass_s: 0.009/' "$sg" > "$tmp/sg9.yaml"
+"$DT" -q "$tmp/sg9.yaml" > "$tmp/sg9.txt" 2> "$tmp/err"
+check "scoped CUDA graphs: the Assumed: line says the floor binds at small micro-batches and names moe_host_pass_s; with it, the pass takes the scenario's 9 ms" \
+    sh -c "grep -q '^Assumed: run: mixture of experts under scoped CUDA graphs .*it binds at small micro-batches .*set workload.moe_host_pass_s' '$tmp/sg.txt' &&
+           grep -q '^Assumed: run: mixture of experts under scoped CUDA graphs: each MoE layer.s pass takes at least the 9 ms' '$tmp/sg9.txt' &&
+           grep -q '^Host: run: ' '$tmp/sg9.txt'"
