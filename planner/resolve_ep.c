@@ -309,15 +309,23 @@ static void counts_of(const struct scenario *sc, double *nf, double *nb, double 
     *gb = 2 + redo * 2;
 }
 
-void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
-                      const struct sim_group *g, double *fwd_s, double *bwd_s)
+/* A micro-batch's waits over the MoE layers, forward and backward, for one
+ * all-to-all of a2a s and one etp gather of gath s. */
+static void waits_of(const struct scenario *sc, double a2a, double gath, double *fwd_s,
+                     double *bwd_s)
 {
-    double a2a = resolve_ep_alltoall_s(sc, in, g), layers = shape_moe_layers(sc->workload.model);
-    double gath = resolve_ep_etp_gather_s(sc, in, g), nf, nb, gf, gb;
+    double layers = shape_moe_layers(sc->workload.model), nf, nb, gf, gb;
 
     counts_of(sc, &nf, &nb, &gf, &gb);
     *fwd_s = layers * (nf * a2a + gf * gath);
     *bwd_s = layers * (nb * a2a + gb * gath);
+}
+
+void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
+                      const struct sim_group *g, double *fwd_s, double *bwd_s)
+{
+    waits_of(sc, resolve_ep_alltoall_s(sc, in, g), resolve_ep_etp_gather_s(sc, in, g), fwd_s,
+             bwd_s);
 }
 
 /* DualPipe pairs every forward chunk with a backward chunk, each's
@@ -420,9 +428,11 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
         double wf, wb, c, x, slow, e, a2a, gath;
         if (cl->groups[i].role != SIM_TRAIN)
             continue;
-        resolve_ep_waits(sc, in, g, &wf, &wb);
-        a2a = layers * (nf + nb) * resolve_ep_alltoall_s(sc, in, g);   /* of wf + wb */
-        gath = layers * (gf + gb) * resolve_ep_etp_gather_s(sc, in, g);
+        a2a = resolve_ep_alltoall_s(sc, in, g);
+        gath = resolve_ep_etp_gather_s(sc, in, g);
+        waits_of(sc, a2a, gath, &wf, &wb);
+        a2a *= layers * (nf + nb);          /* their parts of wf + wb */
+        gath *= layers * (gf + gb);
         c = (g->fwd_s + g->bwd_s) / n;
         slow = overlap_cost_s(sc, in, wf + wb, c);
         x = resolve_ep_exposed(sc, wf + wb, c + slow, n);
