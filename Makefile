@@ -66,6 +66,7 @@ cli_LIBS       := $(LDLIBS)
 # and the catalog (issue 36's): the front end's, like test_resolve.
 LAYER_test_sim        := sim
 LAYER_test_nccl       := sim
+LAYER_test_rccl       := sim
 LAYER_test_shard      := sim
 LAYER_test_tp         := sim
 LAYER_test_ep         := sim

@@ -123,10 +123,10 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
 
     (void)e;
     if (!a->json) {
-        fprintf(f, "%s: %d node%s x %d GPUs, %d ranks, %s%s%s", what, m->sh.nodes,
+        fprintf(f, "%s: %d node%s x %d GPUs, %d ranks, %s%s%s%s", what, m->sh.nodes,
                m->sh.nodes > 1 ? "s" : "", m->sh.ppn, m->sh.nodes * m->sh.ppn,
-               nccl_coll_name(m->coll), m->sh.nodes > 1 && r->fabric[0] ? ", over " : "",
-               m->sh.nodes > 1 ? r->fabric : "");
+               nccl_coll_name(m->coll), m->sh.rccl ? " by RCCL" : "",
+               m->sh.nodes > 1 && r->fabric[0] ? ", over " : "", m->sh.nodes > 1 ? r->fabric : "");
         /* the network's step overhead (docs/collectives.md "A ring's step period") */
         if (m->sh.nodes > 1 && m->sh.net_step_s[0] > 0)
             fprintf(f, " (a message across it waits %.0f us, %.0f under Simple)",
@@ -160,7 +160,8 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
                 cJSON_AddNumberToObject(o, "busbw_GBps", c.busbw_Bps / 1e9);
                 cJSON_AddStringToObject(o, "chosen_by", a->algo >= 0 ? "forced"
                                         : c.by_tuner ? nccl_tuner_name(m->sh.tuner)
-                                        : "nccl_model");
+                                        : c.algo == NCCL_ALLPAIRS ? "msccl"
+                                        : m->sh.rccl ? "rccl_model" : "nccl_model");
             } else {
                 cJSON_AddStringToObject(o, "error", "the pair is disabled on this shape");
             }

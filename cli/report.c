@@ -160,9 +160,9 @@ void report_collective_notes(FILE *f, const struct plan_cluster *pc, int n, size
             continue;
         fprintf(f, "Collectives: %s:", p->cl->name);
         for (int k = 0; k < m && k < 3; k++)
-            fprintf(f, "%s %.3g MiB %s by NCCL %s/%s, %d channel%s, %.3g ms (busbw %.3g GB/s)",
+            fprintf(f, "%s %.3g MiB %s by %s %s/%s, %d channel%s, %.3g ms (busbw %.3g GB/s)",
                     k ? ";" : "", c[k].bytes / DT_MIB, coll_words(c[k].collective),
-                    c[k].algorithm, c[k].protocol,
+                    c[k].library, c[k].algorithm, c[k].protocol,
                     c[k].channels, c[k].channels == 1 ? "" : "s", c[k].time_s * 1e3,
                     c[k].busbw_Bps / 1e9);
         if (m > 3)
@@ -236,6 +236,7 @@ void report_json_collectives(cJSON *o, const struct plan_cluster *pc)
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "collective", c[k].collective);
         cJSON_AddNumberToObject(e, "bytes", c[k].bytes);
+        cJSON_AddStringToObject(e, "library", c[k].library);
         cJSON_AddStringToObject(e, "algorithm", c[k].algorithm);
         cJSON_AddStringToObject(e, "protocol", c[k].protocol);
         cJSON_AddNumberToObject(e, "channels", c[k].channels);

@@ -463,6 +463,7 @@ static int resolve_links(const struct cat_instance *in, int networked, struct si
             return dt_errf(e, "%s: GPU %s not in the catalog", in->name, in->gpu_model);
         g->pcie_Bps = isnan(gpu->pcie_gbs_dir) ? 0 : gpu->pcie_gbs_dir * 1e9 * PCIE_EFF;
         g->gpu_cc = gpu->cc;
+        g->gpu_cdna = gpu->cdna;
         g->nics = in->nics > 0 ? in->nics : 1;
         g->cpu_amd = in->cpu_amd;
         resolve_fabric(in, g);
@@ -471,7 +472,9 @@ static int resolve_links(const struct cat_instance *in, int networked, struct si
                       gpu->nvlink_gbs_dir > 0;
             g->link = !nvl ? SIM_LINK_PCIE
                       : in->link == CAT_LINK_NVSWITCH ? SIM_LINK_NVSWITCH : SIM_LINK_NVLINK;
-            g->intra_Bps = nvl ? gpu->nvlink_gbs_dir * 1e9 * nccl_link_eff(gpu->cc) : g->pcie_Bps;
+            g->intra_Bps = !nvl ? g->pcie_Bps
+                           : gpu->nvlink_gbs_dir * 1e9 *
+                                 (gpu->cdna > 0 ? rccl_link_eff(gpu->cdna) : nccl_link_eff(gpu->cc));
             g->intra_alpha_s = nvl ? ALPHA_NVLINK : ALPHA_PCIE;
             if (!(g->intra_Bps > 0))
                 return dt_errf(e, "%s: GPU-to-GPU bandwidth unknown", in->name);

@@ -285,6 +285,8 @@ static int pair_ok(const struct nccl_shape *sh, enum nccl_coll c, int a, int p,
     int n = sh->nodes, nvls = a == NCCL_NVLS || a == NCCL_NVLS_TREE;
     int nvls_ok = sh->cc >= 90 && sh->link == NCCL_LINK_NVSWITCH;
 
+    if (a == NCCL_ALLPAIRS)
+        return 0;   /* RCCL's only (rccl.c) */
     if (c == NCCL_ALLREDUCE ? a == NCCL_PAT : (a == NCCL_TREE || a == NCCL_NVLS_TREE))
         return 0;
     if (a == NCCL_PAT && (p != NCCL_SIMPLE || sh->ppn != 1 || (sh->cc > 0 && sh->cc < 60)))
@@ -360,6 +362,7 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
     graph_of(sh, PAT_NVLS, &gr[NCCL_NVLS]);
     gr[NCCL_NVLS_TREE] = gr[NCCL_NVLS];
     gr[NCCL_PAT] = gr[NCCL_RING];
+    memset(&gr[NCCL_ALLPAIRS], 0, sizeof gr[NCCL_ALLPAIRS]);
     for (int a = 0; a < NCCL_NALGO; a++) {
         m->nch[a] = gr[a].nch;
         for (int p = 0; p < NCCL_NPROTO; p++) {
@@ -375,6 +378,8 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
             m->run_step[a][p] = a == NCCL_RING ? ring_step_s(sh, c, p) : 0;
         }
     }
+    if (sh->rccl)
+        rccl_model_init(m, sh, c);
 }
 
 /* nccl_on, the pipeline's fill left out when fill is 0 (NCCL's choice does
@@ -383,7 +388,7 @@ static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
                    struct nccl_choice *c, int fill)
 {
     int k = m->sh.nodes * m->sh.ppn;
-    double bw, run, lat, run_lat, steps, corr = 1;
+    double bw, run, lat, run_lat, steps, corr = 1, choice_corr;
 
     if ((unsigned)a >= NCCL_NALGO || (unsigned)p >= NCCL_NPROTO || !(m->bw[a][p] > 0) || k <= 1)
         return -1;
@@ -396,13 +401,19 @@ static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
         if (l < 23)
             corr = tree_corr[p][l];
     }
+    /* RCCL's own factors for its choice; on one node its tables time the
+     * run too (rccl.c) */
+    choice_corr = m->sh.rccl ? rccl_corr(m, a, p, bytes) : corr;
+    if (m->sh.rccl && m->sh.nodes == 1)
+        corr = choice_corr;
     /* the ring's plateau (ncclTopoGetAlgoTime): comm->nChannels is the
-     * ring's channel count */
+     * ring's channel count; RCCL's choice has none */
     if (a == NCCL_RING && p == NCCL_SIMPLE && m->sh.nodes > 1 && m->coll == NCCL_ALLREDUCE &&
         bytes / ((double)m->nch[NCCL_RING] * k) >= 64)
     {
         double plateau = m->sh.cc > 0 && m->sh.cc < 80 ? 1.9 : 1.4;
-        lat *= plateau;
+        if (!m->sh.rccl)
+            lat *= plateau;
         run_lat *= plateau;
     }
     memset(c, 0, sizeof *c);
@@ -419,7 +430,7 @@ static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
         c->algbw_Bps = bytes / hypot(steps, bytes / c->algbw_Bps);
     c->fill_s = fill ? nccl_fill_s(m, a, p, bytes) : 0;
     c->time_s = run_lat + c->fill_s + bytes / c->algbw_Bps;
-    c->nccl_time_s = lat + bytes / (bw * corr);
+    c->nccl_time_s = lat + bytes / (bw * choice_corr);
     if (m->coll == NCCL_ALLREDUCE && m->sh.meas_beta_s > 0 && m->sh.meas_nodes == m->sh.nodes &&
         m->sh.meas_ppn == m->sh.ppn) {
         /* the shape a calibration measured: its own time, whatever the pair */
@@ -444,12 +455,15 @@ int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
     enum nccl_algo ta;
     enum nccl_proto tp;
 
-    /* the network plugin's tuner, where it names a pair (nccl_tuner.c) */
+    /* the network plugin's tuner, where it names a pair (nccl_tuner.c), and
+     * RCCL's MSCCL algorithms, which take the sizes their files cover */
     if (nccl_tuner_pick(m, bytes, &ta, &tp) == 0) {
         int rc = pair_on(m, ta, tp, bytes, c, 1);
         c->by_tuner = rc == 0;
         return rc;
     }
+    if (m->sh.rccl && rccl_msccl_pick(m, bytes, &tp) == 0)
+        return pair_on(m, NCCL_ALLPAIRS, tp, bytes, c, 1);
 
     for (int a = 0; a < NCCL_NALGO; a++)
         for (int p = 0; p < NCCL_NPROTO; p++) {
@@ -467,7 +481,8 @@ int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
 
 const char *nccl_algo_name(int a)
 {
-    static const char *const names[NCCL_NALGO] = {"tree", "ring", "nvls", "nvls_tree", "pat"};
+    static const char *const names[NCCL_NALGO] = {"tree", "ring", "nvls", "nvls_tree", "pat",
+                                                  "allpairs"};
     return a >= 0 && a < NCCL_NALGO ? names[a] : NULL;
 }
 

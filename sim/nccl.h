@@ -14,7 +14,11 @@
 #ifndef DT_NCCL_H
 #define DT_NCCL_H
 
-enum nccl_algo { NCCL_TREE = 0, NCCL_RING, NCCL_NVLS, NCCL_NVLS_TREE, NCCL_PAT, NCCL_NALGO };
+/* NCCL_ALLPAIRS: RCCL's MSCCL all-pairs all-reduce on one 8-GPU AMD node
+ * (rccl.c); never enabled under NCCL. */
+enum nccl_algo {
+    NCCL_TREE = 0, NCCL_RING, NCCL_NVLS, NCCL_NVLS_TREE, NCCL_PAT, NCCL_ALLPAIRS, NCCL_NALGO
+};
 /* The collectives the model covers: S is the buffer of an all-reduce, the
  * gathered buffer of an all-gather, the input of a reduce-scatter (as
  * nccl-tests sizes them). */
@@ -56,6 +60,9 @@ struct nccl_shape {
                                    that shape it runs alpha + beta S whatever NCCL picks
                                    (nccl_on); meas_beta_s 0: none */
     int meas_nodes, meas_ppn;
+    int rccl;               /* the collectives are RCCL's on AMD Instinct GPUs of this CDNA
+                               generation (3: MI300X, MI325X; 4: MI350X, MI355X), timed by
+                               rccl.c; 0: NCCL's */
 };
 
 /* What NCCL's model gives each (algorithm, protocol) pair on a shape, and
@@ -169,8 +176,32 @@ const char *nccl_tuner_name(int t);
 int nccl_tuner_pick(const struct nccl_model *m, double bytes, enum nccl_algo *a,
                     enum nccl_proto *p);
 
-const char *nccl_algo_name(int a);     /* tree, ring, nvls, nvls_tree, pat */
+const char *nccl_algo_name(int a);     /* tree, ring, nvls, nvls_tree, pat, allpairs */
 const char *nccl_proto_name(int p);
+
+/*
+ * RCCL, AMD's fork of NCCL, as it chooses and runs on AMD Instinct nodes
+ * (rccl.c; docs/collectives.md "RCCL on AMD Instinct").
+ */
+
+/* RCCL's bandwidth of one xGMI link over its line rate (topo.h:
+ * GFX94X_XGMI_WIDTH 48 of 64 GB/s a direction), as nccl_link_eff for
+ * NVLink. */
+double rccl_link_eff(int cdna);
+
+/* Overwrite m, filled by NCCL's model for shape sh, with RCCL's: its tables
+ * for the choice, and what the choice runs at (called by nccl_model_init
+ * when sh->rccl). */
+void rccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum nccl_coll c);
+
+/* RCCL's per-size factor on the bandwidth of pair (a, p) for `bytes`
+ * (ncclTopoGetAlgoTime: trees always, rings across nodes); 1 elsewhere. */
+double rccl_corr(const struct nccl_model *m, int a, int p, double bytes);
+
+/* The protocol MSCCL's all-pairs all-reduce runs `bytes` with, 0 and *p
+ * set, where its algorithm files cover that size on m's shape; -1 where
+ * RCCL's own choice stands. */
+int rccl_msccl_pick(const struct nccl_model *m, double bytes, enum nccl_proto *p);
 const char *nccl_coll_name(int c);     /* all_reduce, all_gather, reduce_scatter */
 
 #endif

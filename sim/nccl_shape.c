@@ -30,6 +30,8 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
             sh->ppn = wpn;
         if (g->gpus > 0 && (!found || (g->gpu_cc > 0 && (sh->cc == 0 || g->gpu_cc < sh->cc))))
             sh->cc = g->gpu_cc;
+        if (g->gpus > 0 && g->gpu_cdna > 0)
+            sh->rccl = g->gpu_cdna;     /* AMD's GPUs run RCCL (rccl.c) */
         if (g->gpus > 1 && l < sh->link)
             sh->link = l;
         if (g->gpus > 1 && (sh->intra_Bps == 0 || g->intra_Bps < sh->intra_Bps))

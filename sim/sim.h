@@ -55,6 +55,7 @@ struct sim_group {
     double pcie_Bps;        /* host-to-device bandwidth per GPU, bytes/s */
     /* What strategy auto needs of a GPU node (NCCL's tuning model): */
     int gpu_cc;             /* compute capability x 10 (70 V100, 80 A100, 90 H100); 0 unknown */
+    int gpu_cdna;           /* AMD Instinct's CDNA generation (3 MI300X); 0: NVIDIA's, NCCL */
     enum sim_link link;     /* the GPU-to-GPU link's kind */
     int nics;               /* NICs per node (rails); 0 unknown: 1 */
     int cpu_amd;            /* 1: AMD host processors */
@@ -312,7 +313,8 @@ double sim_bucket_cap(const struct sim_comm *c, int b);
 struct sim_coll_choice {
     const char *collective;     /* "all_reduce", "all_gather", "reduce_scatter" */
     double bytes;
-    const char *algorithm;      /* "ring", "tree", "nvls", "nvls_tree" */
+    const char *library;        /* "NCCL", or "RCCL" on AMD GPUs (nccl_shape.rccl) */
+    const char *algorithm;      /* "ring", "tree", "nvls", "nvls_tree", "pat", "allpairs" */
     const char *protocol;       /* "LL", "LL128", "Simple" */
     int channels;
     double time_s;              /* uncontended */

@@ -26,6 +26,7 @@ int sim_choice_add(struct sim_coll_choice *out, int n, int max, const struct ncc
         return n;
     out[n].collective = nccl_coll_name(kind);
     out[n].bytes = bytes;
+    out[n].library = sh->rccl ? "RCCL" : "NCCL";
     out[n].algorithm = nccl_algo_name(c.algo);
     out[n].protocol = nccl_proto_name(c.proto);
     out[n].channels = c.channels;
