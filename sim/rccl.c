@@ -41,9 +41,10 @@
  *   carries 8 bytes of data and 8 of flags).
  * Across nodes, tuning_model_5's ratios and factors steer the choice (a ring
  * under Simple at a tenth of its bandwidth below 512 MiB, 320 us a network
- * hop) rather than time it, and no multi-node RCCL measurement is in the
- * validation set: the chosen pair runs as NCCL's model times it on the
- * same shape (nccl.c), an assumption docs/collectives.md states.
+ * hop) rather than time it: the chosen pair runs as NCCL's model times it on
+ * the same shape (nccl.c), an assumption docs/collectives.md states, but a
+ * ring no faster than its GPU links at the slowest link's rate (ring_cap),
+ * which MI325X on 2 to 8 nodes and MI300X on 2 follow at large sizes.
  *
  * CDNA 4 (MI350X, MI355X, gfx950) is not in this RCCL: its tables are taken
  * to be gfx94x's, and MSCCL's files (8 gfx94x GPUs) are not applied.
@@ -81,9 +82,10 @@ static const double ring_corr[NCCL_NPROTO][NCORR] = {
 
 /* RCCL's share of an xGMI link's line rate (GFX94X_XGMI_WIDTH 48 of 64). */
 #define XGMI_COUNTED (48.0 / 64.0)
-/* What a ring's link runs at: the blog's slowest GPU, 315.66 GB/s over its
- * 7 links of 64 GB/s. */
-#define XGMI_RUN (315.66 / (7 * 64.0))
+/* What a ring's link runs at on CDNA 3: the blog's slowest GPU, 315.66 GB/s
+ * over its 7 links of 64 GB/s.  CDNA 4 has no such measurement: RCCL's
+ * count stands. */
+#define XGMI_RUN_CDNA3 (315.66 / (7 * 64.0))
 /* Rings of the 8-GPU MI300X rome model (28) as connect.cc doubles them. */
 #define RING_CHANNELS 56
 /* All-pairs: channels a file runs (nchannels="8"), GPUs it is written for,
@@ -152,12 +154,27 @@ static double alg_bw(const struct nccl_shape *sh, enum nccl_coll c, int a, int p
     return a == NCCL_TREE ? bus * 0.5 : bus * k / nsteps;
 }
 
+/*
+ * The most a ring's GPU links carry, bytes/s of algorithm bandwidth: 7
+ * links at the rate a ring runs them (XGMI_RUN_CDNA3), as bus bandwidth; across
+ * nodes each GPU's links carry (ppn - 1) of every ppn channels (one leaves
+ * the node by a NIC), as NCCL's search counts them (nccl.c channels_at),
+ * so the bound rises by ppn / (ppn - 1).
+ */
+static double ring_cap(const struct nccl_shape *sh, enum nccl_coll c)
+{
+    int k = sh->nodes * sh->ppn;
+    double bus = sh->intra_Bps * (sh->rccl == 3 ? XGMI_RUN_CDNA3 / XGMI_COUNTED : 1);
+
+    if (sh->nodes > 1 && sh->ppn > 1)
+        bus *= sh->ppn / (sh->ppn - 1.0);
+    return bus * k / (c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0);
+}
+
 void rccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum nccl_coll c)
 {
     int k = sh->nodes * sh->ppn, one = sh->nodes == 1;
-    /* the ring's run on one node: its links at the measured rate */
-    double run_cap = sh->intra_Bps * (XGMI_RUN / XGMI_COUNTED) * k / (c == NCCL_ALLREDUCE
-                                                                     ? 2.0 * (k - 1) : k - 1.0);
+    double run_cap = ring_cap(sh, c);
 
     if (k <= 1)
         return;
@@ -173,7 +190,7 @@ void rccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
                 m->run_bw[a][p] = a == NCCL_RING ? fmin(m->bw[a][p], run_cap) : m->bw[a][p];
                 m->run_lat[a][p] = latency_us(sh, c, a, p, 0) * 1e-6;
             } else if (nccl_run > 0) {
-                m->run_bw[a][p] = nccl_run;
+                m->run_bw[a][p] = a == NCCL_RING ? fmin(nccl_run, run_cap) : nccl_run;
                 m->run_lat[a][p] = nccl_lat;
             } else {
                 m->bw[a][p] = 0;    /* no run to time it by */
@@ -182,7 +199,7 @@ void rccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
     if (one)
         m->nch[NCCL_RING] = RING_CHANNELS;
     if (c == NCCL_ALLREDUCE && one && sh->ppn == ALLPAIRS_GPUS && sh->rccl == 3) {
-        double simple = run_cap * ALLPAIRS_SHARE;
+        double simple = run_cap * ALLPAIRS_SHARE;   /* one node: the ring's run */
         for (int p = 0; p < NCCL_NPROTO; p++) {
             if (p == NCCL_LL128)
                 continue;

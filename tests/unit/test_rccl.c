@@ -106,6 +106,13 @@ static void across_nodes_rccl_chooses_and_nccl_times(void)
     T_NEAR(m.bw[NCCL_TREE][NCCL_SIMPLE] / 1e9, 99.12, 1e-9, "tree Simple at ratio 0.59");
     T_NEAR(m.run_bw[NCCL_TREE][NCCL_SIMPLE], nm.run_bw[NCCL_TREE][NCCL_SIMPLE], 1e-12,
            "its run as NCCL's model times it");
+    /* the ring's run: no faster than its GPU links, which carry 7 of every 8
+     * channels: 315.66 x 8/7 of bus bandwidth, x 32/62 */
+    T_NEAR(m.run_bw[NCCL_RING][NCCL_SIMPLE] / 1e9,
+           fmin(nm.run_bw[NCCL_RING][NCCL_SIMPLE] / 1e9, 315.66 * 8 / 7 * 32 / 62), 1e-9,
+           "the ring across nodes bound by the links' run rate");
+    T_CHECK(m.run_bw[NCCL_RING][NCCL_SIMPLE] < nm.run_bw[NCCL_RING][NCCL_SIMPLE],
+            "below NCCL's run on 8 x 400G");
     /* the ring's correction below 512 MiB: 0.1 (log2(256 MiB / 64) = 22) */
     T_NEAR(rccl_corr(&m, NCCL_RING, NCCL_SIMPLE, 256 * MIB), 0.1, 1e-12, "ring factor 0.1");
     T_NEAR(rccl_corr(&m, NCCL_RING, NCCL_SIMPLE, 1024 * MIB), 1.0, 1e-12, "1 at 1 GiB");
