@@ -52,7 +52,7 @@ _dtplan()
                     --link)
                         COMPREPLY=($(compgen -W "nvswitch nvlink pcie" -- "$cur")) ;;
                     --algo)
-                        COMPREPLY=($(compgen -W "ring tree nvls nvls_tree pat" -- "$cur")) ;;
+                        COMPREPLY=($(compgen -W "ring tree nvls nvls_tree pat allpairs" -- "$cur")) ;;
                     --coll)
                         COMPREPLY=($(compgen -W "all_reduce all_gather reduce_scatter" -- "$cur")) ;;
                     --proto)
