@@ -143,13 +143,15 @@ static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, i
 }
 
 /* RCCL's algorithm bandwidth of pair (a, p), bytes/s: the topology's total
- * (a GPU's links, sh->intra_Bps at RCCL's count) times the ratio, to
- * algorithm bandwidth as NCCL converts. */
+ * (a GPU's links, sh->intra_Bps at RCCL's count; a node of one GPU has none,
+ * and its NICs stand in) times the ratio, to algorithm bandwidth as NCCL
+ * converts. */
 static double alg_bw(const struct nccl_shape *sh, enum nccl_coll c, int a, int p)
 {
     int k = sh->nodes * sh->ppn;
     double nsteps = c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0;
-    double bus = sh->intra_Bps * bw_ratio[sh->nodes <= 2 ? 0 : 1][a == NCCL_TREE ? 0 : 1][p];
+    double total = isfinite(sh->intra_Bps) ? sh->intra_Bps : sh->net_Bps;
+    double bus = total * bw_ratio[sh->nodes <= 2 ? 0 : 1][a == NCCL_TREE ? 0 : 1][p];
 
     return a == NCCL_TREE ? bus * 0.5 : bus * k / nsteps;
 }

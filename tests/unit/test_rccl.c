@@ -118,6 +118,20 @@ static void across_nodes_rccl_chooses_and_nccl_times(void)
     T_NEAR(rccl_corr(&m, NCCL_RING, NCCL_SIMPLE, 1024 * MIB), 1.0, 1e-12, "1 at 1 GiB");
     T_NEAR(rccl_corr(&m, NCCL_TREE, NCCL_SIMPLE, 64.0 * (1 << 15)), 0.7, 1e-12,
            "tree factor 0.7 at 2 MiB");
+    /* one GPU a node: the NICs stand for the links, and 1 GiB rides a ring
+     * under Simple, not the tree under LL a latency-only choice would take */
+    {
+        struct nccl_shape one = mi300x(4, 1);
+        struct nccl_choice c;
+        one.intra_Bps = INFINITY;
+        one.net_Bps = 50e9;
+        one.nics = 1;
+        nccl_model_init(&m, &one, NCCL_ALLREDUCE);
+        T_CHECK(isfinite(m.bw[NCCL_TREE][NCCL_LL]) && m.bw[NCCL_TREE][NCCL_LL] > 0,
+                "a finite bandwidth for the choice");
+        T_CHECK(nccl_pick(&m, 1024 * MIB, &c) == 0 && c.proto == NCCL_SIMPLE,
+                "1 GiB under Simple (%s/%s)", nccl_algo_name(c.algo), nccl_proto_name(c.proto));
+    }
     /* NCCL's shapes keep NCCL's model: no all-pairs, LL128 where NVLink allows */
     T_CHECK(nm.bw[NCCL_ALLPAIRS][NCCL_SIMPLE] == 0, "NCCL: no all-pairs");
     T_CHECK(strcmp(nccl_algo_name(NCCL_ALLPAIRS), "allpairs") == 0, "named allpairs");
