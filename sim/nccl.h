@@ -60,6 +60,10 @@ struct nccl_shape {
                                    that shape it runs alpha + beta S whatever NCCL picks
                                    (nccl_on); meas_beta_s 0: none */
     int meas_nodes, meas_ppn;
+    int node_gpus;          /* GPUs a node holds, >= ppn (0: ppn); over a point-to-point
+                               mesh (NCCL_LINK_NVLINK under RCCL) a group of ppn of them
+                               reaches the others over ppn - 1 of their node_gpus - 1
+                               links */
     int rccl;               /* the collectives are RCCL's on AMD Instinct GPUs of this CDNA
                                generation (3: MI300X, MI325X; 4: MI350X, MI355X), timed by
                                rccl.c; 0: NCCL's */

@@ -28,6 +28,8 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
         sh->nodes += g->count;
         if (wpn > sh->ppn)
             sh->ppn = wpn;
+        if (g->gpus > sh->node_gpus)
+            sh->node_gpus = g->gpus;
         if (g->gpus > 0 && (!found || (g->gpu_cc > 0 && (sh->cc == 0 || g->gpu_cc < sh->cc))))
             sh->cc = g->gpu_cc;
         if (g->gpus > 0 && g->gpu_cdna > 0)

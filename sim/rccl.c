@@ -173,8 +173,26 @@ static double ring_cap(const struct nccl_shape *sh, enum nccl_coll c)
     return bus * k / (c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0);
 }
 
-void rccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum nccl_coll c)
+/*
+ * A group of fewer GPUs than the node's full mesh (a tensor-parallel group
+ * of 4 on an 8-GPU board, the data-parallel group at one of its positions)
+ * has only the links among its own GPUs: ppn - 1 of each GPU's node_gpus -
+ * 1 (AMD's blog: with 2 or 4 GPUs "only a fraction of the available
+ * bandwidth" is used).  sh with its links so counted.
+ */
+static struct nccl_shape group_links(const struct nccl_shape *sh)
 {
+    struct nccl_shape r = *sh;
+
+    if (r.link == NCCL_LINK_NVLINK && r.ppn > 1 && r.node_gpus > r.ppn && isfinite(r.intra_Bps))
+        r.intra_Bps *= (r.ppn - 1.0) / (r.node_gpus - 1.0);
+    return r;
+}
+
+void rccl_model_init(struct nccl_model *m, const struct nccl_shape *shape, enum nccl_coll c)
+{
+    struct nccl_shape own = group_links(shape);
+    const struct nccl_shape *sh = &own;
     int k = sh->nodes * sh->ppn, one = sh->nodes == 1;
     double run_cap = ring_cap(sh, c);
 

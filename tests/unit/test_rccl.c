@@ -93,6 +93,24 @@ static void msccls_allpairs_takes_its_sizes(void)
     T_CHECK(nccl_pick(&m, 4 * MIB, &c) == 0 && c.algo == NCCL_RING, "CDNA 4: RCCL's ring");
 }
 
+static void a_group_of_four_has_three_links(void)
+{
+    /* 4 GPUs of an 8-GPU board reach each other over 3 of each GPU's 7
+     * links: a ring's bus bandwidth 336 x 3/7 = 144 for the choice, 315.66
+     * x 3/7 = 135.3 for the run */
+    struct nccl_shape s = mi300x(1, 4);
+    struct nccl_model m;
+
+    s.node_gpus = 8;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_NEAR(m.bw[NCCL_RING][NCCL_SIMPLE] / 1e9, 144.0 * 4 / 6, 1e-9, "choice: 3 links of 48");
+    T_NEAR(m.run_bw[NCCL_RING][NCCL_SIMPLE] / 1e9, 315.66 * 3 / 7 * 4 / 6, 1e-9,
+           "run: 3 links at the slowest rate");
+    s.node_gpus = 4;    /* a node of 4: its own mesh, every link */
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_NEAR(m.bw[NCCL_RING][NCCL_SIMPLE] / 1e9, 336.0 * 4 / 6, 1e-9, "a node of 4: all links");
+}
+
 static void across_nodes_rccl_chooses_and_nccl_times(void)
 {
     struct nccl_shape s = mi300x(4, 8), n;
@@ -141,6 +159,7 @@ int main(void)
 {
     T_RUN(rccls_pairs_on_one_mi300x_node);
     T_RUN(msccls_allpairs_takes_its_sizes);
+    T_RUN(a_group_of_four_has_three_links);
     T_RUN(across_nodes_rccl_chooses_and_nccl_times);
     return T_DONE();
 }
