@@ -475,9 +475,14 @@ if ($check) {
     # +36.9%, and Qwen3-30B at micro-batch 1 2.9x (scoped graphs, no floor taken) and 3.4x
     # (H100, not found) too fast, all five marked: 83 cases, 29.4%, carried 12.6% (the
     # guard 29.5: rows added, no prediction changed).
+    # Primus's MoE package on one MI355X node (group primus-moe-mi355x: DeepSeek-V2-Lite,
+    # the baseline at micro-batch 1 to 12 and the optimized run at 14, AMD's own figure):
+    # the baselines +50% to +68% (the legacy grouped GEMM and ROCm's eager launches, marked),
+    # the optimized run +18.4%: 89 cases, 30.9%, carried 13.5% (the guard 30.9: rows
+    # added, no prediction changed).
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [29.5, [errs('err', @moe)]]);
+                 'MoE catalog' => [30.9, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
