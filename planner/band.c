@@ -51,7 +51,7 @@ static const struct {
     {100, 199, 1, 1, 0, 0.159},
     {90, 99, 0, LLM_ANY, 1, 0.125}, {100, 199, 1, LLM_ANY, 1, 0.256},
 };
-#define ERR_COMPUTE_MOE 0.309
+#define ERR_COMPUTE_MOE 0.331
 #define ERR_COMPUTE_CARRIED 0.105
 #define ERR_MEASURED 0.048
 #define ERR_COMM_NOMINAL 0.303

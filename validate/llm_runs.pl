@@ -479,10 +479,13 @@ if ($check) {
     # the baseline at micro-batch 1 to 12 and the optimized run at 14, AMD's own figure):
     # the baselines +50% to +68% (the legacy grouped GEMM and ROCm's eager launches, marked),
     # the optimized run +18.4%: 89 cases, 30.9%, carried 13.5% (the guard 30.9: rows
+    # added, no prediction changed).  Its DeepSeek-V2 on 4 MI355X nodes (pp 4, ep 8): the
+    # 1F1B baseline 2.5x and the optimized run 2.1x too fast (marked: 20 local experts a
+    # GPU in the legacy grouped GEMM, eager on ROCm): 91 cases, 33.1% (the guard 33.1: rows
     # added, no prediction changed).
     my %guard = (catalog => [10.1, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [30.9, [errs('err', @moe)]]);
+                 'MoE catalog' => [33.1, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

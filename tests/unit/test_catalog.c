@@ -742,6 +742,7 @@ static void moe_shapes_give_the_published_counts(void)
         {"llama4-scout", NAN, 17e9, 0, 2},
         {"qwen3-30b-a3b", 30.5e9, NAN, 0, 3},
         {"deepseek-v2-lite", 15.7e9, NAN, 1, 2},
+        {"deepseek-v2", 236e9, 21e9, 1, 2},
         {"llama4-maverick", 400e9, 17e9, 0, 2},
         {"dbrx", 132e9, 36e9, 0, 2},
     };
