@@ -32,7 +32,8 @@
  * and all_reduce_perf with RCCL 2.22.3):
  * - a ring moves no faster than 7 links at the slowest link's rate: the
  *   slowest GPU's 7 x 45.1 = 315.7 GB/s, 70.5% of the 64 GB/s line rate,
- *   not RCCL's 48 (XGMI_RUN);
+ *   not RCCL's 48 (XGMI_RUN_CDNA3; CDNA 4 has no such measurement and
+ *   runs at RCCL's count);
  * - all-pairs has no RCCL figure: its latency is RCCL's for two xGMI steps
  *   (base + 2 x the ring's per-hop latency: one hop scatters the shards,
  *   one gathers them), its bandwidth a share of the links' that one point
@@ -45,6 +46,10 @@
  * the same shape (nccl.c), an assumption docs/collectives.md states, but a
  * ring no faster than its GPU links at the slowest link's rate (ring_cap),
  * which MI325X on 2 to 8 nodes and MI300X on 2 follow at large sizes.
+ *
+ * A group of fewer GPUs than the node (a tensor-parallel group of 4, the
+ * data-parallel group at one of its positions) has only the mesh's links
+ * among its own GPUs (group_links), for the choice and the run alike.
  *
  * CDNA 4 (MI350X, MI355X, gfx950) is not in this RCCL: its tables are taken
  * to be gfx94x's, and MSCCL's files (8 gfx94x GPUs) are not applied.
