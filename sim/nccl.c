@@ -242,7 +242,7 @@ static double ring_step_s(const struct nccl_shape *sh, enum nccl_coll c, int p)
 
     if (sh->nodes <= 1 || !(step > 0))
         return 0;
-    return (c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0) * step;
+    return nccl_ring_steps(c, k) * step;
 }
 
 /* tuning.cc's latency of pair (a, p) for collective c, us, with the
@@ -253,7 +253,7 @@ static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, i
                          double net_us, int run)
 {
     int n = sh->nodes, k = n * sh->ppn, ih = sh->link != NCCL_LINK_PCI ? HW_NVLINK : HW_PCI;
-    double nsteps = c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0;
+    double nsteps = nccl_ring_steps(c, k);
     double lat = base_lat[a][p], il = hw_lat[ih][a][p];
     double hop = run && sh->net_hop_s > 0
                      ? (sh->net_hop_s + (p == NCCL_SIMPLE ? sh->net_simple_s : 0)) * 1e6
@@ -309,7 +309,7 @@ static double alg_bw(const struct nccl_shape *sh, enum nccl_coll c, int a, int p
 {
     int n = sh->nodes, k = n * sh->ppn, gen = gen_of(sh->cc);
     int i1 = n == 1 ? gen : sh->amd_cpu ? 1 : 0, i2 = n <= 2 ? n - 1 : 2;
-    double nsteps = c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0;
+    double nsteps = nccl_ring_steps(c, k);
     double bw = n <= 2 ? g->bw_intra : g->bw_inter, bus;
 
     if (a == NCCL_NVLS || a == NCCL_NVLS_TREE) {

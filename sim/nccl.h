@@ -142,6 +142,13 @@ double nccl_tree_msgs(const struct nccl_model *m, enum nccl_proto p, double byte
  * NCCL's model (nccl_time_s).  -1 when the shape has one rank. */
 int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);
 
+/* The steps a ring of k ranks takes for collective c (tuning.cc's nsteps):
+ * 2(k - 1) for an all-reduce, k - 1 for a gather or a scatter. */
+static inline double nccl_ring_steps(enum nccl_coll c, int k)
+{
+    return c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0;
+}
+
 /* The floor of log2 n (tuning.cc's log2i), 0 for n <= 1. */
 static inline int nccl_log2i(int n)
 {

@@ -132,19 +132,16 @@ static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, i
 {
     int n = sh->nodes, k = n * sh->ppn, ih = sh->link != NCCL_LINK_PCI ? HW_XGMI : HW_PCI;
     int t = a == NCCL_TREE ? 0 : 1;
-    double il = hw_lat[ih][t][p], nl = net_us > 0 ? net_us : hw_lat[HW_NET][t][p];
+    double il = hw_lat[ih][t][p], nl = net_us > 0 ? net_us : hw_lat[HW_NET][t][p], inter;
 
     if (p == NCCL_SIMPLE)
         nl += net_us;
     if (a == NCCL_TREE)
         return base_lat[p] + 2 * ((sh->ppn - 1) * il + nccl_log2i(n) * nl);
-    {
-        double steps = c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0;
-        double inter = n == 1 ? 0 : c == NCCL_ALLREDUCE ? 2.0 * n : n - 1.0;
-        if (n > 1)
-            il = fmax(il, (sh->amd_cpu ? 2.0 : 1.0) * (p == NCCL_SIMPLE ? 3 : 1));
-        return base_lat[p] + (steps - inter) * il + inter * nl;
-    }
+    inter = n == 1 ? 0 : c == NCCL_ALLREDUCE ? 2.0 * n : n - 1.0;
+    if (n > 1)
+        il = fmax(il, (sh->amd_cpu ? 2.0 : 1.0) * (p == NCCL_SIMPLE ? 3 : 1));
+    return base_lat[p] + (nccl_ring_steps(c, k) - inter) * il + inter * nl;
 }
 
 /* RCCL's algorithm bandwidth of pair (a, p), bytes/s: the topology's total
@@ -154,11 +151,10 @@ static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, i
 static double alg_bw(const struct nccl_shape *sh, enum nccl_coll c, int a, int p)
 {
     int k = sh->nodes * sh->ppn;
-    double nsteps = c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0;
     double total = isfinite(sh->intra_Bps) ? sh->intra_Bps : sh->net_Bps;
     double bus = total * bw_ratio[sh->nodes <= 2 ? 0 : 1][a == NCCL_TREE ? 0 : 1][p];
 
-    return a == NCCL_TREE ? bus * 0.5 : bus * k / nsteps;
+    return a == NCCL_TREE ? bus * 0.5 : bus * k / nccl_ring_steps(c, k);
 }
 
 /*
@@ -175,7 +171,7 @@ static double ring_cap(const struct nccl_shape *sh, enum nccl_coll c)
 
     if (sh->nodes > 1 && sh->ppn > 1)
         bus *= sh->ppn / (sh->ppn - 1.0);
-    return bus * k / (c == NCCL_ALLREDUCE ? 2.0 * (k - 1) : k - 1.0);
+    return bus * k / nccl_ring_steps(c, k);
 }
 
 /*
