@@ -419,7 +419,7 @@ static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
     memset(c, 0, sizeof *c);
     c->algo = a;
     c->proto = p;
-    c->channels = m->nch[a];
+    c->channels = a == NCCL_ALLPAIRS ? rccl_allpairs_channels(bytes) : m->nch[a];
     c->lat_s = run_lat;
     c->algbw_Bps = run * corr;
     /* the network's step overhead (ring_step_s), a ring's steps or the

@@ -213,6 +213,9 @@ double rccl_corr(const struct nccl_model *m, int a, int p, double bytes);
  * set, where its algorithm files cover that size on m's shape; -1 where
  * RCCL's own choice stands. */
 int rccl_msccl_pick(const struct nccl_model *m, double bytes, enum nccl_proto *p);
+
+/* The channels MSCCL's all-pairs file for `bytes` runs (its nchannels). */
+int rccl_allpairs_channels(double bytes);
 const char *nccl_coll_name(int c);     /* all_reduce, all_gather, reduce_scatter */
 
 #endif

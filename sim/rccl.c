@@ -99,6 +99,10 @@ static const double ring_corr[NCCL_NPROTO][NCORR] = {
  * 8 MiB point (83.68 us: 8 MiB / (83.68 - 21.2 us) = 134.3 GB/s of
  * algorithm bandwidth against the ring's 180.4). */
 #define ALLPAIRS_CHANNELS 8
+/* The LL file for the smallest sizes (allreduce-allpairs-8n-ll-32tb-op.xml,
+ * maxBytes 65536) runs nchannels="4". */
+#define ALLPAIRS_SMALL_MAX 65536.0
+#define ALLPAIRS_SMALL_CHANNELS 4
 #define ALLPAIRS_GPUS 8
 #define ALLPAIRS_LL_MAX 524287.0
 #define ALLPAIRS_SIMPLE_MAX 16777216.0
@@ -243,6 +247,11 @@ double rccl_corr(const struct nccl_model *m, int a, int p, double bytes)
     if (l >= NCORR)
         l = NCORR - 1;
     return a == NCCL_TREE ? tree_corr[p][l] : ring_corr[p][l];
+}
+
+int rccl_allpairs_channels(double bytes)
+{
+    return bytes <= ALLPAIRS_SMALL_MAX ? ALLPAIRS_SMALL_CHANNELS : ALLPAIRS_CHANNELS;
 }
 
 int rccl_msccl_pick(const struct nccl_model *m, double bytes, enum nccl_proto *p)

@@ -65,6 +65,11 @@ static void msccls_allpairs_takes_its_sizes(void)
     struct nccl_choice c;
 
     nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    /* the LL file up to 64 KiB runs 4 channels, the others 8 */
+    T_CHECK(nccl_pick(&m, 64 * 1024, &c) == 0 && c.algo == NCCL_ALLPAIRS && c.channels == 4,
+            "64 KiB: all-pairs on 4 channels (%d)", c.channels);
+    T_CHECK(nccl_pick(&m, 64 * 1024 + 1, &c) == 0 && c.algo == NCCL_ALLPAIRS && c.channels == 8,
+            "64 KiB + 1: all-pairs on 8 channels (%d)", c.channels);
     T_CHECK(nccl_pick(&m, 256 * 1024, &c) == 0 && c.algo == NCCL_ALLPAIRS && c.proto == NCCL_LL,
             "256 KiB: all-pairs LL (%s/%s)", nccl_algo_name(c.algo), nccl_proto_name(c.proto));
     T_CHECK(nccl_pick(&m, 512 * 1024, &c) == 0 && c.algo == NCCL_ALLPAIRS &&
