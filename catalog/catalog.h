@@ -256,6 +256,19 @@ void catalog_put_instance(struct catalog *cat, struct cat_instance *in);
  * inline catalog. */
 void catalog_add_domains(struct catalog *cat);
 
+/* How many units of type u a node holds when `count` of them are rented
+ * together: where u is one unit of a wider NVLink domain (a GB200 tray of
+ * an NVL72 rack), the most of them, up to the domain's units, that divide
+ * count evenly (2 trays: one NVLink node of 2; 32 trays: two racks of 16;
+ * 360: twenty of 18); 1 otherwise (domain.c). */
+int catalog_domain_units(const struct cat_instance *u, int count);
+
+/* k units of u as one NVLink node, into *d: u's row with its GPUs, vCPUs,
+ * memory, NICs, network and prices k times, its GPUs one NVSwitch domain,
+ * named NAME.nvlG (G its GPUs), no profile; its strings are u's (not
+ * allocated). */
+void catalog_domain_part(const struct cat_instance *u, int k, struct cat_instance *d);
+
 /* Give instance type in fabric f: its efa and aws_efa follow (an EFA fabric
  * is AWS EFA; the others but tcp are RDMA). */
 void catalog_set_fabric(struct cat_instance *in, const struct cat_fabric *f);

@@ -12,7 +12,9 @@
  * the unit's resources times the units a domain holds, its GPUs one
  * NVSwitch domain.  The planner then places tensor, expert and context
  * parallelism inside it as inside any node, and prices it as the units it
- * rents.
+ * rents.  Units rented together share domains too: catalog_domain_units
+ * says how many of them a node holds, catalog_domain_part makes that node
+ * (planner/resolve.c resolve_domain_nodes).
  */
 #include "catalog.h"
 
@@ -27,28 +29,44 @@ static double times(double v, int k)
     return isnan(v) ? v : v * k;
 }
 
+int catalog_domain_units(const struct cat_instance *u, int count)
+{
+    int per = u->gpu_count > 0 && !u->unit[0] && u->nvlink_domain > u->gpu_count
+                  ? u->nvlink_domain / u->gpu_count : 1;
+
+    for (int k = per < count ? per : count; k > 1; k--)
+        if (count % k == 0)
+            return k;
+    return 1;
+}
+
+void catalog_domain_part(const struct cat_instance *u, int k, struct cat_instance *d)
+{
+    *d = *u;
+    snprintf(d->name, sizeof d->name, "%.50s.nvl%d", u->name, k * u->gpu_count);
+    snprintf(d->unit, sizeof d->unit, "%s", u->name);
+    d->unit_count = k;
+    d->vcpus = u->vcpus > 0 ? u->vcpus * k : u->vcpus;
+    d->mem_gib = times(u->mem_gib, k);
+    d->gpu_count = k * u->gpu_count;
+    d->net_gbps = times(u->net_gbps, k);
+    d->price_usd_h = times(u->price_usd_h, k);
+    d->spot_usd_h = times(u->spot_usd_h, k);
+    d->nics = u->nics > 0 ? u->nics * k : u->nics;
+    d->profile = NULL;      /* a profile measures the unit, not the domain */
+    d->link = CAT_LINK_NVSWITCH;
+}
+
 /* The whole domain of unit u, into *d (strings newly allocated). */
 static void domain_of(const struct cat_instance *u, struct cat_instance *d)
 {
     int k = u->nvlink_domain / u->gpu_count;
     char text[512];
 
-    *d = *u;
-    snprintf(d->name, sizeof d->name, "%.50s.nvl%d", u->name, u->nvlink_domain);
-    snprintf(d->unit, sizeof d->unit, "%s", u->name);
-    d->unit_count = k;
-    d->vcpus = u->vcpus > 0 ? u->vcpus * k : u->vcpus;
-    d->mem_gib = times(u->mem_gib, k);
-    d->gpu_count = u->nvlink_domain;
-    d->net_gbps = times(u->net_gbps, k);
-    d->price_usd_h = times(u->price_usd_h, k);
-    d->spot_usd_h = times(u->spot_usd_h, k);
-    d->nics = u->nics > 0 ? u->nics * k : u->nics;
-    d->profile = NULL;      /* a profile measures the unit, not the domain */
+    catalog_domain_part(u, k, d);
     snprintf(text, sizeof text, "NVSwitch: one NVLink domain of %d GPUs over %d x %.400s",
              u->nvlink_domain, k, u->name);
     d->intra_link_text = x_strdup(text);
-    d->link = CAT_LINK_NVSWITCH;
     snprintf(text, sizeof text, "derived: %d x %.100s (%d GPUs each), one NVLink domain of %d "
              "GPUs as its nvlink_domain column says; resources and prices %d times the unit's",
              k, u->name, u->gpu_count, u->nvlink_domain, k);

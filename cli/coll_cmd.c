@@ -210,7 +210,7 @@ static int custom_node(const struct catalog *cat, const char *gpu, unsigned long
         g->nvlink_gbs_dir = nvl;
     in->gpu = g;
     if (ppn == 0) {
-        fprintf(stderr, CMD ": --gpus-per-node: missing, expected an integer from 1 to 64\n");
+        fprintf(stderr, CMD ": --gpus-per-node: missing, expected an integer from 1 to 72\n");
         return -1;
     }
     snprintf(in->gpu_model, sizeof in->gpu_model, "%s", in->gpu->name);
@@ -241,6 +241,7 @@ static int custom_node(const struct catalog *cat, const char *gpu, unsigned long
 int coll_cmd_main(int argc, char **argv)
 {
     const char *inst = NULL, *gpu = NULL, *catarg = NULL, *what, *output = NULL, *fabric = NULL;
+    char domain_what[160];
     unsigned long long nodes = 1, ppn = 0, nics = 0;
     int link = 2, efa = 0, rc = CLI_EXIT_INPUT;
     double gbps = NAN, nvl = NAN;
@@ -255,14 +256,14 @@ int coll_cmd_main(int argc, char **argv)
          cli_take_str, &inst, NULL},
         {"--gpu", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a GPU of the catalog", cli_take_str,
          &gpu, NULL},
-        {"--gpus-per-node", NULL, ARGS_UINT, NULL, NULL, &ppn, 1, 64, NULL, NULL, NULL, NULL},
+        {"--gpus-per-node", NULL, ARGS_UINT, NULL, NULL, &ppn, 1, 72, NULL, NULL, NULL, NULL},
         {"--link", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of pcie, nvlink, nvswitch",
          cli_take_name, &link_arg, NULL},
         {"--net-gbps", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
          "a rate in Gbit/s in (0, 100000]", take_num, &gbps_arg, NULL},
         {"--nvlink-gbs", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
          "a rate in GB/s per GPU per direction in (0, 100000]", take_num, &nvl_arg, NULL},
-        {"--nics", NULL, ARGS_UINT, NULL, NULL, &nics, 1, 64, NULL, NULL, NULL, NULL},
+        {"--nics", NULL, ARGS_UINT, NULL, NULL, &nics, 1, 256, NULL, NULL, NULL, NULL},
         {"--efa", NULL, ARGS_SWITCH, &efa, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL},
         {"--fabric", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a fabric's name", cli_take_str,
          &fabric, NULL},
@@ -351,6 +352,12 @@ int coll_cmd_main(int argc, char **argv)
         goto out;
     }
     nccl_model_init(&m, &sh, (enum nccl_coll)a.coll);
+    if (catalog_domain_units(in, (int)nodes) > 1) {
+        /* units of one NVLink domain share it: nodes of that many (plan_nccl_shape) */
+        snprintf(domain_what, sizeof domain_what, "%llu x %.80s in NVLink domains of %d", nodes,
+                 in->name, catalog_domain_units(in, (int)nodes));
+        what = domain_what;
+    }
     {
         struct coll_rows rows = {&m, &a, what, in->fabric ? in->fabric->name : in->aws_efa ? "EFA" : ""};
         rc = cli_write_output(CMD, output, print_rows, &rows);

@@ -7,8 +7,9 @@
  * processor's speed not known where the input pipeline costs something, a
  * mixture of experts' host launches taken as hidden, a GPU of unknown SM count
  * losing nothing to the dispatcher's held SMs, checkpoints on the nodes'
- * own disks taken to survive a node's loss, and scenario fields that change
- * nothing (input.raw_bytes).  O(groups).
+ * own disks taken to survive a node's loss, units of a wider NVLink domain
+ * joined into its nodes (resolve_domain_nodes), and scenario fields that
+ * change nothing (input.raw_bytes).  O(groups).
  */
 #include "planner.h"
 
@@ -53,6 +54,14 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
         if (g->role == SIM_TRAIN && in->gpu_count > 0 && in->nics < 0 && nodes > 1) {
             snprintf(b, sizeof b, "%s: NICs a node unknown in the catalog: one assumed (NCCL's "
                      "channels across nodes)", in->name);
+            add(pc, b);
+        }
+        if (g->role == SIM_TRAIN && catalog_domain_units(in, g->count) > 1) {
+            int k = catalog_domain_units(in, g->count);
+            snprintf(b, sizeof b, "%s: the %d share NVLink domains of %d GPUs (nvlink_domain): "
+                     "simulated as %d node%s of %d GPUs over NVLink (%d of them each), as NCCL's "
+                     "multi-node NVLink joins them", in->name, g->count, in->nvlink_domain,
+                     g->count / k, g->count / k > 1 ? "s" : "", k * in->gpu_count, k);
             add(pc, b);
         }
         if (g->role == SIM_TRAIN && in->gpu && !(in->gpu->mm_eff > 0)) {

@@ -306,7 +306,8 @@ const char *plan_action_name(enum plan_action a);
 const char *plan_bound_name(enum plan_bound b);
 
 /* NCCL's view (sim/nccl.h) of `nodes` nodes of instance type `in`, every
- * GPU a rank, with the links a simulation gives them (resolve.c).  -1 with
+ * GPU a rank, with the links a simulation gives them (resolve.c); units of
+ * a wider NVLink domain share it as resolve_domain_nodes takes them.  -1 with
  * e when the catalog lacks the GPU or, across nodes, the network. */
 struct nccl_shape;
 int plan_nccl_shape(const struct cat_instance *in, int nodes, struct nccl_shape *sh,

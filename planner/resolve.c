@@ -502,7 +502,14 @@ int plan_nccl_shape(const struct cat_instance *in, int nodes, struct nccl_shape 
                     struct dt_err *e)
 {
     struct sim_config cfg;
+    struct cat_instance part;
+    int k = catalog_domain_units(in, nodes);
 
+    if (k > 1) {    /* units of one NVLink domain: nodes of k (resolve_domain_nodes) */
+        catalog_domain_part(in, k, &part);
+        in = &part;
+        nodes /= k;
+    }
     memset(&cfg, 0, sizeof cfg);
     cfg.ngroups = 1;
     cfg.groups[0].role = SIM_TRAIN;
@@ -710,6 +717,25 @@ static double reduced_params(const struct scenario *sc, double xparams, int k)
     return xparams - x + x * ((xn - 1) / xn) / ((dp - 1) / dp);
 }
 
+const struct sc_cluster *resolve_domain_nodes(const struct sc_cluster *cl, struct sc_cluster *own,
+                                              struct cat_instance part[SC_MAX_GROUPS])
+{
+    int any = 0;
+
+    for (int i = 0; i < cl->ngroups; i++) {
+        const struct sc_group *g = &cl->groups[i];
+        int k = g->role == SIM_TRAIN ? catalog_domain_units(g->inst, g->count) : 1;
+        if (k < 2)
+            continue;
+        if (!any++)
+            *own = *cl;
+        catalog_domain_part(g->inst, k, &part[i]);
+        own->groups[i].inst = &part[i];
+        own->groups[i].count = g->count / k;
+    }
+    return any ? own : cl;
+}
+
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e)
 {
@@ -720,7 +746,10 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     int is_ps;
     double xparams, uparams;
     int auto_workers = -1, k = 0;
+    struct sc_cluster own;
+    struct cat_instance part[SC_MAX_GROUPS];
 
+    cl = resolve_domain_nodes(cl, &own, part);
     {
         char why[320];
         if (!resolve_tp_fits(sc, cl, why, sizeof why) || !resolve_pp_fits(sc, cl, why, sizeof why) ||

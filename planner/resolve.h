@@ -20,6 +20,15 @@ struct resolve_opts {
                                   base a compute_scale solved from a measured step scales */
 };
 
+/* cl with each train group of a wider NVLink domain's units (a GB200 tray
+ * of an NVL72 rack: nvlink_domain above its GPUs) taken as nodes of the
+ * units that share one domain (catalog_domain_units): 2 trays one node of 8
+ * GPUs over NVLink, 32 two nodes of 64, as NCCL's multi-node NVLink sees
+ * them; the copy in own and part when one is taken, else cl.  resolve_cluster
+ * resolves through it. */
+const struct sc_cluster *resolve_domain_nodes(const struct sc_cluster *cl, struct sc_cluster *own,
+                                              struct cat_instance part[SC_MAX_GROUPS]);
+
 /* Errors name the instance type, not the cluster: callers prefix it. */
 int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
                     const struct resolve_opts *o, struct sim_config *cfg, struct dt_err *e);

@@ -77,7 +77,10 @@ static const double sm100_inter[] = {96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22,
                                      20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
 /* Channels a search may find (MAXCHANNELS 64, searched up to half). */
 #define MAX_CHANNELS 32
-/* NVLS heads: one per GPU of the node, at most NCCL_MAX_NVLS_ARITY. */
+/* NVLS heads: one per GPU of the node, at most NCCL_MAX_NVLS_ARITY; a node
+ * of more GPUs runs no NVLS here, where NCCL 2.30 runs it for all-reduce
+ * (enqueue.cc; docs/collectives.md "NVLink domains across trays": a known
+ * gap, not adopted). */
 #define MAX_NVLS_ARITY 32
 
 struct speeds {

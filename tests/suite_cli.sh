@@ -328,6 +328,13 @@ check "collectives --json: Simple only across AWS EFA nodes" \
 "$DT" collectives --instance p5.48xlarge --coll all_gather -b 1G -e 1G > "$tmp/n.txt" 2> "$tmp/err"
 check "collectives --coll all_gather: a ring at 355.6 GB/s busbw on an H100 node" \
     [ $? -eq 0 -a "$(grep -c ' 1073741824  ring .* 355.61$' "$tmp/n.txt")" = 1 -a "$(grep -c 'all_gather$' "$tmp/n.txt")" = 1 ]
+"$DT" collectives --instance BM.GPU.GB200.4 --nodes 2 -b 8G -e 8G > "$tmp/n.txt" 2> "$tmp/err"
+check "collectives: 2 GB200 trays are one NVLink domain of 8 GPUs, NVLS over NVLink" \
+    [ $? -eq 0 -a "$(grep -c '^2 x BM.GPU.GB200.4 in NVLink domains of 2: 1 node x 8 GPUs' "$tmp/n.txt")" = 1 \
+      -a "$(grep -c ' 8589934592  nvls ' "$tmp/n.txt")" = 1 ]
+"$DT" collectives --instance BM.GPU.GB200.4 --nodes 32 -b 8G -e 8G > "$tmp/n.txt" 2> "$tmp/err"
+check "collectives: 32 GB200 trays are two racks of 16 across the network" \
+    [ $? -eq 0 -a "$(grep -c 'in NVLink domains of 16: 2 nodes x 64 GPUs' "$tmp/n.txt")" = 1 ]
 "$DT" collectives --instance p4d.24xlarge --algo nvls > "$tmp/n.txt" 2> "$tmp/err"
 check "collectives: a pair the shape disables says so" \
     [ $? -eq 0 -a "$(grep -c 'disabled on this shape' "$tmp/n.txt")" -ge 1 ]
@@ -403,6 +410,20 @@ YAML
 "$DT" -q "$tmp/as.yaml" > "$tmp/as.txt" 2> "$tmp/err"
 check "a GPU link the catalog does not give is named as assumed (PCIe, its rate), and raw_bytes as unmodelled" \
     [ "$(grep -c '^Assumed: g6e: g6e.48xlarge: intra_node_link unknown in the catalog: its GPUs assumed to reach each other over PCIe, [0-9]* GB/s a GPU$' "$tmp/as.txt")" = 1 -a "$(grep -c '^Assumed: g6e: input.raw_bytes: not modelled' "$tmp/as.txt")" = 1 ]
+cat > "$tmp/tray.yaml" <<'YAML'
+workload: {model: llama3-8b, precision: bf16, seq_len: 8192, global_batch: 64}
+input: {cpu_s_per_sample: 0}
+gradients: {precision: bf16, sharding: zero1}
+parallel: {tp: 1, micro_batch: 1}
+clusters:
+  - {name: trays, groups: [{role: train, instance: BM.GPU.GB200.4, count: 2}]}
+  - {name: tray, groups: [{role: train, instance: BM.GPU.GB200.4, count: 1}]}
+simulation: {steps: 3, warmup: 1}
+YAML
+"$DT" -q "$tmp/tray.yaml" > "$tmp/tray.txt" 2> "$tmp/err"
+check "2 GB200 trays: one NVLink node of 8 GPUs, said in an Assumed line, priced as 2 trays, over NVLink" \
+    [ "$(grep -c '^Assumed: trays: BM.GPU.GB200.4: the 2 share NVLink domains of 72 GPUs (nvlink_domain): simulated as 1 node of 8 GPUs over NVLink (2 of them each)' "$tmp/tray.txt")" = 1 \
+      -a "$(grep -c '^[* ] *trays .* 128\.000 ' "$tmp/tray.txt")" = 1 -a "$(grep -c '^Assumed: tray: BM.GPU.GB200.4: the' "$tmp/tray.txt")" = 0 ]
 "$DT" -q --json "$tmp/as.yaml" > "$tmp/as.json"
 check "--json: clusters[].assumptions[] holds them" \
     [ "$(grep -c 'intra_node_link unknown in the catalog' "$tmp/as.json")" = 1 -a "$(grep -c '"assumptions":' "$tmp/as.json")" = 1 ]

@@ -813,6 +813,35 @@ static void a_tray_of_a_rack_gets_the_rack_as_a_type(void)
             "a type that is a whole domain (AWS's UltraServer) gets none");
 }
 
+/* Trays rented together fill NVLink domains (catalog_domain_units): the most
+ * trays up to a rack's 18 that divide the count; a type that is not a unit
+ * of a wider domain stays one a node. */
+static void trays_rented_together_fill_their_racks(void)
+{
+    const struct cat_instance *u = catalog_find_instance(&cat, "BM.GPU.GB200.4");
+    const struct cat_instance *p5 = catalog_find_instance(&cat, "p5.48xlarge");
+    const struct cat_instance *rack = catalog_find_instance(&cat, "BM.GPU.GB200.4.nvl72");
+    static const int count[] = {1, 2, 16, 18, 20, 32, 36, 48, 360, 19};
+    static const int units[] = {1, 2, 16, 18, 10, 16, 18, 16, 18, 1};
+    struct cat_instance d;
+
+    if (!cat_loaded || !u || !p5 || !rack) {
+        T_CHECK(0, "BM.GPU.GB200.4, its rack and p5.48xlarge present");
+        return;
+    }
+    for (size_t i = 0; i < sizeof count / sizeof *count; i++)
+        T_CHECK(catalog_domain_units(u, count[i]) == units[i], "%d trays: %d a node (got %d)",
+                count[i], units[i], catalog_domain_units(u, count[i]));
+    T_CHECK(catalog_domain_units(p5, 8) == 1, "p5: its own node");
+    T_CHECK(catalog_domain_units(rack, 4) == 1, "a whole rack: its own node");
+    catalog_domain_part(u, 2, &d);
+    T_CHECK(!strcmp(d.name, "BM.GPU.GB200.4.nvl8") && d.gpu_count == 8 &&
+                d.link == CAT_LINK_NVSWITCH && d.unit_count == 2 && d.nics == 2 * u->nics &&
+                d.vcpus == 2 * u->vcpus && !d.profile,
+            "2 trays: BM.GPU.GB200.4.nvl8, 8 GPUs over NVSwitch, twice the NICs and vCPUs");
+    T_NEAR(d.price_usd_h, 2 * u->price_usd_h, 1e-12, "and twice the price");
+}
+
 /* storage.csv: checkpoint stores by the TiB or whole (goodput.storage). */
 static void storage_types_load_with_their_rates(void)
 {
@@ -874,6 +903,7 @@ int main(void)
     T_RUN(moe_shapes_give_the_published_counts);
     T_RUN(an_empty_kv_heads_is_multi_head_attention);
     T_RUN(a_partial_shape_names_its_missing_keys);
+    T_RUN(trays_rented_together_fill_their_racks);
     T_RUN(free_releases_everything_and_zeroes);
     return T_DONE();
 }
