@@ -46,6 +46,17 @@ static const enum sc_sharding stages[] = {SC_SHARD_NONE, SC_SHARD_ZERO1, SC_SHAR
                                           SC_SHARD_ZERO3, SC_SHARD_HSDP};
 #define NSTAGES ((int)(sizeof stages / sizeof stages[0]))
 
+/* A train group's GPUs a node and its nodes as the simulation takes them:
+ * trays of a wider NVLink domain joined into its nodes (resolve_domain_nodes). */
+static int node_gpus(const struct sc_group *g, int *nodes)
+{
+    int k = catalog_domain_units(g->inst, g->count);
+
+    if (nodes)
+        *nodes = g->count / k;
+    return g->inst->gpu_count * k;
+}
+
 void layout_dims_space(const struct scenario *sc, const struct sc_cluster *cl,
                        struct layout_space *s)
 {
@@ -58,11 +69,11 @@ void layout_dims_space(const struct scenario *sc, const struct sc_cluster *cl,
     s->wpn = 1;
     for (int i = 0; i < cl->ngroups; i++) {
         const struct sc_group *g = &cl->groups[i];
-        int w = g->inst->gpu_count > 0 ? g->inst->gpu_count : 1;
+        int nodes = g->count, w = g->inst->gpu_count > 0 ? node_gpus(g, &nodes) : 1;
         if (g->role != SIM_TRAIN)
             continue;
-        s->ranks += g->count * w;
-        s->nodes += g->count;
+        s->ranks += nodes * w;
+        s->nodes += nodes;
         if (w > s->wpn)
             s->wpn = w;
     }
@@ -88,10 +99,9 @@ static int tp_values(const struct layout_space *s, const int *chosen, int *out)
     }
     for (int i = 0; i < cl->ngroups; i++)
         if (cl->groups[i].role == SIM_TRAIN) {
-            int g = cl->groups[i].inst->gpu_count;
+            int g = node_gpus(&cl->groups[i], &count);
             wpn = wpn == 0 ? g : (g < wpn ? g : wpn);
             groups++;
-            count = cl->groups[i].count;
         }
     for (int tp = 1; n < max; tp *= 2) {
         if (tp > 1 && (wpn <= 0 || wpn % tp != 0 || !shape_known(sc->workload.model) ||
@@ -124,10 +134,12 @@ static int pp_values(const struct layout_space *s, const int *chosen, int *out)
     out[n++] = 1;
     if (cl->ngroups != 1 || cl->groups[0].inst->gpu_count < 1 || !shape_known(sc->workload.model))
         return n;
-    for (int pp = 2; n < max && pp <= sc->workload.model->layers; pp *= 2)
-        if (sim_pp_fits_in(cl->groups[0].inst->gpu_count, cl->groups[0].count,
-                           chosen[LAYOUT_DIM_TP], pp, sc->parallel.order))
-            out[n++] = pp;
+    {
+        int nodes, gpus = node_gpus(&cl->groups[0], &nodes);
+        for (int pp = 2; n < max && pp <= sc->workload.model->layers; pp *= 2)
+            if (sim_pp_fits_in(gpus, nodes, chosen[LAYOUT_DIM_TP], pp, sc->parallel.order))
+                out[n++] = pp;
+    }
     return n;
 }
 
@@ -463,6 +475,10 @@ int layout_dims_ranks(const int *val, int n)
 int layout_dims_fit(const struct scenario *t, const struct sc_cluster *cl)
 {
     int ok = 1;
+    struct sc_cluster own;
+    struct cat_instance part[SC_MAX_GROUPS];
+
+    cl = resolve_domain_nodes(cl, &own, part);      /* the nodes resolve_cluster makes */
 
     for (int d = 0; d < LAYOUT_NDIMS && ok; d++)
         ok = !layout_dims[d].fits || layout_dims[d].fits(t, cl);
