@@ -21,6 +21,16 @@
 #include "plan_int.h"
 #include "whatif.h"
 
+
+/* GPUs a train node of the simulation holds: the instance's, or the trays
+ * of an NVLink domain joined into one (resolve_domain_nodes). */
+static int node_gpus(const struct plan_cluster *pc)
+{
+    const struct sc_group *tg = cluster_first_train(pc->cl);
+
+    return pc->cfg.groups[tg - pc->cl->groups].gpus;
+}
+
 static double cluster_vcpus(const struct sc_cluster *cl, enum sim_role r)
 {
     double v = 0;
@@ -128,7 +138,7 @@ static enum plan_bound by_waits(const struct plan_cluster *pc)
         return bi == 1 ? PLAN_BOUND_INPUT_NET : bi == 2 ? PLAN_BOUND_PCIE : cpu_or_input(pc);
     }
     if (comm_is_tp(pc))
-        return pc->cfg.c.tp > cluster_first_train(pc->cl)->inst->gpu_count
+        return pc->cfg.c.tp > node_gpus(pc)
                    ? PLAN_BOUND_NETWORK
                    : PLAN_BOUND_GPU_LINK;
     if (r->exposed_comm_s > 0.05 * r->step_mean_s)
@@ -300,7 +310,7 @@ static void words(struct plan_cluster *pc, enum plan_bound b)
                      "communication (tp %d over %s); %s",
                      b == PLAN_BOUND_NETWORK ? "network" : "GPU-link", 1e3 * r->tp_comm_s,
                      1e3 * r->step_mean_s, pc->cfg.c.tp,
-                     pc->cfg.c.tp > in->gpu_count ? "the NICs" : "the GPUs' links", use);
+                     pc->cfg.c.tp > node_gpus(pc) ? "the NICs" : "the GPUs' links", use);
             break;
         }
         /* fall through */
