@@ -165,6 +165,42 @@ static double published_cudnn(const double *pub, int pub_c, double head_dim, int
     return at_len(bw_seqs, NBSEQ, pub, seq) * hop / hop128;
 }
 
+/*
+ * cuDNN's Blackwell attention by release.  NVIDIA's cudnn-frontend published
+ * the same causal shape on a B200 twice in 2025 (benchmark/
+ * sdpa_benchmark_training/artifacts/sdpa_fp8_benchmark_results_NVIDIA_B200.csv,
+ * its bf16 rows, cudnn-frontend's own call: batch 1, 128 query and 8
+ * key-value heads of 128): cuDNN 9.10.2 at NVIDIA/cudnn-frontend@9793df5
+ * (2025-07-16, NGC PyTorch 25.06) and 9.13.1 at @0b1577c (2025-10-10, NGC
+ * 25.09).  Each forward f and backward b combined as above, 3.5 / (1/f +
+ * 2.5/b), over the rate dtplan gives a B200 at the current release (the
+ * GB200's cuDNN 9.22 curve times the B200's GEMM rate over the GB200's,
+ * 0.957): [2k, 4k, 8k, 16k, 32k].  9.10.2: 539, 849, 1050, 1194, 1239
+ * TFLOP/s against 897, 1160, 1333, 1357, 1261; 9.13.1: 615, 903, 1082,
+ * 1229, 1260.  The gap is the short sequences' and the backward's (9.22's
+ * GB200 backward at 8k 1,356 TFLOP/s, 9.13.1's B200 995): a release gains
+ * most where the kernel has least work.  Carried to every Blackwell GPU,
+ * head dimension and mask, an assumption; an older container than 9.10 (NeMo
+ * 25.02 to 25.07) takes 9.10's, the oldest published, as an upper bound.
+ */
+static const double rel_910[NBSEQ] = {0.601, 0.732, 0.788, 0.880, 0.983};
+static const double rel_913[NBSEQ] = {0.686, 0.778, 0.812, 0.906, 0.999};
+
+int flash_is_cudnn(int impl)
+{
+    return impl == FLASH_CUDNN || impl == FLASH_CUDNN_910 || impl == FLASH_CUDNN_913;
+}
+
+/* The release's share of the current release's Blackwell rate at seq. */
+static double release_share(int impl, double seq)
+{
+    if (impl == FLASH_CUDNN_910)
+        return at_len(bw_seqs, NBSEQ, rel_910, seq);
+    if (impl == FLASH_CUDNN_913)
+        return at_len(bw_seqs, NBSEQ, rel_913, seq);
+    return 1;
+}
+
 static double blackwell_cudnn(int cc, double head_dim, int c, double seq)
 {
     int g = cc >= 103 ? 1 : 0;
@@ -184,9 +220,9 @@ double flash_share(int impl, int cc, double head_dim, int causal, double seq)
 
     if (cc < 80)
         return NAN;
-    if (impl == FLASH_CUDNN && cat_cc_blackwell(cc))
-        return blackwell_cudnn(cc, head_dim, c, seq);
-    if (cc >= 90 && cc < 100 && impl == FLASH_CUDNN)
+    if (flash_is_cudnn(impl) && cat_cc_blackwell(cc))
+        return blackwell_cudnn(cc, head_dim, c, seq) * release_share(impl, seq);
+    if (cc >= 90 && cc < 100 && flash_is_cudnn(impl))
         return published_cudnn(h200_cudnn, 1, head_dim, c, seq) / gemm_tflops[1];
     if (cc >= 90 && cc < 100 && impl == FLASH_FA2)
         return at_dim(cudnn_fa2_tflops[0][c], cudnn_fa2_tflops[1][c], head_dim, seq) / gemm_tflops[1];
@@ -350,7 +386,7 @@ static double at_dseq(const double *row, double s)
 
 double flash_dropout_factor(int impl, int cc, double head_dim, int causal, double seq)
 {
-    int k = impl == FLASH_CUDNN && cudnn_measured(cc) ? 1 : 0, c = causal ? 1 : 0;
+    int k = flash_is_cudnn(impl) && cudnn_measured(cc) ? 1 : 0, c = causal ? 1 : 0;
     double x = (head_dim - 64) / 64;
 
     x = x < 0 ? 0 : x > 1 ? 1 : x;

@@ -22,6 +22,15 @@
 #define FLASH_FA2 1
 #define FLASH_TRITON 2
 #define FLASH_CUDNN 3
+/* cuDNN's fused attention as an earlier release ran it on Blackwell
+ * (workload.attention cudnn_9.10, cudnn_9.13): flash_share's Blackwell rate
+ * times that release's measured B200 rate over the B200 rate dtplan gives
+ * the current release; elsewhere as FLASH_CUDNN. */
+#define FLASH_CUDNN_910 4
+#define FLASH_CUDNN_913 5
+
+/* 1 for cuDNN's fused attention, any release. */
+int flash_is_cudnn(int impl);
 
 /*
  * What kernel impl's forward plus backward reaches on a GPU of

@@ -29,7 +29,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " CMD " --model NAME [--gpu A,B,...] [--precision P] [--batch N]\n"
-            "                      [--seq N] [--attention flash|unfused|flash_triton|cudnn]\n"
+            "                      [--seq N] [--attention flash|unfused|flash_triton|cudnn|\n"
+            "                                   cudnn_9.10|cudnn_9.13]\n"
             "                      [--memory-format nchw|nhwc]\n"
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--optimizer fused|foreach|per_tensor]\n"
@@ -50,7 +51,8 @@ static void usage(FILE *f)
             "--kernels fused takes Megatron-LM's fused softmax and dropout-add kernels.\n"
             "--attention flash (the default) is FlashAttention-2 at its published rate,\n"
             "flash_triton flash-attn's Triton kernel, cudnn cuDNN's fused attention\n"
-            "(Transformer Engine's on Hopper and later), unfused matmul-softmax-dropout.\n"
+            "(Transformer Engine's on Hopper and later; cudnn_9.10 and cudnn_9.13 as\n"
+            "those releases ran it on Blackwell), unfused matmul-softmax-dropout.\n"
             "--optimizer adds one optimizer step a pass (a training step without\n"
             "accumulation): the update's bytes over memory bandwidth and the walk over the\n"
             "parameter tensors as that loop runs (docs/model.md, step semantics).\n"

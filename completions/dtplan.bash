@@ -22,7 +22,7 @@ _dtplan()
                     --precision)
                         COMPREPLY=($(compgen -W "fp32 tf32 fp16 bf16 fp8 fp32_strict auto" -- "$cur")) ;;
                     --attention)
-                        COMPREPLY=($(compgen -W "flash unfused flash_triton cudnn" -- "$cur")) ;;
+                        COMPREPLY=($(compgen -W "flash unfused flash_triton cudnn cudnn_9.10 cudnn_9.13" -- "$cur")) ;;
                     --memory-format)
                         COMPREPLY=($(compgen -W "nchw nhwc" -- "$cur")) ;;
                     --amp)

@@ -497,7 +497,9 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
     struct compute_rates r;
     struct ops_model o;
     static const int kernel[] = {[SC_ATTN_FLASH] = FLASH_FA2, [SC_ATTN_UNFUSED] = 0,
-                                 [SC_ATTN_FLASH_TRITON] = FLASH_TRITON, [SC_ATTN_CUDNN] = FLASH_CUDNN};
+                                 [SC_ATTN_FLASH_TRITON] = FLASH_TRITON, [SC_ATTN_CUDNN] = FLASH_CUDNN,
+                                 [SC_ATTN_CUDNN_910] = FLASH_CUDNN_910,
+                                 [SC_ATTN_CUDNN_913] = FLASH_CUDNN_913};
     int rc = -1, flash = kernel[sc->workload.attention];
 
     {
@@ -545,7 +547,7 @@ int compute_on_gpu(const struct scenario *sc, const struct cat_gpu *g,
         size_t n = strlen(p->note);
         snprintf(p->note + n, sizeof p->note - n, "%s%s: no FlashAttention rate (Ampere and later "
                  "only): attention as two GEMMs", n ? "; " : "", g->name);
-    } else if (rc == 0 && flash == FLASH_CUDNN && shape_known(sc->workload.model) &&
+    } else if (rc == 0 && flash_is_cudnn(flash) && shape_known(sc->workload.model) &&
                !cudnn_measured(g->cc) && g->cdna == 0) {
         size_t n = strlen(p->note);
         snprintf(p->note + n, sizeof p->note - n, "%s%s: cuDNN attention measured on Hopper and "

@@ -35,7 +35,8 @@ int scenario_grad_prec_parse(const char *s) { return names_parse(scenario_grad_p
 
 static const char *const precs[] = { "fp32", "tf32", "fp16", "bf16", "fp8", "fp32_strict",
                                      "auto", NULL };
-static const char *const attentions[] = { "flash", "unfused", "flash_triton", "cudnn", NULL };
+static const char *const attentions[] = { "flash", "unfused", "flash_triton", "cudnn", "cudnn_9.10",
+                                           "cudnn_9.13", NULL };
 static const char *const memory_formats[] = { "nchw", "nhwc", NULL };
 static const char *const amps[] = { "autocast", "pure", NULL };
 static const char *const kernelss[] = { "eager", "fused", NULL };

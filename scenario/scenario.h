@@ -57,7 +57,10 @@ enum sc_recompute { SC_RECOMPUTE_NONE = 0, SC_RECOMPUTE_SELECTIVE, SC_RECOMPUTE_
  * order): one fused kernel, FlashAttention-2 (flash), Triton's
  * (flash_triton) or cuDNN's (cudnn); or matmul, softmax and dropout over
  * scores held in memory (unfused). */
-enum sc_attention { SC_ATTN_FLASH = 0, SC_ATTN_UNFUSED, SC_ATTN_FLASH_TRITON, SC_ATTN_CUDNN };
+enum sc_attention {
+    SC_ATTN_FLASH = 0, SC_ATTN_UNFUSED, SC_ATTN_FLASH_TRITON, SC_ATTN_CUDNN,
+    SC_ATTN_CUDNN_910, SC_ATTN_CUDNN_913     /* cuDNN as releases 9.10 and 9.13 ran it */
+};
 
 /* The activations' layout the tensor-parallel collectives see (parallel.
  * tp_layout): sequence first (Megatron-LM's s x b x h: a sequence shard is

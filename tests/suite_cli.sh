@@ -316,6 +316,17 @@ check "compute --measured: a bad measurement is one line, exit 2" \
 "$DT" compute --help > "$tmp/c.txt"
 check "compute --help prints the usage, exit 0" [ $? -eq 0 -a "$(grep -c '^usage: dtplan compute' "$tmp/c.txt")" = 1 ]
 
+# ---- cuDNN's attention by release on Blackwell (workload.attention cudnn_9.10, cudnn_9.13) ----
+for a in cudnn cudnn_9.13 cudnn_9.10; do
+    "$DT" compute --model llama3-8b --gpu B200,H100 --precision bf16 --batch 1 --seq 8192 --attention $a \
+        --json > "$tmp/att-$a.json" 2> "$tmp/err"
+done
+check "compute --attention cudnn_9.10 and cudnn_9.13: a B200 pass longer, release by release; an H100 the same" \
+    perl -MJSON::PP -e 'sub t { my $d = decode_json(do { local $/; open my $f, "<", $_[0] or die; <$f> });
+        return map { $_->{fwd_s} + $_->{bwd_s} } @$d }
+        my ($b0, $h0) = t($ARGV[0]); my ($b13, $h13) = t($ARGV[1]); my ($b10, $h10) = t($ARGV[2]);
+        exit !($b10 > $b13 && $b13 > $b0 && $h10 == $h0 && $h13 == $h0)' \
+    "$tmp/att-cudnn.json" "$tmp/att-cudnn_9.13.json" "$tmp/att-cudnn_9.10.json"
 # ---- dtplan collectives ---------------------------------------------------------------
 "$DT" collectives --instance p5.48xlarge -b 1M -e 1G -f 4 > "$tmp/n.txt" 2> "$tmp/err"
 check "collectives: one row per size, NVLS for large messages on an H100 node" \

@@ -483,9 +483,16 @@ if ($check) {
     # 1F1B baseline 2.5x and the optimized run 2.1x too fast (marked: 20 local experts a
     # GPU in the legacy grouped GEMM, eager on ROCm): 91 cases, 33.1% (the guard 33.1: rows
     # added, no prediction changed).
-    my %guard = (catalog => [10.1, [errs('err', @dense)]],
+    # cuDNN's attention by release on Blackwell (workload.attention cudnn_9.10 and
+    # cudnn_9.13, catalog/flash.c: NVIDIA's B200 curves of cuDNN 9.10.2 and 9.13.1,
+    # cudnn-frontend@9793df5 and @0b1577c) for the containers before 2026 (NeMo 25.02 to
+    # 25.09, DGX Cloud's 25.04 recipes, MLPerf v5.0: 9.10; 25.11: 9.13): the dense set
+    # 9.9% to 8.9%, 27 past 20% to 22, carried 5.7% to 5.8%; the MoE set 33.1% to 32.0%
+    # (the guards 9.0 and 32.1; band.c's Blackwell fp8 cells 11.5%, 15.9%, 25.6% to 9.5%,
+    # 13.1%, 23.5%).
+    my %guard = (catalog => [9.0, [errs('err', @dense)]],
                  carried => [6.0, [errs('cerr', @dense)]],
-                 'MoE catalog' => [33.1, [errs('err', @moe)]]);
+                 'MoE catalog' => [32.1, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
