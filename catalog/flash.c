@@ -178,7 +178,7 @@ static double published_cudnn(const double *pub, int pub_c, double head_dim, int
  * 0.957): [2k, 4k, 8k, 16k, 32k].  9.10.2: 539, 849, 1050, 1194, 1239
  * TFLOP/s against 897, 1160, 1333, 1357, 1261; 9.13.1: 615, 903, 1082,
  * 1229, 1260.  The gap is the short sequences' and the backward's (9.22's
- * GB200 backward at 8k 1,356 TFLOP/s, 9.13.1's B200 995): a release gains
+ * GB200 backward at 8k 1,332 TFLOP/s, 9.13.1's B200 995): a release gains
  * most where the kernel has least work.  Carried to every Blackwell GPU,
  * head dimension and mask, an assumption; an older container than 9.10 (NeMo
  * 25.02 to 25.07) takes 9.10's, the oldest published, as an upper bound.
