@@ -269,6 +269,11 @@ int catalog_domain_units(const struct cat_instance *u, int count);
  * allocated). */
 void catalog_domain_part(const struct cat_instance *u, int k, struct cat_instance *d);
 
+/* The node `count` units of u make and how many of them (*nodes): u itself
+ * and count, or *part filled with catalog_domain_units(u, count) of them. */
+const struct cat_instance *catalog_domain_node(const struct cat_instance *u, int count,
+                                               struct cat_instance *part, int *nodes);
+
 /* Give instance type in fabric f: its efa and aws_efa follow (an EFA fabric
  * is AWS EFA; the others but tcp are RDMA). */
 void catalog_set_fabric(struct cat_instance *in, const struct cat_fabric *f);

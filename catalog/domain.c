@@ -57,6 +57,18 @@ void catalog_domain_part(const struct cat_instance *u, int k, struct cat_instanc
     d->link = CAT_LINK_NVSWITCH;
 }
 
+const struct cat_instance *catalog_domain_node(const struct cat_instance *u, int count,
+                                               struct cat_instance *part, int *nodes)
+{
+    int k = catalog_domain_units(u, count);
+
+    *nodes = count / k;
+    if (k < 2)
+        return u;
+    catalog_domain_part(u, k, part);
+    return part;
+}
+
 /* The whole domain of unit u, into *d (strings newly allocated). */
 static void domain_of(const struct cat_instance *u, struct cat_instance *d)
 {

@@ -242,6 +242,7 @@ int coll_cmd_main(int argc, char **argv)
 {
     const char *inst = NULL, *gpu = NULL, *catarg = NULL, *what, *output = NULL, *fabric = NULL;
     char domain_what[160];
+    int units;
     unsigned long long nodes = 1, ppn = 0, nics = 0;
     int link = 2, efa = 0, rc = CLI_EXIT_INPUT;
     double gbps = NAN, nvl = NAN;
@@ -352,10 +353,10 @@ int coll_cmd_main(int argc, char **argv)
         goto out;
     }
     nccl_model_init(&m, &sh, (enum nccl_coll)a.coll);
-    if (catalog_domain_units(in, (int)nodes) > 1) {
+    if ((units = catalog_domain_units(in, (int)nodes)) > 1) {
         /* units of one NVLink domain share it: nodes of that many (plan_nccl_shape) */
         snprintf(domain_what, sizeof domain_what, "%llu x %.80s in NVLink domains of %d", nodes,
-                 in->name, catalog_domain_units(in, (int)nodes));
+                 in->name, units);
         what = domain_what;
     }
     {

@@ -56,8 +56,8 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
                      "channels across nodes)", in->name);
             add(pc, b);
         }
-        if (g->role == SIM_TRAIN && catalog_domain_units(in, g->count) > 1) {
-            int k = catalog_domain_units(in, g->count);
+        int k = g->role == SIM_TRAIN ? catalog_domain_units(in, g->count) : 1;
+        if (k > 1) {
             snprintf(b, sizeof b, "%s: the %d share NVLink domains of %d GPUs (nvlink_domain): "
                      "simulated as %d node%s of %d GPUs over NVLink (%d of them each), as NCCL's "
                      "multi-node NVLink joins them", in->name, g->count, in->nvlink_domain,

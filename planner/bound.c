@@ -21,7 +21,6 @@
 #include "plan_int.h"
 #include "whatif.h"
 
-
 /* GPUs a train node of the simulation holds: the instance's, or the trays
  * of an NVLink domain joined into one (resolve_domain_nodes). */
 static int node_gpus(const struct plan_cluster *pc)

@@ -503,13 +503,8 @@ int plan_nccl_shape(const struct cat_instance *in, int nodes, struct nccl_shape 
 {
     struct sim_config cfg;
     struct cat_instance part;
-    int k = catalog_domain_units(in, nodes);
 
-    if (k > 1) {    /* units of one NVLink domain: nodes of k (resolve_domain_nodes) */
-        catalog_domain_part(in, k, &part);
-        in = &part;
-        nodes /= k;
-    }
+    in = catalog_domain_node(in, nodes, &part, &nodes);     /* as resolve_domain_nodes */
     memset(&cfg, 0, sizeof cfg);
     cfg.ngroups = 1;
     cfg.groups[0].role = SIM_TRAIN;
@@ -724,14 +719,16 @@ const struct sc_cluster *resolve_domain_nodes(const struct sc_cluster *cl, struc
 
     for (int i = 0; i < cl->ngroups; i++) {
         const struct sc_group *g = &cl->groups[i];
-        int k = g->role == SIM_TRAIN ? catalog_domain_units(g->inst, g->count) : 1;
-        if (k < 2)
+        int nodes;
+        const struct cat_instance *in = g->role == SIM_TRAIN
+                                            ? catalog_domain_node(g->inst, g->count, &part[i], &nodes)
+                                            : g->inst;
+        if (in == g->inst)
             continue;
         if (!any++)
             *own = *cl;
-        catalog_domain_part(g->inst, k, &part[i]);
-        own->groups[i].inst = &part[i];
-        own->groups[i].count = g->count / k;
+        own->groups[i].inst = in;
+        own->groups[i].count = nodes;
     }
     return any ? own : cl;
 }
