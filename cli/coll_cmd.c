@@ -41,8 +41,9 @@ static void usage(FILE *f)
             "nccl-tests' algbw and busbw (docs/collectives.md \"How NCCL chooses\"); on AMD\n"
             "GPUs as RCCL picks it, MSCCL's all-pairs all-reduce included (\"RCCL on AMD\n"
             "Instinct\").  --algo (ring tree nvls nvls_tree pat allpairs) and --proto (LL LL128\n"
-            "Simple) force a pair,\n"
-            "as NCCL_ALGO and NCCL_PROTO do.  Without --instance, the node is --gpus-per-node\n"
+            "Simple) restrict the choice as NCCL_ALGO and NCCL_PROTO do: one alone keeps\n"
+            "the best of the other under NCCL's model, both force a pair.\n"
+            "Without --instance, the node is --gpus-per-node\n"
             "GPUs of the catalog's --gpu over --link (default nvswitch; --nvlink-gbs\n"
             "replaces the GPU's NVLink rate per direction, as for a bridge), with --nics\n"
             "NICs (default 1) of --net-gbps in all, over --fabric (ib, roce, efa-p4d,\n"
@@ -145,9 +146,7 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
     }
     for (double s = a->lo; s <= a->hi * (1 + 1e-12); s = floor(s * a->factor)) {
         struct nccl_choice c;
-        int rc = a->algo >= 0 ? nccl_on(m, (enum nccl_algo)a->algo,
-                                                  (enum nccl_proto)a->proto, s, &c)
-                              : nccl_pick(m, s, &c);
+        int rc = nccl_pick_only(m, s, a->algo, a->proto, &c);
         if (a->json) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddNumberToObject(o, "bytes", s);
@@ -160,8 +159,9 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
                 cJSON_AddNumberToObject(o, "fill_s", c.fill_s);
                 cJSON_AddNumberToObject(o, "algbw_GBps", s / c.time_s / 1e9);
                 cJSON_AddNumberToObject(o, "busbw_GBps", c.busbw_Bps / 1e9);
-                cJSON_AddStringToObject(o, "chosen_by", a->algo >= 0 ? "forced"
+                cJSON_AddStringToObject(o, "chosen_by", a->algo >= 0 && a->proto >= 0 ? "forced"
                                         : c.by_tuner ? nccl_tuner_name(m->sh.tuner)
+                                        : a->algo >= 0 || a->proto >= 0 ? "restricted"
                                         : c.algo == NCCL_ALLPAIRS ? "msccl"
                                         : m->sh.rccl ? "rccl_model" : "nccl_model");
             } else {
@@ -171,7 +171,7 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
         } else if (rc == 0) {
             fprintf(f, "%14.0f  %-9s  %-6s  %8d  %12.1f  %10.2f  %10.2f%s\n", s,
                    nccl_algo_name(c.algo), nccl_proto_name(c.proto), c.channels, c.time_s * 1e6,
-                   s / c.time_s / 1e9, c.busbw_Bps / 1e9, a->algo < 0 && c.by_tuner ? " *" : "");
+                   s / c.time_s / 1e9, c.busbw_Bps / 1e9, c.by_tuner ? " *" : "");
         } else {
             fprintf(f, "%14.0f  disabled on this shape\n", s);
         }
@@ -246,7 +246,7 @@ int coll_cmd_main(int argc, char **argv)
     unsigned long long nodes = 1, ppn = 0, nics = 0;
     int link = 2, efa = 0, rc = CLI_EXIT_INPUT;
     double gbps = NAN, nvl = NAN;
-    struct coll_args a = {1048576.0, 1073741824.0, 2, -1, NCCL_SIMPLE, 0, NCCL_ALLREDUCE};
+    struct coll_args a = {1048576.0, 1073741824.0, 2, -1, -1, 0, NCCL_ALLREDUCE};
     struct cli_name_arg coll_arg = {nccl_coll_name, &a.coll};
     struct cli_name_arg algo_arg = {nccl_algo_name, &a.algo};
     struct cli_name_arg proto_arg = {nccl_proto_name, &a.proto};

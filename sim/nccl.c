@@ -452,26 +452,31 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
     return pair_on(m, a, p, bytes, c, 1);
 }
 
-int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
+int nccl_pick_only(const struct nccl_model *m, double bytes, int algo, int proto,
+                   struct nccl_choice *c)
 {
     int found = 0;
     enum nccl_algo ta;
     enum nccl_proto tp;
 
-    /* the network plugin's tuner, where it names a pair (nccl_tuner.c), and
-     * RCCL's MSCCL algorithms, which take the sizes their files cover */
-    if (nccl_tuner_pick(m, bytes, &ta, &tp) == 0) {
+    /* the network plugin's tuner, where it names a pair (nccl_tuner.c) the
+     * user's restriction allows, and RCCL's MSCCL algorithms, which take
+     * the sizes their files cover */
+    if (nccl_tuner_pick(m, bytes, &ta, &tp) == 0 && (algo < 0 || (int)ta == algo) &&
+        (proto < 0 || (int)tp == proto)) {
         int rc = pair_on(m, ta, tp, bytes, c, 1);
         c->by_tuner = rc == 0;
         return rc;
     }
-    if (m->sh.rccl && rccl_msccl_pick(m, bytes, &tp) == 0)
+    if (m->sh.rccl && (algo < 0 || algo == NCCL_ALLPAIRS) && rccl_msccl_pick(m, bytes, &tp) == 0 &&
+        (proto < 0 || (int)tp == proto))
         return pair_on(m, NCCL_ALLPAIRS, tp, bytes, c, 1);
 
     for (int a = 0; a < NCCL_NALGO; a++)
         for (int p = 0; p < NCCL_NPROTO; p++) {
             struct nccl_choice t;
-            if (pair_on(m, (enum nccl_algo)a, (enum nccl_proto)p, bytes, &t, 0) != 0)
+            if ((algo >= 0 && a != algo) || (proto >= 0 && p != proto) ||
+                pair_on(m, (enum nccl_algo)a, (enum nccl_proto)p, bytes, &t, 0) != 0)
                 continue;
             if (!found || t.nccl_time_s < c->nccl_time_s) {
                 *c = t;
@@ -480,6 +485,11 @@ int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
         }
     /* the winner's time with its fill (the choice does not weigh it) */
     return found ? pair_on(m, c->algo, c->proto, bytes, c, 1) : -1;
+}
+
+int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
+{
+    return nccl_pick_only(m, bytes, -1, -1, c);
 }
 
 const char *nccl_algo_name(int a)

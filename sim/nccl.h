@@ -142,6 +142,13 @@ double nccl_tree_msgs(const struct nccl_model *m, enum nccl_proto p, double byte
  * NCCL's model (nccl_time_s).  -1 when the shape has one rank. */
 int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);
 
+/* The same choice restricted as NCCL_ALGO and NCCL_PROTO restrict it: only
+ * algorithm `algo` (-1 any) and protocol `proto` (-1 any) are weighed, so a
+ * forced algorithm still gets the protocol NCCL's model picks for it.  -1
+ * when no allowed pair is enabled on the shape. */
+int nccl_pick_only(const struct nccl_model *m, double bytes, int algo, int proto,
+                   struct nccl_choice *c);
+
 /* The steps a ring of k ranks takes for collective c (tuning.cc's nsteps):
  * 2(k - 1) for an all-reduce, k - 1 for a gather or a scatter. */
 static inline double nccl_ring_steps(enum nccl_coll c, int k)

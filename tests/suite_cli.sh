@@ -349,6 +349,14 @@ check "collectives: 32 GB200 trays are two racks of 16 across the network" \
 "$DT" collectives --instance p4d.24xlarge --algo nvls > "$tmp/n.txt" 2> "$tmp/err"
 check "collectives: a pair the shape disables says so" \
     [ $? -eq 0 -a "$(grep -c 'disabled on this shape' "$tmp/n.txt")" -ge 1 ]
+"$DT" collectives --instance p5.48xlarge --algo ring -b 1K -e 1G -f 1024 > "$tmp/n.txt" 2> "$tmp/err"
+check "collectives --algo ring alone: LL at 1 KiB, Simple at 1 GiB, as NCCL_ALGO=Ring leaves the protocol to NCCL" \
+    [ $? -eq 0 -a "$(grep -c '^ *1024  ring  *LL  ' "$tmp/n.txt")" = 1 \
+      -a "$(grep -c '^ *1073741824  ring  *Simple  ' "$tmp/n.txt")" = 1 ]
+"$DT" collectives --instance p5.48xlarge --proto Simple -b 1K -e 1K --json > "$tmp/n.txt" 2> "$tmp/err"
+check "collectives --proto alone: the best algorithm in that protocol, chosen_by restricted" \
+    [ $? -eq 0 -a "$(grep -c '"protocol":[[:space:]]*"Simple"' "$tmp/n.txt")" = 1 \
+      -a "$(grep -c '"chosen_by":[[:space:]]*"restricted"' "$tmp/n.txt")" = 1 ]
 "$DT" collectives --gpu A100 --gpus-per-node 8 --nodes 2 > /dev/null 2> "$tmp/err"
 check "collectives: several custom nodes need --net-gbps" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: --net-gbps: missing, expected a rate in Gbit/s for 2 nodes' ]

@@ -28,7 +28,9 @@ sub nccl_cases {
         my %c = %$c;
         my @cmd = ("$build/dtplan", 'collectives', '--json', split(/ /, $c{args}),
                    '-b', $c{bytes}, '-e', $c{bytes});
-        push @cmd, '--algo', $c{algo}, '--proto', $c{proto} if $c{algo} ne 'auto';
+        # NCCL_ALGO alone leaves the protocol to NCCL: an empty proto column
+        push @cmd, '--algo', $c{algo} if $c{algo} ne 'auto';
+        push @cmd, '--proto', $c{proto} if $c{algo} ne 'auto' && $c{proto} ne '';
         my $j = dtplan_json(@cmd);
         $c{pred} = $j && $j->[0]{busbw_GBps} ? $j->[0]{busbw_GBps} : undef;
         $c{chosen} = $j && $j->[0]{algorithm} ? "$j->[0]{algorithm}/$j->[0]{protocol}" : '?';
