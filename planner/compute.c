@@ -188,6 +188,11 @@ double compute_gemm_s(const struct compute_rates *r, double m, double n, double 
     return gemm_s(m, n, k, 1, m * k, f, r);
 }
 
+double compute_fp4_gemm_s(const struct compute_rates *r, double m, double n, double k)
+{
+    return compute_gemm_s(r, m, n, k, CAT_FP8) / FP4_OVER_FP8;
+}
+
 /* The format item it runs in: fp8 only for the GEMMs fp8 takes. */
 static enum cat_prec format_of(const struct compute_plan *p, const struct ops_item *it)
 {

@@ -68,6 +68,10 @@ struct compute_rates {
  * sweeps). */
 double compute_gemm_s(const struct compute_rates *r, double m, double n, double k,
                       enum cat_prec f);
+/* The same product under fp8_recipe nvfp4, as the model times a layer's
+ * 4-bit products: the fp8 product over NVFP4's measured 1.81x (compute.c
+ * FP4_OVER_FP8). */
+double compute_fp4_gemm_s(const struct compute_rates *r, double m, double n, double k);
 /* nb products of m x n, reduction k, as a MoE layer's experts run them
  * (Transformer Engine's grouped linear: one call an expert over 4 streams). */
 double compute_grouped_s(const struct compute_rates *r, double m, double n, double k, double nb,
