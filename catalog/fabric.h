@@ -50,6 +50,10 @@ struct cat_fabric {
      * transfer (docs/collectives.md "A ring's step period"); 0: NCCL's own (tuning.cc's
      * netOverhead, 1 us, 3 under Simple, added to the intra-node steps) */
     double step_us[2];
+    /* An all-to-all's share of the NICs' rate across this network: every rank sends to every
+     * other at once, and the many concurrent messages run below the rate one stream reaches
+     * (docs/collectives.md "All-to-all"); 0: all of it */
+    double a2a_eff;
 };
 
 /* The fabric named `name`, NULL when there is none. */

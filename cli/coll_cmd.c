@@ -35,7 +35,8 @@ static void usage(FILE *f)
             "                          [--json] [-o FILE]\n"
             "\n"
             "The collective NCCL would run on N nodes (--coll all_reduce, the default,\n"
-            "all_gather or reduce_scatter), size by size from -b to -e (each -f\n"
+            "all_gather, reduce_scatter or all_to_all, the last as point-to-point sends\n"
+            "with no algorithm to choose), size by size from -b to -e (each -f\n"
             "times the last; defaults 1M, 1G, 2; suffixes K, M, G, T are powers of 1024), as\n"
             "NCCL 2.30's cost model picks it: algorithm, protocol, channels, time, and\n"
             "nccl-tests' algbw and busbw (docs/collectives.md \"How NCCL chooses\"); on AMD\n"
@@ -102,6 +103,15 @@ static const char *link_name(int i)
     return i >= 0 && i < 3 ? names[i] : NULL;
 }
 
+/* --coll's names: NCCL's three collectives, then all_to_all (COLL_A2A), which
+ * NCCL runs as point-to-point sends with no algorithm to choose. */
+#define COLL_A2A NCCL_NCOLL
+
+static const char *coll_name(int i)
+{
+    return i == COLL_A2A ? "all_to_all" : nccl_coll_name(i);
+}
+
 struct coll_args {
     double lo, hi, factor;
     int algo, proto, json, coll;
@@ -114,6 +124,28 @@ struct coll_rows {
     const char *what;
     const char *fabric;     /* the network's name (catalog/fabric.h), "" none */
 };
+
+/* One size of an all-to-all (nccl_alltoall_s): nccl-tests' alltoall counts
+ * its busbw as algbw x (n - 1) / n. */
+static void print_a2a(FILE *f, const struct nccl_model *m, double s, cJSON *arr)
+{
+    double n = (double)m->sh.nodes * m->sh.ppn, t = nccl_alltoall_s(&m->sh, s);
+    double alg = s / t / 1e9, bus = alg * (n - 1) / n;
+
+    if (arr) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "bytes", s);
+        cJSON_AddStringToObject(o, "algorithm", "p2p");
+        cJSON_AddNumberToObject(o, "time_s", t);
+        cJSON_AddNumberToObject(o, "algbw_GBps", alg);
+        cJSON_AddNumberToObject(o, "busbw_GBps", bus);
+        cJSON_AddStringToObject(o, "chosen_by", "point_to_point");
+        cJSON_AddItemToArray(arr, o);
+    } else {
+        fprintf(f, "%14.0f  %-9s  %-6s  %8s  %12.1f  %10.2f  %10.2f\n", s, "p2p", "-", "-", t * 1e6,
+                alg, bus);
+    }
+}
 
 /* cli_writer: the table or JSON array of a coll_rows (ctx). */
 static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
@@ -128,7 +160,7 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
     if (!a->json) {
         fprintf(f, "%s: %d node%s x %d GPUs, %d ranks, %s%s%s%s", what, m->sh.nodes,
                m->sh.nodes > 1 ? "s" : "", m->sh.ppn, m->sh.nodes * m->sh.ppn,
-               nccl_coll_name(m->coll), m->sh.rccl ? " by RCCL" : "",
+               coll_name(a->coll), m->sh.rccl ? " by RCCL" : "",
                m->sh.nodes > 1 && r->fabric[0] ? ", over " : "", m->sh.nodes > 1 ? r->fabric : "");
         /* the network's step overhead (docs/collectives.md "A ring's step period") */
         if (m->sh.nodes > 1 && m->sh.net_step_s[0] > 0)
@@ -137,7 +169,7 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
         else if (m->sh.nodes > 1 && m->sh.net_step_s[1] > 0)
             fprintf(f, " (a message across it waits %.0f us under Simple)",
                     m->sh.net_step_s[1] * 1e6);
-        if (m->sh.nodes > 2 && nccl_tuner_name(m->sh.tuner))
+        if (m->sh.nodes > 2 && a->coll != COLL_A2A && nccl_tuner_name(m->sh.tuner))
             fprintf(f, "; *: the pair the plugin's %s tuner names (above 2 nodes)",
                     nccl_tuner_name(m->sh.tuner));
         fputc('\n', f);
@@ -146,7 +178,15 @@ static int print_rows(FILE *f, const void *ctx, struct dt_err *e)
     }
     for (double s = a->lo; s <= a->hi * (1 + 1e-12); s = floor(s * a->factor)) {
         struct nccl_choice c;
-        int rc = nccl_pick_only(m, s, a->algo, a->proto, &c);
+        int rc;
+
+        if (a->coll == COLL_A2A) {
+            print_a2a(f, m, s, arr);
+            if (floor(s * a->factor) <= s)
+                break;
+            continue;
+        }
+        rc = nccl_pick_only(m, s, a->algo, a->proto, &c);
         if (a->json) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddNumberToObject(o, "bytes", s);
@@ -247,7 +287,7 @@ int coll_cmd_main(int argc, char **argv)
     int link = 2, efa = 0, rc = CLI_EXIT_INPUT;
     double gbps = NAN, nvl = NAN;
     struct coll_args a = {1048576.0, 1073741824.0, 2, -1, -1, 0, NCCL_ALLREDUCE};
-    struct cli_name_arg coll_arg = {nccl_coll_name, &a.coll};
+    struct cli_name_arg coll_arg = {coll_name, &a.coll};
     struct cli_name_arg algo_arg = {nccl_algo_name, &a.algo};
     struct cli_name_arg proto_arg = {nccl_proto_name, &a.proto};
     struct cli_name_arg link_arg = {link_name, &link};
@@ -276,7 +316,8 @@ int coll_cmd_main(int argc, char **argv)
         {"--step-factor", "-f", ARGS_VALUE, NULL, NULL, NULL, 0, 0, "a factor in (1, 1024]",
          take_num, &f_arg, NULL},
         {"--coll", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
-         "one of all_reduce, all_gather, reduce_scatter", cli_take_name, &coll_arg, NULL},
+         "one of all_reduce, all_gather, reduce_scatter, all_to_all", cli_take_name, &coll_arg,
+         NULL},
         {"--algo", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
          "one of tree, ring, nvls, nvls_tree, pat", cli_take_name, &algo_arg, NULL},
         {"--proto", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of LL, LL128, Simple",
@@ -352,7 +393,13 @@ int coll_cmd_main(int argc, char **argv)
         fprintf(stderr, CMD ": one rank: nothing to reduce (give --nodes or more GPUs per node)\n");
         goto out;
     }
-    nccl_model_init(&m, &sh, (enum nccl_coll)a.coll);
+    if (a.coll == COLL_A2A && (a.algo >= 0 || a.proto >= 0)) {
+        fprintf(stderr, CMD ": %s: expected none with --coll all_to_all (NCCL runs it as "
+                "point-to-point sends, no algorithm or protocol to choose), found one\n",
+                a.algo >= 0 ? "--algo" : "--proto");
+        goto out;
+    }
+    nccl_model_init(&m, &sh, a.coll == COLL_A2A ? NCCL_ALLREDUCE : (enum nccl_coll)a.coll);
     if ((units = catalog_domain_units(in, (int)nodes)) > 1) {
         /* units of one NVLink domain share it: nodes of that many (plan_nccl_shape) */
         snprintf(domain_what, sizeof domain_what, "%llu x %.80s in NVLink domains of %d", nodes,

@@ -58,6 +58,7 @@
 
 #include "../catalog/ops.h"
 #include "../catalog/shape.h"
+#include "../sim/nccl.h"
 #include "cluster.h"
 
 static int etp_of(const struct scenario *sc)
@@ -233,18 +234,27 @@ static void alltoall_bytes(const struct scenario *sc, const struct cat_instance 
     }
 }
 
+/* The share of the NICs' rate an all-to-all reaches across g's network:
+ * NCCL's (ep_dispatch alltoall) at the fabric's all-to-all share
+ * (nccl_a2a.c, catalog/fabric.c a2a_eff), the flex dispatcher's own
+ * transport at their rate. */
+static double a2a_share(const struct scenario *sc, const struct sim_group *g)
+{
+    return sc->parallel.ep_dispatch == SC_EP_ALLTOALL && g->net_a2a_eff > 0 ? g->net_a2a_eff : 1;
+}
+
 /* ... its time on a GPU of `in` with g's links, s: the slower of its NVLink
  * share and its NIC share (every GPU of the node sends at once). */
 static double alltoall_s(const struct scenario *sc, const struct cat_instance *in,
                          const struct sim_group *g)
 {
     int wpn = in->gpu_count, in_node = ranks_in_node(sc, in);
-    double nvl, net, t_nvl, t_net;
+    double nvl, net;
 
     alltoall_bytes(sc, in, &nvl, &net);
-    t_nvl = g->intra_Bps > 0 ? nvl / g->intra_Bps : 0;
-    t_net = in_node < sc->parallel.ep && g->nic_Bps > 0 ? net / (g->nic_Bps / wpn) : 0;
-    return fmax(t_nvl, t_net);
+    return nccl_a2a_s(g->intra_Bps, in_node < sc->parallel.ep ? g->nic_Bps / wpn * a2a_share(sc, g)
+                                                               : 0,
+                      nvl, net);
 }
 
 double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instance *in,
@@ -462,6 +472,8 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
         g->ep_flow_s = n * e * a2a;
         if (cfg->c.ep == 0 && e > 0 && a2a > 0 && units > 0) {
             alltoall_bytes(sc, in, &cfg->c.ep_nvl_bytes, &cfg->c.ep_net_bytes);
+            /* the flows hold the NICs as long as the share makes them */
+            cfg->c.ep_net_bytes /= a2a_share(sc, g);
             cfg->c.ep = sc->parallel.ep;
             cfg->c.ep_fwd = layers / units * nf;
             cfg->c.ep_bwd = layers / units * nb;

@@ -48,6 +48,8 @@ struct nccl_shape {
                                LL128, Simple]: every step of such a ring takes it at least,
                                overlapped with the step's transfer in quadrature (run time
                                only; nccl.c ring_step); 0: NCCL's netOverhead */
+    double a2a_eff;         /* an all-to-all's share of net_Bps across this network
+                               (nccl_a2a.c); 0: all of it */
     int protos;             /* protocols across nodes, 1 << NCCL_LL | ...; 0: all */
     double buff_bytes;      /* NCCL_BUFFSIZE, the Simple protocol's buffer a connection;
                                0: NCCL's 4 MiB */
@@ -141,6 +143,14 @@ double nccl_tree_msgs(const struct nccl_model *m, enum nccl_proto p, double byte
 /* NCCL's choice for m's collective on `bytes`: the pair of least time under
  * NCCL's model (nccl_time_s).  -1 when the shape has one rank. */
 int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);
+
+/* An all-to-all's time (nccl_a2a.c): a rank sending nvl_bytes inside its node
+ * at intra_Bps and net_bytes to other nodes at gpu_net_Bps (its share of the
+ * node's NICs), the slower of the two. */
+double nccl_a2a_s(double intra_Bps, double gpu_net_Bps, double nvl_bytes, double net_bytes);
+/* nccl-tests' alltoall on sh: each rank sends `bytes` in all, bytes / n to
+ * each of the n ranks; 0 on one rank. */
+double nccl_alltoall_s(const struct nccl_shape *sh, double bytes);
 
 /* The same choice restricted as NCCL_ALGO and NCCL_PROTO restrict it: only
  * algorithm `algo` (-1 any) and protocol `proto` (-1 any) are weighed, so a

@@ -53,6 +53,8 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
         for (int q = 0; q < 2; q++)
             if (g->net_step_s[q] > sh->net_step_s[q])
                 sh->net_step_s[q] = g->net_step_s[q];
+        if (g->net_a2a_eff > 0 && (sh->a2a_eff == 0 || g->net_a2a_eff < sh->a2a_eff))
+            sh->a2a_eff = g->net_a2a_eff;
         if (g->net_protos)
             sh->protos = sh->protos ? sh->protos & g->net_protos : g->net_protos;
         sh->ring_only |= g->net_ring_only;

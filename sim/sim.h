@@ -68,6 +68,8 @@ struct sim_group {
      * (enum nccl_tuner, 0: none); a multi-node ring step's overhead,
      * [LL and LL128, Simple] (0: NCCL's netOverhead; nccl_shape.net_step_s). */
     double net_plugin_lat_s, net_hop_s, net_simple_s, net_step_s[2];
+    double net_a2a_eff;     /* an all-to-all's share of the NICs' rate (nccl_shape.a2a_eff);
+                               0: all of it */
     int net_protos, net_ring_only, net_tuner;
     double net_buff_bytes, net_nvls_chunk_bytes, net_nvls_tree_max_bytes;
     /* A calibration's own all-reduce (docs/profile.md): t = coll_alpha_s + coll_beta_s S over

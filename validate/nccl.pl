@@ -33,7 +33,8 @@ sub nccl_cases {
         push @cmd, '--proto', $c{proto} if $c{algo} ne 'auto' && $c{proto} ne '';
         my $j = dtplan_json(@cmd);
         $c{pred} = $j && $j->[0]{busbw_GBps} ? $j->[0]{busbw_GBps} : undef;
-        $c{chosen} = $j && $j->[0]{algorithm} ? "$j->[0]{algorithm}/$j->[0]{protocol}" : '?';
+        $c{chosen} = $j && $j->[0]{algorithm}
+            ? $j->[0]{algorithm} . (defined $j->[0]{protocol} ? "/$j->[0]{protocol}" : '') : '?';
         $c{err} = defined $c{pred} ? 100 * ($c{pred} / $c{published_busbw_GBps} - 1) : undef;
         push @out, \%c;
     }

@@ -1,0 +1,40 @@
+/*
+ * nccl_a2a.c - an all-to-all as NCCL runs it: point-to-point sends from
+ * every rank to every other at once, no algorithm or protocol to choose
+ * (nccl.h, nccl_alltoall_s and nccl_a2a_s).
+ *
+ * The time is the slower of a rank's two paths: the bytes it sends inside
+ * its node over its NVLink share, and the bytes bound for other nodes over
+ * its share of the node's NICs, every GPU of the node sending at once, at
+ * the network's all-to-all share of their rate (nccl_shape.a2a_eff: the
+ * many concurrent messages run below one stream's rate).  The
+ * expert-parallel dispatch and combine (planner/resolve_ep.c) and `dtplan
+ * collectives --coll all_to_all` both take it from here.  A small
+ * all-to-all's cost beyond its bytes (its many messages' overhead) is not
+ * in it: docs/collectives.md "All-to-all" sets it against published
+ * nccl-tests alltoall runs.
+ */
+#include "nccl.h"
+
+#include <math.h>
+
+double nccl_a2a_s(double intra_Bps, double gpu_net_Bps, double nvl_bytes, double net_bytes)
+{
+    double t_nvl = nvl_bytes > 0 && intra_Bps > 0 ? nvl_bytes / intra_Bps : 0;
+    double t_net = net_bytes > 0 && gpu_net_Bps > 0 ? net_bytes / gpu_net_Bps : 0;
+
+    return fmax(t_nvl, t_net);
+}
+
+double nccl_alltoall_s(const struct nccl_shape *sh, double bytes)
+{
+    double n = (double)sh->nodes * sh->ppn;
+
+    if (n < 2 || !(bytes > 0))
+        return 0;
+    /* bytes / n to each rank, its own included: ppn - 1 shares stay in the
+     * node, the other nodes' n - ppn leave it */
+    return nccl_a2a_s(sh->intra_Bps,
+                      sh->nodes > 1 ? sh->net_Bps / sh->ppn * (sh->a2a_eff > 0 ? sh->a2a_eff : 1) : 0,
+                      bytes * (sh->ppn - 1) / n, bytes * (n - sh->ppn) / n);
+}
