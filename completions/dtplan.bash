@@ -54,7 +54,7 @@ _dtplan()
                     --algo)
                         COMPREPLY=($(compgen -W "ring tree nvls nvls_tree pat allpairs" -- "$cur")) ;;
                     --coll)
-                        COMPREPLY=($(compgen -W "all_reduce all_gather reduce_scatter" -- "$cur")) ;;
+                        COMPREPLY=($(compgen -W "all_reduce all_gather reduce_scatter all_to_all" -- "$cur")) ;;
                     --proto)
                         COMPREPLY=($(compgen -W "LL LL128 Simple" -- "$cur")) ;;
                     --fabric)
