@@ -50,10 +50,11 @@ struct cat_fabric {
      * transfer (docs/collectives.md "A ring's step period"); 0: NCCL's own (tuning.cc's
      * netOverhead, 1 us, 3 under Simple, added to the intra-node steps) */
     double step_us[2];
-    /* An all-to-all's share of the NICs' rate across this network: every rank sends to every
-     * other at once, and the many concurrent messages run below the rate one stream reaches
-     * (docs/collectives.md "All-to-all"); 0: all of it */
-    double a2a_eff;
+    /* An all-to-all across this network (docs/collectives.md "All-to-all"): its share of the
+     * NICs' rate (every rank sends to every other at once, and the many concurrent messages
+     * run below the rate one stream reaches; 0: all of it), and what a call costs beyond its
+     * bytes, us: once a call and once a remote peer (0: nothing) */
+    double a2a_eff, a2a_call_us, a2a_peer_us;
 };
 
 /* The fabric named `name`, NULL when there is none. */

@@ -243,6 +243,19 @@ static double a2a_share(const struct scenario *sc, const struct sim_group *g)
     return sc->parallel.ep_dispatch == SC_EP_ALLTOALL && g->net_a2a_eff > 0 ? g->net_a2a_eff : 1;
 }
 
+/* What NCCL's all-to-all costs beyond its bytes across g's network, a call
+ * and each rank of the group in another node (nccl_a2a.c); the flex
+ * dispatcher's transport has no published figure: nothing. */
+static double a2a_over_s(const struct scenario *sc, const struct cat_instance *in,
+                         const struct sim_group *g)
+{
+    int ep = sc->parallel.ep, in_node = ranks_in_node(sc, in);
+
+    if (sc->parallel.ep_dispatch != SC_EP_ALLTOALL || in_node >= ep)
+        return 0;
+    return nccl_a2a_over_s(g->net_a2a_call_s, g->net_a2a_peer_s, ep - in_node);
+}
+
 /* ... its time on a GPU of `in` with g's links, s: the slower of its NVLink
  * share and its NIC share (every GPU of the node sends at once). */
 static double alltoall_s(const struct scenario *sc, const struct cat_instance *in,
@@ -254,7 +267,7 @@ static double alltoall_s(const struct scenario *sc, const struct cat_instance *i
     alltoall_bytes(sc, in, &nvl, &net);
     return nccl_a2a_s(g->intra_Bps, in_node < sc->parallel.ep ? g->nic_Bps / wpn * a2a_share(sc, g)
                                                                : 0,
-                      nvl, net);
+                      nvl, net, a2a_over_s(sc, in, g));
 }
 
 double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instance *in,
@@ -472,8 +485,10 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
         g->ep_flow_s = n * e * a2a;
         if (cfg->c.ep == 0 && e > 0 && a2a > 0 && units > 0) {
             alltoall_bytes(sc, in, &cfg->c.ep_nvl_bytes, &cfg->c.ep_net_bytes);
-            /* the flows hold the NICs as long as the share makes them */
+            /* the flows hold the NICs as long as the share makes them, and
+             * start after the call's overhead */
             cfg->c.ep_net_bytes /= a2a_share(sc, g);
+            cfg->c.ep_net_lat_s = a2a_over_s(sc, in, g);
             cfg->c.ep = sc->parallel.ep;
             cfg->c.ep_fwd = layers / units * nf;
             cfg->c.ep_bwd = layers / units * nb;

@@ -93,7 +93,9 @@ static void phase_of(struct sim *s, struct ep *t, int i)
         coll_use(ph, cg->r_tx, ppn * net / a);
         coll_use(ph, cg->r_rx, ppn * net / a);
         coll_use(ph, s->ch[0].ctx.r_fabric, nodes * ppn * net / a);
-        tn = ppn * net / g->nic_Bps;
+        /* the network's cost beyond the bytes, before they flow */
+        ph->lat_s = cfg->c.ep_net_lat_s;
+        tn = ph->lat_s + ppn * net / g->nic_Bps;
     }
     t->alone[i] = fmax(tl, tn);
 }
@@ -228,7 +230,7 @@ static int ep_check(const struct sim_config *cfg, struct dt_err *e)
     if (c->ep < 0 || c->ep > 1 << 20)
         return dt_errf(e, "sim: expert parallelism %d, expected 1 to 1048576 (0: none)", c->ep);
     if (sim_bad_num(c->ep_nvl_bytes) || sim_bad_num(c->ep_net_bytes) || sim_bad_num(c->ep_fwd) ||
-        sim_bad_num(c->ep_bwd))
+        sim_bad_num(c->ep_bwd) || sim_bad_num(c->ep_net_lat_s))
         return dt_errf(e, "sim: expert-parallel all-to-alls of %g and %g bytes, %g and %g a "
                        "layer; expected finite numbers >= 0", c->ep_nvl_bytes, c->ep_net_bytes,
                        c->ep_fwd, c->ep_bwd);

@@ -50,6 +50,8 @@ struct nccl_shape {
                                only; nccl.c ring_step); 0: NCCL's netOverhead */
     double a2a_eff;         /* an all-to-all's share of net_Bps across this network
                                (nccl_a2a.c); 0: all of it */
+    double a2a_call_s, a2a_peer_s; /* what an all-to-all across it costs beyond its bytes:
+                               once a call, once a remote peer; 0: nothing */
     int protos;             /* protocols across nodes, 1 << NCCL_LL | ...; 0: all */
     double buff_bytes;      /* NCCL_BUFFSIZE, the Simple protocol's buffer a connection;
                                0: NCCL's 4 MiB */
@@ -146,8 +148,12 @@ int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);
 
 /* An all-to-all's time (nccl_a2a.c): a rank sending nvl_bytes inside its node
  * at intra_Bps and net_bytes to other nodes at gpu_net_Bps (its share of the
- * node's NICs), the slower of the two. */
-double nccl_a2a_s(double intra_Bps, double gpu_net_Bps, double nvl_bytes, double net_bytes);
+ * node's NICs) plus net_over_s, the slower of the two. */
+double nccl_a2a_s(double intra_Bps, double gpu_net_Bps, double nvl_bytes, double net_bytes,
+                  double net_over_s);
+/* What an all-to-all to remote_peers ranks of other nodes costs beyond its
+ * bytes: call_s once and peer_s a peer; 0 with none. */
+double nccl_a2a_over_s(double call_s, double peer_s, double remote_peers);
 /* nccl-tests' alltoall on sh: each rank sends `bytes` in all, bytes / n to
  * each of the n ranks; 0 on one rank. */
 double nccl_alltoall_s(const struct nccl_shape *sh, double bytes);

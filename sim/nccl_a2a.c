@@ -7,23 +7,31 @@
  * its node over its NVLink share, and the bytes bound for other nodes over
  * its share of the node's NICs, every GPU of the node sending at once, at
  * the network's all-to-all share of their rate (nccl_shape.a2a_eff: the
- * many concurrent messages run below one stream's rate).  The
+ * many concurrent messages run below one stream's rate), plus what the
+ * network's call and each remote peer cost beyond the bytes (a2a_call_s,
+ * a2a_peer_s: a call's set-up and each peer's messages, which the host's
+ * proxy posts one by one).  The
  * expert-parallel dispatch and combine (planner/resolve_ep.c) and `dtplan
- * collectives --coll all_to_all` both take it from here.  A small
- * all-to-all's cost beyond its bytes (its many messages' overhead) is not
- * in it: docs/collectives.md "All-to-all" sets it against published
- * nccl-tests alltoall runs.
+ * collectives --coll all_to_all` both take it from here; docs/
+ * collectives.md "All-to-all" sets it against published nccl-tests
+ * alltoall runs.
  */
 #include "nccl.h"
 
 #include <math.h>
 
-double nccl_a2a_s(double intra_Bps, double gpu_net_Bps, double nvl_bytes, double net_bytes)
+double nccl_a2a_s(double intra_Bps, double gpu_net_Bps, double nvl_bytes, double net_bytes,
+                  double net_over_s)
 {
     double t_nvl = nvl_bytes > 0 && intra_Bps > 0 ? nvl_bytes / intra_Bps : 0;
-    double t_net = net_bytes > 0 && gpu_net_Bps > 0 ? net_bytes / gpu_net_Bps : 0;
+    double t_net = net_bytes > 0 && gpu_net_Bps > 0 ? net_bytes / gpu_net_Bps + net_over_s : 0;
 
     return fmax(t_nvl, t_net);
+}
+
+double nccl_a2a_over_s(double call_s, double peer_s, double remote_peers)
+{
+    return remote_peers > 0 ? call_s + remote_peers * peer_s : 0;
 }
 
 double nccl_alltoall_s(const struct nccl_shape *sh, double bytes)
@@ -36,5 +44,6 @@ double nccl_alltoall_s(const struct nccl_shape *sh, double bytes)
      * node, the other nodes' n - ppn leave it */
     return nccl_a2a_s(sh->intra_Bps,
                       sh->nodes > 1 ? sh->net_Bps / sh->ppn * (sh->a2a_eff > 0 ? sh->a2a_eff : 1) : 0,
-                      bytes * (sh->ppn - 1) / n, bytes * (n - sh->ppn) / n);
+                      bytes * (sh->ppn - 1) / n, bytes * (n - sh->ppn) / n,
+                      nccl_a2a_over_s(sh->a2a_call_s, sh->a2a_peer_s, n - sh->ppn));
 }

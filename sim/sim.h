@@ -70,6 +70,8 @@ struct sim_group {
     double net_plugin_lat_s, net_hop_s, net_simple_s, net_step_s[2];
     double net_a2a_eff;     /* an all-to-all's share of the NICs' rate (nccl_shape.a2a_eff);
                                0: all of it */
+    double net_a2a_call_s, net_a2a_peer_s; /* what an all-to-all across the network costs
+                               beyond its bytes, a call and a remote peer (nccl_shape) */
     int net_protos, net_ring_only, net_tuner;
     double net_buff_bytes, net_nvls_chunk_bytes, net_nvls_tree_max_bytes;
     /* A calibration's own all-reduce (docs/profile.md): t = coll_alpha_s + coll_beta_s S over
@@ -198,6 +200,8 @@ struct sim_comm {
      * 0: none here (a pipeline's stages take them as waits, sim_group.ep_wait_s). */
     int ep;                     /* expert-parallel ranks, >= 1 (0: none) */
     double ep_nvl_bytes, ep_net_bytes;
+    double ep_net_lat_s;    /* what each all-to-all across nodes costs beyond its bytes
+                               (nccl_a2a_over_s), s; 0: nothing */
     double ep_fwd, ep_bwd;      /* all-to-alls a layer's forward, backward, >= 0 */
     double ep_exposed;          /* (0, 1]: the share of their time alone waited for */
     int ep_overlap;             /* 1: they start with the layer's compute */
