@@ -666,6 +666,16 @@ static void dispatchers_overlap_and_expert_tp(void)
         if (resolve_fmt(&sc, &cfg, "a dispatcher", text, disp[i], 2))
             return;
         t[i] = resolve_ep_alltoall_s(&sc, p5, &cfg.groups[0]);
+        /* the flows (no pipeline): NCCL's all-to-all after EFA's cost a
+         * call and a remote rank (280 us, 8 x 2.58 us; catalog/fabric.c
+         * efa-p5), its NIC bytes stretched by EFA's all-to-all share; the
+         * flex dispatcher neither */
+        T_CHECK(cfg.c.ep == 16, "%s: the all-to-alls as flows (ep %d)", disp[i], cfg.c.ep);
+        T_NEAR(cfg.c.ep_net_lat_s, i == 0 ? 280e-6 + 8 * 2.58e-6 : 0, 1e-12,
+               "%s: %.0f us before a flow starts", disp[i], cfg.c.ep_net_lat_s * 1e6);
+        if (i == 0)
+            T_NEAR(cfg.c.ep_net_bytes, token * 8 * 8 / 16 / 0.872, 1e-6 * token,
+                   "alltoall: half its copies leave the node, at 0.872 of the NICs' rate");
         if (i == 1) {
             double nic = cfg.groups[0].nic_Bps / 8, net = token * (1 - miss) / nic;
             double nvl = token * 8 * 7 / 8 / cfg.groups[0].intra_Bps;
