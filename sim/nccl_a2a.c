@@ -10,11 +10,10 @@
  * many concurrent messages run below one stream's rate), plus what the
  * network's call and each remote peer cost beyond the bytes (a2a_call_s,
  * a2a_peer_s: a call's set-up and each peer's messages, which the host's
- * proxy posts one by one).  The
- * expert-parallel dispatch and combine (planner/resolve_ep.c) and `dtplan
- * collectives --coll all_to_all` both take it from here; docs/
- * collectives.md "All-to-all" sets it against published nccl-tests
- * alltoall runs.
+ * proxy posts one by one).  The expert-parallel dispatch and combine
+ * (planner/resolve_ep.c) and `dtplan collectives --coll all_to_all` both
+ * take it from here; docs/collectives.md "All-to-all" sets it against
+ * published nccl-tests alltoall runs.
  */
 #include "nccl.h"
 
