@@ -412,7 +412,7 @@ static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
 
     g->net_plugin_lat_s = g->net_hop_s = g->net_simple_s = 0;
     g->net_step_s[0] = g->net_step_s[1] = 0;
-    g->net_a2a_eff = g->net_a2a_call_s = g->net_a2a_peer_s = 0;
+    g->net_a2a = (struct nccl_a2a_net){0, 0, 0};
     g->net_protos = g->net_ring_only = g->net_tuner = 0;
     g->net_buff_bytes = g->net_nvls_chunk_bytes = g->net_nvls_tree_max_bytes = 0;
     if (!f) {
@@ -429,9 +429,7 @@ static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
     }
     g->net_step_s[0] = f->step_us[0] * 1e-6;
     g->net_step_s[1] = f->step_us[1] * 1e-6;
-    g->net_a2a_eff = f->a2a_eff;
-    g->net_a2a_call_s = f->a2a_call_us * 1e-6;
-    g->net_a2a_peer_s = f->a2a_peer_us * 1e-6;
+    g->net_a2a = (struct nccl_a2a_net){f->a2a_eff, f->a2a_call_us * 1e-6, f->a2a_peer_us * 1e-6};
     g->net_protos = (f->protocols & CAT_PROTO_LL ? 1 << NCCL_LL : 0) |
                     (f->protocols & CAT_PROTO_LL128 ? 1 << NCCL_LL128 : 0) |
                     (f->protocols & CAT_PROTO_SIMPLE ? 1 << NCCL_SIMPLE : 0);

@@ -234,26 +234,25 @@ static void alltoall_bytes(const struct scenario *sc, const struct cat_instance 
     }
 }
 
-/* The share of the NICs' rate an all-to-all reaches across g's network:
- * NCCL's (ep_dispatch alltoall) at the fabric's all-to-all share
- * (nccl_a2a.c, catalog/fabric.c a2a_eff), the flex dispatcher's own
- * transport at their rate. */
-static double a2a_share(const struct scenario *sc, const struct sim_group *g)
+/* The all-to-all figures of g's network (nccl_a2a.c, catalog/fabric.c
+ * a2a_*) that the dispatcher pays: NCCL's all-to-all (ep_dispatch
+ * alltoall) its share of the NICs and its cost beyond the bytes; the flex
+ * dispatcher's own transport has no published figure: none. */
+static const struct nccl_a2a_net *a2a_net(const struct scenario *sc, const struct sim_group *g)
 {
-    return sc->parallel.ep_dispatch == SC_EP_ALLTOALL && g->net_a2a_eff > 0 ? g->net_a2a_eff : 1;
+    static const struct nccl_a2a_net none = {0, 0, 0};
+
+    return sc->parallel.ep_dispatch == SC_EP_ALLTOALL ? &g->net_a2a : &none;
 }
 
-/* What NCCL's all-to-all costs beyond its bytes across g's network, a call
- * and each rank of the group in another node (nccl_a2a.c); the flex
- * dispatcher's transport has no published figure: nothing. */
+/* That cost for one all-to-all of the group: a call, and each of its ranks
+ * in another node. */
 static double a2a_over_s(const struct scenario *sc, const struct cat_instance *in,
                          const struct sim_group *g)
 {
     int ep = sc->parallel.ep, in_node = ranks_in_node(sc, in);
 
-    if (sc->parallel.ep_dispatch != SC_EP_ALLTOALL || in_node >= ep)
-        return 0;
-    return nccl_a2a_over_s(g->net_a2a_call_s, g->net_a2a_peer_s, ep - in_node);
+    return in_node < ep ? nccl_a2a_over_s(a2a_net(sc, g), ep - in_node) : 0;
 }
 
 /* ... its time on a GPU of `in` with g's links, s: the slower of its NVLink
@@ -265,8 +264,8 @@ static double alltoall_s(const struct scenario *sc, const struct cat_instance *i
     double nvl, net;
 
     alltoall_bytes(sc, in, &nvl, &net);
-    return nccl_a2a_s(g->intra_Bps, in_node < sc->parallel.ep ? g->nic_Bps / wpn * a2a_share(sc, g)
-                                                               : 0,
+    return nccl_a2a_s(g->intra_Bps,
+                      in_node < sc->parallel.ep ? g->nic_Bps / wpn * nccl_a2a_share(a2a_net(sc, g)) : 0,
                       nvl, net, a2a_over_s(sc, in, g));
 }
 
@@ -487,7 +486,7 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
             alltoall_bytes(sc, in, &cfg->c.ep_nvl_bytes, &cfg->c.ep_net_bytes);
             /* the flows hold the NICs as long as the share makes them, and
              * start after the call's overhead */
-            cfg->c.ep_net_bytes /= a2a_share(sc, g);
+            cfg->c.ep_net_bytes /= nccl_a2a_share(a2a_net(sc, g));
             cfg->c.ep_net_lat_s = a2a_over_s(sc, in, g);
             cfg->c.ep = sc->parallel.ep;
             cfg->c.ep_fwd = layers / units * nf;

@@ -26,6 +26,13 @@ enum nccl_coll { NCCL_ALLREDUCE = 0, NCCL_ALLGATHER, NCCL_REDUCESCATTER, NCCL_NC
 enum nccl_proto { NCCL_LL = 0, NCCL_LL128, NCCL_SIMPLE, NCCL_NPROTO };
 enum nccl_link { NCCL_LINK_PCI = 0, NCCL_LINK_NVLINK, NCCL_LINK_NVSWITCH };
 
+/* An all-to-all across a network (nccl_a2a.c; catalog/fabric.h a2a_*): its
+ * share of the NICs' rate (0: all of it) and what it costs beyond its bytes,
+ * s, once a call and once a remote peer (0: nothing). */
+struct nccl_a2a_net {
+    double eff, call_s, peer_s;
+};
+
 struct nccl_shape {
     int nodes;              /* >= 1 */
     int ppn;                /* GPUs (ranks) per node, >= 1 */
@@ -48,10 +55,7 @@ struct nccl_shape {
                                LL128, Simple]: every step of such a ring takes it at least,
                                overlapped with the step's transfer in quadrature (run time
                                only; nccl.c ring_step); 0: NCCL's netOverhead */
-    double a2a_eff;         /* an all-to-all's share of net_Bps across this network
-                               (nccl_a2a.c); 0: all of it */
-    double a2a_call_s, a2a_peer_s; /* what an all-to-all across it costs beyond its bytes:
-                               once a call, once a remote peer; 0: nothing */
+    struct nccl_a2a_net a2a; /* an all-to-all across this network (nccl_a2a.c) */
     int protos;             /* protocols across nodes, 1 << NCCL_LL | ...; 0: all */
     double buff_bytes;      /* NCCL_BUFFSIZE, the Simple protocol's buffer a connection;
                                0: NCCL's 4 MiB */
@@ -151,9 +155,14 @@ int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c);
  * node's NICs) plus net_over_s, the slower of the two. */
 double nccl_a2a_s(double intra_Bps, double gpu_net_Bps, double nvl_bytes, double net_bytes,
                   double net_over_s);
-/* What an all-to-all to remote_peers ranks of other nodes costs beyond its
- * bytes: call_s once and peer_s a peer; 0 with none. */
-double nccl_a2a_over_s(double call_s, double peer_s, double remote_peers);
+/* The share of the NICs' rate an all-to-all reaches across a (1 unless set). */
+double nccl_a2a_share(const struct nccl_a2a_net *a);
+/* What an all-to-all to remote_peers ranks of other nodes costs across a
+ * beyond its bytes: a call's cost once and a peer's each; 0 with none. */
+double nccl_a2a_over_s(const struct nccl_a2a_net *a, double remote_peers);
+/* into *to the stricter of its figures and from's: the smaller share, the
+ * larger costs */
+void nccl_a2a_merge(struct nccl_a2a_net *to, const struct nccl_a2a_net *from);
 /* nccl-tests' alltoall on sh: each rank sends `bytes` in all, bytes / n to
  * each of the n ranks; 0 on one rank. */
 double nccl_alltoall_s(const struct nccl_shape *sh, double bytes);

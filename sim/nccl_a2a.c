@@ -6,11 +6,11 @@
  * The time is the slower of a rank's two paths: the bytes it sends inside
  * its node over its NVLink share, and the bytes bound for other nodes over
  * its share of the node's NICs, every GPU of the node sending at once, at
- * the network's all-to-all share of their rate (nccl_shape.a2a_eff: the
+ * the network's all-to-all share of their rate (struct nccl_a2a_net: the
  * many concurrent messages run below one stream's rate), plus what the
- * network's call and each remote peer cost beyond the bytes (a2a_call_s,
- * a2a_peer_s: a call's set-up and each peer's messages, which the host's
- * proxy posts one by one).  The expert-parallel dispatch and combine
+ * network's call and each remote peer cost beyond the bytes (a call's
+ * set-up and each peer's messages, which the host's proxy posts one by
+ * one).  The expert-parallel dispatch and combine
  * (planner/resolve_ep.c) and `dtplan collectives --coll all_to_all` both
  * take it from here; docs/collectives.md "All-to-all" sets it against
  * published nccl-tests alltoall runs.
@@ -28,9 +28,22 @@ double nccl_a2a_s(double intra_Bps, double gpu_net_Bps, double nvl_bytes, double
     return fmax(t_nvl, t_net);
 }
 
-double nccl_a2a_over_s(double call_s, double peer_s, double remote_peers)
+double nccl_a2a_share(const struct nccl_a2a_net *a)
 {
-    return remote_peers > 0 ? call_s + remote_peers * peer_s : 0;
+    return a->eff > 0 ? a->eff : 1;
+}
+
+double nccl_a2a_over_s(const struct nccl_a2a_net *a, double remote_peers)
+{
+    return remote_peers > 0 ? a->call_s + remote_peers * a->peer_s : 0;
+}
+
+void nccl_a2a_merge(struct nccl_a2a_net *to, const struct nccl_a2a_net *from)
+{
+    if (from->eff > 0 && (to->eff == 0 || from->eff < to->eff))
+        to->eff = from->eff;
+    to->call_s = fmax(to->call_s, from->call_s);
+    to->peer_s = fmax(to->peer_s, from->peer_s);
 }
 
 double nccl_alltoall_s(const struct nccl_shape *sh, double bytes)
@@ -41,8 +54,7 @@ double nccl_alltoall_s(const struct nccl_shape *sh, double bytes)
         return 0;
     /* bytes / n to each rank, its own included: ppn - 1 shares stay in the
      * node, the other nodes' n - ppn leave it */
-    return nccl_a2a_s(sh->intra_Bps,
-                      sh->nodes > 1 ? sh->net_Bps / sh->ppn * (sh->a2a_eff > 0 ? sh->a2a_eff : 1) : 0,
+    return nccl_a2a_s(sh->intra_Bps, sh->nodes > 1 ? sh->net_Bps / sh->ppn * nccl_a2a_share(&sh->a2a) : 0,
                       bytes * (sh->ppn - 1) / n, bytes * (n - sh->ppn) / n,
-                      nccl_a2a_over_s(sh->a2a_call_s, sh->a2a_peer_s, n - sh->ppn));
+                      nccl_a2a_over_s(&sh->a2a, n - sh->ppn));
 }

@@ -53,10 +53,7 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
         for (int q = 0; q < 2; q++)
             if (g->net_step_s[q] > sh->net_step_s[q])
                 sh->net_step_s[q] = g->net_step_s[q];
-        if (g->net_a2a_eff > 0 && (sh->a2a_eff == 0 || g->net_a2a_eff < sh->a2a_eff))
-            sh->a2a_eff = g->net_a2a_eff;
-        sh->a2a_call_s = fmax(sh->a2a_call_s, g->net_a2a_call_s);
-        sh->a2a_peer_s = fmax(sh->a2a_peer_s, g->net_a2a_peer_s);
+        nccl_a2a_merge(&sh->a2a, &g->net_a2a);
         if (g->net_protos)
             sh->protos = sh->protos ? sh->protos & g->net_protos : g->net_protos;
         sh->ring_only |= g->net_ring_only;

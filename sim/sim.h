@@ -17,6 +17,7 @@
 #define DT_SIM_H
 
 #include "../base/xmem.h"
+#include "nccl.h"
 
 #define SIM_MAX_GROUPS 8
 #define SIM_MAX_PP_CHUNKS 256   /* model chunks a pipeline's layers are given in (pp_layers) */
@@ -68,10 +69,7 @@ struct sim_group {
      * (enum nccl_tuner, 0: none); a multi-node ring step's overhead,
      * [LL and LL128, Simple] (0: NCCL's netOverhead; nccl_shape.net_step_s). */
     double net_plugin_lat_s, net_hop_s, net_simple_s, net_step_s[2];
-    double net_a2a_eff;     /* an all-to-all's share of the NICs' rate (nccl_shape.a2a_eff);
-                               0: all of it */
-    double net_a2a_call_s, net_a2a_peer_s; /* what an all-to-all across the network costs
-                               beyond its bytes, a call and a remote peer (nccl_shape) */
+    struct nccl_a2a_net net_a2a; /* an all-to-all across the network (nccl_a2a.c) */
     int net_protos, net_ring_only, net_tuner;
     double net_buff_bytes, net_nvls_chunk_bytes, net_nvls_tree_max_bytes;
     /* A calibration's own all-reduce (docs/profile.md): t = coll_alpha_s + coll_beta_s S over
