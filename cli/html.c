@@ -592,7 +592,12 @@ static void series_line(FILE *f, const struct plan_report *rep, const struct ser
 static void chart_scaling_one(FILE *f, const struct plan_report *rep, const struct series *s, int ns,
                               int eff, int gpus)
 {
-    double W = 960, H = 420, L = 100, R = 40, T = 20, B = 110, wmin = INFINITY, wmax = 0, ymax = 0;
+    /* The legend under the plot: a row of three series a line, and the
+     * ideal line's own; the chart grows down by a line for each row past
+     * the two its margin holds, so that no legend text is cut. */
+    int rows = (ns + 2) / 3 + !eff;
+    double W = 960, L = 100, R = 40, T = 20, B = fmax(110, 66 + 22.0 * rows), H = 310 + B;
+    double wmin = INFINITY, wmax = 0, ymax = 0;
     struct axis ax, ay;
 
     for (int k = 0; k < ns; k++)

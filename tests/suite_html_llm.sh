@@ -54,6 +54,14 @@ for m in listed plan; do
     check "$m: the cost axis in millions of dollars (\$1.0M, \$1M)" has '>\$[0-9][0-9.]*M</text>' "$H"
     check "$m: dollars to train with thousands separated" \
         sh -c "grep -q '<td class=\"num\">[0-9]\{1,3\},[0-9]\{3\},[0-9]\{3\}</td>' '$H'"
+    # each scaling chart is tall enough for its legend's last line (a text's
+    # baseline plus its descent, 4 px, inside the chart's height)
+    low=$(awk '/<svg id="chart-scaling-/ { h = $0; sub(/.* height="/, "", h); sub(/".*/, "", h); h += 0; n++ }
+               /<\/svg>/ { h = 0 }
+               h && /<text / { y = $0; sub(/.* y="/, "", y); sub(/".*/, "", y); if (y + 4 > h) bad++ }
+               END { printf "%d %d", n, bad }' "$H")
+    check "$m: the scaling charts' legends end inside their charts (charts, texts below: $low)" \
+        [ "${low%% *}" -ge 2 -a "${low##* }" -eq 0 ]
 done
 # The listed 70B clusters span 64 to 512 GPUs: a log axis, where each line
 # between two sizes is sampled (16 points a segment), so it bends as the
