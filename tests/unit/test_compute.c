@@ -637,8 +637,9 @@ static void moe_products_follow_the_measured(void)
 
 /* Microsoft's own cuBLASLt sweeps on its ND H100 v5, ND H200 v5 and ND GB200 v6 VMs
  * (validate/published/gemm_sweeps.csv: fp8, random data, 10,000 warm-ups, squares of 1,024
- * to 32,768 and three other shapes; fp4 on the GB200), against the model's product
- * (compute_gemm_s; compute_fp4_gemm_s for fp4) from the catalog alone.  Each case without a
+ * to 32,768 and three other shapes; fp4 on the GB200), and torchao's bf16 and NVFP4
+ * squares on a B200, against the model's product (compute_gemm_s; compute_fp4_gemm_s for
+ * fp4) from the catalog alone.  Each case without a
  * known gap within 15%, the fp8 ones' mean error within 8%; a case with one prints
  * "xfail" and its reason, and fails the test once it comes within 15% (its mark must go). */
 static void gemm_rates_follow_azures_sweeps(void)
@@ -657,7 +658,7 @@ static void gemm_rates_follow_azures_sweeps(void)
 #define COL(name) row->fields[csv_column(&f.rows[0], name)].text
         const struct cat_gpu *g = catalog_find_gpu(&cat, COL("gpu"));
         double m = atof(COL("m")), n = atof(COL("n")), k = atof(COL("k"));
-        int fp4 = !strcmp(COL("format"), "fp4");
+        int fp4 = !strcmp(COL("format"), "fp4"), bf16 = !strcmp(COL("format"), "bf16");
         const char *gap = COL("known_gap");
         struct compute_rates r;
         double t, err;
@@ -667,7 +668,8 @@ static void gemm_rates_follow_azures_sweeps(void)
             continue;
         }
         compute_rates_of(g, NULL, &r);
-        t = fp4 ? compute_fp4_gemm_s(&r, m, n, k) : compute_gemm_s(&r, m, n, k, CAT_FP8);
+        t = fp4 ? compute_fp4_gemm_s(&r, m, n, k)
+                : compute_gemm_s(&r, m, n, k, bf16 ? CAT_BF16 : CAT_FP8);
         err = 2 * m * n * k / t / 1e12 / atof(COL("published_tflops")) - 1;
         cases++;
         if (gap[0]) {
@@ -677,7 +679,7 @@ static void gemm_rates_follow_azures_sweeps(void)
                     100 * err);
         } else {
             T_CHECK(fabs(err) <= 0.15, "%s: %+.1f%% of the published", COL("case"), 100 * err);
-            if (!fp4) {
+            if (!fp4 && !bf16) {
                 sum8 += fabs(err);
                 n8++;
             }
@@ -685,7 +687,7 @@ static void gemm_rates_follow_azures_sweeps(void)
 #undef COL
     }
     csv_free(&f);
-    T_CHECK(cases == 35, "the sweeps' 35 cases (%d)", cases);
+    T_CHECK(cases == 41, "the sweeps' 41 cases (%d)", cases);
     if (n8 > 0)
         T_CHECK(sum8 / n8 <= 0.08, "fp8 without a known gap: mean |error| %.1f%% over %d", 100 * sum8 / n8,
                 n8);
