@@ -41,10 +41,10 @@ static const char *const gpu_cols[G_N] = {
 
 /* The optional columns of gpus.csv: fp8 and fp4 peaks, SM count, the
  * measured fractions of peak and bandwidth and their source. */
-enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_CC, GO_FP4, GO_CDNA, GO_N };
+enum { GO_FP8, GO_SM, GO_MM, GO_FP32, GO_MEM, GO_CC, GO_FP4, GO_CDNA, GO_FP4EFF, GO_N };
 static const char *const gpu_opt_cols[GO_N] = {"fp8_tflops", "sm_count", "mm_eff", "fp32_eff",
                                                "mem_eff", "compute_capability", "fp4_tflops",
-                                               "cdna"};
+                                               "cdna", "fp4_eff"};
 
 static int get_gpu_opt(struct cat_gpu *g, const struct cat_table *t, const struct csv_row *row,
                        const int *col, struct dt_err *e)
@@ -58,6 +58,7 @@ static int get_gpu_opt(struct cat_gpu *g, const struct cat_table *t, const struc
             return -1;
     g->peak_tflops[CAT_FP8] = v[GO_FP8];
     g->fp4_tflops = v[GO_FP4];
+    g->fp4_eff = v[GO_FP4EFF];
     g->sm_count = isnan(v[GO_SM]) ? 0 : (int)v[GO_SM];
     g->mm_eff = v[GO_MM];
     g->fp32_eff = v[GO_FP32];

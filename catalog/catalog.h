@@ -49,6 +49,9 @@ struct cat_gpu {
      * unknown. */
     int sm_count;
     double mm_eff, fp32_eff, mem_eff;
+    double fp4_eff;             /* the share of fp4_tflops a large NVFP4 product reaches as
+                                   published (gpus.csv fp4_eff); NAN: the fp8 rate times
+                                   NVFP4's measured ratio (planner/compute.c) */
     int cc;                     /* CUDA compute capability x 10 (optional column
                                    compute_capability: 70 V100, 80 A100, 90 H100); 0 unknown */
     int cdna;                   /* AMD Instinct's CDNA generation (optional column cdna: 3

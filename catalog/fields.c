@@ -78,6 +78,7 @@ static const struct cat_field table[] = {
     {"pcie_gbs_dir", NULL, 0, 0, 1e4, 1, "a bandwidth in GB/s in (0, 1e4]"},
     {"fp8_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
     {"fp4_tflops", NULL, 0, 0, 1e6, 1, "TFLOP/s in (0, 1e6]"},
+    {"fp4_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
     {"sm_count", NULL, 1, 1, 10000, 0, "a count from 1 to 10000"},
     {"mm_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},
     {"fp32_eff", NULL, 0, 0, 1, 1, "a fraction in (0, 1]"},

@@ -51,12 +51,13 @@ static const double kind_bw[OPS_NKIND] = {
 #define FP8_GEMM_SHARE 0.885
 #define FP8_GEMM_SHARE_BLACKWELL (13.102 / 6.812 / 2)
 
-/* NVFP4's products (fp8_recipe nvfp4) against per-tensor fp8 ones, as the
- * same table measures them pre-quantized: 3.764 ms against 6.812, 1.810x.
- * Taken as a ratio to the fp8 rate, not a share of the fp4 peak: the B300's
- * fp4 peak is given as 12,600 to 15,000 by its sources, and a Blackwell
- * (not Ultra) part's fp4 peak is twice its fp8 one where Blackwell Ultra's
- * is three times, which its products do not reach either way. */
+/* NVFP4's products (fp8_recipe nvfp4): where a GPU's own large 4-bit
+ * products are published, the share of its fp4 peak they reach (gpus.csv
+ * fp4_eff: the GB200's cuBLASLt sweep, torchao's B200 squares); elsewhere
+ * the fp8 rate times what the same Transformer Engine table measures
+ * between NVFP4 and per-tensor fp8 products, pre-quantized: 3.764 ms
+ * against 6.812, 1.810x (a B300 SXM6, whose fp4 peak its sources give as
+ * 12,600 to 15,000). */
 #define FP4_OVER_FP8 (6.812 / 3.764)
 
 /* GEMM tile edge and the shortest reduction worth a split across SMs. */
@@ -137,6 +138,9 @@ void compute_rates_of(const struct cat_gpu *g, const double *profile_tflops,
             r->measured = 1;
         }
     }
+    r->fp4_over_fp8 = g->fp4_eff > 0 && g->fp4_tflops > 0 && r->flops[CAT_FP8] > 0
+                          ? g->fp4_tflops * 1e12 * g->fp4_eff / r->flops[CAT_FP8]
+                          : FP4_OVER_FP8;
     r->mem_Bps = g->mem_bw_gbs * 1e9 * me;
     r->sms = g->sm_count;
     r->cc = g->cc;
@@ -190,7 +194,7 @@ double compute_gemm_s(const struct compute_rates *r, double m, double n, double 
 
 double compute_fp4_gemm_s(const struct compute_rates *r, double m, double n, double k)
 {
-    return compute_gemm_s(r, m, n, k, CAT_FP8) / FP4_OVER_FP8;
+    return compute_gemm_s(r, m, n, k, CAT_FP8) / r->fp4_over_fp8;
 }
 
 /* The format item it runs in: fp8 only for the GEMMs fp8 takes. */
@@ -419,8 +423,8 @@ int compute_time_of(const struct ops_model *o, const struct compute_plan *p,
                 } else if (p->fp8_recipe == SC_FP8_NVFP4) {
                     /* 4-bit products (fp8_recipe_of keeps nvfp4 to a
                      * Blackwell part with an fp4 peak) */
-                    fwd /= FP4_OVER_FP8;
-                    bwd /= FP4_OVER_FP8;
+                    fwd /= r->fp4_over_fp8;
+                    bwd /= r->fp4_over_fp8;
                 }
                 fp8_casts(it, p, r, batch, &cf, &cb, &ck);
                 t->kernels += (it->count - n16) * ck;

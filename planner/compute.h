@@ -61,6 +61,7 @@ struct compute_rates {
                                 fused-attention rates apply (catalog/flash.h) */
     int assumed;             /* 1: the GPU's mm_eff or mem_eff was not known */
     int measured;            /* 1: GEMM rates from a calibration profile */
+    double fp4_over_fp8;     /* an NVFP4 product's rate over the fp8 one's (compute.c) */
 };
 
 /* One m x n x k product in format f at rates r, as the model times each of a
@@ -69,7 +70,8 @@ struct compute_rates {
 double compute_gemm_s(const struct compute_rates *r, double m, double n, double k,
                       enum cat_prec f);
 /* The same product under fp8_recipe nvfp4, as the model times a layer's
- * 4-bit products: the fp8 product over NVFP4's measured 1.81x (compute.c
+ * 4-bit products: the fp8 product over r->fp4_over_fp8 (the GPU's published
+ * NVFP4 share of its fp4 peak, else NVFP4's measured 1.81x; compute.c
  * FP4_OVER_FP8). */
 double compute_fp4_gemm_s(const struct compute_rates *r, double m, double n, double k);
 /* nb products of m x n, reduction k, as a MoE layer's experts run them

@@ -255,10 +255,9 @@ if ($check) {
     # GB200 : B200 per-GPU ratio within 10% on every pair; GB300 : GB200 too): the
     # predicted ratio over the published one.  A pair with a known-gap row is xfail.
     my %pair_gap = (
-        'mb2604-llama3-70b-gb300-nvfp4/mb2604-llama3-70b-gb200-nvfp4' =>
-            'NVFP4\'s products at 1.81x fp8\'s on every Blackwell part (Transformer Engine\'s B300 '
-            . 'measurement) where Blackwell Ultra\'s fp4 peak is 1.5 times Blackwell\'s (15,000 against '
-            . '10,000): the GB300 rows -14% and -17%, the GB200 ones -0% and -14%');
+        'mlperf51-llama31-405b-theia-512/mlperf51-llama31-405b-tyche-512' =>
+            'two layouts (tp 2 on GB300, tp 4 on GB200) and NVFP4 on the GB300 at the GB200\'s share of '
+            . 'the fp4 peak, assumed (gpus.csv fp4_eff): the GB300 row +20.6%, the GB200 one +8.1%');
     my %pair;
     for my $c (grep { $_->{gpu} =~ /^(GB300|GB200|B200)$/ && defined $_->{pred} } @pred) {
         $pair{join '|', $c->{framework}, $c->{model}, $c->{precision_published}, $c->{seq_len},
@@ -489,8 +488,12 @@ if ($check) {
     # to the best shape, in place of the A100's and H100's 0.905): the dense set 9.2% to 7.9%,
     # 22 past 20% to 10, carried 6.0% to 5.2%, the MoE set 32.0% to 29.7% (band.c's Blackwell
     # fp8 cells 9.5%, 14.2%, 23.5% to 7.2%, 10.6%, 20.5%).
-    my %guard = (catalog => [7.9, [errs('err', @dense)]],
-                 carried => [5.2, [errs('cerr', @dense)]],
+    # NVFP4's products at the share of the fp4 peak a GPU's own 4-bit sweep reaches (gpus.csv
+    # fp4_eff: the GB200's cuBLASLt sweep 0.7487, torchao's B200 squares 0.5967; the GB300 at the
+    # GB200's, assumed), the 1.81x fp8 ratio elsewhere: the dense set 7.9% to 7.6%, carried 5.2%
+    # to 5.0% (band.c's Blackwell fp8 cells 7.2% and 10.6% to 6.4% and 9.8%).
+    my %guard = (catalog => [7.6, [errs('err', @dense)]],
+                 carried => [5.0, [errs('cerr', @dense)]],
                  'MoE catalog' => [29.7, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};

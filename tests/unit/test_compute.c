@@ -672,7 +672,10 @@ static void gemm_rates_follow_azures_sweeps(void)
                 : compute_gemm_s(&r, m, n, k, bf16 ? CAT_BF16 : CAT_FP8);
         err = 2 * m * n * k / t / 1e12 / atof(COL("published_tflops")) - 1;
         cases++;
-        if (gap[0]) {
+        if (!strncmp(gap, "calibration input", 17)) {
+            /* the catalog's figure comes from this case: printed, not checked */
+            printf("# input - %s: %+.1f%% of the published [%s]\n", COL("case"), 100 * err, gap);
+        } else if (gap[0]) {
             printf("%s - %s: %+.1f%% of the published [known gap: %s]\n",
                    fabs(err) <= 0.15 ? "not ok" : "xfail", COL("case"), 100 * err, gap);
             T_CHECK(fabs(err) > 0.15, "%s: a marked case stays past 15%% (%+.1f%%)", COL("case"),
