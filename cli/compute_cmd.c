@@ -70,6 +70,18 @@ static void usage(FILE *f)
 }
 
 /* One row: the model on GPU g, with an optimizer step a pass (opt). */
+/* The format the linear layers' products run in: under fp8 the recipe's
+ * block-scaled formats by name where the GPU runs them (compute_plan_of
+ * falls back to delayed scaling where it does not). */
+static const char *linear_name(const struct compute_plan *p)
+{
+    if (p->linear == CAT_FP8 && p->fp8_recipe == SC_FP8_NVFP4)
+        return "nvfp4";
+    if (p->linear == CAT_FP8 && p->fp8_recipe == SC_FP8_MXFP8)
+        return "mxfp8";
+    return catalog_prec_name(p->linear);
+}
+
 static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, double scale,
                 int opt, int json, cJSON *arr)
 {
@@ -98,7 +110,7 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         cJSON *o = cJSON_CreateObject(), *k = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "gpu", g->name);
         cJSON_AddStringToObject(o, "conv_format", catalog_prec_name(p.conv));
-        cJSON_AddStringToObject(o, "linear_format", catalog_prec_name(p.linear));
+        cJSON_AddStringToObject(o, "linear_format", linear_name(&p));
         cJSON_AddStringToObject(o, "attention_format", p.fp8_attn == 2   ? "mxfp8"
                                                        : p.fp8_attn == 1 ? "fp8"
                                                                          : catalog_prec_name(p.attn));
@@ -118,7 +130,7 @@ static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, dou
         return;
     }
     fprintf(f, "%-16s %6s/%-6s %10.2f %12.1f   ", g->name, catalog_prec_name(p.conv),
-           catalog_prec_name(p.linear), step * 1e3, sc->parallel.micro_batch / step);
+           linear_name(&p), step * 1e3, sc->parallel.micro_batch / step);
     for (int i = 0, n = 0; i < OPS_NKIND; i++)
         if (t.kind_s[i] / pass >= 0.05)
             fprintf(f, "%s%s %.0f%%", n++ ? ", " : "", ops_kind_name(i), 100 * t.kind_s[i] / pass);

@@ -274,6 +274,12 @@ check "compute: a bad precision names the set" \
 "$DT" compute --model gpt3-1.3b --fp8-recipe blockwise > /dev/null 2> "$tmp/err"
 check "compute: a bad --fp8-recipe names the set" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --fp8-recipe: expected one of delayed, current, mxfp8, nvfp4, found "blockwise"' ]
+# The linear layers' format names the block-scaled recipe where the GPU runs it.
+"$DT" compute --model llama3-8b --gpu B200,H100 --precision fp8 --fp8-recipe nvfp4 --batch 1 > "$tmp/n.txt"
+"$DT" compute --model llama3-8b --gpu B200,H100 --precision fp8 --fp8-recipe nvfp4 --batch 1 --json > "$tmp/n.json"
+check "compute: nvfp4 named where it runs (B200), fp8 where it falls back (H100)" \
+    sh -c 'grep -q "^B200 *bf16/nvfp4 " "$1" && grep -q "^H100 *bf16/fp8 " "$1" &&
+           grep -q "\"linear_format\":[[:space:]]*\"nvfp4\"" "$2" && grep -q "\"linear_format\":[[:space:]]*\"fp8\"" "$2"' _ "$tmp/n.txt" "$tmp/n.json"
 "$DT" compute --model gpt-oss-120b --expert-mlp unfused > /dev/null 2> "$tmp/err"
 check "compute: a bad --expert-mlp names the set" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --expert-mlp: expected one of fused, grouped, found "unfused"' ]
