@@ -69,7 +69,6 @@ static void usage(FILE *f)
             "output.  Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
 
-/* One row: the model on GPU g, with an optimizer step a pass (opt). */
 /* The format the linear layers' products run in: under fp8 the recipe's
  * block-scaled formats by name where the GPU runs them (compute_plan_of
  * falls back to delayed scaling where it does not). */
@@ -82,6 +81,7 @@ static const char *linear_name(const struct compute_plan *p)
     return catalog_prec_name(p->linear);
 }
 
+/* One row: the model on GPU g, with an optimizer step a pass (opt). */
 static void row(FILE *f, const struct scenario *sc, const struct cat_gpu *g, double scale,
                 int opt, int json, cJSON *arr)
 {

@@ -595,8 +595,9 @@ static void chart_scaling_one(FILE *f, const struct plan_report *rep, const stru
     /* The legend under the plot: a row of three series a line, and the
      * ideal line's own; the chart grows down by a line for each row past
      * the two its margin holds, so that no legend text is cut. */
-    int rows = (ns + 2) / 3 + !eff;
-    double W = 960, L = 100, R = 40, T = 20, B = fmax(110, 66 + 22.0 * rows), H = 310 + B;
+    const double top = 62, line = 22;   /* the legend's first row under the axis, its pitch */
+    int series_rows = (ns + 2) / 3, rows = series_rows + !eff;
+    double W = 960, L = 100, R = 40, T = 20, B = fmax(110, top + 4 + line * rows), H = 310 + B;
     double wmin = INFINITY, wmax = 0, ymax = 0;
     struct axis ax, ay;
 
@@ -666,13 +667,13 @@ static void chart_scaling_one(FILE *f, const struct plan_report *rep, const stru
     }
     fprintf(f, "<g class=\"legend\">\n");
     for (int k = 0; k < ns; k++) {
-        double lx = L + (k % 3) * 280, ly = H - B + 62 + (k / 3) * 22;
+        double lx = L + (k % 3) * 280, ly = H - B + top + (k / 3) * line;
         char txt[160];
         snprintf(txt, sizeof txt, "%s", s[k].inst->name);
         legend_box(f, lx, ly, series_color[k % 8], txt);
     }
     if (!eff) {
-        double ly = H - B + 62 + ((ns + 2) / 3) * 22;
+        double ly = H - B + top + series_rows * line;
         fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333\" "
                    "stroke-dasharray=\"3 4\" stroke-width=\"1.5\"/>\n", L, ly, L + 14, ly);
         legend_text(f, L + 20, ly, "ideal: linear from the smallest size");

@@ -53,11 +53,11 @@ static const double kind_bw[OPS_NKIND] = {
 
 /* NVFP4's products (fp8_recipe nvfp4): where a GPU's own large 4-bit
  * products are published, the share of its fp4 peak they reach (gpus.csv
- * fp4_eff: the GB200's cuBLASLt sweep, torchao's B200 squares); elsewhere
- * the fp8 rate times what the same Transformer Engine table measures
- * between NVFP4 and per-tensor fp8 products, pre-quantized: 3.764 ms
- * against 6.812, 1.810x (a B300 SXM6, whose fp4 peak its sources give as
- * 12,600 to 15,000). */
+ * fp4_eff: the GB200's and GB300's cuBLASLt sweeps, torchao's B200
+ * squares); elsewhere the fp8 rate times what the same Transformer Engine
+ * table measures between NVFP4 and per-tensor fp8 products, pre-quantized:
+ * 3.764 ms against 6.812, 1.810x (a B300 SXM6, whose fp4 peak its sources
+ * give as 12,600 to 15,000). */
 #define FP4_OVER_FP8 (6.812 / 3.764)
 
 /* GEMM tile edge and the shortest reduction worth a split across SMs. */
