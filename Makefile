@@ -91,6 +91,7 @@ LAYER_tcprate         := base
 LAYER_test_args       := base
 LAYER_test_fields     := scenario
 LAYER_test_text       := base
+LAYER_test_memo       := base
 layer_of = $(or $(LAYER_$(1)),cli)
 
 # Fuzz targets (tests/fuzz/; docs/cli.md "Fuzzing"), each built two ways:

@@ -59,23 +59,32 @@ static int by_value(const void *a, const void *b)
 /* n runs of work_s sampled with seed: interruptions exponentially apart
  * (mean m), each losing the compute since the last save and costing r
  * (interruptions during a restart not drawn); the 10th and 90th
- * percentiles of their wall times. */
+ * percentiles of their wall times.  A run is nseg segments of tau, each
+ * but the last followed by a save of delta; between two interruptions the
+ * whole segments that fit are counted at once, so a run costs its
+ * interruptions, not its segments. */
 static void sample(int n, unsigned long seed, double work_s, double tau, double delta, double r,
                    double m, double *p10, double *p90)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     double *w = x_malloc((size_t)n * sizeof *w);
+    double nseg = fmax(1, ceil(work_s / tau)), c = tau + delta;
+    double last = work_s - (nseg - 1) * tau;    /* the last segment, no save after it */
 
     gsl_rng_set(rng, seed);
     for (int k = 0; k < n; k++) {
-        double done = 0, wall = 0, next = gsl_ran_exponential(rng, m);
-        while (done < work_s) {
-            double seg = fmin(tau, work_s - done);
-            double cost = seg + (done + seg < work_s ? delta : 0);
+        double j = 0, wall = 0, next = gsl_ran_exponential(rng, m);
+        while (j < nseg) {
+            /* the saved segments before the last that fit in what is left */
+            double fit = fmin(floor(next / c), nseg - 1 - j), cost;
+            wall += fit * c;
+            next -= fit * c;
+            j += fit;
+            cost = j == nseg - 1 ? last : c;
             if (next >= cost) {
                 wall += cost;
                 next -= cost;
-                done += seg;
+                j++;
             } else {
                 wall += next + r;       /* the segment is lost */
                 next = gsl_ran_exponential(rng, m);

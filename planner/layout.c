@@ -33,11 +33,13 @@
 #include "layout_dims.h"
 #include "memory.h"
 #include "plan_int.h"
+#include "../base/memo.h"
 #include "../base/units.h"
 #include "../base/xmem.h"
 
 #define LAYOUT_MARGIN 0.005
 #define LAYOUT_RANK_STEPS 1
+#define LAYOUT_MEMO_BYTES ((size_t)64 << 20)    /* a search's kept schedules, at most */
 #define LAYOUT_MAX_BATCH_STEPS 21   /* 1 to 2^20 */
 
 /* The most a GPU (or CPU worker) of cl needs under t's layout, over what it
@@ -284,13 +286,18 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
 {
     struct search s = {0};
     struct layout_space space;
-    struct plan_eval_opts rank = *o;
+    struct plan_eval_opts rank = *o, full = *o;
+    struct memo *own = NULL;
     int rc = 0;
 
     rank.whatif = 0;    /* the candidates are ranked; the chosen one is named (bound.c) */
     if (!scenario_dims_auto(sc) && !sc->parallel.micro_batch_auto)
         return plan_cluster_eval_one(sc, cl, o, pc, e);
     layout_dims_space(sc, cl, &space);
+    /* the layouts that share a pipeline schedule run it once */
+    if (!o->memo)
+        own = memo_new(LAYOUT_MEMO_BYTES);
+    rank.memo = full.memo = o->memo ? o->memo : own;
     if (!o->trace) {
         rank.steps = LAYOUT_RANK_STEPS;
         rank.warmup = 1;
@@ -319,7 +326,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
         layout_dims_of_result(pc, best);
         layout_dims_apply(&s.trial, best);
         s.trial.micro_batch = pc->batch_per_gpu;
-        if ((rc = plan_cluster_eval_one(view(&s), cl, o, pc, e)) != 0)
+        if ((rc = plan_cluster_eval_one(view(&s), cl, &full, pc, e)) != 0)
             goto out;
         /* the others as ranked, on the chosen one's terms */
         for (int i = 0; i < s.ncb; i++)
@@ -333,7 +340,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
             s.trial.pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
         }
         s.trial.micro_batch = sc->parallel.micro_batch_auto ? 1 : sc->parallel.micro_batch;
-        if ((rc = plan_cluster_eval_one(view(&s), cl, o, pc, e)) != 0)
+        if ((rc = plan_cluster_eval_one(view(&s), cl, &full, pc, e)) != 0)
             goto out;
     }
     pc->nsim = s.nsim + 1;
@@ -341,6 +348,7 @@ static int layout_eval(const struct scenario *sc, const struct sc_cluster *cl,
     pc->cfg.c.bucket_list = sc->gradients.nbucket_list > 0 ? sc->gradients.bucket_list : NULL;
     explain(sc, pc, s.cb, s.ncb, s.nfit, s.cap_gib, pc->layout_why, sizeof pc->layout_why);
 out:
+    memo_free(own);
     x_free(s.cb);
     x_free(s.cand);
     x_free(s.t);

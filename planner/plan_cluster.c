@@ -295,9 +295,11 @@ int plan_cluster_eval_one(const struct scenario *sc, const struct sc_cluster *cl
     if (o->warmup >= 0)
         pc->cfg.warmup = o->warmup;
     pc->cfg.trace = o->trace;
+    pc->cfg.memo = o->memo;
     if (sim_run(&pc->cfg, &pc->res, e))
         return -1;
     pc->cfg.trace = NULL;   /* the recording belongs to the caller */
+    pc->cfg.memo = NULL;    /* and so does the memo */
     costs(sc, pc);
     memory_check(sc, pc);
     throughput_of(sc, pc);

@@ -273,6 +273,8 @@ struct plan_eval_opts {
     int whatif;                   /* 1 (default): name the bound by speeding each resource up
                                      in turn (bound.c, a simulation each); 0: from the one
                                      simulation's waits (the search's sweep) */
+    struct memo *memo;            /* NULL, or results the runs share (base/memo.h; the layout
+                                     search makes its own when NULL) */
 };
 
 /* The simulator input of one cluster as the scenario states it (resolve.c). */

@@ -30,6 +30,9 @@
 #include "cluster.h"
 #include "plan_int.h"
 #include "resolve.h"
+#include "../base/memo.h"
+
+#define SEARCH_MEMO_BYTES ((size_t)128 << 20)   /* the candidates' kept schedules, at most */
 
 /* ---- names ------------------------------------------------------------- */
 
@@ -199,6 +202,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
     l->state_bytes = state;
     if (!p->strategies)
         return dt_errf(e, "plan: no gradient strategy to try");
+    l->memo = memo_new(SEARCH_MEMO_BYTES);
     for (int t = 0; t < cat->ninstances; t++) {
         const struct cat_instance *ti = &cat->instances[t];
         int wpn = ti->gpu_count > 0 ? ti->gpu_count : 1;
@@ -271,6 +275,7 @@ int search_enumerate(const struct scenario *sc, struct search_list *l, struct dt
 
 void search_list_free(struct search_list *l)
 {
+    memo_free(l->memo);
     x_free(l->c);
     memset(l, 0, sizeof *l);
 }
@@ -367,6 +372,7 @@ int search_eval(const struct scenario *sc, const struct search_list *l, int part
     o.steps = sc->plan.search_steps;
     o.warmup = sc->plan.search_warmup;
     o.whatif = 0;               /* the picks, re-run, are named by what-if */
+    o.memo = l->memo;
     total = l->n > part ? (l->n - part + nparts - 1) / nparts : 0;
     for (int i = part; i < l->n; i += nparts) {
         build(sc, &l->c[i], 0, &cl);
@@ -396,6 +402,7 @@ int search_pick_run(const struct scenario *sc, const struct search_list *l, int 
 
     plan_eval_defaults(&o);
     o.trace = rec;
+    o.memo = l->memo;
     memset(pk, 0, sizeof *pk);
     pk->index = idx;
     build(sc, &l->c[idx], 1, &pk->cl);

@@ -96,6 +96,8 @@ struct search_list {
     int cpu_deadline;       /* CPU types left out: even at their peak on plan.max_nodes
                                they miss the deadline */
     int no_data_nodes;      /* 1: no data-node variants, the input has no work to move */
+    struct memo *memo;      /* what the candidates' runs share (base/memo.h: a pipeline
+                               schedule that several layouts and candidates run, once) */
 };
 
 /* Above this many parameters a transformer is not trained on CPU

@@ -18,7 +18,11 @@
  * tensor-parallel group's links), and on the last chunk the output layer
  * and loss.  The schedule is the operations as events, each stage taking
  * its next one as soon as the stage is free and the input has arrived:
- * O(pp x v x m) work, whatever the number of data-parallel replicas.
+ * O(pp x v x m) work, whatever the number of data-parallel replicas.  A
+ * caller that runs many configs sharing a schedule (the planner's layout
+ * search: layouts that differ in sharding or buckets only) gives a memo
+ * (sim_config.memo), and a schedule whose times are already there is
+ * taken from it, byte for byte what running it gives.
  *
  * The stage whose gradients are ready last (its last backward's end plus
  * its reduction) then stands for every stage in the step simulator: its
@@ -33,6 +37,7 @@
  * on other nodes.
  */
 #include "sim_int.h"
+#include "../base/memo.h"
 
 #include <math.h>
 #include <string.h>
@@ -82,10 +87,6 @@ void sim_pp_layers(int layers, int pp, int v, int ends, int *out)
 
 /* ---- the schedule ------------------------------------------------------- */
 
-struct pp_op {
-    int bwd, chunk, mb;
-};
-
 /* An operation of comp s of compute whose layers' own collectives take
  * comm s: after it, unless a dimension runs them beside it (op_time). */
 static double op_dur(const struct sim_config *cfg, double comp, double comm)
@@ -96,16 +97,22 @@ static double op_dur(const struct sim_config *cfg, double comp, double comm)
     return comp + comm;
 }
 
-/* The k-th forward or backward of a stage of pp, v chunks. */
-static struct pp_op op_at(int k, int back, int pp, int v)
-{
-    struct pp_op o;
-    int grp = k / (pp * v), w = k % (pp * v);
+/* A stage's forwards, or its backwards, in order: the k-th of them is
+ * micro-batch grp pp + r of chunk c (forwards) or v - 1 - c (backwards),
+ * k = (grp v + c) pp + r, counted up without a division. */
+struct pp_seq {
+    int grp, c, r;
+};
 
-    o.bwd = back;
-    o.chunk = back ? v - 1 - w / pp : w / pp;
-    o.mb = v == 1 ? k : grp * pp + w % pp;
-    return o;
+static void seq_next(struct pp_seq *q, int pp, int v)
+{
+    if (++q->r == pp) {
+        q->r = 0;
+        if (++q->c == v) {
+            q->c = 0;
+            q->grp++;
+        }
+    }
 }
 
 /* Forwards stage s runs before its first backward, of total = m v. */
@@ -120,19 +127,16 @@ static int stage_warm(int s, int pp, int v, int m)
     return warm > total ? total : warm;
 }
 
-/* The i-th of stage s's 2 m v operations in Megatron's order: warm
- * forwards, then a forward and a backward in turn, then the backwards left
- * (warm: stage_warm). */
-static struct pp_op stage_op(int i, int warm, int pp, int v, int m)
+/* Whether the i-th of a stage's 2 m v operations in Megatron's order is a
+ * backward: warm forwards, then a forward and a backward in turn, then the
+ * backwards left (warm: stage_warm). */
+static int stage_back(int i, int warm, int total)
 {
-    int total = m * v;
-
     if (i < warm)
-        return op_at(i, 0, pp, v);
+        return 0;
     if (i < 2 * total - warm)
-        return (i - warm) % 2 == 0 ? op_at(warm + (i - warm) / 2, 0, pp, v)
-                                   : op_at((i - warm) / 2, 1, pp, v);
-    return op_at(i - total, 1, pp, v);
+        return (i - warm) % 2;
+    return 1;
 }
 
 struct pp_stage {
@@ -183,8 +187,11 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
      * parallel collectives' (op_dur), once for all its micro-batches */
     double *dur = x_malloc(sizeof *dur * (size_t)4 * n), *extra = dur + 2 * n;
     int *next = x_calloc((size_t)pp * 2, sizeof *next), *warm = next + pp;
+    struct pp_seq *seq = x_calloc((size_t)pp * 2, sizeof *seq);     /* forwards, backwards */
     int *queue = x_calloc((size_t)pp * 2 + 4, sizeof *queue);
     char *queued = x_calloc((size_t)pp, 1);
+    unsigned char *key = NULL;  /* the memo's: pp, v, m, dualpipe, dur and extra, p2p */
+    size_t klen = 0;
 
     for (int i = 0; i < 2 * n * m; i++)
         done[i] = -1;
@@ -195,6 +202,23 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
         extra[n + vs] = dur[n + vs] - bwd[vs];
     }
     memset(st, 0, sizeof *st * (size_t)pp);
+    /* the same schedule already run for this caller (an other layout of a
+     * search that shares it): its stages as it left them */
+    if (cfg->memo) {
+        int head[4] = {pp, v, m, c->pp_dualpipe};
+        size_t nd = (size_t)4 * n, len;
+        const unsigned char *got;
+        key = x_malloc(klen = sizeof head + sizeof *dur * (nd + (size_t)pp));
+        memcpy(key, head, sizeof head);
+        memcpy(key + sizeof head, dur, sizeof *dur * nd);
+        memcpy(key + sizeof head + sizeof *dur * nd, p2p, sizeof *p2p * (size_t)pp);
+        got = memo_get(cfg->memo, key, klen, &len);
+        if (got && len == sizeof *st * (size_t)pp) {
+            memcpy(st, got, len);
+            left = 0;
+            goto out;
+        }
+    }
     if (c->pp_dualpipe && v == 1 && pp % 2 == 0) {
         dualpipe(pp, m, dur, extra, st);
         left = 0;
@@ -209,34 +233,38 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
         int s = queue[--nq];
         queued[s] = 0;
         while (next[s] < nops) {
-            const struct pp_op o = stage_op(next[s], warm[s], pp, v, m);
-            int vs = o.chunk * pp + s, dep = -1, wake = -1, k = o.bwd * n + vs;
+            int back = stage_back(next[s], warm[s], m * v);
+            const struct pp_seq *q = &seq[2 * s + back];
+            int chunk = back ? v - 1 - q->c : q->c, mb = q->grp * pp + q->r;
+            int vs = chunk * pp + s, dep = -1, wake = -1, k = back * n + vs;
+            int up = s + 1 == pp ? 0 : s + 1, down = s == 0 ? pp - 1 : s - 1;
             double ready = 0;
-            if (!o.bwd && vs > 0)
-                dep = (vs - 1) * m + o.mb;
-            else if (o.bwd && vs < n - 1)
-                dep = n * m + (vs + 1) * m + o.mb;
+            if (!back && vs > 0)
+                dep = (vs - 1) * m + mb;
+            else if (back && vs < n - 1)
+                dep = n * m + (vs + 1) * m + mb;
             if (dep >= 0 && done[dep] < 0)
                 break;      /* its input has not been computed */
             /* the trip over the boundary between the two chunks' stages */
             if (dep >= 0)
-                ready = done[dep] + p2p[o.bwd ? s : (vs - 1) % pp];
+                ready = done[dep] + p2p[back ? s : down];
             if (ready < freeat[s])
                 ready = freeat[s];
-            if (o.bwd)
+            if (back)
                 st[s].last0 = ready;
             freeat[s] = ready + dur[k];
-            done[(o.bwd ? n * m : 0) + vs * m + o.mb] = freeat[s];
+            done[(back ? n * m : 0) + vs * m + mb] = freeat[s];
             st[s].busy += dur[k];
             st[s].tp += extra[k];
             st[s].last1 = freeat[s];
             next[s]++;
+            seq_next(&seq[2 * s + back], pp, v);
             left--;
             /* whose operation waited on this one */
-            if (!o.bwd && vs + 1 < n)
-                wake = (vs + 1) % pp;
-            else if (o.bwd && vs > 0)
-                wake = (vs - 1) % pp;
+            if (!back && vs + 1 < n)
+                wake = up;
+            else if (back && vs > 0)
+                wake = down;
             if (wake >= 0 && wake != s && !queued[wake]) {
                 queue[nq++] = wake;
                 queued[wake] = 1;
@@ -245,10 +273,15 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
     }
     if (left != 0)
         rc = -1;
+    else if (key)
+        memo_put(cfg->memo, key, klen, st, sizeof *st * (size_t)pp);
+out:
+    x_free(key);
     x_free(done);
     x_free(freeat);
     x_free(dur);
     x_free(next);
+    x_free(seq);
     x_free(queue);
     x_free(queued);
     return rc;

@@ -24,6 +24,7 @@
 #define SIM_MAX_BUCKETS 1000000 /* gradient buckets a step (sim_check; scenarios stop at 1e5) */
 
 struct sim_trace;
+struct memo;
 
 enum sim_role { SIM_TRAIN = 0, SIM_DATA, SIM_PS };
 
@@ -270,6 +271,8 @@ struct sim_config {
     double jitter_cv;           /* compute-time jitter (lognormal cv), >= 0 */
     unsigned long seed;
     struct sim_trace *trace;    /* NULL, or a recorder filled by sim_run (trace.h); not owned */
+    struct memo *memo;          /* NULL, or results kept between one caller's runs
+                                   (base/memo.h: the pipeline's schedules); not owned */
 };
 
 /* Per-group utilisation and traffic, averaged over the measured steps. */

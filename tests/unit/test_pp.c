@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../base/memo.h"
 #include "../../catalog/catalog.h"
 #include "../../cli/ld_scenario.h"
 #include "../../planner/planner.h"
@@ -513,6 +514,50 @@ static void tp1_bubble_follows_pp_minus_1_over_v(void)
                "((pp - 1) / v = %.2f)", vs[i], norm[0][i], norm[1][i], 3.0 / vs[i]);
 }
 
+/* A memo (base/memo.h) runs a schedule once for the runs that share it:
+ * the same results with and without it, the second run found in it, and a
+ * schedule of other micro-batches or trips not taken for it. */
+static void schedules_kept_in_a_memo(void)
+{
+    struct sim_config c;
+    struct sim_result plain, first, again, other;
+    struct memo *m = memo_new(1 << 20);
+    long hits, n;
+
+    piped(&c, 4, 4, 2, 16, 8);
+    c.groups[0].net_alpha_s = 2e-5;     /* trips that count */
+    if (run(&c, &plain)) {
+        T_CHECK(0, "the interleaved schedule runs");
+        memo_free(m);
+        return;
+    }
+    c.memo = m;
+    run(&c, &first);
+    run(&c, &again);
+    memo_stats(m, &hits, &n);
+    T_CHECK(hits >= 1 && n >= 1, "the second run found its schedule (%ld found, %ld held)",
+            hits, n);
+    T_CHECK(first.step_mean_s == plain.step_mean_s && again.step_mean_s == plain.step_mean_s &&
+            again.pp_bubble_s == plain.pp_bubble_s && again.compute_s == plain.compute_s,
+            "and the step, the bubble and the compute are those of a run without it "
+            "(%.9f, %.9f, %.9f s)", plain.step_mean_s, first.step_mean_s, again.step_mean_s);
+    piped(&c, 4, 4, 2, 16, 12);
+    c.groups[0].net_alpha_s = 2e-5;
+    c.memo = m;
+    run(&c, &other);
+    T_CHECK(other.step_mean_s > plain.step_mean_s * 1.2,
+            "12 micro-batches are not taken for 8 (%.6f against %.6f s)", other.step_mean_s,
+            plain.step_mean_s);
+    piped(&c, 4, 4, 2, 16, 8);
+    c.groups[0].net_alpha_s = 4e-3;
+    c.memo = m;
+    run(&c, &other);
+    T_CHECK(other.step_mean_s > plain.step_mean_s,
+            "nor longer trips for shorter ones (%.6f against %.6f s)", other.step_mean_s,
+            plain.step_mean_s);
+    memo_free(m);
+}
+
 int main(void)
 {
     struct dt_err e;
@@ -526,6 +571,7 @@ int main(void)
     T_RUN(given_layers);
     T_RUN(replicas);
     T_RUN(fits_and_bad);
+    T_RUN(schedules_kept_in_a_memo);
     if (catalog_load(&cat, "catalog", &e)) {
         printf("FAIL - catalog loads: %s\n", e.msg);
         return 1;
