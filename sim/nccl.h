@@ -104,7 +104,7 @@ struct nccl_choice {
     enum nccl_proto proto;
     int channels;
     double lat_s;           /* the latency term it runs with */
-    double fill_s;          /* the pipeline's start across nodes (nccl_fill_s) */
+    double fill_s;          /* the pipeline's start (nccl_fill_s) */
     double algbw_Bps;       /* bytes / (time - lat - fill), with the model's per-size
                                corrections */
     double time_s;          /* lat + fill + bytes / algbw: what the collective takes */
@@ -136,8 +136,10 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
 /* The start of the pipeline of pair (a, p) on `bytes` across nodes, s: one
  * window of NCCL_STEPS steps, at the chunk NCCL uses for that size, of
  * every connection leaving a node, through the node's NICs (nccl_fill.c;
- * docs/collectives.md "Pipeline fill").  0 on one node.  Part of the time,
- * not of NCCL's choice. */
+ * docs/collectives.md "Pipeline fill").  On one node, NVLS's all-reduce
+ * only: NVLS_FILL_ROUNDS rounds of its concurrent operations' chunk at its
+ * rate ("NVLS's fill on one node"); 0 for the rest.  Part of the time, not
+ * of NCCL's choice. */
 double nccl_fill_s(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes);
 
 /* The messages a channel of the tree sends on `bytes` across nodes under

@@ -1,7 +1,8 @@
 /*
- * nccl_fill.c - the start of a collective's pipeline across nodes, which
- * NCCL's own cost model leaves out (nccl.h, nccl_fill_s; docs/collectives.md
- * "Pipeline fill").
+ * nccl_fill.c - the start of a collective's pipeline across nodes, and of
+ * NVLS's on one node, which NCCL's own cost model leaves out (nccl.h,
+ * nccl_fill_s; docs/collectives.md "Pipeline fill" and "NVLS's fill on one
+ * node").
  *
  * NCCL moves a collective in steps: each connection that leaves a node has
  * NCCL_STEPS (8) slots, and a step carries one chunk, whose size NCCL
@@ -143,10 +144,46 @@ double nccl_tree_msgs(const struct nccl_model *m, enum nccl_proto p, double byte
     return ceil(bytes / (conns * step)) + 2.0 * nccl_log2i(m->sh.nodes);
 }
 
+/*
+ * NVLS on one node (an all-reduce: the heads reduce with multimem loads and
+ * store the sum to every GPU through the switch).  Each of its channels x
+ * heads concurrent operations moves one chunk at a time, the chunk set by
+ * the message (src/enqueue.cc, calcCollChunking: NCCL_NVLS_CHUNKSIZE,
+ * 128 KiB, then 64, 32 and 16 KiB under 64, 8 and 2 times channels x heads
+ * x chunk; src/transport/nvls.cc: 16 channels on Hopper, 24 on one
+ * Blackwell node).  The pipeline starts NVLS_FILL_ROUNDS rounds of every
+ * operation's chunk at the collective's rate before it runs at that rate.
+ * The rounds are a figure fitted, to one curve: Azure's 8 x H100 (NCCL
+ * 2.18.5, validate/published/nccl_cases.csv marks its points as the input),
+ * 13 to 111 us past NCCL's model from 1 MiB to 1 GiB where two rounds give
+ * 15 to 122.
+ */
+#define NVLS_FILL_ROUNDS 2
+
+static double nvls_node_fill_s(const struct nccl_model *m, double bytes)
+{
+    const struct nccl_shape *sh = &m->sh;
+    double chunk = sh->nvls_chunk_bytes > 0 ? sh->nvls_chunk_bytes : 128 * KIB, ops;
+    double rate = m->run_bw[NCCL_NVLS][NCCL_SIMPLE];
+
+    if (!(rate > 0))
+        return 0;
+    ops = (sh->cc >= 100 ? 24.0 : 16.0) * sh->ppn;
+    if (bytes < 64 * ops * chunk && chunk > 65536)
+        chunk = 65536;
+    if (bytes < 8 * ops * chunk && chunk > 32768)
+        chunk = 32768;
+    if (bytes < 2 * ops * chunk && chunk > 16384)
+        chunk = 16384;
+    return NVLS_FILL_ROUNDS * ops * chunk / rate;
+}
+
 double nccl_fill_s(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes)
 {
     double conns, step;
 
+    if (a == NCCL_NVLS && m->sh.nodes == 1 && m->coll == NCCL_ALLREDUCE && bytes > 0)
+        return nvls_node_fill_s(m, bytes);
     if (m->sh.nodes < 2 || !(m->sh.net_Bps > 0) || !(bytes > 0))
         return 0;
     step = step_bytes(m, a, p, bytes, &conns);

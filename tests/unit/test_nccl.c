@@ -13,6 +13,7 @@
 #include "../../sim/nccl.h"
 
 #define GIB 1073741824.0
+#define MIB 1048576.0
 
 static struct nccl_shape node(int nodes, int ppn, int cc, enum nccl_link link, double intra_GBps,
                               double net_GBps, int nics)
@@ -310,6 +311,38 @@ static void the_pipeline_fill_follows_nccls_chunks(void)
     T_CHECK(nccl_fill_s(&m, NCCL_RING, NCCL_SIMPLE, 1024 * mib) == 0, "one node: none");
 }
 
+/* NVLS's fill on one node (sim/nccl_fill.c): two rounds of 16 channels x 8
+ * heads of NCCL's chunk for the size (16, 32, 64 and 128 KiB from 8 MiB, 64
+ * MiB and 1 GiB up) at NVLS's rate, in the time and not in the choice;
+ * none for a ring on one node; 24 channels on one Blackwell node. */
+static void nvls_on_one_node_fills_two_rounds_of_its_chunk(void)
+{
+    struct nccl_shape s = node(1, 8, 90, NCCL_LINK_NVSWITCH, 370.8, 0, 1);
+    struct nccl_model m;
+    struct nccl_choice c;
+    const double sizes[] = {4 * MIB, 16 * MIB, 256 * MIB, GIB}, chunk[] = {16384, 32768, 65536,
+                                                                            131072};
+    double rate;
+
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    rate = m.run_bw[NCCL_NVLS][NCCL_SIMPLE];
+    for (int i = 0; i < 4; i++)
+        T_NEAR(nccl_fill_s(&m, NCCL_NVLS, NCCL_SIMPLE, sizes[i]), 2 * 128 * chunk[i] / rate, 1e-15,
+               "%.0f MiB: %.0f KiB chunks, %.1f us", sizes[i] / MIB, chunk[i] / 1024,
+               2 * 128 * chunk[i] / rate * 1e6);
+    T_CHECK(nccl_fill_s(&m, NCCL_RING, NCCL_SIMPLE, GIB) == 0, "a ring on one node: none");
+    T_CHECK(nccl_pick_only(&m, 16 * MIB, NCCL_NVLS, NCCL_SIMPLE, &c) == 0 &&
+                fabs(c.time_s - (c.lat_s + 2 * 128 * 32768 / rate + 16 * MIB / c.algbw_Bps)) < 1e-15,
+            "the time counts it (%.1f us at 16 MiB)", c.time_s * 1e6);
+    T_NEAR(c.nccl_time_s, m.lat[NCCL_NVLS][NCCL_SIMPLE] + 16 * MIB / m.bw[NCCL_NVLS][NCCL_SIMPLE],
+           1e-15, "NCCL's choice does not");
+    s = node(1, 8, 100, NCCL_LINK_NVSWITCH, 720, 0, 1);
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_NEAR(nccl_fill_s(&m, NCCL_NVLS, NCCL_SIMPLE, GIB),
+           2 * 192 * 65536 / m.run_bw[NCCL_NVLS][NCCL_SIMPLE], 1e-15,
+           "Blackwell: 24 channels, so 1 GiB is under 64 x 192 x 128 KiB: 64 KiB chunks");
+}
+
 /* NCCL's pick for an all-reduce of `bytes` on s with nodes x ppn ranks. */
 static struct nccl_choice pick_on(struct nccl_shape *s, int nodes, int ppn, double bytes)
 {
@@ -367,6 +400,7 @@ int main(void)
 {
     T_RUN(a_plugins_tuner_names_the_pair);
     T_RUN(the_pipeline_fill_follows_nccls_chunks);
+    T_RUN(nvls_on_one_node_fills_two_rounds_of_its_chunk);
     T_RUN(a_fabric_times_its_own_hops);
     T_RUN(a_rings_steps_run_at_the_networks_pace);
     T_RUN(a_ring_on_one_a100_node_is_nccls_arithmetic);
