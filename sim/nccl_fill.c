@@ -87,6 +87,25 @@ static void nvls_tuning(const struct nccl_shape *sh, double *chunk, int *nch)
     *chunk = fmin(*chunk, tree_max);
 }
 
+/* NCCL's NVLS chunk steps (calcCollChunking): under mult x ops x chunk
+ * bytes, the chunk at most cap; in order, ending at a zero row. */
+struct chunk_step {
+    double mult, cap;
+};
+static const struct chunk_step nvls_tree_steps[] = {
+    {32, 262144}, {16, 131072}, {4, 65536}, {1, 32768}, {0, 0}};
+static const struct chunk_step nvls_node_steps[] = {{64, 65536}, {8, 32768}, {2, 16384}, {0, 0}};
+
+/* The chunk of ops concurrent operations on `bytes`, from a ceiling of
+ * chunk, by the steps st. */
+static double nvls_chunk(double bytes, double ops, double chunk, const struct chunk_step *st)
+{
+    for (; st->mult > 0; st++)
+        if (bytes < st->mult * ops * chunk && chunk > st->cap)
+            chunk = st->cap;
+    return chunk;
+}
+
 /* The bytes one step carries and the connections leaving a node, for pair
  * (a, p) on `bytes`; 0 when the pair has no network pipeline. */
 static double step_bytes(const struct nccl_model *m, int a, int p, double bytes, double *conns)
@@ -117,14 +136,7 @@ static double step_bytes(const struct nccl_model *m, int a, int p, double bytes,
         int nvls_nch;
         nvls_tuning(sh, &chunk, &nvls_nch);
         ops = (double)nvls_nch * sh->ppn;
-        if (bytes < 32 * ops * chunk && chunk > 262144)
-            chunk = 262144;
-        if (bytes < 16 * ops * chunk && chunk > 131072)
-            chunk = 131072;
-        if (bytes < 4 * ops * chunk && chunk > 65536)
-            chunk = 65536;
-        if (bytes < ops * chunk && chunk > 32768)
-            chunk = 32768;
+        chunk = nvls_chunk(bytes, ops, chunk, nvls_tree_steps);
         /* every head of every channel has its own tree across nodes */
         *conns = (double)nch * sh->ppn;
         return chunk;
@@ -169,12 +181,7 @@ static double nvls_node_fill_s(const struct nccl_model *m, double bytes)
     if (!(rate > 0))
         return 0;
     ops = (sh->cc >= 100 ? 24.0 : 16.0) * sh->ppn;
-    if (bytes < 64 * ops * chunk && chunk > 65536)
-        chunk = 65536;
-    if (bytes < 8 * ops * chunk && chunk > 32768)
-        chunk = 32768;
-    if (bytes < 2 * ops * chunk && chunk > 16384)
-        chunk = 16384;
+    chunk = nvls_chunk(bytes, ops, chunk, nvls_node_steps);
     return NVLS_FILL_ROUNDS * ops * chunk / rate;
 }
 
