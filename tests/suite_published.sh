@@ -29,9 +29,5 @@ perl validate/compute.pl
 perl validate/memory.pl
 perl validate/goodput.pl
 # the report `make validate` writes: it compiles, and its notes hold every set
-if perl -c validate/published.pl > /dev/null 2>&1 &&
-    perl validate/published.pl 2> /dev/null | grep -q '"NCCL collectives'; then
-    echo "ok - published: validate/published.pl compiles and reports the NCCL set"
-else
-    echo "FAIL - published: validate/published.pl does not compile or has no NCCL note"
-fi
+# validate/published.pl is checked in tests/suite_llm_runs.sh, with the LLM
+# runs' JSON of that suite's pass (it would run all of them again here).

@@ -39,6 +39,10 @@
 #   perl validate/llm_runs.pl --check    "ok - " / "FAIL - " lines: every
 #       scenario loads and predicts (no accuracy gate), the MAPEs as "# "
 #       lines (tests/suite_llm_runs.sh)
+#   --json-to FILE (with --check): the --json object written to FILE as
+#       well (whole or not at all), from the same runs, so that one pass
+#       gives both (tests/suite_llm_runs.sh hands it to validate/published.pl
+#       through DT_LLM_RUNS_JSON)
 # BUILD picks the build tree (default build).  Cost: one dtplan run a case
 # in catalog mode, and up to 12 a group for the carried input's fit.
 use strict;
@@ -53,6 +57,7 @@ $dtplan = "$root/$dtplan" unless $dtplan =~ m{^/};
 require "$root/validate/cases.pl";
 my $check = grep { $_ eq '--check' } @ARGV;
 my $json = grep { $_ eq '--json' } @ARGV;
+my ($json_to) = map { $ARGV[$_ + 1] } grep { $ARGV[$_] eq '--json-to' } 0 .. $#ARGV - 1;
 
 # dense bf16 peak a GPU, teraFLOP/s (catalog/gpus.csv)
 my %bf16_peak = map { $_->{name} => $_->{bf16_tflops} } read_cases("$root/catalog/gpus.csv");
@@ -196,7 +201,8 @@ my @pred = grep { $_->{scenario} && !$is_input->($_) } @cases;
 my $is_moe = sub { ($_[0]{ep} || 1) > 1 };
 my @dense = grep { !$is_moe->($_) } @pred;
 my @moe = grep { $is_moe->($_) } @pred;
-if ($json) {
+# The --json object of the runs.
+sub json_text {
     require JSON::PP;
     my @out;
     for my $c (@cases) {
@@ -212,13 +218,23 @@ if ($json) {
         $r{carried_error_pct} = 0 + sprintf('%.1f', $c->{cerr}) if defined $c->{cerr};
         push @out, \%r;
     }
-    print JSON::PP->new->canonical->encode({
+    return JSON::PP->new->canonical->encode({
         cases => \@out,
         catalog_alone => summary(errs('err', @dense)),
         carried => summary(errs('cerr', @dense)),
         moe_catalog_alone => summary(errs('err', @moe)),
-        moe_carried => summary(errs('cerr', @moe)) }), "\n";
+        moe_carried => summary(errs('cerr', @moe)) }) . "\n";
+}
+if ($json) {
+    print json_text();
     exit 0;
+}
+if (defined $json_to) {
+    my $tmp = "$json_to.tmp.$$";
+    open my $fh, '>', $tmp or die "llm_runs.pl: $tmp: $!\n";
+    print $fh json_text();
+    close $fh or die "llm_runs.pl: $tmp: $!\n";
+    rename $tmp, $json_to or die "llm_runs.pl: $json_to: $!\n";
 }
 if ($check) {
     for my $c (@pred) {
