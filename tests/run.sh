@@ -30,19 +30,20 @@ SOURCE_DATE_EPOCH=1795651200
 export SOURCE_DATE_EPOCH
 
 # The longest jobs, longest first; every other job follows, in name order.
-# Seconds on the 2-core machine (make test, 2026-11-26): suite_validate 37 to
+# Seconds on the 2-core machine (make test, 2026-11-28): suite_validate 46 to
 # 80 (its emulated links set the pace; the longer when their calibrations are
-# poor under the load beside it and run again), suite_advice 33, suite_html_llm
-# 23, suite_plan 21, test_fuzz 16 (minutes under make check's sanitizers and
-# full count), test_search 12, suite_parts 11, suite_published 11,
-# suite_calibrate 9, suite_html 7, suite_llm_runs 6, suite_golden 5,
-# suite_outputs 4, suite_bound 3, suite_fuzz 3; the rest 2 or less.
+# poor under the load beside it and run again), suite_advice 47 to 64,
+# suite_html_llm 21, suite_plan 19, suite_llm_runs 19 (it also checks
+# validate/published.pl), test_fuzz 11 (minutes under make check's sanitizers
+# and full count), test_search 9, suite_parts 9, suite_calibrate 9,
+# suite_golden 6, suite_html 5, suite_outputs 5, suite_published 3,
+# suite_bound 2, suite_fuzz 2; the rest 2 or less.
 # suite_validate spends most of its time waiting: on its emulated links,
 # shaped to 50 and 200 Mbit/s, and on the pauses before a calibration runs
 # again.  It runs beside the pool (BESIDE), started first, not in one of its
 # DT_TEST_JOBS lanes, so that the lanes are the processors' work.
 BESIDE="suite_validate"
-SLOW="suite_advice suite_html_llm suite_plan test_fuzz test_search suite_parts suite_published suite_calibrate suite_html suite_llm_runs suite_golden suite_outputs suite_bound suite_fuzz"
+SLOW="suite_advice suite_html_llm suite_plan suite_llm_runs test_fuzz test_search suite_parts suite_calibrate suite_golden suite_html suite_outputs suite_published suite_bound suite_fuzz"
 
 # One job: NAME's log to $DT_TEST_OUT/NAME.log, its seconds to NAME.time.
 run_job() {
