@@ -181,8 +181,7 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
     const struct sim_comm *c = &cfg->c;
     int pp = c->pp, v = c->pp_interleave > 1 ? c->pp_interleave : 1, m = c->micro_batches;
     int n = pp * v, nops = 2 * m * v, left = pp * nops, nq = 0, rc = 0;
-    double *done = x_malloc(sizeof *done * (size_t)2 * n * m), *freeat = x_calloc((size_t)pp,
-                                                                                  sizeof *freeat);
+    double *done = NULL, *freeat = x_calloc((size_t)pp, sizeof *freeat);
     /* each chunk's forward and backward: its time, and of it the tensor-
      * parallel collectives' (op_dur), once for all its micro-batches */
     double *dur = x_malloc(sizeof *dur * (size_t)4 * n), *extra = dur + 2 * n;
@@ -193,8 +192,6 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
     unsigned char *key = NULL;  /* the memo's: pp, v, m, dualpipe, dur and extra, p2p */
     size_t klen = 0;
 
-    for (int i = 0; i < 2 * n * m; i++)
-        done[i] = -1;
     for (int vs = 0; vs < n; vs++) {
         dur[vs] = op_dur(cfg, fwd[vs], tpf[vs]);
         dur[n + vs] = op_dur(cfg, bwd[vs], tpb[vs]);
@@ -219,6 +216,10 @@ static int schedule(const struct sim_config *cfg, const double *fwd, const doubl
             goto out;
         }
     }
+    /* each operation's end, -1 until it has run */
+    done = x_malloc(sizeof *done * (size_t)2 * n * m);
+    for (int i = 0; i < 2 * n * m; i++)
+        done[i] = -1;
     if (c->pp_dualpipe && v == 1 && pp % 2 == 0) {
         dualpipe(pp, m, dur, extra, st);
         left = 0;
