@@ -264,7 +264,7 @@ static double alltoall_s(const struct scenario *sc, const struct cat_instance *i
     double nvl, net;
 
     alltoall_bytes(sc, in, &nvl, &net);
-    return nccl_a2a_s(g->intra_Bps,
+    return nccl_a2a_s(g->intra_Bps * nccl_link_run(g->gpu_cc),
                       in_node < sc->parallel.ep ? g->nic_Bps / wpn * nccl_a2a_share(a2a_net(sc, g)) : 0,
                       nvl, net, a2a_over_s(sc, in, g));
 }
@@ -487,6 +487,7 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
             /* the flows hold the NICs as long as the share makes them, and
              * start after the call's overhead */
             cfg->c.ep_net_bytes /= nccl_a2a_share(a2a_net(sc, g));
+            cfg->c.ep_nvl_bytes /= nccl_link_run(g->gpu_cc);    /* NVLink's run rate */
             cfg->c.ep_net_lat_s = a2a_over_s(sc, in, g);
             cfg->c.ep = sc->parallel.ep;
             cfg->c.ep_fwd = layers / units * nf;

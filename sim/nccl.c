@@ -115,6 +115,11 @@ double nccl_link_eff(int cc)
     return 20.0 / 25;
 }
 
+double nccl_link_run(int cc)
+{
+    return cc >= 100 ? 0.923 : 1;
+}
+
 static int gen_of(int cc)
 {
     return cc >= 100 ? GEN_BLACKWELL : cc >= 90 ? GEN_HOPPER : cc >= 80 || cc == 0 ? GEN_AMPERE
@@ -372,6 +377,8 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
             if (!pair_ok(sh, c, a, p, &gr[a]))
                 continue;
             m->bw[a][p] = m->run_bw[a][p] = alg_bw(sh, c, a, p, &gr[a]) * 1e9;
+            if (a == NCCL_RING && sh->nodes == 1 && !sh->rccl)
+                m->run_bw[a][p] *= nccl_link_run(sh->cc);
             if (a == NCCL_NVLS && c == NCCL_ALLREDUCE)
                 m->run_bw[a][p] = nvls_run_bw(sh, gen);
             if (a == NCCL_NVLS_TREE && c == NCCL_ALLREDUCE && sh->nodes == 2)

@@ -121,6 +121,15 @@ struct nccl_choice {
  * rates). */
 double nccl_link_eff(int cc);
 
+/* The share of that counted rate a ring or point-to-point transfer over
+ * NVLink runs at: 0.923 on NVLink 5 (cc >= 100), from Oracle's GB200 tray
+ * (a ring of 4 GPUs at 8 GiB, 663.34 GB/s against 718.8: the input,
+ * validate/published/nccl_cases.csv), 1 elsewhere (Hopper's one-node rings
+ * within 2.3% of NCCL's count).  NCCL's graph search and choice keep the
+ * count; NVLS keeps its own efficiency (docs/collectives.md "NVLink 5's
+ * run rate"). */
+double nccl_link_run(int cc);
+
 /* NCCL's bandwidth of a PCIe link over its per-direction rate (topo.h:
  * PCI_BW 12.0 for a Gen3 x16 link of 16 GB/s). */
 #define NCCL_PCI_EFF 0.75

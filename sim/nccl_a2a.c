@@ -54,7 +54,7 @@ double nccl_alltoall_s(const struct nccl_shape *sh, double bytes)
         return 0;
     /* bytes / n to each rank, its own included: ppn - 1 shares stay in the
      * node, the other nodes' n - ppn leave it */
-    return nccl_a2a_s(sh->intra_Bps, sh->nodes > 1 ? sh->net_Bps / sh->ppn * nccl_a2a_share(&sh->a2a) : 0,
+    return nccl_a2a_s(sh->intra_Bps * nccl_link_run(sh->cc), sh->nodes > 1 ? sh->net_Bps / sh->ppn * nccl_a2a_share(&sh->a2a) : 0,
                       bytes * (sh->ppn - 1) / n, bytes * (n - sh->ppn) / n,
                       nccl_a2a_over_s(&sh->a2a, n - sh->ppn));
 }
