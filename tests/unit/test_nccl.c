@@ -343,6 +343,27 @@ static void nvls_on_one_node_fills_two_rounds_of_its_chunk(void)
            "Blackwell: 24 channels, so 1 GiB is under 64 x 192 x 128 KiB: 64 KiB chunks");
 }
 
+/* NVLink 5's run rate (nccl_link_run): a ring on one Blackwell node runs at
+ * 0.923 of NCCL's rate for it, NCCL's own figure and NVLS untouched, and an
+ * all-to-all's NVLink term likewise; Hopper's ring at NCCL's rate. */
+static void nvlink5_rings_run_under_nccls_count(void)
+{
+    struct nccl_shape b = node(1, 4, 100, NCCL_LINK_NVSWITCH, 721.8, 0, 1);
+    struct nccl_shape h = node(1, 8, 90, NCCL_LINK_NVSWITCH, 370.8, 0, 1);
+    struct nccl_model m;
+
+    nccl_model_init(&m, &b, NCCL_ALLREDUCE);
+    T_NEAR(m.run_bw[NCCL_RING][NCCL_SIMPLE], 0.923 * m.bw[NCCL_RING][NCCL_SIMPLE], 1e-6,
+           "Blackwell, one node: the ring runs at 0.923 of NCCL's rate (%.1f of %.1f GB/s)",
+           m.run_bw[NCCL_RING][NCCL_SIMPLE] / 1e9, m.bw[NCCL_RING][NCCL_SIMPLE] / 1e9);
+    T_NEAR(nccl_alltoall_s(&b, GIB), GIB * 3 / 4 / (721.8e9 * 0.923), 1e-12,
+           "its all-to-all's NVLink term too");
+    nccl_model_init(&m, &h, NCCL_ALLREDUCE);
+    T_NEAR(m.run_bw[NCCL_RING][NCCL_SIMPLE], m.bw[NCCL_RING][NCCL_SIMPLE], 1e-6,
+           "Hopper: at NCCL's rate");
+    T_CHECK(nccl_link_run(90) == 1 && nccl_link_run(100) == 0.923, "the share by generation");
+}
+
 /* NCCL's pick for an all-reduce of `bytes` on s with nodes x ppn ranks. */
 static struct nccl_choice pick_on(struct nccl_shape *s, int nodes, int ppn, double bytes)
 {
@@ -401,6 +422,7 @@ int main(void)
     T_RUN(a_plugins_tuner_names_the_pair);
     T_RUN(the_pipeline_fill_follows_nccls_chunks);
     T_RUN(nvls_on_one_node_fills_two_rounds_of_its_chunk);
+    T_RUN(nvlink5_rings_run_under_nccls_count);
     T_RUN(a_fabric_times_its_own_hops);
     T_RUN(a_rings_steps_run_at_the_networks_pace);
     T_RUN(a_ring_on_one_a100_node_is_nccls_arithmetic);
