@@ -48,17 +48,18 @@ static double step_data(const struct nccl_shape *sh, int p)
     return (sh->buff_bytes > 0 ? sh->buff_bytes : SIMPLE_BUFF) / NCCL_STEPS;
 }
 
-/* NVLS tree's chunk ceiling and the channels it runs (ncclNvlsTuning and,
- * on Blackwell across nodes, ncclNvlsTreeSm100Tuning).  A GPU's path to its
- * NIC is taken as through a PCIe switch (PXB or nearer), as on the HGX
- * boards the catalog lists. */
+/* NVLS's chunk ceiling and the channels it runs (ncclNvlsTuning and, on
+ * Blackwell across nodes, ncclNvlsTreeSm100Tuning): 16 channels on Hopper,
+ * 24 on one Blackwell node, 32 across Blackwell nodes; across nodes NVLS
+ * tree's ceiling.  A GPU's path to its NIC is taken as through a PCIe
+ * switch (PXB or nearer), as on the HGX boards the catalog lists. */
 static void nvls_tuning(const struct nccl_shape *sh, double *chunk, int *nch)
 {
     double nic = sh->net_Bps / 1e9 / (sh->nics > 0 ? sh->nics : 1), tree_max = 0;
     int ppn = sh->ppn;
 
     *chunk = 128 * KIB;
-    *nch = sh->cc >= 100 ? 32 : 16;
+    *nch = sh->cc < 100 ? 16 : sh->nodes > 1 ? 32 : 24;
     if (sh->cc >= 100 && sh->nodes > 1) {
         if (sh->nodes == 2 && nic >= 48) {
             *nch = 32;
@@ -80,6 +81,8 @@ static void nvls_tuning(const struct nccl_shape *sh, double *chunk, int *nch)
     }
     if (sh->nvls_chunk_bytes > 0)
         *chunk = sh->nvls_chunk_bytes;
+    if (sh->nodes < 2)
+        return;     /* NVLS on one node: no tree, no tree ceiling */
     if (sh->nvls_tree_max_bytes > 0)
         tree_max = sh->nvls_tree_max_bytes;
     else if (tree_max == 0)
@@ -174,13 +177,13 @@ double nccl_tree_msgs(const struct nccl_model *m, enum nccl_proto p, double byte
 
 static double nvls_node_fill_s(const struct nccl_model *m, double bytes)
 {
-    const struct nccl_shape *sh = &m->sh;
-    double chunk = sh->nvls_chunk_bytes > 0 ? sh->nvls_chunk_bytes : 128 * KIB, ops;
-    double rate = m->run_bw[NCCL_NVLS][NCCL_SIMPLE];
+    double chunk, ops, rate = m->run_bw[NCCL_NVLS][NCCL_SIMPLE];
+    int nch;
 
     if (!(rate > 0))
         return 0;
-    ops = (sh->cc >= 100 ? 24.0 : 16.0) * sh->ppn;
+    nvls_tuning(&m->sh, &chunk, &nch);
+    ops = (double)nch * m->sh.ppn;
     chunk = nvls_chunk(bytes, ops, chunk, nvls_node_steps);
     return NVLS_FILL_ROUNDS * ops * chunk / rate;
 }
