@@ -187,6 +187,31 @@ static double remote_nodes(const struct cat_model *m, int n)
     return (n - 1) * (1 - fmax(miss, 0));
 }
 
+/* Of a token's top_k experts, drawn as remote_nodes draws them, the
+ * expected number of the group's ep ranks (E / ep experts each) that hold
+ * one or more: the flex dispatchers send a token once to each such rank
+ * and the rank fans it out to its experts (DeepEP's is_token_in_rank;
+ * HybridEP's receive buffer holds one row per source token a rank,
+ * deepseek-ai/DeepEP@94a9f8f6 (branch hybrid-ep) docs/Hybrid-EP_
+ * Implementation.md, "Intra-node buffers"), and the combine sums a rank's
+ * experts' outputs before sending one row back.  Under group-limited
+ * routing whose groups fill ranks whole, the token's experts fall on the
+ * ranks of its router_group_topk groups. */
+static double ranks_reached(const struct cat_model *m, int ep)
+{
+    double E = m->experts, k = m->top_k, r = ep, miss = 1;
+
+    if (ep <= 1)
+        return 1;
+    if (m->router_groups > 0 && ep % m->router_groups == 0) {
+        r = (double)ep / m->router_groups * m->router_group_topk;
+        E = (double)m->experts / m->router_groups * m->router_group_topk;
+    }
+    for (int i = 0; i < k; i++)
+        miss *= (E - E / r - i) / (E - i);
+    return r * (1 - fmax(miss, 0));
+}
+
 /* The expert-parallel ranks a node of `in` holds of a group (etp apart). */
 static int ranks_in_node(const struct scenario *sc, const struct cat_instance *in)
 {
@@ -222,14 +247,18 @@ static void alltoall_bytes(const struct scenario *sc, const struct cat_instance 
     int ep = sc->parallel.ep, in_node = ranks_in_node(sc, in);
     double token = token_bytes(sc), bytes = token * m->top_k;   /* top_k copies of each */
 
-    if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || in_node >= ep) {
+    if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL) {
         /* (ep - 1) / ep of the copies to other ranks, by where they sit */
         *nvl = bytes * (in_node - 1.0) / ep;
         *net = bytes * (double)(ep - in_node) / ep;
+    } else if (in_node >= ep) {
+        /* a token once to each other rank of its experts */
+        *nvl = token * ranks_reached(m, ep) * (ep - 1.0) / ep;
+        *net = 0;
     } else {
         /* a token once to each other node of its experts; there, and for
-         * this node's own, the copies fanned out over NVLink */
-        *nvl = bytes * (in_node - 1.0) / in_node;
+         * this node's own, once to each rank of its experts over NVLink */
+        *nvl = token * ranks_reached(m, ep) * (in_node - 1.0) / in_node;
         *net = token * remote_nodes(m, ep / in_node);
     }
 }

@@ -21,8 +21,9 @@
  * the rows with them show no floor that binds at 4 local experts (Qwen3-
  * 235B on 256 GB200, +14% without one and -31% with the eager figure), so
  * `partial` is taken without a floor, and the two rows of Qwen3-30B with
- * them at 16 local experts and 16,384 tokens a micro-batch, 31% and 38%
- * fast, stay a known gap.  Under `none`, then, each MoE layer's pass takes
+ * them at 16 local experts and 16,384 tokens a micro-batch (Megatron-
+ * Bridge 26.04.01's, on B200 and GB200), 17% and 24% fast, stay a known
+ * gap (the GB200 row marked).  Under `none`, then, each MoE layer's pass takes
  * at least HOST_MOE_PASS_S.
  *
  * The figure is the pass that Megatron-Bridge 26.04.01 (the NeMo container

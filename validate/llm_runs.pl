@@ -514,14 +514,37 @@ if ($check) {
     # to 5.0% (band.c's Blackwell fp8 cells 7.2% and 10.6% to 6.4% and 9.8%).  The GB300's own
     # sweep (a fork of Microsoft's guide: 0.5703) in place of the assumption: 7.6% to 7.5%,
     # carried 5.0% to 5.1%, two GB300:GB200 NVFP4 pairs out (marked), MLPerf's GB300 405B in.
+    # The flex dispatchers' sends a rank, not a copy (planner/resolve_ep.c ranks_reached:
+    # DeepEP and HybridEP send a token once to each rank of its experts, as their receive
+    # buffers show): Megatron-Bridge 26.08's Qwen3-30B on GB200 -17.7% to -11.2%, GB300
+    # -11.2% to -5.4%, its DeepSeek-V3 and Qwen3-235B rows 1 to 2 points nearer, GPT-OSS
+    # 0.2 to 1.0 further; issue 38's own set 11.0% to 9.1%, none past 15%.  The rows whose
+    # exposed all-to-alls had stood in for costs the model lacks came faster: 26.04.01's
+    # Qwen3-30B on GB200 +13.5% to +23.6% and B200 +7.4% to +16.8% (scoped graphs at 16
+    # local experts, resolve_host.c), 26.06's DeepSeek-V3 on B300 +11.9% to +19.7%,
+    # Primus's optimized DeepSeek-V2-Lite +18.4% to +26.6%: 91 cases, 29.5% to 30.0% (the
+    # guard 30.1).
     my %guard = (catalog => [7.6, [errs('err', @dense)]],
                  carried => [5.2, [errs('cerr', @dense)]],
-                 'MoE catalog' => [29.7, [errs('err', @moe)]]);
+                 'MoE catalog' => [30.1, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
         printf "%s - llm runs: %s MAPE %.1f%%, no worse than %.1f%% (the target is 10%%)\n",
             $mape <= $lim ? 'ok' : 'FAIL', $m, $mape, $lim;
+    }
+    # Issue 38's own set: the current Megatron-Bridge page's MoE rows (26.08: DeepSeek-V3,
+    # GPT-OSS 120B, Qwen3 30B and 235B on GB300 and GB200) and DeepSeek-V3's report, from
+    # the catalog alone: MAPE 10% at most, none past 15%.
+    my @own = grep { defined $_->{err} && $_->{group} =~ /^(megatron-bridge-moe-2608|deepseek-v3-report)$/ }
+              @pred;
+    {
+        my ($t, $max) = (0, 0);
+        for (@own) { $t += abs $_->{err}; $max = abs $_->{err} if abs $_->{err} > $max; }
+        my $mape = @own ? $t / @own : 0;
+        printf "%s - llm runs: issue 38's own set (Megatron-Bridge 26.08's MoE rows, DeepSeek-V3's "
+             . "report): %d cases, MAPE %.1f%% (target 10%%), max |error| %.1f%% (none past 15%%)\n",
+            @own >= 9 && $mape <= 10 && $max <= 15 ? 'ok' : 'FAIL', scalar @own, $mape, $max;
     }
     # planner/band.c's errors for a transformer (llm_err: generation, precision,
     # context, kind) are these runs' MAPEs: each cell of five runs or more within half

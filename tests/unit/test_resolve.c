@@ -631,6 +631,54 @@ static void a_pipeline_over_fsdp_runs_as_its_stages_hold_it(void)
     }
 }
 
+/* The flex dispatchers send a token once to each rank that holds one or
+ * more of its experts, and the combine sends one row back: at ep 8 on one
+ * p5 node, Qwen3-30B-A3B's 8 of 128 experts (16 a rank) reach 8 x (1 -
+ * C(112,8)/C(128,8)) = 5.3 ranks, not 8 copies as NCCL's all-to-all sends
+ * them; DeepSeek-V3's group-limited routing (a token's 8 experts in 4 of
+ * its 8 groups, a group a rank at ep 8) reaches 4 x (1 - C(96,8)/C(128,8))
+ * = 3.6.  Across nodes the fan-out over NVLink is by rank too. */
+static void flex_dispatchers_send_a_token_once_a_rank(void)
+{
+    static const char *text =
+        "workload: {model: %s, batch_per_gpu: 1, seq_len: 4096, precision: bf16, "
+        "global_batch: 64, moe_imbalance: 1}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "gradients: {sharding: zero1, precision: bf16, bucket_mb: 100}\n"
+        "parallel: {ep: 8%s}\n"
+        "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge, count: 1}]}\n";
+    static const char *const models[2] = {"qwen3-30b-a3b", "deepseek-v3"};
+    static const char *const disp[3] = {"", ", ep_dispatch: hybridep", ", ep_dispatch: deepep"};
+    const struct cat_instance *p5 = catalog_find_instance(&cat, "p5.48xlarge");
+    const double hidden[2] = {2048, 7168};
+
+    if (!p5) {
+        T_CHECK(0, "p5.48xlarge in the catalog");
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        double miss = 1, reached, t[3], token = 4096.0 * hidden[k] * 2;
+        for (int i = 0; i < 8; i++)
+            miss *= k == 0 ? (112.0 - i) / (128 - i) : (96.0 - i) / (128 - i);
+        reached = (k == 0 ? 8 : 4) * (1 - miss);
+        for (int d = 0; d < 3; d++) {
+            struct sim_config cfg;
+            struct scenario sc;
+            if (resolve_fmt(&sc, &cfg, "a dispatcher on one node", text, models[k], disp[d]))
+                return;
+            t[d] = resolve_ep_alltoall_s(&sc, p5, &cfg.groups[0]);
+            T_NEAR(t[d], token * (d == 0 ? 8 : reached) * 7 / 8 / cfg.groups[0].intra_Bps,
+                   1e-9 * t[d], "%s%s: %.2f sends a token to other ranks, %.3f ms", models[k],
+                   disp[d], (d == 0 ? 8 : reached) * 7 / 8, t[d] * 1e3);
+            T_NEAR(cfg.c.ep_nvl_bytes, token * (d == 0 ? 8 : reached) * 7 / 8, 1e-9 * token,
+                   "%s%s: the flows carry the same bytes", models[k], disp[d]);
+            scenario_free(&sc);
+        }
+        T_CHECK(t[1] < t[0] * (k == 0 ? 0.67 : 0.46) && t[1] == t[2],
+                "%s: the flex dispatchers %.2f of the all-to-all's time", models[k], t[1] / t[0]);
+    }
+}
+
 /* Dispatchers, overlap and expert tensor parallelism.  hybridep across two
  * p5 nodes at ep 16: a token crosses the NICs once if any of its 8 experts
  * is among the other node's 64 of 128 (1 - C(64,8)/C(128,8)), not 4 copies
@@ -954,6 +1002,7 @@ int main(void)
     T_RUN(context_parallelism_spreads_each_sequence);
     T_RUN(expert_parallelism_splits_the_experts);
     T_RUN(dispatchers_overlap_and_expert_tp);
+    T_RUN(flex_dispatchers_send_a_token_once_a_rank);
     T_RUN(eager_moe_layers_wait_for_the_host);
     T_RUN(held_sms_slow_compute_as_measured);
     T_RUN(context_parallelism_moves_keys_three_ways);
