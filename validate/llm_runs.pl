@@ -523,10 +523,14 @@ if ($check) {
     # Qwen3-30B on GB200 +13.5% to +23.6% and B200 +7.4% to +16.8% (scoped graphs at 16
     # local experts, resolve_host.c), 26.06's DeepSeek-V3 on B300 +11.9% to +19.7%,
     # Primus's optimized DeepSeek-V2-Lite +18.4% to +26.6%: 91 cases, 29.5% to 30.0% (the
-    # guard 30.1).
+    # guard 30.1).  MLPerf Training v6.0's six DeepSeek-V3 runs joined (group mlperf-v6.0-dsv3:
+    # 256 and 512 GB300, 512 to 8,192 GB200, HybridEP in the NVLink domain, the checkpoint's
+    # own routing): -26.8%, -25.9% (GB300, at the default dropless imbalance), -11.6%, -6.4%,
+    # +6.0%, +28.2% (GB200 at 512 to 8,192: a strong-scaling gap, marked): 97 cases, 29.2%,
+    # carried 14.0% (the group carries from GB300 to GB200); the guard 29.3.
     my %guard = (catalog => [7.6, [errs('err', @dense)]],
                  carried => [5.2, [errs('cerr', @dense)]],
-                 'MoE catalog' => [30.1, [errs('err', @moe)]]);
+                 'MoE catalog' => [29.3, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
