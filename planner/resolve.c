@@ -698,20 +698,22 @@ static double updated_params(const struct scenario *sc, double uparams, int k, i
 
 /* The gradients a rank reduces a step, as parameters of the data-parallel
  * group's reduction: the routed experts' reduce over their own
- * expert-data-parallel group (resolve_expert_dp), whose ring moves (n -
- * 1) / n of them where the data-parallel one moves (dp - 1) / dp: counted
- * at that ratio, none where the experts' group is one rank.  An
- * approximation: the experts' group is timed on the data-parallel group's
- * links. */
-static double reduced_params(const struct scenario *sc, double xparams, int k)
+ * expert-data-parallel group (resolve_expert_dp), counted at what that
+ * group's all-reduce of them takes over the data-parallel group's
+ * (resolve_ep_grad_scale: its ranks a node and their NICs), none where
+ * the experts' group is one rank; without an NCCL shape, at its ring's
+ * (n - 1) / n over the data-parallel one's (dp - 1) / dp. */
+static double reduced_params(const struct scenario *sc, const struct sim_config *cfg,
+                             int strategy, double xparams, int k, double width)
 {
     double x = resolve_expert_state_params(sc), dp = (double)k / scenario_model_parallel(sc);
-    double xn = resolve_expert_dp(sc, k);
+    double xn = resolve_expert_dp(sc, k), f;
 
     if (!(x > 0) || dp <= 1 || sc->workload.lora_rank > 0)
         return xparams;
     x = x < xparams ? x : xparams;
-    return xparams - x + x * ((xn - 1) / xn) / ((dp - 1) / dp);
+    f = resolve_ep_grad_scale(sc, cfg, strategy, k, x * width);
+    return xparams - x + x * (f >= 0 ? f : ((xn - 1) / xn) / ((dp - 1) / dp));
 }
 
 const struct sc_cluster *resolve_domain_nodes(const struct sc_cluster *cl, struct sc_cluster *own,
@@ -813,7 +815,10 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 
     cfg->w.batch = (double)sc->parallel.micro_batch * sc->workload.grad_accum;
     cfg->w.accum = sc->workload.grad_accum;
-    cfg->w.grad_bytes = reduced_params(sc, xparams, k) * (sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0);
+    {
+        double width = sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0;
+        cfg->w.grad_bytes = reduced_params(sc, cfg, comm.strategy, xparams, k, width) * width;
+    }
     cfg->w.cpu_s_per_sample = resolve_cpu_s_per_sample(sc, o);
     cfg->w.prep_bytes = sc->input.prep_bytes;
     cfg->w.send_cpu_s_per_byte = sc->input.service_send_cpu_s_per_byte;

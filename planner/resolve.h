@@ -129,6 +129,12 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
  * resolve_ep_waits counts two forward and two backward a MoE layer. */
 double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_instance *in,
                                const struct sim_group *g);
+/* What `bytes` of the routed experts' gradients take on their expert-data-
+ * parallel group's all-reduce over what the data-parallel group's would,
+ * each on its own ranks a node and their NICs, as NCCL would run them
+ * (resolve_ep.c), under `strategy` auto; -1 where not so timed. */
+double resolve_ep_grad_scale(const struct scenario *sc, const struct sim_config *cfg,
+                             int strategy, int k, double bytes);
 /* Whether parallel.ep's group spans nodes of `in` (its ranks etp apart). */
 int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance *in);
 /* Of n micro-batches' waits of wait_s each beside compute_s of compute

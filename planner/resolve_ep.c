@@ -212,6 +212,67 @@ static double ranks_reached(const struct cat_model *m, int ep)
     return r * (1 - fmax(miss, 0));
 }
 
+/*
+ * The routed experts' gradients reduce over their expert-data-parallel
+ * group (Megatron-Core's DDP buckets them apart, on the expert data-parallel
+ * group), not the data-parallel one, and the two groups sit differently on
+ * the nodes: a node of W GPUs holds W / tp of a stage's data-parallel ranks
+ * (tp apart) but only W / (etp x ep) of an expert group's (etp x ep apart),
+ * and a group's ranks on a node cross the network over their own NICs.  At
+ * tp 2 and ep 32 on a 64-GPU NVLink domain, 32 data-parallel ranks share a
+ * node's 64 NICs where 2 expert-data-parallel ranks have 2 of them.  The
+ * simulator times every gradient on the data-parallel group's links
+ * (resolve.c reduced_params), so the experts' count there at what their own
+ * group's all-reduce takes over what the data-parallel one's would, each as
+ * NCCL would run it (nccl_pick) on that group's shape: the ranks a node
+ * holds, the nodes they span and those ranks' share of the node's NICs.
+ * -1 where either group is not timed so (no NCCL shape, a fixed strategy).
+ */
+static int ranks_a_node(int stage_gpus, int apart, int group)
+{
+    int l = apart <= stage_gpus ? stage_gpus / apart : 1;
+
+    return l < group ? (l > 1 ? l : 1) : group;
+}
+
+static double allreduce_on(const struct nccl_shape *all, int ppn, int ranks, double bytes)
+{
+    struct nccl_shape sh = *all;
+    struct nccl_model m;
+    struct nccl_choice c;
+    int w = all->ppn > 0 ? all->ppn : 1;
+
+    if (ranks < 2 || !(bytes > 0))
+        return 0;
+    sh.ppn = ppn;
+    sh.nodes = (ranks + ppn - 1) / ppn;
+    sh.net_Bps = all->net_Bps * ppn / w;
+    sh.nics = all->nics * ppn / w > 1 ? all->nics * ppn / w : 1;
+    if (ppn == 1)
+        sh.intra_Bps = INFINITY;
+    nccl_model_init(&m, &sh, NCCL_ALLREDUCE);
+    return nccl_pick(&m, bytes, &c) == 0 ? c.time_s : -1;
+}
+
+double resolve_ep_grad_scale(const struct scenario *sc, const struct sim_config *cfg,
+                             int strategy, int k, double bytes)
+{
+    struct nccl_shape all;
+    int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1, pp = sc->parallel.pp > 1 ? sc->parallel.pp : 1;
+    int dp = k / (tp * pp), xdp = resolve_expert_dp(sc, k), ex = etp_of(sc) * sc->parallel.ep, stage;
+    double td, tx;
+
+    if (sc->parallel.ep <= 1 || strategy != SIM_AUTO || sim_nccl_shape(cfg, &all) != 0)
+        return -1;
+    /* a stage's GPUs on a node: all of them, or a pp-th where a replica's
+     * tp x pp GPUs come together (order tp-pp-dp) */
+    stage = sc->parallel.order == SIM_ORDER_TP_PP_DP ? (all.ppn / pp > 0 ? all.ppn / pp : 1)
+                                                      : all.ppn;
+    td = allreduce_on(&all, ranks_a_node(stage, tp, dp), dp, bytes);
+    tx = allreduce_on(&all, ranks_a_node(stage, ex, xdp), xdp, bytes);
+    return td > 0 && tx >= 0 ? tx / td : -1;
+}
+
 /* The expert-parallel ranks a node of `in` holds of a group (etp apart). */
 static int ranks_in_node(const struct scenario *sc, const struct cat_instance *in)
 {

@@ -527,10 +527,15 @@ if ($check) {
     # 256 and 512 GB300, 512 to 8,192 GB200, HybridEP in the NVLink domain, the checkpoint's
     # own routing): -26.8%, -25.9% (GB300, at the default dropless imbalance), -11.6%, -6.4%,
     # +6.0%, +28.2% (GB200 at 512 to 8,192: a strong-scaling gap, marked): 97 cases, 29.2%,
-    # carried 14.0% (the group carries from GB300 to GB200); the guard 29.3.
+    # carried 14.0% (the group carries from GB300 to GB200); the guard 29.3.  The experts'
+    # gradients on their own expert-data-parallel group's shape (planner/resolve_ep.c
+    # resolve_ep_grad_scale): those MLPerf GB200 rows -12.4%, -9.1%, +1.2%, +18.4% (mark off),
+    # Llama 4 Maverick GB200 fp8 +22%, NeMo 25.02's Mixtral B200 +26.5% and +35.4%, a Grok-1
+    # fp8 row +17.7% (mark off), 26.08's DeepSeek-V3 GB300 -13.5% (issue 38's own set 9.6%):
+    # 97 cases, 28.5%, carried 13.4%; the guard 28.6.
     my %guard = (catalog => [7.6, [errs('err', @dense)]],
                  carried => [5.2, [errs('cerr', @dense)]],
-                 'MoE catalog' => [29.3, [errs('err', @moe)]]);
+                 'MoE catalog' => [28.6, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;

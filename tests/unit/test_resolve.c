@@ -449,13 +449,17 @@ static void expert_parallelism_splits_the_experts(void)
     const struct cat_model *m = catalog_find_model(&cat, "qwen3-30b-a3b");
     struct sim_config cfg[3];
     int eps[3] = {1, 8, 16};
-    double held[3];
+    double held[3], f8 = 0;
 
     for (int i = 0; i < 3 && m; i++) {
         struct scenario sc;
         if (resolve_fmt(&sc, &cfg[i], "an ep layout", text, eps[i]))
             return;
         held[i] = resolve_state_params(&sc);
+        if (i == 1)
+            f8 = resolve_ep_grad_scale(&sc, &cfg[i], SIM_AUTO, 16,
+                                       resolve_expert_state_params(&sc) *
+                                       (sc.gradients.precision == CAT_FP32 ? 4 : 2));
         scenario_free(&sc);
     }
     if (!m)
@@ -463,13 +467,16 @@ static void expert_parallelism_splits_the_experts(void)
     T_NEAR(held[1], m->params - shape_expert_params(m) * 7 / 8, 1, "ep 8: an eighth of the "
            "experts a rank (%.4g of %.4g parameters)", held[1], m->params);
     {
-        /* the dense gradients reduce over 16 data-parallel ranks, a ring
-         * moving 15/16 of them; ep 8's experts over their 16 / 8 = 2
-         * expert-data-parallel ranks, 1/2 of them; ep 16's over one rank,
-         * none: counted at those shares of the dense ring's */
+        /* the dense gradients reduce over 16 data-parallel ranks, 8 a
+         * node; ep 8's experts over their 16 / 8 = 2 expert-data-parallel
+         * ranks, one a node over one NIC: counted at their all-reduce's
+         * time over the dense group's, more than a ring's 1/2 for 15/16;
+         * ep 16's over one rank, none */
         double x8 = shape_expert_params(m) / 8, dense = held[1] - x8;
-        T_NEAR(cfg[1].w.grad_bytes / cfg[0].w.grad_bytes, (dense + x8 * 0.5 / (15.0 / 16)) / held[0],
-               1e-9, "ep 8: the experts' gradients over their 2 ranks, at 1/2 for 15/16");
+        T_CHECK(f8 > 0.5 / (15.0 / 16), "ep 8: the experts' group takes %.2fx the dense one's "
+                "time, over a ring's share", f8);
+        T_NEAR(cfg[1].w.grad_bytes / cfg[0].w.grad_bytes, (dense + x8 * f8) / held[0],
+               1e-9, "ep 8: the experts' gradients over their 2 ranks at that weight");
         T_NEAR(cfg[2].w.grad_bytes / cfg[0].w.grad_bytes, (held[2] - shape_expert_params(m) / 16) / held[0],
                1e-9, "ep 16 of 16: each expert on one rank, its gradients not reduced");
     }
@@ -677,6 +684,55 @@ static void flex_dispatchers_send_a_token_once_a_rank(void)
         T_CHECK(t[1] < t[0] * (k == 0 ? 0.67 : 0.46) && t[1] == t[2],
                 "%s: the flex dispatchers %.2f of the all-to-all's time", models[k], t[1] / t[0]);
     }
+}
+
+/* The routed experts' gradients reduce over their expert-data-parallel
+ * group, timed on its own ranks a node: at ep 8 on 4 p5 nodes the group is
+ * one rank a node over one NIC (4 ranks), where the data-parallel group is
+ * 8 ranks a node over the node's 8; so the experts count more than their
+ * ring's (n - 1) / n share, by NCCL's own times of the two groups; at ep 32
+ * over the 32 GPUs the group is one rank and nothing reduces; under a
+ * fixed ring the old share stands. */
+static void expert_gradients_reduce_on_their_own_group(void)
+{
+    static const char *text =
+        "workload: {model: qwen3-30b-a3b, batch_per_gpu: 1, seq_len: 4096, precision: bf16, "
+        "global_batch: 64, moe_imbalance: 1}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "gradients: {sharding: zero1, precision: bf16%s}\n"
+        "parallel: {ep: %d}\n"
+        "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge, count: 4}]}\n";
+    const struct cat_model *m = catalog_find_model(&cat, "qwen3-30b-a3b");
+    struct sim_config cfg;
+    struct scenario sc;
+    double x, dense, f, share = (3.0 / 4) / (31.0 / 32);
+
+    if (!m) {
+        T_CHECK(0, "qwen3-30b-a3b in the catalog");
+        return;
+    }
+    if (resolve_fmt(&sc, &cfg, "ep 8 on 4 p5", text, "", 8))
+        return;
+    x = resolve_expert_state_params(&sc);
+    dense = resolve_state_params(&sc) - x;
+    f = resolve_ep_grad_scale(&sc, &cfg, SIM_AUTO, 32, x * 2);
+    T_CHECK(f > share * 2, "ep 8 on 4 p5: the experts' group (1 rank a node) takes %.2fx the "
+            "data-parallel group's time (8 a node), over twice its ring share %.3f", f, share);
+    T_NEAR(cfg.w.grad_bytes, (dense + x * f) * 2, 1e-6 * cfg.w.grad_bytes,
+           "the step reduces the dense gradients and the experts' at that weight");
+    scenario_free(&sc);
+    if (resolve_fmt(&sc, &cfg, "ep 32 on 4 p5", text, "", 32))
+        return;
+    T_NEAR(resolve_ep_grad_scale(&sc, &cfg, SIM_AUTO, 32, 1e9), 0, 1e-12,
+           "ep 32 over all 32 GPUs: one expert-data-parallel rank, nothing to reduce");
+    scenario_free(&sc);
+    if (resolve_fmt(&sc, &cfg, "ep 8 on 4 p5, ring", text, ", strategy: ring", 8))
+        return;
+    x = resolve_expert_state_params(&sc);
+    dense = resolve_state_params(&sc) - x;
+    T_NEAR(cfg.w.grad_bytes, (dense + x * share) * 2, 1e-6 * cfg.w.grad_bytes,
+           "under a fixed ring the experts count at their ring's share, %.3f", share);
+    scenario_free(&sc);
 }
 
 /* Dispatchers, overlap and expert tensor parallelism.  hybridep across two
@@ -1003,6 +1059,7 @@ int main(void)
     T_RUN(expert_parallelism_splits_the_experts);
     T_RUN(dispatchers_overlap_and_expert_tp);
     T_RUN(flex_dispatchers_send_a_token_once_a_rank);
+    T_RUN(expert_gradients_reduce_on_their_own_group);
     T_RUN(eager_moe_layers_wait_for_the_host);
     T_RUN(held_sms_slow_compute_as_measured);
     T_RUN(context_parallelism_moves_keys_three_ways);
