@@ -167,6 +167,17 @@ double resolve_sharded_params(double held, double xheld, double n, double xn)
     return (held - xheld) / n + xheld / xn;
 }
 
+/* Of k experts drawn without replacement from E spread evenly over n
+ * holders, the chance that a given holder gets none of them. */
+static double none_of(double E, double k, double n)
+{
+    double miss = 1;
+
+    for (int i = 0; i < k; i++)
+        miss *= (E - E / n - i) / (E - i);
+    return fmax(miss, 0);
+}
+
 /* Of a token's top_k experts, drawn without replacement from E spread
  * evenly over n nodes, the expected number of other nodes it reaches.  Under
  * group-limited routing whose groups fill nodes whole (DeepSeek-V3's 8
@@ -174,7 +185,7 @@ double resolve_sharded_params(double held, double xheld, double n, double xn)
  * the nodes of its router_group_topk groups, drawn from router_groups. */
 static double remote_nodes(const struct cat_model *m, int n)
 {
-    double E = m->experts, k = m->top_k, miss = 1;
+    double E = m->experts, k = m->top_k;
 
     if (n <= 1)
         return 0;
@@ -182,9 +193,7 @@ static double remote_nodes(const struct cat_model *m, int n)
         E = m->router_groups;           /* the groups as the experts drawn */
         k = m->router_group_topk;
     }
-    for (int i = 0; i < k; i++)
-        miss *= (E - E / n - i) / (E - i);
-    return (n - 1) * (1 - fmax(miss, 0));
+    return (n - 1) * (1 - none_of(E, k, n));
 }
 
 /* Of a token's top_k experts, drawn as remote_nodes draws them, the
@@ -199,7 +208,7 @@ static double remote_nodes(const struct cat_model *m, int n)
  * ranks of its router_group_topk groups. */
 static double ranks_reached(const struct cat_model *m, int ep)
 {
-    double E = m->experts, k = m->top_k, r = ep, miss = 1;
+    double E = m->experts, r = ep;
 
     if (ep <= 1)
         return 1;
@@ -207,9 +216,7 @@ static double ranks_reached(const struct cat_model *m, int ep)
         r = (double)ep / m->router_groups * m->router_group_topk;
         E = (double)m->experts / m->router_groups * m->router_group_topk;
     }
-    for (int i = 0; i < k; i++)
-        miss *= (E - E / r - i) / (E - i);
-    return r * (1 - fmax(miss, 0));
+    return r * (1 - none_of(E, m->top_k, r));
 }
 
 /*
@@ -232,7 +239,7 @@ static int ranks_a_node(int stage_gpus, int apart, int group)
 {
     int l = apart <= stage_gpus ? stage_gpus / apart : 1;
 
-    return l < group ? (l > 1 ? l : 1) : group;
+    return l < group ? l : group;
 }
 
 static double allreduce_on(const struct nccl_shape *all, int ppn, int ranks, double bytes)
@@ -247,7 +254,9 @@ static double allreduce_on(const struct nccl_shape *all, int ppn, int ranks, dou
     sh.ppn = ppn;
     sh.nodes = (ranks + ppn - 1) / ppn;
     sh.net_Bps = all->net_Bps * ppn / w;
-    sh.nics = all->nics * ppn / w > 1 ? all->nics * ppn / w : 1;
+    sh.nics = all->nics * ppn / w;
+    if (sh.nics < 1)
+        sh.nics = 1;
     if (ppn == 1)
         sh.intra_Bps = INFINITY;
     nccl_model_init(&m, &sh, NCCL_ALLREDUCE);
