@@ -532,10 +532,12 @@ if ($check) {
     # resolve_ep_grad_scale): those MLPerf GB200 rows -12.4%, -9.1%, +1.2%, +18.4% (mark off),
     # Llama 4 Maverick GB200 fp8 +22%, NeMo 25.02's Mixtral B200 +26.5% and +35.4%, a Grok-1
     # fp8 row +17.7% (mark off), 26.08's DeepSeek-V3 GB300 -13.5% (issue 38's own set 9.6%):
-    # 97 cases, 28.5%, carried 13.4%; the guard 28.6.
+    # 97 cases, 28.5%, carried 13.4%; the guard 28.6.  NVIDIA's DeepSeek-V3 guide on 256 GB200
+    # joined (group mcore-dsv3-gb200-guide: HybridEP +6.1% and +9.1%, DeepEP +24.0% marked, no
+    # prediction changed): 102 cases, 28.0%, carried 13.1%; the guard 28.1.
     my %guard = (catalog => [7.6, [errs('err', @dense)]],
                  carried => [5.2, [errs('cerr', @dense)]],
-                 'MoE catalog' => [28.6, [errs('err', @moe)]]);
+                 'MoE catalog' => [28.1, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
