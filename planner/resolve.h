@@ -120,6 +120,9 @@ void resolve_host(const struct scenario *sc, const struct sc_cluster *cl, struct
  * a GPU of `in` with group g's links resolved, s; 0 without expert
  * parallelism.  resolve_ep_waits: a micro-batch's waits for them over all
  * the MoE layers, forward and backward. */
+/* The flex dispatchers' NVLink rate over NCCL's all-to-all's there (1 for
+ * NCCL's own and on AMD's GPUs). */
+double resolve_ep_nvl_share(const struct scenario *sc, const struct cat_instance *in);
 double resolve_ep_alltoall_s(const struct scenario *sc, const struct cat_instance *in,
                              const struct sim_group *g);
 void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,

@@ -354,6 +354,70 @@ static double a2a_over_s(const struct scenario *sc, const struct cat_instance *i
     return in_node < ep ? nccl_a2a_over_s(a2a_net(sc, g), ep - in_node) : 0;
 }
 
+/*
+ * The flex dispatchers' kernels over NVLink, as a share of the rate NCCL's
+ * all-to-all gets there (the link's effective rate, nccl_link_eff, times
+ * its run rate, nccl_link_run: 666 GB/s a GB200, 371 an H100), between
+ * `peers` ranks of one NVLink domain: NVIDIA's kernel-only benchmarks, each
+ * figure an "algorithm bandwidth" (the bytes a rank receives, a token once
+ * a rank reached, over the kernel's time; deepseek-ai/DeepEP@94a9f8f6,
+ * branch hybrid-ep, tests/test_hybrid_ep.py) taken as (peers - 1) / peers
+ * of it sent to the others, a dispatch's and a combine's harmonic mean.
+ * HybridEP on Blackwell: its GB200 table at 32 SMs, the Megatron-Bridge
+ * recipes' (docs/README_Hybrid-EP.md, "GB200 Platform", 4,096 tokens of
+ * 7,168 a rank, top 8, uniform routing: 8 ranks 764.03 and 737.13 GB/s, 16
+ * 706.95 and 666.26, 24 665.97 and 639.80, 32 642.23 and 605.15, 36 632.31
+ * and 596.99; held past 36); its B200 node at 16 SMs gives 0.923.  On
+ * Hopper: NVIDIA's DeepSeek-V3 guide's figure of an H100 node at 16 blocks,
+ * 368.9 and 368.87 GB/s (NVIDIA/Megatron-LM@402bc50 docs/discussions/
+ * deepseek-v3-gb200-optimization, image6.png): 0.871.  DeepEP's normal
+ * kernels within 8 ranks: its README's H800 node (deepseek-ai/DeepEP@
+ * 94a9f8f6 README.md: EP 8, 153 and 158 GB/s, against dtplan's 165 for an
+ * H800): 0.825.  Past 8 ranks, over a rack's multi-node NVLink that DeepEP
+ * reaches through a community port, HybridEP's share times the ratio of
+ * the two dispatchers' times through torch's API on the same rack and
+ * harness at 24 SMs (README_Hybrid-EP.md's DeepEP table: 8 ranks 512.72 and
+ * 425.95 GB/s against HybridEP's 545.71 and 568.94, 16 442.47 and 378.32
+ * against 523.48 and 521.55, 24 450.22 and 163.62 against 507.32 and
+ * 483.76) and at 32 the guide's (section 2.2.1: "about 400 GB/s" and "about
+ * 190 GB/s" with 24 SMs at EP32, against 484.22 and 464.54): its combine
+ * falls to a third past 16 ranks.  Neither measured xGMI: AMD's GPUs, and
+ * NCCL's all-to-all, take 1.
+ */
+#define NSHARE 5
+static const double share_peers[NSHARE] = {8, 16, 24, 32, 36};
+static const double hybridep_bw[NSHARE] = {0.985, 0.965, 0.939, 0.906, 0.896};
+static const double deepep_ratio[NSHARE] = {0.835, 0.781, 0.485, 0.543, 0.543};
+#define HYBRIDEP_HOPPER 0.871
+#define DEEPEP_NODE 0.825
+
+static double at_peers(const double *row, double n)
+{
+    int i;
+
+    if (n <= share_peers[0])
+        return row[0];
+    if (n >= share_peers[NSHARE - 1])
+        return row[NSHARE - 1];
+    for (i = 1; i < NSHARE - 1 && n > share_peers[i]; i++)
+        ;
+    return row[i - 1] + (n - share_peers[i - 1]) / (share_peers[i] - share_peers[i - 1]) *
+                            (row[i] - row[i - 1]);
+}
+
+double resolve_ep_nvl_share(const struct scenario *sc, const struct cat_instance *in)
+{
+    const struct cat_gpu *gpu = in->gpu;
+    double n = ranks_in_node(sc, in), hyb;
+
+    if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || !gpu || gpu->cdna > 0)
+        return 1;
+    hyb = gpu->cc >= 100 ? at_peers(hybridep_bw, n) : HYBRIDEP_HOPPER;
+    if (sc->parallel.ep_dispatch == SC_EP_HYBRIDEP)
+        return hyb;
+    return n <= share_peers[0] ? DEEPEP_NODE : hyb * at_peers(deepep_ratio, n);
+}
+
 /* ... its time on a GPU of `in` with g's links, s: the slower of its NVLink
  * share and its NIC share (every GPU of the node sends at once). */
 static double alltoall_s(const struct scenario *sc, const struct cat_instance *in,
@@ -363,7 +427,7 @@ static double alltoall_s(const struct scenario *sc, const struct cat_instance *i
     double nvl, net;
 
     alltoall_bytes(sc, in, &nvl, &net);
-    return nccl_a2a_s(g->intra_Bps * nccl_link_run(g->gpu_cc),
+    return nccl_a2a_s(g->intra_Bps * nccl_link_run(g->gpu_cc) * resolve_ep_nvl_share(sc, in),
                       in_node < sc->parallel.ep ? g->nic_Bps / wpn * nccl_a2a_share(a2a_net(sc, g)) : 0,
                       nvl, net, a2a_over_s(sc, in, g));
 }
@@ -586,7 +650,7 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
             /* the flows hold the NICs as long as the share makes them, and
              * start after the call's overhead */
             cfg->c.ep_net_bytes /= nccl_a2a_share(a2a_net(sc, g));
-            cfg->c.ep_nvl_bytes /= nccl_link_run(g->gpu_cc);    /* NVLink's run rate */
+            cfg->c.ep_nvl_bytes /= nccl_link_run(g->gpu_cc) * resolve_ep_nvl_share(sc, in);
             cfg->c.ep_net_lat_s = a2a_over_s(sc, in, g);
             cfg->c.ep = sc->parallel.ep;
             cfg->c.ep_fwd = layers / units * nf;

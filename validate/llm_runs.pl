@@ -534,10 +534,16 @@ if ($check) {
     # fp8 row +17.7% (mark off), 26.08's DeepSeek-V3 GB300 -13.5% (issue 38's own set 9.6%):
     # 97 cases, 28.5%, carried 13.4%; the guard 28.6.  NVIDIA's DeepSeek-V3 guide on 256 GB200
     # joined (group mcore-dsv3-gb200-guide: HybridEP +6.1% and +9.1%, DeepEP +24.0% marked, no
-    # prediction changed): 102 cases, 28.0%, carried 13.1%; the guard 28.1.
+    # prediction changed): 102 cases, 28.0%, carried 13.1%; the guard 28.1.  The flex
+    # dispatchers at their published kernel rates over NVLink (planner/resolve_ep.c
+    # resolve_ep_nvl_share: HybridEP 0.985 to 0.896 of NCCL's rate on a GB200 rack from 8 to 36
+    # ranks, 0.871 on an H100 node; DeepEP 0.825 within 8 ranks and about half past 16): the
+    # guide's DeepEP row +24.0% to +6.8% (mark off), its HybridEP rows +6.1%/+9.1% to
+    # +4.4%/+7.3%, 26.08's overlapped rows 0.2 to 1.6 points slower (issue 38's own set 9.7%,
+    # none past 15%): 27.8%, carried 12.9%; the guard 27.9.
     my %guard = (catalog => [7.6, [errs('err', @dense)]],
                  carried => [5.2, [errs('cerr', @dense)]],
-                 'MoE catalog' => [28.1, [errs('err', @moe)]]);
+                 'MoE catalog' => [27.9, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
         my ($lim, $e) = @{$guard{$m}};
         my $mape = @$e ? (eval { my $t = 0; $t += abs for @$e; $t } / @$e) : 0;
