@@ -3,6 +3,7 @@
  */
 #include "flash.h"
 
+#include "../base/interp.h"
 #include "catalog.h"
 
 #include <math.h>
@@ -119,17 +120,7 @@ static const double bw_gemm_tflops[2] = {2500 * 0.5874, 2500 * 0.730};
  * them, held at the ends. */
 static double at_len(const double *xs, int n, const double *row, double s)
 {
-    double x;
-    int i;
-
-    if (s <= xs[0])
-        return row[0];
-    if (s >= xs[n - 1])
-        return row[n - 1];
-    for (i = 1; i < n - 1 && s > xs[i]; i++)
-        ;
-    x = log(s / xs[i - 1]) / log(xs[i] / xs[i - 1]);
-    return row[i - 1] + x * (row[i] - row[i - 1]);
+    return interp_held(xs, row, n, s, 1);
 }
 
 static double at_seq(const double *row, double s)

@@ -56,6 +56,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../base/interp.h"
 #include "../catalog/ops.h"
 #include "../catalog/shape.h"
 #include "../sim/nccl.h"
@@ -393,16 +394,7 @@ static const double deepep_ratio[NSHARE] = {0.835, 0.781, 0.485, 0.543, 0.543};
 
 static double at_peers(const double *row, double n)
 {
-    int i;
-
-    if (n <= share_peers[0])
-        return row[0];
-    if (n >= share_peers[NSHARE - 1])
-        return row[NSHARE - 1];
-    for (i = 1; i < NSHARE - 1 && n > share_peers[i]; i++)
-        ;
-    return row[i - 1] + (n - share_peers[i - 1]) / (share_peers[i] - share_peers[i - 1]) *
-                            (row[i] - row[i - 1]);
+    return interp_held(share_peers, row, NSHARE, n, 0);
 }
 
 double resolve_ep_nvl_share(const struct scenario *sc, const struct cat_instance *in)
