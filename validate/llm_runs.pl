@@ -267,6 +267,18 @@ if ($check) {
         printf "%s - llm runs: %s over %s %.3f, published %.3f (within 0.05)\n",
             abs($p - $q) <= 0.05 ? 'ok' : 'FAIL', $c->{case}, $twin, $p, $q;
     }
+    # One dispatcher against another on the same run (issue 38's DeepEP option): each -deepep row
+    # over its -hybridep twin, the predicted ratio within 10% of the published one (NVIDIA's
+    # DeepSeek-V3 guide on 256 GB200: 829.93 over 943.56, 0.880; at one NVLink rate for both
+    # dtplan gave 1.00).
+    for my $c (grep { $_->{case} =~ /-deepep$/ } @pred) {
+        (my $twin = $c->{case}) =~ s/-deepep$/-hybridep/;
+        my $h = $by{$twin};
+        next unless $h && defined $c->{pred} && defined $h->{pred} && $h->{pred} > 0;
+        my ($p, $q) = ($c->{pred} / $h->{pred}, $c->{published} / $h->{published});
+        printf "%s - llm runs: %s over %s %.3f, published %.3f (%+.1f%%, within 10%%)\n",
+            abs($p / $q - 1) <= 0.10 ? 'ok' : 'FAIL', $c->{case}, $twin, $p, $q, 100 * ($p / $q - 1);
+    }
     # One GPU against another on the same model, precision, release and GPU count (issue 39: the
     # GB200 : B200 per-GPU ratio within 10% on every pair; GB300 : GB200 too): the
     # predicted ratio over the published one.  A pair with a known-gap row is xfail.
