@@ -200,10 +200,14 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
             if (p->ep_sm_slow_s > 0)
                 snprintf(held, sizeof held, "; the compute beside them loses %.3g s to the "
                          "%d SMs their kernels hold (parallel.ep_sms)", p->ep_sm_slow_s, p->ep_sms);
-            fprintf(f, "Experts: %s: the MoE layers' all-to-alls (expert parallelism, %s) wait "
+            char rate[96] = "";
+            if (p->ep_nvl_share != 1)
+                snprintf(rate, sizeof rate, ", %s's kernels at %.3g of NCCL's NVLink rate",
+                         p->ep_dispatch == SC_EP_HYBRIDEP ? "HybridEP" : "DeepEP", p->ep_nvl_share);
+            fprintf(f, "Experts: %s: the MoE layers' all-to-alls (expert parallelism, %s%s) wait "
                     "%.3g s of each %.3g s step (ep comm)%s%s\n", p->cl->name,
                     p->ep_over_nics ? "across nodes, over the NICs" : "inside a node, over NVLink",
-                    p->ep_comm_s, r->step_mean_s, gath, held);
+                    rate, p->ep_comm_s, r->step_mean_s, gath, held);
         }
         if (p->host_wait_s > 0)
             fprintf(f, "Host: %s: without full-iteration CUDA graphs the GPUs wait %.3g s of each "
@@ -269,6 +273,10 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(o, "ep_comm_s", pc->ep_comm_s);
     report_json_num(o, "host_wait_s", pc->host_wait_s);
     report_json_num(o, "ep_sm_slow_s", pc->ep_sm_slow_s);
+    if (pc->ep > 1) {
+        cJSON_AddStringToObject(o, "ep_dispatch", scenario_ep_dispatch_name(pc->ep_dispatch));
+        report_json_num(o, "ep_nvl_share", pc->ep_nvl_share);
+    }
     report_json_num(o, "mfu", pc->mfu);
     report_json_num(o, "causal_flops_per_token", pc->causal_flops_per_token);
     cJSON_AddNumberToObject(o, "grad_accum", pc->grad_accum);

@@ -217,6 +217,8 @@ static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
     pc->host_wait_s = 0;
     pc->ep_sm_slow_s = 0;
     pc->ep_sms = 0;
+    pc->ep_dispatch = sc->parallel.ep_dispatch;
+    pc->ep_nvl_share = 1;
     for (int i = 0; i < pc->cl->ngroups && i < pc->cfg.ngroups; i++)
         if (pc->cl->groups[i].role == SIM_TRAIN) {
             /* the host's launches (resolve_host.c), the dispatcher's held
@@ -226,6 +228,7 @@ static void expert_comm_of(const struct scenario *sc, struct plan_cluster *pc)
             pc->ep_sms = pc->cfg.groups[i].ep_sms_held;
             pc->ep_gather_s = sc->parallel.ep > 1 ? pc->cfg.groups[i].ep_gather_wait_s / pp : 0;
             pc->ep_over_nics = resolve_ep_spans_nodes(sc, pc->cl->groups[i].inst);
+            pc->ep_nvl_share = resolve_ep_nvl_share(sc, pc->cl->groups[i].inst);
             break;
         }
     pc->cp = sc->parallel.cp > 1 ? sc->parallel.cp : 1;

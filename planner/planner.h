@@ -155,6 +155,9 @@ struct plan_cluster {
                                      overlapped all-to-alls to the SMs the dispatcher holds
                                      (ep_sms of them; resolve_ep.c); 0 none */
     int ep_sms;
+    int ep_dispatch;              /* parallel.ep_dispatch (SC_EP_*) under expert parallelism */
+    double ep_nvl_share;          /* its kernels' NVLink rate over NCCL's all-to-all's there
+                                     (resolve_ep_nvl_share; 1 for NCCL's own) */
     double host_wait_s;           /* without CUDA graphs: a GPU's waits a step for the host to
                                      issue its MoE layers' kernels, inside compute_s
                                      (resolve_host.c); 0 none */
