@@ -144,7 +144,7 @@ int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance 
  * each, what the step waits: all of them, or under parallel.ep_overlap the
  * first's, and of each other's what RESOLVE_EP_HIDDEN of the shorter of the
  * two leaves (resolve_ep.c). */
-#define RESOLVE_EP_HIDDEN 0.50     /* resolve_ep.c: from a published on-off pair */
+#define RESOLVE_EP_HIDDEN 0.56     /* resolve_ep.c: from a published on-off pair */
 /* Of the shorter of a micro-batch's all-to-all waits and the compute beside
  * them, the share hidden: RESOLVE_EP_HIDDEN under parallel.ep_overlap, all
  * of it under DualPipe (its report: "fully hidden"), none otherwise. */

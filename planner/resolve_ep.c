@@ -37,12 +37,13 @@
  * parallel_comm): one micro-batch's forward runs beside another's
  * backward, layer by layer, each's all-to-alls under the other's compute,
  * which hides RESOLVE_EP_HIDDEN of the shorter of the two; the first
- * micro-batch waits for all of its own.  0.50, from the one published
+ * micro-batch waits for all of its own.  0.56, from the one published
  * measurement of the overlap alone: Megatron-MoE-ModelZoo's Qwen3-235B-A22B
  * on 256 H100 (tp 2, pp 8, interleave 4, ep 32, DeepEP; yanring/Megatron-
  * MoE-ModelZoo@798dfb50 best_practice/qwen3/readme.md) runs 245 TFLOP/s a
  * GPU without and 276 with it, 1.127 times, which dtplan's waits and
- * compute for that layout give at 0.50 (0.45: 1.105, 0.55: 1.150).  The
+ * compute for that layout give at 0.56 (0.50: 1.104, 0.60: 1.145; re-fitted
+ * on 2026-11-28 from 0.50, at which the model had come to 1.104).  The
  * Megatron-Core MoE report's "93% overlap ratio" (arXiv:2603.07685,
  * section 4.2.3) would give 1.36 there; it does not count what the pairing
  * costs the compute beside it beyond the SMs held (overlap_cost_s).
