@@ -255,29 +255,36 @@ if ($check) {
             printf "%s - %s%s\n", $in ? 'ok' : 'FAIL', $what, $in ? ', within 20%' : ', past 20%';
         }
     }
+    # Each row named -A whose twin -B is predicted too, as [row, twin, predicted ratio,
+    # published ratio].
+    my %by = map { $_->{case} => $_ } @pred;
+    my $twins = sub {
+        my ($a, $b) = @_;
+        my @out;
+        for my $c (grep { $_->{case} =~ /-\Q$a\E$/ } @pred) {
+            (my $twin = $c->{case}) =~ s/-\Q$a\E$/-$b/;
+            my $t = $by{$twin};
+            next unless $t && defined $c->{pred} && defined $t->{pred} && $t->{pred} > 0;
+            push @out, [$c->{case}, $twin, $c->{pred} / $t->{pred}, $c->{published} / $t->{published}];
+        }
+        return @out;
+    };
     # Dropless against forced-balance routing (issue 38: each published
     # ratio within 0.05): each -dropless row whose -forced twin is predicted
     # too; the first pair is the input of the default imbalance, not checked.
-    my %by = map { $_->{case} => $_ } @pred;
-    for my $c (grep { $_->{case} =~ /-dropless$/ } @pred) {
-        (my $twin = $c->{case}) =~ s/-dropless$/-forced/;
-        my $f = $by{$twin};
-        next unless $f && defined $c->{pred} && defined $f->{pred} && $f->{pred} > 0;
-        my ($p, $q) = ($c->{pred} / $f->{pred}, $c->{published} / $f->{published});
+    for my $t ($twins->('dropless', 'forced')) {
+        my ($c, $twin, $p, $q) = @$t;
         printf "%s - llm runs: %s over %s %.3f, published %.3f (within 0.05)\n",
-            abs($p - $q) <= 0.05 ? 'ok' : 'FAIL', $c->{case}, $twin, $p, $q;
+            abs($p - $q) <= 0.05 ? 'ok' : 'FAIL', $c, $twin, $p, $q;
     }
     # One dispatcher against another on the same run (issue 38's DeepEP option): each -deepep row
     # over its -hybridep twin, the predicted ratio within 10% of the published one (NVIDIA's
     # DeepSeek-V3 guide on 256 GB200: 829.93 over 943.56, 0.880; at one NVLink rate for both
     # dtplan gave 1.00).
-    for my $c (grep { $_->{case} =~ /-deepep$/ } @pred) {
-        (my $twin = $c->{case}) =~ s/-deepep$/-hybridep/;
-        my $h = $by{$twin};
-        next unless $h && defined $c->{pred} && defined $h->{pred} && $h->{pred} > 0;
-        my ($p, $q) = ($c->{pred} / $h->{pred}, $c->{published} / $h->{published});
+    for my $t ($twins->('deepep', 'hybridep')) {
+        my ($c, $twin, $p, $q) = @$t;
         printf "%s - llm runs: %s over %s %.3f, published %.3f (%+.1f%%, within 10%%)\n",
-            abs($p / $q - 1) <= 0.10 ? 'ok' : 'FAIL', $c->{case}, $twin, $p, $q, 100 * ($p / $q - 1);
+            abs($p / $q - 1) <= 0.10 ? 'ok' : 'FAIL', $c, $twin, $p, $q, 100 * ($p / $q - 1);
     }
     # One GPU against another on the same model, precision, release and GPU count (issue 39: the
     # GB200 : B200 per-GPU ratio within 10% on every pair; GB300 : GB200 too): the
