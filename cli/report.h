@@ -102,6 +102,9 @@ double report_round6(double v);
 char *report_cell_groups(const struct sc_cluster *cl);
 const char *report_cluster_name(const struct plan_cluster *pc);
 
+/* The cluster at index i of an array of n elements of `stride` bytes, the
+ * first at pc (plan_report's clusters, or the search's picks; report_notes.c). */
+const struct plan_cluster *report_nth(const struct plan_cluster *pc, size_t stride, int i);
 /* One "Collectives:" line per cluster of n (at pc, `stride` bytes apart)
  * whose gradients go by strategy auto: NCCL's choice for each bucket size,
  * as the planner kept it (plan_cluster.collectives). */

@@ -352,7 +352,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     u->buffers = in->gpu_count > 0 && ranks > 1 ? 2 * sc->gradients.bucket_bytes : 0;
     if (sharding >= SC_SHARD_ZERO3 && n > 1) {
         /* units as the simulator cuts them (resolve.c): layers, or buckets */
-        double gw = sc->gradients.precision == CAT_FP32 ? 4 : 2;
+        double gw = resolve_grad_width(sc);
         double units = shape_known(m) && m->layers > 0 ? m->layers
                                                        : ceil(m->params * gw / sc->gradients.bucket_bytes);
         u->buffers = m->params / tp / (units >= 1 ? units : 1) * (2 * w + gw);

@@ -745,7 +745,7 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
     struct sc_comm comm;
     struct scenario with_accum;
     int is_ps;
-    double xparams, uparams;
+    double xparams, uparams, gw;
     int auto_workers = -1, k = 0;
     struct sc_cluster own;
     struct cat_instance part[SC_MAX_GROUPS];
@@ -815,10 +815,8 @@ int resolve_cluster(const struct scenario *sc, const struct sc_cluster *cl,
 
     cfg->w.batch = (double)sc->parallel.micro_batch * sc->workload.grad_accum;
     cfg->w.accum = sc->workload.grad_accum;
-    {
-        double width = sc->gradients.precision == CAT_FP32 ? 4.0 : 2.0;
-        cfg->w.grad_bytes = reduced_params(sc, cfg, comm.strategy, xparams, k, width) * width;
-    }
+    gw = resolve_grad_width(sc);
+    cfg->w.grad_bytes = reduced_params(sc, cfg, comm.strategy, xparams, k, gw) * gw;
     cfg->w.cpu_s_per_sample = resolve_cpu_s_per_sample(sc, o);
     cfg->w.prep_bytes = sc->input.prep_bytes;
     cfg->w.send_cpu_s_per_byte = sc->input.service_send_cpu_s_per_byte;

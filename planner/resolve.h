@@ -54,6 +54,8 @@ int resolve_shaped(const struct scenario *sc, const char *dim, int n, char *why,
 /* The activations' bytes a value as tensor, pipeline and expert parallelism
  * move them: 2 (16 bits), 4 in fp32 and tf32 runs (resolve_shaped.c). */
 double resolve_act_width(const struct scenario *sc);
+/* Bytes of a gradient on the wire: 4 for gradients.precision fp32, else 2. */
+double resolve_grad_width(const struct scenario *sc);
 
 /* Whether parallel.tp fits cl (it divides a node's GPUs or spans whole
  * nodes, and the model is given by its shape); 0 with why. */

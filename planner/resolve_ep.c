@@ -405,10 +405,18 @@ double resolve_ep_nvl_share(const struct scenario *sc, const struct cat_instance
 
     if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || !gpu || gpu->cdna > 0)
         return 1;
-    hyb = gpu->cc >= 100 ? at_peers(hybridep_bw, n) : HYBRIDEP_HOPPER;
+    hyb = cat_cc_blackwell(gpu->cc) ? at_peers(hybridep_bw, n) : HYBRIDEP_HOPPER;
     if (sc->parallel.ep_dispatch == SC_EP_HYBRIDEP)
         return hyb;
     return n <= share_peers[0] ? DEEPEP_NODE : hyb * at_peers(deepep_ratio, n);
+}
+
+/* The dispatcher's NVLink rate over g's link rate: NCCL's run rate times
+ * its kernels' share of it. */
+static double nvl_run(const struct scenario *sc, const struct cat_instance *in,
+                      const struct sim_group *g)
+{
+    return nccl_link_run(g->gpu_cc) * resolve_ep_nvl_share(sc, in);
 }
 
 /* ... its time on a GPU of `in` with g's links, s: the slower of its NVLink
@@ -420,7 +428,7 @@ static double alltoall_s(const struct scenario *sc, const struct cat_instance *i
     double nvl, net;
 
     alltoall_bytes(sc, in, &nvl, &net);
-    return nccl_a2a_s(g->intra_Bps * nccl_link_run(g->gpu_cc) * resolve_ep_nvl_share(sc, in),
+    return nccl_a2a_s(g->intra_Bps * nvl_run(sc, in, g),
                       in_node < sc->parallel.ep ? g->nic_Bps / wpn * nccl_a2a_share(a2a_net(sc, g)) : 0,
                       nvl, net, a2a_over_s(sc, in, g));
 }
@@ -643,7 +651,7 @@ void resolve_ep(const struct scenario *sc, const struct sc_cluster *cl, struct s
             /* the flows hold the NICs as long as the share makes them, and
              * start after the call's overhead */
             cfg->c.ep_net_bytes /= nccl_a2a_share(a2a_net(sc, g));
-            cfg->c.ep_nvl_bytes /= nccl_link_run(g->gpu_cc) * resolve_ep_nvl_share(sc, in);
+            cfg->c.ep_nvl_bytes /= nvl_run(sc, in, g);     /* the dispatcher's rate */
             cfg->c.ep_net_lat_s = a2a_over_s(sc, in, g);
             cfg->c.ep = sc->parallel.ep;
             cfg->c.ep_fwd = layers / units * nf;

@@ -23,3 +23,8 @@ double resolve_act_width(const struct scenario *sc)
 {
     return sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 4 : 2;
 }
+
+double resolve_grad_width(const struct scenario *sc)
+{
+    return sc->gradients.precision == CAT_FP32 ? 4 : 2;
+}
