@@ -17,10 +17,12 @@
 #include "../catalog/spot.h"
 
 #define YEAR_S (365.25 * 86400)
-/* goodput.samples draws at most this many checkpoint intervals in all (runs
- * x intervals a run): past it the spread is left out, a search's time
- * bounded */
-#define SAMPLED_INTERVALS_MAX 5e7
+/* goodput.samples draws at most this many interruptions in all (runs x a
+ * run's expected interruptions): past it the spread is left out, a search's
+ * time bounded.  The sampler's cost is its interruptions, not its
+ * checkpoint intervals (goodput_sample passes the whole segments between two
+ * interruptions at once). */
+#define SAMPLED_DRAWS_MAX 5e7
 
 double goodput_interval(double delta, double m)
 {
@@ -50,6 +52,12 @@ double goodput_p_any(double rate, double t)
     return -expm1(-rate * t);
 }
 
+int goodput_sampled(int n, double wall_s, double m)
+{
+    return n > 0 && wall_s >= 0 && m > 0 && isfinite(wall_s) && isfinite(m) &&
+           n * (wall_s / m + 1) <= SAMPLED_DRAWS_MAX;
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -63,8 +71,8 @@ static int by_value(const void *a, const void *b)
  * but the last followed by a save of delta; between two interruptions the
  * whole segments that fit are counted at once, so a run costs its
  * interruptions, not its segments. */
-static void sample(int n, unsigned long seed, double work_s, double tau, double delta, double r,
-                   double m, double *p10, double *p90)
+void goodput_sample(int n, unsigned long seed, double work_s, double tau, double delta, double r,
+                    double m, double *p10, double *p90)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     double *w = x_malloc((size_t)n * sizeof *w);
@@ -258,9 +266,9 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
         o->ettr = wall > 0 ? work / wall : NAN;
     }
     o->train_p10_s = o->train_p90_s = NAN;
-    if (gp->samples > 0 && !isnan(pc->train_s) && isfinite(o->checkpoint_interval_s) &&
-        isfinite(m) && gp->samples * (pc->train_s / o->checkpoint_interval_s) <= SAMPLED_INTERVALS_MAX)
-        sample(gp->samples, sc->simulation.seed, pc->train_s, o->checkpoint_interval_s,
+    if (!isnan(pc->train_s) && isfinite(o->checkpoint_interval_s) && o->ettr > 0 &&
+        goodput_sampled(gp->samples, pc->train_s / o->ettr, m))
+        goodput_sample(gp->samples, sc->simulation.seed, pc->train_s, o->checkpoint_interval_s,
                o->checkpoint_block_s, o->restart_s, m, &o->train_p10_s, &o->train_p90_s);
     /* planned interruptions: the job saves first, so each costs a restart
      * and no work; so does a preemption saved at its notice, which also

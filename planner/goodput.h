@@ -32,6 +32,18 @@ double goodput_interval(double delta, double m);
  * infinite: work_s (1 + delta / tau)). */
 double goodput_wall(double work_s, double tau, double delta, double r, double m);
 
+/* n runs of work_s seconds of compute drawn with seed, as goodput_wall
+ * counts them (interruptions exponentially apart, mean m; each loses the
+ * compute since the last save and costs r; interruptions during a restart
+ * not drawn): the 10th and 90th percentiles of their wall times into *p10
+ * and *p90.  Its cost is the runs' interruptions. */
+void goodput_sample(int n, unsigned long seed, double work_s, double tau, double delta, double r,
+                    double m, double *p10, double *p90);
+
+/* 1 when n runs of about wall_s seconds, interruptions every m on average,
+ * are few enough draws to sample (n x (wall_s / m + 1) at most 5e7). */
+int goodput_sampled(int n, double wall_s, double m);
+
 /* The chance of at least one interruption in t seconds at `rate` a second. */
 double goodput_p_any(double rate, double t);
 

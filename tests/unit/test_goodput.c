@@ -54,10 +54,46 @@ static void odds_of_a_failure_in_thirty_days(void)
     T_CHECK(goodput_p_any(0, 30 * 86400.0) == 0, "no failures: none");
 }
 
+/* The sampled runs bracket Daly's expectation (the sampler leaves out
+ * interruptions during a restart, which his formula counts: a little
+ * below it), the same seed draws the same runs, and a run's spread narrows
+ * as its interruptions grow in number. */
+static void sampled_runs_bracket_the_expected_wall(void)
+{
+    double work = 100 * 86400.0, tau = 3600, delta = 60, r = 600, m = 6 * 3600;
+    double wall = goodput_wall(work, tau, delta, r, m), p10, p90, q10, q90, s10, s90;
+
+    goodput_sample(2000, 1, work, tau, delta, r, m, &p10, &p90);
+    T_CHECK(p10 < wall && wall < p90 * 1.01, "p10 %.2f d, expected %.2f d, p90 %.2f d",
+            p10 / 86400, wall / 86400, p90 / 86400);
+    T_CHECK(p90 / p10 < 1.05, "400 interruptions a run: a narrow spread (%.4f)", p90 / p10);
+    goodput_sample(2000, 1, work, tau, delta, r, m, &q10, &q90);
+    T_CHECK(q10 == p10 && q90 == p90, "the same seed, the same runs");
+    goodput_sample(2000, 1, work / 50, tau, delta, r, m, &s10, &s90);
+    T_CHECK(s90 / s10 > p90 / p10, "8 interruptions a run: a wider one (%.4f)", s90 / s10);
+}
+
+/* The bound on sampling counts the draws the sampler makes, its
+ * interruptions: a 90-day run over 16,384 GPUs at one interruption every
+ * 3 hours (Llama 3's rate) is sampled at 200 runs, however short its
+ * checkpoint interval; 1e12 interruptions are not; nor is a run without
+ * interruptions or without runs. */
+static void sampling_is_bounded_by_its_interruptions(void)
+{
+    T_CHECK(goodput_sampled(200, 90 * 86400.0, 3 * 3600), "16,384 GPUs, 90 days: sampled");
+    T_CHECK(goodput_sampled(50000, 90 * 86400.0, 3 * 3600), "50,000 runs of it: 3.6e7 draws");
+    T_CHECK(!goodput_sampled(100000, 90 * 86400.0, 3 * 3600), "100,000 runs: 7.2e7, not");
+    T_CHECK(!goodput_sampled(1000, 1e9, 1), "1e12 draws: not sampled");
+    T_CHECK(!goodput_sampled(200, 1e6, INFINITY), "no interruptions: nothing to sample");
+    T_CHECK(!goodput_sampled(0, 1e6, 3600), "no runs asked for");
+}
+
 int main(void)
 {
     T_RUN(daly_interval_reproduces_his_examples);
     T_RUN(wall_time_counts_dumps_restarts_and_lost_work);
+    T_RUN(sampled_runs_bracket_the_expected_wall);
+    T_RUN(sampling_is_bounded_by_its_interruptions);
     T_RUN(odds_of_a_failure_in_thirty_days);
     return T_DONE();
 }
