@@ -439,6 +439,13 @@ static int pair_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
     if (steps > 0 && bytes > 0)
         c->algbw_Bps = bytes / hypot(steps, bytes / c->algbw_Bps);
     c->fill_s = fill ? nccl_fill_s(m, a, p, bytes) : 0;
+    /* a ring without the network's step overhead: its steps' latency
+     * behind its own transfer (nccl_fill.c) */
+    if (a == NCCL_RING && m->sh.nodes > 1 && !(steps > 0) && bytes > 0) {
+        double nst = nccl_ring_steps(m->coll, k), base = fmin(run_lat, base_lat[a][p] * 1e-6);
+        run_lat = base + nccl_ring_exposed_s(m, p, bytes, (run_lat - base) / nst, c->algbw_Bps);
+        c->lat_s = run_lat;
+    }
     c->time_s = run_lat + c->fill_s + bytes / c->algbw_Bps;
     c->nccl_time_s = lat + bytes / (bw * choice_corr);
     if (m->coll == NCCL_ALLREDUCE && m->sh.meas_beta_s > 0 && m->sh.meas_nodes == m->sh.nodes &&

@@ -151,6 +151,16 @@ int nccl_on(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, dou
  * of NCCL's choice. */
 double nccl_fill_s(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto p, double bytes);
 
+/* The part of a ring's step latencies that its own transfer leaves
+ * exposed, s, for `bytes` under protocol p at step_lat_s a step and an
+ * algorithm bandwidth of algbw_Bps: a step waits for its latency past half
+ * a chunk's crossing of a channel, each loop of the ring again, at most
+ * the steps' latency once (nccl_fill.c; docs/collectives.md "A ring's
+ * latency behind its transfer").  Simple only; under LL and LL128 the
+ * steps' latency whole. */
+double nccl_ring_exposed_s(const struct nccl_model *m, enum nccl_proto p, double bytes,
+                           double step_lat_s, double algbw_Bps);
+
 /* The messages a channel of the tree sends on `bytes` across nodes under
  * protocol p: its chunks at NCCL's chunk for that size (nccl_fill.c) and
  * the tree's depth, up and down; each waits for a network's step overhead

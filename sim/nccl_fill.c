@@ -160,6 +160,36 @@ double nccl_tree_msgs(const struct nccl_model *m, enum nccl_proto p, double byte
 }
 
 /*
+ * A ring's latency behind its own transfer.  Step s of a ring on a rank
+ * waits for step s - 1 of its left neighbour, and a step moves one chunk a
+ * channel, RING_CHUNKSTEPS slots, which the rank downstream takes and
+ * forwards a slice (SLICESTEPS, half the chunk) at a time (src/device/
+ * prims_simple.h: SlicePerChunk; src/include/collectives.h: ALLREDUCE_
+ * SLICESTEPS).  A step then takes the longer of its chunk's crossing and
+ * its latency plus half a chunk: the latency is hidden where half a chunk
+ * crosses a channel in longer than a step's latency, as at large messages
+ * (a 2 MiB chunk at 48 GB/s a channel: 22 us against a few), and each step
+ * pays the difference where it does not.  NCCL's model charges the steps'
+ * latency once whatever the message; a loop of the ring (a message over
+ * channels x ranks x chunk) pays the difference again, at most NCCL's
+ * charge.  Simple only: LL and LL128 forward each line as it lands, and
+ * run at the small sizes whose steps are latency.
+ */
+double nccl_ring_exposed_s(const struct nccl_model *m, enum nccl_proto p, double bytes,
+                           double step_lat_s, double algbw_Bps)
+{
+    int k = m->sh.nodes * m->sh.ppn, nch = m->nch[NCCL_RING] > 0 ? m->nch[NCCL_RING] : 1;
+    double nst = nccl_ring_steps(m->coll, k), conns, chunk, loops, rate;
+
+    if (p != NCCL_SIMPLE || !(bytes > 0) || !(algbw_Bps > 0) || k <= 1)
+        return nst * step_lat_s;
+    chunk = step_bytes(m, NCCL_RING, p, bytes, &conns) * RING_CHUNKSTEPS;
+    loops = fmax(1, ceil(bytes / ((double)nch * k * chunk)));
+    rate = algbw_Bps * nst / k / nch;       /* a channel's rate on its link */
+    return fmin(nst * step_lat_s, nst * loops * fmax(0, step_lat_s - chunk / rate / 2));
+}
+
+/*
  * NVLS on one node (an all-reduce: the heads reduce with multimem loads and
  * store the sum to every GPU through the switch).  Each of its channels x
  * heads concurrent operations moves one chunk at a time, the chunk set by

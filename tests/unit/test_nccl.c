@@ -121,7 +121,7 @@ static void a_fabric_times_its_own_hops(void)
     T_NEAR(m.lat[NCCL_TREE][NCCL_LL] * 1e6, 6.8 + 2 * (7 * 0.6 + 5.0 + 35), 1e-9,
            "its choice: NCCL's 5 us and the plugin's 35");
     nccl_on(&m, NCCL_RING, NCCL_SIMPLE, 8, &c);
-    T_NEAR(c.lat_s * 1e6, 8.4 + 28 * 3.4 + 2 * (18 + 3), 1e-9,
+    T_NEAR(c.lat_s * 1e6, 8.4 + 28 * 3.4 + 2 * (18 + 3), 1e-4,
            "ring Simple: two network hops of 18 + 3 us");
     s.ring_only = 1;
     nccl_model_init(&m, &s, NCCL_ALLREDUCE);
@@ -215,10 +215,12 @@ static void many_nodes_pick_trees_for_small_messages(void)
     T_CHECK(big.algo == NCCL_NVLS_TREE || big.algo == NCCL_RING,
             "1 GiB: NVLS tree or ring (%s/%s)", nccl_algo_name(big.algo), nccl_proto_name(big.proto));
     /* the ring's plateau: its Simple latency x 1.4 once each rank's share
-     * of a channel reaches 64 bytes */
+     * of a channel reaches 64 bytes (at 1 MiB, 128 bytes: steps too short
+     * to hide their latency, a_rings_latency_hides_behind_its_transfer) */
     nccl_on(&m, NCCL_RING, NCCL_SIMPLE, 8, &ring_small);
-    nccl_on(&m, NCCL_RING, NCCL_SIMPLE, GIB, &ring_big);
-    T_NEAR(ring_big.lat_s / ring_small.lat_s, 1.4, 1e-12, "ring plateau x1.4 on Hopper");
+    nccl_on(&m, NCCL_RING, NCCL_SIMPLE, MIB, &ring_big);
+    T_NEAR(ring_big.lat_s / ring_small.lat_s, 1.4, 1e-3, "ring plateau x1.4 on Hopper (%.5f)",
+           ring_big.lat_s / ring_small.lat_s);
     T_CHECK(small.time_s < ring_small.time_s * 100, "the tree's latency is logarithmic");
 }
 
@@ -417,8 +419,54 @@ static void a_plugins_tuner_names_the_pair(void)
             nccl_tuner_name(NCCL_TUNER_NONE) == NULL, "tuners by name");
 }
 
+/* A ring's latency behind its own transfer (nccl_fill.c): 8 GiB over B200
+ * nodes of 8 x 400 Gbit/s InfiniBand keeps its bus bandwidth from 2 to 32
+ * nodes, as Together's flapping-airplanes cluster ran it (388.8 to 386.8
+ * GB/s, validate/published/nccl_cases.csv), where NCCL's model charges 32
+ * nodes 3.4 ms of steps (about 8%): a 2 MiB chunk takes 44 us a channel,
+ * its half longer than a step's few us.  At 8 MiB a step's chunk is 4 KiB
+ * and the steps' latency stands whole; NCCL's own choice is untouched. */
+static void a_rings_latency_hides_behind_its_transfer(void)
+{
+    struct nccl_model m;
+    struct nccl_choice c;
+    double bus2 = 0, lat32 = 0;
+
+    for (int n = 2; n <= 32; n *= 2) {
+        struct nccl_shape s = node(n, 8, 100, NCCL_LINK_NVSWITCH, 720, 400, 8);
+        nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+        T_CHECK(nccl_on(&m, NCCL_RING, NCCL_SIMPLE, 8 * GIB, &c) == 0, "%d nodes: a ring", n);
+        if (n == 2)
+            bus2 = c.busbw_Bps;
+        T_NEAR(c.busbw_Bps, bus2, 0.005, "%d nodes, 8 GiB: %.1f GB/s, as 2 nodes' %.1f", n,
+               c.busbw_Bps / 1e9, bus2 / 1e9);
+        T_CHECK(c.lat_s < 10e-6, "its steps' latency hidden (%.1f us exposed of NCCL's %.0f)",
+                c.lat_s * 1e6, m.run_lat[NCCL_RING][NCCL_SIMPLE] * 1.4e6);
+        lat32 = m.lat[NCCL_RING][NCCL_SIMPLE];
+    }
+    T_CHECK(lat32 > 2e-3, "NCCL's choice still weighs 32 nodes' steps (%.2f ms)", lat32 * 1e3);
+    nccl_on(&m, NCCL_RING, NCCL_SIMPLE, 8 * MIB, &c);
+    T_NEAR(c.lat_s / (m.run_lat[NCCL_RING][NCCL_SIMPLE] * 1.4), 1, 0.01,
+           "8 MiB over 32 nodes: the steps' latency (x 1.4, the plateau) all but half a "
+           "chunk's crossing a step (%.2f ms)", c.lat_s * 1e3);
+    /* the rule itself: a step waits for its latency past half a chunk */
+    T_NEAR(nccl_ring_exposed_s(&m, NCCL_SIMPLE, 8 * MIB, 5e-6, 300e9) / (510 * 5e-6), 1, 0.01,
+           "a 2 KiB chunk: each of 510 steps waits about its 5 us");
+    T_CHECK(nccl_ring_exposed_s(&m, NCCL_SIMPLE, 8 * GIB, 5e-6, 300e9) == 0,
+            "a 2 MiB chunk: none");
+    {
+        double ch = 256 * MIB / (m.nch[NCCL_RING] * 256.0), r = 300e9 * 510 / 256 / m.nch[NCCL_RING];
+        T_NEAR(nccl_ring_exposed_s(&m, NCCL_SIMPLE, 256 * MIB, 3e-6, 300e9),
+               510 * (3e-6 - ch / r / 2), 1e-12,
+               "256 MiB: each step waits 3 us less half its chunk's %.2f us", ch / r * 1e6);
+    }
+    T_CHECK(nccl_ring_exposed_s(&m, NCCL_LL128, 8 * GIB, 5e-6, 300e9) == 510 * 5e-6,
+            "LL128: the steps' latency whole");
+}
+
 int main(void)
 {
+    T_RUN(a_rings_latency_hides_behind_its_transfer);
     T_RUN(a_plugins_tuner_names_the_pair);
     T_RUN(the_pipeline_fill_follows_nccls_chunks);
     T_RUN(nvls_on_one_node_fills_two_rounds_of_its_chunk);
