@@ -423,7 +423,7 @@ static void a_plugins_tuner_names_the_pair(void)
  * nodes of 8 x 400 Gbit/s InfiniBand keeps its bus bandwidth from 2 to 32
  * nodes, as Together's flapping-airplanes cluster ran it (388.8 to 386.8
  * GB/s, validate/published/nccl_cases.csv), where NCCL's model charges 32
- * nodes 3.4 ms of steps (about 8%): a 2 MiB chunk takes 44 us a channel,
+ * nodes 3.4 ms of steps (about 7%): a 2 MiB chunk takes 44 us a channel,
  * its half longer than a step's few us.  At 8 MiB a step's chunk is 4 KiB
  * and the steps' latency stands whole; NCCL's own choice is untouched. */
 static void a_rings_latency_hides_behind_its_transfer(void)
