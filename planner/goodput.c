@@ -269,7 +269,7 @@ void goodput_of(const struct scenario *sc, struct plan_cluster *pc)
     if (!isnan(pc->train_s) && isfinite(o->checkpoint_interval_s) && o->ettr > 0 &&
         goodput_sampled(gp->samples, pc->train_s / o->ettr, m))
         goodput_sample(gp->samples, sc->simulation.seed, pc->train_s, o->checkpoint_interval_s,
-               o->checkpoint_block_s, o->restart_s, m, &o->train_p10_s, &o->train_p90_s);
+                       o->checkpoint_block_s, o->restart_s, m, &o->train_p10_s, &o->train_p90_s);
     /* planned interruptions: the job saves first, so each costs a restart
      * and no work; so does a preemption saved at its notice, which also
      * waits for its save; they come on top of the wall time, at their daily
