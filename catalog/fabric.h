@@ -55,6 +55,12 @@ struct cat_fabric {
      * run below the rate one stream reaches; 0: all of it), and what a call costs beyond its
      * bytes, us: once a call and once a remote peer (0: nothing) */
     double a2a_eff, a2a_call_us, a2a_peer_us;
+    /* In-network reduction (docs/collectives.md "In-network reduction (SHARP)"): 1 where the
+     * switches reduce and NCCL runs its CollNet algorithms over them (NCCL_COLLNET_ENABLE=1
+     * with the SHARP plugin); the share of the NICs' rate such an all-reduce reaches (0: NCCL's
+     * price alone) */
+    int collnet;
+    double collnet_eff;
 };
 
 /* The fabric named `name`, NULL when there is none. */

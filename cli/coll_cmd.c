@@ -41,15 +41,16 @@ static void usage(FILE *f)
             "NCCL 2.30's cost model picks it: algorithm, protocol, channels, time, and\n"
             "nccl-tests' algbw and busbw (docs/collectives.md \"How NCCL chooses\"); on AMD\n"
             "GPUs as RCCL picks it, MSCCL's all-pairs all-reduce included (\"RCCL on AMD\n"
-            "Instinct\").  --algo (ring tree nvls nvls_tree pat allpairs) and --proto (LL LL128\n"
-            "Simple) restrict the choice as NCCL_ALGO and NCCL_PROTO do: one alone keeps\n"
-            "the best of the other under NCCL's model, both force a pair.\n"
-            "Without --instance, the node is --gpus-per-node\n"
-            "GPUs of the catalog's --gpu over --link (default nvswitch; --nvlink-gbs\n"
-            "replaces the GPU's NVLink rate per direction, as for a bridge), with --nics\n"
-            "NICs (default 1) of --net-gbps in all, over --fabric (ib, roce, efa-p4d,\n"
-            "efa-p5, efa-p5en, efa-p6, gpudirect-tcpx, gpudirect-tcpxo, tcp, ...; --efa:\n"
-            "EFA as aws-ofi-nccl runs p4d).  -o FILE writes the table or JSON to FILE\n"
+            "Instinct\").  --algo (ring tree nvls nvls_tree pat collnet_direct collnet_chain\n"
+            "allpairs) and --proto (LL LL128 Simple) restrict the choice as NCCL_ALGO and\n"
+            "NCCL_PROTO do: one alone keeps the best of the other under NCCL's model, both\n"
+            "force a pair.  Without --instance, the node is --gpus-per-node GPUs of the\n"
+            "catalog's --gpu over --link (default nvswitch; --nvlink-gbs replaces the GPU's\n"
+            "NVLink rate per direction, as for a bridge), with --nics NICs (default 1) of\n"
+            "--net-gbps in all, over --fabric (ib; ib-sharp, InfiniBand whose switches\n"
+            "reduce, where NCCL weighs its CollNet algorithms; roce, efa-p4d, efa-p5,\n"
+            "efa-p5en, efa-p6, gpudirect-tcpx, gpudirect-tcpxo, tcp, ...; --efa: EFA as\n"
+            "aws-ofi-nccl runs p4d).  -o FILE writes the table or JSON to FILE\n"
             "(all or nothing) instead of standard output.\n"
             "Exit status: 0 ok, 1 cannot write, 2 bad flags or input.\n");
 }
@@ -319,7 +320,8 @@ int coll_cmd_main(int argc, char **argv)
          "one of all_reduce, all_gather, reduce_scatter, all_to_all", cli_take_name, &coll_arg,
          NULL},
         {"--algo", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
-         "one of tree, ring, nvls, nvls_tree, pat", cli_take_name, &algo_arg, NULL},
+         "one of tree, ring, nvls, nvls_tree, pat, collnet_direct, collnet_chain", cli_take_name,
+         &algo_arg, NULL},
         {"--proto", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of LL, LL128, Simple",
          cli_take_name, &proto_arg, NULL},
         {"--catalog", NULL, ARGS_DIR, NULL, &catarg, NULL, 0, 0, NULL, NULL, NULL, NULL},

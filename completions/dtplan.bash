@@ -52,14 +52,15 @@ _dtplan()
                     --link)
                         COMPREPLY=($(compgen -W "nvswitch nvlink pcie" -- "$cur")) ;;
                     --algo)
-                        COMPREPLY=($(compgen -W "ring tree nvls nvls_tree pat allpairs" -- "$cur")) ;;
+                        COMPREPLY=($(compgen -W "ring tree nvls nvls_tree pat collnet_direct collnet_chain
+                            allpairs" -- "$cur")) ;;
                     --coll)
                         COMPREPLY=($(compgen -W "all_reduce all_gather reduce_scatter all_to_all" -- "$cur")) ;;
                     --proto)
                         COMPREPLY=($(compgen -W "LL LL128 Simple" -- "$cur")) ;;
                     --fabric)
-                        COMPREPLY=($(compgen -W "ib roce efa-p3dn efa-p4d efa-p5 efa-p5en efa-p6
-                            gpudirect-tcpx gpudirect-tcpxo tcp" -- "$cur")) ;;
+                        COMPREPLY=($(compgen -W "ib ib-sharp roce efa-p3dn efa-p4d efa-p5 efa-p5en
+                            efa-p6 efa-p6-b300 efa-p6e gpudirect-tcpx gpudirect-tcpxo tcp" -- "$cur")) ;;
                     --catalog)
                         COMPREPLY=($(compgen -d -- "$cur")) ;;
                     -o|--output)

@@ -413,7 +413,8 @@ static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
     g->net_plugin_lat_s = g->net_hop_s = g->net_simple_s = 0;
     g->net_step_s[0] = g->net_step_s[1] = 0;
     g->net_a2a = (struct nccl_a2a_net){0, 0, 0};
-    g->net_protos = g->net_ring_only = g->net_tuner = 0;
+    g->net_protos = g->net_ring_only = g->net_tuner = g->net_collnet = 0;
+    g->net_collnet_eff = 0;
     g->net_buff_bytes = g->net_nvls_chunk_bytes = g->net_nvls_tree_max_bytes = 0;
     if (!f) {
         if (in->aws_efa) {
@@ -434,6 +435,8 @@ static void resolve_fabric(const struct cat_instance *in, struct sim_group *g)
                     (f->protocols & CAT_PROTO_LL128 ? 1 << NCCL_LL128 : 0) |
                     (f->protocols & CAT_PROTO_SIMPLE ? 1 << NCCL_SIMPLE : 0);
     g->net_ring_only = f->ring_only;
+    g->net_collnet = f->collnet;
+    g->net_collnet_eff = f->collnet_eff;
     g->net_buff_bytes = f->buff_kib * 1024.0;
     g->net_nvls_chunk_bytes = f->nvls_chunk_kib * 1024.0;
     g->net_nvls_tree_max_bytes = f->nvls_tree_max_kib * 1024.0;

@@ -37,14 +37,19 @@
 enum { HW_NVLINK, HW_PCI, HW_NET };
 enum { GEN_VOLTA, GEN_AMPERE, GEN_HOPPER, GEN_BLACKWELL, NGEN };
 
-/* baseLatencies[algo][proto], us (Tree, Ring, NVLS, NVLSTree, PAT). */
+/* baseLatencies[algo][proto], us (Tree, Ring, NVLS, NVLSTree, PAT,
+ * CollNetDirect, CollNetChain). */
 static const double base_lat[NCCL_NALGO][NCCL_NPROTO] = {
-    {6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}, {8.0, 8.0, 8.0}};
+    {6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}, {8.0, 8.0, 8.0}, {0, 0, 0},
+    {0, 0, 0}};
 /* hwLatencies[hw][algo][proto], us. */
 static const double hw_lat[3][NCCL_NALGO][NCCL_NPROTO] = {
-    {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}, {0, 0, 4.0}},
-    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}, {0, 0, 4.0}},
-    {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 20.9}, {0, 0, 14}}};
+    {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}, {0, 0, 4.0}, {0, 0, 3.7},
+     {0, 0, 2.8}},
+    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}, {0, 0, 4.0}, {0, 0, 3.7},
+     {0, 0, 2.8}},
+    {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 20.9}, {0, 0, 14}, {0, 0, 31},
+     {0, 0, 30}}};
 /* llMaxBws[index1][index2]: index1 the generation on one node, else 0 for
  * Intel and 1 for AMD hosts; index2 1, 2, or 3 and more nodes. */
 static const double ll_max_bw[NGEN][3] = {
@@ -282,6 +287,8 @@ static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, i
         return il + (n > 1 ? nl : 0);
     if (a == NCCL_PAT)
         return lat + nccl_log2i(n) * (nl / 3.5) + k * 2.8;
+    if (a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN)
+        return lat + nccl_collnet_lat_us(sh, (enum nccl_algo)a, il, nl);
     return lat + il + 2 * nccl_log2i(n) * nl;
 }
 
@@ -295,6 +302,9 @@ static int pair_ok(const struct nccl_shape *sh, enum nccl_coll c, int a, int p,
 
     if (a == NCCL_ALLPAIRS)
         return 0;   /* RCCL's only (rccl.c) */
+    if (a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN)
+        return nccl_collnet_ok(sh, c, (enum nccl_algo)a, p, g->nch) &&
+               !sh->ring_only && !(sh->protos && !(sh->protos & (1 << p)));
     if (c == NCCL_ALLREDUCE ? a == NCCL_PAT : (a == NCCL_TREE || a == NCCL_NVLS_TREE))
         return 0;
     if (a == NCCL_PAT && (p != NCCL_SIMPLE || sh->ppn != 1 || (sh->cc > 0 && sh->cc < 60)))
@@ -319,6 +329,9 @@ static double alg_bw(const struct nccl_shape *sh, enum nccl_coll c, int a, int p
     int i1 = n == 1 ? gen : sh->amd_cpu ? 1 : 0, i2 = n <= 2 ? n - 1 : 2;
     double nsteps = nccl_ring_steps(c, k);
     double bw = n <= 2 ? g->bw_intra : g->bw_inter, bus;
+
+    if (a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN)
+        return nccl_collnet_bw(sh, c, (enum nccl_algo)a, g->nch, g->bw_intra, g->bw_inter);
 
     if (a == NCCL_NVLS || a == NCCL_NVLS_TREE) {
         double ib = g->bw_intra * nvls_eff[gen] * (g->nch - 1) / g->nch *
@@ -370,6 +383,11 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
     graph_of(sh, PAT_NVLS, &gr[NCCL_NVLS]);
     gr[NCCL_NVLS_TREE] = gr[NCCL_NVLS];
     gr[NCCL_PAT] = gr[NCCL_RING];
+    for (int a = NCCL_COLLNET_DIRECT; a <= NCCL_COLLNET_CHAIN; a++) {
+        struct speeds sp = speeds_of(sh->cc, 1);
+        nccl_collnet_graph(sh, (enum nccl_algo)a, sp.v, sp.n, gr[NCCL_RING].nch, &gr[a].nch,
+                           &gr[a].bw_intra, &gr[a].bw_inter);
+    }
     memset(&gr[NCCL_ALLPAIRS], 0, sizeof gr[NCCL_ALLPAIRS]);
     for (int a = 0; a < NCCL_NALGO; a++) {
         m->nch[a] = gr[a].nch;
@@ -383,6 +401,8 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
                 m->run_bw[a][p] = nvls_run_bw(sh, gen);
             if (a == NCCL_NVLS_TREE && c == NCCL_ALLREDUCE && sh->nodes == 2)
                 m->run_bw[a][p] = nvls_tree2_run_bw(sh, gen);
+            if (a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN)
+                m->run_bw[a][p] = nccl_collnet_run_bw(sh, c, m->bw[a][p]);
             m->lat[a][p] = latency_us(sh, c, a, p, sh->net_lat_s * 1e6, 0) * 1e-6;
             m->run_lat[a][p] = latency_us(sh, c, a, p, 0, 1) * 1e-6;
             m->run_step[a][p] = a == NCCL_RING ? ring_step_s(sh, c, p) : 0;
@@ -508,8 +528,9 @@ int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
 
 const char *nccl_algo_name(int a)
 {
-    static const char *const names[NCCL_NALGO] = {"tree", "ring", "nvls", "nvls_tree", "pat",
-                                                  "allpairs"};
+    static const char *const names[NCCL_NALGO] = {"tree",           "ring",          "nvls",
+                                                  "nvls_tree",      "pat",           "collnet_direct",
+                                                  "collnet_chain",  "allpairs"};
     return a >= 0 && a < NCCL_NALGO ? names[a] : NULL;
 }
 

@@ -14,10 +14,13 @@
 #ifndef DT_NCCL_H
 #define DT_NCCL_H
 
-/* NCCL_ALLPAIRS: RCCL's MSCCL all-pairs all-reduce on one 8-GPU AMD node
- * (rccl.c); never enabled under NCCL. */
+/* NCCL_COLLNET_DIRECT, NCCL_COLLNET_CHAIN: the network's switches reduce
+ * (InfiniBand SHARP through NCCL's CollNet plugin), only on a shape with
+ * `collnet` set.  NCCL_ALLPAIRS: RCCL's MSCCL all-pairs all-reduce on one
+ * 8-GPU AMD node (rccl.c); never enabled under NCCL. */
 enum nccl_algo {
-    NCCL_TREE = 0, NCCL_RING, NCCL_NVLS, NCCL_NVLS_TREE, NCCL_PAT, NCCL_ALLPAIRS, NCCL_NALGO
+    NCCL_TREE = 0, NCCL_RING, NCCL_NVLS, NCCL_NVLS_TREE, NCCL_PAT, NCCL_COLLNET_DIRECT,
+    NCCL_COLLNET_CHAIN, NCCL_ALLPAIRS, NCCL_NALGO
 };
 /* The collectives the model covers: S is the buffer of an all-reduce, the
  * gathered buffer of an all-gather, the input of a reduce-scatter (as
@@ -62,6 +65,12 @@ struct nccl_shape {
     double nvls_chunk_bytes, nvls_tree_max_bytes; /* NCCL_NVLS_CHUNKSIZE and
                                NCCL_NVLSTREE_MAX_CHUNKSIZE; 0: NCCL's tuning */
     int ring_only;          /* 1: NCCL_ALGO=Ring (the fabric's environment) */
+    int collnet;            /* 1: the network reduces in its switches (InfiniBand SHARP
+                               through NCCL's CollNet plugin, NCCL_COLLNET_ENABLE=1): NCCL
+                               weighs CollNetDirect and CollNetChain across nodes */
+    double collnet_eff;     /* with collnet, the share of the node's NICs an in-network
+                               all-reduce runs at (the switches' aggregation rate);
+                               0: NCCL's price alone (nccl_collnet.c) */
     int tuner;              /* the network plugin's tuner (enum nccl_tuner; nccl_tuner.c):
                                the pair it names runs in place of NCCL's choice */
     double meas_alpha_s, meas_beta_s; /* an all-reduce measured on meas_nodes x meas_ppn: on
@@ -161,6 +170,31 @@ double nccl_fill_s(const struct nccl_model *m, enum nccl_algo a, enum nccl_proto
 double nccl_ring_exposed_s(const struct nccl_model *m, enum nccl_proto p, double bytes,
                            double step_lat_s, double algbw_Bps);
 
+/*
+ * CollNet, the network's switches reducing (nccl_collnet.c; docs/
+ * collectives.md "In-network reduction (SHARP)").
+ */
+/* The graph NCCL's search finds for CollNet algorithm a (Direct or Chain)
+ * on sh, over the n speeds v its search tries across nodes (fastest first,
+ * GB/s), the ring's graph having ring_nch channels: *nch channels at
+ * *bw_intra and *bw_inter GB/s a channel (*nch 0: none). */
+void nccl_collnet_graph(const struct nccl_shape *sh, enum nccl_algo a, const double *v, int n,
+                        int ring_nch, int *nch, double *bw_intra, double *bw_inter);
+/* Whether NCCL runs CollNet pair (a, p) for collective c on sh with nch
+ * channels (tuning.cc's enables). */
+int nccl_collnet_ok(const struct nccl_shape *sh, enum nccl_coll c, enum nccl_algo a, int p,
+                    int nch);
+/* tuning.cc's algorithm bandwidth of CollNet algorithm a for c, GB/s. */
+double nccl_collnet_bw(const struct nccl_shape *sh, enum nccl_coll c, enum nccl_algo a, int nch,
+                       double bw_intra, double bw_inter);
+/* tuning.cc's latency of CollNet algorithm a past its base, us, from a hop's
+ * latency inside the node and across. */
+double nccl_collnet_lat_us(const struct nccl_shape *sh, enum nccl_algo a, double intra_us,
+                           double net_us);
+/* What a CollNet collective c priced at bw_Bps runs at, bytes/s: an
+ * all-reduce no faster than the node's NICs at the fabric's collnet_eff. */
+double nccl_collnet_run_bw(const struct nccl_shape *sh, enum nccl_coll c, double bw_Bps);
+
 /* The messages a channel of the tree sends on `bytes` across nodes under
  * protocol p: its chunks at NCCL's chunk for that size (nccl_fill.c) and
  * the tree's depth, up and down; each waits for a network's step overhead
@@ -240,7 +274,8 @@ const char *nccl_tuner_name(int t);
 int nccl_tuner_pick(const struct nccl_model *m, double bytes, enum nccl_algo *a,
                     enum nccl_proto *p);
 
-const char *nccl_algo_name(int a);     /* tree, ring, nvls, nvls_tree, pat, allpairs */
+const char *nccl_algo_name(int a);     /* tree, ring, nvls, nvls_tree, pat, collnet_direct,
+                                          collnet_chain, allpairs */
 const char *nccl_proto_name(int p);
 
 /*

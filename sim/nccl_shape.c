@@ -57,6 +57,11 @@ int sim_nccl_shape(const struct sim_config *cfg, struct nccl_shape *sh)
         if (g->net_protos)
             sh->protos = sh->protos ? sh->protos & g->net_protos : g->net_protos;
         sh->ring_only |= g->net_ring_only;
+        /* in-network reduction only where every train group's network has it, at the
+         * least share of theirs */
+        sh->collnet = ntrain == 0 ? g->net_collnet : sh->collnet && g->net_collnet;
+        if (sh->collnet && (ntrain == 0 || g->net_collnet_eff < sh->collnet_eff))
+            sh->collnet_eff = g->net_collnet_eff;
         /* a tuner only where every train group's plugin has it */
         sh->tuner = ntrain++ == 0 || sh->tuner == g->net_tuner ? g->net_tuner : 0;
         if (g->net_buff_bytes > 0) {

@@ -73,6 +73,10 @@ struct sim_group {
     struct nccl_a2a_net net_a2a; /* an all-to-all across the network (nccl_a2a.c) */
     int net_protos, net_ring_only, net_tuner;
     double net_buff_bytes, net_nvls_chunk_bytes, net_nvls_tree_max_bytes;
+    /* in-network reduction: 1 where the switches reduce (NCCL's CollNet), and the share of
+     * the NICs such an all-reduce reaches (nccl_shape.collnet, collnet_eff) */
+    int net_collnet;
+    double net_collnet_eff;
     /* A calibration's own all-reduce (docs/profile.md): t = coll_alpha_s + coll_beta_s S over
      * coll_ranks ranks on coll_nodes nodes; strategy auto runs the measured time on that shape
      * and NCCL's model on the others.  coll_beta_s 0: none */

@@ -389,7 +389,7 @@ check "collectives: -e below -b is one line, exit 2" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: -e: expected a size no smaller than -b (1073741824), found 1048576' ]
 "$DT" collectives --gpu H100 --gpus-per-node 8 --net-gbps 3200 --nics 8 --nodes 2 --fabric efa9 > /dev/null 2> "$tmp/err"
 check "collectives: an unknown --fabric names the fabrics, exit 2" \
-    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: --fabric: expected one of ib, roce, efa-p3dn, efa-p4d, efa-p5, efa-p5en, efa-p6, efa-p6-b300, efa-p6e, gpudirect-tcpx, gpudirect-tcpxo, tcp, found "efa9"' ]
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan collectives: --fabric: expected one of ib, ib-sharp, roce, efa-p3dn, efa-p4d, efa-p5, efa-p5en, efa-p6, efa-p6-b300, efa-p6e, gpudirect-tcpx, gpudirect-tcpxo, tcp, found "efa9"' ]
 "$DT" collectives --gpu B200 --gpus-per-node 8 --net-gbps 3200 --nics 8 --nodes 2 --fabric efa-p6 -b 8 -e 8 --json > "$tmp/n.json" 2> "$tmp/err"
 check "collectives --fabric efa-p6: 8 B as tree/LL in 51.2 us (AWS's 18 us a hop; 50.6 published)" \
     grep -q '"time_s":[[:space:]]*5\.1200' "$tmp/n.json"

@@ -513,7 +513,8 @@ static void each_bad_fixture_gives_its_exact_error(void)
         BAD_DIR "bad_efa/instances.csv:2:63: efa: expected one of yes, no, IB or empty, "
         "found \"maybe\"");
     expect_load_error("bad_fabric",
-        BAD_DIR "bad_fabric/instances.csv:2:100: fabric: expected one of ib, roce, efa-p3dn, "
+        BAD_DIR "bad_fabric/instances.csv:2:100: fabric: expected one of ib, ib-sharp, roce, "
+        "efa-p3dn, "
         "efa-p4d, efa-p5, efa-p5en, efa-p6, efa-p6-b300, efa-p6e, gpudirect-tcpx, gpudirect-tcpxo, "
         "tcp, or empty, "
         "found \"efa-v9\"");

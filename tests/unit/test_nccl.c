@@ -464,8 +464,73 @@ static void a_rings_latency_hides_behind_its_transfer(void)
             "LL128: the steps' latency whole");
 }
 
+/*
+ * CollNet (sim/nccl_collnet.c), worked by hand from search.cc and
+ * tuning.cc: 4 nodes of 8 B200 (NVLink 5 counted 721.8 GB/s) with 8 NICs of
+ * 48 GB/s.  Direct: a head a NIC, 8 channels at 48 across, the intra-node
+ * speed raised to 96 (2 x 48; a GPU's links carry 2 x 96); Chain: the
+ * ring's 8 channels, raised to 96 too (7/8 of 8 x 96 = 672 under 721.8).
+ */
+static void collnet_runs_only_where_the_switches_reduce(void)
+{
+    struct nccl_shape s = node(4, 8, 100, NCCL_LINK_NVSWITCH, 721.8, 384, 8);
+    struct nccl_model m, ag;
+    struct nccl_choice c;
+
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(m.bw[NCCL_COLLNET_DIRECT][NCCL_SIMPLE] == 0 && m.bw[NCCL_COLLNET_CHAIN][NCCL_SIMPLE] == 0,
+            "plain InfiniBand: no CollNet");
+    s.collnet = 1;
+    s.collnet_eff = 0.7452;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(m.nch[NCCL_COLLNET_DIRECT] == 8 && m.nch[NCCL_COLLNET_CHAIN] == 8, "8 heads, 8 chains");
+    /* Direct: 8 x 96, GPU:NIC factor 1, x 0.85 on Blackwell, halved */
+    T_NEAR(m.bw[NCCL_COLLNET_DIRECT][NCCL_SIMPLE], 8 * 96 * 0.85 * 0.5e9, 1e-9, "Direct 326.4 GB/s");
+    T_NEAR(m.bw[NCCL_COLLNET_CHAIN][NCCL_SIMPLE], 8 * 96 * 0.5e9, 1e-9, "Chain 384 GB/s");
+    T_CHECK(m.bw[NCCL_COLLNET_DIRECT][NCCL_LL] == 0 && m.bw[NCCL_COLLNET_CHAIN][NCCL_LL128] == 0,
+            "Simple only");
+    /* base 0; Direct 2 (3.7 + 7 x 0.4) + 31, Chain 2 x 7 x 2.8 + 30 */
+    T_NEAR(m.lat[NCCL_COLLNET_DIRECT][NCCL_SIMPLE], 44e-6, 1e-9, "Direct latency 44 us");
+    T_NEAR(m.lat[NCCL_COLLNET_CHAIN][NCCL_SIMPLE], 69.2e-6, 1e-9, "Chain latency 69.2 us");
+    /* NCCL's choice at 8 GiB, run at the switches' share of the NICs */
+    T_CHECK(nccl_pick(&m, 8 * GIB, &c) == 0 && c.algo == NCCL_COLLNET_CHAIN, "8 GiB: Chain (%s)",
+            nccl_algo_name(c.algo));
+    T_NEAR(c.algbw_Bps, 384e9 * 0.7452, 1e-9, "runs at 0.7452 of the NICs");
+    /* all-gather: Direct only, 8 x min(96, 0.9 x 48), with a head a GPU */
+    nccl_model_init(&ag, &s, NCCL_ALLGATHER);
+    T_NEAR(ag.bw[NCCL_COLLNET_DIRECT][NCCL_SIMPLE], 8 * 43.2e9, 1e-9, "all-gather Direct 345.6 GB/s");
+    T_CHECK(ag.bw[NCCL_COLLNET_CHAIN][NCCL_SIMPLE] == 0, "no all-gather Chain");
+    T_NEAR(ag.run_bw[NCCL_COLLNET_DIRECT][NCCL_SIMPLE], 8 * 43.2e9, 1e-9, "uncapped: no reduction");
+    /* one node, or no NVSwitch for Direct: none */
+    s.nodes = 1;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(m.bw[NCCL_COLLNET_CHAIN][NCCL_SIMPLE] == 0, "one node: none");
+    s.nodes = 4;
+    s.link = NCCL_LINK_NVLINK;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(m.bw[NCCL_COLLNET_DIRECT][NCCL_SIMPLE] == 0 && m.bw[NCCL_COLLNET_CHAIN][NCCL_SIMPLE] > 0,
+            "no NVSwitch: Chain only");
+    /* 4 NICs: 4 heads at 48, doubled to 8 at 24, raised to 48 */
+    s = node(4, 8, 100, NCCL_LINK_NVSWITCH, 721.8, 192, 4);
+    s.collnet = 1;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(m.nch[NCCL_COLLNET_DIRECT] == 8, "4 NICs: heads doubled to 8 (%d)",
+            m.nch[NCCL_COLLNET_DIRECT]);
+    T_NEAR(m.bw[NCCL_COLLNET_DIRECT][NCCL_SIMPLE], 8 * 48 * 0.85 * 0.5e9, 1e-9,
+           "4 NICs: 8 x 48 x 0.85 / 2");
+    /* Hopper's list tops at 48: nothing to raise */
+    s = node(8, 8, 90, NCCL_LINK_NVSWITCH, 370.8, 384, 8);
+    s.collnet = 1;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_NEAR(m.bw[NCCL_COLLNET_CHAIN][NCCL_SIMPLE], 8 * 48 * 0.5e9, 1e-9, "H100 Chain 192 GB/s");
+    T_CHECK(strcmp(nccl_algo_name(NCCL_COLLNET_DIRECT), "collnet_direct") == 0 &&
+                strcmp(nccl_algo_name(NCCL_COLLNET_CHAIN), "collnet_chain") == 0,
+            "named for --algo");
+}
+
 int main(void)
 {
+    T_RUN(collnet_runs_only_where_the_switches_reduce);
     T_RUN(a_rings_latency_hides_behind_its_transfer);
     T_RUN(a_plugins_tuner_names_the_pair);
     T_RUN(the_pipeline_fill_follows_nccls_chunks);
