@@ -238,6 +238,24 @@ static double nvls_tree2_run_bw(const struct nccl_shape *sh, int gen)
 }
 
 /*
+ * What a tree across Blackwell nodes runs at: NCCL's price without the
+ * plain TREE pattern's 0.85.  NCCL's Blackwell caps a channel of a tree
+ * (perChMaxTreeBws 42.8 GB/s on two nodes, 24.0 on more) and then takes
+ * 0.85 of the result for the pattern its search settles on; B200 trees
+ * forced across 2 to 64 nodes run at the caps whole: 8 channels x 24 GB/s
+ * is 96 GB/s of algorithm bandwidth, 186 to 192 of bus bandwidth, where
+ * Together AI's two B200 InfiniBand clusters ran 190.7 to 195.9 from 4 to
+ * 64 nodes and 335.2 to 338.6 on 2 (320.7 without the factor, 272.6 with
+ * it; validate/published/nccl_cases.csv).  NCCL's choice keeps its own
+ * price.  Hopper keeps the factor: no forced Hopper tree across nodes is
+ * published to say otherwise.
+ */
+static double tree_run_bw(const struct nccl_shape *sh, double bw)
+{
+    return sh->nodes > 1 && sh->cc >= 100 ? bw / 0.85 : bw;
+}
+
+/*
  * A ring across nodes as it runs over a network with a step overhead
  * (net_step_s): every one of its steps, NVLink's too, waits for the
  * network's, since a step of the ring is one message on each of its links
@@ -403,6 +421,8 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
                 m->run_bw[a][p] = nvls_tree2_run_bw(sh, gen);
             if (a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN)
                 m->run_bw[a][p] = nccl_collnet_run_bw(sh, c, m->bw[a][p]);
+            if (a == NCCL_TREE)
+                m->run_bw[a][p] = tree_run_bw(sh, m->bw[a][p]);
             m->lat[a][p] = latency_us(sh, c, a, p, sh->net_lat_s * 1e6, 0) * 1e-6;
             m->run_lat[a][p] = latency_us(sh, c, a, p, 0, 1) * 1e-6;
             m->run_step[a][p] = a == NCCL_RING ? ring_step_s(sh, c, p) : 0;

@@ -528,8 +528,29 @@ static void collnet_runs_only_where_the_switches_reduce(void)
             "named for --algo");
 }
 
+/* Trees across Blackwell nodes run at NCCL's per-channel cap without the
+ * TREE pattern's 0.85 (sim/nccl.c tree_run_bw): 8 channels x 24 GB/s on 4
+ * B200 nodes, 96 GB/s of algorithm bandwidth, where NCCL prices 81.6 and
+ * chooses by it; Hopper's keep NCCL's price. */
+static void blackwell_trees_run_at_their_channel_cap(void)
+{
+    struct nccl_shape s = node(4, 8, 100, NCCL_LINK_NVSWITCH, 721.8, 384, 8);
+    struct nccl_model m;
+
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_NEAR(m.bw[NCCL_TREE][NCCL_SIMPLE], 8 * 24 * 0.85 * 0.5e9, 1e-9, "NCCL's price 81.6 GB/s");
+    T_NEAR(m.run_bw[NCCL_TREE][NCCL_SIMPLE], 8 * 24 * 0.5e9, 1e-9, "runs at 96 GB/s");
+    s.nodes = 1;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(m.run_bw[NCCL_TREE][NCCL_SIMPLE] == m.bw[NCCL_TREE][NCCL_SIMPLE], "one node: the price");
+    s = node(4, 8, 90, NCCL_LINK_NVSWITCH, 370.8, 384, 8);
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(m.run_bw[NCCL_TREE][NCCL_SIMPLE] == m.bw[NCCL_TREE][NCCL_SIMPLE], "Hopper: the price");
+}
+
 int main(void)
 {
+    T_RUN(blackwell_trees_run_at_their_channel_cap);
     T_RUN(collnet_runs_only_where_the_switches_reduce);
     T_RUN(a_rings_latency_hides_behind_its_transfer);
     T_RUN(a_plugins_tuner_names_the_pair);
