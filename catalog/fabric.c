@@ -37,8 +37,9 @@ static const struct cat_fabric fabrics[] = {
      "line), set from Together AI's 4-node B200 NDR run under NCCL 2.30.7 "
      "(togethercomputer/together-nccl-tests@5fa38e7b baselines/flapping-airplanes/2026-07-11 "
      "report, tuned collnet_sharp at 8 GiB: 554.4 GB/s busbw, algbw 286.1 over 8 x 400 Gbit/s "
-     "x 0.96 = 384 GB/s; validate/published/nccl_cases.csv marks it the calibration input); NVLS across nodes, which NCCL also enables with CollNet, is not "
-     "modelled", {0, 0}, 0, 0, 0, 1, 0.7452},
+     "x 0.96 = 384 GB/s; validate/published/nccl_cases.csv marks it the calibration "
+     "input); NVLS across nodes, which NCCL also enables with CollNet, is not modelled",
+     {0, 0}, 0, 0, 0, 1, 0.7452},
     {"roce", CAT_FAB_ROCE, 0, 0, NAN, 0, CAT_PROTO_ALL, 0, 0, 0, 0, NULL,
      "RoCE runs NCCL's IB verbs transport (NVIDIA/nccl@5067397c src/transport/net_ib.cc): as ib", {0, 0}, 0, 0, 0, 0, 0},
     {"efa-p3dn", CAT_FAB_EFA, 1, 150, NAN, 0, CAT_PROTO_SIMPLE, 0, 0, 0, 0, NULL,

@@ -548,9 +548,8 @@ int nccl_pick(const struct nccl_model *m, double bytes, struct nccl_choice *c)
 
 const char *nccl_algo_name(int a)
 {
-    static const char *const names[NCCL_NALGO] = {"tree",           "ring",          "nvls",
-                                                  "nvls_tree",      "pat",           "collnet_direct",
-                                                  "collnet_chain",  "allpairs"};
+    static const char *const names[NCCL_NALGO] = {
+        "tree", "ring", "nvls", "nvls_tree", "pat", "collnet_direct", "collnet_chain", "allpairs"};
     return a >= 0 && a < NCCL_NALGO ? names[a] : NULL;
 }
 
