@@ -8,7 +8,8 @@
  * mixture of experts' host launches taken as hidden, a GPU of unknown SM count
  * losing nothing to the dispatcher's held SMs, checkpoints on the nodes'
  * own disks taken to survive a node's loss, units of a wider NVLink domain
- * joined into its nodes (resolve_domain_nodes), and scenario fields that
+ * joined into its nodes (resolve_domain_nodes), a fabric whose switches
+ * reduce (CollNet's mid sizes not validated), and scenario fields that
  * change nothing (input.raw_bytes).  O(groups).
  */
 #include "planner.h"
@@ -85,6 +86,14 @@ void plan_assumptions(const struct scenario *sc, struct plan_cluster *pc)
                      "beside the overlapped all-to-alls taken as losing nothing to the %d SMs "
                      "the dispatcher holds (parallel.ep_sms)", in->name, in->gpu->name,
                      resolve_ep_sms_held(sc));
+            add(pc, b);
+        }
+        if (g->role == SIM_TRAIN && in->fabric && in->fabric->collnet && nodes > 1) {
+            snprintf(b, sizeof b, "%.40s: the switches reduce (%.16s): NCCL's CollNet timed by "
+                     "its model at %.2f of the NICs' rate, validated from 512 MiB up only; "
+                     "the 3.5 ms a call that CollNetDirect's published times fit not charged "
+                     "(docs/collectives.md \"In-network reduction (SHARP)\")",
+                     in->name, in->fabric->name, in->fabric->collnet_eff);
             add(pc, b);
         }
         if (isnan(in->cpu_speed) && isnan(in->cpu_ghz) && sc->input.cpu_s_per_sample > 0) {

@@ -393,6 +393,20 @@ check "collectives: an unknown --fabric names the fabrics, exit 2" \
 "$DT" collectives --gpu B200 --gpus-per-node 8 --net-gbps 3200 --nics 8 --nodes 2 --fabric efa-p6 -b 8 -e 8 --json > "$tmp/n.json" 2> "$tmp/err"
 check "collectives --fabric efa-p6: 8 B as tree/LL in 51.2 us (AWS's 18 us a hop; 50.6 published)" \
     grep -q '"time_s":[[:space:]]*5\.1200' "$tmp/n.json"
+"$DT" collectives --gpu B200 --gpus-per-node 8 --net-gbps 3200 --nics 8 --nodes 4 --fabric ib-sharp -b 8G -e 8G --json > "$tmp/n.json" 2> "$tmp/err"
+check "collectives --fabric ib-sharp: 8 GiB on 4 B200 nodes by NCCL's CollNetChain" \
+    [ "$(grep -c '"algorithm":[[:space:]]*"collnet_chain"' "$tmp/n.json")" = 1 ]
+check "collectives --fabric ib-sharp: at 0.7452 of the NICs, 553 GB/s busbw (554.4 published)" \
+    grep -q '"busbw_GBps":[[:space:]]*553\.' "$tmp/n.json"
+"$DT" collectives --gpu B200 --gpus-per-node 8 --net-gbps 3200 --nics 8 --nodes 4 --fabric ib -b 8G -e 8G --algo collnet_direct > "$tmp/n.txt" 2> "$tmp/err"
+check "collectives --fabric ib --algo collnet_direct: disabled on this shape (CollNet only where the switches reduce)" \
+    grep -q 'disabled on this shape' "$tmp/n.txt"
+"$DT" tests/data/cli/ib-sharp.yaml > "$tmp/n.txt" 2> "$tmp/err"
+check "scenario over ib-sharp: the DP buckets by CollNetDirect, plain ib's by NVLS tree" \
+    [ "$(grep -c '^Collectives: sharp-32: 25 MiB all-reduce by NCCL collnet_direct/' "$tmp/n.txt")" = 1 \
+      -a "$(grep -c '^Collectives: ib-32: 25 MiB all-reduce by NCCL nvls_tree/' "$tmp/n.txt")" = 1 ]
+check "scenario over ib-sharp: an Assumed: line says CollNet's mid sizes are NCCL's model, not measured" \
+    grep -q "^Assumed: sharp-32: b200-ib-sharp: the switches reduce (ib-sharp): .*validated from 512 MiB up only" "$tmp/n.txt"
 "$DT" collectives --instance p5.48xlarge --nodes 2 -b 1M -e 1M > "$tmp/n.txt" 2> "$tmp/err"
 check "collectives: the header names the network between the nodes and its step overhead" \
     [ "$(head -1 "$tmp/n.txt")" = 'p5.48xlarge: 2 nodes x 8 GPUs, 16 ranks, all_reduce, over efa-p5 (a message across it waits 8 us, 55 under Simple)' ]
