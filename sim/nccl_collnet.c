@@ -28,7 +28,8 @@
  * speed; the all-reduces' bus bandwidth halved.  Latencies: base 0; a hop
  * of 3.7 us (Direct) and 2.8 us (Chain) inside a node, 31 and 30 us across.
  * Simple only; Direct only on NVSwitch nodes; all-gather and reduce-scatter
- * by Direct only, with one head for each local GPU.
+ * by Direct only, with one head for each local GPU; neither on nodes of more
+ * than 8 GPUs (enqueue.cc, updateCollCostTable), so not across NVL72 racks.
  *
  * What runs: NCCL's price, but an all-reduce no faster than the share of
  * the node's NICs that an in-network reduction reaches (the fabric's
@@ -109,7 +110,10 @@ void nccl_collnet_graph(const struct nccl_shape *sh, enum nccl_algo a, const dou
 int nccl_collnet_ok(const struct nccl_shape *sh, enum nccl_coll c, enum nccl_algo a, int p,
                     int nch)
 {
-    if (!sh->collnet || sh->nodes < 2 || p != NCCL_SIMPLE || nch < 1)
+    /* enqueue.cc: both need at most 8 local GPUs (NCCL_MAX_DIRECT_ARITY + 1),
+     * so an NVLink domain of more GPUs runs no CollNet */
+    if (!sh->collnet || sh->nodes < 2 || p != NCCL_SIMPLE || nch < 1 ||
+        sh->ppn > DIRECT_MAX_HEADS)
         return 0;
     if (a == NCCL_COLLNET_CHAIN)
         return c == NCCL_ALLREDUCE;

@@ -510,6 +510,12 @@ static void collnet_runs_only_where_the_switches_reduce(void)
     nccl_model_init(&m, &s, NCCL_ALLREDUCE);
     T_CHECK(m.bw[NCCL_COLLNET_DIRECT][NCCL_SIMPLE] == 0 && m.bw[NCCL_COLLNET_CHAIN][NCCL_SIMPLE] > 0,
             "no NVSwitch: Chain only");
+    /* a 72-GPU NVLink domain: more than 8 local GPUs, no CollNet */
+    s = node(4, 72, 100, NCCL_LINK_NVSWITCH, 721.8, 3456, 72);
+    s.collnet = 1;
+    nccl_model_init(&m, &s, NCCL_ALLREDUCE);
+    T_CHECK(m.bw[NCCL_COLLNET_DIRECT][NCCL_SIMPLE] == 0 && m.bw[NCCL_COLLNET_CHAIN][NCCL_SIMPLE] == 0,
+            "NVL72 racks: no CollNet");
     /* 4 NICs: 4 heads at 48, doubled to 8 at 24, raised to 48 */
     s = node(4, 8, 100, NCCL_LINK_NVSWITCH, 721.8, 192, 4);
     s.collnet = 1;
