@@ -403,8 +403,10 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
     gr[NCCL_PAT] = gr[NCCL_RING];
     for (int a = NCCL_COLLNET_DIRECT; a <= NCCL_COLLNET_CHAIN; a++) {
         struct speeds sp = speeds_of(sh->cc, 1);
-        nccl_collnet_graph(sh, (enum nccl_algo)a, sp.v, sp.n, gr[NCCL_RING].nch, &gr[a].nch,
-                           &gr[a].bw_intra, &gr[a].bw_inter);
+        memset(&gr[a], 0, sizeof gr[a]);
+        if (sh->collnet && sh->nodes > 1)
+            nccl_collnet_graph(sh, (enum nccl_algo)a, sp.v, sp.n, gr[NCCL_RING].nch, &gr[a].nch,
+                               &gr[a].bw_intra, &gr[a].bw_inter);
     }
     memset(&gr[NCCL_ALLPAIRS], 0, sizeof gr[NCCL_ALLPAIRS]);
     for (int a = 0; a < NCCL_NALGO; a++) {
