@@ -11,7 +11,8 @@
  * ring's steps; the tree's chain through the node, up and down) and about 1
  * for NVLS (its share out to the switch, the result back); each node's NIC
  * 2(k-1)/k for a ring and 1 for the trees (two trees, each half the data up
- * and down) and for CollNet (the node's sum to the switch, the total back).  NCCL's bandwidth never needs more than these links carry on
+ * and down) and for CollNet (the node's sum to the switch, the total
+ * back).  NCCL's bandwidth never needs more than these links carry on
  * their own, so alone the bound decides.
  */
 #include "coll.h"

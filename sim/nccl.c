@@ -237,6 +237,12 @@ static double nvls_tree2_run_bw(const struct nccl_shape *sh, int gen)
     return fmin(nvls_run_bw(sh, gen), sh->net_Bps);
 }
 
+/* The algorithms the network's switches reduce in (nccl_collnet.c). */
+static int collnet(int a)
+{
+    return a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN;
+}
+
 /*
  * What a tree across Blackwell nodes runs at: NCCL's price without the
  * plain TREE pattern's 0.85.  NCCL's Blackwell caps a channel of a tree
@@ -305,7 +311,7 @@ static double latency_us(const struct nccl_shape *sh, enum nccl_coll c, int a, i
         return il + (n > 1 ? nl : 0);
     if (a == NCCL_PAT)
         return lat + nccl_log2i(n) * (nl / 3.5) + k * 2.8;
-    if (a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN)
+    if (collnet(a))
         return lat + nccl_collnet_lat_us(sh, (enum nccl_algo)a, il, nl);
     return lat + il + 2 * nccl_log2i(n) * nl;
 }
@@ -320,9 +326,8 @@ static int pair_ok(const struct nccl_shape *sh, enum nccl_coll c, int a, int p,
 
     if (a == NCCL_ALLPAIRS)
         return 0;   /* RCCL's only (rccl.c) */
-    if (a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN)
-        return nccl_collnet_ok(sh, c, (enum nccl_algo)a, p, g->nch) &&
-               !sh->ring_only && !(sh->protos && !(sh->protos & (1 << p)));
+    if (collnet(a) && !nccl_collnet_ok(sh, c, (enum nccl_algo)a, p, g->nch))
+        return 0;
     if (c == NCCL_ALLREDUCE ? a == NCCL_PAT : (a == NCCL_TREE || a == NCCL_NVLS_TREE))
         return 0;
     if (a == NCCL_PAT && (p != NCCL_SIMPLE || sh->ppn != 1 || (sh->cc > 0 && sh->cc < 60)))
@@ -348,7 +353,7 @@ static double alg_bw(const struct nccl_shape *sh, enum nccl_coll c, int a, int p
     double nsteps = nccl_ring_steps(c, k);
     double bw = n <= 2 ? g->bw_intra : g->bw_inter, bus;
 
-    if (a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN)
+    if (collnet(a))
         return nccl_collnet_bw(sh, c, (enum nccl_algo)a, g->nch, g->bw_intra, g->bw_inter);
 
     if (a == NCCL_NVLS || a == NCCL_NVLS_TREE) {
@@ -396,19 +401,18 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
     m->coll = c;
     if (k <= 1)
         return;
+    memset(gr, 0, sizeof gr);   /* CollNet's where the switches do not reduce, all-pairs' */
     graph_of(sh, PAT_TREE, &gr[NCCL_TREE]);
     graph_of(sh, PAT_RING, &gr[NCCL_RING]);
     graph_of(sh, PAT_NVLS, &gr[NCCL_NVLS]);
     gr[NCCL_NVLS_TREE] = gr[NCCL_NVLS];
     gr[NCCL_PAT] = gr[NCCL_RING];
-    for (int a = NCCL_COLLNET_DIRECT; a <= NCCL_COLLNET_CHAIN; a++) {
+    if (sh->collnet && sh->nodes > 1) {
         struct speeds sp = speeds_of(sh->cc, 1);
-        memset(&gr[a], 0, sizeof gr[a]);
-        if (sh->collnet && sh->nodes > 1)
+        for (int a = NCCL_COLLNET_DIRECT; a <= NCCL_COLLNET_CHAIN; a++)
             nccl_collnet_graph(sh, (enum nccl_algo)a, sp.v, sp.n, gr[NCCL_RING].nch, &gr[a].nch,
                                &gr[a].bw_intra, &gr[a].bw_inter);
     }
-    memset(&gr[NCCL_ALLPAIRS], 0, sizeof gr[NCCL_ALLPAIRS]);
     for (int a = 0; a < NCCL_NALGO; a++) {
         m->nch[a] = gr[a].nch;
         for (int p = 0; p < NCCL_NPROTO; p++) {
@@ -421,7 +425,7 @@ void nccl_model_init(struct nccl_model *m, const struct nccl_shape *sh, enum ncc
                 m->run_bw[a][p] = nvls_run_bw(sh, gen);
             if (a == NCCL_NVLS_TREE && c == NCCL_ALLREDUCE && sh->nodes == 2)
                 m->run_bw[a][p] = nvls_tree2_run_bw(sh, gen);
-            if (a == NCCL_COLLNET_DIRECT || a == NCCL_COLLNET_CHAIN)
+            if (collnet(a))
                 m->run_bw[a][p] = nccl_collnet_run_bw(sh, c, m->bw[a][p]);
             if (a == NCCL_TREE)
                 m->run_bw[a][p] = tree_run_bw(sh, m->bw[a][p]);

@@ -82,11 +82,11 @@ void nccl_collnet_graph(const struct nccl_shape *sh, enum nccl_algo a, const dou
         return;
     /* pass 1: the fastest speed one NIC carries for its channels and the
      * links carry for all of them */
-    for (; i < n - 1; i++) {
-        double per_nic = ceil((double)want / rails);
-        if (v[i] <= path && v[i] * per_nic <= nic * (1 + 1e-9) &&
-            v[i] * link_load(sh, a, want) <= intra * (1 + 1e-9))
-            break;
+    {
+        double per_nic = ceil((double)want / rails), load = link_load(sh, a, want);
+        while (i < n - 1 && !(v[i] <= path && v[i] * per_nic <= nic * (1 + 1e-9) &&
+                              v[i] * load <= intra * (1 + 1e-9)))
+            i++;
     }
     *nch = want;
     *bw_intra = *bw_inter = v[i];
@@ -102,9 +102,11 @@ void nccl_collnet_graph(const struct nccl_shape *sh, enum nccl_algo a, const dou
     }
     /* pass 2: the intra-node speed up the list while it is under twice the
      * network's and the links carry it */
-    while (i > 0 && *bw_intra < 2 * *bw_inter &&
-           v[i - 1] * link_load(sh, a, *nch) <= intra * (1 + 1e-9))
-        *bw_intra = v[--i];
+    {
+        double load = link_load(sh, a, *nch);
+        while (i > 0 && *bw_intra < 2 * *bw_inter && v[i - 1] * load <= intra * (1 + 1e-9))
+            *bw_intra = v[--i];
+    }
 }
 
 int nccl_collnet_ok(const struct nccl_shape *sh, enum nccl_coll c, enum nccl_algo a, int p,
