@@ -221,14 +221,12 @@ static int get_price_date(struct cat_instance *in, const struct cat_table *t,
                           const struct csv_row *r, int k, struct dt_err *e)
 {
     const struct csv_field *fld;
-    int y, m, d, n = 0;
 
     in->price_date[0] = '\0';
     if (k < 0 || k >= r->nfields || !r->fields[k].text[0])
         return 0;
     fld = &r->fields[k];
-    if (strlen(fld->text) != 10 || sscanf(fld->text, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 ||
-        n != 10 || y < 2000 || y > 2100 || m < 1 || m > 12 || d < 1 || d > 31)
+    if (!catalog_date_ok(fld->text))
         return tbl_err(e, t, fld, "price_date", "a date as YYYY-MM-DD, or empty");
     memcpy(in->price_date, fld->text, 11);
     return 0;

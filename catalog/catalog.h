@@ -302,6 +302,9 @@ int catalog_write_instances(FILE *f, const struct catalog *cat);
 
 /* Parse the free-text link column into enum cat_link. */
 enum cat_link catalog_parse_link(const char *text);
+/* 1 when s is a price date as the catalog takes one: YYYY-MM-DD, a month
+ * of 1 to 12, a day of 1 to 31, a year of 2000 to 2100; else 0. */
+int catalog_date_ok(const char *s);
 const char *catalog_link_name(enum cat_link l);
 /* Closed sets (base/names.h): the i-th name, NULL past the end. */
 const char *catalog_prec_name(int p);     /* enum cat_prec */

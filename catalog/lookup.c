@@ -148,6 +148,14 @@ void catalog_suggest_model(const struct catalog *cat, const char *name, char *bu
  * case: NVSwitch wins over NVLink, NVLink over PCIe, PCIe over "none";
  * empty or unrecognised text is unknown.
  */
+int catalog_date_ok(const char *s)
+{
+    int y, m, d, n = 0;
+
+    return strlen(s) == 10 && sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &n) == 3 && n == 10 &&
+           y >= 2000 && y <= 2100 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
+}
+
 enum cat_link catalog_parse_link(const char *text)
 {
     char *outside;

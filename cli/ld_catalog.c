@@ -223,7 +223,7 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
         "name", "vcpus", "memory_gib", "gpu_model", "gpu_count", "gpu_mem_gib",
         "intra_node_link", "network_gbps", "efa", "price_usd_h", "spot_usd_h", "cpu_speed",
         "cpu_ghz", "nics", "cloud", "region", "source", "profile", "fabric", "spot_interrupt",
-        NULL
+        "price_date", NULL
     };
     char f[FIELD_LEN], fb[FOUND_LEN];
     yaml_node_t *v, *gm;
@@ -333,6 +333,18 @@ static int ld_inline_instance(struct ld *ld, yaml_node_t *m, const char *path, i
         if (isnan(cat_spot_month(band)))
             return ld_fail(ld, v->start_mark, f, "expected %s, found \"%s\"", what, band);
         memcpy(in->spot_interrupt, band, strlen(band) + 1);   /* a band: 7 bytes at most */
+    }
+
+    /* the day the prices held (instances.csv's price_date): a report names it */
+    ld_path_key(f, sizeof f, path, "price_date");
+    if ((v = ld_get(ld, m, "price_date", NULL))) {
+        char day[32];
+        if (ld_str(ld, v, f, day, sizeof day, 1, "a date as YYYY-MM-DD"))
+            return -1;
+        if (!catalog_date_ok(day))
+            return ld_fail(ld, v->start_mark, f, "expected a date as YYYY-MM-DD, found \"%s\"",
+                           day);
+        memcpy(in->price_date, day, sizeof in->price_date);
     }
 
     ld_path_key(f, sizeof f, path, "cloud");
