@@ -651,3 +651,9 @@ for my $by (qw(precision gpu group)) {
 }
 my @gap = grep { !$_->{scenario} } @cases;
 printf "# not predicted (known gaps): %d rows\n", scalar @gap;
+# Each of these runs ran on its GPUs, so a memory model that puts one over
+# capacity is wrong there (planner/memory.c; docs/model.md "Memory").
+my @over = grep { $_->{scenario} && $_->{cl} && !$_->{cl}{feasible} } @cases;
+printf "# published runs dtplan puts over the GPU's usable memory: %d of %d%s\n", scalar @over,
+    scalar(grep { $_->{scenario} && $_->{cl} } @cases),
+    @over ? ' (' . join(', ', map { $_->{case} } @over) . ')' : '';
