@@ -164,6 +164,20 @@ static int memory_act_flags(const struct scenario *sc)
            (te && sc->workload.fp8_attention ? MEM_ACT_FP8_ATTN : 0) | lora_flags(sc);
 }
 
+/*
+ * Bytes an element of the logits the loss keeps for its backward, at 16
+ * bits (twice at fp32): the softmax in fp32 as Megatron-Core's vocab-
+ * parallel losses keep it (megatron/core/fusions/fused_cross_entropy.py,
+ * exp_logits), or Transformer Engine's fused loss writing the gradient
+ * over the 16-bit logits it keeps (pytorch/triton/cross_entropy.py,
+ * "return loss, _input", releases 2.7 to 2.17; 2.18 keeps it in fp32:
+ * NVIDIA/TransformerEngine@01bbe3ee).
+ */
+static double loss_bytes(const struct scenario *sc)
+{
+    return sc->workload.cross_entropy == SC_CE_IN_PLACE ? 2.0 : 4.0;
+}
+
 double memory_layer_bytes(const struct scenario *sc)
 {
     const struct cat_model *m = sc->workload.model;
@@ -297,7 +311,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         stage_of(sc, mb, 1, &p0, &x0, &l0);
         stage_of(sc, mb, 0, &p1, &x1, &l1);
         if (p0 * (w + g + o) + l0 * per_layer >=
-            p1 * (w + g + o) + l1 * per_layer + (m->lm_head ? 4.0 * s * m->vocab / tp * b * width : 0)) {
+            p1 * (w + g + o) + l1 * per_layer + (m->lm_head ? loss_bytes(sc) * s * m->vocab / tp * b * width : 0)) {
             params = p0;
             xparams = x0;
             layer_mb = l0;
@@ -341,7 +355,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     }
     if (shape_known(m)) {
         u->activations = layer_mb * memory_layer_bytes(sc) +
-                         b * width * logits * 4.0 * scenario_rank_tokens(sc) * m->vocab / tp;
+                         b * width * logits * loss_bytes(sc) * scenario_rank_tokens(sc) * m->vocab / tp;
 
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;

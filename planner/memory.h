@@ -15,7 +15,8 @@
  * attention is fused (flash) or recomputed (selective), 2 s b h with full
  * recompute (the layer's input alone; a gated feed-forward keeps 8 s b f,
  * 6 s b f with Megatron-Core's fused SwiGLU), plus the output layer's 4 s b v
- * (fp32 logits of the loss); tensor parallelism divides the 24 of the 34
+ * (fp32 logits of the loss; 2 s b v where the loss writes its gradient over
+ * the 16-bit logits, workload.cross_entropy in_place); tensor parallelism divides the 24 of the 34
  * that are split across ranks, and sequence parallelism the other 10.
  * Other models: catalog act_mib_per_sample per sample at 16 bits.
  * Twice the 16-bit figures when activations are fp32.

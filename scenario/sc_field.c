@@ -93,6 +93,8 @@ const struct sc_field sc_fields[] = {
         "an integer from 1 to 65536"),
     {"workload.lora_targets", WL, SC_FIELD_UBITS, OFF(sc_workload, lora_targets), 0, 0, 0, 0, 1,
      NULL, ops_lora_target_name, SC_FIELD_CODE},
+    ENUM("workload.cross_entropy", WL, OFF(sc_workload, cross_entropy), SC_CE_FP32,
+         scenario_cross_entropy_name),
 
     REF("workload.measured_compute.gpu", WL, "a GPU of the catalog",
         SC_FIELD_REQUIRED | SC_FIELD_CODE),

@@ -42,6 +42,7 @@ static const char *const amps[] = { "autocast", "pure", NULL };
 static const char *const kernelss[] = { "eager", "fused", NULL };
 static const char *const fp8_recipes[] = { "delayed", "current", "mxfp8", "nvfp4", NULL };
 static const char *const fp8_libraries[] = { "transformer_engine", "torchao", NULL };
+static const char *const cross_entropies[] = { "fp32", "in_place", NULL };
 static const char *const opt_loops[] = { "fused", "foreach", "per_tensor", NULL };
 static const char *const graphs[] = { "full", "partial", "none", NULL };
 static const char *const expert_mlps[] = { "fused", "grouped", NULL };
@@ -74,6 +75,7 @@ const char *scenario_amp_name(int i) { return NAMES_AT(amps, i); }
 const char *scenario_kernels_name(int i) { return NAMES_AT(kernelss, i); }
 const char *scenario_fp8_recipe_name(int i) { return NAMES_AT(fp8_recipes, i); }
 const char *scenario_fp8_library_name(int i) { return NAMES_AT(fp8_libraries, i); }
+const char *scenario_cross_entropy_name(int i) { return NAMES_AT(cross_entropies, i); }
 const char *scenario_opt_loop_name(int i) { return NAMES_AT(opt_loops, i); }
 const char *scenario_graphs_name(int i) { return NAMES_AT(graphs, i); }
 const char *scenario_expert_mlp_name(int i) { return NAMES_AT(expert_mlps, i); }

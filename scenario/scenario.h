@@ -127,6 +127,13 @@ enum sc_fp8_recipe { SC_FP8_DELAYED = 0, SC_FP8_CURRENT, SC_FP8_MXFP8, SC_FP8_NV
  * keeps them in 16 bits and casts them again. */
 enum sc_fp8_library { SC_FP8_LIB_TE = 0, SC_FP8_LIB_TORCHAO };
 
+/* What the loss keeps over the vocabulary for its backward
+ * (workload.cross_entropy; docs/model.md "Memory"): the softmax, or its
+ * gradient, in fp32 (Megatron-Core's vocab-parallel losses, Transformer
+ * Engine's fused loss from 2.18), or the gradient written over the 16-bit
+ * logits (Transformer Engine's fused loss 2.7 to 2.17). */
+enum sc_cross_entropy { SC_CE_FP32 = 0, SC_CE_IN_PLACE };
+
 #define SC_PLAN_MAX_NAMES 64
 #define SC_PLAN_MAX_REGIONS 16
 #define SC_PLAN_MAX_BUCKETS 8
@@ -219,6 +226,7 @@ struct sc_workload {
     int kernels_fused;                 /* workload.kernels: fused (Megatron-LM's); 0 eager */
     int fp8_recipe;                    /* workload.fp8_recipe: enum sc_fp8_recipe */
     int fp8_library;                   /* workload.fp8_library: enum sc_fp8_library */
+    int cross_entropy;                 /* workload.cross_entropy: enum sc_cross_entropy */
     int offload_layers;                /* workload.offload_layers: the first this many layers
                                           keep their activations in host memory (planner/
                                           offload.h); 0 none */
@@ -597,6 +605,7 @@ const char *scenario_amp_name(int i);             /* autocast, pure */
 const char *scenario_kernels_name(int i);         /* eager, fused */
 const char *scenario_fp8_recipe_name(int i);      /* delayed, current, mxfp8 */
 const char *scenario_fp8_library_name(int i);     /* transformer_engine, torchao */
+const char *scenario_cross_entropy_name(int i);   /* fp32, in_place */
 const char *scenario_opt_loop_name(int i);        /* fused, foreach, per_tensor */
 const char *scenario_graphs_name(int i);          /* full, partial, none */
 const char *scenario_expert_mlp_name(int i);      /* fused, grouped */
