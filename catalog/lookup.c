@@ -140,14 +140,7 @@ void catalog_suggest_model(const struct catalog *cat, const char *name, char *bu
     suggest(n ? cat->models[0].name : "", n, sizeof(struct cat_model), name, buf, len);
 }
 
-
-/*
- * The link column is free text such as "NVSwitch, NVLink 3.0 (600 GB/s)" or
- * "PCIe only (T4 has no NVLink)".  Text in parentheses is commentary and is
- * not matched (otherwise "no NVLink" would read as NVLink).  Then, ignoring
- * case: NVSwitch wins over NVLink, NVLink over PCIe, PCIe over "none";
- * empty or unrecognised text is unknown.
- */
+/* catalog.h: a price date, YYYY-MM-DD. */
 int catalog_date_ok(const char *s)
 {
     int y, m, d, n = 0;
@@ -156,6 +149,13 @@ int catalog_date_ok(const char *s)
            y >= 2000 && y <= 2100 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
 }
 
+/*
+ * The link column is free text such as "NVSwitch, NVLink 3.0 (600 GB/s)" or
+ * "PCIe only (T4 has no NVLink)".  Text in parentheses is commentary and is
+ * not matched (otherwise "no NVLink" would read as NVLink).  Then, ignoring
+ * case: NVSwitch wins over NVLink, NVLink over PCIe, PCIe over "none";
+ * empty or unrecognised text is unknown.
+ */
 enum cat_link catalog_parse_link(const char *text)
 {
     char *outside;

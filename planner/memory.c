@@ -292,6 +292,8 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                                    : in->mem_gib;
     double params = resolve_state_params(sc), layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
     double xparams = resolve_expert_state_params(sc), xn;
+    /* what the loss keeps over the vocabulary, on the stage with the head */
+    double loss = loss_bytes(sc) * b * width * scenario_rank_tokens(sc) * m->vocab / tp;
 
     enum sc_sharding asked = sharding;
 
@@ -305,13 +307,13 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         layer_mb = m->layers - sc->workload.offload_layers;   /* the rest in host memory */
     if (sc->parallel.pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
-        double p0, l0, p1, l1, x0, x1, s = scenario_rank_tokens(sc);
+        double p0, l0, p1, l1, x0, x1;
         int rep = scenario_replica_gpus(sc), mb = ranks / rep > 0 ? resolve_accum(sc, ranks / rep) : 1;
         double per_layer = memory_layer_bytes(sc);
         stage_of(sc, mb, 1, &p0, &x0, &l0);
         stage_of(sc, mb, 0, &p1, &x1, &l1);
         if (p0 * (w + g + o) + l0 * per_layer >=
-            p1 * (w + g + o) + l1 * per_layer + (m->lm_head ? loss_bytes(sc) * s * m->vocab / tp * b * width : 0)) {
+            p1 * (w + g + o) + l1 * per_layer + (m->lm_head ? loss : 0)) {
             params = p0;
             xparams = x0;
             layer_mb = l0;
@@ -354,8 +356,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
             u->weights *= kept;
     }
     if (shape_known(m)) {
-        u->activations = layer_mb * memory_layer_bytes(sc) +
-                         b * width * logits * loss_bytes(sc) * scenario_rank_tokens(sc) * m->vocab / tp;
+        u->activations = layer_mb * memory_layer_bytes(sc) + logits * loss;
 
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;

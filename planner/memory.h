@@ -16,8 +16,9 @@
  * recompute (the layer's input alone; a gated feed-forward keeps 8 s b f,
  * 6 s b f with Megatron-Core's fused SwiGLU), plus the output layer's 4 s b v
  * (fp32 logits of the loss; 2 s b v where the loss writes its gradient over
- * the 16-bit logits, workload.cross_entropy in_place); tensor parallelism divides the 24 of the 34
- * that are split across ranks, and sequence parallelism the other 10.
+ * the 16-bit logits, workload.cross_entropy in_place); tensor parallelism
+ * divides the 24 of the 34 that are split across ranks, and sequence
+ * parallelism the other 10.
  * Other models: catalog act_mib_per_sample per sample at 16 bits.
  * Twice the 16-bit figures when activations are fp32.
  */
