@@ -165,17 +165,20 @@ static int memory_act_flags(const struct scenario *sc)
 }
 
 /*
- * Bytes an element of the logits the loss keeps for its backward, at 16
- * bits (twice at fp32): the softmax in fp32 as Megatron-Core's vocab-
- * parallel losses keep it (megatron/core/fusions/fused_cross_entropy.py,
- * exp_logits), or Transformer Engine's fused loss writing the gradient
- * over the 16-bit logits it keeps (pytorch/triton/cross_entropy.py,
- * "return loss, _input", releases 2.7 to 2.17; 2.18 keeps it in fp32:
- * NVIDIA/TransformerEngine@01bbe3ee).
+ * Bytes an element of the logits the loss holds at its peak, at 16 bits
+ * (twice at fp32): the softmax in fp32 as Megatron-Core's vocab-parallel
+ * losses keep it (megatron/core/fusions/fused_cross_entropy.py,
+ * exp_logits, cast from the 16-bit logits by .float()) and beside it the
+ * 16-bit logits in the forward (the model's reference holds them until the
+ * loss returns) or the 16-bit gradient the backward casts the fp32 one to
+ * (calculate_gradients' .to(torch.bfloat16)): 4 + 2; or Transformer
+ * Engine's fused loss writing the gradient over the 16-bit logits it keeps
+ * (pytorch/triton/cross_entropy.py, "return loss, _input", releases 2.7
+ * to 2.17; 2.18 keeps it in fp32: NVIDIA/TransformerEngine@01bbe3ee).
  */
 static double loss_bytes(const struct scenario *sc)
 {
-    return sc->workload.cross_entropy == SC_CE_IN_PLACE ? 2.0 : 4.0;
+    return sc->workload.cross_entropy == SC_CE_IN_PLACE ? 2.0 : 6.0;
 }
 
 double memory_layer_bytes(const struct scenario *sc)
@@ -233,8 +236,8 @@ static void state_bytes(const struct scenario *sc, enum sc_sharding sharding, do
 /* Pipeline parallelism (parallel.pp): of a replica's parameters, what the
  * first stage (first = 1) or the last holds, and the layer-micro-batches
  * of activations it keeps at the peak of the schedule (sim/pp.c): 1F1B's
- * first stage min(pp, m) micro-batches of its layers; interleaved, the
- * warm-up's 2 (pp - 1) + (v - 1) pp + 1 chunks; the last stage one. */
+ * first stage min(pp, m) micro-batches of its layers, the last one;
+ * interleaved, the warm-up's chunks and one (below). */
 static void stage_of(const struct scenario *sc, int m, int first, double *params, double *xparams,
                      double *lmb)
 {
@@ -269,13 +272,18 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
         mine += lay[c * pp + (first ? 0 : pp - 1)];
     *params = inner * mine / md->layers + (first ? embed : out);
     *xparams = xheld * mine / md->layers;
-    if (!first) {
-        *lmb = lay[n - 1];
-    } else if (v == 1) {
-        *lmb = (double)mine * (m < pp ? m : pp);
+    if (v == 1) {
+        *lmb = (double)mine * (first ? (m < pp ? m : pp) : 1);
     } else {
-        int chunks = m == pp ? m * v : 2 * (pp - 1) + (v - 1) * pp + 1;
-        *lmb = (double)(chunks < m * v ? chunks : m * v) * mine / v;
+        /* Megatron-Core's interleaved warm-up, 2 (pp - 1 - rank) + (v - 1)
+         * pp forwards (all m v where that is as many), then the steady
+         * state's first forward beside them (megatron/core/pipeline_
+         * parallel/schedules.py, get_pp_rank_microbatches; NVIDIA/
+         * Megatron-LM@d98e8a6): the last stage too keeps (v - 1) pp + 1
+         * chunks, not one */
+        int warm = 2 * (first ? pp - 1 : 0) + (v - 1) * pp;
+        int chunks = warm >= m * v ? m * v : warm + 1;
+        *lmb = (double)chunks * mine / v;
     }
 }
 

@@ -402,12 +402,25 @@ static void pipeline_stages_keep_their_micro_batches(void)
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u2);
     T_NEAR(u2.activations, 4 * 8 * act * (1 + 3.0 / 8), 1e-12,
            "interleaved, 2 chunks: Korthikanti's 1 + (pp - 1) / (pp v) times 1F1B's");
+    /* a vocabulary large enough that the last stage, with the loss, is the
+     * fuller: Megatron-Core's warm-up gives it (v - 1) pp = 4 forwards, so
+     * at the first backward it keeps 5 chunks of 4 layers, beside the
+     * loss's 6 bytes a logit */
+    m.vocab = 1000000;
+    table = 1e6 * 4096;
+    m.params = 12.0 * 4096 * 4096 * 32 + 2 * table;
+    memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u2);
+    T_NEAR(u2.activations, 5 * 4 * act + 6.0 * s * 1e6, 1e-12,
+           "interleaved, the last stage: (v - 1) pp + 1 chunks and the loss, not one chunk");
+    m.vocab = 32000;
+    table = 32000.0 * 4096;
+    m.params = 12.0 * 4096 * 4096 * 32 + 2 * table;
     sc.parallel.interleave = 1;
     sc.parallel.pp_schedule = SC_PP_DUALPIPE;
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u2);
     T_NEAR(u2.weights, (12.0 * 4096 * 4096 * 16 + 2 * table) * 2, 1e-12,
            "DualPipe: stage 0 and its mirror, 16 layers and both tables (Table 2: 2x)");
-    T_NEAR(u2.activations, 5 * 8 * act + 4.0 * s * 32000, 1e-12,
+    T_NEAR(u2.activations, 5 * 8 * act + 6.0 * s * 32000, 1e-12,
            "and pp + 1 micro-batches of a stage's layers, with the last stage's logits (its "
            "mirror's)");
 }
