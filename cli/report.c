@@ -153,6 +153,10 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(m, "buffers", u->buffers / DT_GIB);
     report_json_num(m, "total", u->total / DT_GIB);
     report_json_num(m, "capacity", u->capacity / DT_GIB);
+    if (u->stage != MEM_STAGE_NONE)
+        cJSON_AddStringToObject(m, "stage", u->stage == MEM_STAGE_FIRST ? "first" : "last");
+    else
+        cJSON_AddNullToObject(m, "stage");
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);
     report_json_num(o, "ep_comm_s", pc->ep_comm_s);
     report_json_num(o, "host_wait_s", pc->host_wait_s);

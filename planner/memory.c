@@ -305,6 +305,8 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
 
     enum sc_sharding asked = sharding;
 
+    u->stage = MEM_STAGE_NONE;
+
     /* under a pipeline FSDP holds a stage's parameters and gradients whole
      * through the step (resolve.c, resolve_shard): the distributed
      * optimizer's state */
@@ -326,10 +328,12 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
             xparams = x0;
             layer_mb = l0;
             logits = 0;
+            u->stage = MEM_STAGE_FIRST;
         } else {
             params = p1;
             xparams = x1;
             layer_mb = l1;
+            u->stage = MEM_STAGE_LAST;
         }
     }
     u->weights = params * w / tp;

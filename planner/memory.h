@@ -37,7 +37,11 @@ struct mem_use {
     double capacity;    /* usable: MEMORY_USABLE of the device's memory */
     double device;      /* the device's memory */
     enum sc_sharding sharding; /* how the state was divided */
+    int stage;          /* under a pipeline the stage counted, the fuller: MEM_STAGE_* */
 };
+
+/* mem_use.stage */
+enum { MEM_STAGE_NONE, MEM_STAGE_FIRST, MEM_STAGE_LAST };
 
 /* memory_layer_act's flags */
 enum {

@@ -10,6 +10,9 @@
 # Quantity `peak`: the whole a GPU holds at its peak (its memory_gib total)
 # against a run's measured peak allocation (PyTorch's max_memory_allocated,
 # which Megatron-LM logs as mem-max-allocated-bytes), within 5%.
+# A case's `stage` (first or last), where the source measured or counted one
+# pipeline stage: dtplan's figure is the fuller stage's, which must be that
+# one (its memory_gib.stage), else the case fails.
 # Quantity `fits`: a published recipe that runs, its scenario's layout
 # within the usable memory; `over`: a layout a source says does not fit
 # (out of memory), its scenario's layout over the usable memory.  A case
@@ -60,9 +63,13 @@ YAML
     my ($cl) = $j ? grep { $_->{name} eq $c->{cluster} } @{$j->{clusters}} : ();
     my $m = $cl ? $cl->{memory_gib} : undef;
     my ($line, $ok);
+    my $stage = $m ? $m->{stage} // 'none' : '';
     $n++;
     if (!$m) {
         ($line, $ok) = ("FAIL - memory $c->{case}: no memory_gib from $file", 0);
+    } elsif ($c->{stage} ne '' && $stage ne $c->{stage}) {
+        ($line, $ok) = ("FAIL - memory $c->{case}: dtplan counts the $stage stage (the fuller), "
+                        . "the source the $c->{stage}", 0);
     } elsif ($c->{quantity} eq 'over') {
         ($line, $ok) = verdict($c, $m->{total} > $m->{capacity},
                                sprintf('memory %s: %.1f GiB a GPU (activations %.1f) against %.0f '

@@ -412,6 +412,8 @@ static void pipeline_stages_keep_their_micro_batches(void)
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u2);
     T_NEAR(u2.activations, 5 * 4 * act + 6.0 * s * 1e6, 1e-12,
            "interleaved, the last stage: (v - 1) pp + 1 chunks and the loss, not one chunk");
+    T_CHECK(u2.stage == MEM_STAGE_LAST && u.stage == MEM_STAGE_FIRST,
+            "and the report says which stage it counted: the last here, the first before");
     m.vocab = 32000;
     table = 32000.0 * 4096;
     m.params = 12.0 * 4096 * 4096 * 32 + 2 * table;
