@@ -14,9 +14,10 @@
  * arXiv:2205.05198, eq. 2), less the 5 a s / h of the attention scores when
  * attention is fused (flash) or recomputed (selective), 2 s b h with full
  * recompute (the layer's input alone; a gated feed-forward keeps 8 s b f,
- * 6 s b f with Megatron-Core's fused SwiGLU), plus the output layer's 4 s b v
- * (fp32 logits of the loss; 2 s b v where the loss writes its gradient over
- * the 16-bit logits, workload.cross_entropy in_place); tensor parallelism
+ * 6 s b f with Megatron-Core's fused SwiGLU), plus the loss's 6 s b v at
+ * its peak (the fp32 softmax and the 16-bit logits or gradient beside it;
+ * 2 s b v where the loss writes its gradient over the 16-bit logits,
+ * workload.cross_entropy in_place); tensor parallelism
  * divides the 24 of the 34 that are split across ranks, and sequence
  * parallelism the other 10.
  * Other models: catalog act_mib_per_sample per sample at 16 bits.
