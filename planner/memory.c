@@ -174,11 +174,24 @@ static int memory_act_flags(const struct scenario *sc)
  * (calculate_gradients' .to(torch.bfloat16)): 4 + 2; or Transformer
  * Engine's fused loss writing the gradient over the 16-bit logits it keeps
  * (pytorch/triton/cross_entropy.py, "return loss, _input", releases 2.7
- * to 2.17; 2.18 keeps it in fp32: NVIDIA/TransformerEngine@01bbe3ee).
+ * to 2.17; 2.18 keeps it in fp32: NVIDIA/TransformerEngine@01bbe3ee); or
+ * the logits cast to fp32 into PyTorch's cross_entropy, as torchtitan's
+ * loss_fn runs it (pred.float(); pytorch/torchtitan@9dec370 train.py,
+ * torchtitan/components/loss.py at HEAD): log_softmax keeps its fp32
+ * output, and its backward makes its fp32 gradient beside that and the
+ * fp32 gradient nll_loss hands it, 4 + 4 + 4 (the 16-bit logits are
+ * released first: del pred).
  */
 static double loss_bytes(const struct scenario *sc)
 {
-    return sc->workload.cross_entropy == SC_CE_IN_PLACE ? 2.0 : 6.0;
+    switch (sc->workload.cross_entropy) {
+    case SC_CE_IN_PLACE:
+        return 2.0;
+    case SC_CE_UPCAST:
+        return 12.0;
+    default:
+        return 6.0;
+    }
 }
 
 double memory_layer_bytes(const struct scenario *sc)

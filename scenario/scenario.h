@@ -127,12 +127,14 @@ enum sc_fp8_recipe { SC_FP8_DELAYED = 0, SC_FP8_CURRENT, SC_FP8_MXFP8, SC_FP8_NV
  * keeps them in 16 bits and casts them again. */
 enum sc_fp8_library { SC_FP8_LIB_TE = 0, SC_FP8_LIB_TORCHAO };
 
-/* What the loss keeps over the vocabulary for its backward
+/* What the loss holds over the vocabulary at its peak
  * (workload.cross_entropy; docs/model.md "Memory"): the softmax, or its
- * gradient, in fp32 (Megatron-Core's vocab-parallel losses, Transformer
- * Engine's fused loss from 2.18), or the gradient written over the 16-bit
- * logits (Transformer Engine's fused loss 2.7 to 2.17). */
-enum sc_cross_entropy { SC_CE_FP32 = 0, SC_CE_IN_PLACE };
+ * gradient, in fp32 beside the 16-bit logits or gradient (Megatron-Core's
+ * vocab-parallel losses, Transformer Engine's fused loss from 2.18), the
+ * gradient written over the 16-bit logits (Transformer Engine's fused loss
+ * 2.7 to 2.17), or the logits cast to fp32 into PyTorch's own
+ * cross_entropy (torchtitan). */
+enum sc_cross_entropy { SC_CE_FP32 = 0, SC_CE_IN_PLACE, SC_CE_UPCAST };
 
 #define SC_PLAN_MAX_NAMES 64
 #define SC_PLAN_MAX_REGIONS 16

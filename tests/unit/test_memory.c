@@ -485,6 +485,44 @@ static void some_layers_recompute(void)
     T_NEAR(memory_layer_bytes(&sc), full, 1e-12, "all 32: full");
 }
 
+/* What the loss holds over the vocabulary at its peak (workload.
+ * cross_entropy), bytes a logit at 16 bits: Megatron-Core's fp32 softmax
+ * with the 16-bit logits or gradient beside it 6, Transformer Engine's
+ * loss writing the gradient over the logits 2, the logits cast to fp32
+ * into PyTorch's cross_entropy (torchtitan) 12; tensor parallelism splits
+ * the vocabulary. */
+static void the_loss_holds_its_logits(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u[3];
+    static const enum sc_cross_entropy ce[3] = {SC_CE_FP32, SC_CE_IN_PLACE, SC_CE_UPCAST};
+    double logits = 2.0 * 4096 * 32000 / 2;    /* micro-batch 2, tp 2 */
+
+    fixture(&m, &g, &in, &sc, 0, 80);
+    m.layers = 4;
+    m.hidden = 1024;
+    m.heads = 8;
+    m.kv_heads = 8;
+    m.ffn_hidden = 4096;
+    m.vocab = 32000;
+    m.seq_len = 4096;
+    m.lm_head = 1;
+    sc.parallel.micro_batch = 2;
+    sc.parallel.tp = 2;
+    sc.workload.precision = CAT_BF16;
+    for (int i = 0; i < 3; i++) {
+        sc.workload.cross_entropy = ce[i];
+        memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u[i]);
+    }
+    T_NEAR(u[0].activations - u[1].activations, 4 * logits, 1e-9,
+           "fp32: 6 bytes a logit, 4 over in_place's 2");
+    T_NEAR(u[2].activations - u[0].activations, 6 * logits, 1e-9,
+           "upcast: 12 bytes a logit, 6 over fp32's");
+}
+
 int main(void)
 {
     T_RUN(some_layers_recompute);
@@ -492,6 +530,7 @@ int main(void)
     T_RUN(experts_shard_over_their_own_ranks);
     T_RUN(lora_trains_the_adapters_alone);
     T_RUN(pipeline_stages_keep_their_micro_batches);
+    T_RUN(the_loss_holds_its_logits);
     T_RUN(zero_tables_1_and_2);
     T_RUN(transformer_layers_keep_korthikantis_bytes);
     T_RUN(fp8_library_decides_the_saved_inputs);
