@@ -35,6 +35,20 @@ static void fixture(struct cat_model *m, struct cat_gpu *g, struct cat_instance 
     sc->gradients.precision = CAT_FP16;   /* ZeRO's accounting: fp16 gradients */
 }
 
+/* A language model by its shape, multi-head attention, a vocabulary of
+ * 32,000 and 4,096 tokens a sequence. */
+static void lm_shape(struct cat_model *m, int layers, double hidden, int heads, double ffn)
+{
+    m->layers = layers;
+    m->hidden = hidden;
+    m->heads = heads;
+    m->kv_heads = heads;
+    m->ffn_hidden = ffn;
+    m->vocab = 32000;
+    m->seq_len = 4096;
+    m->lm_head = 1;
+}
+
 static void zero_stages_divide_the_model_state(void)
 {
     /* figure 1 of the ZeRO paper: Psi = 7.5B, K = 12, Nd = 64 */
@@ -374,14 +388,7 @@ static void pipeline_stages_keep_their_micro_batches(void)
     double s = 4096, act, table;
 
     fixture(&m, &g, &in, &sc, 0, 80);
-    m.layers = 32;
-    m.hidden = 4096;
-    m.heads = 32;
-    m.kv_heads = 32;
-    m.ffn_hidden = 16384;
-    m.vocab = 32000;
-    m.seq_len = 4096;
-    m.lm_head = 1;
+    lm_shape(&m, 32, 4096, 32, 16384);
     table = 32000.0 * 4096;
     m.params = 12.0 * 4096 * 4096 * 32 + 2 * table;   /* layers, untied embedding and output */
     sc.parallel.micro_batch = 1;
@@ -502,14 +509,7 @@ static void the_loss_holds_its_logits(void)
     double logits = 2.0 * 4096 * 32000 / 2;    /* micro-batch 2, tp 2 */
 
     fixture(&m, &g, &in, &sc, 0, 80);
-    m.layers = 4;
-    m.hidden = 1024;
-    m.heads = 8;
-    m.kv_heads = 8;
-    m.ffn_hidden = 4096;
-    m.vocab = 32000;
-    m.seq_len = 4096;
-    m.lm_head = 1;
+    lm_shape(&m, 4, 1024, 8, 4096);
     sc.parallel.micro_batch = 2;
     sc.parallel.tp = 2;
     sc.workload.precision = CAT_BF16;
