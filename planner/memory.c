@@ -422,9 +422,13 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
     if (!(u->total > u->capacity))
         return;
     snprintf(buf, len,
-             "%.1f GiB per %s (model state %.1f GiB, activations %s%.1f GiB) is over the %.1f GiB "
-             "usable of its %.0f GiB by %.1f GiB%s",
-             u->total / DT_GIB, in->gpu_count > 0 ? "GPU" : "worker", state / DT_GIB,
+             "%.1f GiB per %s%s (model state %.1f GiB, activations %s%.1f GiB) is over the %.1f "
+             "GiB usable of its %.0f GiB by %.1f GiB%s",
+             u->total / DT_GIB, in->gpu_count > 0 ? "GPU" : "worker",
+             u->stage == MEM_STAGE_FIRST  ? " of the first pipeline stage"
+             : u->stage == MEM_STAGE_LAST ? " of the last pipeline stage"
+                                          : "",
+             state / DT_GIB,
              isnan(u->activations) ? "unknown, " : "",
              isnan(u->activations) ? 0 : u->activations / DT_GIB, u->capacity / DT_GIB,
              u->device / DT_GIB, (u->total - u->capacity) / DT_GIB,

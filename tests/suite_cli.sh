@@ -437,6 +437,9 @@ check "memory: a cluster over its GPUs' memory is infeasible, with what does not
     [ "$(grep -c '^Infeasible: 1x-p5: 76.8 GiB per GPU (model state 29.9 GiB, activations 46.9 GiB) is over the 72.0 GiB usable of its 80 GiB by 4.8 GiB' "$tmp/m.txt")" = 1 ]
 check "memory: the recommendation says why the smaller cluster cannot be used" \
     [ "$(grep -c '^Recommendation: scale_out: 8x-p5 .* 1x-p5 cannot be used: 76.8 GiB per GPU' "$tmp/m.txt")" = 1 ]
+"$DT" -q tests/data/cli/llama-pp-memory.yaml > "$tmp/pm.txt"
+check "memory: under a pipeline the Infeasible line names the stage it counted" \
+    [ "$(grep -c '^Infeasible: 1x-p4d: [0-9.]* GiB per GPU of the first pipeline stage (model state' "$tmp/pm.txt")" = 1 ]
 "$DT" -q --json tests/data/cli/llama-memory.yaml > "$tmp/m.json"
 check "memory --json: memory_gib per cluster (no pipeline: stage null), tokens/s and MFU" \
     [ "$(grep -c '"memory_gib":' "$tmp/m.json")" = 2 -a "$(grep -c '"stage":	null' "$tmp/m.json")" = 2 -a "$(grep -c '"capacity":	72' "$tmp/m.json")" = 2 -a "$(grep -c '"tokens_per_s":	[0-9]' "$tmp/m.json")" = 2 -a "$(grep -c '"mfu":	0\.' "$tmp/m.json")" = 2 ]
