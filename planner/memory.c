@@ -300,6 +300,28 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
     }
 }
 
+/*
+ * The GEMM libraries' workspaces an NVIDIA GPU's process holds from its
+ * first product on, both taken from PyTorch's caching allocator and so in
+ * its peak: PyTorch's cuBLAS workspace, 32 MiB on compute capability 9.0
+ * and 8 MiB + 128 KiB elsewhere (aten/src/ATen/cuda/CublasHandlePool.cpp,
+ * parseChosenWorkspaceSize's defaults; cuBLASLt shares it, pytorch/
+ * pytorch@26a39059), and Transformer Engine's, 32 MiB + 1 KiB from
+ * compute capability 9 and 4 MiB before (transformer_engine/pytorch/
+ * cpp_extensions/gemm.py, get_cublas_workspace_size_bytes; NVIDIA/
+ * TransformerEngine@d0067d0), which stacks without it do not hold.  Other
+ * GPUs (ROCm's pools differ): none counted.
+ */
+static double gemm_workspaces(const struct cat_instance *in)
+{
+    int cc = in->gpu_count > 0 && in->gpu ? in->gpu->cc : 0;
+
+    if (cc <= 0)
+        return 0;
+    return (cc == 90 ? 32.0 * DT_MIB : 8.0 * DT_MIB + 128 * 1024.0) +
+           (cc >= 90 ? 32.0 * DT_MIB + 1024 : 4.0 * DT_MIB);
+}
+
 void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
                int ranks, int local, struct mem_use *u)
 {
@@ -397,6 +419,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                                                        : ceil(m->params * gw / sc->gradients.bucket_bytes);
         u->buffers = m->params / tp / (units >= 1 ? units : 1) * (2 * w + gw);
     }
+    u->buffers += gemm_workspaces(in);
     /* full recompute: during a layer's backward its forward's activations
      * are made again beside the inputs the layers keep (those are the
      * activations above, as Korthikanti et al. 2022 count them), transient

@@ -434,9 +434,9 @@ check "collectives --help prints the usage, exit 0" [ $? -eq 0 -a "$(grep -c '^u
 # ---- memory per GPU, in every mode --------------------------------------------------
 "$DT" -q tests/data/cli/llama-memory.yaml > "$tmp/m.txt"
 check "memory: a cluster over its GPUs' memory is infeasible, with what does not fit and by how much" \
-    [ "$(grep -c '^Infeasible: 1x-p5: 76.8 GiB per GPU (model state 29.9 GiB, activations 46.9 GiB) is over the 72.0 GiB usable of its 80 GiB by 4.8 GiB' "$tmp/m.txt")" = 1 ]
+    [ "$(grep -c '^Infeasible: 1x-p5: 76.9 GiB per GPU (model state 29.9 GiB, activations 46.9 GiB) is over the 72.0 GiB usable of its 80 GiB by 4.9 GiB' "$tmp/m.txt")" = 1 ]
 check "memory: the recommendation says why the smaller cluster cannot be used" \
-    [ "$(grep -c '^Recommendation: scale_out: 8x-p5 .* 1x-p5 cannot be used: 76.8 GiB per GPU' "$tmp/m.txt")" = 1 ]
+    [ "$(grep -c '^Recommendation: scale_out: 8x-p5 .* 1x-p5 cannot be used: 76.9 GiB per GPU' "$tmp/m.txt")" = 1 ]
 "$DT" -q tests/data/cli/llama-pp-memory.yaml > "$tmp/pm.txt"
 check "memory: under a pipeline the Infeasible line names the stage it counted" \
     [ "$(grep -c '^Infeasible: 1x-p4d: [0-9.]* GiB per GPU of the first pipeline stage (model state' "$tmp/pm.txt")" = 1 ]
@@ -444,8 +444,8 @@ check "memory: under a pipeline the Infeasible line names the stage it counted" 
 check "memory --json: memory_gib per cluster (no pipeline: stage null), tokens/s and MFU" \
     [ "$(grep -c '"memory_gib":' "$tmp/m.json")" = 2 -a "$(grep -c '"stage":	null' "$tmp/m.json")" = 2 -a "$(grep -c '"capacity":	72' "$tmp/m.json")" = 2 -a "$(grep -c '"tokens_per_s":	[0-9]' "$tmp/m.json")" = 2 -a "$(grep -c '"mfu":	0\.' "$tmp/m.json")" = 2 ]
 "$DT" -q --json tests/data/cli/llama-recompute.yaml > "$tmp/r.json"
-check "memory: full recompute keeps 2 s h a layer and makes one layer again (1.28 GiB), so one p5 fits (39.1 GiB of 72: fp32 gradients, 4 bytes a parameter over zero2's 8)" \
-    [ "$(grep -c '"total":	39.1152,' "$tmp/r.json")" = 1 -a "$(grep -c '"feasible":	true' "$tmp/r.json")" = 2 ]
+check "memory: full recompute keeps 2 s h a layer and makes one layer again (1.28 GiB), so one p5 fits (39.2 GiB of 72: fp32 gradients, 4 bytes a parameter over zero2's 8)" \
+    [ "$(grep -c '"total":	39.1777,' "$tmp/r.json")" = 1 -a "$(grep -c '"feasible":	true' "$tmp/r.json")" = 2 ]
 "$DT" -q --json tests/data/cli/llama-global-batch.yaml > "$tmp/g.json"
 check "global_batch: 512 sequences are 8 micro-batches a worker on 64 GPUs, 64 on 8; 768 GPUs exceed it" \
     [ "$(grep -c '"grad_accum":	8,' "$tmp/g.json")" = 1 -a "$(grep -c '"grad_accum":	64,' "$tmp/g.json")" = 1 -a "$(grep -c '"infeasible_why":	"768 data-parallel replicas x batch_per_gpu 1 = 768 samples a micro-batch, over the global batch of 512' "$tmp/g.json")" = 1 ]
@@ -590,8 +590,8 @@ check "pp auto: unsharded 70B needs tp x pp >= 16; the search picks a pipelined 
     [ "$(grep -c '^Layout: 8x-p5: tp [0-9]* x pp [0-9]* (interleave [0-9]) + none, recompute [a-z]*, batch_per_gpu' "$tmp/p.txt")" = 1 -a "$(grep -c '^Pipeline: 8x-p5: tp [0-9]* x pp [0-9]*' "$tmp/p.txt")" = 1 ]
 check "pp auto --json: both clusters pipelined (parallel.pp > 1), each with a pipeline bubble" \
     [ "$(grep -c '"pp":	\([2-9]\|[1-9][0-9]\),' "$tmp/p.json")" = 2 -a "$(grep -c '"pipeline_bubble":	[0-9]*\.[0-9]*[1-9]' "$tmp/p.json")" = 2 ]
-check "a cluster's own parallel: {tp: 8, pp: 4} runs as given; only full recompute fits (94.2 GiB a GPU without)" \
-    [ "$(grep -c '^Layout: 4x-p5-pp4: none, recompute full, .* recompute selective needs 94.2 GiB a GPU' "$tmp/p.txt")" = 1 -a "$(grep -c '^Pipeline: 4x-p5-pp4: tp 8 x pp 4 x dp 1' "$tmp/p.txt")" = 1 ]
+check "a cluster's own parallel: {tp: 8, pp: 4} runs as given; only full recompute fits (94.3 GiB a GPU without)" \
+    [ "$(grep -c '^Layout: 4x-p5-pp4: none, recompute full, .* recompute selective needs 94.3 GiB a GPU' "$tmp/p.txt")" = 1 -a "$(grep -c '^Pipeline: 4x-p5-pp4: tp 8 x pp 4 x dp 1' "$tmp/p.txt")" = 1 ]
 check "the recommendation compares the layouts" \
     [ "$(grep -c '^Recommendation: .*In layout terms: 8x-p5 runs tp [0-9]* x pp [0-9]* x dp [0-9]* (none): .*; 4x-p5-pp4 runs tp 8 x pp 4 x dp 1 (none): .* and its step is [0-9.]* x as long' "$tmp/p.txt")" = 1 ]
 
