@@ -523,6 +523,35 @@ static void the_loss_holds_its_logits(void)
            "upcast: 12 bytes a logit, 6 over fp32's");
 }
 
+/* The GEMM libraries' workspaces in buffers: PyTorch's cuBLAS workspace
+ * (32 MiB on compute capability 9.0, 8 MiB + 128 KiB elsewhere) and
+ * Transformer Engine's (32 MiB + 1 KiB from 9.0, 4 MiB before); none on a
+ * GPU without a compute capability (ROCm's). */
+static void gemm_workspaces_are_held(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u0, u90, u80, u100;
+
+    fixture(&m, &g, &in, &sc, 1e9, 80);
+    memory_of(&sc, SC_SHARD_NONE, &in, 1, 8, &u0);
+    g.cc = 90;
+    memory_of(&sc, SC_SHARD_NONE, &in, 1, 8, &u90);
+    g.cc = 80;
+    memory_of(&sc, SC_SHARD_NONE, &in, 1, 8, &u80);
+    g.cc = 100;
+    memory_of(&sc, SC_SHARD_NONE, &in, 1, 8, &u100);
+    T_NEAR(u90.buffers - u0.buffers, 64 * 1048576.0 + 1024, 1e-12,
+           "H100: PyTorch's 32 MiB and Transformer Engine's 32 MiB + 1 KiB");
+    T_NEAR(u80.buffers - u0.buffers, 12 * 1048576.0 + 128 * 1024, 1e-12,
+           "A100: PyTorch's 8 MiB + 128 KiB and Transformer Engine's 4 MiB");
+    T_NEAR(u100.buffers - u0.buffers, 40 * 1048576.0 + 128 * 1024 + 1024, 1e-12,
+           "Blackwell: PyTorch's default outside 9.0, Transformer Engine's 32 MiB + 1 KiB");
+    T_NEAR(u90.total - u0.total, u90.buffers - u0.buffers, 1e-12, "and the total with them");
+}
+
 int main(void)
 {
     T_RUN(some_layers_recompute);
@@ -531,6 +560,7 @@ int main(void)
     T_RUN(lora_trains_the_adapters_alone);
     T_RUN(pipeline_stages_keep_their_micro_batches);
     T_RUN(the_loss_holds_its_logits);
+    T_RUN(gemm_workspaces_are_held);
     T_RUN(zero_tables_1_and_2);
     T_RUN(transformer_layers_keep_korthikantis_bytes);
     T_RUN(fp8_library_decides_the_saved_inputs);
