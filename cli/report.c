@@ -153,8 +153,8 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(m, "buffers", u->buffers / DT_GIB);
     report_json_num(m, "total", u->total / DT_GIB);
     report_json_num(m, "capacity", u->capacity / DT_GIB);
-    if (u->stage != MEM_STAGE_NONE)
-        cJSON_AddStringToObject(m, "stage", u->stage == MEM_STAGE_FIRST ? "first" : "last");
+    if (memory_stage_name(u->stage))
+        cJSON_AddStringToObject(m, "stage", memory_stage_name(u->stage));
     else
         cJSON_AddNullToObject(m, "stage");
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);

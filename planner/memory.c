@@ -436,21 +436,25 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     u->capacity = u->device * MEMORY_USABLE;
 }
 
+const char *memory_stage_name(int stage)
+{
+    return stage == MEM_STAGE_FIRST ? "first" : stage == MEM_STAGE_LAST ? "last" : NULL;
+}
+
 void memory_why(const struct scenario *sc, const struct cat_instance *in, const struct mem_use *u,
                 char *buf, size_t len)
 {
     double state = u->weights + u->gradients + u->optimizer;
+    const char *stage = memory_stage_name(u->stage);
 
     buf[0] = '\0';
     if (!(u->total > u->capacity))
         return;
     snprintf(buf, len,
-             "%.1f GiB per %s%s (model state %.1f GiB, activations %s%.1f GiB) is over the %.1f "
-             "GiB usable of its %.0f GiB by %.1f GiB%s",
+             "%.1f GiB per %s%s%s%s (model state %.1f GiB, activations %s%.1f GiB) is over the "
+             "%.1f GiB usable of its %.0f GiB by %.1f GiB%s",
              u->total / DT_GIB, in->gpu_count > 0 ? "GPU" : "worker",
-             u->stage == MEM_STAGE_FIRST  ? " of the first pipeline stage"
-             : u->stage == MEM_STAGE_LAST ? " of the last pipeline stage"
-                                          : "",
+             stage ? " of the " : "", stage ? stage : "", stage ? " pipeline stage" : "",
              state / DT_GIB,
              isnan(u->activations) ? "unknown, " : "",
              isnan(u->activations) ? 0 : u->activations / DT_GIB, u->capacity / DT_GIB,

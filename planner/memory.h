@@ -16,10 +16,9 @@
  * recompute (the layer's input alone; a gated feed-forward keeps 8 s b f,
  * 6 s b f with Megatron-Core's fused SwiGLU), plus the loss's 6 s b v at
  * its peak (the fp32 softmax and the 16-bit logits or gradient beside it;
- * 2 s b v where the loss writes its gradient over the 16-bit logits,
- * workload.cross_entropy in_place); tensor parallelism
- * divides the 24 of the 34 that are split across ranks, and sequence
- * parallelism the other 10.
+ * workload.cross_entropy in_place 2 s b v, upcast 12 s b v); tensor
+ * parallelism divides the 24 of the 34 that are split across ranks, and
+ * sequence parallelism the other 10.
  * Other models: catalog act_mib_per_sample per sample at 16 bits.
  * Twice the 16-bit figures when activations are fp32.
  */
@@ -43,6 +42,9 @@ struct mem_use {
 
 /* mem_use.stage */
 enum { MEM_STAGE_NONE, MEM_STAGE_FIRST, MEM_STAGE_LAST };
+
+/* "first" or "last" for a pipeline's stage; NULL without a pipeline. */
+const char *memory_stage_name(int stage);
 
 /* memory_layer_act's flags */
 enum {
