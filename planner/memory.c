@@ -56,7 +56,12 @@
  * the router's fp32 logits, its top_k permuted copies of the token (the
  * first expert product's input, in bytes), the experts' first product and
  * activation as a dense block keeps them a copy, and the shared experts as a
- * dense block of their width.  Not the experts' outputs: Megatron-Core
+ * dense block of their width.  The routed copies are the busiest rank's, imb
+ * times an even share (scenario_moe_imbalance: dropless routing's default
+ * under expert parallelism), as its step time counts them: where the
+ * router sends more tokens to a rank's experts than the mean, that rank
+ * keeps their copies and products for the backward, and its peak is the
+ * one that runs out.  Not the experts' outputs: Megatron-Core
  * applies the router's probabilities in the experts' activation and sums
  * the outputs back without them (NVIDIA/Megatron-LM@2659630721, 2025-04-09,
  * "Memory efficient token permutation": activation_func_with_probs,
@@ -64,10 +69,10 @@
  * recompute_modules moe keeps the block's input alone (the
  * layer norm's, counted already); moe_act drops the activation's output.
  */
-static void ffn_bytes(const struct cat_model *m, double ffn, double in2, double xin, int flags,
-                      double *whole, double *split)
+static void ffn_bytes(const struct cat_model *m, double ffn, double in2, double xin, double imb,
+                      int flags, double *whole, double *split)
 {
-    double h = m->hidden, l = m->layers, lm = shape_moe_layers(m), k = m->top_k;
+    double h = m->hidden, l = m->layers, lm = shape_moe_layers(m), k = m->top_k * imb;
     double fe = shape_expert_width(m), act = flags & MEM_ACT_REDO_MOE_ACT ? xin : 0;
     double moe_whole = 0, moe_split = 0;
 
@@ -84,8 +89,8 @@ static void ffn_bytes(const struct cat_model *m, double ffn, double in2, double 
     *split = (l - lm) / l * (ffn + in2) * m->ffn_hidden + lm / l * moe_split;
 }
 
-double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, int sp, int flash,
-                        int flags, enum sc_recompute rc)
+double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, double imb, int sp,
+                        int flash, int flags, enum sc_recompute rc)
 {
     double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = m->dropout > 0;
     double kv = h * m->kv_heads / m->heads, t = tp > 1 ? tp : 1;
@@ -118,7 +123,7 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, in
     double ffn_whole, ffn_split;
     double split, scores = (2 + 3 * d) * a * s;                   /* per token */
 
-    ffn_bytes(m, ffn, in_fc2, fz ? 0 : in, flags, &ffn_whole, &ffn_split);
+    ffn_bytes(m, ffn, in_fc2, fz ? 0 : in, imb > 0 ? imb : 1, flags, &ffn_whole, &ffn_split);
     split = qb * h + qb * kv + qb * kv + proj                     /* Q, K; V; proj input */
             + ffn_split;                                          /* feed-forward */
 
@@ -201,14 +206,14 @@ double memory_layer_bytes(const struct scenario *sc)
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1, sp = sc->parallel.sequence_parallel;
     int flash = sc->workload.attention != SC_ATTN_UNFUSED, fl = memory_act_flags(sc);
-    double f = scenario_recompute_share(sc), act;
+    double f = scenario_recompute_share(sc), imb = scenario_moe_imbalance(sc), act;
 
-    act = memory_layer_act(m, s, tp, sc->parallel.etp, sp, flash, fl, sc->parallel.recompute);
+    act = memory_layer_act(m, s, tp, sc->parallel.etp, imb, sp, flash, fl, sc->parallel.recompute);
     /* workload.recompute_layers: the other layers keep everything; a
      * layer's mean over the model's */
     if (sc->parallel.recompute == SC_RECOMPUTE_FULL && f < 1)
-        act = f * act + (1 - f) * memory_layer_act(m, s, tp, sc->parallel.etp, sp, flash, fl,
-                                                   SC_RECOMPUTE_NONE);
+        act = f * act + (1 - f) * memory_layer_act(m, s, tp, sc->parallel.etp, imb, sp, flash,
+                                                   fl, SC_RECOMPUTE_NONE);
     return sc->parallel.micro_batch * width * act;
 }
 
@@ -309,17 +314,25 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
  * pytorch@26a39059), and Transformer Engine's, 32 MiB + 1 KiB from
  * compute capability 9 and 4 MiB before (transformer_engine/pytorch/
  * cpp_extensions/gemm.py, get_cublas_workspace_size_bytes; NVIDIA/
- * TransformerEngine@d0067d0), which stacks without it do not hold.  Other
- * GPUs (ROCm's pools differ): none counted.
+ * TransformerEngine@d0067d0), which stacks without it do not hold.  A
+ * mixture of experts' grouped products (Transformer Engine's
+ * general_grouped_gemm, under TEGroupedMLP and the fused grouped MLP alike)
+ * hold one more of Transformer Engine's size for each of its 4 compute
+ * streams (get_cublas_workspace(grouped_gemm=True), cached for the process
+ * like the other; transformer_engine/common/util/multi_stream.cpp,
+ * num_compute_streams).  Other GPUs (ROCm's pools differ): none counted.
  */
-static double gemm_workspaces(const struct cat_instance *in)
+#define TE_GROUPED_STREAMS 4
+static double gemm_workspaces(const struct scenario *sc, const struct cat_instance *in)
 {
+    const struct cat_model *m = sc->workload.model;
     int cc = in->gpu_count > 0 && in->gpu ? in->gpu->cc : 0;
+    double te = cc >= 90 ? 32.0 * DT_MIB + 1024 : 4.0 * DT_MIB;
 
     if (cc <= 0)
         return 0;
-    return (cc == 90 ? 32.0 * DT_MIB : 8.0 * DT_MIB + 128 * 1024.0) +
-           (cc >= 90 ? 32.0 * DT_MIB + 1024 : 4.0 * DT_MIB);
+    return (cc == 90 ? 32.0 * DT_MIB : 8.0 * DT_MIB + 128 * 1024.0) + te +
+           (shape_known(m) && m->experts > 0 ? TE_GROUPED_STREAMS * te : 0);
 }
 
 void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
@@ -419,7 +432,11 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                                                        : ceil(m->params * gw / sc->gradients.bucket_bytes);
         u->buffers = m->params / tp / (units >= 1 ? units : 1) * (2 * w + gw);
     }
-    u->buffers += gemm_workspaces(in);
+    u->buffers += gemm_workspaces(sc, in);
+    /* the allgather dispatcher gathers a layer's tokens into Megatron-Core's
+     * global memory buffer (use_global_buffer), held from the first MoE
+     * layer on and reused by the others */
+    u->buffers += resolve_ep_gathered_bytes(sc);
     /* full recompute: during a layer's backward its forward's activations
      * are made again beside the inputs the layers keep (those are the
      * activations above, as Korthikanti et al. 2022 count them), transient
@@ -427,7 +444,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     if (shape_known(m) && sc->parallel.recompute == SC_RECOMPUTE_FULL)
         u->buffers += b * width *
                       memory_layer_act(m, scenario_rank_tokens(sc), tp, sc->parallel.etp,
-                                       sc->parallel.sequence_parallel,
+                                       scenario_moe_imbalance(sc), sc->parallel.sequence_parallel,
                                        sc->workload.attention != SC_ATTN_UNFUSED,
                                        memory_act_flags(sc), SC_RECOMPUTE_NONE);
     u->total = u->weights + u->gradients + u->optimizer + u->buffers +

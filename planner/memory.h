@@ -70,11 +70,12 @@ enum {
 
 /* Activation bytes of one layer of shaped transformer m, per sample of s
  * tokens, with tp-way tensor parallelism (sp: sequence parallel too; etp,
- * its experts' tensor parallelism, 0 for tp's),
+ * its experts' tensor parallelism, 0 for tp's), a mixture of experts'
+ * routed copies imb times an even share (the busiest rank's; 1 for even),
  * `flash` attention, MEM_ACT_* flags and `rc` recompute; 16-bit
  * activations. */
-double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, int sp, int flash,
-                        int flags, enum sc_recompute rc);
+double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, double imb, int sp,
+                        int flash, int flags, enum sc_recompute rc);
 
 /* One layer's activations of one micro-batch of sc's workload (a model given
  * by its shape), bytes: memory_layer_act at sc's sequence, layout,

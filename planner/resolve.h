@@ -134,6 +134,10 @@ void resolve_ep_waits(const struct scenario *sc, const struct cat_instance *in,
  * resolve_ep_waits counts two forward and two backward a MoE layer. */
 double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_instance *in,
                                const struct sim_group *g);
+/* Under the allgather dispatcher (parallel.ep_dispatch allgather, ep > 1),
+ * the bytes of one micro-batch's tokens gathered to a rank of the expert
+ * group (etp x ep ranks' tokens); 0 otherwise. */
+double resolve_ep_gathered_bytes(const struct scenario *sc);
 /* What `bytes` of the routed experts' gradients take on their expert-data-
  * parallel group's all-reduce over what the data-parallel group's would,
  * each on its own ranks a node and their NICs, as NCCL would run them

@@ -31,7 +31,14 @@
  * experts a token picks are top_k of the experts drawn without
  * replacement, and a node of the group's n holds E / n of them (group-
  * limited routing: remote_nodes).  parallel.ep_fp8_dispatch sends the
- * forward dispatch in fp8 (resolve_ep_waits).
+ * forward dispatch in fp8 (resolve_ep_waits).  Megatron-Core's allgather
+ * dispatcher (its default, moe_token_dispatcher_type; MoEAllGatherToken
+ * Dispatcher in token_dispatcher.py, NVIDIA/Megatron-LM@d98e8a6) gathers
+ * every rank's tokens, a tp-th of the sequence each, to all etp x ep ranks
+ * of the expert group, each keeping those its experts take, and reduce-
+ * scatters the experts' outputs back: NCCL's ring collectives of the
+ * group's whole tokens, top_k not in the bytes and no etp gather after
+ * them (gather_bytes).
  *
  * Overlap (parallel.ep_overlap, Megatron-Core's overlap_moe_expert_
  * parallel_comm): one micro-batch's forward runs beside another's
@@ -297,16 +304,36 @@ int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance 
     return sc->parallel.ep > 1 && ranks_in_node(sc, in) < sc->parallel.ep;
 }
 
-/* One copy of a rank's tokens a micro-batch, bytes: a tp-th of them under
- * sequence parallelism, hidden values each, the busiest rank imb times an
- * even share. */
-static double token_bytes(const struct scenario *sc)
+/* A rank's tokens of a micro-batch, bytes: a tp-th of them under sequence
+ * parallelism, hidden values each. */
+static double local_bytes(const struct scenario *sc)
 {
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
 
     return scenario_rank_tokens(sc) * sc->parallel.micro_batch /
            (sc->parallel.sequence_parallel ? tp : 1) * sc->workload.model->hidden *
-           resolve_act_width(sc) * scenario_moe_imbalance(sc);
+           resolve_act_width(sc);
+}
+
+/* One copy of them as a rank sends or receives it, the busiest rank imb
+ * times an even share. */
+static double token_bytes(const struct scenario *sc)
+{
+    return local_bytes(sc) * scenario_moe_imbalance(sc);
+}
+
+static int allgather(const struct scenario *sc)
+{
+    return sc->parallel.ep_dispatch == SC_EP_ALLGATHER;
+}
+
+double resolve_ep_gathered_bytes(const struct scenario *sc)
+{
+    const struct cat_model *m = sc->workload.model;
+
+    if (!allgather(sc) || sc->parallel.ep <= 1 || !shape_known(m) || m->experts <= 0)
+        return 0;
+    return local_bytes(sc) * etp_of(sc) * sc->parallel.ep;
 }
 
 /* One MoE layer's all-to-all (a dispatch or a combine) of one micro-batch:
@@ -316,10 +343,18 @@ static void alltoall_bytes(const struct scenario *sc, const struct cat_instance 
                            double *net)
 {
     const struct cat_model *m = sc->workload.model;
-    int ep = sc->parallel.ep, in_node = ranks_in_node(sc, in);
+    int ep = sc->parallel.ep, in_node = ranks_in_node(sc, in), n = etp_of(sc) * ep;
     double token = token_bytes(sc), bytes = token * m->top_k;   /* top_k copies of each */
 
-    if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL) {
+    if (allgather(sc)) {
+        /* a ring over the group's n ranks (etp x ep, in_node x etp of
+         * them a node): every other rank's tokens pass each rank over
+         * NVLink, and a node takes in the chunks of the group's other
+         * nodes once, over its ranks' NICs */
+        double chunk = local_bytes(sc), here = (double)in_node * etp_of(sc);
+        *nvl = chunk * (n - 1);
+        *net = in_node < ep ? chunk * (n - here) / here : 0;
+    } else if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL) {
         /* (ep - 1) / ep of the copies to other ranks, by where they sit */
         *nvl = bytes * (in_node - 1.0) / ep;
         *net = bytes * (double)(ep - in_node) / ep;
@@ -338,7 +373,8 @@ static void alltoall_bytes(const struct scenario *sc, const struct cat_instance 
 /* The all-to-all figures of g's network (nccl_a2a.c, catalog/fabric.c
  * a2a_*) that the dispatcher pays: NCCL's all-to-all (ep_dispatch
  * alltoall) its share of the NICs and its cost beyond the bytes; the flex
- * dispatcher's own transport has no published figure: none. */
+ * dispatcher's own transport has no published figure, and the allgather
+ * dispatcher's rings are not all-to-alls: none. */
 static const struct nccl_a2a_net *a2a_net(const struct scenario *sc, const struct sim_group *g)
 {
     static const struct nccl_a2a_net none = {0, 0, 0};
@@ -403,7 +439,7 @@ double resolve_ep_nvl_share(const struct scenario *sc, const struct cat_instance
     const struct cat_gpu *gpu = in->gpu;
     double n = ranks_in_node(sc, in), hyb;
 
-    if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || !gpu || gpu->cdna > 0)
+    if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || allgather(sc) || !gpu || gpu->cdna > 0)
         return 1;
     hyb = cat_cc_blackwell(gpu->cc) ? at_peers(hybridep_bw, n) : HYBRIDEP_HOPPER;
     if (sc->parallel.ep_dispatch == SC_EP_HYBRIDEP)
@@ -468,7 +504,7 @@ double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_insta
     double bytes, bw;
 
     if (etp <= 1 || sc->parallel.ep <= 1 || !shape_known(m) || m->experts <= 0 ||
-        in->gpu_count < 1)
+        in->gpu_count < 1 || allgather(sc))
         return 0;
     bytes = etp * token_bytes(sc) * m->top_k;
     bw = etp <= in->gpu_count && g->intra_Bps > 0 ? g->intra_Bps : g->nic_Bps / in->gpu_count;
@@ -575,7 +611,8 @@ double resolve_ep_sm_factor(int sms, int held)
 int resolve_ep_sms_held(const struct scenario *sc)
 {
     return sc->parallel.ep_sms > 0 ? sc->parallel.ep_sms
-           : sc->parallel.ep_dispatch == SC_EP_ALLTOALL ? EP_NCCL_SMS : EP_FLEX_SMS;
+           : sc->parallel.ep_dispatch == SC_EP_ALLTOALL || allgather(sc) ? EP_NCCL_SMS
+                                                                           : EP_FLEX_SMS;
 }
 
 static double overlap_cost_s(const struct scenario *sc, const struct cat_instance *in, double w,

@@ -57,7 +57,7 @@ static const char *const pp_orders[] = { "tp-dp-pp", "tp-pp-dp", NULL };
 static const char *const tp_layouts[] = { "sbh", "bsh", NULL };
 static const char *const pp_splits[] = { "layers", "embedding_loss", NULL };
 static const char *const pp_schedules[] = { "1f1b", "dualpipe", NULL };
-static const char *const ep_dispatches[] = { "alltoall", "deepep", "hybridep", NULL };
+static const char *const ep_dispatches[] = { "alltoall", "deepep", "hybridep", "allgather", NULL };
 static const char *const cp_comms[] = { "p2p", "a2a", "allgather", "torch", NULL };
 
 const char *scenario_prec_name(int i) { return NAMES_AT(precs, i); }

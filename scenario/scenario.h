@@ -89,10 +89,13 @@ enum { SC_PP_1F1B = 0, SC_PP_DUALPIPE };
 enum { SC_CP_P2P = 0, SC_CP_A2A, SC_CP_ALLGATHER, SC_CP_TORCH };
 /* How a MoE layer's tokens reach their experts (parallel.ep_dispatch):
  * NCCL's all-to-all, each routed copy its own message (Megatron-Core's
- * alltoall dispatcher), or a dispatcher that sends a token once to each
+ * alltoall dispatcher), a dispatcher that sends a token once to each
  * node that holds one of its experts and fans it out over NVLink there
- * (DeepEP's normal kernels, HybridEP; Megatron-Core's flex dispatcher). */
-enum { SC_EP_ALLTOALL = 0, SC_EP_DEEPEP, SC_EP_HYBRIDEP };
+ * (DeepEP's normal kernels, HybridEP; Megatron-Core's flex dispatcher), or
+ * every token gathered to every rank of the expert group and the outputs
+ * reduce-scattered back (Megatron-Core's allgather dispatcher, its
+ * default). */
+enum { SC_EP_ALLTOALL = 0, SC_EP_DEEPEP, SC_EP_HYBRIDEP, SC_EP_ALLGATHER };
 
 /* How the optimizer walks the parameter tensors (workload.optimizer_loop;
  * docs/model.md "The optimizer"): one fused kernel over all (Megatron-
@@ -392,7 +395,7 @@ struct sc_parallel {
                                           expert's width split that many ways (0: tp's,
                                           Megatron-Core's default) */
     int ep_dispatch;                   /* parallel.ep_dispatch: SC_EP_ALLTOALL (default),
-                                          _DEEPEP or _HYBRIDEP */
+                                          _DEEPEP, _HYBRIDEP or _ALLGATHER */
     int ep_fp8_dispatch;               /* parallel.ep_fp8_dispatch (default 0): the forward
                                           dispatch sends fp8 tokens with a scale a 128 values
                                           (DeepSeek-V3's; Megatron-Core's
@@ -598,7 +601,7 @@ const char *scenario_sharding_name(int i);        /* none, zero1, zero2, zero3, 
 const char *scenario_recompute_name(int i);       /* none, selective, full, auto */
 const char *scenario_pp_order_name(int i);        /* tp-dp-pp, tp-pp-dp (SIM_ORDER_*) */
 const char *scenario_tp_layout_name(int i);       /* sbh, bsh (SC_TP_LAYOUT_*) */
-const char *scenario_ep_dispatch_name(int i);     /* alltoall, deepep, hybridep (SC_EP_*) */
+const char *scenario_ep_dispatch_name(int i);     /* alltoall, deepep, hybridep, allgather */
 const char *scenario_cp_comm_name(int i);        /* p2p, a2a, allgather, torch (SC_CP_*) */
 const char *scenario_pp_split_name(int i);        /* layers, embedding_loss (SC_PP_SPLIT_*) */
 const char *scenario_pp_schedule_name(int i);     /* 1f1b, dualpipe (SC_PP_1F1B, _DUALPIPE) */

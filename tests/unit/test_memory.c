@@ -203,17 +203,17 @@ static void lora_trains_the_adapters_alone(void)
     memory_of(&sc, sc.parallel.sharding, &in, 8, 8, &u);
     T_NEAR(u.weights, 8e9, 1e-12, "fp8_params: a byte a weight");
     sc.workload.fp8_params = 0;
-    full = memory_layer_act(&m, 8192, 1, 0, 0, 1, fl, SC_RECOMPUTE_NONE);
-    fz = memory_layer_act(&m, 8192, 1, 0, 0, 1, fl | MEM_ACT_FROZEN | MEM_ACT_ADAPT_QKV | MEM_ACT_ADAPT_OUT,
+    full = memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, fl, SC_RECOMPUTE_NONE);
+    fz = memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, fl | MEM_ACT_FROZEN | MEM_ACT_ADAPT_QKV | MEM_ACT_ADAPT_OUT,
                           SC_RECOMPUTE_NONE);
     T_NEAR(full - fz, 8192 * (4096 + 14336 - 4096.0), 1e-9,
            "frozen: the feed-forward products' inputs dropped, the QKV input 16-bit for its adapter");
     /* fused attention in fp8: Q, K and V kept a byte each (h + 2 kv a token
      * saved), the output too under delayed scaling (h more) */
-    T_NEAR(full - memory_layer_act(&m, 8192, 1, 0, 0, 1, fl | MEM_ACT_FP8_ATTN, SC_RECOMPUTE_NONE),
+    T_NEAR(full - memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, fl | MEM_ACT_FP8_ATTN, SC_RECOMPUTE_NONE),
            8192 * (4096 + 2 * 1024.0), 1e-9, "fp8 attention: Q, K and V in fp8");
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, fl | MEM_ACT_PROJ_FP8, SC_RECOMPUTE_NONE) -
-               memory_layer_act(&m, 8192, 1, 0, 0, 1, fl | MEM_ACT_PROJ_FP8 | MEM_ACT_FP8_ATTN,
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, fl | MEM_ACT_PROJ_FP8, SC_RECOMPUTE_NONE) -
+               memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, fl | MEM_ACT_PROJ_FP8 | MEM_ACT_FP8_ATTN,
                                 SC_RECOMPUTE_NONE),
            8192 * (4096 + 2 * 1024.0 + 4096), 1e-9, "and under delayed scaling its output");
     scenario_free(&sc);
@@ -289,20 +289,20 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     m.kv_heads = 96;
     m.ffn_hidden = 4 * 12288;
     m.dropout = 0.1;
-    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, 0, 0, SC_RECOMPUTE_NONE), s * h * (34 + 5 * a * s / h), 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 1, 0, 0, 0, SC_RECOMPUTE_NONE), s * h * (34 + 5 * a * s / h), 1e-12,
            "no parallelism: s b h (34 + 5 a s / h)");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, 0, 0, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 0, 0, 0, SC_RECOMPUTE_NONE),
            s * h * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12,
            "tensor parallel 8: s b h (10 + 24/t + 5 a s / (h t))");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 0, 0, SC_RECOMPUTE_NONE), s * h / t * (34 + 5 * a * s / h),
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 1, 0, 0, SC_RECOMPUTE_NONE), s * h / t * (34 + 5 * a * s / h),
            1e-12, "and sequence parallel: s b h / t (34 + 5 a s / h)");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 0, 0, SC_RECOMPUTE_SELECTIVE), s * h / t * 34, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 1, 0, 0, SC_RECOMPUTE_SELECTIVE), s * h / t * 34, 1e-12,
            "selective recompute: s b h 34 / t");
-    T_NEAR(memory_layer_act(&m, s, 1, 0, 0, 1, 0, SC_RECOMPUTE_NONE), s * h * 34, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 1, 0, 1, 0, 1, 0, SC_RECOMPUTE_NONE), s * h * 34, 1e-12,
            "fused (flash) attention keeps no scores");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 0, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 0, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h, 1e-12,
            "full recompute: the layer's input, 2 s b h");
-    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h / t, 1e-12,
+    T_NEAR(memory_layer_act(&m, s, 8, 0, 1, 1, 0, 0, SC_RECOMPUTE_FULL), 2 * s * h / t, 1e-12,
            "full recompute, sequence parallel: 2 s b h / t");
     m.dropout = 0;
     m.gated_ffn = 1;
@@ -313,36 +313,36 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     /* Llama-3 8B: kept 8h, split 2h + 4 kv + 2h + 8f (eager SwiGLU: both
      * halves 4f, the SiLU's output 2f, the product 2f), scores 2 a s (no
      * dropout) */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 0, 0, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, 0, 0, SC_RECOMPUTE_NONE),
            8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 8 * 14336 + 2 * 32 * 8192.0), 1e-12,
            "gated, grouped-query, no dropout: the generalised terms");
     /* per-operator recompute keeps the input, Q, V, attention's output,
      * w1's and w2's outputs: 2 (h + h + kv + h + f + h) a token at tp 1 */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, 0, SC_RECOMPUTE_OP),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, 0, SC_RECOMPUTE_OP),
            8192 * 2 * (4 * 4096 + 1024 + 14336.0), 1e-12,
            "selective_op: the outputs of the products it keeps");
-    T_NEAR(memory_layer_act(&m, 8192, 8, 0, 1, 1, 0, SC_RECOMPUTE_OP),
+    T_NEAR(memory_layer_act(&m, 8192, 8, 0, 1, 1, 1, 0, SC_RECOMPUTE_OP),
            8192 * (2 * 4096 / 8.0 + 2 * 4096 + (4 * 4096 + 2 * 1024 + 2 * 14336 + 2 * 4096) / 8.0),
            1e-12, "selective_op, tp 8 with sequence parallelism: split but for w2's partial sums");
     /* fused kernels: Megatron-Core's bias-SwiGLU keeps its input (4f) and
      * its output is the next projection's input (2f): 6f */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 0, 1, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, 0, 1, SC_RECOMPUTE_NONE),
            8192 * (8 * 4096 + 4 * 4096 + 4 * 1024 + 6 * 14336 + 2 * 32 * 8192.0), 1e-12,
            "fused SwiGLU keeps 6 s f, not 8");
     /* Transformer Engine's fp8: the QKV and first feed-forward inputs 1 h
      * each (the layer norms' inputs stay 4 h), fused attention's output 2 h
      * (and under delayed scaling the output projection's fp8 copy h), the
      * last projection's input 1 f: kept 6 h, split 2h + 4 kv + 2 h + 5 f */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE),
            8192 * (6 * 4096 + 4 * 4096 + 4 * 1024 + 5 * 14336.0), 1e-12,
            "fp8 as Transformer Engine keeps it: a byte a GEMM input");
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_PROJ_FP8,
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_PROJ_FP8,
                             SC_RECOMPUTE_NONE),
            8192 * (6 * 4096 + 5 * 4096 + 4 * 1024 + 5 * 14336.0), 1e-12,
            "delayed scaling: the output projection's fp8 copy besides");
     /* workload.fp8_act_input: the fused SwiGLU's input 2 f in fp8, 2 bytes
      * a token for 4: split 3 f for 5 */
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_FP8_ACT_IN,
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_FP8_ACT_IN,
                             SC_RECOMPUTE_NONE),
            8192 * (6 * 4096 + 4 * 4096 + 4 * 1024 + 3 * 14336.0), 1e-12,
            "fp8_act_input: the SwiGLU's input in fp8");
@@ -355,11 +355,11 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     m.experts = 8;
     m.top_k = 2;
     m.moe_ffn_hidden = 1024;
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE),
            8192 * (6 * 4096 + 4 * 8 + 2 * 4096 + 4 * 4096 + 4 * 1024 + 2 * 5 * 1024.0), 1e-12,
            "a MoE layer: logits, the routed copies' fp8 inputs, their products; no outputs");
-    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE) -
-               memory_layer_act(&m, 8192, 1, 0, 0, 1,
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_FP8, SC_RECOMPUTE_NONE) -
+               memory_layer_act(&m, 8192, 1, 0, 1, 0, 1,
                                 MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_FP8_ACT_IN, SC_RECOMPUTE_NONE),
            8192 * 2 * 2 * 1024.0, 1e-9, "fp8_act_input halves each routed copy's SwiGLU input");
     m.experts = 0;
@@ -368,7 +368,7 @@ static void transformer_layers_keep_korthikantis_bytes(void)
     /* unfused attention: the output projection keeps only its fp8 input;
      * ungated: the activation's input 2 f and the fp8 output f */
     m.gated_ffn = 0;
-    T_NEAR(memory_layer_act(&m, 8192, 8, 0, 1, 0, MEM_ACT_FP8 | MEM_ACT_PROJ_FP8, SC_RECOMPUTE_NONE),
+    T_NEAR(memory_layer_act(&m, 8192, 8, 0, 1, 1, 0, MEM_ACT_FP8 | MEM_ACT_PROJ_FP8, SC_RECOMPUTE_NONE),
            8192 * ((6 * 4096) / 8.0 + (2 * 4096 + 4 * 1024 + 4096 + 3 * 14336 + 2 * 32 * 8192.0) / 8),
            1e-12, "fp8, unfused attention, ungated, tp 8 with sequence parallelism");
     m.gated_ffn = 1;
@@ -395,7 +395,7 @@ static void pipeline_stages_keep_their_micro_batches(void)
     sc.workload.global_batch = 64;   /* 64 micro-batches a replica on one replica */
     sc.parallel.tp = 1;
     sc.parallel.pp = 4;
-    act = memory_layer_act(&m, s, 1, 0, 0, 1, 0, SC_RECOMPUTE_NONE);
+    act = memory_layer_act(&m, s, 1, 0, 1, 0, 1, 0, SC_RECOMPUTE_NONE);
     memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u);
     T_NEAR(u.weights, (12.0 * 4096 * 4096 * 8 + table) * 2, 1e-12,
            "pp 4: the first stage holds 8 layers and the embedding, 2 bytes a parameter");
@@ -455,7 +455,7 @@ static void fp8_library_decides_the_saved_inputs(void)
     sc.workload.precision = CAT_BF16;
     memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &bf);
     T_NEAR(ao.activations, bf.activations, 1e-12, "torchao's fp8 keeps what bf16 keeps");
-    T_NEAR(te.activations, 32 * memory_layer_act(&m, 8192, 1, 0, 0, 1,
+    T_NEAR(te.activations, 32 * memory_layer_act(&m, 8192, 1, 0, 1, 0, 1,
                                                  MEM_ACT_FUSED | MEM_ACT_FP8 | MEM_ACT_PROJ_FP8,
                                                  SC_RECOMPUTE_NONE),
            1e-12, "Transformer Engine's fp8 keeps its fp8 copies: %.1f against %.1f GiB",
@@ -484,7 +484,7 @@ static void some_layers_recompute(void)
     full = memory_layer_bytes(&sc);
     sc.workload.recompute_layers = 16;
     half = memory_layer_bytes(&sc);
-    T_NEAR(full, memory_layer_act(&m, 8192, 1, 0, 0, 1, 0, SC_RECOMPUTE_FULL), 1e-12,
+    T_NEAR(full, memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, 0, SC_RECOMPUTE_FULL), 1e-12,
            "full: the layer input");
     T_NEAR(half, (none + full) / 2, 1e-12, "16 of 32 layers: the mean of none and full "
            "(%.0f MiB a layer)", half / (1 << 20));
@@ -552,11 +552,74 @@ static void gemm_workspaces_are_held(void)
     T_NEAR(u90.total - u0.total, u90.buffers - u0.buffers, 1e-12, "and the total with them");
 }
 
+/*
+ * A mixture of experts beyond its state: the busiest rank's routed copies
+ * (moe_imbalance times an even share, under expert parallelism), Transformer
+ * Engine's grouped GEMM's four more workspaces on an H100, and the allgather
+ * dispatcher's gathered tokens.  Llama 3 8B's shape, 8 experts of width
+ * 1024 in every layer, top 2; one micro-batch of 8,192 tokens.
+ */
+static void experts_hold_the_busiest_ranks_tokens(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use even, busy, a2a, gathered, dense;
+    double x = 32.0 * 8 * 3 * 4096 * 1024, te = 32.0 * 1048576 + 1024;
+
+    fixture(&m, &g, &in, &sc, 0, 192);
+    t_llama3_8b(&m);
+    m.experts = 8;
+    m.top_k = 2;
+    m.moe_ffn_hidden = 1024;
+    m.params = 5e9 + x;
+    g.cc = 90;
+    sc.workload.precision = CAT_BF16;
+    sc.workload.seq_len = 8192;
+    sc.workload.kernels_fused = 1;
+    sc.parallel.ep = 8;
+    sc.parallel.micro_batch = 1;
+    /* a layer's routed copies, 16-bit, top 2 a token: each copy's input h,
+     * its fused SwiGLU's input 2 f and the second product's input f */
+    double routed = 8192 * 2 * (2 * 4096 + 6 * 1024.0);
+    T_NEAR(memory_layer_act(&m, 8192, 1, 0, 1.5, 0, 1, MEM_ACT_FUSED, SC_RECOMPUTE_NONE) -
+               memory_layer_act(&m, 8192, 1, 0, 1, 0, 1, MEM_ACT_FUSED, SC_RECOMPUTE_NONE),
+           0.5 * routed, 1e-9, "imbalance 1.5: half as many routed copies again");
+    sc.workload.moe_imbalance = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 64, 8, &even);
+    sc.workload.moe_imbalance = NAN;        /* dropless routing's default */
+    memory_of(&sc, SC_SHARD_NONE, &in, 64, 8, &busy);
+    T_NEAR(busy.activations - even.activations, 32 * (SC_MOE_IMBALANCE - 1) * routed, 1e-9,
+           "the default imbalance on every layer's routed copies");
+    T_NEAR(busy.buffers, even.buffers, 1e-12, "the buffers do not follow the routing");
+    /* the same GPU without experts: four fewer Transformer Engine workspaces */
+    m.experts = 0;
+    m.top_k = 0;
+    m.moe_ffn_hidden = 0;
+    sc.parallel.ep = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 64, 8, &dense);
+    T_NEAR(even.buffers - dense.buffers, 4 * te, 1e-9, "the grouped GEMM's 4 streams' workspaces");
+    /* the allgather dispatcher: ep 8 ranks' tokens, 8 x 8,192 x 4,096 x 2 bytes */
+    m.experts = 8;
+    m.top_k = 2;
+    m.moe_ffn_hidden = 1024;
+    sc.parallel.ep = 8;
+    memory_of(&sc, SC_SHARD_NONE, &in, 64, 8, &a2a);
+    sc.parallel.ep_dispatch = SC_EP_ALLGATHER;
+    memory_of(&sc, SC_SHARD_NONE, &in, 64, 8, &gathered);
+    T_NEAR(gathered.buffers - a2a.buffers, 8.0 * 8192 * 4096 * 2, 1e-9,
+           "allgather: the group's tokens in the global buffer");
+    T_NEAR(gathered.activations, a2a.activations, 1e-12, "and the same routed copies kept");
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     T_RUN(some_layers_recompute);
     T_RUN(zero_stages_divide_the_model_state);
     T_RUN(experts_shard_over_their_own_ranks);
+    T_RUN(experts_hold_the_busiest_ranks_tokens);
     T_RUN(lora_trains_the_adapters_alone);
     T_RUN(pipeline_stages_keep_their_micro_batches);
     T_RUN(the_loss_holds_its_logits);

@@ -688,6 +688,67 @@ static void flex_dispatchers_send_a_token_once_a_rank(void)
     }
 }
 
+/* Megatron-Core's allgather dispatcher gathers every rank's tokens to the
+ * expert group's etp x ep ranks and reduce-scatters the outputs back, as
+ * NCCL's rings: on one p5 node at ep 8 each rank takes the 7 other ranks'
+ * tokens over NVLink whatever the routing (the all-to-all sends top_k
+ * copies at the busiest rank's imbalance, here dropless routing's default);
+ * on two nodes at ep 16 it takes 15 over NVLink and a node the other's 8
+ * chunks once over its ranks' NICs, one chunk a GPU.  No etp gather
+ * follows it. */
+static void allgather_dispatcher_gathers_the_group(void)
+{
+    static const char *text =
+        "workload: {model: qwen3-30b-a3b, batch_per_gpu: 1, seq_len: 4096, precision: bf16, "
+        "global_batch: 64}\n"
+        "input: {cpu_s_per_sample: 0}\n"
+        "gradients: {sharding: zero1, precision: bf16, bucket_mb: 100}\n"
+        "parallel: {ep: %d%s}\n"
+        "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge, count: %d}]}\n";
+    const struct cat_instance *p5 = catalog_find_instance(&cat, "p5.48xlarge");
+    double chunk = 4096.0 * 2048 * 2, t[2];
+
+    if (!p5) {
+        T_CHECK(0, "p5.48xlarge in the catalog");
+        return;
+    }
+    for (int d = 0; d < 2; d++) {
+        struct sim_config cfg;
+        struct scenario sc;
+        if (resolve_fmt(&sc, &cfg, "a dispatcher on one node", text, 8,
+                        d ? ", ep_dispatch: allgather" : "", 1))
+            return;
+        t[d] = resolve_ep_alltoall_s(&sc, p5, &cfg.groups[0]);
+        if (d)
+            T_NEAR(t[d], chunk * 7 / cfg.groups[0].intra_Bps, 1e-9 * t[d],
+                   "allgather at ep 8: 7 ranks' tokens over NVLink, %.3f ms", t[d] * 1e3);
+        else
+            T_NEAR(t[d], chunk * SC_MOE_IMBALANCE * 8 * 7 / 8 / cfg.groups[0].intra_Bps,
+                   1e-9 * t[d], "alltoall at ep 8: 8 copies, 7/8 of them out, at 1.66");
+        scenario_free(&sc);
+    }
+    T_CHECK(t[1] < t[0], "at top 8 the gather moves less than the copies: %.2f of them",
+            t[1] / t[0]);
+    {
+        struct sim_config cfg;
+        struct scenario sc;
+        double nvl, net;
+        if (resolve_fmt(&sc, &cfg, "allgather over two nodes", text, 16,
+                        ", tp: 2, ep_dispatch: allgather", 4))
+            return;
+        /* tp 2 (etp 2) x ep 16 over 4 nodes: a node holds 4 of the group's
+         * ep ranks and their etp pairs, 8 of 32; without sequence
+         * parallelism a rank's chunk is its whole tokens */
+        nvl = chunk * 31 / cfg.groups[0].intra_Bps;
+        net = chunk * (32 - 8) / 8 / (cfg.groups[0].nic_Bps / 8);
+        T_NEAR(resolve_ep_alltoall_s(&sc, p5, &cfg.groups[0]), fmax(nvl, net), 1e-9 * nvl,
+               "allgather over 4 nodes: 31 ranks' tokens over NVLink, 3 a GPU over the NICs");
+        T_NEAR(resolve_ep_etp_gather_s(&sc, p5, &cfg.groups[0]), 0, 1e-15,
+               "no etp gather after the allgather");
+        scenario_free(&sc);
+    }
+}
+
 /* The flex dispatchers' kernels at NVIDIA's published rates, as shares of
  * NCCL's all-to-all's rate over NVLink: HybridEP on 64 GPUs of a GB200 rack
  * at 8, 16 and 32 ranks 0.985, 0.965 and 0.906 (its kernel-only table), at
@@ -1102,6 +1163,7 @@ int main(void)
     T_RUN(expert_parallelism_splits_the_experts);
     T_RUN(dispatchers_overlap_and_expert_tp);
     T_RUN(flex_dispatchers_send_a_token_once_a_rank);
+    T_RUN(allgather_dispatcher_gathers_the_group);
     T_RUN(flex_dispatchers_run_at_their_published_rates);
     T_RUN(expert_gradients_reduce_on_their_own_group);
     T_RUN(eager_moe_layers_wait_for_the_host);
