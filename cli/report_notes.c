@@ -104,8 +104,11 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
             if (p->ep_nvl_share != 1)
                 snprintf(rate, sizeof rate, ", %s's kernels at %.3g of NCCL's NVLink rate",
                          p->ep_dispatch == SC_EP_HYBRIDEP ? "HybridEP" : "DeepEP", p->ep_nvl_share);
-            fprintf(f, "Experts: %s: the MoE layers' all-to-alls (expert parallelism, %s%s) wait "
+            int ag = p->ep_dispatch == SC_EP_ALLGATHER;
+            fprintf(f, "Experts: %s: the MoE layers' %s (expert parallelism%s, %s%s) wait "
                     "%.3g s of each %.3g s step (ep comm)%s%s\n", p->cl->name,
+                    ag ? "token gathers and reduce-scatters" : "all-to-alls",
+                    ag ? " by the allgather dispatcher" : "",
                     p->ep_over_nics ? "across nodes, over the NICs" : "inside a node, over NVLink",
                     rate, p->ep_comm_s, r->step_mean_s, gath, held);
         }

@@ -93,7 +93,18 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, do
                         int flash, int flags, enum sc_recompute rc)
 {
     double h = m->hidden, f = m->ffn_hidden, a = m->heads, d = m->dropout > 0;
-    double kv = h * m->kv_heads / m->heads, t = tp > 1 ? tp : 1;
+    double t = tp > 1 ? tp : 1;
+    /* attention's widths by the shape: Q a heads x its head's, K and V the
+     * key-value heads' (MLA: every head's, its values v_head_dim wide), the
+     * output a heads x the values' head (hidden, kv where head_dim is
+     * hidden / heads) */
+    int mla = m->kv_lora_rank > 0;
+    double q = a * shape_qk_head(m), o = a * shape_v_head(m);
+    double kw = mla ? q : shape_kv_width(m), vw = mla ? o : shape_kv_width(m);
+    /* MLA's latents, which its up projections keep with their norms (the
+     * norm's input and output, q_lora_rank and kv_lora_rank wide) */
+    double lat = mla ? 2 * 2 * ((double)m->q_lora_rank + m->kv_lora_rank) : 0;
+    int redo_up = mla && (flags & MEM_ACT_REDO_MLA_UP);
     double in = flags & MEM_ACT_FP8 ? 1 : 2;                      /* a GEMM input's bytes */
     /* the QKV, first and second feed-forward products' inputs; frozen
      * (LoRA), an adapter's 16-bit input or nothing */
@@ -108,14 +119,14 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, do
      * NVTE_DPA_FP8CS_O_in_F16's default; NVIDIA/TransformerEngine@d0067d0
      * transformer_engine/pytorch/attention/dot_product_attention/backends.py) */
     int fa8 = flash && (flags & MEM_ACT_FP8_ATTN);
-    double qb = fa8 ? 1 : 2, ob = fa8 && (flags & MEM_ACT_PROJ_FP8) ? 1 : 2;
+    double qb = redo_up ? 0 : fa8 ? 1 : 2, ob = fa8 && (flags & MEM_ACT_PROJ_FP8) ? 1 : 2;
     /* the output projection's input: attention's output as the kernel keeps
      * it, and the projection's own copy where it is another tensor (an fp8
      * cast under delayed scaling; a frozen projection's adapter, 16-bit) */
-    double proj = fz ? (flash ? ob * h + (flags & MEM_ACT_ADAPT_OUT && ob < 2 ? 2 * h : 0)
-                              : flags & MEM_ACT_ADAPT_OUT ? 2 * h : 0)
-                : flash ? ob * h + (flags & MEM_ACT_PROJ_FP8 ? in * h : 0)
-                        : flags & MEM_ACT_PROJ_FP8 ? in * h : 2 * h;
+    double proj = fz ? (flash ? ob * o + (flags & MEM_ACT_ADAPT_OUT && ob < 2 ? 2 * o : 0)
+                              : flags & MEM_ACT_ADAPT_OUT ? 2 * o : 0)
+                : flash ? ob * o + (flags & MEM_ACT_PROJ_FP8 ? in * o : 0)
+                        : flags & MEM_ACT_PROJ_FP8 ? in * o : 2 * o;
     /* a byte of f: the activation's input and output kept; fused SwiGLU, its
      * input 2 f alone, 16-bit or (fp8_act_input) fp8 */
     double ffn = !m->gated_ffn ? 2 : !(flags & MEM_ACT_FUSED) ? 6
@@ -124,14 +135,15 @@ double memory_layer_act(const struct cat_model *m, double s, int tp, int etp, do
     double split, scores = (2 + 3 * d) * a * s;                   /* per token */
 
     ffn_bytes(m, ffn, in_fc2, fz ? 0 : in, imb > 0 ? imb : 1, flags, &ffn_whole, &ffn_split);
-    split = qb * h + qb * kv + qb * kv + proj                     /* Q, K; V; proj input */
+    split = qb * q + qb * kw + qb * vw + proj                     /* Q, K; V; proj input */
             + ffn_split;                                          /* feed-forward */
+    kept += lat;
 
     if (rc == SC_RECOMPUTE_FULL)
         return 2 * s * h / (sp ? t : 1);
     if (rc == SC_RECOMPUTE_OP)
         return s * (2 * h / (sp ? t : 1) + (m->gated_ffn ? 2 * h : 0) +
-                    (2 * h + 2 * kv + 2 * h + 2 * f + (m->gated_ffn && t > 1 ? 2 * h : 0)) / t);
+                    (2 * q + 2 * vw + 2 * o + 2 * f + (m->gated_ffn && t > 1 ? 2 * h : 0)) / t);
     if (flash || rc == SC_RECOMPUTE_SELECTIVE)
         scores = 0;
     /* the routed copies: a tensor-parallel group's tokens gathered for its
@@ -165,6 +177,7 @@ static int memory_act_flags(const struct scenario *sc)
            (te && sc->workload.fp8_recipe == SC_FP8_DELAYED ? MEM_ACT_PROJ_FP8 : 0) |
            (mods & (1u << OPS_MOD_MOE) ? MEM_ACT_REDO_MOE : 0) |
            (mods & (1u << OPS_MOD_MOE_ACT) ? MEM_ACT_REDO_MOE_ACT : 0) |
+           (mods & (1u << OPS_MOD_MLA_UP) ? MEM_ACT_REDO_MLA_UP : 0) |
            (sc->workload.fp8_act_input ? MEM_ACT_FP8_ACT_IN : 0) |
            (te && sc->workload.fp8_attention ? MEM_ACT_FP8_ATTN : 0) | lora_flags(sc);
 }
@@ -197,6 +210,35 @@ static double loss_bytes(const struct scenario *sc)
     default:
         return 6.0;
     }
+}
+
+/*
+ * The multi-token-prediction modules (models.csv mtp_layers) on the stage
+ * with the head, bytes of one micro-batch: each runs one more layer (its
+ * activations as the model's mean layer's), keeps the inputs of its two
+ * norms (h each) and of its projection of their concatenation (2 h), 8 h
+ * bytes a token at 16 bits (Megatron-Core's MultiTokenPredictionLayer,
+ * enorm, hnorm and eh_proj; megatron/core/transformer/multi_token_
+ * prediction.py, NVIDIA/
+ * Megatron-LM@d98e8a6), and computes its own logits and loss before the
+ * model's, whose saved softmax it holds until the backward: 4 bytes a
+ * logit (its gradient written over the 16-bit logits under in_place, 2).
+ * Megatron-LM's MoE CI memory test with one such module (its last rank,
+ * the interleaved pipeline's last stage) comes within 2% with it.
+ */
+static double mtp_head(const struct scenario *sc)
+{
+    const struct cat_model *m = sc->workload.model;
+    int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    double s = scenario_rank_tokens(sc) * sc->parallel.micro_batch, width;
+
+    if (!shape_known(m) || m->mtp_layers <= 0)
+        return 0;
+    width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
+    return m->mtp_layers *
+           (memory_layer_bytes(sc) +
+            width * s * (8.0 * m->hidden / (sc->parallel.sequence_parallel ? tp : 1) +
+                         (sc->workload.cross_entropy == SC_CE_IN_PLACE ? 2 : 4) * m->vocab / tp));
 }
 
 double memory_layer_bytes(const struct scenario *sc)
@@ -348,8 +390,10 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                                    : in->mem_gib;
     double params = resolve_state_params(sc), layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
     double xparams = resolve_expert_state_params(sc), xn;
-    /* what the loss keeps over the vocabulary, on the stage with the head */
-    double loss = loss_bytes(sc) * b * width * scenario_rank_tokens(sc) * m->vocab / tp;
+    /* what the loss keeps over the vocabulary, on the stage with the head,
+     * with the multi-token-prediction modules' (mtp_head) */
+    double loss = loss_bytes(sc) * b * width * scenario_rank_tokens(sc) * m->vocab / tp +
+                  mtp_head(sc);
 
     enum sc_sharding asked = sharding;
 

@@ -63,9 +63,11 @@ enum {
                                its adapter's gradient (16-bit), the experts' none */
     MEM_ACT_ADAPT_QKV = 128, MEM_ACT_ADAPT_OUT = 256, MEM_ACT_ADAPT_FC1 = 512,
     MEM_ACT_ADAPT_FC2 = 1024, /* with MEM_ACT_FROZEN, the products that have adapters */
-    MEM_ACT_FP8_ATTN = 2048 /* fused attention in fp8 (workload.fp8_attention): it keeps Q, K
+    MEM_ACT_FP8_ATTN = 2048, /* fused attention in fp8 (workload.fp8_attention): it keeps Q, K
                                and V in fp8, and its output in fp8 too under delayed scaling
                                (MEM_ACT_PROJ_FP8) */
+    MEM_ACT_REDO_MLA_UP = 4096 /* recompute_modules mla_up_proj: MLA's Q, K and V not kept
+                                  (made again from its latents in the backward) */
 };
 
 /* Activation bytes of one layer of shaped transformer m, per sample of s

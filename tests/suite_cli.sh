@@ -309,6 +309,11 @@ check "compute --ep 8: 16 local experts of 2,048 rows run faster than 128 of 256
 check "report: the Experts line names etp's gathers where etp > 1, not at etp 1" \
     sh -c 'grep -q "^Experts: run: the MoE layers'"'"' all-to-alls (expert.*(ep comm); their gathers over etp 4 wait " "$1" &&
            grep "^Experts: run: the MoE layers'"'"' all-to-alls (expert" "$2" | grep -qv "gathers"' _ "$tmp/etp4.txt" "$tmp/etp1.txt"
+"$DT" -q --json validate/published/memory/megatron-ci-moe-ep8-allgather.yaml > "$tmp/ag.json" 2>&1
+"$DT" -q validate/published/memory/megatron-ci-moe-ep8-allgather.yaml > "$tmp/ag.txt" 2>&1
+check "report: the allgather dispatcher's gathers and reduce-scatters, by name in the text and the JSON" \
+    sh -c 'grep -q "^Experts: c: the MoE layers'"'"' token gathers and reduce-scatters (expert parallelism by the allgather dispatcher, inside a node, over NVLink) wait " "$1" &&
+           grep -q "\"ep_dispatch\":[[:space:]]*\"allgather\"" "$2"' _ "$tmp/ag.txt" "$tmp/ag.json"
 "$DT" compute --model gpt3-1.3b --optimizer python > /dev/null 2> "$tmp/err"
 check "compute: a bad --optimizer names the set" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --optimizer: expected one of fused, foreach, per_tensor, found "python"' ]

@@ -614,12 +614,87 @@ static void experts_hold_the_busiest_ranks_tokens(void)
     scenario_free(&sc);
 }
 
+/*
+ * Attention keeps its tensors at the shape's widths: Q heads x the head's,
+ * K and V the key-value heads', the output heads x the values' head.  Qwen3-
+ * 30B-A3B's attention (hidden 2048, 32 heads of 128, 4 key-value heads): Q
+ * and the output 4096 wide, K and V 512, where hidden / heads would give
+ * 2048 and 256.  MLA (DeepSeek-V2-Lite's: 16 heads, K and Q 128 + 64 a
+ * head, V 128, kv_lora_rank 512, no query compression) keeps K per head
+ * and its latent with its norm's input; recompute_modules mla_up_proj drops
+ * Q, K and V.  One token, flash attention, no feed-forward difference.
+ */
+static void attention_keeps_its_heads_widths(void)
+{
+    struct cat_model m, w;
+
+    memset(&m, 0, sizeof m);
+    m.layers = 48;
+    m.hidden = 2048;
+    m.heads = 32;
+    m.kv_heads = 4;
+    m.ffn_hidden = 6144;
+    m.gated_ffn = 1;
+    w = m;
+    w.head_dim = 128;
+    /* Q + K + V + output, 16-bit: (4096 + 512 + 512 + 4096) 2 against
+     * (2048 + 256 + 256 + 2048) 2 */
+    T_NEAR(memory_layer_act(&w, 1, 1, 0, 1, 0, 1, MEM_ACT_FUSED, SC_RECOMPUTE_NONE) -
+               memory_layer_act(&m, 1, 1, 0, 1, 0, 1, MEM_ACT_FUSED, SC_RECOMPUTE_NONE),
+           2 * (9216 - 4608.0), 1e-9, "head_dim 128 of hidden 2048 and 32 heads: Q and the output twice");
+    m.heads = 16;
+    m.kv_heads = 16;
+    w = m;
+    w.kv_lora_rank = 512;
+    w.qk_nope_dim = 128;
+    w.qk_rope_dim = 64;
+    w.v_head_dim = 128;
+    /* MLA: Q and K 16 x 192, V and the output 16 x 128, the latent and its
+     * norm's input 2 x 512, 16-bit; without it 4 x 2048 */
+    T_NEAR(memory_layer_act(&w, 1, 1, 0, 1, 0, 1, MEM_ACT_FUSED, SC_RECOMPUTE_NONE) -
+               memory_layer_act(&m, 1, 1, 0, 1, 0, 1, MEM_ACT_FUSED, SC_RECOMPUTE_NONE),
+           2 * (2 * 3072 + 2 * 2048 + 2 * 512 - 4 * 2048.0), 1e-9,
+           "MLA: K a head's 192 as Q's, and the latent");
+    T_NEAR(memory_layer_act(&w, 1, 1, 0, 1, 0, 1, MEM_ACT_FUSED, SC_RECOMPUTE_NONE) -
+               memory_layer_act(&w, 1, 1, 0, 1, 0, 1, MEM_ACT_FUSED | MEM_ACT_REDO_MLA_UP,
+                                SC_RECOMPUTE_NONE),
+           2 * (3072 + 3072 + 2048.0), 1e-9, "mla_up_proj: Q, K and V made again in the backward");
+}
+
+/* A multi-token-prediction module on the stage with the head: one more
+ * layer's activations, its norms' and projection's inputs (8 h bytes a
+ * token) and its loss's fp32 softmax (4 bytes a logit), a micro-batch's. */
+static void mtp_modules_hold_a_layer_and_a_loss(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u0, u1;
+
+    fixture(&m, &g, &in, &sc, 8e9, 192);
+    t_llama3_8b(&m);
+    m.lm_head = 1;
+    sc.workload.precision = CAT_BF16;
+    sc.workload.seq_len = 4096;
+    sc.parallel.micro_batch = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u0);
+    m.mtp_layers = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u1);
+    T_NEAR(u1.activations - u0.activations,
+           memory_layer_bytes(&sc) + 4096 * (8 * 4096 + 4.0 * m.vocab), 1e-9,
+           "one more layer, its inputs and its loss's softmax");
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     T_RUN(some_layers_recompute);
     T_RUN(zero_stages_divide_the_model_state);
     T_RUN(experts_shard_over_their_own_ranks);
     T_RUN(experts_hold_the_busiest_ranks_tokens);
+    T_RUN(attention_keeps_its_heads_widths);
+    T_RUN(mtp_modules_hold_a_layer_and_a_loss);
     T_RUN(lora_trains_the_adapters_alone);
     T_RUN(pipeline_stages_keep_their_micro_batches);
     T_RUN(the_loss_holds_its_logits);
