@@ -153,6 +153,7 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(m, "buffers", u->buffers / DT_GIB);
     report_json_num(m, "total", u->total / DT_GIB);
     report_json_num(m, "capacity", u->capacity / DT_GIB);
+    report_json_num(m, "registered", u->registered / DT_GIB);
     if (memory_stage_name(u->stage))
         cJSON_AddStringToObject(m, "stage", memory_stage_name(u->stage));
     else

@@ -494,7 +494,10 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     u->total = u->weights + u->gradients + u->optimizer + u->buffers +
                (isnan(u->activations) ? 0 : u->activations);
     u->device = gib * DT_GIB;
-    u->capacity = u->device * MEMORY_USABLE;
+    /* what the dispatcher registers from its own allocator is not the
+     * framework's to use */
+    u->registered = in->gpu_count > 0 ? resolve_ep_registered_bytes(sc, in) : 0;
+    u->capacity = u->device * MEMORY_USABLE - u->registered;
 }
 
 const char *memory_stage_name(int stage)
@@ -507,19 +510,23 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
 {
     double state = u->weights + u->gradients + u->optimizer;
     const char *stage = memory_stage_name(u->stage);
+    char reg[96] = "";
 
     buf[0] = '\0';
     if (!(u->total > u->capacity))
         return;
+    if (u->registered > 0)
+        snprintf(reg, sizeof reg, " (HybridEP's registered buffers take %.1f GiB)",
+                 u->registered / DT_GIB);
     snprintf(buf, len,
              "%.1f GiB per %s%s%s%s (model state %.1f GiB, activations %s%.1f GiB) is over the "
-             "%.1f GiB usable of its %.0f GiB by %.1f GiB%s",
+             "%.1f GiB usable of its %.0f GiB%s by %.1f GiB%s",
              u->total / DT_GIB, in->gpu_count > 0 ? "GPU" : "worker",
              stage ? " of the " : "", stage ? stage : "", stage ? " pipeline stage" : "",
              state / DT_GIB,
              isnan(u->activations) ? "unknown, " : "",
              isnan(u->activations) ? 0 : u->activations / DT_GIB, u->capacity / DT_GIB,
-             u->device / DT_GIB, (u->total - u->capacity) / DT_GIB,
+             u->device / DT_GIB, reg, (u->total - u->capacity) / DT_GIB,
              state > u->capacity ? (u->sharding < SC_SHARD_ZERO2
                                         ? "; the model state alone does not fit: shard it "
                                           "(gradients.sharding)"

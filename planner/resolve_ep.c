@@ -370,6 +370,42 @@ static void alltoall_bytes(const struct scenario *sc, const struct cat_instance 
     }
 }
 
+/*
+ * HybridEP's registered buffers, which it allocates once for the largest
+ * case, every rank's tokens routed to one rank (deepseek-ai/DeepEP@94a9f8f6,
+ * branch hybrid-ep, docs/Hybrid-EP_Implementation.md section 4.2): the
+ * intra-node token buffer of T x ep tokens of `hidden` 16-bit values (T a
+ * rank's tokens of a micro-batch, Megatron-Core's first dispatch's input:
+ * fused_a2a.py init_hybrid_ep_buffer; its fp8 dispatch is off) and their
+ * fp32 probabilities over the node's experts (a rank's experts times the
+ * group's ranks a node), and across nodes the RDMA buffers of T tokens from
+ * each other node, each capped at 1 GB; one set for dispatch and combine
+ * (use_shared_buffer, the default).  DeepSeek-V3 at ep 64 over one rack's
+ * NVLink, 4,096 tokens a rank: 3.5 GB of tokens and 0.26 GB of
+ * probabilities.  They come from its own allocator (registered for IPC,
+ * multi-node NVLink and RDMA), outside PyTorch's.
+ */
+#define HYBRIDEP_RDMA_CAP 1e9
+double resolve_ep_registered_bytes(const struct scenario *sc, const struct cat_instance *in)
+{
+    const struct cat_model *m = sc->workload.model;
+    int ep = sc->parallel.ep, r, nodes;
+    double T, h, probs;
+
+    if (sc->parallel.ep_dispatch != SC_EP_HYBRIDEP || ep <= 1 || !shape_known(m) ||
+        m->experts <= 0 || in->gpu_count < 1)
+        return 0;
+    r = ranks_in_node(sc, in);
+    nodes = ep / r > 1 ? ep / r : 1;
+    h = m->hidden;
+    T = local_bytes(sc) / (h * resolve_act_width(sc));
+    probs = (double)m->experts / ep * r * 4;            /* fp32 over the node's experts */
+    return T * ep * (h * 2 + probs) +
+           (nodes > 1 ? fmin(HYBRIDEP_RDMA_CAP, T * (nodes - 1) * h * 2) +
+                            fmin(HYBRIDEP_RDMA_CAP, T * (nodes - 1) * probs)
+                      : 0);
+}
+
 /* The all-to-all figures of g's network (nccl_a2a.c, catalog/fabric.c
  * a2a_*) that the dispatcher pays: NCCL's all-to-all (ep_dispatch
  * alltoall) its share of the NICs and its cost beyond the bytes; the flex

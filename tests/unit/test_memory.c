@@ -611,6 +611,15 @@ static void experts_hold_the_busiest_ranks_tokens(void)
     T_NEAR(gathered.buffers - a2a.buffers, 8.0 * 8192 * 4096 * 2, 1e-9,
            "allgather: the group's tokens in the global buffer");
     T_NEAR(gathered.activations, a2a.activations, 1e-12, "and the same routed copies kept");
+    /* HybridEP: its registered buffer for 8 ranks' 8,192 tokens of 4,096
+     * 16-bit values and their fp32 probabilities over the node's 8
+     * experts, outside PyTorch's allocator: less usable, the same total */
+    sc.parallel.ep_dispatch = SC_EP_HYBRIDEP;
+    memory_of(&sc, SC_SHARD_NONE, &in, 64, 8, &busy);
+    T_NEAR(a2a.capacity - busy.capacity, 8.0 * 8192 * (4096 * 2 + 8 * 4), 1e-9,
+           "HybridEP's registered buffer off the usable memory");
+    T_NEAR(busy.registered, a2a.capacity - busy.capacity, 1e-9, "and reported as registered");
+    T_NEAR(busy.total, a2a.total, 1e-9, "not in the framework's total");
     scenario_free(&sc);
 }
 

@@ -729,6 +729,24 @@ static void allgather_dispatcher_gathers_the_group(void)
     }
     T_CHECK(t[1] < t[0], "at top 8 the gather moves less than the copies: %.2f of them",
             t[1] / t[0]);
+    /* HybridEP's registered buffers (DeepEP's hybrid-ep docs, section 4.2):
+     * ep 8 in a node, 8 ranks' 4,096 tokens of 2,048 16-bit values and
+     * fp32 probabilities over the node's 128 experts; ep 16 over two nodes,
+     * 16 ranks' over a node's 64, and the RDMA buffers of the other node's
+     * 4,096 tokens */
+    for (int n = 1; n <= 2; n++) {
+        struct sim_config cfg;
+        struct scenario sc;
+        double want = n == 1 ? 4096.0 * 8 * (2048 * 2 + 128 * 4)
+                             : 4096.0 * 16 * (2048 * 2 + 64 * 4) + 4096.0 * (2048 * 2 + 64 * 4);
+        if (resolve_fmt(&sc, &cfg, "HybridEP's buffers", text, 8 * n, ", ep_dispatch: hybridep", n))
+            return;
+        T_NEAR(resolve_ep_registered_bytes(&sc, p5), want, 1e-9 * want,
+               "HybridEP at ep %d: %.3f GB registered", 8 * n, want / 1e9);
+        sc.parallel.ep_dispatch = SC_EP_ALLTOALL;
+        T_NEAR(resolve_ep_registered_bytes(&sc, p5), 0, 1e-15, "NCCL's all-to-all: none");
+        scenario_free(&sc);
+    }
     {
         struct sim_config cfg;
         struct scenario sc;
