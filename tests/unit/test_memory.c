@@ -116,6 +116,21 @@ static void zero_stages_divide_the_model_state(void)
     scenario_free(&sc);
 }
 
+/* Llama 3 8B's shape with 8 experts of width 1024 in every layer, top 2:
+ * 5e9 dense parameters and the experts' 32 x 8 x 3 x 4096 x 1024, which it
+ * returns. */
+static double t_experts(struct cat_model *m)
+{
+    double x = 32.0 * 8 * 3 * 4096 * 1024;
+
+    t_llama3_8b(m);
+    m->experts = 8;
+    m->top_k = 2;
+    m->moe_ffn_hidden = 1024;
+    m->params = 5e9 + x;
+    return x;
+}
+
 /*
  * A mixture of experts' state shards as Megatron-Core shards it: the dense
  * parameters over the data-parallel ranks (GPUs over tp x pp), the routed
@@ -130,14 +145,10 @@ static void experts_shard_over_their_own_ranks(void)
     struct cat_instance in;
     struct scenario sc;
     struct mem_use u;
-    double x = 32.0 * 8 * 3 * 4096 * 1024, dense;
+    double x, dense;
 
     fixture(&m, &g, &in, &sc, 0, 192);
-    t_llama3_8b(&m);
-    m.experts = 8;
-    m.top_k = 2;
-    m.moe_ffn_hidden = 1024;
-    m.params = 5e9 + x;
+    x = t_experts(&m);
     dense = m.params - x;
     sc.workload.precision = CAT_BF16;
     sc.gradients.precision = CAT_BF16;
@@ -566,14 +577,10 @@ static void experts_hold_the_busiest_ranks_tokens(void)
     struct cat_instance in;
     struct scenario sc;
     struct mem_use even, busy, a2a, gathered, dense;
-    double x = 32.0 * 8 * 3 * 4096 * 1024, te = 32.0 * 1048576 + 1024;
+    double te = 32.0 * 1048576 + 1024;
 
     fixture(&m, &g, &in, &sc, 0, 192);
-    t_llama3_8b(&m);
-    m.experts = 8;
-    m.top_k = 2;
-    m.moe_ffn_hidden = 1024;
-    m.params = 5e9 + x;
+    t_experts(&m);
     g.cc = 90;
     sc.workload.precision = CAT_BF16;
     sc.workload.seq_len = 8192;
@@ -601,9 +608,7 @@ static void experts_hold_the_busiest_ranks_tokens(void)
     memory_of(&sc, SC_SHARD_NONE, &in, 64, 8, &dense);
     T_NEAR(even.buffers - dense.buffers, 4 * te, 1e-9, "the grouped GEMM's 4 streams' workspaces");
     /* the allgather dispatcher: ep 8 ranks' tokens, 8 x 8,192 x 4,096 x 2 bytes */
-    m.experts = 8;
-    m.top_k = 2;
-    m.moe_ffn_hidden = 1024;
+    t_experts(&m);
     sc.parallel.ep = 8;
     memory_of(&sc, SC_SHARD_NONE, &in, 64, 8, &a2a);
     sc.parallel.ep_dispatch = SC_EP_ALLGATHER;
