@@ -154,10 +154,15 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(m, "total", u->total / DT_GIB);
     report_json_num(m, "capacity", u->capacity / DT_GIB);
     report_json_num(m, "registered", u->registered / DT_GIB);
-    if (memory_stage_name(u->stage))
+    if (memory_stage_name(u->stage)) {
+        cJSON *st = cJSON_AddObjectToObject(m, "stages");
         cJSON_AddStringToObject(m, "stage", memory_stage_name(u->stage));
-    else
+        report_json_num(st, "first", u->stage_total[0] / DT_GIB);
+        report_json_num(st, "last", u->stage_total[1] / DT_GIB);
+    } else {
         cJSON_AddNullToObject(m, "stage");
+        cJSON_AddNullToObject(m, "stages");
+    }
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);
     report_json_num(o, "ep_comm_s", pc->ep_comm_s);
     report_json_num(o, "host_wait_s", pc->host_wait_s);

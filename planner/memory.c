@@ -377,57 +377,22 @@ static double gemm_workspaces(const struct scenario *sc, const struct cat_instan
            (shape_known(m) && m->experts > 0 ? TE_GROUPED_STREAMS * te : 0);
 }
 
-void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
-               int ranks, int local, struct mem_use *u)
+/* What a GPU holding `params` parameters (`xparams` of them routed
+ * experts') and `layer_mb` layer-micro-batches of activations holds, the
+ * loss's `loss` bytes with them where `logits`: into u, all but its stage
+ * and capacity.  `asked` is the sharding the run asked for, `sharding` the
+ * one its state follows, with w, g and o bytes a parameter. */
+static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sharding sharding,
+                   const struct cat_instance *in, int ranks, int local, double params,
+                   double xparams, double layer_mb, double logits, double loss, double w,
+                   double g, double o, struct mem_use *u)
 {
     const struct cat_model *m = sc->workload.model;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;   /* tensor parallelism divides a replica's state */
     int mp = scenario_model_parallel(sc);
-    double w, g, o, n = ranks / mp > 1 ? ranks / mp : 1, b = sc->parallel.micro_batch;
+    double n = ranks / mp > 1 ? ranks / mp : 1, b = sc->parallel.micro_batch, xn;
     double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
-    double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
-                                      : in->gpu ? in->gpu->mem_gib : NAN)
-                                   : in->mem_gib;
-    double params = resolve_state_params(sc), layer_mb = m->layers, logits = m->lm_head ? 1 : 0;
-    double xparams = resolve_expert_state_params(sc), xn;
-    /* what the loss keeps over the vocabulary, on the stage with the head,
-     * with the multi-token-prediction modules' (mtp_head) */
-    double loss = loss_bytes(sc) * b * width * scenario_rank_tokens(sc) * m->vocab / tp +
-                  mtp_head(sc);
 
-    enum sc_sharding asked = sharding;
-
-    u->stage = MEM_STAGE_NONE;
-
-    /* under a pipeline FSDP holds a stage's parameters and gradients whole
-     * through the step (resolve.c, resolve_shard): the distributed
-     * optimizer's state */
-    if (sc->parallel.pp > 1 && sharding > SC_SHARD_ZERO1)
-        sharding = SC_SHARD_ZERO1;
-    state_bytes(sc, sharding, &w, &g, &o);
-    if (sc->workload.offload_layers > 0 && sc->workload.offload_layers < m->layers)
-        layer_mb = m->layers - sc->workload.offload_layers;   /* the rest in host memory */
-    if (sc->parallel.pp > 1 && shape_known(m)) {
-        /* the fuller of the first stage and the last */
-        double p0, l0, p1, l1, x0, x1;
-        int rep = scenario_replica_gpus(sc), mb = ranks / rep > 0 ? resolve_accum(sc, ranks / rep) : 1;
-        double per_layer = memory_layer_bytes(sc);
-        stage_of(sc, mb, 1, &p0, &x0, &l0);
-        stage_of(sc, mb, 0, &p1, &x1, &l1);
-        if (p0 * (w + g + o) + l0 * per_layer >=
-            p1 * (w + g + o) + l1 * per_layer + (m->lm_head ? loss : 0)) {
-            params = p0;
-            xparams = x0;
-            layer_mb = l0;
-            logits = 0;
-            u->stage = MEM_STAGE_FIRST;
-        } else {
-            params = p1;
-            xparams = x1;
-            layer_mb = l1;
-            u->stage = MEM_STAGE_LAST;
-        }
-    }
     u->weights = params * w / tp;
     u->gradients = params * g / tp;
     u->optimizer = params * o / tp;
@@ -493,6 +458,59 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                                        memory_act_flags(sc), SC_RECOMPUTE_NONE);
     u->total = u->weights + u->gradients + u->optimizer + u->buffers +
                (isnan(u->activations) ? 0 : u->activations);
+}
+
+void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
+               int ranks, int local, struct mem_use *u)
+{
+    const struct cat_model *m = sc->workload.model;
+    int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    double w, g, o, b = sc->parallel.micro_batch;
+    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
+    double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
+                                      : in->gpu ? in->gpu->mem_gib : NAN)
+                                   : in->mem_gib;
+    double layer_mb = m->layers;
+    /* what the loss keeps over the vocabulary, on the stage with the head,
+     * with the multi-token-prediction modules' (mtp_head) */
+    double loss = loss_bytes(sc) * b * width * scenario_rank_tokens(sc) * m->vocab / tp +
+                  mtp_head(sc);
+    enum sc_sharding asked = sharding;
+
+    /* under a pipeline FSDP holds a stage's parameters and gradients whole
+     * through the step (resolve.c, resolve_shard): the distributed
+     * optimizer's state */
+    if (sc->parallel.pp > 1 && sharding > SC_SHARD_ZERO1)
+        sharding = SC_SHARD_ZERO1;
+    state_bytes(sc, sharding, &w, &g, &o);
+    if (sc->workload.offload_layers > 0 && sc->workload.offload_layers < m->layers)
+        layer_mb = m->layers - sc->workload.offload_layers;   /* the rest in host memory */
+    u->stage = MEM_STAGE_NONE;
+    u->stage_total[0] = u->stage_total[1] = NAN;
+    if (sc->parallel.pp > 1 && shape_known(m)) {
+        /* the fuller of the first stage and the last */
+        double p0, l0, p1, l1, x0, x1;
+        int rep = scenario_replica_gpus(sc), mb = ranks / rep > 0 ? resolve_accum(sc, ranks / rep) : 1;
+        struct mem_use last;
+        stage_of(sc, mb, 1, &p0, &x0, &l0);
+        stage_of(sc, mb, 0, &p1, &x1, &l1);
+        use_of(sc, asked, sharding, in, ranks, local, p0, x0, l0, 0, loss, w, g, o, u);
+        use_of(sc, asked, sharding, in, ranks, local, p1, x1, l1, m->lm_head ? 1 : 0, loss, w, g,
+               o, &last);
+        u->stage_total[0] = u->total;
+        u->stage_total[1] = last.total;
+        u->stage = MEM_STAGE_FIRST;
+        if (last.total > u->total) {
+            double t0 = u->total;
+            *u = last;
+            u->stage = MEM_STAGE_LAST;
+            u->stage_total[0] = t0;
+            u->stage_total[1] = last.total;
+        }
+    } else {
+        use_of(sc, asked, sharding, in, ranks, local, resolve_state_params(sc),
+               resolve_expert_state_params(sc), layer_mb, m->lm_head ? 1 : 0, loss, w, g, o, u);
+    }
     u->device = gib * DT_GIB;
     /* what the dispatcher registers from its own allocator is not the
      * framework's to use */

@@ -40,6 +40,8 @@ struct mem_use {
     double device;      /* the device's memory */
     enum sc_sharding sharding; /* how the state was divided */
     int stage;          /* under a pipeline the stage counted, the fuller: MEM_STAGE_* */
+    double stage_total[2]; /* under a pipeline each stage's total, the first's and the
+                              last's; NAN without one */
 };
 
 /* mem_use.stage */

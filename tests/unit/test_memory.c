@@ -432,6 +432,10 @@ static void pipeline_stages_keep_their_micro_batches(void)
            "interleaved, the last stage: (v - 1) pp + 1 chunks and the loss, not one chunk");
     T_CHECK(u2.stage == MEM_STAGE_LAST && u.stage == MEM_STAGE_FIRST,
             "and the report says which stage it counted: the last here, the first before");
+    T_CHECK(u2.stage_total[1] == u2.total && u2.stage_total[0] < u2.total &&
+                u.stage_total[0] == u.total && u.stage_total[1] <= u.total,
+            "each stage's total beside it, the counted one the larger: %.1f and %.1f GiB here",
+            u2.stage_total[0] / 1073741824, u2.stage_total[1] / 1073741824);
     m.vocab = 32000;
     table = 32000.0 * 4096;
     m.params = 12.0 * 4096 * 4096 * 32 + 2 * table;
