@@ -340,8 +340,12 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
          * state's first forward beside them (megatron/core/pipeline_
          * parallel/schedules.py, get_pp_rank_microbatches; NVIDIA/
          * Megatron-LM@d98e8a6): the last stage too keeps (v - 1) pp + 1
-         * chunks, not one */
-        int warm = 2 * (first ? pp - 1 : 0) + (v - 1) * pp;
+         * chunks, not one; the expert-parallel overlap (ep_overlap, its
+         * overlap_moe_expert_parallel_comm) runs one forward more before
+         * the first backward, so that each 1F1B step's forward and
+         * backward are independent */
+        int warm = 2 * (first ? pp - 1 : 0) + (v - 1) * pp +
+                   (sc->parallel.ep_overlap && sc->parallel.ep > 1 ? 1 : 0);
         int chunks = warm >= m * v ? m * v : warm + 1;
         *lmb = (double)chunks * mine / v;
     }

@@ -436,6 +436,16 @@ static void pipeline_stages_keep_their_micro_batches(void)
                 u.stage_total[0] == u.total && u.stage_total[1] <= u.total,
             "each stage's total beside it, the counted one the larger: %.1f and %.1f GiB here",
             u2.stage_total[0] / 1073741824, u2.stage_total[1] / 1073741824);
+    /* the expert-parallel overlap's one forward more in the warm-up
+     * (get_pp_rank_microbatches' overlap_moe_expert_parallel_comm): a chunk
+     * more */
+    sc.parallel.ep = 2;
+    sc.parallel.ep_overlap = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 4, 8, &u2);
+    T_NEAR(u2.activations, 6 * 4 * act + 6.0 * s * 1e6, 1e-12,
+           "ep_overlap: the warm-up's extra forward, 6 chunks of 4 layers on the last stage");
+    sc.parallel.ep = 1;
+    sc.parallel.ep_overlap = 0;
     m.vocab = 32000;
     table = 32000.0 * 4096;
     m.params = 12.0 * 4096 * 4096 * 32 + 2 * table;
