@@ -353,12 +353,13 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
 {
     double h = m->hidden, e = rows * nb;
     int grouped = experts && (o->style & OPS_EXPERT_GROUPED);
+    int streams = nb > 1 ? (o->style & OPS_EXPERT_SEQUENTIAL ? 1 : OPS_GROUP_STREAMS) : 0;
     struct ops_item *it;
     int first;
 
     it = gemm(o, OPS_LINEAR, count, rows, (m->gated_ffn ? 2 * f : f) / t, h);
     it->nb = nb;
-    it->grouped = nb > 1;
+    it->grouped = streams;
     it->a_elems = e * h;
     it->proj = OPS_PROJ_FC1;
     fp8_of(it, 1);
@@ -382,7 +383,7 @@ static void ffn_rows(struct ops_model *o, const struct cat_model *m, double coun
         tag(o, first, OPS_MOD_MOE_ACT);     /* the experts' activation */
     it = gemm(o, OPS_LINEAR, count, rows, h, f / t);
     it->nb = nb;
-    it->grouped = nb > 1;
+    it->grouped = streams;
     it->a_elems = e * f / t;
     it->proj = OPS_PROJ_FC2;
     /* grouped: Megatron-Core's activation writes 16 bits and the grouped

@@ -39,7 +39,8 @@ struct ops_item {
      * a shape: a model known only by its FLOPs. */
     double m, n, k, nb, a_elems, flops;
     int grouped;        /* the nb GEMMs launched one by one (a MoE layer's experts, as
-                           Transformer Engine's grouped linear runs them), not one grid */
+                           Transformer Engine's grouped linear runs them), not one grid:
+                           over this many streams at once (OPS_GROUP_STREAMS); 0 one grid */
     unsigned mods;      /* the OPS_MOD_* modules it belongs to (recompute_modules) */
     int no_dgrad;       /* the first layer: no gradient of its input */
     double recompute;   /* share of the forward GEMMs redone in backward (fused attention) */
@@ -137,6 +138,16 @@ const char *ops_mod_name(int i);    /* core_attn, layernorm, ... NULL past the e
  * (catalog/ops.c expert_epilogue).  Without it the block is fused and the
  * biases and the clamp cost nothing more. */
 #define OPS_EXPERT_GROUPED 8
+/* OPS_EXPERT_SEQUENTIAL (with OPS_EXPERT_GROUPED): Megatron-Core's
+ * SequentialMLP (its default, without --moe-grouped-gemm), each local
+ * expert's products run one after another on the compute stream, not
+ * spread over Transformer Engine's grouped GEMM's streams. */
+#define OPS_EXPERT_SEQUENTIAL 16
+/* ops_item.grouped of an expert's products: the streams Transformer
+ * Engine's grouped linear spreads its nb GEMMs over (transformer_engine/
+ * common/util/multi_stream.cpp, get_num_compute_streams: 4), or 1 under
+ * OPS_EXPERT_SEQUENTIAL */
+#define OPS_GROUP_STREAMS 4
 #define OPS_EPI_FWD 1
 #define OPS_EPI_BWD 2
 

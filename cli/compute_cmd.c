@@ -35,7 +35,7 @@ static void usage(FILE *f)
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--optimizer fused|foreach|per_tensor]\n"
             "                      [--fp8-recipe delayed|current|mxfp8|nvfp4]\n"
-            "                      [--fp8-attention] [--expert-mlp fused|grouped] [--ep N]\n"
+            "                      [--fp8-attention] [--expert-mlp fused|grouped|sequential] [--ep N]\n"
             "                      [--measured GPU:SECONDS[:BATCH]]\n"
             "                      [--catalog DIR] [--json]\n"
             "                      [-o FILE]\n"
@@ -60,7 +60,8 @@ static void usage(FILE *f)
             "delayed; docs/model.md \"fp8 as Transformer Engine runs it\"); --fp8-attention\n"
             "runs fused attention in fp8 too (workload.fp8_attention).  --expert-mlp\n"
             "grouped runs a mixture of experts' block as Megatron-Core's TEGroupedMLP, the\n"
-            "clamp and biases of GPT-OSS's experts in kernels of their own\n"
+            "clamp and biases of GPT-OSS's experts in kernels of their own, sequential as\n"
+            "its SequentialMLP, each expert's products in turn on one stream\n"
             "(workload.expert_mlp; default fused).  --ep N times one GPU of an expert-\n"
             "parallel group of N (parallel.ep, N dividing the experts): its experts / N\n"
             "experts, each over the rows all N GPUs route to it, on an even load; default\n"
@@ -283,7 +284,7 @@ int compute_cmd_main(int argc, char **argv)
          cli_take_name, &opt_arg, NULL},
         {"--fp8-recipe", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of delayed, current, mxfp8, nvfp4",
          cli_take_name, &recipe_arg, NULL},
-        {"--expert-mlp", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of fused, grouped",
+        {"--expert-mlp", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of fused, grouped, sequential",
          cli_take_name, &xmlp_arg, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},

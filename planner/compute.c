@@ -336,16 +336,16 @@ static int flash_s(const struct ops_item *it, enum cat_prec f, const struct comp
  * GPU's SMs only as far as their tiles go, and the host issues each call,
  * an empty kernel's launch at least (resolve_opt.c: 4.72 us on an H200
  * host, calibrate --gpu), so nb calls take no less than nb launches.
+ * Megatron-Core's SequentialMLP runs them one at a time (streams 1).
  */
-#define GROUP_STREAMS 4
 #define GROUP_LAUNCH_S 4.72e-6
 
 /* nb GEMMs of m x n, reduction k, reading a_el elements in all, launched
- * one by one over GROUP_STREAMS streams. */
-static double grouped_s(double m, double n, double k, double nb, double a_el, enum cat_prec f,
-                        const struct compute_rates *r)
+ * one by one over `streams` streams. */
+static double grouped_s(double m, double n, double k, double nb, double a_el, int streams,
+                        enum cat_prec f, const struct compute_rates *r)
 {
-    double at_once = fmin(nb, GROUP_STREAMS);
+    double at_once = fmin(nb, streams > 0 ? streams : 1);
     double t = nb / at_once * gemm_s(m, n, k, at_once, a_el * at_once / nb, f, r);
 
     return fmax(t, nb * GROUP_LAUNCH_S);
@@ -354,7 +354,7 @@ static double grouped_s(double m, double n, double k, double nb, double a_el, en
 double compute_grouped_s(const struct compute_rates *r, double m, double n, double k, double nb,
                          enum cat_prec f)
 {
-    return grouped_s(m, n, k, nb, nb * m * k, f, r);
+    return grouped_s(m, n, k, nb, nb * m * k, OPS_GROUP_STREAMS, f, r);
 }
 
 /* Forward and backward seconds of matrix item it at `batch` samples. */
@@ -376,9 +376,10 @@ static void matrix_s(const struct ops_item *it, enum cat_prec f, int transpose, 
         m *= batch;
     mn = m * it->n * nb;
     if (it->grouped && nb > 1) {
-        *fwd = grouped_s(m, it->n, it->k, nb, a, f, r);
-        *bwd = (it->no_dgrad ? 0 : grouped_s(m, it->k, it->n, nb, mn, f, r)) +
-               (it->no_wgrad ? 0 : grouped_s(it->k, it->n, m, nb, a, f, r)) + it->recompute * *fwd;
+        *fwd = grouped_s(m, it->n, it->k, nb, a, it->grouped, f, r);
+        *bwd = (it->no_dgrad ? 0 : grouped_s(m, it->k, it->n, nb, mn, it->grouped, f, r)) +
+               (it->no_wgrad ? 0 : grouped_s(it->k, it->n, m, nb, a, it->grouped, f, r)) +
+               it->recompute * *fwd;
         return;
     }
     *fwd = gemm_s(m, it->n, it->k, nb, a, f, r);

@@ -366,7 +366,9 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
  * hold one more of Transformer Engine's size for each of its 4 compute
  * streams (get_cublas_workspace(grouped_gemm=True), cached for the process
  * like the other; transformer_engine/common/util/multi_stream.cpp,
- * num_compute_streams).  Other GPUs (ROCm's pools differ): none counted.
+ * num_compute_streams); Megatron-Core's SequentialMLP (expert_mlp
+ * sequential) runs plain linears and holds none.  Other GPUs (ROCm's pools
+ * differ): none counted.
  */
 #define TE_GROUPED_STREAMS 4
 static double gemm_workspaces(const struct scenario *sc, const struct cat_instance *in)
@@ -378,7 +380,8 @@ static double gemm_workspaces(const struct scenario *sc, const struct cat_instan
     if (cc <= 0)
         return 0;
     return (cc == 90 ? 32.0 * DT_MIB : 8.0 * DT_MIB + 128 * 1024.0) + te +
-           (shape_known(m) && m->experts > 0 ? TE_GROUPED_STREAMS * te : 0);
+           (shape_known(m) && m->experts > 0 && sc->workload.expert_mlp != SC_EXPERT_SEQUENTIAL
+                ? TE_GROUPED_STREAMS * te : 0);
 }
 
 /* What a GPU holding `params` parameters (`xparams` of them routed

@@ -45,7 +45,7 @@ static const char *const fp8_libraries[] = { "transformer_engine", "torchao", NU
 static const char *const cross_entropies[] = { "fp32", "in_place", "upcast", NULL };
 static const char *const opt_loops[] = { "fused", "foreach", "per_tensor", NULL };
 static const char *const graphs[] = { "full", "partial", "none", NULL };
-static const char *const expert_mlps[] = { "fused", "grouped", NULL };
+static const char *const expert_mlps[] = { "fused", "grouped", "sequential", NULL };
 /* the stages a scenario may ask for (enum sc_sharding; fsdp is zero3 as
  * PyTorch FSDP's FULL_SHARD runs it) */
 static const char *const shardings[] = { "none", "zero1", "zero2", "zero3", "fsdp", "hsdp", "auto",
@@ -84,7 +84,9 @@ int scenario_ops_style(const struct scenario *sc)
 {
     return (sc->workload.amp_pure ? OPS_PURE : 0) | (sc->workload.kernels_fused ? OPS_FUSED : 0) |
            (sc->parallel.tp_layout == SC_TP_LAYOUT_BSH ? OPS_BSH : 0) |
-           (sc->workload.expert_mlp == SC_EXPERT_GROUPED ? OPS_EXPERT_GROUPED : 0);
+           (sc->workload.expert_mlp == SC_EXPERT_GROUPED ? OPS_EXPERT_GROUPED : 0) |
+           (sc->workload.expert_mlp == SC_EXPERT_SEQUENTIAL
+                ? OPS_EXPERT_GROUPED | OPS_EXPERT_SEQUENTIAL : 0);
 }
 
 void scenario_prec_set(struct scenario *sc, int i)

@@ -116,7 +116,7 @@ enum sc_graphs { SC_GRAPHS_FULL = 0, SC_GRAPHS_PARTIAL, SC_GRAPHS_NONE };
  * grouped MLP, the biases and a clamped activation inside its kernels), or
  * grouped (Megatron-Core's TEGroupedMLP: the grouped products with the
  * clamp and the second product's biases in kernels of their own). */
-enum sc_expert_mlp { SC_EXPERT_FUSED = 0, SC_EXPERT_GROUPED };
+enum sc_expert_mlp { SC_EXPERT_FUSED = 0, SC_EXPERT_GROUPED, SC_EXPERT_SEQUENTIAL };
 
 /* How fp8 is scaled (workload.fp8_recipe; docs/model.md "fp8"): Transformer
  * Engine's delayed scaling (a history of amax values), current scaling
@@ -613,7 +613,7 @@ const char *scenario_fp8_library_name(int i);     /* transformer_engine, torchao
 const char *scenario_cross_entropy_name(int i);   /* fp32, in_place */
 const char *scenario_opt_loop_name(int i);        /* fused, foreach, per_tensor */
 const char *scenario_graphs_name(int i);          /* full, partial, none */
-const char *scenario_expert_mlp_name(int i);      /* fused, grouped */
+const char *scenario_expert_mlp_name(int i);      /* fused, grouped, sequential */
 /* The OPS_* style bits (catalog/ops.h) of sc's workload.amp and kernels. */
 int scenario_ops_style(const struct scenario *sc);
 int scenario_grad_prec_parse(const char *s);

@@ -282,7 +282,7 @@ check "compute: nvfp4 named where it runs (B200), fp8 where it falls back (H100)
            grep -q "\"linear_format\":[[:space:]]*\"nvfp4\"" "$2" && grep -q "\"linear_format\":[[:space:]]*\"fp8\"" "$2"' _ "$tmp/n.txt" "$tmp/n.json"
 "$DT" compute --model gpt-oss-120b --expert-mlp unfused > /dev/null 2> "$tmp/err"
 check "compute: a bad --expert-mlp names the set" \
-    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --expert-mlp: expected one of fused, grouped, found "unfused"' ]
+    [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --expert-mlp: expected one of fused, grouped, sequential, found "unfused"' ]
 "$DT" compute --model llama3-8b --expert-mlp grouped > /dev/null 2> "$tmp/err"
 check "compute: --expert-mlp grouped on a model without experts is refused" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = 'dtplan compute: --expert-mlp: expected fused (the default) for llama3-8b, a model without experts, found grouped' ]
@@ -292,6 +292,12 @@ check "compute --expert-mlp grouped: GPT-OSS's unfused clamp and biases make its
     perl -MJSON::PP -e 'local $/; open my $a, "<", $ARGV[0]; open my $b, "<", $ARGV[1];
         my ($f, $g) = (decode_json(<$a>)->[0], decode_json(<$b>)->[0]);
         exit !($g->{samples_per_s} < $f->{samples_per_s})' "$tmp/f.json" "$tmp/g.json"
+"$DT" compute --model qwen3-30b-a3b --gpu H100 --precision bf16 --batch 1 --seq 4096 --expert-mlp grouped --json > "$tmp/g.json"
+"$DT" compute --model qwen3-30b-a3b --gpu H100 --precision bf16 --batch 1 --seq 4096 --expert-mlp sequential --json > "$tmp/s.json"
+check "compute --expert-mlp sequential: 128 experts' products in turn on one stream are slower than over the grouped GEMM's 4" \
+    perl -MJSON::PP -e 'local $/; open my $a, "<", $ARGV[0]; open my $b, "<", $ARGV[1];
+        my ($g, $s) = (decode_json(<$a>)->[0], decode_json(<$b>)->[0]);
+        exit !($s->{samples_per_s} < 0.95 * $g->{samples_per_s})' "$tmp/g.json" "$tmp/s.json"
 "$DT" compute --model qwen3-30b-a3b --ep 3 > /dev/null 2> "$tmp/err"
 check "compute: an --ep that does not divide the experts is refused" \
     [ $? -eq 2 -a "$(cat "$tmp/err")" = "dtplan compute: --ep: expected a divisor of qwen3-30b-a3b's 128 experts, found 3" ]
