@@ -541,7 +541,7 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
     if (!(u->total > u->capacity))
         return;
     if (u->registered > 0)
-        snprintf(reg, sizeof reg, " (HybridEP's registered buffers take %.1f GiB)",
+        snprintf(reg, sizeof reg, " (the dispatcher's registered buffers take %.1f GiB)",
                  u->registered / DT_GIB);
     snprintf(buf, len,
              "%.1f GiB per %s%s%s%s (model state %.1f GiB, activations %s%.1f GiB) is over the "

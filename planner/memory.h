@@ -35,8 +35,8 @@
 struct mem_use {
     double weights, gradients, optimizer, activations, buffers, total;
     double capacity;    /* usable: MEMORY_USABLE of the device's memory, less `registered` */
-    double registered;  /* held outside PyTorch's allocator (HybridEP's registered buffers),
-                           not in total */
+    double registered;  /* held outside PyTorch's allocator (HybridEP's and DeepEP's
+                           registered buffers), not in total */
     double device;      /* the device's memory */
     enum sc_sharding sharding; /* how the state was divided */
     int stage;          /* under a pipeline the stage counted, the fuller: MEM_STAGE_* */

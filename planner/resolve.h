@@ -138,9 +138,9 @@ double resolve_ep_etp_gather_s(const struct scenario *sc, const struct cat_insta
  * the bytes of one micro-batch's tokens gathered to a rank of the expert
  * group (etp x ep ranks' tokens); 0 otherwise. */
 double resolve_ep_gathered_bytes(const struct scenario *sc);
-/* Under HybridEP (parallel.ep_dispatch hybridep, ep > 1), the bytes of its
- * registered buffers a rank of `in` holds, from its own allocator, outside
- * PyTorch's; 0 otherwise. */
+/* Under HybridEP or DeepEP (parallel.ep_dispatch hybridep, deepep; ep > 1),
+ * the bytes of the buffers they register that a rank of `in` holds, from
+ * their own allocators, outside PyTorch's; 0 otherwise. */
 double resolve_ep_registered_bytes(const struct scenario *sc, const struct cat_instance *in);
 /* What `bytes` of the routed experts' gradients take on their expert-data-
  * parallel group's all-reduce over what the data-parallel group's would,

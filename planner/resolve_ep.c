@@ -386,14 +386,65 @@ static void alltoall_bytes(const struct scenario *sc, const struct cat_instance 
  * multi-node NVLink and RDMA), outside PyTorch's.
  */
 #define HYBRIDEP_RDMA_CAP 1e9
+
+/*
+ * DeepEP's normal kernels' buffers (deepseek-ai/DeepEP@dd758ca csrc/legacy/
+ * config.hpp, get_nvl_buffer_size_hint and get_rdma_buffer_size_hint, with
+ * the dispatch and combine configs deep_ep/buffers/legacy.py recommends for
+ * the group's size, the larger of the two; Megatron-Core's fused_a2a.py
+ * get_buffer, 16-bit hidden values, its SMs 20 unless parallel.ep_sms says):
+ * each of num_sms / 2 channels holds, for each of the group's ranks in a
+ * node (8 at most) and each node, a ring of received tokens of `hidden`
+ * 16-bit values with their source metadata (8 bytes), 128 top-k indices (8
+ * bytes each), 128 weights and 128 scales (4 bytes each); across nodes its
+ * RDMA rings hold twice that a token (send and receive) and an int4 more.
+ * cudaMalloc'd and NVSHMEM's, outside PyTorch's allocator.  DeepSeek-V3 at
+ * ep 64 (8 nodes): 0.38 GB over NVLink and 0.34 GB for RDMA.
+ */
+#define DEEPEP_NCFG 12
+static const int deepep_ranks[DEEPEP_NCFG] = {2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 144, 160};
+/* the dispatch and combine configs' NVLink receive tokens and RDMA send
+ * tokens (their RDMA receive tokens all 128) */
+static const int deepep_nvl_recv[DEEPEP_NCFG] = {256, 256, 256, 288, 288, 288, 288, 288, 480,
+                                                 560, 720, 720};
+static const int deepep_rdma_send[2][DEEPEP_NCFG] = {
+    {6, 6, 6, 20, 8, 8, 8, 8, 12, 12, 12, 12},     /* dispatch */
+    {6, 6, 6, 12, 8, 8, 8, 8, 8, 8, 8, 8}};        /* combine */
+#define DEEPEP_MAX_NVL_PEERS 8
+#define DEEPEP_SMS 20
+
+static double deepep_bytes(const struct scenario *sc, double h)
+{
+    int ep = sc->parallel.ep, i = 0, sms = sc->parallel.ep_sms > 0 ? sc->parallel.ep_sms : DEEPEP_SMS;
+    int ch = sms / 2, nvl = ep < DEEPEP_MAX_NVL_PEERS ? ep : DEEPEP_MAX_NVL_PEERS;
+    int rdma = ep / DEEPEP_MAX_NVL_PEERS > 1 ? ep / DEEPEP_MAX_NVL_PEERS : 1;
+    double token = 2 * h + 8 + 128 * 8 + 128 * 4 + 128 * 4, bytes, recv = 0;
+
+    while (i < DEEPEP_NCFG - 1 && deepep_ranks[i] < ep)  /* the group's size, or the next */
+        i++;
+    bytes = (double)ch * nvl * (2 * rdma + 3) * 4 + (double)ch * nvl * deepep_nvl_recv[i] * token;
+    if (ep > DEEPEP_MAX_NVL_PEERS) {
+        for (int k = 0; k < 2; k++) {       /* 128 rounded up to a multiple of the sends */
+            int s = deepep_rdma_send[k][i];
+            recv = fmax(recv, ceil(128.0 / s) * s);
+        }
+        bytes += (double)ch * rdma * (DEEPEP_MAX_NVL_PEERS * 2 + 2) * 2 * 4 +
+                 (double)ch * rdma * recv * (2 * token + 16 * 2);
+    }
+    return bytes;
+}
+
 double resolve_ep_registered_bytes(const struct scenario *sc, const struct cat_instance *in)
 {
     const struct cat_model *m = sc->workload.model;
     int ep = sc->parallel.ep, r, nodes;
     double T, h, probs;
 
-    if (sc->parallel.ep_dispatch != SC_EP_HYBRIDEP || ep <= 1 || !shape_known(m) ||
-        m->experts <= 0 || in->gpu_count < 1)
+    if (ep <= 1 || !shape_known(m) || m->experts <= 0 || in->gpu_count < 1)
+        return 0;
+    if (sc->parallel.ep_dispatch == SC_EP_DEEPEP)
+        return deepep_bytes(sc, m->hidden);
+    if (sc->parallel.ep_dispatch != SC_EP_HYBRIDEP)
         return 0;
     r = ranks_in_node(sc, in);
     nodes = ep / r > 1 ? ep / r : 1;

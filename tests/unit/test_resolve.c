@@ -747,6 +747,29 @@ static void allgather_dispatcher_gathers_the_group(void)
         T_NEAR(resolve_ep_registered_bytes(&sc, p5), 0, 1e-15, "NCCL's all-to-all: none");
         scenario_free(&sc);
     }
+    /* DeepEP's normal kernels (its config.hpp size hints at the configs it
+     * recommends for 64 ranks, 20 SMs: 10 channels): DeepSeek-V3 at ep 64
+     * over 8 nodes, NVLink rings of 288 tokens for 8 peers and RDMA rings of
+     * 128 for 8 nodes, 2 x 7,168 bytes a token and 2,056 of metadata */
+    {
+        static const char *dsv3 =
+            "workload: {model: deepseek-v3, batch_per_gpu: 1, seq_len: 4096, precision: bf16, "
+            "global_batch: 64}\n"
+            "input: {cpu_s_per_sample: 0}\n"
+            "gradients: {sharding: zero1, precision: bf16, bucket_mb: 100}\n"
+            "parallel: {ep: 64, ep_dispatch: deepep}\n"
+            "clusters:\n  - {name: p5, groups: [{role: train, instance: p5.48xlarge, count: 8}]}\n";
+        struct sim_config cfg;
+        struct scenario sc;
+        double tok = 2 * 7168 + 2056.0;
+        double want = 10 * 8 * 19 * 4 + 10 * 8 * 288 * tok + 10 * 8 * 18 * 2 * 4 +
+                      10 * 8 * 128 * (2 * tok + 32);
+        if (resolve_fmt(&sc, &cfg, "DeepEP's buffers", dsv3))
+            return;
+        T_NEAR(resolve_ep_registered_bytes(&sc, p5), want, 1e-9 * want,
+               "DeepEP at ep 64: %.3f GB registered", want / 1e9);
+        scenario_free(&sc);
+    }
     {
         struct sim_config cfg;
         struct scenario sc;
