@@ -35,7 +35,8 @@ static void usage(FILE *f)
             "                      [--amp autocast|pure] [--kernels eager|fused]\n"
             "                      [--optimizer fused|foreach|per_tensor]\n"
             "                      [--fp8-recipe delayed|current|mxfp8|nvfp4]\n"
-            "                      [--fp8-attention] [--expert-mlp fused|grouped|sequential] [--ep N]\n"
+            "                      [--fp8-attention] [--expert-mlp fused|grouped|sequential]\n"
+            "                      [--ep N]\n"
             "                      [--measured GPU:SECONDS[:BATCH]]\n"
             "                      [--catalog DIR] [--json]\n"
             "                      [-o FILE]\n"
@@ -284,8 +285,8 @@ int compute_cmd_main(int argc, char **argv)
          cli_take_name, &opt_arg, NULL},
         {"--fp8-recipe", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of delayed, current, mxfp8, nvfp4",
          cli_take_name, &recipe_arg, NULL},
-        {"--expert-mlp", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0, "one of fused, grouped, sequential",
-         cli_take_name, &xmlp_arg, NULL},
+        {"--expert-mlp", NULL, ARGS_VALUE, NULL, NULL, NULL, 0, 0,
+         "one of fused, grouped, sequential", cli_take_name, &xmlp_arg, NULL},
         {"--batch", NULL, ARGS_UINT, &have_batch, NULL, &batch, 1, 10000000, NULL, NULL, NULL,
          NULL},
         {"--seq", NULL, ARGS_UINT, &have_seq, NULL, &seq, 1, 10000000, NULL, NULL, NULL, NULL},

@@ -497,7 +497,8 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     if (sc->parallel.pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
         double p0, l0, p1, l1, x0, x1;
-        int rep = scenario_replica_gpus(sc), mb = ranks / rep > 0 ? resolve_accum(sc, ranks / rep) : 1;
+        int rep = scenario_replica_gpus(sc);
+        int mb = ranks / rep > 0 ? resolve_accum(sc, ranks / rep) : 1;
         struct mem_use last;
         stage_of(sc, mb, 1, &p0, &x0, &l0);
         stage_of(sc, mb, 0, &p1, &x1, &l1);

@@ -415,7 +415,8 @@ static const int deepep_rdma_send[2][DEEPEP_NCFG] = {
 
 static double deepep_bytes(const struct scenario *sc, double h)
 {
-    int ep = sc->parallel.ep, i = 0, sms = sc->parallel.ep_sms > 0 ? sc->parallel.ep_sms : DEEPEP_SMS;
+    int ep = sc->parallel.ep, i = 0;
+    int sms = sc->parallel.ep_sms > 0 ? sc->parallel.ep_sms : DEEPEP_SMS;
     int ch = sms / 2, nvl = ep < DEEPEP_MAX_NVL_PEERS ? ep : DEEPEP_MAX_NVL_PEERS;
     int rdma = ep / DEEPEP_MAX_NVL_PEERS > 1 ? ep / DEEPEP_MAX_NVL_PEERS : 1;
     double token = 2 * h + 8 + 128 * 8 + 128 * 4 + 128 * 4, bytes, recv = 0;
