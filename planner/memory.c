@@ -212,6 +212,12 @@ static double loss_bytes(const struct scenario *sc)
     }
 }
 
+/* Activations in fp32 (or tf32) take twice the 16-bit bytes counted. */
+static double act_width(const struct scenario *sc)
+{
+    return sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
+}
+
 /*
  * The multi-token-prediction modules (models.csv mtp_layers) on the stage
  * with the head, bytes of one micro-batch: each runs one more layer (its
@@ -219,33 +225,33 @@ static double loss_bytes(const struct scenario *sc)
  * norms (h each) and of its projection of their concatenation (2 h), 8 h
  * bytes a token at 16 bits (Megatron-Core's MultiTokenPredictionLayer,
  * enorm, hnorm and eh_proj; megatron/core/transformer/multi_token_
- * prediction.py, NVIDIA/
- * Megatron-LM@d98e8a6), and computes its own logits and loss before the
- * model's, whose saved softmax it holds until the backward: 4 bytes a
- * logit (its gradient written over the 16-bit logits under in_place, 2).
- * Megatron-LM's MoE CI memory test with one such module (its last rank,
- * the interleaved pipeline's last stage) comes within 2% with it.
+ * prediction.py, NVIDIA/Megatron-LM@d98e8a6), and computes its own logits
+ * and loss before the model's, whose saved softmax it holds until the
+ * backward: 4 bytes a logit (its gradient written over the 16-bit logits
+ * under in_place, 2).  per_layer: a layer's bytes of one micro-batch
+ * (memory_layer_bytes).  Megatron-LM's two MLA MoE CI memory tests with
+ * one such module (their last ranks, an interleaved pipeline's last stage)
+ * come within +0.1% and -6.6% with it.
  */
-static double mtp_head(const struct scenario *sc)
+static double mtp_head(const struct scenario *sc, double per_layer)
 {
     const struct cat_model *m = sc->workload.model;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
-    double s = scenario_rank_tokens(sc) * sc->parallel.micro_batch, width;
+    double s = scenario_rank_tokens(sc) * sc->parallel.micro_batch;
 
     if (!shape_known(m) || m->mtp_layers <= 0)
         return 0;
-    width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
     return m->mtp_layers *
-           (memory_layer_bytes(sc) +
-            width * s * (8.0 * m->hidden / (sc->parallel.sequence_parallel ? tp : 1) +
-                         (sc->workload.cross_entropy == SC_CE_IN_PLACE ? 2 : 4) * m->vocab / tp));
+           (per_layer +
+            act_width(sc) * s * (8.0 * m->hidden / (sc->parallel.sequence_parallel ? tp : 1) +
+                                 (sc->workload.cross_entropy == SC_CE_IN_PLACE ? 2 : 4) *
+                                     m->vocab / tp));
 }
 
 double memory_layer_bytes(const struct scenario *sc)
 {
     const struct cat_model *m = sc->workload.model;
     double s = scenario_rank_tokens(sc);
-    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1, sp = sc->parallel.sequence_parallel;
     int flash = sc->workload.attention != SC_ATTN_UNFUSED, fl = memory_act_flags(sc);
     double f = scenario_recompute_share(sc), imb = scenario_moe_imbalance(sc), act;
@@ -256,7 +262,7 @@ double memory_layer_bytes(const struct scenario *sc)
     if (sc->parallel.recompute == SC_RECOMPUTE_FULL && f < 1)
         act = f * act + (1 - f) * memory_layer_act(m, s, tp, sc->parallel.etp, imb, sp, flash,
                                                    fl, SC_RECOMPUTE_NONE);
-    return sc->parallel.micro_batch * width * act;
+    return sc->parallel.micro_batch * act_width(sc) * act;
 }
 
 /* Model-state bytes per parameter: weights, gradients, optimizer (Adam).
@@ -385,20 +391,21 @@ static double gemm_workspaces(const struct scenario *sc, const struct cat_instan
 }
 
 /* What a GPU holding `params` parameters (`xparams` of them routed
- * experts') and `layer_mb` layer-micro-batches of activations holds, the
- * loss's `loss` bytes with them where `logits`: into u, all but its stage
- * and capacity.  `asked` is the sharding the run asked for, `sharding` the
- * one its state follows, with w, g and o bytes a parameter. */
+ * experts') and `layer_mb` layer-micro-batches of activations of per_layer
+ * bytes each holds, with `head` bytes more where the stage has the loss:
+ * into u, all but its stage and capacity.  `asked` is the sharding the run
+ * asked for, `sharding` the one its state follows, with w, g and o bytes a
+ * parameter. */
 static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sharding sharding,
                    const struct cat_instance *in, int ranks, int local, double params,
-                   double xparams, double layer_mb, double logits, double loss, double w,
+                   double xparams, double layer_mb, double per_layer, double head, double w,
                    double g, double o, struct mem_use *u)
 {
     const struct cat_model *m = sc->workload.model;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;   /* tensor parallelism divides a replica's state */
     int mp = scenario_model_parallel(sc);
     double n = ranks / mp > 1 ? ranks / mp : 1, b = sc->parallel.micro_batch, xn;
-    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
+    double width = act_width(sc);
 
     u->weights = params * w / tp;
     u->gradients = params * g / tp;
@@ -432,8 +439,7 @@ static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sh
             u->weights *= kept;
     }
     if (shape_known(m)) {
-        u->activations = layer_mb * memory_layer_bytes(sc) + logits * loss;
-
+        u->activations = layer_mb * per_layer + head;
     } else {
         u->activations = m->act_mib_per_sample * DT_MIB * width * b;
     }
@@ -473,15 +479,15 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     const struct cat_model *m = sc->workload.model;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
     double w, g, o, b = sc->parallel.micro_batch;
-    double width = sc->workload.precision == CAT_FP32 || sc->workload.precision == CAT_TF32 ? 2 : 1;
     double gib = in->gpu_count > 0 ? (!isnan(in->gpu_mem_gib) ? in->gpu_mem_gib
                                       : in->gpu ? in->gpu->mem_gib : NAN)
                                    : in->mem_gib;
-    double layer_mb = m->layers;
+    double layer_mb = m->layers, per_layer = shape_known(m) ? memory_layer_bytes(sc) : 0;
     /* what the loss keeps over the vocabulary, on the stage with the head,
      * with the multi-token-prediction modules' (mtp_head) */
-    double loss = loss_bytes(sc) * b * width * scenario_rank_tokens(sc) * m->vocab / tp +
-                  mtp_head(sc);
+    double loss = m->lm_head ? loss_bytes(sc) * b * act_width(sc) * scenario_rank_tokens(sc) *
+                                   m->vocab / tp + mtp_head(sc, per_layer)
+                             : 0;
     enum sc_sharding asked = sharding;
 
     /* under a pipeline FSDP holds a stage's parameters and gradients whole
@@ -492,32 +498,25 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
     state_bytes(sc, sharding, &w, &g, &o);
     if (sc->workload.offload_layers > 0 && sc->workload.offload_layers < m->layers)
         layer_mb = m->layers - sc->workload.offload_layers;   /* the rest in host memory */
-    u->stage = MEM_STAGE_NONE;
-    u->stage_total[0] = u->stage_total[1] = NAN;
     if (sc->parallel.pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
         double p0, l0, p1, l1, x0, x1;
         int rep = scenario_replica_gpus(sc);
         int mb = ranks / rep > 0 ? resolve_accum(sc, ranks / rep) : 1;
-        struct mem_use last;
+        struct mem_use first, last;
         stage_of(sc, mb, 1, &p0, &x0, &l0);
         stage_of(sc, mb, 0, &p1, &x1, &l1);
-        use_of(sc, asked, sharding, in, ranks, local, p0, x0, l0, 0, loss, w, g, o, u);
-        use_of(sc, asked, sharding, in, ranks, local, p1, x1, l1, m->lm_head ? 1 : 0, loss, w, g,
-               o, &last);
-        u->stage_total[0] = u->total;
+        use_of(sc, asked, sharding, in, ranks, local, p0, x0, l0, per_layer, 0, w, g, o, &first);
+        use_of(sc, asked, sharding, in, ranks, local, p1, x1, l1, per_layer, loss, w, g, o, &last);
+        *u = last.total > first.total ? last : first;
+        u->stage = last.total > first.total ? MEM_STAGE_LAST : MEM_STAGE_FIRST;
+        u->stage_total[0] = first.total;
         u->stage_total[1] = last.total;
-        u->stage = MEM_STAGE_FIRST;
-        if (last.total > u->total) {
-            double t0 = u->total;
-            *u = last;
-            u->stage = MEM_STAGE_LAST;
-            u->stage_total[0] = t0;
-            u->stage_total[1] = last.total;
-        }
     } else {
         use_of(sc, asked, sharding, in, ranks, local, resolve_state_params(sc),
-               resolve_expert_state_params(sc), layer_mb, m->lm_head ? 1 : 0, loss, w, g, o, u);
+               resolve_expert_state_params(sc), layer_mb, per_layer, loss, w, g, o, u);
+        u->stage = MEM_STAGE_NONE;
+        u->stage_total[0] = u->stage_total[1] = NAN;
     }
     u->device = gib * DT_GIB;
     /* what the dispatcher registers from its own allocator is not the

@@ -304,15 +304,19 @@ int resolve_ep_spans_nodes(const struct scenario *sc, const struct cat_instance 
     return sc->parallel.ep > 1 && ranks_in_node(sc, in) < sc->parallel.ep;
 }
 
-/* A rank's tokens of a micro-batch, bytes: a tp-th of them under sequence
- * parallelism, hidden values each. */
-static double local_bytes(const struct scenario *sc)
+/* A rank's tokens of a micro-batch, a tp-th of them under sequence
+ * parallelism; and their bytes, hidden values each. */
+static double local_tokens(const struct scenario *sc)
 {
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
 
     return scenario_rank_tokens(sc) * sc->parallel.micro_batch /
-           (sc->parallel.sequence_parallel ? tp : 1) * sc->workload.model->hidden *
-           resolve_act_width(sc);
+           (sc->parallel.sequence_parallel ? tp : 1);
+}
+
+static double local_bytes(const struct scenario *sc)
+{
+    return local_tokens(sc) * sc->workload.model->hidden * resolve_act_width(sc);
 }
 
 /* One copy of them as a rank sends or receives it, the busiest rank imb
@@ -325,6 +329,13 @@ static double token_bytes(const struct scenario *sc)
 static int allgather(const struct scenario *sc)
 {
     return sc->parallel.ep_dispatch == SC_EP_ALLGATHER;
+}
+
+/* Whether NCCL's collectives move the tokens (alltoall, allgather), not a
+ * flex dispatcher's kernels. */
+static int by_nccl(const struct scenario *sc)
+{
+    return sc->parallel.ep_dispatch == SC_EP_ALLTOALL || allgather(sc);
 }
 
 double resolve_ep_gathered_bytes(const struct scenario *sc)
@@ -450,7 +461,7 @@ double resolve_ep_registered_bytes(const struct scenario *sc, const struct cat_i
     r = ranks_in_node(sc, in);
     nodes = ep / r > 1 ? ep / r : 1;
     h = m->hidden;
-    T = local_bytes(sc) / (h * resolve_act_width(sc));
+    T = local_tokens(sc);
     probs = (double)m->experts / ep * r * 4;            /* fp32 over the node's experts */
     return T * ep * (h * 2 + probs) +
            (nodes > 1 ? fmin(HYBRIDEP_RDMA_CAP, T * (nodes - 1) * h * 2) +
@@ -527,7 +538,7 @@ double resolve_ep_nvl_share(const struct scenario *sc, const struct cat_instance
     const struct cat_gpu *gpu = in->gpu;
     double n = ranks_in_node(sc, in), hyb;
 
-    if (sc->parallel.ep_dispatch == SC_EP_ALLTOALL || allgather(sc) || !gpu || gpu->cdna > 0)
+    if (by_nccl(sc) || !gpu || gpu->cdna > 0)
         return 1;
     hyb = cat_cc_blackwell(gpu->cc) ? at_peers(hybridep_bw, n) : HYBRIDEP_HOPPER;
     if (sc->parallel.ep_dispatch == SC_EP_HYBRIDEP)
@@ -699,8 +710,7 @@ double resolve_ep_sm_factor(int sms, int held)
 int resolve_ep_sms_held(const struct scenario *sc)
 {
     return sc->parallel.ep_sms > 0 ? sc->parallel.ep_sms
-           : sc->parallel.ep_dispatch == SC_EP_ALLTOALL || allgather(sc) ? EP_NCCL_SMS
-                                                                           : EP_FLEX_SMS;
+           : by_nccl(sc) ? EP_NCCL_SMS : EP_FLEX_SMS;
 }
 
 static double overlap_cost_s(const struct scenario *sc, const struct cat_instance *in, double w,
