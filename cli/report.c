@@ -151,6 +151,7 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     report_json_num(m, "optimizer", u->optimizer / DT_GIB);
     report_json_num(m, "activations", u->activations / DT_GIB);
     report_json_num(m, "buffers", u->buffers / DT_GIB);
+    report_json_num(m, "grad_copy", u->grad_copy / DT_GIB);
     report_json_num(m, "total", u->total / DT_GIB);
     report_json_num(m, "capacity", u->capacity / DT_GIB);
     report_json_num(m, "registered", u->registered / DT_GIB);

@@ -396,6 +396,28 @@ static double gemm_workspaces(const struct scenario *sc, const struct cat_instan
  * into u, all but its stage and capacity.  `asked` is the sharding the run
  * asked for, `sharding` the one its state follows, with w, g and o bytes a
  * parameter. */
+/* The fp32 gradients an optimizer with fp32 master weights steps with when
+ * the gradients are kept in 16 bits: Megatron-Core copies each 16-bit
+ * main_grad it owns to fp32 (`main_grad.float()`, Float16OptimizerWith-
+ * Float16Params and, for its shard, DistributedOptimizer's
+ * _copy_model_grads_to_main_grads, NVIDIA/Megatron-LM@d98e8a64
+ * megatron/core/optimizer/), and frees them at the next step's zero_grad,
+ * after the step, before the activations come back.  That is the 20 bytes
+ * a parameter of Megatron-LM's distributed-optimizer table for fp16
+ * parameters and gradients (4 + 16/d distributed), where ZeRO's model
+ * state counts 16.  An fp32 gradient is stepped in place (.float() of an
+ * fp32 tensor is itself); fully sharded weights keep fp32 gradient shards
+ * of their own (state_bytes).  The copy covers the parameters the
+ * optimizer steps, as its state `opt` (o bytes a parameter) does: 4 bytes
+ * each. */
+static double grad_copy_bytes(const struct scenario *sc, enum sc_sharding sharding, double w,
+                              double g, double o, double opt)
+{
+    if (!sc->workload.amp_pure || !(w < 4) || g != 2 || sharding >= SC_SHARD_ZERO3 || !(o > 0))
+        return 0;
+    return opt * 4 / o;
+}
+
 static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sharding sharding,
                    const struct cat_instance *in, int ranks, int local, double params,
                    double xparams, double layer_mb, double per_layer, double head, double w,
@@ -471,6 +493,13 @@ static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sh
                                        memory_act_flags(sc), SC_RECOMPUTE_NONE);
     u->total = u->weights + u->gradients + u->optimizer + u->buffers +
                (isnan(u->activations) ? 0 : u->activations);
+    /* the optimizer's step: the activations are gone, the state is there
+     * and, where the gradients are 16-bit beside fp32 master weights, the
+     * fp32 copy of the optimizer's share of them that it steps with
+     * (grad_copy_bytes); the whole a GPU holds is the larger of the two */
+    u->grad_copy = grad_copy_bytes(sc, sharding, w, g, o, u->optimizer);
+    u->total = fmax(u->total, u->weights + u->gradients + u->optimizer + u->grad_copy +
+                                  gemm_workspaces(sc, in));
 }
 
 void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
@@ -543,6 +572,20 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
     if (u->registered > 0)
         snprintf(reg, sizeof reg, " (the dispatcher's registered buffers take %.1f GiB)",
                  u->registered / DT_GIB);
+    if (u->grad_copy > 0 && !(state + u->grad_copy + gemm_workspaces(sc, in) < u->total)) {
+        /* the optimizer's step is the peak */
+        snprintf(buf, len,
+                 "%.1f GiB per GPU%s%s%s at the optimizer's step (model state %.1f GiB and the "
+                 "fp32 copy of its 16-bit gradients it steps with, %.1f GiB) is over the %.1f GiB "
+                 "usable of its %.0f GiB%s by %.1f GiB; %s", u->total / DT_GIB,
+                 stage ? " of the " : "", stage ? stage : "", stage ? " pipeline stage" : "",
+                 state / DT_GIB, u->grad_copy / DT_GIB, u->capacity / DT_GIB, u->device / DT_GIB,
+                 reg, (u->total - u->capacity) / DT_GIB,
+                 u->sharding == SC_SHARD_NONE
+                     ? "sharding the optimizer state (gradients.sharding) divides the copy too"
+                     : "more data-parallel ranks divide the optimizer's share and its copy");
+        return;
+    }
     snprintf(buf, len,
              "%.1f GiB per %s%s%s%s (model state %.1f GiB, activations %s%.1f GiB) is over the "
              "%.1f GiB usable of its %.0f GiB%s by %.1f GiB%s",

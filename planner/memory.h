@@ -34,6 +34,9 @@
 /* Bytes per GPU (or CPU worker); activations NAN when unknown. */
 struct mem_use {
     double weights, gradients, optimizer, activations, buffers, total;
+    double grad_copy;   /* the fp32 copy of 16-bit gradients the optimizer makes at its step
+                           (Megatron-Core's main_grad.float()), freed with the next step's
+                           zero_grad: beside the state, not the activations; 0 if none */
     double capacity;    /* usable: MEMORY_USABLE of the device's memory, less `registered` */
     double registered;  /* held outside PyTorch's allocator (HybridEP's and DeepEP's
                            registered buffers), not in total */

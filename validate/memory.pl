@@ -4,7 +4,11 @@
 # Quantity `state`: the model state a GPU holds (weights + gradients +
 # optimizer), from a scenario generated for the case (a model of `params`
 # parameters, its precision, gradient precision and sharding, on `nodes`
-# p5.48xlarge of 8 GPUs), within 5% of the published GB (1e9 bytes).
+# p5.48xlarge of 8 GPUs), within 5% of the published GB (1e9 bytes); in 16
+# bits the weights are 16-bit with fp32 master weights (workload.amp pure:
+# Megatron-LM's and DeepSpeed's engines).  Quantity `step`: the same at the
+# optimizer's step, with the fp32 copy of 16-bit gradients it steps with
+# (memory_gib.grad_copy), as Megatron-LM's distributed-optimizer table counts.
 # Quantity `activations`: the activations the first pipeline stage keeps
 # at the peak of its schedule, from the case's scenario, within 5%.
 # Quantity `peak`: the whole a GPU holds at its peak (its memory_gib total)
@@ -52,7 +56,7 @@ name: $c->{case}
 catalog:
   models:
     - {name: m, family: mlp, params: $c->{params}, fwd_gflops: 2, input: "1024", source: "memory.pl: $c->{params} parameters"}
-workload: {model: m, batch_per_gpu: 1, precision: $c->{precision}}
+workload: {model: m, batch_per_gpu: 1, precision: $c->{precision}, amp: pure}
 input: {cpu_s_per_sample: 0}
 gradients: {sharding: $c->{sharding}, precision: $c->{grad_precision}}
 clusters:
@@ -91,7 +95,8 @@ YAML
         # a peak of one stage: that stage's total, the fuller or not
         my $total = $peak && $c->{stage} ne '' ? ($m->{stages} // {})->{$c->{stage}} : $m->{total};
         my $gb = ($act ? $m->{activations} // 0 : $peak ? $total // 0
-                  : $m->{weights} + $m->{gradients} + $m->{optimizer}) * 1073741824 / 1e9;
+                  : $m->{weights} + $m->{gradients} + $m->{optimizer}
+                    + ($c->{quantity} eq 'step' ? $m->{grad_copy} : 0)) * 1073741824 / 1e9;
         my $err = 100 * ($gb / $c->{published_gb} - 1);
         my $of = $peak && $c->{stage} ne ''
             ? " of the $c->{stage} stage" . ($stage eq $c->{stage} ? ' (the fuller)'
@@ -100,6 +105,7 @@ YAML
         ($line, $ok) = verdict($c, abs($err) <= 5,
                                sprintf('memory %s: %s %.4g GB a GPU%s, published %g (%+.1f%%)',
                                        $c->{case}, $act ? 'activations' : $peak ? 'peak'
+                                       : $c->{quantity} eq 'step' ? 'model state at the step'
                                        : 'model state', $gb, $of, $c->{published_gb}, $err),
                                'past 5%', 'within 5%');
     }

@@ -116,6 +116,54 @@ static void zero_stages_divide_the_model_state(void)
     scenario_free(&sc);
 }
 
+/* Megatron-LM's distributed-optimizer table counts what its optimizer holds
+ * at the step: fp16 parameters and gradients 20 bytes a parameter, 4 + 16/d
+ * distributed, the fp32 copy of the 16-bit gradients beside ZeRO's 16; an
+ * fp32 gradient is stepped in place and fully sharded weights keep fp32
+ * gradient shards, so neither copies.  The step is the peak when the
+ * activations are smaller than the copy. */
+static void the_optimizer_steps_with_an_fp32_copy(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u;
+    char why[512];
+
+    fixture(&m, &g, &in, &sc, 1e9, 80);
+    sc.workload.amp_pure = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    T_NEAR(u.weights + u.gradients + u.optimizer + u.grad_copy, 20e9, 1e-12,
+           "fp16 parameters and gradients at the step: 20 bytes a parameter");
+    T_NEAR(u.total, 20e9, 1e-12, "the step is the peak: %.4g bytes", u.total);
+    memory_of(&sc, SC_SHARD_ZERO1, &in, 8, 8, &u);
+    T_NEAR(u.weights + u.gradients + u.optimizer + u.grad_copy, (4 + 16.0 / 8) * 1e9, 1e-12,
+           "and with the distributed optimizer over 8: 4 + 16/8 bytes a parameter");
+    T_NEAR(u.grad_copy, 4e9 / 8, 1e-12, "the copy of the optimizer's share");
+    sc.gradients.precision = CAT_FP32;
+    sc.workload.precision = CAT_BF16;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    T_CHECK(u.grad_copy == 0, "fp32 gradients are stepped in place: 18 bytes a parameter");
+    sc.gradients.precision = CAT_FP16;
+    memory_of(&sc, SC_SHARD_ZERO3, &in, 8, 8, &u);
+    T_CHECK(u.grad_copy == 0, "zero3: the fp32 gradient shards are the state's");
+    sc.workload.amp_pure = 0;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    T_CHECK(u.grad_copy == 0, "autocast: fp32 parameters, no 16-bit gradients to copy");
+    /* 4e9 parameters at fp16 unsharded: 80 GB at the step, 64 of state:
+     * over an 80 GiB GPU's 72 GiB usable by the copy, and said so */
+    fixture(&m, &g, &in, &sc, 4e9, 80);
+    sc.workload.amp_pure = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    memory_why(&sc, &in, &u, why, sizeof why);
+    T_CHECK(strstr(why, "at the optimizer's step (model state 59.6 GiB and the fp32 copy of its "
+                        "16-bit gradients it steps with, 14.9 GiB)") != NULL &&
+                strstr(why, "sharding the optimizer state") != NULL,
+            "the step named: %s", why);
+    scenario_free(&sc);
+}
+
 /* Llama 3 8B's shape with 8 experts of width 1024 in every layer, top 2:
  * 5e9 dense parameters and the experts' 32 x 8 x 3 x 4096 x 1024, which it
  * returns. */
@@ -719,6 +767,7 @@ int main(void)
 {
     T_RUN(some_layers_recompute);
     T_RUN(zero_stages_divide_the_model_state);
+    T_RUN(the_optimizer_steps_with_an_fp32_copy);
     T_RUN(experts_shard_over_their_own_ranks);
     T_RUN(experts_hold_the_busiest_ranks_tokens);
     T_RUN(attention_keeps_its_heads_widths);
