@@ -390,12 +390,6 @@ static double gemm_workspaces(const struct scenario *sc, const struct cat_instan
                 ? TE_GROUPED_STREAMS * te : 0);
 }
 
-/* What a GPU holding `params` parameters (`xparams` of them routed
- * experts') and `layer_mb` layer-micro-batches of activations of per_layer
- * bytes each holds, with `head` bytes more where the stage has the loss:
- * into u, all but its stage and capacity.  `asked` is the sharding the run
- * asked for, `sharding` the one its state follows, with w, g and o bytes a
- * parameter. */
 /* The fp32 gradients an optimizer with fp32 master weights steps with when
  * the gradients are kept in 16 bits: Megatron-Core copies each 16-bit
  * main_grad it owns to fp32 (`main_grad.float()`, Float16OptimizerWith-
@@ -418,6 +412,12 @@ static double grad_copy_bytes(const struct scenario *sc, enum sc_sharding shardi
     return opt * 4 / o;
 }
 
+/* What a GPU holding `params` parameters (`xparams` of them routed
+ * experts') and `layer_mb` layer-micro-batches of activations of per_layer
+ * bytes each holds, with `head` bytes more where the stage has the loss:
+ * into u, all but its stage and capacity.  `asked` is the sharding the run
+ * asked for, `sharding` the one its state follows, with w, g and o bytes a
+ * parameter. */
 static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sharding sharding,
                    const struct cat_instance *in, int ranks, int local, double params,
                    double xparams, double layer_mb, double per_layer, double head, double w,
