@@ -561,8 +561,12 @@ if ($check) {
     # +4.4%/+7.3%, 26.08's overlapped rows 0.2 to 1.6 points slower (issue 38's own set 9.7%,
     # none past 15%): 27.8%, carried 12.9%; the guard 27.9.  The overlap's hidden share re-fitted
     # to its calibration pair (RESOLVE_EP_HIDDEN 0.50 to 0.56: ModelZoo's 1.127x, 1.104x at 0.50,
-    # 1.128x now): issue 38's own set 9.1%, max 14.7%; 27.8%, carried 12.7%.
-    my %guard = (catalog => [7.6, [errs('err', @dense)]],
+    # 1.128x now): issue 38's own set 9.1%, max 14.7%; 27.8%, carried 12.7%.  MT-NLG's
+    # three throughput runs joined (group mt-nlg: DeepSpeed's pipeline engine with Megatron-LM's
+    # tensor slicing on 2,240 to 3,360 A100, +28.2% to +33.2% from the catalog alone, marked;
+    # carried from the first +1.1% and +4.0%; no prediction changed): 187 cases, 7.8%, carried
+    # 5.0%; the guard 7.9.
+    my %guard = (catalog => [7.9, [errs('err', @dense)]],
                  carried => [5.2, [errs('cerr', @dense)]],
                  'MoE catalog' => [27.9, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {
