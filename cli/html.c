@@ -777,7 +777,7 @@ static const char style[] =
     ".table-box{max-width:100%;overflow-x:auto}\n"
     "table{border-collapse:collapse;font-size:12px;width:100%}\n"
     "th,td{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}\n"
-    "td.num,td.kind{white-space:nowrap}td.num{text-align:right}\n"
+    "td{overflow-wrap:anywhere}td.num,td.kind{white-space:nowrap}td.num{text-align:right}\n"
     "tr.cluster td{border-bottom:none}tr.why td{color:#555;padding-top:0}tr.why summary{cursor:pointer}\n"
     "tr.best td{background:#fdf6e3}tr.cluster.best td{font-weight:bold}\n";
 
