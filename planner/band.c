@@ -31,9 +31,11 @@
  * bounds), by GPU generation, precision, context (long: context
  * parallelism or a sequence over 16K) and kind (dense, or a mixture of
  * experts), where a cell has five cases or more:
- *   dense, short: Hopper 16-bit 4.5% (16 runs), Hopper fp8 6.6% (50),
- *     Ampere 16-bit 9.7% (11: torchtitan's eight 2024 rows within 4%, MT-NLG's three
- *     DeepSpeed rows of 2021 28% to 33% too fast), Blackwell fp8 6.5% (38);
+ *   dense, short: Hopper 16-bit 8.1% (37 runs: MosaicML's 21 FSDP rows, their
+ *     unchecked 512-GPU and micro-batch-2 rows 23% to 28% fast), Hopper fp8 6.6% (50),
+ *     Ampere 16-bit 8.0% (25: torchtitan's eight 2024 rows within 4%, MosaicML's 14 within 7%
+ *     but one, MT-NLG's three DeepSpeed rows of 2021 28% to 33% too fast), Blackwell fp8 6.5%
+ *     (38);
  *   dense, long: Hopper 16-bit 5.5% (7), Hopper fp8 12.7% (24), Blackwell fp8 9.4% (33: the MLPerf 405B rows and
  *     the 70B and 405B rows of NeMo's 2025 tables run cp 2, MLPerf's LoRA rows cp 2 and 8);
  *   mixtures of experts: Hopper 16-bit 13.6% (28), Blackwell fp8 18.0% (39),
@@ -47,7 +49,7 @@ static const struct {
     int cc_lo, cc_hi, fp8, lng, moe;
     double err;
 } llm_err[] = {
-    {90, 99, 0, 0, 0, 0.045},  {90, 99, 1, 0, 0, 0.066},  {80, 89, 0, 0, 0, 0.097},
+    {90, 99, 0, 0, 0, 0.081},  {90, 99, 1, 0, 0, 0.066},  {80, 89, 0, 0, 0, 0.080},
     {100, 199, 1, 0, 0, 0.065}, {90, 99, 0, 1, 0, 0.055}, {90, 99, 1, 1, 0, 0.127},
     {100, 199, 1, 1, 0, 0.094},
     {90, 99, 0, LLM_ANY, 1, 0.136}, {100, 199, 1, LLM_ANY, 1, 0.180},

@@ -565,8 +565,14 @@ if ($check) {
     # three throughput runs joined (group mt-nlg: DeepSpeed's pipeline engine with Megatron-LM's
     # tensor slicing on 2,240 to 3,360 A100, +28.2% to +33.2% from the catalog alone, marked;
     # carried from the first +1.1% and +4.0%; no prediction changed): 187 cases, 7.8%, carried
-    # 5.0%; the guard 7.9.
-    my %guard = (catalog => [7.9, [errs('err', @dense)]],
+    # 5.0%; the guard 7.9.  MosaicML's llm-foundry benchmark tables joined (35 rows, groups
+    # mosaic-*: Composer with PyTorch FSDP on 8 to 512 H100 and A100 40GB and 80GB, no prediction
+    # changed): the A100 rows within 7% but a 70B row at micro-batch 2 (+38.6%, marked), the
+    # October 2023 H100 rows within 8% but 13B at micro-batch 2 (+25.6%, +24.3%, marked), the
+    # January 2024 large-scale H100 rows +16% to +19% at 128 GPUs and +23% to +28% at 512 without
+    # activation checkpointing (marked), within 10% with it: 222 cases, 8.0%, carried 5.0%; the
+    # guard 8.1.
+    my %guard = (catalog => [8.1, [errs('err', @dense)]],
                  carried => [5.2, [errs('cerr', @dense)]],
                  'MoE catalog' => [27.9, [errs('err', @moe)]]);
     for my $m (sort keys %guard) {

@@ -256,8 +256,8 @@ static void expect_compute_error(const struct scenario *sc, double want0, double
 
 /* A transformer's band from the catalog alone rests on the published LLM
  * runs' error for its GPU generation, precision and context (planner/band.c):
- * on an H100, bf16 4.5% and 5.5% at 32K tokens, fp8 6.6% and 12.7% at 32K;
- * on an A100, bf16 9.7%; a convolutional network keeps the compute cases'
+ * on an H100, bf16 8.1% and 5.5% at 32K tokens, fp8 6.6% and 12.7% at 32K;
+ * on an A100, bf16 8.0%; a convolutional network keeps the compute cases'
  * 14.7%. */
 static void llm_bands_follow_generation_and_precision(void)
 {
@@ -273,7 +273,7 @@ static void llm_bands_follow_generation_and_precision(void)
     sc.input.cpu_s_per_sample = 0;
     sc.input.prep_bytes = 0;
     scenario_prec_set(&sc, CAT_BF16);
-    expect_compute_error(&sc, 0.045, 0.097, "Llama 3 8B in bf16 on an H100 and an A100");
+    expect_compute_error(&sc, 0.081, 0.080, "Llama 3 8B in bf16 on an H100 and an A100");
     scenario_prec_set(&sc, CAT_FP8);
     expect_compute_error(&sc, 0.066, -1, "in fp8 on an H100, its own cell");
     sc.workload.seq_len = 32768;
