@@ -403,11 +403,16 @@ static double gemm_workspaces(const struct scenario *sc, const struct cat_instan
  * fp32 tensor is itself); fully sharded weights keep fp32 gradient shards
  * of their own (state_bytes).  The copy covers the parameters the
  * optimizer steps, as its state `opt` (o bytes a parameter) does: 4 bytes
- * each. */
+ * each.  Another optimizer's state (workload.optimizer_state_bytes: bf16
+ * moments beside fp32 master weights, as Megatron-Core's precision-aware
+ * optimizer keeps them, stepping on the 16-bit gradients themselves;
+ * bf16 master weights, as apex's distributed Adam can) is taken to step
+ * without one. */
 static double grad_copy_bytes(const struct scenario *sc, enum sc_sharding sharding, double w,
                               double g, double o, double opt)
 {
-    if (!sc->workload.amp_pure || !(w < 4) || g != 2 || sharding >= SC_SHARD_ZERO3 || !(o > 0))
+    if (!sc->workload.amp_pure || !(w < 4) || g != 2 || sharding >= SC_SHARD_ZERO3 ||
+        !isnan(sc->workload.optimizer_state_bytes) || !(o > 0))
         return 0;
     return opt * 4 / o;
 }
