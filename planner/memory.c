@@ -501,8 +501,10 @@ static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sh
     /* the optimizer's step: the activations are gone, the state is there
      * and, where the gradients are 16-bit beside fp32 master weights, the
      * fp32 copy of the optimizer's share of them that it steps with
-     * (grad_copy_bytes); the whole a GPU holds is the larger of the two */
-    u->grad_copy = grad_copy_bytes(sc, sharding, w, g, o, u->optimizer);
+     * (grad_copy_bytes; fully sharded weights as asked, a pipeline's FSDP
+     * too, keep fp32 gradient shards); the whole a GPU holds is the larger
+     * of the two */
+    u->grad_copy = grad_copy_bytes(sc, asked, w, g, o, u->optimizer);
     u->total = fmax(u->total, u->weights + u->gradients + u->optimizer + u->grad_copy +
                                   gemm_workspaces(sc, in));
 }

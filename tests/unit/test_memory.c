@@ -148,6 +148,10 @@ static void the_optimizer_steps_with_an_fp32_copy(void)
     sc.gradients.precision = CAT_FP16;
     memory_of(&sc, SC_SHARD_ZERO3, &in, 8, 8, &u);
     T_CHECK(u.grad_copy == 0, "zero3: the fp32 gradient shards are the state's");
+    sc.parallel.pp = 2;     /* FSDP under a pipeline holds its state as zero1 does, its shards fp32 */
+    memory_of(&sc, SC_SHARD_FSDP, &in, 8, 8, &u);
+    T_CHECK(u.grad_copy == 0, "fsdp under a pipeline: no copy either");
+    sc.parallel.pp = 1;
     sc.workload.optimizer_state_bytes = 8;   /* bf16 moments, fp32 master: precision-aware */
     memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
     T_CHECK(u.grad_copy == 0, "another optimizer's state steps on the 16-bit gradients");
