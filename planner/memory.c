@@ -417,6 +417,14 @@ static double grad_copy_bytes(const struct scenario *sc, enum sc_sharding shardi
     return opt * 4 / o;
 }
 
+/* What u holds at the optimizer's step: its state, the gradient copy and
+ * the GEMM libraries' workspaces (held for the process). */
+static double step_peak(const struct scenario *sc, const struct cat_instance *in,
+                        const struct mem_use *u)
+{
+    return u->weights + u->gradients + u->optimizer + u->grad_copy + gemm_workspaces(sc, in);
+}
+
 /* What a GPU holding `params` parameters (`xparams` of them routed
  * experts') and `layer_mb` layer-micro-batches of activations of per_layer
  * bytes each holds, with `head` bytes more where the stage has the loss:
@@ -505,8 +513,7 @@ static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sh
      * too, keep fp32 gradient shards); the whole a GPU holds is the larger
      * of the two */
     u->grad_copy = grad_copy_bytes(sc, asked, w, g, o, u->optimizer);
-    u->total = fmax(u->total, u->weights + u->gradients + u->optimizer + u->grad_copy +
-                                  gemm_workspaces(sc, in));
+    u->total = fmax(u->total, step_peak(sc, in, u));
 }
 
 void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
@@ -579,7 +586,7 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
     if (u->registered > 0)
         snprintf(reg, sizeof reg, " (the dispatcher's registered buffers take %.1f GiB)",
                  u->registered / DT_GIB);
-    if (u->grad_copy > 0 && !(state + u->grad_copy + gemm_workspaces(sc, in) < u->total)) {
+    if (u->grad_copy > 0 && !(step_peak(sc, in, u) < u->total)) {
         /* the optimizer's step is the peak */
         snprintf(buf, len,
                  "%.1f GiB per GPU%s%s%s at the optimizer's step (model state %.1f GiB and the "
