@@ -47,6 +47,16 @@ double shape_attn_weights(const struct cat_model *m)
     return h * (a * dq + 2 * shape_kv_width(m)) + a * dq * h;
 }
 
+double shape_mla_down_weights(const struct cat_model *m)
+{
+    double h = m->hidden;
+
+    if (m->kv_lora_rank <= 0)
+        return 0;
+    return h * ((m->q_lora_rank > 0 ? (double)m->q_lora_rank : 0) + m->kv_lora_rank +
+                m->qk_rope_dim);
+}
+
 /* A feed-forward block of width f: two products, three when gated. */
 static double ffn_weights(const struct cat_model *m, double f)
 {

@@ -55,6 +55,10 @@ double shape_kv_width(const struct cat_model *m);
  * (moe 0), or a MoE layer's router, experts and shared experts, all of them
  * (active 0) or those one token uses. */
 double shape_attn_weights(const struct cat_model *m);
+/* MLA's down projections a layer (the query's, where it is compressed, and
+ * the joint key-value one with the shared rotary key), of
+ * shape_attn_weights; 0 for other attention. */
+double shape_mla_down_weights(const struct cat_model *m);
 /* The multi-token-prediction modules' weights (models.csv mtp_layers), all
  * (active 0) or those a token uses; in shape_params, not in a model's
  * published size. */

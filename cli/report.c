@@ -134,6 +134,20 @@ void report_json_collectives(cJSON *o, const struct plan_cluster *pc)
     }
 }
 
+/* A pipeline stage's memory parts, GiB. */
+static void report_json_mem_parts(cJSON *o, const struct mem_parts *p)
+{
+    report_json_num(o, "weights", p->weights / DT_GIB);
+    report_json_num(o, "fp8_weights", p->fp8_weights / DT_GIB);
+    report_json_num(o, "gradients", p->gradients / DT_GIB);
+    report_json_num(o, "optimizer", p->optimizer / DT_GIB);
+    report_json_num(o, "activations", p->activations / DT_GIB);
+    report_json_num(o, "buffers", p->buffers / DT_GIB);
+    report_json_num(o, "grad_copy", p->grad_copy / DT_GIB);
+    report_json_num(o, "held", p->held / DT_GIB);
+    report_json_num(o, "total", p->total / DT_GIB);
+}
+
 void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
 {
     const struct mem_use *u = &pc->mem;
@@ -147,22 +161,28 @@ void report_json_cluster_model(cJSON *o, const struct plan_cluster *pc)
     m = cJSON_AddObjectToObject(o, "memory_gib");
 
     report_json_num(m, "weights", u->weights / DT_GIB);
+    report_json_num(m, "fp8_weights", u->fp8_weights / DT_GIB);
     report_json_num(m, "gradients", u->gradients / DT_GIB);
     report_json_num(m, "optimizer", u->optimizer / DT_GIB);
     report_json_num(m, "activations", u->activations / DT_GIB);
     report_json_num(m, "buffers", u->buffers / DT_GIB);
     report_json_num(m, "grad_copy", u->grad_copy / DT_GIB);
     report_json_num(m, "total", u->total / DT_GIB);
+    report_json_num(m, "held", u->held / DT_GIB);
     report_json_num(m, "capacity", u->capacity / DT_GIB);
     report_json_num(m, "registered", u->registered / DT_GIB);
     if (memory_stage_name(u->stage)) {
         cJSON *st = cJSON_AddObjectToObject(m, "stages");
         cJSON_AddStringToObject(m, "stage", memory_stage_name(u->stage));
-        report_json_num(st, "first", u->stage_total[0] / DT_GIB);
-        report_json_num(st, "last", u->stage_total[1] / DT_GIB);
+        report_json_num(st, "first", u->stages[0].total / DT_GIB);
+        report_json_num(st, "last", u->stages[1].total / DT_GIB);
+        st = cJSON_AddObjectToObject(m, "stage_parts");
+        report_json_mem_parts(cJSON_AddObjectToObject(st, "first"), &u->stages[0]);
+        report_json_mem_parts(cJSON_AddObjectToObject(st, "last"), &u->stages[1]);
     } else {
         cJSON_AddNullToObject(m, "stage");
         cJSON_AddNullToObject(m, "stages");
+        cJSON_AddNullToObject(m, "stage_parts");
     }
     report_json_num(o, "tokens_per_s", pc->tokens_per_s);
     report_json_num(o, "ep_comm_s", pc->ep_comm_s);

@@ -299,13 +299,67 @@ static void state_bytes(const struct scenario *sc, enum sc_sharding sharding, do
         *o = sc->workload.optimizer_state_bytes;   /* another optimizer (workload.optimizer_state_bytes) */
 }
 
+/*
+ * Of `gemm` parameters in the transformer layers a rank holds (`layers` of
+ * them, `bf16` of which run their products in 16 bits: workload.fp8_bf16_
+ * layers), those whose products run in fp8.
+ */
+static double fp8_gemm_params(const struct scenario *sc, double gemm, double layers, double bf16)
+{
+    if (sc->workload.precision != CAT_FP8 || !(layers > 0) || !(gemm > 0))
+        return 0;
+    return gemm * fmax(0, layers - bf16) / layers;
+}
+
+/*
+ * Transformer Engine's quantized copies of the weights, bytes a parameter
+ * whose products run in fp8.  Its Linear, LayerNormLinear and GroupedLinear
+ * quantize a weight for the forward's product (rowwise) and for the
+ * backward's data gradient (columnwise: the transpose under per-tensor
+ * scaling, its own 32-element blocks under MXFP8), and keep the pair as a
+ * workspace when told which micro-batch is the step's first, as
+ * Megatron-Core tells them (its TE wrappers pass is_first_microbatch unless
+ * disable_parameter_transpose_cache; NVIDIA/Megatron-LM@d98e8a6
+ * megatron/core/extensions/transformer_engine.py): the pair lives from the
+ * first forward through the optimizer's step to the next (module/linear.py,
+ * quantize_weight and _fp8_workspaces; NVIDIA/TransformerEngine@d0067d0).
+ * One byte an element each way, 1/32 more for MXFP8's scales, half a byte
+ * and 1/16 for NVFP4's; per-tensor fp8 on Blackwell, whose fp8 products
+ * take either layout, keeps the rowwise copy alone (nvte_is_non_tn_fp8_
+ * gemm_supported: compute capability 10.x, 11.x and from 13; common/
+ * transformer_engine.cpp, tensor/storage/float8_tensor_storage.py).
+ * Megatron-LM's memory_speed MoE test and its fp8 twin bear it out: 684 MB
+ * more held between steps with fp8, 662 counted (validate/published/
+ * memory_cases.csv megatron-ci-moe-mla-mtp-fp8-copies).  None where the
+ * weights are held in fp8 (workload.fp8_params): they are the rowwise copy,
+ * and their columnwise one is made for the backward and not kept whole, as
+ * MLPerf's LoRA runs of Llama 2 70B at tp 1 on 8 H200 show (64 GiB of fp8
+ * weights, whose transposes would not fit beside them); none for fully
+ * sharded weights (quantized as gathered, FSDP's path skips the cache) or
+ * torchao's (it saves the 16-bit tensors).
+ */
+static double te_copy_bytes(const struct scenario *sc, const struct cat_instance *in,
+                            enum sc_sharding sharding)
+{
+    int cc = in->gpu_count > 0 && in->gpu ? in->gpu->cc : 0;
+
+    if (sc->workload.precision != CAT_FP8 || sc->workload.fp8_library != SC_FP8_LIB_TE ||
+        sc->workload.fp8_params || sharding >= SC_SHARD_ZERO3)
+        return 0;
+    if (sc->workload.fp8_recipe == SC_FP8_MXFP8)
+        return 2 * (1 + 1.0 / 32);
+    if (sc->workload.fp8_recipe == SC_FP8_NVFP4)
+        return 2 * (0.5 + 1.0 / 16);
+    return (cc >= 100 && cc < 120) || cc >= 130 ? 1 : 2;
+}
+
 /* Pipeline parallelism (parallel.pp): of a replica's parameters, what the
  * first stage (first = 1) or the last holds, and the layer-micro-batches
  * of activations it keeps at the peak of the schedule (sim/pp.c): 1F1B's
  * first stage min(pp, m) micro-batches of its layers, the last one;
  * interleaved, the warm-up's chunks and one (below). */
 static void stage_of(const struct scenario *sc, int m, int first, double *params, double *xparams,
-                     double *lmb)
+                     double *lmb, double *gemm)
 {
     const struct cat_model *md = sc->workload.model;
     int pp = sc->parallel.pp, v = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1, n = pp * v, lay[4096], mine = 0;
@@ -313,14 +367,27 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
 
     double held = resolve_state_params(sc);     /* expert parallelism: a share of the experts */
     double xheld = resolve_expert_state_params(sc);
+    double n16 = sc->workload.fp8_bf16_layers > 0 ? sc->workload.fp8_bf16_layers : 0;
+    /* the multi-token-prediction modules sit with the head on the last
+     * stage (resolve_pp.c): of what the rank holds, their share, and of
+     * that their routed experts' */
+    double mtp = shape_mtp_weights(md, 0), xmtp = 0;
+    int moe = shape_moe_layers(md);
 
+    if (mtp > 0 && moe > 0) {
+        double share = (double)md->mtp_layers / (moe + md->mtp_layers);
+        xmtp = xheld * share;
+        mtp += xmtp - shape_expert_params(md) * share;
+    }
     shape_tables(md, &embed, &out);
-    inner = held - embed - (md->tied_embeddings ? 0 : out);
+    inner = held - embed - (md->tied_embeddings ? 0 : out) - mtp;
+    xheld -= xmtp;
 
     if (n > 4096 || inner <= 0) {
         *params = held / pp;
-        *xparams = xheld / pp;
+        *xparams = (xheld + xmtp) / pp;
         *lmb = (double)md->layers / pp * (first ? (m < pp ? m : pp) : 1);
+        *gemm = fp8_gemm_params(sc, inner > 0 ? inner / pp : 0, md->layers / pp, 0);
         return;
     }
     resolve_pp_chunks(sc, pp, v, lay);
@@ -329,15 +396,22 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
          * tables, twice a stage's parameters (the report's Table 2), and
          * pp + 1 micro-batches of a stage's activations at its peak */
         mine = lay[0] + lay[pp - 1];
-        *params = inner * mine / md->layers + embed + out;
-        *xparams = xheld * mine / md->layers;
+        *params = inner * mine / md->layers + mtp + embed + out;
+        *xparams = xheld * mine / md->layers + xmtp;
         *lmb = 0.5 * mine * (m < pp + 1 ? m : pp + 1);
+        *gemm = fp8_gemm_params(sc, inner * mine / md->layers + mtp, mine + md->mtp_layers,
+                                fmin(lay[0], n16) + fmin(lay[pp - 1], n16));
         return;
     }
     for (int c = 0; c < v; c++)
         mine += lay[c * pp + (first ? 0 : pp - 1)];
-    *params = inner * mine / md->layers + (first ? embed : out);
-    *xparams = xheld * mine / md->layers;
+    *params = inner * mine / md->layers + (first ? embed : out + mtp);
+    *xparams = xheld * mine / md->layers + (first ? 0 : xmtp);
+    /* the 16-bit layers: the model's first ones in the first stage's first
+     * chunk, its last ones in the last stage's last */
+    *gemm = fp8_gemm_params(sc, inner * mine / md->layers + (first ? 0 : mtp),
+                            mine + (first ? 0 : md->mtp_layers),
+                            fmin(first ? lay[0] : lay[n - 1], n16));
     if (v == 1) {
         *lmb = (double)mine * (first ? (m < pp ? m : pp) : 1);
     } else {
@@ -422,7 +496,8 @@ static double grad_copy_bytes(const struct scenario *sc, enum sc_sharding shardi
 static double step_peak(const struct scenario *sc, const struct cat_instance *in,
                         const struct mem_use *u)
 {
-    return u->weights + u->gradients + u->optimizer + u->grad_copy + gemm_workspaces(sc, in);
+    return u->weights + u->fp8_weights + u->gradients + u->optimizer + u->grad_copy +
+           gemm_workspaces(sc, in);
 }
 
 /* What a GPU holding `params` parameters (`xparams` of them routed
@@ -433,8 +508,8 @@ static double step_peak(const struct scenario *sc, const struct cat_instance *in
  * parameter. */
 static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sharding sharding,
                    const struct cat_instance *in, int ranks, int local, double params,
-                   double xparams, double layer_mb, double per_layer, double head, double w,
-                   double g, double o, struct mem_use *u)
+                   double xparams, double gemm, double layer_mb, double per_layer, double head,
+                   double w, double g, double o, struct mem_use *u)
 {
     const struct cat_model *m = sc->workload.model;
     int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;   /* tensor parallelism divides a replica's state */
@@ -443,6 +518,7 @@ static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sh
     double width = act_width(sc);
 
     u->weights = params * w / tp;
+    u->fp8_weights = gemm * te_copy_bytes(sc, in, asked) / tp;
     u->gradients = params * g / tp;
     u->optimizer = params * o / tp;
     if (sc->workload.lora_rank > 0) {
@@ -504,7 +580,7 @@ static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sh
                                        scenario_moe_imbalance(sc), sc->parallel.sequence_parallel,
                                        sc->workload.attention != SC_ATTN_UNFUSED,
                                        memory_act_flags(sc), SC_RECOMPUTE_NONE);
-    u->total = u->weights + u->gradients + u->optimizer + u->buffers +
+    u->total = u->weights + u->fp8_weights + u->gradients + u->optimizer + u->buffers +
                (isnan(u->activations) ? 0 : u->activations);
     /* the optimizer's step: the activations are gone, the state is there
      * and, where the gradients are 16-bit beside fp32 master weights, the
@@ -514,6 +590,20 @@ static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sh
      * of the two */
     u->grad_copy = grad_copy_bytes(sc, asked, w, g, o, u->optimizer);
     u->total = fmax(u->total, step_peak(sc, in, u));
+    u->held = step_peak(sc, in, u) - u->grad_copy;
+}
+
+static void parts_of(const struct mem_use *u, struct mem_parts *p)
+{
+    p->weights = u->weights;
+    p->fp8_weights = u->fp8_weights;
+    p->gradients = u->gradients;
+    p->optimizer = u->optimizer;
+    p->activations = u->activations;
+    p->buffers = u->buffers;
+    p->grad_copy = u->grad_copy;
+    p->held = u->held;
+    p->total = u->total;
 }
 
 void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struct cat_instance *in,
@@ -543,23 +633,33 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         layer_mb = m->layers - sc->workload.offload_layers;   /* the rest in host memory */
     if (sc->parallel.pp > 1 && shape_known(m)) {
         /* the fuller of the first stage and the last */
-        double p0, l0, p1, l1, x0, x1;
+        double p0, l0, p1, l1, x0, x1, g0, g1;
         int rep = scenario_replica_gpus(sc);
         int mb = ranks / rep > 0 ? resolve_accum(sc, ranks / rep) : 1;
         struct mem_use first, last;
-        stage_of(sc, mb, 1, &p0, &x0, &l0);
-        stage_of(sc, mb, 0, &p1, &x1, &l1);
-        use_of(sc, asked, sharding, in, ranks, local, p0, x0, l0, per_layer, 0, w, g, o, &first);
-        use_of(sc, asked, sharding, in, ranks, local, p1, x1, l1, per_layer, loss, w, g, o, &last);
+        stage_of(sc, mb, 1, &p0, &x0, &l0, &g0);
+        stage_of(sc, mb, 0, &p1, &x1, &l1, &g1);
+        use_of(sc, asked, sharding, in, ranks, local, p0, x0, g0, l0, per_layer, 0, w, g, o,
+               &first);
+        use_of(sc, asked, sharding, in, ranks, local, p1, x1, g1, l1, per_layer, loss, w, g, o,
+               &last);
         *u = last.total > first.total ? last : first;
         u->stage = last.total > first.total ? MEM_STAGE_LAST : MEM_STAGE_FIRST;
-        u->stage_total[0] = first.total;
-        u->stage_total[1] = last.total;
+        parts_of(&first, &u->stages[0]);
+        parts_of(&last, &u->stages[1]);
     } else {
-        use_of(sc, asked, sharding, in, ranks, local, resolve_state_params(sc),
-               resolve_expert_state_params(sc), layer_mb, per_layer, loss, w, g, o, u);
+        double held = resolve_state_params(sc), embed = 0, out = 0, gemm = 0;
+        if (shape_known(m)) {
+            shape_tables(m, &embed, &out);
+            gemm = fp8_gemm_params(sc, held - embed - (m->tied_embeddings ? 0 : out), m->layers,
+                                   2.0 * (sc->workload.fp8_bf16_layers > 0
+                                              ? sc->workload.fp8_bf16_layers : 0));
+        }
+        use_of(sc, asked, sharding, in, ranks, local, held, resolve_expert_state_params(sc), gemm,
+               layer_mb, per_layer, loss, w, g, o, u);
         u->stage = MEM_STAGE_NONE;
-        u->stage_total[0] = u->stage_total[1] = NAN;
+        struct mem_parts none = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+        u->stages[0] = u->stages[1] = none;
     }
     u->device = gib * DT_GIB;
     /* what the dispatcher registers from its own allocator is not the
@@ -578,7 +678,7 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
 {
     double state = u->weights + u->gradients + u->optimizer;
     const char *stage = memory_stage_name(u->stage);
-    char reg[96] = "";
+    char reg[96] = "", fp8[96] = "";
 
     buf[0] = '\0';
     if (!(u->total > u->capacity))
@@ -586,14 +686,18 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
     if (u->registered > 0)
         snprintf(reg, sizeof reg, " (the dispatcher's registered buffers take %.1f GiB)",
                  u->registered / DT_GIB);
+    if (u->fp8_weights > 0)
+        snprintf(fp8, sizeof fp8, ", the fp8 copies of its weights %.1f GiB",
+                 u->fp8_weights / DT_GIB);
     if (u->grad_copy > 0 && !(step_peak(sc, in, u) < u->total)) {
         /* the optimizer's step is the peak */
         snprintf(buf, len,
-                 "%.1f GiB per GPU%s%s%s at the optimizer's step (model state %.1f GiB and the "
+                 "%.1f GiB per GPU%s%s%s at the optimizer's step (model state %.1f GiB%s and the "
                  "fp32 copy of its 16-bit gradients it steps with, %.1f GiB) is over the %.1f GiB "
                  "usable of its %.0f GiB%s by %.1f GiB; %s", u->total / DT_GIB,
                  stage ? " of the " : "", stage ? stage : "", stage ? " pipeline stage" : "",
-                 state / DT_GIB, u->grad_copy / DT_GIB, u->capacity / DT_GIB, u->device / DT_GIB,
+                 state / DT_GIB, fp8, u->grad_copy / DT_GIB, u->capacity / DT_GIB,
+                 u->device / DT_GIB,
                  reg, (u->total - u->capacity) / DT_GIB,
                  u->sharding == SC_SHARD_NONE
                      ? "sharding the optimizer state (gradients.sharding) divides the copy too"
@@ -601,11 +705,11 @@ void memory_why(const struct scenario *sc, const struct cat_instance *in, const 
         return;
     }
     snprintf(buf, len,
-             "%.1f GiB per %s%s%s%s (model state %.1f GiB, activations %s%.1f GiB) is over the "
-             "%.1f GiB usable of its %.0f GiB%s by %.1f GiB%s",
+             "%.1f GiB per %s%s%s%s (model state %.1f GiB%s, activations %s%.1f GiB) is over "
+             "the %.1f GiB usable of its %.0f GiB%s by %.1f GiB%s",
              u->total / DT_GIB, in->gpu_count > 0 ? "GPU" : "worker",
              stage ? " of the " : "", stage ? stage : "", stage ? " pipeline stage" : "",
-             state / DT_GIB,
+             state / DT_GIB, fp8,
              isnan(u->activations) ? "unknown, " : "",
              isnan(u->activations) ? 0 : u->activations / DT_GIB, u->capacity / DT_GIB,
              u->device / DT_GIB, reg, (u->total - u->capacity) / DT_GIB,

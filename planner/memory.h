@@ -31,9 +31,18 @@
  * context, cuBLAS and NCCL workspaces and fragmentation (assumed). */
 #define MEMORY_USABLE 0.90
 
+/* One pipeline stage's parts of struct mem_use, bytes. */
+struct mem_parts {
+    double weights, fp8_weights, gradients, optimizer, activations, buffers, grad_copy, held,
+        total;
+};
+
 /* Bytes per GPU (or CPU worker); activations NAN when unknown. */
 struct mem_use {
     double weights, gradients, optimizer, activations, buffers, total;
+    double fp8_weights; /* Transformer Engine's fp8 copies of the weights whose products run in
+                           fp8 (rowwise and columnwise), kept from the first forward through
+                           the optimizer's step; 0 if none */
     double grad_copy;   /* the fp32 copy of 16-bit gradients the optimizer makes at its step
                            (Megatron-Core's main_grad.float()), freed with the next step's
                            zero_grad: beside the state, not the activations; 0 if none */
@@ -43,8 +52,11 @@ struct mem_use {
     double device;      /* the device's memory */
     enum sc_sharding sharding; /* how the state was divided */
     int stage;          /* under a pipeline the stage counted, the fuller: MEM_STAGE_* */
-    double stage_total[2]; /* under a pipeline each stage's total, the first's and the
-                              last's; NAN without one */
+    double held;        /* what stays allocated between steps: the weights and their fp8
+                           copies, the gradients, the optimizer's state and the GEMM
+                           workspaces (Megatron-LM's mem-allocated-bytes) */
+    struct mem_parts stages[2]; /* under a pipeline each stage's parts, the first's and the
+                                  last's; all NAN without one */
 };
 
 /* mem_use.stage */

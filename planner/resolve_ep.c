@@ -137,13 +137,22 @@ double resolve_state_params(const struct scenario *sc)
 {
     const struct cat_model *m = sc->workload.model;
     int ep = sc->parallel.ep > 1 ? sc->parallel.ep : 1, tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    double dup;
 
-    if (!shape_known(m) || m->experts <= 0 || (ep == 1 && etp_of(sc) == tp))
+    if (!shape_known(m))
         return m->params;
+    /* MLA's down projections are whole on every tensor-parallel rank
+     * (Megatron-Core builds them as Transformer Engine linears in
+     * parallel_mode "duplicated"; megatron/core/transformer/multi_latent_
+     * attention.py, NVIDIA/Megatron-LM@d98e8a6), as tp - 1 more copies
+     * before the caller's split */
+    dup = (tp - 1.0) * shape_mla_down_weights(m) * (m->layers + m->mtp_layers);
+    if (m->experts <= 0 || (ep == 1 && etp_of(sc) == tp))
+        return m->params + dup;
     /* before the tensor-parallel split the caller makes: the routed
      * experts a rank holds, experts / ep of them split etp ways, as a
      * tp-th of what it holds */
-    return m->params - shape_expert_params(m) * (1 - (double)tp / (ep * etp_of(sc)));
+    return m->params + dup - shape_expert_params(m) * (1 - (double)tp / (ep * etp_of(sc)));
 }
 
 double resolve_expert_state_params(const struct scenario *sc)

@@ -84,23 +84,25 @@ perl -MJSON::PP -e '
 
 # ---- the MoE plan's layout follows memory (issue 38) ------------------------
 # DeepSeek-V3 at pp 8 on 256 GPUs, its routed copies at dropless routing's
-# imbalance (the scenario leaves moe_imbalance to dtplan) and MLA's up
-# projections recomputed as its report runs them: an 80 GB H100 and a 141 GB
-# H200 hold its experts only by recomputing every layer; the search says what
-# does not fit; across nodes of EFA the all-to-alls overlapping the other
-# micro-batch pay (ep_overlap: auto: on); a 180 GB B200 keeps every layer's
-# activations with a node's share of the experts at ep 8, so its all-to-alls
-# stay on NVLink (DeepEP's kernels at its published 0.825 of NCCL's rate
-# there), and a B200 type is the better buy.
+# imbalance (the scenario leaves moe_imbalance to dtplan), MLA's up
+# projections recomputed as its report runs them and its weights in fp8 as
+# Megatron-Bridge's recipes hold them: an 80 GB H100 holds its experts only
+# by recomputing every layer, a 141 GB H200 keeps the activations only with
+# the experts spread over 32 ranks; the search says what does not fit; across
+# nodes of EFA the all-to-alls overlapping the other micro-batch pay
+# (ep_overlap: auto: on); a 180 GB B200 keeps every layer's activations with
+# a node's share of the experts at ep 8, so its all-to-alls stay on NVLink
+# (DeepEP's kernels at its published 0.825 of NCCL's rate there), and a B200
+# type is the better buy.
 "$DT" -q scenarios/moe-deepseek-v3.yaml > "$tmp/moe.txt" 2>&1
 if grep -q "^Layout: 32x-p5: ep [0-9]* + zero1, ep_overlap on, recompute full, .*do not fit at batch_per_gpu 1, the closest .* over the 7[0-9].[0-9] GiB usable" "$tmp/moe.txt" &&
-   grep -q "^Layout: 32x-p5en: ep [0-9]* + zero1, ep_overlap on, recompute full, .* over the 12[0-9].[0-9] GiB usable" "$tmp/moe.txt" &&
+   grep -q "^Layout: 32x-p5en: ep 32 + zero1, ep_overlap on, recompute none, .* over the 12[0-9].[0-9] GiB usable" "$tmp/moe.txt" &&
    grep -q "^Layout: 32x-p6-b200: ep 8 + zero1, ep_overlap on, recompute none, " "$tmp/moe.txt" &&
    grep -q "^Experts: 32x-p6-b200: the MoE layers' all-to-alls (expert parallelism, inside a node, over NVLink, DeepEP's kernels at 0.825 of NCCL's NVLink rate)" "$tmp/moe.txt" &&
    grep -q "^Recommendation: [a-z_]*: 32x-oci-b200\|^Recommendation: [a-z_]*: 32x-p6-b200" "$tmp/moe.txt"; then
-    echo "ok - advice: moe-deepseek-v3: H100 and H200 recompute every layer to fit, B200 does not, keeps ep in a node and is recommended"
+    echo "ok - advice: moe-deepseek-v3: H100 recomputes every layer to fit, H200 spreads its experts wider, B200 keeps ep in a node and is recommended"
 else
-    echo "FAIL - advice: moe-deepseek-v3: H100 and H200 recompute every layer to fit, B200 does not, keeps ep in a node and is recommended"
+    echo "FAIL - advice: moe-deepseek-v3: H100 recomputes every layer to fit, H200 spreads its experts wider, B200 keeps ep in a node and is recommended"
 fi
 # ep_overlap: auto weighs the all-to-alls it hides against the compute the
 # dispatcher's held SMs slow: Qwen3-30B at ep 8 inside p5 nodes overlaps at

@@ -14,11 +14,13 @@
 # Quantity `peak`: the whole a GPU holds at its peak (its memory_gib total)
 # against a run's measured peak allocation (PyTorch's max_memory_allocated,
 # which Megatron-LM logs as mem-max-allocated-bytes), within 5%.
+# Quantity `fp8_weights`: Transformer Engine's fp8 copies of the weights a
+# GPU keeps (memory_gib.fp8_weights) against what a run's allocation held
+# between steps past its 16-bit twin's (the same configuration without fp8,
+# Megatron-LM's mem-allocated-bytes), within 5%.
 # A case's `stage` (first or last), where the source measured or counted one
-# pipeline stage: a `peak` is set against that stage's total (memory_gib.
-# stages), whichever dtplan finds fuller; for the other quantities dtplan's
-# figure is the fuller stage's, which must be that one (memory_gib.stage),
-# else the case fails.
+# pipeline stage: its quantity is that stage's (memory_gib.stage_parts),
+# whichever dtplan finds fuller.
 # Quantity `fits`: a published recipe that runs, its scenario's layout
 # within the usable memory; `over`: a layout a source says does not fit
 # (out of memory), its scenario's layout over the usable memory.  A case
@@ -67,15 +69,15 @@ YAML
     }
     my $j = dtplan_json($bin, '--json', '-q', $file);
     my ($cl) = $j ? grep { $_->{name} eq $c->{cluster} } @{$j->{clusters}} : ();
-    my $m = $cl ? $cl->{memory_gib} : undef;
+    my $all = $cl ? $cl->{memory_gib} : undef;
     my ($line, $ok);
-    my $stage = $m ? $m->{stage} // 'none' : '';
+    my $stage = $all ? $all->{stage} // 'none' : '';
+    # the case's stage's parts, else the fuller stage's (the GPU's)
+    my $m = $all && $c->{stage} ne '' ? ($all->{stage_parts} // {})->{$c->{stage}} : $all;
     $n++;
     if (!$m) {
-        ($line, $ok) = ("FAIL - memory $c->{case}: no memory_gib from $file", 0);
-    } elsif ($c->{stage} ne '' && $c->{quantity} ne 'peak' && $stage ne $c->{stage}) {
-        ($line, $ok) = ("FAIL - memory $c->{case}: dtplan counts the $stage stage (the fuller), "
-                        . "the source the $c->{stage}", 0);
+        my $of = $c->{stage} ne '' ? " of the $c->{stage} stage" : '';
+        ($line, $ok) = ("FAIL - memory $c->{case}: no memory_gib$of from $file", 0);
     } elsif ($c->{quantity} eq 'over') {
         ($line, $ok) = verdict($c, $m->{total} > $m->{capacity},
                                sprintf('memory %s: %.1f GiB a GPU (activations %.1f) against %.0f '
@@ -91,22 +93,22 @@ YAML
                                        $m->{buffers}, $m->{capacity}),
                                'the published recipe runs', 'now fits');
     } else {
-        my ($act, $peak) = ($c->{quantity} eq 'activations', $c->{quantity} eq 'peak');
-        # a peak of one stage: that stage's total, the fuller or not
-        my $total = $peak && $c->{stage} ne '' ? ($m->{stages} // {})->{$c->{stage}} : $m->{total};
-        my $gb = ($act ? $m->{activations} // 0 : $peak ? $total // 0
+        my $q = $c->{quantity};
+        my %what = (activations => 'activations', peak => 'peak', step => 'model state at the step',
+                    state => 'model state', fp8_weights => 'fp8 copies of the weights');
+        my $gb = ($q eq 'activations' ? $m->{activations} // 0 : $q eq 'peak' ? $m->{total} // 0
+                  : $q eq 'fp8_weights' ? $m->{fp8_weights} // 0
                   : $m->{weights} + $m->{gradients} + $m->{optimizer}
-                    + ($c->{quantity} eq 'step' ? $m->{grad_copy} : 0)) * 1073741824 / 1e9;
+                    + ($q eq 'step' ? $m->{grad_copy} : 0)) * 1073741824 / 1e9;
         my $err = 100 * ($gb / $c->{published_gb} - 1);
-        my $of = $peak && $c->{stage} ne ''
+        my $of = $c->{stage} ne ''
             ? " of the $c->{stage} stage" . ($stage eq $c->{stage} ? ' (the fuller)'
                                              : " (dtplan's fuller: the $stage)")
             : '';
         ($line, $ok) = verdict($c, abs($err) <= 5,
                                sprintf('memory %s: %s %.4g GB a GPU%s, published %g (%+.1f%%)',
-                                       $c->{case}, $act ? 'activations' : $peak ? 'peak'
-                                       : $c->{quantity} eq 'step' ? 'model state at the step'
-                                       : 'model state', $gb, $of, $c->{published_gb}, $err),
+                                       $c->{case}, $what{$q} // $q, $gb, $of, $c->{published_gb},
+                                       $err),
                                'past 5%', 'within 5%');
     }
     $bad++ unless $ok;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../catalog/catalog.h"
+#include "../../catalog/shape.h"
 #include "../../planner/memory.h"
 #include "../../scenario/scenario.h"
 
@@ -488,10 +489,10 @@ static void pipeline_stages_keep_their_micro_batches(void)
            "interleaved, the last stage: (v - 1) pp + 1 chunks and the loss, not one chunk");
     T_CHECK(u2.stage == MEM_STAGE_LAST && u.stage == MEM_STAGE_FIRST,
             "and the report says which stage it counted: the last here, the first before");
-    T_CHECK(u2.stage_total[1] == u2.total && u2.stage_total[0] < u2.total &&
-                u.stage_total[0] == u.total && u.stage_total[1] <= u.total,
+    T_CHECK(u2.stages[1].total == u2.total && u2.stages[0].total < u2.total &&
+                u.stages[0].total == u.total && u.stages[1].total <= u.total,
             "each stage's total beside it, the counted one the larger: %.1f and %.1f GiB here",
-            u2.stage_total[0] / 1073741824, u2.stage_total[1] / 1073741824);
+            u2.stages[0].total / 1073741824, u2.stages[1].total / 1073741824);
     /* the expert-parallel overlap's one forward more in the warm-up
      * (get_pp_rank_microbatches' overlap_moe_expert_parallel_comm): a chunk
      * more */
@@ -771,6 +772,106 @@ static void mtp_modules_hold_a_layer_and_a_loss(void)
     scenario_free(&sc);
 }
 
+/*
+ * Transformer Engine's fp8 copies of the weights its products run with,
+ * kept from the first forward through the step: 2 bytes a parameter of the
+ * layers' products on an H100 (rowwise and the transpose), 1 on a B200
+ * (one layout serves both), 2 + 1/16 under MXFP8, none for the tables.  In
+ * the total and in what stays between steps; none with the weights held in
+ * fp8, fully sharded, under torchao or in 16 bits.
+ */
+static void te_keeps_fp8_copies_of_the_weights(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u, b;
+    double table = 32000.0 * 4096, gemm = 12.0 * 4096 * 4096 * 32;
+
+    fixture(&m, &g, &in, &sc, 0, 80);
+    lm_shape(&m, 32, 4096, 32, 16384);
+    m.params = gemm + 2 * table;          /* untied embedding and output */
+    sc.parallel.micro_batch = 1;
+    sc.parallel.tp = 2;
+    sc.workload.precision = CAT_BF16;
+    g.cc = 90;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &b);
+    T_CHECK(b.fp8_weights == 0, "16-bit: no copies");
+    sc.workload.precision = CAT_FP8;
+    sc.workload.fp8_recipe = SC_FP8_CURRENT;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    T_NEAR(u.fp8_weights, gemm / 2 * 2, 1e-12, "H100: 2 bytes a product's parameter over tp 2");
+    T_NEAR(u.held - b.held, u.fp8_weights, 1e-12, "held between steps");
+    T_CHECK(u.total >= u.weights + u.fp8_weights + u.gradients + u.optimizer + u.activations,
+            "and in the total");
+    g.cc = 100;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    T_NEAR(u.fp8_weights, gemm / 2, 1e-12, "B200, per-tensor: the rowwise copy alone");
+    sc.workload.fp8_recipe = SC_FP8_MXFP8;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    T_NEAR(u.fp8_weights, gemm / 2 * (2 + 1.0 / 16), 1e-12, "MXFP8: both ways, with scales");
+    sc.workload.fp8_bf16_layers = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    T_NEAR(u.fp8_weights, gemm * 30 / 32 / 2 * (2 + 1.0 / 16), 1e-12,
+           "the first and last layers in 16 bits keep none");
+    sc.workload.fp8_bf16_layers = 0;
+    sc.workload.fp8_params = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    T_CHECK(u.fp8_weights == 0, "weights held in fp8 are the copy");
+    sc.workload.fp8_params = 0;
+    memory_of(&sc, SC_SHARD_ZERO3, &in, 8, 8, &u);
+    T_CHECK(u.fp8_weights == 0, "fully sharded weights are quantized as gathered");
+    sc.workload.fp8_library = SC_FP8_LIB_TORCHAO;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u);
+    T_CHECK(u.fp8_weights == 0, "torchao saves the 16-bit weights");
+    scenario_free(&sc);
+}
+
+/*
+ * A pipeline's last stage holds the multi-token-prediction modules with
+ * the head; MLA's down projections are whole on every tensor-parallel rank.
+ */
+static void mtp_and_mla_down_projections_sit_where_megatron_puts_them(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u1, u2;
+    double down;
+
+    fixture(&m, &g, &in, &sc, 0, 192);
+    lm_shape(&m, 8, 1024, 8, 4096);
+    m.gated_ffn = 1;
+    m.q_lora_rank = 512;
+    m.kv_lora_rank = 256;
+    m.qk_rope_dim = 64;
+    m.qk_nope_dim = 128;
+    m.v_head_dim = 128;
+    m.params = shape_params(&m);
+    down = 1024.0 * (512 + 256 + 64);
+    T_NEAR(shape_mla_down_weights(&m), down, 1e-12, "Q's and the joint K-V's down projections");
+    sc.workload.precision = CAT_BF16;
+    sc.parallel.micro_batch = 1;
+    sc.parallel.tp = 1;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u1);
+    sc.parallel.tp = 2;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u2);
+    T_NEAR(u2.weights, u1.weights / 2 + 8 * down * 2 / 2, 1e-12,
+           "tp 2 splits all but the down projections, whole on both ranks");
+    m.mtp_layers = 1;
+    m.params = shape_params(&m);
+    sc.parallel.tp = 1;
+    sc.parallel.pp = 2;
+    sc.workload.global_batch = 8;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u1);
+    T_NEAR(u1.stages[1].weights - u1.stages[0].weights, shape_mtp_weights(&m, 0) * 2, 1e-9,
+           "the last stage holds the MTP module beside the head (%.0f against %.0f MB)",
+           u1.stages[1].weights / 1e6, u1.stages[0].weights / 1e6);
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     T_RUN(some_layers_recompute);
@@ -787,5 +888,7 @@ int main(void)
     T_RUN(zero_tables_1_and_2);
     T_RUN(transformer_layers_keep_korthikantis_bytes);
     T_RUN(fp8_library_decides_the_saved_inputs);
+    T_RUN(te_keeps_fp8_copies_of_the_weights);
+    T_RUN(mtp_and_mla_down_projections_sit_where_megatron_puts_them);
     return T_DONE();
 }
