@@ -370,8 +370,12 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
     double n16 = sc->workload.fp8_bf16_layers > 0 ? sc->workload.fp8_bf16_layers : 0;
     /* the multi-token-prediction modules sit with the head on the last
      * stage (resolve_pp.c): of what the rank holds, their share, and of
-     * that their routed experts' */
-    double mtp = shape_mtp_weights(md, 0), xmtp = 0;
+     * that their routed experts'; they embed their input tokens with a
+     * copy of the token table there, where it is not tied to the output
+     * (Megatron-Core's GPTModel builds its embedding on the first stage
+     * and on the one with the modules, mtp_process; megatron/core/models/
+     * gpt/gpt_model.py, NVIDIA/Megatron-LM@d98e8a6) */
+    double mtp = shape_mtp_weights(md, 0), xmtp = 0, mtp_table = 0;
     int moe = shape_moe_layers(md);
 
     if (mtp > 0 && moe > 0) {
@@ -382,6 +386,8 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
     shape_tables(md, &embed, &out);
     inner = held - embed - (md->tied_embeddings ? 0 : out) - mtp;
     xheld -= xmtp;
+    if (md->mtp_layers > 0 && !md->tied_embeddings)
+        mtp_table = embed;
 
     if (n > 4096 || inner <= 0) {
         *params = held / pp;
@@ -405,7 +411,7 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
     }
     for (int c = 0; c < v; c++)
         mine += lay[c * pp + (first ? 0 : pp - 1)];
-    *params = inner * mine / md->layers + (first ? embed : out + mtp);
+    *params = inner * mine / md->layers + (first ? embed : out + mtp + mtp_table);
     *xparams = xheld * mine / md->layers + (first ? 0 : xmtp);
     /* the 16-bit layers: the model's first ones in the first stage's first
      * chunk, its last ones in the last stage's last */
