@@ -14,6 +14,10 @@
 # Quantity `peak`: the whole a GPU holds at its peak (its memory_gib total)
 # against a run's measured peak allocation (PyTorch's max_memory_allocated,
 # which Megatron-LM logs as mem-max-allocated-bytes), within 5%.
+# Quantity `held`: what a GPU keeps allocated between steps (memory_gib.
+# held: the weights and their fp8 copies, the gradients, the optimizer's
+# state, the GEMM workspaces) against Megatron-LM's mem-allocated-bytes
+# logged after a step, within 5%.
 # Quantity `fp8_weights`: Transformer Engine's fp8 copies of the weights a
 # GPU keeps (memory_gib.fp8_weights) against what a run's allocation held
 # between steps past its 16-bit twin's (the same configuration without fp8,
@@ -95,9 +99,11 @@ YAML
     } else {
         my $q = $c->{quantity};
         my %what = (activations => 'activations', peak => 'peak', step => 'model state at the step',
-                    state => 'model state', fp8_weights => 'fp8 copies of the weights');
+                    state => 'model state', fp8_weights => 'fp8 copies of the weights',
+                    held => 'held between steps');
         my $gb = ($q eq 'activations' ? $m->{activations} // 0 : $q eq 'peak' ? $m->{total} // 0
                   : $q eq 'fp8_weights' ? $m->{fp8_weights} // 0
+                  : $q eq 'held' ? $m->{held} // 0
                   : $m->{weights} + $m->{gradients} + $m->{optimizer}
                     + ($q eq 'step' ? $m->{grad_copy} : 0)) * 1073741824 / 1e9;
         my $err = 100 * ($gb / $c->{published_gb} - 1);
