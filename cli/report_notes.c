@@ -10,6 +10,7 @@
 #include "report_parts.h"
 #include "../base/units.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,6 +83,32 @@ static const char *cp_words(const struct plan_cluster *p)
     return buf;
 }
 
+/*
+ * "Memory:" for a language model's feasible cluster: what a GPU of it holds
+ * against what it may use, by part (memory_gib), and where the optimizer's
+ * step is the peak, the copy of the gradients it steps with.
+ */
+static void memory_note(FILE *f, const struct plan_cluster *p)
+{
+    const struct mem_use *u = &p->mem;
+    const char *stage = memory_stage_name(u->stage);
+    char fp8[64] = "", step[96] = "";
+
+    if (!p->feasible || !isfinite(p->tokens_per_s) || !(u->device > 0) || isnan(u->activations))
+        return;
+    if (u->fp8_weights > 0)
+        snprintf(fp8, sizeof fp8, ", their fp8 copies %.1f", u->fp8_weights / DT_GIB);
+    if (u->grad_copy > 0 && u->held + u->grad_copy >= u->total)
+        snprintf(step, sizeof step, "; the peak is the optimizer's step, with the fp32 copy of "
+                 "the gradients it steps with (%.1f)", u->grad_copy / DT_GIB);
+    fprintf(f, "Memory: %s: %.1f of %.1f GiB usable a GPU%s%s%s (weights %.1f%s, gradients %.1f, "
+            "optimizer %.1f, activations %.1f, buffers %.1f)%s\n", p->cl->name,
+            u->total / DT_GIB, u->capacity / DT_GIB, stage ? " on the " : "",
+            stage ? stage : "", stage ? " pipeline stage, the fuller" : "", u->weights / DT_GIB,
+            fp8, u->gradients / DT_GIB, u->optimizer / DT_GIB, u->activations / DT_GIB,
+            u->buffers / DT_GIB, step);
+}
+
 void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t stride)
 {
     for (int i = 0; i < n; i++) {
@@ -89,6 +116,7 @@ void report_layout_notes(FILE *f, const struct plan_cluster *pc, int n, size_t s
         const struct sim_result *r = &p->res;
         if (p->layout_why[0])
             fprintf(f, "Layout: %s: %s\n", p->cl->name, p->layout_why);
+        memory_note(f, p);
         if (p->ep_comm_s > 0) {
             /* expert tensor parallelism (tp's unless set) gathers beside them */
             int etp = p->etp > 0 ? p->etp : p->cfg.c.tp;

@@ -165,3 +165,22 @@ if grep -q "^Pipeline: 128x-p5en: tp 8 x pp 8 x cp 16 x dp 1, 16 micro-batches o
 else
     echo "FAIL - advice: llm-405b-long-context: the layout reads tp x pp x cp x dp"
 fi
+
+# ---- what a GPU holds, in the text (docs/output.md "Memory:") ---------------
+# Each feasible cluster of a language model says what a GPU holds against what
+# it may use: within it, and its parts add up to it unless the optimizer's step
+# is the peak (which the line then says, with the copy of the gradients).
+"$DT" -q scenarios/moe-deepseek-v3.yaml > "$tmp/mem.txt" 2>&1
+perl -e '
+    my ($n, @bad) = (0);
+    while (<>) {
+        next unless /^Memory: (\S+): ([\d.]+) of ([\d.]+) GiB usable a GPU.*\(weights ([\d.]+)(?:, their fp8 copies ([\d.]+))?, gradients ([\d.]+), optimizer ([\d.]+), activations ([\d.]+), buffers ([\d.]+)\)(.*)$/;
+        $n++;
+        my $sum = $4 + ($5 // 0) + $6 + $7 + $8 + $9;
+        push @bad, "$1 over" if $2 > $3;
+        push @bad, "$1 parts $sum against $2" if $10 !~ /optimizer.s step/ && abs($sum - $2) > 0.35;
+        push @bad, "$1 step peak below its parts" if $10 =~ /optimizer.s step/ && $2 + 0.05 < $4 + $6 + $7;
+    }
+    print(($n == 6 && !@bad ? "ok" : "FAIL") . " - advice: moe-deepseek-v3: a Memory line for each of its 6 clusters, "
+          . "within the usable, its parts adding up to it (found $n; @bad)\n");
+' "$tmp/mem.txt"
