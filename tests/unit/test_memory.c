@@ -625,12 +625,13 @@ static void gemm_workspaces_are_held(void)
     memory_of(&sc, SC_SHARD_NONE, &in, 1, 8, &u80);
     g.cc = 100;
     memory_of(&sc, SC_SHARD_NONE, &in, 1, 8, &u100);
-    T_NEAR(u90.buffers - u0.buffers, 64 * 1048576.0 + 1024, 1e-12,
-           "H100: PyTorch's 32 MiB and Transformer Engine's 32 MiB + 1 KiB");
-    T_NEAR(u80.buffers - u0.buffers, 12 * 1048576.0 + 128 * 1024, 1e-12,
-           "A100: PyTorch's 8 MiB + 128 KiB and Transformer Engine's 4 MiB");
-    T_NEAR(u100.buffers - u0.buffers, 40 * 1048576.0 + 128 * 1024 + 1024, 1e-12,
-           "Blackwell: PyTorch's default outside 9.0, Transformer Engine's 32 MiB + 1 KiB");
+    T_NEAR(u90.buffers - u0.buffers, 96 * 1048576.0 + 1024, 1e-12,
+           "H100: PyTorch's 32 MiB on the forward's and the backward's threads and Transformer "
+           "Engine's 32 MiB + 1 KiB");
+    T_NEAR(u80.buffers - u0.buffers, 20 * 1048576.0 + 256 * 1024, 1e-12,
+           "A100: PyTorch's 8 MiB + 128 KiB twice and Transformer Engine's 4 MiB");
+    T_NEAR(u100.buffers - u0.buffers, 48 * 1048576.0 + 256 * 1024 + 1024, 1e-12,
+           "Blackwell: PyTorch's default outside 9.0 twice, Transformer Engine's 32 MiB + 1 KiB");
     T_NEAR(u90.total - u0.total, u90.buffers - u0.buffers, 1e-12, "and the total with them");
 }
 
