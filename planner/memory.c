@@ -608,6 +608,28 @@ static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sh
     u->held = step_peak(sc, in, u) - u->grad_copy;
 }
 
+/*
+ * What a pipeline stage keeps between steps of what its neighbour sent:
+ * each model chunk the stage runs holds the last micro-batch's input (its
+ * block's input_tensor, set each forward and not cleared) and that input's
+ * gradient (the schedule's retain_grad, read by its backward), a micro-
+ * batch's hidden states each (megatron/core/transformer/transformer_block.py
+ * set_input_tensor, megatron/core/pipeline_parallel/schedules.py; NVIDIA/
+ * Megatron-LM@d98e8a6).  Every chunk of a stage but the first stage's first,
+ * which embeds its tokens instead; by the schedule's peak each chunk has
+ * taken a new one, so only `held` counts them.
+ */
+static double stage_inputs_held(const struct scenario *sc, int first)
+{
+    const struct cat_model *m = sc->workload.model;
+    int tp = sc->parallel.tp > 1 ? sc->parallel.tp : 1;
+    int v = sc->parallel.interleave > 1 ? sc->parallel.interleave : 1;
+    double hidden = scenario_rank_tokens(sc) * sc->parallel.micro_batch * m->hidden *
+                    act_width(sc) * 2 / (sc->parallel.sequence_parallel ? tp : 1);
+
+    return (first ? v - 1 : v) * 2 * hidden;
+}
+
 static void parts_of(const struct mem_use *u, struct mem_parts *p)
 {
     p->weights = u->weights;
@@ -658,6 +680,8 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
                &first);
         use_of(sc, asked, sharding, in, ranks, local, p1, x1, g1, l1, per_layer, loss, w, g, o,
                &last);
+        first.held += stage_inputs_held(sc, 1);
+        last.held += stage_inputs_held(sc, 0);
         *u = last.total > first.total ? last : first;
         u->stage = last.total > first.total ? MEM_STAGE_LAST : MEM_STAGE_FIRST;
         parts_of(&first, &u->stages[0]);

@@ -830,6 +830,42 @@ static void te_keeps_fp8_copies_of_the_weights(void)
 }
 
 /*
+ * A pipeline stage keeps between steps, for each model chunk it runs, the
+ * last input its neighbour sent and that input's gradient: v chunks on the
+ * last stage, v - 1 on the first (its first chunk embeds).
+ */
+static void stages_keep_their_last_inputs(void)
+{
+    struct cat_model m;
+    struct cat_gpu g;
+    struct cat_instance in;
+    struct scenario sc;
+    struct mem_use u1, u4;
+    double hid = 4096.0 * 2 * 4096 * 2;     /* tokens x micro-batch x hidden x 2 bytes */
+
+    fixture(&m, &g, &in, &sc, 0, 80);
+    lm_shape(&m, 32, 4096, 32, 16384);
+    m.params = 12.0 * 4096 * 4096 * 32 + 2 * 32000.0 * 4096;
+    sc.workload.precision = CAT_BF16;
+    sc.parallel.micro_batch = 2;
+    sc.parallel.pp = 4;
+    sc.workload.global_batch = 64;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u1);
+    sc.parallel.interleave = 4;
+    memory_of(&sc, SC_SHARD_NONE, &in, 8, 8, &u4);
+    T_NEAR(u1.stages[1].held - (u1.stages[1].weights + u1.stages[1].gradients +
+                                u1.stages[1].optimizer),
+           u4.stages[1].held - (u4.stages[1].weights + u4.stages[1].gradients +
+                                u4.stages[1].optimizer) - 3 * 2 * hid, 1e-6,
+           "interleaved 4 ways, the last stage keeps 3 chunks' input and gradient more");
+    T_NEAR(u4.stages[1].held - u4.stages[0].held -
+               (u4.stages[1].weights + u4.stages[1].gradients + u4.stages[1].optimizer -
+                u4.stages[0].weights - u4.stages[0].gradients - u4.stages[0].optimizer),
+           2 * hid, 1e-6, "and one pair more than the first stage, whose first chunk embeds");
+    scenario_free(&sc);
+}
+
+/*
  * A pipeline's last stage holds the multi-token-prediction modules with
  * the head, and (untied) a copy of the token table they embed with; MLA's
  * down projections are whole on every tensor-parallel rank.
@@ -893,5 +929,6 @@ int main(void)
     T_RUN(fp8_library_decides_the_saved_inputs);
     T_RUN(te_keeps_fp8_copies_of_the_weights);
     T_RUN(mtp_and_mla_down_projections_sit_where_megatron_puts_them);
+    T_RUN(stages_keep_their_last_inputs);
     return T_DONE();
 }
