@@ -393,7 +393,7 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
         *params = held / pp;
         *xparams = (xheld + xmtp) / pp;
         *lmb = (double)md->layers / pp * (first ? (m < pp ? m : pp) : 1);
-        *gemm = fp8_gemm_params(sc, inner > 0 ? inner / pp : 0, md->layers / pp, 0);
+        *gemm = fp8_gemm_params(sc, inner > 0 ? inner / pp : 0, (double)md->layers / pp, 0);
         return;
     }
     resolve_pp_chunks(sc, pp, v, lay);
