@@ -299,6 +299,19 @@ static void state_bytes(const struct scenario *sc, enum sc_sharding sharding, do
         *o = sc->workload.optimizer_state_bytes;   /* another optimizer (workload.optimizer_state_bytes) */
 }
 
+/* The compute capability of an instance's GPUs; 0 without (or unknown). */
+static int instance_cc(const struct cat_instance *in)
+{
+    return in->gpu_count > 0 && in->gpu ? in->gpu->cc : 0;
+}
+
+/* The layers at each end of the model that run their products in 16 bits
+ * under fp8 (workload.fp8_bf16_layers). */
+static double bf16_layers(const struct scenario *sc)
+{
+    return sc->workload.fp8_bf16_layers > 0 ? sc->workload.fp8_bf16_layers : 0;
+}
+
 /*
  * Of `gemm` parameters in the transformer layers a rank holds (`layers` of
  * them, `bf16` of which run their products in 16 bits: workload.fp8_bf16_
@@ -341,7 +354,7 @@ static double fp8_gemm_params(const struct scenario *sc, double gemm, double lay
 static double te_copy_bytes(const struct scenario *sc, const struct cat_instance *in,
                             enum sc_sharding sharding)
 {
-    int cc = in->gpu_count > 0 && in->gpu ? in->gpu->cc : 0;
+    int cc = instance_cc(in);
 
     if (sc->workload.precision != CAT_FP8 || sc->workload.fp8_library != SC_FP8_LIB_TE ||
         sc->workload.fp8_params || sharding >= SC_SHARD_ZERO3)
@@ -367,7 +380,7 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
 
     double held = resolve_state_params(sc);     /* expert parallelism: a share of the experts */
     double xheld = resolve_expert_state_params(sc);
-    double n16 = sc->workload.fp8_bf16_layers > 0 ? sc->workload.fp8_bf16_layers : 0;
+    double n16 = bf16_layers(sc);
     /* the multi-token-prediction modules sit with the head on the last
      * stage (resolve_pp.c): of what the rank holds, their share, and of
      * that their routed experts'; they embed their input tokens with a
@@ -469,7 +482,7 @@ static void stage_of(const struct scenario *sc, int m, int first, double *params
 static double gemm_workspaces(const struct scenario *sc, const struct cat_instance *in)
 {
     const struct cat_model *m = sc->workload.model;
-    int cc = in->gpu_count > 0 && in->gpu ? in->gpu->cc : 0;
+    int cc = instance_cc(in);
     double te = cc >= 90 ? 32.0 * DT_MIB + 1024 : 4.0 * DT_MIB;
 
     if (cc <= 0)
@@ -508,11 +521,18 @@ static double grad_copy_bytes(const struct scenario *sc, enum sc_sharding shardi
 
 /* What u holds at the optimizer's step: its state, the gradient copy and
  * the GEMM libraries' workspaces (held for the process). */
+/* What stays allocated between steps: the state, the fp8 copies and the
+ * GEMM workspaces (a pipeline stage's kept inputs aside). */
+static double held_of(const struct scenario *sc, const struct cat_instance *in,
+                      const struct mem_use *u)
+{
+    return u->weights + u->fp8_weights + u->gradients + u->optimizer + gemm_workspaces(sc, in);
+}
+
 static double step_peak(const struct scenario *sc, const struct cat_instance *in,
                         const struct mem_use *u)
 {
-    return u->weights + u->fp8_weights + u->gradients + u->optimizer + u->grad_copy +
-           gemm_workspaces(sc, in);
+    return held_of(sc, in, u) + u->grad_copy;
 }
 
 /* What a GPU holding `params` parameters (`xparams` of them routed
@@ -604,8 +624,8 @@ static void use_of(const struct scenario *sc, enum sc_sharding asked, enum sc_sh
      * too, keep fp32 gradient shards); the whole a GPU holds is the larger
      * of the two */
     u->grad_copy = grad_copy_bytes(sc, asked, w, g, o, u->optimizer);
+    u->held = held_of(sc, in, u);
     u->total = fmax(u->total, step_peak(sc, in, u));
-    u->held = step_peak(sc, in, u) - u->grad_copy;
 }
 
 /*
@@ -691,8 +711,7 @@ void memory_of(const struct scenario *sc, enum sc_sharding sharding, const struc
         if (shape_known(m)) {
             shape_tables(m, &embed, &out);
             gemm = fp8_gemm_params(sc, held - embed - (m->tied_embeddings ? 0 : out), m->layers,
-                                   2.0 * (sc->workload.fp8_bf16_layers > 0
-                                              ? sc->workload.fp8_bf16_layers : 0));
+                                   2 * bf16_layers(sc));
         }
         use_of(sc, asked, sharding, in, ranks, local, held, resolve_expert_state_params(sc), gemm,
                layer_mb, per_layer, loss, w, g, o, u);
